@@ -1,0 +1,49 @@
+"""A discrete variable: a name and an ordered tuple of distinct state names."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bnstudio.errors import UnknownStateError, ValidationError
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A discrete random variable with ordered, named states.
+
+    >>> Variable("Smoker", ("yes", "no")).index("no")
+    1
+    """
+
+    name: str
+    states: tuple[str, ...]
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "states", tuple(str(s) for s in self.states))
+        check_name(self.name, "variable")
+        if len(self.states) < 1:
+            raise ValidationError(f"variable '{self.name}' needs at least one state")
+        seen: set[str] = set()
+        for state in self.states:
+            check_name(state, f"state of '{self.name}'")
+            if state in seen:
+                raise ValidationError(f"variable '{self.name}' has the state '{state}' twice")
+            seen.add(state)
+
+    @property
+    def cardinality(self) -> int:
+        return len(self.states)
+
+    def index(self, state: str) -> int:
+        """Position of ``state``; raises :class:`UnknownStateError` naming the variable and its states."""
+        try:
+            return self.states.index(state)
+        except ValueError:
+            raise UnknownStateError(
+                f"variable '{self.name}' has no state '{state}' (states: {', '.join(self.states)})") from None
+
+
+def check_name(name: object, what: str) -> None:
+    """Names are non-empty strings without leading/trailing blanks or line breaks."""
+    if not isinstance(name, str) or not name or name != name.strip() or "\n" in name:
+        raise ValidationError(f"invalid {what} name {name!r}: use a non-empty single-line name")

@@ -1,0 +1,136 @@
+"""Turn user evidence into likelihood arrays the engine multiplies into clique potentials.
+
+Hard evidence X = x is the indicator vector of x; soft (likelihood) evidence is a non-negative vector λ over
+X's states meaning p(observation | X) ∝ λ. Batched evidence is a table of integer codes (-1 = unobserved) or,
+per variable, an (N, |X|) array of likelihood vectors. Every array returned has shape (1 | N, |X|).
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence, Union
+
+import numpy as np
+
+from bnstudio.errors import EvidenceError, UnknownStateError, UnknownVariableError
+
+StateSpec = Union[str, int, Sequence[float], np.ndarray]
+Evidence = Mapping[str, StateSpec]
+
+
+class VariableIndex:
+    """Names, states and cardinalities by index: what evidence parsing needs from a network."""
+
+    def __init__(self, names: Sequence[str], states: Sequence[Sequence[str]]) -> None:
+        self.names = list(names)
+        self.states = [tuple(s) for s in states]
+        self.cards = [len(s) for s in states]
+        self.position = {n: i for i, n in enumerate(self.names)}
+
+    def index(self, name: str) -> int:
+        try:
+            return self.position[name]
+        except (KeyError, TypeError):
+            raise UnknownVariableError(f"unknown variable '{name}'") from None
+
+    def state_index(self, var: int, state: str | int) -> int:
+        states = self.states[var]
+        if isinstance(state, (int, np.integer)) and not isinstance(state, bool):
+            if 0 <= state < len(states):
+                return int(state)
+            raise EvidenceError(f"state index {state} out of range for '{self.names[var]}' ({len(states)} states)")
+        if state in states:
+            return states.index(state)
+        raise UnknownStateError(f"variable '{self.names[var]}' has no state '{state}' "
+                                f"(states: {', '.join(states)})")
+
+
+def likelihood_vector(index: VariableIndex, var: int, spec: StateSpec) -> np.ndarray:
+    """A (1, |X|) likelihood for one hard (state name or index) or soft (vector) finding."""
+    card = index.cards[var]
+    if isinstance(spec, (str, int, np.integer)) and not isinstance(spec, bool):
+        out = np.zeros((1, card))
+        out[0, index.state_index(var, spec)] = 1.0
+        return out
+    try:
+        vec = np.asarray(spec, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise EvidenceError(f"evidence on '{index.names[var]}' must be a state or a likelihood vector, "
+                            f"got {spec!r}") from None
+    if vec.shape != (card,):
+        raise EvidenceError(f"likelihood evidence on '{index.names[var]}' needs {card} values, got {vec.size}")
+    if not np.all(np.isfinite(vec)) or np.any(vec < 0) or not np.any(vec > 0):
+        raise EvidenceError(f"likelihood evidence on '{index.names[var]}' must be finite, non-negative and "
+                            f"not all zero, got {vec.tolist()}")
+    return vec[None, :]
+
+
+def single_evidence(index: VariableIndex, evidence: Evidence | None) -> dict[int, np.ndarray]:
+    """Parse a single case: {name: state | index | likelihood vector} -> {var: (1, |X|) array}."""
+    return {index.index(name): likelihood_vector(index, index.index(name), spec)
+            for name, spec in (evidence or {}).items()}
+
+
+def batch_evidence(index: VariableIndex, cases: Mapping[str, np.ndarray] | np.ndarray,
+                   columns: Sequence[str] | None = None) -> tuple[dict[int, np.ndarray], int]:
+    """Parse N cases at once, with no Python loop over cases.
+
+    ``cases`` is either a 2-D integer array (N, len(columns)) of state codes with -1 = unobserved (columns
+    default to all network variables in order), or a mapping name -> (N,) codes or name -> (N, |X|) likelihoods.
+    Fully unobserved columns are dropped. Returns ({var: (N, |X|) likelihood}, N).
+    """
+    if isinstance(cases, np.ndarray) or not isinstance(cases, Mapping):
+        table = np.asarray(cases)
+        if table.ndim != 2:
+            raise EvidenceError(f"a case table must be 2-D (cases x variables), got shape {table.shape}")
+        columns = list(columns) if columns is not None else index.names
+        if table.shape[1] != len(columns):
+            raise EvidenceError(f"case table has {table.shape[1]} columns but {len(columns)} names")
+        cases = {name: table[:, k] for k, name in enumerate(columns)}
+    n_cases = None
+    out: dict[int, np.ndarray] = {}
+    for name, values in cases.items():
+        var = index.index(name)
+        arr = np.asarray(values)
+        n = arr.shape[0] if arr.ndim >= 1 else None
+        if n is None or (n_cases is not None and n != n_cases):
+            raise EvidenceError(f"evidence column '{name}' has {n} cases, expected {n_cases}")
+        n_cases = n
+        lam = _column_likelihood(index, var, arr)
+        if lam is not None:
+            out[var] = lam
+    if n_cases is None:
+        raise EvidenceError("no evidence columns given")
+    return out, n_cases
+
+
+def _column_likelihood(index: VariableIndex, var: int, arr: np.ndarray) -> np.ndarray | None:
+    card, name = index.cards[var], index.names[var]
+    if arr.ndim == 2:
+        if arr.shape[1] != card:
+            raise EvidenceError(f"likelihood evidence on '{name}' needs {card} columns, got {arr.shape[1]}")
+        lam = arr.astype(float)
+        if not np.all(np.isfinite(lam)) or np.any(lam < 0) or np.any(lam.max(axis=1) <= 0):
+            raise EvidenceError(f"likelihood evidence on '{name}' must be finite, non-negative, not all zero")
+        return lam
+    if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
+        raise EvidenceError(f"evidence codes for '{name}' must be a 1-D integer array (-1 = unobserved)")
+    bad = (arr < -1) | (arr >= card)
+    if np.any(bad):
+        rows = np.flatnonzero(bad)[:5].tolist()
+        raise EvidenceError(f"evidence codes for '{name}' out of range -1..{card - 1} in case(s) {rows}")
+    observed = arr >= 0
+    if not np.any(observed):
+        return None
+    lam = (arr[:, None] == np.arange(card)[None, :]).astype(float)
+    lam[~observed] = 1.0
+    return lam
+
+
+def describe(index: VariableIndex, evidence: Evidence | None) -> str:
+    """``HRBP=HIGH, BP=LOW`` (soft findings as ``X~[...]``) for error messages."""
+    parts = []
+    for name, spec in (evidence or {}).items():
+        if isinstance(spec, (str, int, np.integer)):
+            parts.append(f"{name}={spec}")
+        else:
+            parts.append(f"{name}~{np.asarray(spec, dtype=float).round(4).tolist()}")
+    return ", ".join(parts)
