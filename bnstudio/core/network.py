@@ -25,7 +25,7 @@ import numpy as np
 
 from bnstudio.core import cpt_ops
 from bnstudio.core.events import Event, EventEmitter
-from bnstudio.core.validation import check_table, validate_network
+from bnstudio.core.validation import check_table, row_label, validate_network
 from bnstudio.core.variable import Variable, check_name
 from bnstudio.errors import CycleError, UnknownVariableError, ValidationError
 
@@ -175,20 +175,21 @@ class Network:
         if len(set(parents)) != len(parents):
             raise ValidationError(f"variable '{name}' lists a parent twice: {list(parents)}")
         shape = tuple(self.cardinality(p) for p in parents) + (variable.cardinality,)
+        # check the tables before announcing the edit (check_table looks the family up, so add it tentatively)
+        self._vars[name], self._parents[name] = variable, parents
+        try:
+            table = cpt_ops.uniform_cpt(shape[:-1], shape[-1]) if cpt is None else _as_table(cpt, shape)
+            table = _frozen(check_table(self, name, table))
+            counts = None if alpha is None else _frozen(
+                check_table(self, name, alpha, what="Dirichlet counts", check_sums=False))
+        finally:
+            del self._vars[name], self._parents[name]
         with self._edit("add_variable", True, name=name):
             self._vars[name] = variable
             self._parents[name] = parents
+            self._cpt[name], self._alpha[name] = table, counts
             self._graph.add_node(name)
             self._graph.add_edges_from((p, name) for p in parents)
-            try:
-                table = cpt_ops.uniform_cpt(shape[:-1], shape[-1]) if cpt is None else _as_table(cpt, shape)
-                self._cpt[name] = _frozen(check_table(self, name, table))
-                self._alpha[name] = None if alpha is None else _frozen(
-                    check_table(self, name, alpha, what="Dirichlet counts", check_sums=False))
-            except Exception:
-                self._vars.pop(name), self._parents.pop(name), self._cpt.pop(name, None)
-                self._graph.remove_node(name)
-                raise
             if position is not None:
                 self.positions[name] = (float(position[0]), float(position[1]))
 
@@ -242,6 +243,8 @@ class Network:
         """Add a state (at the end by default); see cpt_ops for how CPTs and alpha follow."""
         v = self.variable(var)
         index = v.cardinality if index is None else index
+        if not 0 <= index <= v.cardinality:
+            raise ValidationError(f"state index {index} of '{var}' is out of range 0..{v.cardinality}")
         new_var = Variable(var, v.states[:index] + (state,) + v.states[index:], v.description)
         with self._edit("add_state", True, variable=var, state=state, index=index):
             fn = lambda t, axis, child: cpt_ops.add_state(t, axis, index, is_child=child)  # noqa: E731
@@ -308,6 +311,7 @@ class Network:
 
     def remove_arc(self, parent: str, child: str) -> None:
         """Remove parent -> child; the child's CPT rows are averaged over the parent's states."""
+        self.variable(parent)
         if parent not in self.parents(child):
             raise ValidationError(f"there is no arc {parent} -> {child}")
         with self._edit("remove_arc", True, parent=parent, child=child):
@@ -315,6 +319,7 @@ class Network:
 
     def reverse_arc(self, parent: str, child: str) -> None:
         """Turn parent -> child into child -> parent (refused if another path would close a cycle)."""
+        self.variable(parent)
         if parent not in self.parents(child):
             raise ValidationError(f"there is no arc {parent} -> {child}")
         self._graph.remove_edge(parent, child)
@@ -375,8 +380,15 @@ class Network:
         if len(parent_states) != len(parents):
             raise ValidationError(f"row of '{var}' needs {len(parents)} parent states, got {len(parent_states)}")
         index = tuple(self.variable(p).index(s) for p, s in zip(parents, parent_states))
+        try:
+            values = np.array(row, dtype=float)
+        except (TypeError, ValueError):
+            raise ValidationError(f"CPT of '{var}', row {row_label(self, var, index)} is not numeric") from None
+        if values.shape != (self.cardinality(var),):
+            raise ValidationError(f"CPT of '{var}', row {row_label(self, var, index)} has shape {values.shape}, "
+                                  f"expected ({self.cardinality(var)},)")
         table = np.array(self._cpt[var])
-        table[index] = row
+        table[index] = values
         self.set_cpt(var, table, check_sums=check_sums)
 
     def set_alpha(self, var: str, alpha: np.ndarray | None) -> None:

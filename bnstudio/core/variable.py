@@ -19,6 +19,8 @@ class Variable:
     description: str = ""
 
     def __post_init__(self) -> None:
+        if isinstance(self.states, str):
+            raise ValidationError(f"states of '{self.name}' must be a list of names, not the string {self.states!r}")
         object.__setattr__(self, "states", tuple(str(s) for s in self.states))
         check_name(self.name, "variable")
         if len(self.states) < 1:
