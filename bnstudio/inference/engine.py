@@ -26,6 +26,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded
 from bnstudio.inference import evidence as ev
@@ -64,7 +65,9 @@ class InferenceEngine:
             self._structure_version = self.net.structure_version
             self._parameter_version = -1
         if self._parameter_version != self.net.parameter_version:
-            self._base_cpts = [self.net.cpt(v)[None] for v in self._structure.index.names]
+            # rows are renormalised: the core tolerates sums within 1e-6 of 1 (and editors may hold
+            # unnormalised rows), but barren-node pruning and p(e) are exact only for normalised CPTs
+            self._base_cpts = [normalise_rows(self.net.cpt(v))[None] for v in self._structure.index.names]
             self._potentials, self._prior = None, None
             self._parameter_version = self.net.parameter_version
         return self._structure
@@ -229,7 +232,7 @@ class InferenceEngine:
                 raise EvidenceError(f"weights must have shape ({n},), got {weights.shape}")
         result = self._family_marginals(lams, parameters, n, None, weights if reduce else None, reduce)
         if reduce:
-            return {k: v if parameters else v[0] for k, v in result.items()}
+            return {k: v[:, 0] if parameters else v[0, 0] for k, v in result.items()}
         return {k: self._shape_out(v, n, parameters) for k, v in result.items()}
 
     # ------------------------------------------------------------------ helpers
@@ -275,7 +278,9 @@ class InferenceEngine:
         keep = requisite_variables(cs.parents, targets, lams, hard, conditional)
         factors = [restrict(self._base_cpts[v][0], cs.families[v], hard) for v in sorted(keep)]
         factors += [(lam[0], (v,)) for v, lam in lams.items() if v not in hard and v in keep]
-        return eliminate(factors, cs.index.cards, targets, self.memory_budget / 8)
+        table, log_scale = eliminate(factors, cs.index.cards, targets, self.memory_budget / 8)
+        # a one-nonzero likelihood is sliced in as hard evidence; its value still scales p(e)
+        return table, log_scale + sum(math.log(lams[v][0, s]) for v, s in hard.items())
 
     def _ve_joint(self, targets: Sequence[int], lams: dict[int, np.ndarray], evidence) -> np.ndarray:
         table, log_scale = self._ve_query(targets, lams, conditional=True)

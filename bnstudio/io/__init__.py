@@ -1,0 +1,62 @@
+"""Reading and writing network files, dispatched on the file extension.
+
+>>> sorted(FORMATS)
+['.bif', '.bif.gz']
+
+To add a format, register its extension(s) in :data:`FORMATS` with a reader ``(path) -> Network`` and a writer
+``(net, path) -> None``. Readers raise :class:`~bnstudio.errors.FormatError` for every problem (missing file,
+bad encoding, syntax, inconsistent tables); writers write atomically (see :mod:`bnstudio.io.atomic`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+from bnstudio.core.network import Network
+from bnstudio.errors import FormatError
+from bnstudio.io.atomic import PathLike
+from bnstudio.io.bif import format_bif, parse_bif, read_bif, write_bif
+
+
+class FileFormat(NamedTuple):
+    """A file format: a human-readable name, a reader and a writer."""
+
+    name: str
+    read: Callable[[PathLike], Network]
+    write: Callable[[Network, PathLike], None]
+
+
+_BIF = FileFormat("BIF", read_bif, write_bif)
+
+#: Extension (lower case, with the dot; the longest match wins: ``.bif.gz`` before ``.gz``) -> format.
+FORMATS: dict[str, FileFormat] = {
+    ".bif": _BIF,
+    ".bif.gz": _BIF,
+}
+
+
+def format_for(path: PathLike) -> FileFormat:
+    """The :class:`FileFormat` for ``path``'s extension; a :class:`FormatError` lists the supported ones."""
+    name = Path(path).name.lower()
+    matches = [ext for ext in FORMATS if name.endswith(ext) and len(name) > len(ext)]
+    if not matches:
+        raise FormatError(f"unknown file type; supported extensions: {', '.join(sorted(FORMATS))}",
+                          path=str(path))
+    return FORMATS[max(matches, key=len)]
+
+
+def read_network(path: PathLike) -> Network:
+    """Read a network file of any registered format; every failure is a :class:`FormatError`."""
+    fmt = format_for(path)
+    if not Path(path).exists():
+        raise FormatError("no such file", path=str(path))
+    return fmt.read(path)
+
+
+def write_network(net: Network, path: PathLike) -> None:
+    """Write ``net`` in the format given by ``path``'s extension, atomically."""
+    format_for(path).write(net, path)
+
+
+__all__ = ["FORMATS", "FileFormat", "format_bif", "format_for", "parse_bif", "read_bif", "read_network",
+           "write_bif", "write_network"]

@@ -1,0 +1,68 @@
+"""File helpers for readers and writers: atomic writes and checked text reads.
+
+A write goes to a temporary file in the target's folder, is flushed and fsynced, then moved into place with
+:func:`os.replace`, so a crash or an error never leaves a half-written file (the old file stays intact).
+"""
+from __future__ import annotations
+
+import gzip
+import os
+import tempfile
+import zlib
+from pathlib import Path
+
+from bnstudio.errors import FormatError
+
+PathLike = str | os.PathLike
+
+
+def atomic_write_bytes(path: PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temp file in the same folder, fsync, ``os.replace``)."""
+    target = Path(path)
+    tmp = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp",
+                                      delete=False)
+    try:
+        with tmp:
+            tmp.write(data)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.replace(tmp.name, target)
+    except BaseException:
+        try:
+            os.unlink(tmp.name)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_text(path: PathLike, text: str) -> None:
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically; ``.gz`` paths are gzip-compressed."""
+    data = text.encode("utf-8")
+    if str(path).lower().endswith(".gz"):
+        data = gzip.compress(data, compresslevel=6, mtime=0)
+    atomic_write_bytes(path, data)
+
+
+def read_text(path: PathLike) -> str:
+    """Read a UTF-8 text file (transparently gunzipping ``.gz``); every failure is a :class:`FormatError`."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise FormatError("no such file", path=name) from None
+    except IsADirectoryError:
+        raise FormatError("is a folder, not a file", path=name) from None
+    except OSError as exc:
+        raise FormatError(f"cannot read the file: {exc.strerror or exc}", path=name) from None
+    if name.lower().endswith(".gz"):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise FormatError(f"not a valid gzip file ({exc})", path=name) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise FormatError(f"not UTF-8 text (byte 0x{data[exc.start]:02x})", path=name, line=line,
+                          column=column) from None

@@ -1,0 +1,497 @@
+"""Read and write BIF, the Bayesian network Interchange Format (as used by the bnlearn repository).
+
+Accepted grammar. Keywords are lower case; blanks, ``// ...`` and ``/* ... */`` comments and -- as the original
+interchange-format proposal says -- the separators ``,`` and ``|`` are ignored between tokens; a NAME is a bare
+word or a "quoted string" (with ``\\"`` and ``\\\\`` escapes)::
+
+    file        := { network | variable | probability }
+    network     := 'network' [NAME] '{' { property } '}'
+    variable    := 'variable' NAME '{' { 'type' 'discrete' '[' INT ']' '{' NAME {NAME} '}' ';' | property } '}'
+    probability := 'probability' '(' NAME {NAME} ')' '{' { entry } '}'       -- child first, then the parents
+    entry       := '(' {NAME} ')' values | 'table' values | 'default' values | property
+    values      := NUMBER {NUMBER} ';'
+    property    := 'property' <tokens up to ';'> ';'
+
+Conventions
+-----------
+* ``probability ( X | P1, P2 )``: X is the child, the parents keep the listed order (our CPT axes).
+* A ``(p1, p2) v1, v2, ...;`` row gives p(X | P1=p1, P2=p2) over X's states. ``default`` fills every row not
+  given; a row given twice, or a missing row without ``default``, is an error.
+* ``table`` lists the numbers in header order (X, P1, ..., Pk) in row-major order: the **child varies
+  slowest** and the last parent fastest, i.e. all of p(X=x1 | .) over the parent configurations, then X=x2...
+  (checked against JavaBayes' ``dog-problem.bif``, which gives the same CPT both ways, and pgmpy).
+* Entries must be finite and non-negative. A row whose sum is off 1 by more than 1e-3 is an error; any other
+  row is rescaled to sum to 1 (published tables are rounded: 0.999, 0.9999999), except rows already within
+  1e-12 of 1, which are kept bit for bit -- so a file written by :func:`write_bif` reads back identically
+  as long as the network's rows sum to 1 up to float rounding.
+* ``property key = value;`` in the network block goes to ``net.properties[key]``; in the block of variable V
+  it goes to ``net.properties["V.key"]``, except ``position = (x, y)`` which goes to ``net.positions[V]``.
+  Properties in probability blocks are ignored. The writer puts ``"V.key"`` properties back into V's block.
+
+Every problem raises :class:`~bnstudio.errors.FormatError` with path, line and column; nothing is built
+until the whole file has been checked, so a failed read never yields a partial network.
+"""
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bnstudio.core.network import Network, build_network
+from bnstudio.core.variable import Variable
+from bnstudio.errors import BNStudioError, CycleError, FormatError
+from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
+
+SUM_TOLERANCE = 1e-3  # rows further than this from 1 are errors; rows within it are rescaled ...
+EXACT_TOLERANCE = 1e-12  # ... unless they already sum to 1 up to float rounding: those are kept bit for bit
+MAX_CPT_ENTRIES = 50_000_000  # refuse (with a message) tables that would not fit in memory
+
+# blanks, comments and the separators ',' and '|' (ignored between tokens, as the original format says), then
+# one token -- or nothing, at the end of the text
+_TOKEN = re.compile(r"""(?:[\s,|]+|//[^\n]*|/\*.*?\*/)*
+    (?: (?P<word>[^\s{}()\[\];,|"/]+(?:/(?![/*])[^\s{}()\[\];,|"/]*)*
+               |/(?![/*])[^\s{}()\[\];,|"/]*(?:/(?![/*])[^\s{}()\[\];,|"/]*)*)
+      | (?P<punct>[{}()\[\];]) | (?P<str>"(?:[^"\\]|\\.)*") | (?P<bad>.) )?""", re.VERBOSE | re.DOTALL)
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_BARE = re.compile(r'(?:[^\s{}()\[\];,|"/]|/(?![/*]))+')  # names the tokenizer reads back as one word
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+_UNESCAPE = re.compile(r'\\(["\\])')
+
+_Token = tuple  # (kind, value, start, end); kind is 'word', 'str', a punctuation character or 'eof'
+
+
+@dataclass
+class _VarDecl:
+    name: _Token
+    type_tok: _Token | None = None
+    states: list = field(default_factory=list)  # name tokens
+    props: list = field(default_factory=list)  # (key, value)
+
+
+@dataclass
+class _ProbBlock:
+    child: _Token
+    parents: list  # name tokens
+    entries: list = field(default_factory=list)  # (kind, token, parent-state tokens, values)
+
+
+class _Parser:
+    def __init__(self, text: str, path: str) -> None:
+        self.text, self.path = text, path
+        self._newlines: list[int] | None = None
+        self.toks: list[_Token] = []
+        append = self.toks.append
+        for m in _TOKEN.finditer(text):
+            kind = m.lastgroup
+            if kind is None:  # trailing blanks and comments
+                continue
+            value, start = m.group(kind), m.start(kind)
+            if kind == "bad":  # only an opening '"' or '/*' without its end gets here
+                raise self.error(f"unterminated {'comment' if value == '/' else 'quoted name'}", start)
+            if kind == "str":
+                value = _UNESCAPE.sub(r"\1", value[1:-1])
+            append((value if kind == "punct" else kind, value, start, m.end(kind)))
+        self.toks.append(("eof", "", len(text), len(text)))
+        self.i = 0
+
+    # ---------------------------------------------------------------- low level
+    def error(self, message: str, where: int | _Token) -> FormatError:
+        offset = where if isinstance(where, int) else where[2]
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
+        line = bisect_right(self._newlines, offset - 1)
+        column = offset - (self._newlines[line - 1] + 1 if line else 0)
+        return FormatError(message, path=self.path, line=line + 1, column=column + 1)
+
+    def line(self, tok: _Token) -> int:
+        return self.error("", tok).line or 0
+
+    def next(self) -> _Token:
+        tok = self.toks[self.i]
+        if tok[0] != "eof":
+            self.i += 1
+        return tok
+
+    def peek(self) -> _Token:
+        return self.toks[self.i]
+
+    @staticmethod
+    def show(tok: _Token) -> str:
+        text = tok[1] if len(tok[1]) <= 40 else tok[1][:37] + "..."
+        return "end of file" if tok[0] == "eof" else f"'{text}'"
+
+    def expect(self, kind: str, context: str) -> _Token:
+        tok = self.next()
+        if tok[0] != kind:
+            raise self.error(f"expected '{kind}' {context}, found {self.show(tok)}", tok)
+        return tok
+
+    def name(self, what: str) -> _Token:
+        tok = self.next()
+        if tok[0] not in ("word", "str"):
+            raise self.error(f"expected {what}, found {self.show(tok)}", tok)
+        return tok
+
+    def names_until(self, close: str, what: str) -> list[_Token]:
+        """NAME {NAME} up to (and consuming) ``close``."""
+        out: list[_Token] = []
+        while self.peek()[0] != close:
+            out.append(self.name(f"{what} or '{close}'"))
+        self.next()
+        return out
+
+    def values(self, what: str) -> list[float]:
+        """NUMBER {NUMBER} ';' -- finite and non-negative."""
+        out: list[float] = []
+        toks, i, number = self.toks, self.i, _NUMBER.fullmatch
+        while True:
+            tok = toks[i]
+            if tok[0] == ";" and out:
+                self.i = i + 1
+                return out
+            if tok[0] != "word" or not number(tok[1]):
+                expected = "a number or ';'" if out else "a number"
+                raise self.error(f"expected {expected} in {what}, found {self.show(tok)}", tok)
+            value = float(tok[1])
+            if not math.isfinite(value) or value < 0:
+                raise self.error(f"{'negative' if value < 0 else 'non-finite'} probability {tok[1]} in {what}",
+                                 tok)
+            out.append(value + 0.0)  # no -0.0
+            i += 1
+
+    def property(self) -> tuple[str, str]:
+        """The text after 'property' up to ';' as (key, value); key '' for an empty property."""
+        toks: list[_Token] = []
+        while self.peek()[0] not in (";", "}", "eof"):
+            toks.append(self.next())
+        self.expect(";", "after the property")
+        if not toks:
+            return "", ""
+        if len(toks) == 3 and toks[0][0] == toks[2][0] == "str" and toks[1][1] == "=":
+            return toks[0][1], toks[2][1]
+        text = toks[0][1] if len(toks) == 1 and toks[0][0] == "str" else \
+            self.text[toks[0][2]:toks[-1][3]]
+        key, sep, value = text.partition("=")
+        if not sep:
+            key, value = (text.split(None, 1) + [""])[:2]
+        return key.strip(), value.strip()
+
+    # ---------------------------------------------------------------- blocks
+    def parse(self) -> tuple[str, dict[str, str], list[_VarDecl], list[_ProbBlock]]:
+        name, props, decls, blocks = "network", {}, [], []
+        seen_network: _Token | None = None
+        while self.peek()[0] != "eof":
+            tok = self.next()
+            keyword = tok[1] if tok[0] == "word" else None
+            if keyword == "network":
+                if seen_network is not None:
+                    raise self.error("a second 'network' block", tok)
+                seen_network = tok
+                if self.peek()[0] in ("word", "str"):
+                    name = self.next()[1]
+                self.expect("{", "after the network name")
+                while not self._block_end("the network block"):
+                    key, value = self._property_in("the network block")
+                    if key:
+                        props[key] = value
+            elif keyword == "variable":
+                decls.append(self.variable())
+            elif keyword == "probability":
+                blocks.append(self.probability())
+            else:
+                raise self.error(f"expected 'network', 'variable' or 'probability', found {self.show(tok)}", tok)
+        return name, props, decls, blocks
+
+    def _block_end(self, what: str) -> bool:
+        tok = self.peek()
+        if tok[0] == "eof":
+            raise self.error(f"unexpected end of file, expected '}}' to close {what}", tok)
+        if tok[0] == "}":
+            self.next()
+            return True
+        return False
+
+    def _property_in(self, what: str, also: str = "") -> tuple[str, str]:
+        tok = self.next()
+        if tok[:2] != ("word", "property"):
+            raise self.error(f"expected {also}'property' or '}}' in {what}, found {self.show(tok)}", tok)
+        return self.property()
+
+    def variable(self) -> _VarDecl:
+        decl = _VarDecl(self.name("a variable name"))
+        what = f"the block of variable '{decl.name[1]}'"
+        self.expect("{", f"after the variable name '{decl.name[1]}'")
+        while not self._block_end(what):
+            tok = self.peek()
+            if tok[:2] != ("word", "type"):
+                decl.props.append(self._property_in(what, "'type', "))
+                continue
+            self.next()
+            if decl.type_tok is not None:
+                raise self.error(f"variable '{decl.name[1]}' has a second 'type' line", tok)
+            decl.type_tok = tok
+            kind = self.name("'discrete'")
+            if kind[1] != "discrete":
+                raise self.error(f"only discrete variables are supported, found type '{kind[1]}'", kind)
+            self.expect("[", "before the number of states")
+            count = self.next()
+            if count[0] != "word" or not (count[1].isascii() and count[1].isdigit()):
+                raise self.error(f"expected the number of states, found {self.show(count)}", count)
+            self.expect("]", "after the number of states")
+            self.expect("{", "before the state list")
+            decl.states = self.names_until("}", "a state name")
+            self.expect(";", "after the state list")
+            if len(decl.states) != int(count[1]):
+                raise self.error(f"variable '{decl.name[1]}' declares {int(count[1])} states but lists "
+                                 f"{len(decl.states)}", tok)
+        if decl.type_tok is None:
+            raise self.error(f"variable '{decl.name[1]}' has no 'type discrete [n] {{...}};' line", decl.name)
+        return decl
+
+    def probability(self) -> _ProbBlock:
+        self.expect("(", "after 'probability'")
+        child = self.name("the variable name")
+        block = _ProbBlock(child, self.names_until(")", "a parent name"))
+        what = f"the probability block of '{child[1]}'"
+        self.expect("{", f"to open {what}")
+        while not self._block_end(what):
+            tok = self.next()
+            if tok[0] == "(":
+                states = self.names_until(")", "a parent state")
+                block.entries.append(("row", tok, states, self.values(f"a row of '{child[1]}'")))
+            elif tok[:2] in (("word", "table"), ("word", "default")):
+                block.entries.append((tok[1], tok, [], self.values(f"the {tok[1]} of '{child[1]}'")))
+            elif tok[:2] == ("word", "property"):
+                self.property()
+            else:
+                raise self.error(f"expected '(', 'table', 'default', 'property' or '}}' in {what}, "
+                                 f"found {self.show(tok)}", tok)
+        return block
+
+    # ---------------------------------------------------------------- semantics
+    def build(self) -> Network:
+        name, props, decls, blocks = self.parse()
+        variables: dict[str, Variable] = {}
+        decl_of: dict[str, _VarDecl] = {}
+        positions: dict[str, tuple[float, float]] = {}
+        for decl in decls:
+            var = decl.name[1]
+            if var in variables:
+                line = self.line(decl_of[var].name)
+                raise self.error(f"variable '{var}' is declared twice (first on line {line})", decl.name)
+            seen: set[str] = set()
+            for tok in decl.states:
+                if tok[1] in seen:
+                    raise self.error(f"variable '{var}' lists the state '{tok[1]}' twice", tok)
+                seen.add(tok[1])
+            try:
+                variables[var] = Variable(var, tuple(t[1] for t in decl.states))
+            except BNStudioError as exc:
+                raise self.error(str(exc), decl.name) from None
+            decl_of[var] = decl
+            for key, value in decl.props:
+                pos = _position(value) if key == "position" else None
+                if pos is not None:
+                    positions[var] = pos
+                elif key:
+                    props[f"{var}.{key}"] = value
+        block_of: dict[str, _ProbBlock] = {}
+        for block in blocks:
+            child = block.child[1]
+            if child not in variables:
+                raise self.error(f"probability block for undeclared variable '{child}'", block.child)
+            if child in block_of:
+                line = self.line(block_of[child].child)
+                raise self.error(f"second probability block for '{child}' (first on line {line})", block.child)
+            block_of[child] = block
+        families = []
+        for var in variables:
+            if var not in block_of:
+                raise self.error(f"missing probability block for '{var}'", decl_of[var].name)
+            block = block_of[var]
+            families.append((var, variables[var].states, [p[1] for p in block.parents],
+                             self.table(block, variables)))
+        try:
+            net = build_network(families, name)
+        except CycleError as exc:
+            raise self.error(f"cycle {' -> '.join(exc.cycle)}", block_of[exc.cycle[0]].child
+                             if exc.cycle and exc.cycle[0] in block_of else 0) from None
+        except BNStudioError as exc:
+            raise FormatError(str(exc), path=self.path) from None
+        net.properties = props
+        net.positions = positions
+        return net
+
+    def table(self, block: _ProbBlock, variables: dict[str, Variable]) -> np.ndarray:
+        """The CPT of a probability block, shape (|P1|, ..., |Pk|, |X|), with rows checked and rescaled."""
+        child = variables[block.child[1]]
+        parents: list[Variable] = []
+        for tok in block.parents:
+            if tok[1] not in variables:
+                raise self.error(f"unknown parent '{tok[1]}' in probability block of '{child.name}'", tok)
+            if tok[1] == child.name:
+                raise self.error(f"cycle {child.name} -> {child.name} ('{child.name}' is its own parent)", tok)
+            if tok[1] in (p.name for p in parents):
+                raise self.error(f"parent '{tok[1]}' is listed twice for '{child.name}'", tok)
+            parents.append(variables[tok[1]])
+        pshape = tuple(p.cardinality for p in parents)
+        n_rows, card = math.prod(pshape), child.cardinality
+        if n_rows * card > MAX_CPT_ENTRIES:
+            raise self.error(f"the CPT of '{child.name}' would have {n_rows * card} entries "
+                             f"(limit {MAX_CPT_ENTRIES})", block.child)
+        cpt = np.zeros((n_rows, card))
+        source: list[_Token | None] = [None] * n_rows
+        default = None
+        for kind, tok, states, values in block.entries:
+            if kind == "default":
+                if default is not None:
+                    raise self.error(f"second 'default' entry for '{child.name}'", tok)
+                default = (tok, values)
+                self._check_count(values, card, tok, f"the default of '{child.name}'")
+                continue
+            if kind == "table":
+                rows = list(range(n_rows))
+                self._check_count(values, n_rows * card, tok, f"the table of '{child.name}'",
+                                  f" ({card} states x {n_rows} parent configurations)" if parents else "")
+                matrix = np.array(values).reshape(card, n_rows).T
+            else:
+                if len(states) != len(parents):
+                    raise self.error(f"a row of '{child.name}' names {len(states)} parent state(s), expected "
+                                     f"{len(parents)} ({', '.join(p.name for p in parents) or 'no parents'})", tok)
+                index = []
+                for p, s in zip(parents, states):
+                    if s[1] not in p.states:
+                        raise self.error(f"unknown state '{s[1]}' of parent '{p.name}' (states: "
+                                         f"{', '.join(p.states)})", s)
+                    index.append(p.states.index(s[1]))
+                rows = [int(np.ravel_multi_index(index, pshape))] if parents else [0]
+                self._check_count(values, card, tok, f"the row {self.label(parents, rows[0])} of '{child.name}'")
+                matrix = np.array([values])
+            for r in rows:
+                if source[r] is not None:
+                    line = self.line(source[r])
+                    raise self.error(f"row {self.label(parents, r)} of '{child.name}' is given twice "
+                                     f"(first on line {line})", tok)
+                source[r] = tok
+            cpt[rows] = matrix
+        for r in range(n_rows):
+            if source[r] is None:
+                if default is None:
+                    where = f"row {self.label(parents, r)}" if parents else "values"
+                    raise self.error(f"the probability block of '{child.name}' gives no {where} "
+                                     f"and has no 'default'", block.child)
+                source[r] = default[0]
+                cpt[r] = default[1]
+        sums = cpt.sum(axis=1)
+        for r in np.flatnonzero(np.abs(sums - 1.0) > SUM_TOLERANCE):
+            raise self.error(f"row {self.label(parents, int(r))} of '{child.name}' sums to {sums[r]:.6g}, "
+                             f"not 1 (tolerance {SUM_TOLERANCE:g})", source[r])
+        off = np.abs(sums - 1.0) > EXACT_TOLERANCE
+        cpt[off] /= sums[off, None]
+        return cpt.reshape(pshape + (card,))
+
+    def _check_count(self, values: list, expected: int, tok: _Token, what: str, detail: str = "") -> None:
+        if len(values) != expected:
+            raise self.error(f"{what} has {len(values)} values, expected {expected}{detail}", tok)
+
+    @staticmethod
+    def label(parents: list[Variable], row: int) -> str:
+        if not parents:
+            return "()"
+        index = np.unravel_index(row, tuple(p.cardinality for p in parents))
+        return "(" + ", ".join(f"{p.name}={p.states[int(i)]}" for p, i in zip(parents, index)) + ")"
+
+
+def _position(value: str) -> tuple[float, float] | None:
+    """``(x, y)`` as two finite floats, else None."""
+    inner = value.strip()
+    if not (inner.startswith("(") and inner.endswith(")")):
+        return None
+    parts = inner[1:-1].split(",")
+    if len(parts) != 2 or not all(_NUMBER.fullmatch(p.strip()) for p in parts):
+        return None
+    x, y = (float(p) for p in parts)
+    return (x, y) if math.isfinite(x) and math.isfinite(y) else None
+
+
+def parse_bif(text: str, path: str = "<string>") -> Network:
+    """Parse BIF ``text`` (see the module docstring); ``path`` is only used in error messages.
+
+    Raises
+    ------
+    FormatError
+        For any problem, with path, line and column.
+    """
+    return _Parser(text, str(path)).build()
+
+
+def read_bif(path: PathLike) -> Network:
+    """Read a ``.bif`` (or gzip-compressed ``.bif.gz``) file; every failure is a :class:`FormatError`."""
+    return parse_bif(read_text(path), str(path))
+
+
+def _quote(name: str, always: bool = False) -> str:
+    if not always and _BARE.fullmatch(name):
+        return name
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _property(key: str, value: str) -> str:
+    """``property key = value ;`` when that reads back unchanged, else both sides quoted."""
+    plain = value == value.strip() == value.strip(",|") and not any(
+        s in value for s in (";", "}", '"', "//", "/*", "\n"))  # ',' and '|' at the ends would be dropped
+    if _IDENT.fullmatch(key) and plain:
+        return f"property {key} = {value} ;"
+    return f"property {_quote(key, True)} = {_quote(value, True)} ;"
+
+
+def _numbers(values: np.ndarray) -> str:
+    return ", ".join(repr(float(x)) for x in values)
+
+
+def format_bif(net: Network) -> str:
+    """The BIF text of ``net``: full float precision, so reading it back gives an identical network."""
+    owned: dict[str, list[tuple[str, str]]] = {v: [] for v in net.variables}
+    network_props: list[tuple[str, str]] = []
+    for key, value in net.properties.items():
+        if not key:
+            continue  # an empty key cannot be read back
+        owner = max((v for v in net.variables if key.startswith(v + ".") and len(key) > len(v) + 1),
+                    key=len, default=None)
+        if owner is None:
+            network_props.append((key, value))
+        else:
+            owned[owner].append((key[len(owner) + 1:], value))
+    lines = [f"network {_quote(net.name)} {{"]
+    lines += [f"  {_property(k, v)}" for k, v in network_props]
+    lines.append("}")
+    for var in net.variables:
+        states = net.states(var)
+        lines.append(f"variable {_quote(var)} {{")
+        lines.append(f"  type discrete [ {len(states)} ] {{ {', '.join(map(_quote, states))} }};")
+        if var in net.positions:
+            x, y = net.positions[var]
+            lines.append(f"  property position = ({_numbers([x, y])}) ;")
+        lines += [f"  {_property(k, v)}" for k, v in owned[var]]
+        lines.append("}")
+    for var in net.variables:
+        parents, cpt = net.parents(var), net.cpt(var)
+        head = _quote(var) + (" | " + ", ".join(map(_quote, parents)) if parents else "")
+        lines.append(f"probability ( {head} ) {{")
+        if not parents:
+            lines.append(f"  table {_numbers(cpt)};")
+        else:
+            rows = cpt.reshape(-1, cpt.shape[-1])
+            for r, index in enumerate(np.ndindex(*cpt.shape[:-1])):
+                label = ", ".join(_quote(net.states(p)[i]) for p, i in zip(parents, index))
+                lines.append(f"  ({label}) {_numbers(rows[r])};")
+        lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_bif(net: Network, path: PathLike) -> None:
+    """Write ``net`` as BIF to ``path`` atomically (gzip-compressed if the name ends in ``.gz``)."""
+    atomic_write_text(path, format_bif(net))

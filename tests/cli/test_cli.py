@@ -1,0 +1,125 @@
+"""The ``bnstudio`` command line: info and query, JSON output, batch files, and one-line errors (exit 2)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bnstudio.cli import main
+from bnstudio.inference import InferenceEngine
+from bnstudio.io import read_network
+
+ALARM = Path(__file__).resolve().parents[2] / "resources" / "networks" / "alarm.bif"
+ASIA = ALARM.with_name("asia.bif")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(map(str, argv)))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_info_json_reports_structure_and_treewidth(capsys):
+    status, out, _ = run(capsys, "info", ALARM, "--json")
+    data = json.loads(out)
+    assert status == 0
+    assert data["n_variables"] == 37 and data["n_arcs"] == 46 and data["n_parameters"] == 509
+    assert data["treewidth"] >= 3
+    hr = next(v for v in data["variables"] if v["name"] == "HR")
+    assert hr["states"] == ["LOW", "NORMAL", "HIGH"] and hr["parents"] == ["CATECHOL"]
+
+
+def test_info_table(capsys):
+    status, out, _ = run(capsys, "info", ASIA)
+    assert status == 0 and "treewidth" in out and "either" in out
+
+
+def test_query_json_matches_the_engine(capsys):
+    status, out, _ = run(capsys, "query", ALARM, "--target", "HYPOVOLEMIA", "--target", "LVFAILURE",
+                         "--evidence", "HRBP=HIGH", "--evidence", "BP=LOW", "--json")
+    assert status == 0
+    results = json.loads(out)["results"]
+    engine = InferenceEngine(read_network(ALARM))
+    expected = engine.posterior(["HYPOVOLEMIA", "LVFAILURE"], {"HRBP": "HIGH", "BP": "LOW"})
+    assert [r["target"] for r in results] == ["HYPOVOLEMIA", "LVFAILURE"]
+    for r in results:
+        assert r["evidence"] == {"HRBP": "HIGH", "BP": "LOW"}
+        assert list(r["posterior"]) == ["TRUE", "FALSE"]
+        np.testing.assert_allclose(list(r["posterior"].values()), expected[r["target"]], atol=1e-12)
+
+
+def test_query_joint(capsys):
+    status, out, _ = run(capsys, "query", ASIA, "--target", "lung", "--target", "tub",
+                         "--evidence", "xray=yes", "--joint", "--json")
+    rows = json.loads(out)["results"][0]["joint"]
+    assert status == 0 and len(rows) == 4
+    table = InferenceEngine(read_network(ASIA)).joint(["lung", "tub"], {"xray": "yes"})
+    got = {(r["states"]["lung"], r["states"]["tub"]): r["probability"] for r in rows}
+    assert got[("yes", "no")] == pytest.approx(table[0, 1], abs=1e-12)
+    assert sum(got.values()) == pytest.approx(1.0)
+
+
+def test_query_soft_evidence(capsys):
+    status, out, _ = run(capsys, "query", ASIA, "--target", "lung", "--evidence", "xray~0.9,0.2", "--json")
+    expected = InferenceEngine(read_network(ASIA)).posterior("lung", {"xray": [0.9, 0.2]})["lung"]
+    assert status == 0
+    np.testing.assert_allclose(list(json.loads(out)["results"][0]["posterior"].values()), expected)
+
+
+def test_batch_queries_file_equals_single_queries(capsys, tmp_path):
+    queries = [{"target": "HYPOVOLEMIA", "evidence": {"HRBP": "HIGH"}},
+               {"target": "HYPOVOLEMIA", "evidence": {}},
+               {"target": "LVFAILURE", "evidence": {"BP": "LOW", "CVP": "HIGH"}},
+               {"target": ["HR", "BP"], "evidence": {"CO": "LOW"}}]
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps(queries))
+    status, out, _ = run(capsys, "query", ALARM, "--queries", path, "--json")
+    results = json.loads(out)["results"]
+    assert status == 0 and len(results) == 5
+    engine = InferenceEngine(read_network(ALARM))
+    expected = [("HYPOVOLEMIA", {"HRBP": "HIGH"}), ("HYPOVOLEMIA", {}), ("LVFAILURE", {"BP": "LOW", "CVP": "HIGH"}),
+                ("HR", {"CO": "LOW"}), ("BP", {"CO": "LOW"})]
+    for r, (target, evidence) in zip(results, expected):
+        assert r["target"] == target and r["evidence"] == evidence
+        np.testing.assert_allclose(list(r["posterior"].values()), engine.posterior(target, evidence)[target],
+                                   atol=1e-12)
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["query", "missing.bif", "--target", "A"], "no such file"),
+    (["query", str(ALARM), "--target", "NOPE"], "unknown variable 'NOPE'"),
+    (["query", str(ALARM), "--target", "HR", "--evidence", "BP=MEDIUM"], "has no state 'MEDIUM'"),
+    (["query", str(ALARM), "--target", "HR", "--evidence", "BP"], "malformed evidence"),
+    (["query", str(ALARM), "--target", "HR", "--evidence", "BP~a,b"], "malformed likelihood"),
+    (["query", str(ALARM)], "--target"),
+    (["query", str(ASIA), "--target", "dysp", "--evidence", "tub=yes", "--evidence", "either=no"],
+     "impossible evidence"),
+    (["info"], "required"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_gives_one_line_and_status_2(capsys, argv, fragment):
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_bad_queries_file(capsys, tmp_path):
+    path = tmp_path / "q.json"
+    path.write_text('[{"target": 3}]')
+    status, _, err = run(capsys, "query", ALARM, "--queries", path)
+    assert status == 2 and "query 0" in err and str(path) in err
+    path.write_text('[{"target": "HR", "evidence": {"BP": "NOPE"}}]')
+    status, _, err = run(capsys, "query", ALARM, "--queries", path)
+    assert status == 2 and "query 0" in err and "NOPE" in err
+
+
+def test_console_script_runs_as_a_process():
+    proc = subprocess.run([sys.executable, "-m", "bnstudio", "query", str(ASIA), "--target", "lung",
+                           "--evidence", "xray=nope"], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().startswith("bnstudio: error:") and len(proc.stderr.strip().splitlines()) == 1

@@ -1,0 +1,47 @@
+"""The import rule (GUIDE §3.1): only bnstudio/gui may import Qt, pyqtgraph or matplotlib."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "bnstudio"
+FORBIDDEN = ("PySide6", "pyqtgraph", "matplotlib", "shiboken6")
+
+
+def _imported_roots(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    roots = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+def test_core_modules_never_import_gui_libraries():
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] == "gui":
+            continue
+        bad = _imported_roots(path) & set(FORBIDDEN)
+        if bad:
+            offenders.append(f"{rel}: {sorted(bad)}")
+    assert not offenders, "GUI libraries imported outside bnstudio/gui: " + "; ".join(offenders)
+
+
+def test_scanner_detects_a_forbidden_import(tmp_path):
+    """The scan itself can fail: it flags both import forms, including inside functions."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f():\n    from PySide6 import QtCore\nimport matplotlib.pyplot as plt\n")
+    assert {"PySide6", "matplotlib"} <= _imported_roots(bad)
+
+
+def test_importing_the_api_and_cli_loads_no_gui_library():
+    code = ("import sys, bnstudio, bnstudio.cli, bnstudio.inference, bnstudio.io; "
+            f"print(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
