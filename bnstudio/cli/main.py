@@ -6,15 +6,16 @@ one line on stderr; a bug exits with status 1 and one line asking for a report, 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from typing import Callable, Sequence
+from typing import Sequence
 
-from bnstudio.cli import info, query
 from bnstudio.errors import BNStudioError
 
-SUBCOMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
-    "info": (info.add_arguments, info.run),
-    "query": (query.add_arguments, query.run),
+# subcommand -> module defining add_arguments(parser) (its docstring is the help line) and run(args) -> int
+SUBCOMMANDS: dict[str, str] = {
+    "info": "bnstudio.cli.info",
+    "query": "bnstudio.cli.query",
 }
 
 
@@ -30,7 +31,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="bnstudio", description="Build, learn and query discrete Bayesian networks.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    for name, (add_arguments, _) in SUBCOMMANDS.items():
+    for name, module in SUBCOMMANDS.items():
+        add_arguments = importlib.import_module(module).add_arguments
         add_arguments(sub.add_parser(name, help=add_arguments.__doc__))
     return parser
 
@@ -43,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 0
-        return SUBCOMMANDS[args.command][1](args)
+        return importlib.import_module(SUBCOMMANDS[args.command]).run(args)
     except BNStudioError as exc:
         print(f"bnstudio: error: {exc}", file=sys.stderr)
         return 2
