@@ -1,0 +1,104 @@
+"""``em``: expectation–maximisation for missing cells and latent variables (Zhou §3.2.3; tutorial, "EM").
+
+E-step: expected counts E[N(x, π)] = Σ_n w_n p(x, π | e_n) — complete rows by counting, rows missing only the
+target in closed form, all other rows grouped into unique patterns and sent through one batched calibration
+(:class:`~bnstudio.learn.params.terms.Terms`). M-step: ``ml`` (θ ∝ E[N]) or ``mp`` (θ ∝ α + E[N]).
+
+The returned parameters are the M-step after the last recorded E-step (the history's last entry is the
+E-step before it). With the ``ml`` M-step the log-likelihood never decreases; with ``mp`` the monotone quantity is the
+log-posterior LL + Σ α log θ (the posterior-mean update is the MAP update for a Dirichlet(α + 1) prior), and
+that is what the stopping rule watches. Stops when the relative change is below ``tol``. ``restarts`` adds
+runs from seeded random CPTs (Dirichlet(1) rows); the run with the best final objective is kept.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from bnstudio.core.cpt_ops import normalise_rows
+from bnstudio.core.network import Network
+from bnstudio.errors import ValidationError
+from bnstudio.jobs import Progress, Reporter
+from bnstudio.learn.params.base import DataScorer, FitResult, StopRule
+from bnstudio.learn.params.counting import prior_counts
+from bnstudio.learn.params.suffstats import check_codes
+from bnstudio.learn.params.terms import Terms
+
+
+class ExpectationMaximisation:
+    """``em`` with an ``ml`` or ``mp`` M-step (see module docstring)."""
+
+    name = "em"
+
+    def __init__(self, m_step: str = "ml", prior: str = "laplace", ess: float = 1.0, max_iter: int = 100,
+                 tol: float = 1e-6, max_time: float = float("inf"), restarts: int = 0, init: str = "current",
+                 seed: int | None = None) -> None:
+        if m_step not in ("ml", "mp"):
+            raise ValidationError(f"unknown M-step {m_step!r}; use 'ml' or 'mp'")
+        if init not in ("current", "random"):
+            raise ValidationError(f"unknown initialisation {init!r}; use 'current' or 'random'")
+        self.m_step, self.prior, self.ess = m_step, prior, ess
+        self.stop = StopRule(max_iter, tol, max_time)
+        self.restarts, self.init, self.seed = restarts, init, seed
+
+    def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
+            reporter: Reporter | None = None) -> FitResult:
+        start = time.perf_counter()
+        codes, weights = check_codes(net, data, weights)
+        rng = np.random.default_rng(self.seed)
+        pseudo = prior_counts(net, self.prior, self.ess) if self.m_step == "mp" else None
+        progress = Progress(reporter, self.name, total=self.stop.max_iter * (1 + self.restarts))
+        terms = Terms(net, target)
+        scorer = DataScorer(net, codes, weights, target, terms=terms) if target is not None else None
+        val_scorer = DataScorer(net, validation, None, target) if validation is not None else None
+        best = None
+        for run in range(1 + self.restarts):
+            random_start = run > 0 or self.init == "random"
+            theta = [rng.dirichlet(np.ones(net.cardinality(v)), size=net.family_shape(v)[:-1]) if random_start
+                     else np.array(net.cpt(v)) for v in net.variables]
+            outcome = self._run(net, terms, codes, weights, theta, pseudo, scorer, val_scorer, progress, start,
+                                len(best[1]) if best else 0)
+            if best is None or outcome[2] > best[2]:
+                best = outcome
+        progress.done()
+        theta, history, _, reason, counts = best
+        cpts = {v: t for v, t in zip(net.variables, theta)}
+        alpha = None if pseudo is None else {v: pseudo[v] + c for v, c in zip(net.variables, counts)}
+        settings = {"m_step": self.m_step, "prior": self.prior, "ess": self.ess, "restarts": self.restarts,
+                    "max_iter": self.stop.max_iter, "tol": self.stop.tol, "seed": self.seed}
+        return FitResult(self.name, cpts, alpha, history, reason, time.perf_counter() - start, settings)
+
+    def _objective(self, ll: float, theta: list[np.ndarray], pseudo) -> float:
+        if pseudo is None:
+            return ll
+        with np.errstate(divide="ignore"):
+            return ll + sum(float((a * np.log(np.maximum(t, 1e-300))).sum()) for a, t in zip(pseudo.values(), theta))
+
+    def _run(self, net, terms, codes, weights, theta, pseudo, scorer, val_scorer, progress, start, offset):
+        """EM from ``theta``; returns (θ after the final M-step, history, objective, stop reason, E-counts)."""
+        history: list[dict[str, float]] = []
+        previous = -np.inf
+        total = weights.sum()
+        reason = "max_iter"
+        for iteration in range(1, self.stop.max_iter + 1):
+            terms.set_cpts(theta)
+            stats = terms.stats(codes, weights)                       # E-step at the current θ
+            ll = float((weights * stats.logp).sum())
+            objective = self._objective(ll, theta, pseudo)
+            entry = {"iteration": iteration, "nll": -ll / total}
+            if scorer is not None:
+                entry["cnll"] = scorer.scores()["cnll"]
+            if val_scorer is not None:
+                entry.update({f"val_{k}": s for k, s in val_scorer.scores(theta).items()})
+            entry["seconds"] = time.perf_counter() - start
+            history.append(entry)
+            progress.report(offset + iteration, {k: v for k, v in entry.items() if k != "iteration"})
+            theta = [normalise_rows(c + (pseudo[v] if pseudo is not None else 0.0))    # M-step
+                     for c, v in zip(stats.counts, net.variables)]
+            stop = self.stop.reason(iteration, previous, objective, progress.elapsed) if iteration > 1 else None
+            if stop:
+                reason = stop
+                break
+            previous = objective
+        return theta, history, objective, reason, stats.counts
