@@ -235,6 +235,21 @@ class InferenceEngine:
             return {k: v[:, 0] if parameters else v[0, 0] for k, v in result.items()}
         return {k: self._shape_out(v, n, parameters) for k, v in result.items()}
 
+    def calibrate_batch(self, cases: Mapping[str, np.ndarray] | np.ndarray, columns: Sequence[str] | None = None
+                        ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """One propagation for N cases giving p(X, Pa | e_n) per case {name: (N, *family)} and log p(e_n) (N,)
+        — e.g. the calibrations under e and under (q, e) of the delta method at once. Impossible cases get
+        all-zero marginals and log p(e) = -inf instead of an error."""
+        cs = self.compiled
+        lams, n = ev.batch_evidence(cs.index, cases, columns)
+        prop = self._propagation(lams, None, n)
+        out, log_z = {}, np.zeros((1, 1))
+        for c in sorted(set(cs.jt.family_home)):
+            belief, log_z = prop.belief(c)
+            for v in cs.vars_homed_at(c):
+                out[cs.index.names[v]] = self._shape_out(cs.marginal(belief, c, list(cs.families[v])), n, None)
+        return out, np.array(np.broadcast_to(log_z, (1, n))[0])
+
     # ------------------------------------------------------------------ helpers
     def _family_marginals(self, lams, parameters, n, evidence, weights=None, reduce=False) -> dict[str, np.ndarray]:
         cs = self.compiled

@@ -16,12 +16,26 @@ from bnstudio.errors import FormatError
 PathLike = str | os.PathLike
 
 
+def _permissions_for(target: Path) -> int:
+    """Keep an existing file's mode; a new file gets the usual 0666 minus the umask (not mkstemp's 0600)."""
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def atomic_write_bytes(path: PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (temp file in the same folder, fsync, ``os.replace``)."""
     target = Path(path)
+    if not target.parent.is_dir():
+        raise FormatError("cannot save: the folder does not exist", path=str(path))
+    mode = _permissions_for(target)
     tmp = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp",
                                       delete=False)
     try:
+        os.chmod(tmp.name, mode)
         with tmp:
             tmp.write(data)
             tmp.flush()

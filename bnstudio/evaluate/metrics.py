@@ -1,0 +1,77 @@
+"""Scores of a network on a data set (Zhou §3.1): LL, CLL, classification error, AE, SE, Brier, confusion.
+
+For each row the target is hidden and p(q | e) computed from the other observed cells (one batched
+propagation over the unique evidence patterns). Means are per case, natural logs; rows whose target is
+missing count for the log-likelihood only.
+
+* ``ll``  = mean log p(row)                     * ``cll`` = mean log p(q | e)          (eq 3.2, 3.4)
+* ``error_rate`` = mean 1{argmax p(·|e) ≠ q}      (eq 3.6)
+* ``ae``  = mean (1 − p(q | e))                   (eq 3.7)   * ``se`` = mean (1 − p(q | e))²   (eq 3.8)
+* ``brier`` = mean Σ_k (p(k | e) − 1{k = q})²     (multi-class Brier score)
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from bnstudio.core.network import Network
+from bnstudio.errors import ValidationError
+from bnstudio.inference import InferenceEngine
+from bnstudio.learn.params.suffstats import check_codes
+from bnstudio.learn.params.terms import Terms
+
+
+@dataclass
+class Metrics:
+    """Mean scores per case on one data set (see module docstring)."""
+
+    n: int
+    ll: float
+    cll: float
+    error_rate: float
+    ae: float
+    se: float
+    brier: float
+    confusion: list[list[int]]
+    states: list[str]
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def target_posteriors(net: Network, codes: np.ndarray, target: str) -> np.ndarray:
+    """p(target | other observed cells) for every row, shape (N, |target|), via unique evidence patterns."""
+    t = net.variables.index(target)
+    hidden = codes.copy()
+    hidden[:, t] = -1
+    unique, inverse = np.unique(hidden, axis=0, return_inverse=True)
+    post = InferenceEngine(net).posterior_batch(target, unique)[target]
+    return post[inverse.reshape(-1)]
+
+
+def evaluate(net: Network, data, target: str, weights: np.ndarray | None = None) -> Metrics:
+    """All scores of ``net`` on ``data`` (codes aligned to ``net.variables``) for ``target``."""
+    codes, weights = check_codes(net, data, weights)
+    if target not in net:
+        raise ValidationError(f"unknown target variable '{target}'")
+    t = net.variables.index(target)
+    terms = Terms(net, target)
+    logp = terms.stats(codes, weights, want_counts=False).logp
+    rows = codes[:, t] >= 0
+    if not rows.any():
+        raise ValidationError(f"the target '{target}' is missing in every row")
+    y, w = codes[rows, t], weights[rows]
+    post = target_posteriors(net, codes[rows], target)
+    p_true = post[np.arange(len(y)), y]
+    predicted = post.argmax(axis=1)
+    onehot = np.eye(post.shape[1])[y]
+    k = net.cardinality(target)
+    confusion = np.bincount(y * k + predicted, minlength=k * k).reshape(k, k)
+    mean = lambda values: float((w * values).sum() / w.sum())  # noqa: E731
+    with np.errstate(divide="ignore"):
+        cll = mean(np.log(p_true))
+    return Metrics(n=int(codes.shape[0]), ll=float((weights * logp).sum() / weights.sum()), cll=cll,
+                   error_rate=mean(predicted != y), ae=mean(1 - p_true), se=mean((1 - p_true) ** 2),
+                   brier=mean(((post - onehot) ** 2).sum(axis=1)), confusion=confusion.tolist(),
+                   states=list(net.states(target)))

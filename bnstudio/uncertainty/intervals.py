@@ -1,0 +1,65 @@
+"""Credible intervals for a query response from its mean and variance (Singh §3.5).
+
+* normal: mean ± z·σ with z = Φ⁻¹(1 − δ/2); it may spill outside [0, 1] (flagged; a clipped copy is given);
+* Beta by the method of moments: with k = m(1 − m)/σ² − 1, a = m·k and b = (1 − m)·k, and the central
+  quantile interval. A Beta needs σ² < m(1 − m) (else "degenerate"); a < 1 or b < 1 makes it U- or J-shaped
+  (flagged: mass piles up at 0 or 1 and the interval is less trustworthy).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from scipy import stats
+
+FLAG_TEXT = {
+    "normal_outside_unit_interval": "the normal interval reaches outside [0, 1]; it is shown clipped",
+    "beta_u_shaped": "the Beta fit is U- or J-shaped (a or b below 1): the answer may sit near 0 or 1",
+    "beta_degenerate": "the variance is too large for any Beta distribution with this mean",
+    "zero_variance": "no parameter uncertainty reaches this query (variance 0)",
+}
+
+
+@dataclass
+class Intervals:
+    """Normal and Beta credible intervals at ``level`` with flags (keys of :data:`FLAG_TEXT`)."""
+
+    level: float
+    normal: tuple[float, float]
+    normal_clipped: tuple[float, float]
+    beta: tuple[float, float] | None
+    beta_params: tuple[float, float] | None
+    flags: list[str] = field(default_factory=list)
+
+
+def beta_moments(mean: float, variance: float) -> tuple[float, float] | None:
+    """(a, b) with this mean and variance, or None when no Beta has them."""
+    if not 0.0 < mean < 1.0 or variance <= 0 or variance >= mean * (1 - mean):
+        return None
+    k = mean * (1 - mean) / variance - 1.0
+    return mean * k, (1 - mean) * k
+
+
+def credible_intervals(mean: float, variance: float, level: float = 0.9) -> Intervals:
+    """Both intervals and their flags for a response with this mean and (delta-method) variance."""
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    sd = max(variance, 0.0) ** 0.5
+    z = stats.norm.ppf(0.5 + level / 2)
+    normal = (mean - z * sd, mean + z * sd)
+    flags = []
+    if variance <= 0:
+        flags.append("zero_variance")
+    if normal[0] < 0 or normal[1] > 1:
+        flags.append("normal_outside_unit_interval")
+    params = beta_moments(mean, variance)
+    beta = None
+    if params is None:
+        if variance > 0:
+            flags.append("beta_degenerate")
+    else:
+        a, b = params
+        beta = (float(stats.beta.ppf(0.5 - level / 2, a, b)), float(stats.beta.ppf(0.5 + level / 2, a, b)))
+        if a < 1 or b < 1:
+            flags.append("beta_u_shaped")
+    clipped = (min(max(normal[0], 0.0), 1.0), min(max(normal[1], 0.0), 1.0))
+    return Intervals(level, (float(normal[0]), float(normal[1])), clipped, beta, params, flags)
