@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import Any, Sequence
 
@@ -31,8 +32,26 @@ def parse_evidence(items: Sequence[str] | None) -> dict[str, Any]:
     return evidence
 
 
+def _finite(value: Any, found: list[str], path: str = "") -> Any:
+    """A copy with infinite or NaN floats replaced by null (their paths collected in ``found``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        found.append(path or "value")
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v, found, f"{path}.{k}" if path else str(k)) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v, found, f"{path}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
 def print_json(payload: Any) -> None:
-    json.dump(payload, sys.stdout, indent=2, allow_nan=False)
+    """Strict JSON on stdout; a non-finite number (e.g. log 0 = -inf) becomes null, said once on stderr."""
+    found: list[str] = []
+    clean = _finite(payload, found)
+    if found:
+        print(f"bnstudio: warning: {len(found)} non-finite value(s) (e.g. log 0) written as null: "
+              f"{', '.join(found[:3])}{' ...' if len(found) > 3 else ''}", file=sys.stderr)
+    json.dump(clean, sys.stdout, indent=2, allow_nan=False)
     sys.stdout.write("\n")
 
 
@@ -44,3 +63,22 @@ def print_table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> None:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
         if k == 0:
             print("  ".join("-" * w for w in widths))
+
+
+def load_data(net, path: str):
+    """Read a table and align it to ``net``; data warnings (ignored columns) go to stderr as one line each."""
+    import warnings
+
+    from bnstudio.data import align, read_table
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        aligned = align(read_table(path), net)
+    for w in caught:
+        print(f"bnstudio: warning: {w.message}", file=sys.stderr)
+    return aligned
+
+
+def print_iteration(info) -> None:
+    """One line per learning iteration: ``iteration  nll=...  cnll=...  (seconds)``."""
+    scores = "  ".join(f"{k}={v:.6g}" for k, v in info.objectives.items() if k != "seconds")
+    print(f"{info.iteration:5d}  {scores}  ({info.elapsed:.2f} s)", flush=True)

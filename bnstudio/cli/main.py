@@ -16,6 +16,11 @@ from bnstudio.errors import BNStudioError
 SUBCOMMANDS: dict[str, str] = {
     "info": "bnstudio.cli.info",
     "query": "bnstudio.cli.query",
+    "sample": "bnstudio.cli.sample",
+    "convert": "bnstudio.cli.convert",
+    "fit": "bnstudio.cli.fit",
+    "evaluate": "bnstudio.cli.evaluate",
+    "errorbars": "bnstudio.cli.errorbars",
 }
 
 
@@ -49,6 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BNStudioError as exc:
         print(f"bnstudio: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. `bnstudio ... | head`: stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("bnstudio: interrupted", file=sys.stderr)
         return 130

@@ -1,0 +1,128 @@
+"""``bnstudio errorbars NET --target VAR=STATE [...] [--evidence VAR=STATE ...] [--level 0.9] [--mc R] [--json]``.
+
+NET is a ``.bnsproj`` (or any network) with Dirichlet counts; or any network plus ``--data DATA.csv --prior
+laplace|bdeu [--ess A]`` (its parameters are fitted with ``mp`` first; laplace = ``--ess`` pseudo-counts per
+cell, default 1); or any network plus ``--ess A`` for expert CPTs (α = A · θ for every row).
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from bnstudio.cli.common import load_data, parse_evidence, print_json
+from bnstudio.errors import EvidenceError, FormatError
+from bnstudio.inference import InferenceEngine
+from bnstudio.io import read_network
+from bnstudio.learn.params import make_learner
+from bnstudio.uncertainty import dirichlet_counts, error_bars
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Error bars on p(q|e): delta-method variance, normal and Beta intervals, where the variance comes from."""
+    parser.add_argument("network", help=".bnsproj with counts, or any network with --data/--ess")
+    parser.add_argument("--target", action="append", default=[], metavar="VAR=STATE",
+                        help="query state (repeat for a joint configuration)")
+    parser.add_argument("--evidence", action="append", default=[], metavar="VAR=STATE")
+    parser.add_argument("--queries", metavar="FILE.json",
+                        help='a JSON list of {"target": {"VAR": "STATE", ...}, "evidence": {...}}')
+    parser.add_argument("--level", type=float, default=0.9, help="credible level (default 0.9)")
+    parser.add_argument("--mc", type=int, default=0, metavar="R", help="Monte-Carlo check with R parameter draws")
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--data", help="learn mean-posterior counts from this data first")
+    parser.add_argument("--prior", choices=["laplace", "bdeu"], default=None)
+    parser.add_argument("--ess", type=float, help="with --data: prior strength; without: expert ESS per row")
+    parser.add_argument("--top", type=int, default=10, help="how many contributing rows to list (default 10)")
+    parser.add_argument("--json", action="store_true")
+
+
+def _queries(args: argparse.Namespace) -> list[dict[str, Any]]:
+    if args.queries:
+        if args.target or args.evidence:
+            raise EvidenceError("use either --queries FILE or --target/--evidence, not both")
+        return [_normalise_query(q, args.queries, k) for k, q in enumerate(_load(args.queries))]
+    if not args.target:
+        raise EvidenceError("give at least one --target VAR=STATE (or --queries FILE.json)")
+    return [{"target": parse_evidence(args.target), "evidence": parse_evidence(args.evidence)}]
+
+
+def _load(path: str) -> list[dict[str, Any]]:
+    """The queries file: a JSON list of {"target": {VAR: STATE, ...}, "evidence": {...}}."""
+    import json
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except FileNotFoundError:
+        raise FormatError("no such file", path) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise FormatError(f"not valid JSON ({exc})", path) from None
+    if not isinstance(data, list) or not all(isinstance(q, dict) for q in data):
+        raise FormatError("expected a JSON list of query objects", path)
+    return data
+
+
+def _normalise_query(q: dict[str, Any], path: str, k: int) -> dict[str, Any]:
+    target, evidence = q.get("target"), q.get("evidence", {})
+    if not isinstance(evidence, dict):
+        raise FormatError(f"query {k}: 'evidence' must be an object", path)
+    if not isinstance(target, dict) or not target or not all(isinstance(s, str) for s in target.values()):
+        raise FormatError(f"query {k}: 'target' must be an object {{\"VAR\": \"STATE\", ...}}", path)
+    return {"target": target, "evidence": evidence}
+
+
+def _network_with_counts(args: argparse.Namespace):
+    net = read_network(args.network)
+    if args.data:
+        data = load_data(net, args.data)
+        learner = make_learner("mp", prior=args.prior or "laplace", ess=args.ess if args.ess is not None else 1.0)
+        return learner.fit(net, data.codes, data.weights).network(net), None
+    if args.prior:
+        raise EvidenceError("--prior needs --data")
+    return net, args.ess
+
+
+def run(args: argparse.Namespace) -> int:
+    queries = _queries(args)
+    net, ess = _network_with_counts(args)
+    alpha = dirichlet_counts(net, ess)
+    engine = InferenceEngine(net)
+    results = []
+    for k, q in enumerate(queries):
+        try:
+            bars = error_bars(net, q["target"], q["evidence"], args.level, alpha=alpha, mc=args.mc,
+                              seed=None if args.seed is None else args.seed + k, engine=engine)
+        except EvidenceError as exc:
+            raise type(exc)(f"query {k}: {exc}" if len(queries) > 1 else str(exc)) from None
+        results.append(bars.to_json(top=args.top))
+    if args.json:
+        print_json({"results": results})
+        return 0
+    for r in results:
+        _print_result(r)
+    return 0
+
+
+def _print_result(r: dict[str, Any]) -> None:
+    target = ", ".join(f"{k}={v}" for k, v in r["target"].items())
+    evidence = ", ".join(f"{k}={v}" for k, v in r["evidence"].items()) or "no evidence"
+    print(f"p({target} | {evidence}) = {r['mean']:.6f}   sd {r['sd']:.6f}")
+    level = f"{r['level']:.0%}"
+    lo, hi = r["normal_clipped"]
+    print(f"  normal {level} interval: [{lo:.6f}, {hi:.6f}]" + ("  (clipped to [0, 1])"
+                                                                if r["normal"] != r["normal_clipped"] else ""))
+    if r["beta"]:
+        a, b = r["beta_params"]
+        print(f"  Beta   {level} interval: [{r['beta'][0]:.6f}, {r['beta'][1]:.6f}]   (a = {a:.3g}, b = {b:.3g})")
+    for text in r["flag_text"]:
+        print(f"  note: {text}")
+    if r["contributions"]:
+        print("  variance comes from:")
+        for c in r["contributions"]:
+            row = ", ".join(f"{p}={s}" for p, s in c["parents"].items())
+            share = c["variance"] / r["variance"] if r["variance"] > 0 else 0.0
+            print(f"    {share:6.1%}  {c['variable']}({row})   ess {c['ess']:.3g}")
+    if "mc" in r:
+        mc = r["mc"]
+        beta_cov = "-" if mc["coverage_beta"] is None else f"{mc['coverage_beta']:.3f}"
+        print(f"  Monte Carlo (r = {mc['r']}): mean {mc['mean']:.6f}, variance {mc['variance']:.3g} "
+              f"(delta {r['variance']:.3g}); coverage normal {mc['coverage_normal']:.3f}, Beta {beta_cov}")
+    print()

@@ -1,0 +1,54 @@
+"""``bnstudio evaluate NET DATA.csv --target VAR [--folds K --method M ...] [--json]``."""
+from __future__ import annotations
+
+import argparse
+
+from bnstudio.cli.common import load_data, print_json, print_table
+from bnstudio.cli.fit import OPTIONS, learner_options
+from bnstudio.errors import ValidationError
+from bnstudio.evaluate import cross_validate, evaluate
+from bnstudio.io import read_network
+from bnstudio.learn.params import METHODS
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Score a network on data (LL, CLL, error, AE, SE, Brier, confusion) or cross-validate a method."""
+    parser.add_argument("network")
+    parser.add_argument("data")
+    parser.add_argument("--target", required=True)
+    parser.add_argument("--folds", type=int, help="k-fold cross-validation of --method instead")
+    parser.add_argument("--method", choices=METHODS)
+    for name in ("prior", "criterion", "level"):
+        parser.add_argument(f"--{name}")
+    for name, kind in (("ess", float), ("alpha", float), ("l2", float), ("bags", int), ("max-iter", int),
+                       ("seed", int)):
+        parser.add_argument(f"--{name}", type=kind)
+    parser.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    net = read_network(args.network)
+    net.variable(args.target)
+    data = load_data(net, args.data)
+    if args.folds is not None:
+        if args.method is None:
+            raise ValidationError("--folds needs --method (the fitting method to cross-validate)")
+        # --seed splits the folds; it also seeds the learner when the method uses one
+        uses_seed = "seed" in OPTIONS[args.method]
+        options = learner_options(argparse.Namespace(**{**vars(args), "seed": args.seed if uses_seed else None}))
+        payload = cross_validate(net, data.codes, args.target, args.method, options, args.folds, args.seed)
+    else:
+        if args.method is not None:
+            raise ValidationError("--method is used with --folds (cross-validation)")
+        payload = evaluate(net, data.codes, args.target, data.weights).to_json()
+    if args.json:
+        print_json({k: v for k, v in payload.items() if k != "per_fold"} | ({"per_fold": payload["per_fold"]}
+                                                                          if "per_fold" in payload else {}))
+        return 0
+    rows = [(k, f"{payload[k]:.6g}" + (f" ± {payload[k + '_sd']:.3g}" if k + "_sd" in payload else ""))
+            for k in ("n", "ll", "cll", "error_rate", "ae", "se", "brier") if k in payload]
+    print_table(rows, ["score", "value"])
+    print("\nconfusion (rows: true, columns: predicted):")
+    for row in payload["confusion"]:
+        print("  " + " ".join(f"{c:6d}" for c in row))
+    return 0

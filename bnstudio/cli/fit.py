@@ -1,0 +1,85 @@
+"""``bnstudio fit NET DATA.csv --method M [...] -o OUT [--json]``: learn the parameters of a network."""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from bnstudio.cli.common import load_data, print_iteration, print_json
+from bnstudio.errors import ValidationError
+from bnstudio.io import read_network, write_network
+from bnstudio.jobs import CallbackReporter
+from bnstudio.learn.params import METHODS, make_learner
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Learn parameters (ml, mp, em, lgd, clgd, wanbia, bagged-mp) from data."""
+    parser.add_argument("network", help="network file whose structure is fitted")
+    parser.add_argument("data", help="data table (.csv, ...)")
+    parser.add_argument("--method", required=True, choices=METHODS)
+    parser.add_argument("--target", help="target (class) variable for discriminative methods and cnll")
+    parser.add_argument("--prior", choices=["laplace", "bdeu"], help="Dirichlet prior (mp, em, wanbia, bagged-mp)")
+    parser.add_argument("--ess", type=float, help="pseudo-counts per cell (laplace) or equivalent sample size (bdeu)")
+    parser.add_argument("--criterion", choices=["cll", "ae", "se"], help="clgd criterion (default cll)")
+    parser.add_argument("--alpha", type=float, help="clgd mixed objective log p(q|e) + alpha log p(e), 0..1")
+    parser.add_argument("--l2", type=float, help="L2 penalty (clgd, lgd: on beta; wanbia: toward w = 1)")
+    parser.add_argument("--level", choices=["attribute", "attribute-value", "attribute-value-class", "parameter"],
+                        help="wanbia weighting level")
+    parser.add_argument("--bags", type=int, help="bagged-mp: number of bootstrap bags")
+    parser.add_argument("--max-iter", type=int, help="iterative methods: iteration limit")
+    parser.add_argument("--seed", type=int, help="seed for anything random")
+    parser.add_argument("-o", "--output", required=True, help="output network (.bnsproj keeps counts and history)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+OPTIONS = {  # method -> CLI options it accepts (name in args -> learner keyword)
+    "ml": {}, "mp": {"prior": "prior", "ess": "ess"},
+    "em": {"prior": "prior", "ess": "ess", "max_iter": "max_iter", "seed": "seed"},
+    "lgd": {"l2": "l2", "max_iter": "max_iter"},
+    "clgd": {"criterion": "criterion", "alpha": "alpha", "l2": "l2", "max_iter": "max_iter"},
+    "wanbia": {"level": "level", "l2": "l2", "prior": "prior", "ess": "ess", "max_iter": "max_iter"},
+    "bagged-mp": {"bags": "bags", "prior": "prior", "ess": "ess", "seed": "seed"},
+}
+
+
+def learner_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Keyword options for the chosen method; an option the method does not take is an error."""
+    accepted = OPTIONS[args.method]
+    options = {}
+    for name in ("prior", "ess", "criterion", "alpha", "l2", "level", "bags", "max_iter", "seed"):
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if name not in accepted:
+            raise ValidationError(f"--{name.replace('_', '-')} does not apply to method '{args.method}'")
+        options[accepted[name]] = value
+    if args.method == "em" and "prior" in options:
+        options["m_step"] = "mp"
+    return options
+
+
+def save_fitted(net, result, path: str) -> None:
+    """Write the fitted network; a .bnsproj also keeps the Dirichlet counts and the run's history."""
+    fitted = result.network(net)
+    if str(path).lower().endswith(".bnsproj"):
+        from bnstudio.project import Project, save_project
+        save_project(Project(fitted, runs=[result.to_json()]), path)
+    else:
+        write_network(fitted, path)
+
+
+def run(args: argparse.Namespace) -> int:
+    net = read_network(args.network)
+    if args.target is not None:
+        net.variable(args.target)
+    data = load_data(net, args.data)
+    reporter = None if args.json else CallbackReporter(print_iteration)
+    result = make_learner(args.method, **learner_options(args)).fit(net, data.codes, data.weights,
+                                                                     target=args.target, reporter=reporter)
+    save_fitted(net, result, args.output)
+    if args.json:
+        print_json({"method": result.method, "history": result.history, "stop_reason": result.stop_reason,
+                    "seconds": result.seconds, "output": args.output})
+    else:
+        print(f"{result.method}: {result.stop_reason} after {result.n_iterations} iteration(s), "
+              f"{result.seconds:.2f} s -> {args.output}")
+    return 0
