@@ -1,0 +1,178 @@
+"""The ``"network"`` object of a project file: variables in order, states, ordered parents, CPTs, alpha.
+
+Tables are nested JSON arrays in the core CPT layout (parents' axes in parent order, the child's states
+last), written with Python's shortest round-trip float repr, so a save/load cycle is exact.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import networkx as nx
+import numpy as np
+
+from bnstudio.core.network import Network
+from bnstudio.core.validation import ROW_TOLERANCE
+from bnstudio.core.variable import Variable, check_name
+from bnstudio.errors import ValidationError
+from bnstudio.project.schema import Checker, child, json_type
+
+NETWORK_KEYS = {"name", "properties", "variables"}
+VARIABLE_KEYS = {"name", "states", "parents", "description", "position", "cpt", "alpha"}
+
+
+def network_to_json(net: Network) -> dict[str, Any]:
+    """The JSON object (plain dicts, lists, strings and floats) describing ``net``."""
+    variables = []
+    for v in net.variables:
+        alpha = net.alpha(v)
+        position = net.positions.get(v)
+        variables.append({
+            "name": v,
+            "states": list(net.states(v)),
+            "parents": list(net.parents(v)),
+            "description": net.variable(v).description,
+            "position": None if position is None else [float(position[0]), float(position[1])],
+            "cpt": net.cpt(v).tolist(),
+            "alpha": None if alpha is None else alpha.tolist(),
+        })
+    return {"name": net.name, "properties": dict(net.properties), "variables": variables}
+
+
+def check_keys(check: Checker, obj: dict, allowed: set[str], where: str) -> None:
+    """Fail on the first key of ``obj`` that the schema does not define (usually a typo)."""
+    for key in obj:
+        if key not in allowed:
+            check.fail(child(where, key), f"unknown key (expected one of: {', '.join(sorted(allowed))})")
+
+
+def _shape_of(value: Any) -> tuple[int, ...]:
+    dims = []
+    while isinstance(value, list):
+        dims.append(len(value))
+        value = value[0] if value else None
+    return tuple(dims)
+
+
+def read_table(check: Checker, value: Any, shape: tuple[int, ...], where: str, family: str, *,
+               probabilities: bool, parents: Sequence[tuple[str, list[str]]] = ()) -> np.ndarray:
+    """A nested array of non-negative finite numbers of exactly ``shape``; CPT rows must sum to 1.
+
+    ``parents`` ((name, states) in parent order) label the rows in messages.
+    """
+    given = _shape_of(value)
+    if given != shape:  # judged from the first entry at each depth; ragged arrays are caught by walk()
+        got = f"shape {given}" if given else json_type(value)
+        check.fail(where, f"expected shape {shape} ({family}), got {got}")
+    noun = "probability" if probabilities else "count"
+    flat: list[float] = []
+
+    def walk(item: Any, depth: int, path: str) -> None:
+        if depth == len(shape):
+            flat.append(check.number(item, path, non_negative=True, what=noun))
+            return
+        check.of(item, list, path)
+        if len(item) != shape[depth]:
+            check.fail(path, f"expected {shape[depth]} entries (shape {shape}: {family}), got {len(item)}")
+        for k, sub in enumerate(item):
+            walk(sub, depth + 1, child(path, k))
+
+    walk(value, 0, where)
+    table = np.array(flat, dtype=float).reshape(shape)
+    if probabilities:
+        sums = table.sum(axis=-1)
+        off = np.argwhere(np.abs(sums - 1.0) > ROW_TOLERANCE)
+        if len(off):
+            row = tuple(int(i) for i in off[0])
+            path = where + "".join(f"[{i}]" for i in row)
+            label = ", ".join(f"{p}={states[i]}" for (p, states), i in zip(parents, row))
+            check.fail(path, f"row ({label}) sums to {sums[row]:.10g}, not 1")
+    return table
+
+
+def _position(check: Checker, value: Any, where: str) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    pair = check.of(value, list, where)
+    if len(pair) != 2:
+        check.fail(where, f"expected [x, y], got an array of {len(pair)}")
+    return check.number(pair[0], child(where, 0)), check.number(pair[1], child(where, 1))
+
+
+def _read_variable(check: Checker, value: Any, where: str) -> dict[str, Any]:
+    obj = check.of(value, dict, where)
+    check_keys(check, obj, VARIABLE_KEYS, where)
+    name = check.key(obj, "name", str, where)
+    states = check.strings(check.key(obj, "states", list, where), child(where, "states"))
+    try:
+        check_name(name, "variable")
+    except ValidationError as exc:
+        check.fail(child(where, "name"), str(exc))
+    try:
+        Variable(name, tuple(states))
+    except ValidationError as exc:
+        check.fail(child(where, "states"), str(exc))
+    return {"name": name, "states": states,
+            "parents": check.strings(check.key(obj, "parents", list, where), child(where, "parents")),
+            "description": check.key(obj, "description", str, where, default=""),
+            "position": _position(check, obj.get("position"), child(where, "position")),
+            "cpt": check.key(obj, "cpt", list, where), "alpha": obj.get("alpha")}
+
+
+def _check_parents(check: Checker, specs: list[dict[str, Any]], where: str) -> None:
+    """Unknown, repeated or self parents, then cycles, each named by the JSON path of the parent list."""
+    known = {s["name"] for s in specs}
+    graph = nx.DiGraph()
+    for i, spec in enumerate(specs):
+        path = child(child(where, i), "parents")
+        for j, parent in enumerate(spec["parents"]):
+            if parent not in known:
+                check.fail(child(path, j), f"unknown parent '{parent}' of '{spec['name']}'")
+            if parent == spec["name"]:
+                check.fail(child(path, j), f"'{parent}' cannot be its own parent")
+            if spec["parents"].index(parent) != j:
+                check.fail(child(path, j), f"parent '{parent}' of '{spec['name']}' is listed twice")
+            graph.add_edge(parent, spec["name"])
+    try:
+        cycle = nx.find_cycle(graph)
+    except nx.NetworkXNoCycle:
+        return
+    position = {s["name"]: i for i, s in enumerate(specs)}
+    nodes = [u for u, _ in cycle] + [cycle[0][0]]
+    check.fail(child(child(where, position[cycle[0][1]]), "parents"),
+               f"the arcs form the cycle {' -> '.join(nodes)}")
+
+
+def network_from_json(check: Checker, value: Any, where: str = "network") -> Network:
+    """Decode and validate the ``"network"`` object; every problem fails with its JSON path."""
+    obj = check.of(value, dict, where)
+    check_keys(check, obj, NETWORK_KEYS, where)
+    name = check.key(obj, "name", str, where)
+    properties = check.key(obj, "properties", dict, where, default={})
+    for key, text in properties.items():
+        check.of(text, str, child(child(where, "properties"), key))
+    vars_path = child(where, "variables")
+    specs = [_read_variable(check, v, child(vars_path, i))
+             for i, v in enumerate(check.key(obj, "variables", list, where))]
+    seen: dict[str, int] = {}
+    for i, spec in enumerate(specs):
+        if spec["name"] in seen:
+            check.fail(child(child(vars_path, i), "name"),
+                       f"duplicate variable name '{spec['name']}' (also {child(vars_path, seen[spec['name']])})")
+        seen[spec["name"]] = i
+    _check_parents(check, specs, vars_path)
+    cards = {s["name"]: len(s["states"]) for s in specs}
+    net = Network(name)
+    for spec in specs:
+        net.add_variable(spec["name"], spec["states"], description=spec["description"], position=spec["position"])
+    for i, spec in enumerate(specs):
+        path = child(vars_path, i)
+        shape = tuple(cards[p] for p in spec["parents"]) + (cards[spec["name"]],)
+        family = f"parents {spec['parents']} then '{spec['name']}'"
+        labels = [(p, specs[seen[p]]["states"]) for p in spec["parents"]]
+        cpt = read_table(check, spec["cpt"], shape, child(path, "cpt"), family, probabilities=True,
+                         parents=labels)
+        alpha = None if spec["alpha"] is None else read_table(check, spec["alpha"], shape, child(path, "alpha"),
+                                                              family, probabilities=False)
+        net.set_parents(spec["name"], spec["parents"], cpt, alpha)
+    net.properties = dict(properties)
+    return net
