@@ -1,0 +1,131 @@
+"""Line a :class:`Dataset` up with a network: columns by name, states by name, codes in network order.
+
+Columns are matched by exact name. States are matched with :func:`bnstudio.data.states.match_states`: an exact
+string match wins, otherwise a numeric value matches the single network state with the same value (data
+``1.0`` matches state ``1``). The result's ``codes`` table is what the inference engine takes as batched
+evidence: (N, n_vars) int64, columns in ``network.variables`` order, -1 = unobserved.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bnstudio.core.network import Network
+from bnstudio.data.dataset import Dataset
+from bnstudio.data.errors import BNStudioDataWarning, StateProblem, UnknownDataStates
+from bnstudio.data.states import match_states
+
+
+@dataclass
+class AlignedData:
+    """Data coded for a network.
+
+    Attributes
+    ----------
+    codes : ndarray, shape (n_rows, n_vars), int64
+        State codes in ``network.variables`` order, -1 = missing or latent.
+    network : Network
+        The network the codes refer to (a copy with added states when aligned with ``extend_states=True``).
+    latent : list of str
+        Network variables the data have no column for (their column is all -1).
+    ignored : list of str
+        Data columns the network has no variable for.
+    added_states : dict
+        Variable -> states added by ``extend_states=True`` (in order of first appearance).
+    weights : ndarray, optional
+        The dataset's case weights.
+    """
+
+    codes: np.ndarray
+    network: Network
+    latent: list[str]
+    ignored: list[str]
+    added_states: dict[str, list[str]] = field(default_factory=dict)
+    weights: np.ndarray | None = None
+
+    @property
+    def variables(self) -> list[str]:
+        """Column names of ``codes`` (the network's variables, in order)."""
+        return self.network.variables
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.codes.shape[0])
+
+    def evidence(self) -> dict[str, np.ndarray]:
+        """``{variable: (N,) codes}`` for the observed (not latent) variables: the engine's mapping form."""
+        return {v: self.codes[:, k] for k, v in enumerate(self.variables) if v not in self.latent}
+
+
+def _first_rows(col: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Row of the first occurrence of each code in ``codes`` (all of which occur in ``col``)."""
+    order = np.argsort(col, kind="stable")
+    sorted_col = col[order]
+    return order[np.searchsorted(sorted_col, codes)]
+
+
+def align(dataset: Dataset, net: Network, *, extend_states: bool = False) -> AlignedData:
+    """Code ``dataset`` for ``net``.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        The data; column order does not matter.
+    net : Network
+        The network; it is never modified.
+    extend_states : bool
+        Add data values that are not states of their variable to a copy of ``net`` (appended in order of first
+        appearance in the data) instead of raising. The result's ``network`` is then always a copy.
+
+    Raises
+    ------
+    UnknownDataStates
+        Listing every (column, value, count, first rows) that matches no state, unless ``extend_states``.
+
+    Warns
+    -----
+    BNStudioDataWarning
+        Naming the data columns the network lacks (they are ignored).
+    """
+    ignored = [c for c in dataset.columns if c not in net]
+    if ignored:
+        warnings.warn(f"data column(s) not in network '{net.name}', ignored: {', '.join(ignored)}",
+                      BNStudioDataWarning, stacklevel=2)
+    latent = [v for v in net.variables if v not in dataset.columns]
+    target = net.copy() if extend_states else net
+    lookups: dict[str, np.ndarray] = {}
+    problems: list[StateProblem] = []
+    added: dict[str, list[str]] = {}
+    for var in net.variables:
+        if var in latent:
+            continue
+        j = dataset.index(var)
+        lookup = np.r_[match_states(dataset.states[j], net.states(var)), -1]  # last entry: missing -> -1
+        unmatched = np.flatnonzero(lookup[:-1] < 0)
+        if unmatched.size:
+            col = dataset.codes[:, j]
+            counts = np.bincount(col + 1, minlength=len(dataset.states[j]) + 1)[1:]
+            unmatched = unmatched[counts[unmatched] > 0]  # declared but unused states do not matter
+            if unmatched.size:
+                first = _first_rows(col, unmatched)
+                unmatched, first = unmatched[np.argsort(first)], np.sort(first)
+                if extend_states:
+                    added[var] = [dataset.states[j][k] for k in unmatched]
+                    for k, state in zip(unmatched, added[var]):
+                        lookup[k] = target.cardinality(var)
+                        target.add_state(var, state)
+                else:
+                    for k in unmatched:
+                        rows = np.flatnonzero(col == k)
+                        problems.append(StateProblem(var, dataset.states[j][k], int(rows.size),
+                                                     dataset.describe_rows(rows)))
+        lookups[var] = lookup
+    if problems:
+        raise UnknownDataStates(problems)
+    codes = np.full((dataset.n_rows, len(net)), -1, dtype=np.int64, order="F")
+    for k, var in enumerate(net.variables):
+        if var in lookups:
+            np.take(lookups[var], dataset.codes[:, dataset.index(var)], out=codes[:, k])
+    return AlignedData(codes, target, latent, ignored, added, dataset.weights)

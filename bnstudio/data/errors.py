@@ -1,0 +1,42 @@
+"""Errors and warnings of the data layer.
+
+Reading problems are :class:`~bnstudio.errors.FormatError` (file, line, what is wrong); data that does not fit a
+network is :class:`UnknownDataStates`; a recoverable oddity (a data column the network lacks) is a
+:class:`BNStudioDataWarning`.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+from bnstudio.errors import FormatError, ValidationError
+
+
+class BNStudioDataWarning(UserWarning):
+    """Something in the data was skipped or reinterpreted; the message names what and why."""
+
+
+class StateProblem(NamedTuple):
+    """One data value a network variable has no state for: where it occurs and how often."""
+
+    column: str
+    value: str
+    count: int
+    where: str  # e.g. "lines 3, 7, 12, ..." (file lines) or "rows 1, 5" (1-based row positions)
+
+
+class UnknownDataStates(ValidationError):
+    """Data values that are not states of the matching network variable; ``problems`` lists each one."""
+
+    def __init__(self, problems: Sequence[StateProblem]) -> None:
+        self.problems = list(problems)
+        parts = [f"column '{p.column}' value '{p.value}' ({p.count} row{'s' if p.count != 1 else ''}: {p.where})"
+                 for p in self.problems]
+        super().__init__("data values that are not states of the network: " + "; ".join(parts)
+                         + " (align with extend_states=True to add them)")
+
+
+def fail(message: str, source: str | None, line: int | None = None) -> FormatError | ValidationError:
+    """A :class:`FormatError` naming the file when the data came from one, else a :class:`ValidationError`."""
+    if source is None:
+        return ValidationError(message)
+    return FormatError(message, path=source, line=line)

@@ -1,0 +1,204 @@
+"""Read categorical data from delimited text, spreadsheets, parquet or a pandas DataFrame into a :class:`Dataset`.
+
+Every column becomes a categorical variable; how states are named and ordered is described in
+:mod:`bnstudio.data.states`. Encoding is vectorised: pandas factorises each column once, and the few distinct
+values are mapped to state codes with a lookup array.
+"""
+from __future__ import annotations
+
+import importlib.util
+import io
+import warnings
+from pathlib import Path
+from typing import Mapping, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from bnstudio.data.csvscan import (Layout, check_separator, check_utf8, first_line_header, quick_layout,
+                                  read_bytes, scan, sniff_separator)
+from bnstudio.data.dataset import Dataset
+from bnstudio.data.errors import fail
+from bnstudio.data.states import DEFAULT_MISSING, encode_labels, label_text
+from bnstudio.errors import FormatError
+
+PathLike = Union[str, Path]
+StateOrder = Mapping[str, Sequence[str]]
+TEXT_SUFFIXES = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
+
+
+def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] = DEFAULT_MISSING,
+             state_order: StateOrder | None = None, allow_constant: bool = False) -> Dataset:
+    """Read a delimited UTF-8 text file with a header line into a :class:`Dataset`.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    sep : str, optional
+        Field separator; by default a tab for ``.tsv``/``.tab`` files, otherwise whichever of ``, TAB ; |``
+        occurs most in the header line (``,`` if none does).
+    missing : sequence of str
+        Cell values meaning "missing" (compared after stripping blanks).
+    state_order : mapping column -> list of states, optional
+        Explicit state order of some columns (states absent from the data are kept).
+    allow_constant : bool
+        Keep columns with fewer than two distinct values instead of raising.
+
+    Raises
+    ------
+    FormatError
+        Naming the file and, where it applies, the line: missing or empty file, header without rows, unnamed or
+        duplicate columns, ragged rows, non-UTF-8 bytes, constant columns, values outside ``state_order``.
+    """
+    path = Path(path)
+    name = str(path)
+    data = read_bytes(path)
+    if sep is None:
+        sep = TEXT_SUFFIXES.get(path.suffix.lower()) or sniff_separator(data)
+    check_separator(sep, name)
+    check_utf8(data, name)
+    if b'"' in data or b"\n" not in data:  # quotes may hide separators and line breaks; CR-only lines
+        layout: Layout | None = scan(data, name, sep)  # check the layout in full first
+        names = layout.names
+    else:  # cheap checks now; the full scan only if pandas or the counts find something wrong
+        names, layout = first_line_header(data, name, sep)[0], None
+    frame = _parse(data, sep, names)
+    if layout is None and not isinstance(frame, Exception):
+        layout = quick_layout(data, sep, names, len(frame))
+    if layout is None:
+        layout = scan(data, name, sep)  # raises a precise error for ragged rows, a header without rows...
+    if isinstance(frame, Exception):
+        raise FormatError(f"cannot parse the file: {frame}", path=name)
+    if len(frame) != layout.row_lines.size:
+        raise FormatError(f"found {layout.row_lines.size} data rows but pandas parsed {len(frame)}; "
+                          f"check quotes and line breaks", path=name)
+    return _encode_frame(frame, missing=missing, state_order=state_order, allow_constant=allow_constant,
+                         source=name, row_lines=layout.row_lines)
+
+
+def _parse(data: bytes, sep: str, names: list[str]) -> pd.DataFrame | Exception:
+    """Every cell as a string (pandas C parser), or the exception pandas raised (or warned) about the file."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)  # e.g. a too-long first row
+            return pd.read_csv(io.BytesIO(data), sep=sep, header=0, names=names, dtype=object, na_filter=False,
+                               index_col=False, skip_blank_lines=True, engine="c", encoding="utf-8",
+                               quotechar='"', doublequote=True)
+    except (ValueError, pd.errors.ParserError, pd.errors.ParserWarning) as exc:
+        return exc
+
+
+def from_frame(frame: pd.DataFrame, *, missing: Sequence[str] = DEFAULT_MISSING,
+               state_order: StateOrder | None = None, allow_constant: bool = False,
+               source: str | None = None) -> Dataset:
+    """Encode every column of ``frame`` as a categorical variable (see :mod:`bnstudio.data.states`).
+
+    NaN/None cells and ``missing`` values are missing; pandas ``category`` columns keep their category order.
+    Problems raise :class:`~bnstudio.errors.ValidationError` (a :class:`FormatError` naming ``source`` if given).
+    """
+    names = [str(c) for c in frame.columns]
+    for j, col in enumerate(names):
+        if col in names[:j]:
+            raise fail(f"duplicate column name '{col}' (columns {names.index(col) + 1} and {j + 1})", source)
+    return _encode_frame(frame, missing=missing, state_order=state_order, allow_constant=allow_constant,
+                         source=source, row_lines=None)
+
+
+def read_table(path: PathLike, **options) -> Dataset:
+    """Read any supported table, dispatching on the extension.
+
+    ``.csv .txt .tsv .tab`` use :func:`read_csv` (``options`` are passed on); ``.xlsx``/``.xlsm`` need the
+    optional package openpyxl and ``.parquet`` needs pyarrow (neither is a dependency of BN Studio). For those,
+    ``options`` may hold ``missing``, ``state_order`` and ``allow_constant``.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in TEXT_SUFFIXES:
+        return read_csv(path, **options)
+    readers = {".xlsx": ("openpyxl", _read_excel), ".xlsm": ("openpyxl", _read_excel),
+               ".parquet": ("pyarrow", _read_parquet)}
+    if suffix not in readers:
+        raise FormatError(f"unknown table type; supported extensions: "
+                          f"{', '.join(sorted(set(TEXT_SUFFIXES) | set(readers)))}", path=str(path))
+    package, reader = readers[suffix]
+    if not has_package(package):
+        raise FormatError(f"reading {suffix} files needs the optional package {package}", path=str(path))
+    if not path.is_file():
+        raise FormatError("no such file", path=str(path))
+    return reader(path, options)
+
+
+def has_package(name: str) -> bool:
+    """Whether an optional package can be imported (without importing it)."""
+    return importlib.util.find_spec(name) is not None
+
+
+def _read_excel(path: Path, options: dict) -> Dataset:
+    name = str(path)
+    try:
+        raw = pd.read_excel(path, header=None, dtype=object)
+    except Exception as exc:  # openpyxl raises many types for damaged files
+        raise FormatError(f"cannot read the spreadsheet: {exc}", path=name) from None
+    raw = raw.dropna(how="all")
+    if raw.empty:
+        raise FormatError("the spreadsheet is empty", path=name)
+    header = [label_text(v).strip() if not pd.isna(v) else "" for v in raw.iloc[0]]
+    if len(raw) == 1:
+        raise FormatError("the spreadsheet has a header but no data rows", path=name, line=int(raw.index[0]) + 1)
+    frame = raw.iloc[1:].set_axis(header, axis=1)
+    if "" in header:
+        raise FormatError(f"column {header.index('') + 1} of the header has no name", path=name)
+    ds = from_frame(frame, source=name, **options)
+    ds.row_lines = frame.index.to_numpy(dtype=np.int64) + 1  # spreadsheet row numbers
+    return ds
+
+
+def _read_parquet(path: Path, options: dict) -> Dataset:
+    try:
+        frame = pd.read_parquet(path)
+    except Exception as exc:  # pyarrow raises many types for damaged files
+        raise FormatError(f"cannot read the parquet file: {exc}", path=str(path)) from None
+    if frame.shape[0] == 0:
+        raise FormatError("the file has no data rows", path=str(path))
+    return from_frame(frame, source=str(path), **options)
+
+
+def _factorise(series: pd.Series) -> tuple[np.ndarray, list[str], bool]:
+    """(raw codes with -1 = NaN, distinct values as text, keep their order?) for one column."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        cats = [label_text(c) for c in series.cat.categories]
+        return series.cat.codes.to_numpy(dtype=np.int64), cats, True
+    numeric = pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype)
+    values = series.to_numpy(dtype=float, na_value=np.nan) if numeric else series.to_numpy(dtype=object)
+    raw, uniques = pd.factorize(values, use_na_sentinel=True)
+    return raw.astype(np.int64, copy=False), [label_text(u) for u in uniques], False
+
+
+def _encode_frame(frame: pd.DataFrame, *, missing: Sequence[str], state_order: StateOrder | None,
+                  allow_constant: bool, source: str | None, row_lines: np.ndarray | None) -> Dataset:
+    names = [str(c) for c in frame.columns]
+    order = dict(state_order or {})
+    unknown = [c for c in order if c not in names]
+    if unknown:
+        raise fail(f"state_order names column(s) the data lack: {', '.join(map(str, unknown))}", source)
+    n_rows = len(frame)
+    codes = np.empty((n_rows, len(names)), dtype=np.int64, order="F")
+    states: list[tuple[str, ...]] = []
+    for j, col in enumerate(names):
+        raw, labels, keep = _factorise(frame.iloc[:, j])
+        st, lookup, outside = encode_labels(labels, missing=missing, order=order.get(col), keep_order=keep)
+        if outside:
+            raise fail(f"column '{col}' has value(s) not in its state_order {list(st)}: "
+                       f"{', '.join(repr(v) for v in outside[:10])}", source)
+        np.take(lookup, raw, out=codes[:, j])  # raw -1 picks lookup[-1] == -1
+        if keep:  # categories may be unused: count what occurs
+            used = np.flatnonzero(np.bincount(codes[:, j] + 1, minlength=len(st) + 1)[1:])
+        else:  # factorised values all occur
+            used = np.unique(lookup[:-1][lookup[:-1] >= 0])
+        if len(used) < 2 and not allow_constant:
+            what = "no values (every cell is missing)" if len(used) == 0 else \
+                f"a single distinct value '{st[int(used[0])]}'"
+            raise fail(f"column '{col}' has {what}; pass allow_constant=True to keep it", source)
+        states.append(st)
+    return Dataset(names, states, codes, source=source, row_lines=row_lines)

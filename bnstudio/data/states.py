@@ -1,0 +1,113 @@
+"""State naming, ordering and matching for categorical columns.
+
+Rules (applied to the distinct values of a column, never row by row):
+
+* Values are compared after stripping surrounding blanks; values in the ``missing`` set (default ``""``, ``?``,
+  ``NA``, ``NaN``, ``nan``, ``N/A``) are missing (code -1).
+* **Numeric columns** (every non-missing value parses as a number, e.g. ``1``, ``2.5``, ``-3e2``): states are
+  sorted by value. Spellings of the same number (``1``, ``1.0``, ``01``) are one state, named by the shortest
+  spelling (ties: the first in string order).
+* **Other columns**: states are sorted in string (code point) order, so the order does not depend on row order.
+* Columns that are already categorical (pandas ``category`` dtype) keep their category order.
+* ``state_order`` overrides the order; every value present must then match one of the listed states.
+
+Matching a value to a list of states (:func:`match_states`, used for ``state_order`` and by
+:func:`~bnstudio.data.align.align`): an exact string match wins; otherwise a numeric value matches the one state
+with the same numeric value (data ``1.0`` matches state ``1``); several such states, or none, is no match.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+DEFAULT_MISSING: tuple[str, ...] = ("", "?", "NA", "NaN", "nan", "N/A")
+
+
+def label_text(value: object) -> str:
+    """The state name for one distinct value: strings as they are, integral floats without ``.0``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer():
+        return str(int(value))
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    return str(value)
+
+
+def numeric_values(labels: Sequence[str]) -> np.ndarray:
+    """Float value of each label, NaN where a label is not a number (vectorised)."""
+    if len(labels) == 0:
+        return np.zeros(0)
+    values = pd.to_numeric(pd.Series(np.asarray(labels, dtype=object)), errors="coerce")
+    return np.asarray(values, dtype=float)
+
+
+def match_states(labels: Sequence[str], states: Sequence[str]) -> np.ndarray:
+    """For each label, the index of the matching state (exact, else unique numeric equal), -1 if none."""
+    position = {s: i for i, s in enumerate(states)}
+    out = np.array([position.get(label, -1) for label in labels], dtype=np.int64)
+    unmatched = np.flatnonzero(out < 0)
+    if unmatched.size:
+        wanted = numeric_values([labels[i] for i in unmatched])
+        offered = numeric_values(list(states))
+        equal = wanted[:, None] == offered[None, :]  # NaN never equals anything
+        unique = equal.sum(axis=1) == 1
+        out[unmatched[unique]] = equal[unique].argmax(axis=1)
+    return out
+
+
+def encode_labels(labels: Sequence[str], *, missing: Sequence[str] = DEFAULT_MISSING,
+                  order: Sequence[str] | None = None, keep_order: bool = False
+                  ) -> tuple[tuple[str, ...], np.ndarray, list[str]]:
+    """Decide the states of a column from its distinct raw values.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        The distinct raw values (as text) of one column.
+    missing : sequence of str
+        Values that mean "missing" (compared after stripping blanks).
+    order : sequence of str, optional
+        Explicit states (``state_order``); values are matched with :func:`match_states`.
+    keep_order : bool
+        Keep the given order of ``labels`` (categorical input) instead of sorting.
+
+    Returns
+    -------
+    states : tuple of str
+        The ordered state names.
+    lookup : ndarray, shape (len(labels) + 1,), int64
+        State code of each label, -1 for missing ones; the extra last entry is -1 so that ``lookup[raw]``
+        maps the raw missing code -1 to -1.
+    unmatched : list of str
+        With ``order``: present values that match none of the listed states (the caller reports them).
+    """
+    text = np.array([str(label).strip() for label in labels], dtype=object)
+    present = ~np.isin(text, np.array([m.strip() for m in missing], dtype=object))
+    lookup = np.full(len(text) + 1, -1, dtype=np.int64)
+    idx = np.flatnonzero(present)
+    values = list(text[idx])
+    if order is not None:
+        states = tuple(str(s) for s in order)
+        matched = match_states(values, states)
+        lookup[idx] = matched
+        return states, lookup, [v for v, m in zip(values, matched) if m < 0]
+    if keep_order:
+        states = tuple(dict.fromkeys(values))
+        lookup[idx] = match_states(values, states)
+        return states, lookup, []
+    numbers = numeric_values(values)
+    if len(values) and not np.isnan(numbers).any():
+        lengths = np.array([len(v) for v in values])
+        ordering = np.lexsort((np.array(values, dtype=str), lengths, numbers))  # by value, then shortest
+        sorted_numbers = numbers[ordering]
+        first = np.r_[True, sorted_numbers[1:] != sorted_numbers[:-1]]
+        states = tuple(values[i] for i in ordering[first])
+        group = np.cumsum(first) - 1
+        lookup[idx[ordering]] = group
+        return states, lookup, []
+    names, inverse = np.unique(np.array(values, dtype=str), return_inverse=True)
+    lookup[idx] = inverse.reshape(-1)
+    return tuple(str(n) for n in names), lookup, []
