@@ -52,7 +52,7 @@ def _sample(net: Network, n: int, rng: np.random.Generator,
             clamp: Mapping[str, int]) -> tuple[np.ndarray, np.ndarray]:
     names = net.variables
     col = {v: i for i, v in enumerate(names)}
-    codes = np.empty((n, len(names)), dtype=np.int64)
+    codes = np.empty((n, len(names)), dtype=np.int64, order="F")  # column-major: learners read columns
     weights = np.ones(n)
     for var in net.topological_order():
         table = normalise_rows(net.cpt(var)).reshape(-1, net.cardinality(var))

@@ -263,7 +263,7 @@ class InferenceEngine:
             self._check_possible_batch(log_z) if evidence is None else self._check_possible(log_z, evidence)
             if reduce:
                 belief = np.broadcast_to(belief, belief.shape[:1] + (n,) + belief.shape[2:])
-                belief = (np.tensordot(belief, weights, axes=([1], [0])) if weights is not None
+                belief = (np.einsum("sn...,n->s...", belief, weights) if weights is not None
                           else belief.sum(axis=1))[:, None]
             for v in cs.vars_homed_at(c):
                 out[cs.index.names[v]] = cs.marginal(belief, c, list(cs.families[v]))

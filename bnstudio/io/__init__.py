@@ -1,7 +1,7 @@
 """Reading and writing network files, dispatched on the file extension.
 
 >>> sorted(FORMATS)
-['.bif', '.bif.gz']
+['.bif', '.bif.gz', '.bifxml', '.bnsproj', '.net', '.uai', '.xdsl', '.xml', '.xmlbif']
 
 To add a format, register its extension(s) in :data:`FORMATS` with a reader ``(path) -> Network`` and a writer
 ``(net, path) -> None``. Readers raise :class:`~bnstudio.errors.FormatError` for every problem (missing file,
@@ -16,6 +16,10 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike
 from bnstudio.io.bif import format_bif, parse_bif, read_bif, write_bif
+from bnstudio.io.hugin_net import read_net, write_net
+from bnstudio.io.uai import read_uai, write_uai
+from bnstudio.io.xdsl import read_xdsl, write_xdsl
+from bnstudio.io.xmlbif import read_xmlbif, write_xmlbif
 
 
 class FileFormat(NamedTuple):
@@ -27,11 +31,29 @@ class FileFormat(NamedTuple):
 
 
 _BIF = FileFormat("BIF", read_bif, write_bif)
+_XMLBIF = FileFormat("XMLBIF", read_xmlbif, write_xmlbif)
+
+def _read_project(path: PathLike) -> Network:
+    from bnstudio.project import read_project_network  # lazy: the project package builds on bnstudio.io
+    return read_project_network(path)
+
+
+def _write_project(net: Network, path: PathLike) -> None:
+    from bnstudio.project import write_project_network
+    write_project_network(net, path)
+
 
 #: Extension (lower case, with the dot; the longest match wins: ``.bif.gz`` before ``.gz``) -> format.
 FORMATS: dict[str, FileFormat] = {
     ".bif": _BIF,
     ".bif.gz": _BIF,
+    ".xmlbif": _XMLBIF,
+    ".xml": _XMLBIF,
+    ".bifxml": _XMLBIF,  # pyAgrum's name for XMLBIF
+    ".net": FileFormat("Hugin NET", read_net, write_net),
+    ".xdsl": FileFormat("GeNIe XDSL", read_xdsl, write_xdsl),
+    ".uai": FileFormat("UAI", read_uai, write_uai),
+    ".bnsproj": FileFormat("BN Studio project", _read_project, _write_project),
 }
 
 
@@ -58,5 +80,6 @@ def write_network(net: Network, path: PathLike) -> None:
     format_for(path).write(net, path)
 
 
-__all__ = ["FORMATS", "FileFormat", "format_bif", "format_for", "parse_bif", "read_bif", "read_network",
-           "write_bif", "write_network"]
+__all__ = ["FORMATS", "FileFormat", "format_bif", "format_for", "parse_bif", "read_bif", "read_net", "read_network",
+           "read_uai", "read_xdsl", "read_xmlbif", "write_bif", "write_net", "write_network", "write_uai",
+           "write_xdsl", "write_xmlbif"]

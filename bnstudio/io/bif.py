@@ -26,7 +26,8 @@ Conventions
   as long as the network's rows sum to 1 up to float rounding.
 * ``property key = value;`` in the network block goes to ``net.properties[key]``; in the block of variable V
   it goes to ``net.properties["V.key"]``, except ``position = (x, y)`` which goes to ``net.positions[V]``.
-  Properties in probability blocks are ignored. The writer puts ``"V.key"`` properties back into V's block.
+  Properties in probability blocks are ignored. The writer (:mod:`bnstudio.io.bif_writer`, re-exported here)
+  puts ``"V.key"`` properties back into V's block.
 
 Every problem raises :class:`~bnstudio.errors.FormatError` with path, line and column; nothing is built
 until the whole file has been checked, so a failed read never yields a partial network.
@@ -43,11 +44,9 @@ import numpy as np
 from bnstudio.core.network import Network, build_network
 from bnstudio.core.variable import Variable
 from bnstudio.errors import BNStudioError, CycleError, FormatError
-from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-
-SUM_TOLERANCE = 1e-3  # rows further than this from 1 are errors; rows within it are rescaled ...
-EXACT_TOLERANCE = 1e-12  # ... unless they already sum to 1 up to float rounding: those are kept bit for bit
-MAX_CPT_ENTRIES = 50_000_000  # refuse (with a message) tables that would not fit in memory
+from bnstudio.io.atomic import PathLike, read_text
+from bnstudio.io.bif_writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.format_bif)
+from bnstudio.io.common import EXACT_TOLERANCE, MAX_CPT_ENTRIES, SUM_TOLERANCE, normalise_rows  # noqa: F401
 
 # blanks, comments and the separators ',' and '|' (ignored between tokens, as the original format says), then
 # one token -- or nothing, at the end of the text
@@ -56,8 +55,6 @@ _TOKEN = re.compile(r"""(?:[\s,|]+|//[^\n]*|/\*.*?\*/)*
                |/(?![/*])[^\s{}()\[\];,|"/]*(?:/(?![/*])[^\s{}()\[\];,|"/]*)*)
       | (?P<punct>[{}()\[\];]) | (?P<str>"(?:[^"\\]|\\.)*") | (?P<bad>.) )?""", re.VERBOSE | re.DOTALL)
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_BARE = re.compile(r'(?:[^\s{}()\[\];,|"/]|/(?![/*]))+')  # names the tokenizer reads back as one word
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _UNESCAPE = re.compile(r'\\(["\\])')
 
 _Token = tuple  # (kind, value, start, end); kind is 'word', 'str', a punctuation character or 'eof'
@@ -385,12 +382,10 @@ class _Parser:
                                      f"and has no 'default'", block.child)
                 source[r] = default[0]
                 cpt[r] = default[1]
-        sums = cpt.sum(axis=1)
-        for r in np.flatnonzero(np.abs(sums - 1.0) > SUM_TOLERANCE):
-            raise self.error(f"row {self.label(parents, int(r))} of '{child.name}' sums to {sums[r]:.6g}, "
+        r = normalise_rows(cpt)
+        if r is not None:
+            raise self.error(f"row {self.label(parents, r)} of '{child.name}' sums to {cpt[r].sum():.6g}, "
                              f"not 1 (tolerance {SUM_TOLERANCE:g})", source[r])
-        off = np.abs(sums - 1.0) > EXACT_TOLERANCE
-        cpt[off] /= sums[off, None]
         return cpt.reshape(pshape + (card,))
 
     def _check_count(self, values: list, expected: int, tok: _Token, what: str, detail: str = "") -> None:
@@ -431,67 +426,3 @@ def parse_bif(text: str, path: str = "<string>") -> Network:
 def read_bif(path: PathLike) -> Network:
     """Read a ``.bif`` (or gzip-compressed ``.bif.gz``) file; every failure is a :class:`FormatError`."""
     return parse_bif(read_text(path), str(path))
-
-
-def _quote(name: str, always: bool = False) -> str:
-    if not always and _BARE.fullmatch(name):
-        return name
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _property(key: str, value: str) -> str:
-    """``property key = value ;`` when that reads back unchanged, else both sides quoted."""
-    plain = value == value.strip() == value.strip(",|") and not any(
-        s in value for s in (";", "}", '"', "//", "/*", "\n"))  # ',' and '|' at the ends would be dropped
-    if _IDENT.fullmatch(key) and plain:
-        return f"property {key} = {value} ;"
-    return f"property {_quote(key, True)} = {_quote(value, True)} ;"
-
-
-def _numbers(values: np.ndarray) -> str:
-    return ", ".join(repr(float(x)) for x in values)
-
-
-def format_bif(net: Network) -> str:
-    """The BIF text of ``net``: full float precision, so reading it back gives an identical network."""
-    owned: dict[str, list[tuple[str, str]]] = {v: [] for v in net.variables}
-    network_props: list[tuple[str, str]] = []
-    for key, value in net.properties.items():
-        if not key:
-            continue  # an empty key cannot be read back
-        owner = max((v for v in net.variables if key.startswith(v + ".") and len(key) > len(v) + 1),
-                    key=len, default=None)
-        if owner is None:
-            network_props.append((key, value))
-        else:
-            owned[owner].append((key[len(owner) + 1:], value))
-    lines = [f"network {_quote(net.name)} {{"]
-    lines += [f"  {_property(k, v)}" for k, v in network_props]
-    lines.append("}")
-    for var in net.variables:
-        states = net.states(var)
-        lines.append(f"variable {_quote(var)} {{")
-        lines.append(f"  type discrete [ {len(states)} ] {{ {', '.join(map(_quote, states))} }};")
-        if var in net.positions:
-            x, y = net.positions[var]
-            lines.append(f"  property position = ({_numbers([x, y])}) ;")
-        lines += [f"  {_property(k, v)}" for k, v in owned[var]]
-        lines.append("}")
-    for var in net.variables:
-        parents, cpt = net.parents(var), net.cpt(var)
-        head = _quote(var) + (" | " + ", ".join(map(_quote, parents)) if parents else "")
-        lines.append(f"probability ( {head} ) {{")
-        if not parents:
-            lines.append(f"  table {_numbers(cpt)};")
-        else:
-            rows = cpt.reshape(-1, cpt.shape[-1])
-            for r, index in enumerate(np.ndindex(*cpt.shape[:-1])):
-                label = ", ".join(_quote(net.states(p)[i]) for p, i in zip(parents, index))
-                lines.append(f"  ({label}) {_numbers(rows[r])};")
-        lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
-def write_bif(net: Network, path: PathLike) -> None:
-    """Write ``net`` as BIF to ``path`` atomically (gzip-compressed if the name ends in ``.gz``)."""
-    atomic_write_text(path, format_bif(net))

@@ -50,6 +50,7 @@ class ExpectationMaximisation:
         pseudo = prior_counts(net, self.prior, self.ess) if self.m_step == "mp" else None
         progress = Progress(reporter, self.name, total=self.stop.max_iter * (1 + self.restarts))
         terms = Terms(net, target)
+        rows = terms.prepare(codes)     # row kinds and family indices, once for all iterations
         scorer = DataScorer(net, codes, weights, target, terms=terms) if target is not None else None
         val_scorer = DataScorer(net, validation, None, target) if validation is not None else None
         best = None
@@ -57,7 +58,7 @@ class ExpectationMaximisation:
             random_start = run > 0 or self.init == "random"
             theta = [rng.dirichlet(np.ones(net.cardinality(v)), size=net.family_shape(v)[:-1]) if random_start
                      else np.array(net.cpt(v)) for v in net.variables]
-            outcome = self._run(net, terms, codes, weights, theta, pseudo, scorer, val_scorer, progress, start,
+            outcome = self._run(net, terms, rows, weights, theta, pseudo, scorer, val_scorer, progress, start,
                                 len(best[1]) if best else 0)
             if best is None or outcome[2] > best[2]:
                 best = outcome
@@ -75,7 +76,7 @@ class ExpectationMaximisation:
         with np.errstate(divide="ignore"):
             return ll + sum(float((a * np.log(np.maximum(t, 1e-300))).sum()) for a, t in zip(pseudo.values(), theta))
 
-    def _run(self, net, terms, codes, weights, theta, pseudo, scorer, val_scorer, progress, start, offset):
+    def _run(self, net, terms, rows, weights, theta, pseudo, scorer, val_scorer, progress, start, offset):
         """EM from ``theta``; returns (θ after the final M-step, history, objective, stop reason, E-counts)."""
         history: list[dict[str, float]] = []
         previous = -np.inf
@@ -83,7 +84,7 @@ class ExpectationMaximisation:
         reason = "max_iter"
         for iteration in range(1, self.stop.max_iter + 1):
             terms.set_cpts(theta)
-            stats = terms.stats(codes, weights)                       # E-step at the current θ
+            stats = terms.stats(rows, weights)                        # E-step at the current θ
             ll = float((weights * stats.logp).sum())
             objective = self._objective(ll, theta, pseudo)
             entry = {"iteration": iteration, "nll": -ll / total}

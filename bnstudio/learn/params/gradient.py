@@ -24,7 +24,7 @@ from scipy.special import softmax
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.params.base import DataScorer, FitResult, StopRule
+from bnstudio.learn.params.base import ConditionalRows, DataScorer, FitResult, StopRule, weighted_sum
 from bnstudio.learn.params.suffstats import check_codes
 from bnstudio.learn.params.terms import Terms
 
@@ -53,15 +53,19 @@ class SoftmaxObjective:
         self.shapes = [net.family_shape(v) for v in net.variables]
         self.sizes = [int(np.prod(s)) for s in self.shapes]
         self.criterion, self.alpha, self.l2 = criterion, alpha, l2
-        self.codes, self.weights = codes, weights
+        self.weights = weights
         self.total = weights.sum()
+        self.rows = self.terms.prepare(codes)
         if target is not None:
-            t = net.variables.index(target)
-            observed = codes[:, t] >= 0
-            self.obs, self.w_obs = codes[observed], weights[observed]
-            self.hidden = self.obs.copy()
-            self.hidden[:, t] = -1
-            self.miss, self.w_miss = codes[~observed], weights[~observed]
+            self.cond = ConditionalRows(self.terms, codes, weights, net.variables.index(target))
+            self.w_obs = self.cond.weights
+            self.miss, self.w_miss = self.cond.missing, self.cond.missing_weights
+            if alpha:   # the mixed objective needs log p(e) of every row: prepare the full (q, e) and (e) rows
+                observed = codes[:, net.variables.index(target)] >= 0
+                hidden = codes[observed].copy()
+                hidden[:, net.variables.index(target)] = -1
+                self.obs, self.hidden = self.terms.prepare(codes[observed]), self.terms.prepare(hidden)
+        self.last: tuple[bytes, dict[str, float]] | None = None   # scores at the last β evaluated
 
     def theta(self, beta: np.ndarray) -> list[np.ndarray]:
         """CPTs from a flat β: a softmax over each row."""
@@ -77,45 +81,49 @@ class SoftmaxObjective:
     def __call__(self, beta: np.ndarray) -> tuple[float, np.ndarray]:
         theta = self.theta(beta)
         self.terms.set_cpts(theta)
+        self._pending: dict[str, float] | None = None
         loss, grads = getattr(self, f"_{self.criterion}")(theta)
-        loss = loss / self.total + 0.5 * self.l2 * float(beta @ beta)
+        self.last = (beta.tobytes(), self._pending) if self._pending else None
+        loss = loss / self.total + 0.5 * self.l2 * float(np.einsum('i,i->', beta, beta))
         grad = -np.concatenate([g.ravel() for g in grads]) / self.total + self.l2 * beta
         return (loss if math.isfinite(loss) else 1e300), grad
 
     # each returns (summed loss, gradient of the summed *gain* per family)
     def _ll(self, theta):
-        s = self.terms.stats(self.codes, self.weights)
-        return -float(self.weights @ s.logp), [_beta_gradient(c, t) for c, t in zip(s.counts, theta)]
+        s = self.terms.stats(self.rows, self.weights)
+        self._remember(nll=-weighted_sum(self.weights, s.logp) / self.total)
+        return -weighted_sum(self.weights, s.logp), [_beta_gradient(c, t) for c, t in zip(s.counts, theta)]
 
     def _cll(self, theta):
+        if not self.alpha:
+            logp, diff = self.cond.evaluate()
+            self._remember(cnll=-weighted_sum(self.w_obs, logp) / self.w_obs.sum())
+            return -weighted_sum(self.w_obs, logp), [_beta_gradient(d, t) for d, t in zip(diff, theta)]
         qe = self.terms.stats(self.obs, self.w_obs)
         e = self.terms.stats(self.hidden, self.w_obs)
-        gain = float(self.w_obs @ (qe.logp - (1 - self.alpha) * e.logp))
+        gain = weighted_sum(self.w_obs, qe.logp - (1 - self.alpha) * e.logp)
         grads = [_beta_gradient(a, t) - (1 - self.alpha) * _beta_gradient(b, t)
                  for a, b, t in zip(qe.counts, e.counts, theta)]
-        if self.alpha and len(self.miss):
+        if self.miss.n:
             m = self.terms.stats(self.miss, self.w_miss)
-            gain += self.alpha * float(self.w_miss @ m.logp)
+            gain += self.alpha * weighted_sum(self.w_miss, m.logp)
             grads = [g + self.alpha * _beta_gradient(c, t) for g, c, t in zip(grads, m.counts, theta)]
         return -gain, grads
 
-    def _probabilities(self) -> np.ndarray:
-        qe = self.terms.stats(self.obs, self.w_obs, want_counts=False).logp
-        e = self.terms.stats(self.hidden, self.w_obs, want_counts=False).logp
-        return np.exp(qe - e)
+    def _remember(self, **scores: float) -> None:
+        self._pending = scores
 
     def _weighted_cll_gradient(self, theta, row_factor):
-        w = self.w_obs * row_factor
-        qe, e = self.terms.stats(self.obs, w), self.terms.stats(self.hidden, w)
-        return [_beta_gradient(a, t) - _beta_gradient(b, t) for a, b, t in zip(qe.counts, e.counts, theta)]
+        _, diff = self.cond.evaluate(row_factor)
+        return [_beta_gradient(d, t) for d, t in zip(diff, theta)]
 
     def _ae(self, theta):
-        p = self._probabilities()
-        return float(self.w_obs @ (1 - p)), self._weighted_cll_gradient(theta, p)
+        p = np.exp(self.cond.logp())
+        return weighted_sum(self.w_obs, (1 - p)), self._weighted_cll_gradient(theta, p)
 
     def _se(self, theta):
-        p = self._probabilities()
-        return float(self.w_obs @ (1 - p) ** 2), self._weighted_cll_gradient(theta, 2 * (1 - p) * p)
+        p = np.exp(self.cond.logp())
+        return weighted_sum(self.w_obs, (1 - p) ** 2), self._weighted_cll_gradient(theta, 2 * (1 - p) * p)
 
 
 class _EarlyStop(Exception):
@@ -159,7 +167,10 @@ class GradientTraining:
 
         def record(beta: np.ndarray) -> None:
             theta = objective.theta(beta)
-            entry = {"iteration": len(history) + 1, **scorer.scores(theta)}
+            known = objective.last[1] if objective.last and objective.last[0] == beta.tobytes() else None
+            wanted = {"nll", "cnll"} if target is not None else {"nll"}
+            scores = known if known is not None and wanted <= set(known) else scorer.scores(theta)
+            entry = {"iteration": len(history) + 1, **scores}
             if val_scorer is not None:
                 entry.update({f"val_{k}": s for k, s in val_scorer.scores(theta).items()})
             entry["seconds"] = time.perf_counter() - start

@@ -46,9 +46,8 @@ def check_codes(net: Network, codes: np.ndarray, weights: np.ndarray | None = No
     if not np.issubdtype(codes.dtype, np.integer):
         raise ValidationError("data must be integer state codes (-1 = missing)")
     cards = np.array([net.cardinality(v) for v in net.variables])
-    bad = (codes < -1) | (codes >= cards[None, :])
-    if np.any(bad):
-        row, col = np.argwhere(bad)[0]
+    if np.any(codes.min(axis=0) < -1) or np.any(codes.max(axis=0) >= cards):   # cheap check first
+        row, col = np.argwhere((codes < -1) | (codes >= cards[None, :]))[0]
         raise ValidationError(f"code {codes[row, col]} out of range for '{net.variables[col]}' in row {row}")
     if weights is None:
         weights = np.ones(codes.shape[0])
@@ -58,28 +57,43 @@ def check_codes(net: Network, codes: np.ndarray, weights: np.ndarray | None = No
     return codes.astype(np.int64, copy=False), weights
 
 
-def family_index(codes: np.ndarray, family: Family) -> np.ndarray:
-    """Flat family index per row; -1 where any family member is missing."""
-    idx = np.zeros(codes.shape[0], dtype=np.int64)
-    missing = np.zeros(codes.shape[0], dtype=bool)
-    for col, card in zip(family.columns, family.shape):
-        column = codes[:, col]
-        idx = idx * card + column
+def family_index(codes: np.ndarray, family: Family, columns: np.ndarray | None = None) -> np.ndarray:
+    """Flat family index per row; -1 where any family member is missing.
+
+    ``columns`` = ``np.ascontiguousarray(codes.T)`` may be passed when many families are indexed: contiguous
+    columns make each step a streaming operation instead of a strided one.
+    """
+    cols = codes.T if columns is None else columns
+    first = cols[family.columns[0]]
+    idx = first.astype(np.int64, copy=True)
+    missing = first < 0
+    for col, card in zip(family.columns[1:], family.shape[1:]):
+        column = cols[col]
+        idx *= card
+        idx += column
         missing |= column < 0
-    idx[missing] = -1
+    if missing.any():
+        idx[missing] = -1
     return idx
 
 
-def counts_from_index(idx: np.ndarray, weights: np.ndarray, family: Family) -> np.ndarray:
-    """Weighted counts of the observed family indices, in family shape."""
-    seen = idx >= 0
-    return np.bincount(idx[seen], weights=weights[seen], minlength=family.size).reshape(family.shape)
+def counts_from_index(idx: np.ndarray, weights: np.ndarray | None, family: Family,
+                      may_miss: bool = True) -> np.ndarray:
+    """Weighted counts of the observed family indices, in family shape (``weights=None``: unit weights)."""
+    if may_miss and idx.size and idx.min() < 0:
+        seen = idx >= 0
+        idx, weights = idx[seen], (None if weights is None else weights[seen])
+    counts = np.bincount(idx, weights=weights, minlength=family.size).reshape(family.shape)
+    return counts if weights is not None else counts.astype(float)
 
 
 def family_counts(net: Network, codes: np.ndarray, weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """N(pa, x) for every family from the rows where the family is fully observed."""
     codes, weights = check_codes(net, codes, weights)
-    return {f.var: counts_from_index(family_index(codes, f), weights, f) for f in families(net)}
+    columns = np.ascontiguousarray(codes.T)
+    may_miss = bool(codes.size) and int(codes.min()) < 0
+    unit = None if (weights.min() == 1.0 and weights.max() == 1.0) else weights   # integer counting when unit
+    return {f.var: counts_from_index(family_index(codes, f, columns), unit, f, may_miss) for f in families(net)}
 
 
 def bootstrap_counts(idx: np.ndarray, bag_weights: np.ndarray, family: Family) -> np.ndarray:

@@ -8,17 +8,20 @@ counts C_f = Σ_n w_n p(X_f, Pa_f | e_n) per family — everything the objective
 * rows complete except the target T: with the Markov-blanket scores s_nk = Σ_{f ∋ T} log θ_f[idx_f,n(T=k)],
   log p(e_n) = base_n + logsumexp_k s_nk and p(T=k | e_n) = softmax_k s_nk (closed form, any structure);
 * all other rows: grouped into unique patterns (summed weights) and sent through the batched engine.
+
+The split and every family index depend only on the data, so they are computed once (:class:`PreparedRows`)
+and reused for every θ an optimiser or EM tries.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.special import logsumexp, softmax
+from scipy.special import logsumexp
 
 from bnstudio.core.network import Network
 from bnstudio.inference import InferenceEngine
-from bnstudio.learn.params.suffstats import Family, counts_from_index, families, family_index
+from bnstudio.learn.params.suffstats import Family, families, family_index
 
 
 @dataclass
@@ -27,6 +30,21 @@ class EvidenceStats:
 
     logp: np.ndarray
     counts: list[np.ndarray] | None
+
+
+@dataclass
+class PreparedRows:
+    """A data matrix split into the three row kinds with every family index precomputed."""
+
+    n: int
+    complete: np.ndarray                        # bool mask
+    complete_idx: list[np.ndarray]              # per family: indices of the complete rows
+    blanket: np.ndarray                         # bool mask: rows missing only the target
+    blanket_fixed: list[tuple[int, np.ndarray]] = field(default_factory=list)    # families without T
+    blanket_shifted: list[tuple[int, np.ndarray]] = field(default_factory=list)  # families with T: (n, |T|)
+    engine: np.ndarray | None = None            # bool mask
+    unique: np.ndarray | None = None
+    inverse: np.ndarray | None = None
 
 
 class Terms:
@@ -40,12 +58,18 @@ class Terms:
         self.cards = np.array([net.cardinality(v) for v in net.variables])
         self.theta: list[np.ndarray] = [net.cpt(v) for v in net.variables]
         self._logs: list[np.ndarray] | None = None
+        self._engine_params_current = True
 
     def set_cpts(self, theta: list[np.ndarray]) -> None:
         """Use these CPTs (one per family, CPT layout) from now on."""
         self.theta = theta
         self._logs = None
-        self.net.set_parameters({f.var: t for f, t in zip(self.fams, theta)})
+        self._engine_params_current = False
+
+    def _sync_engine(self) -> None:
+        if not self._engine_params_current:
+            self.net.set_parameters({f.var: t for f, t in zip(self.fams, self.theta)})
+            self._engine_params_current = True
 
     @property
     def logs(self) -> list[np.ndarray]:
@@ -54,80 +78,78 @@ class Terms:
                 self._logs = [np.log(t).ravel() for t in self.theta]
         return self._logs
 
-    # ------------------------------------------------------------------ the three row kinds
-    def stats(self, codes: np.ndarray, weights: np.ndarray, want_counts: bool = True) -> EvidenceStats:
-        """log p(e_n) for every row and (optionally) Σ_n weights_n p(family | e_n) for every family."""
-        n = codes.shape[0]
-        logp = np.empty(n)
-        counts = [np.zeros(f.shape) for f in self.fams] if want_counts else None
+    # ------------------------------------------------------------------ preparing data
+    def prepare(self, codes: np.ndarray) -> PreparedRows:
+        """Split ``codes`` into row kinds and compute their family indices (once per data set)."""
         missing = codes < 0
-        complete = ~missing.any(axis=1)
+        n_missing = missing.sum(axis=1)
+        complete = n_missing == 0
+        whole = np.ascontiguousarray(codes[complete].T)
+        rows = PreparedRows(len(codes), complete, [family_index(codes, f, whole) for f in self.fams],
+                            np.zeros(len(codes), dtype=bool))
         rest = ~complete
         if self.target is not None:
-            only_target = rest & missing[:, self.target] & (missing.sum(axis=1) == 1)
-            rest &= ~only_target
-            if only_target.any():
-                self._blanket_rows(codes[only_target], weights[only_target], logp, only_target, counts)
-        if complete.any():
-            self._complete_rows(codes[complete], weights[complete], logp, complete, counts)
+            t = self.target
+            rows.blanket = rest & missing[:, t] & (n_missing == 1)
+            rest &= ~rows.blanket
+            if rows.blanket.any():
+                filled = codes[rows.blanket].copy()
+                filled[:, t] = 0
+                for k, fam in enumerate(self.fams):
+                    idx = family_index(filled, fam)
+                    if t not in fam.columns:
+                        rows.blanket_fixed.append((k, idx))
+                    else:
+                        stride = int(np.prod(fam.shape[fam.columns.index(t) + 1:]))
+                        rows.blanket_shifted.append((k, idx[:, None] + stride * np.arange(self.cards[t])[None, :]))
         if rest.any():
-            self._engine_rows(codes[rest], weights[rest], logp, rest, counts)
+            unique, inverse = np.unique(codes[rest], axis=0, return_inverse=True)
+            rows.engine, rows.unique, rows.inverse = rest, unique, inverse.reshape(-1)
+        return rows
+
+    # ------------------------------------------------------------------ evaluating
+    def stats(self, rows: PreparedRows | np.ndarray, weights: np.ndarray, want_counts: bool = True) -> EvidenceStats:
+        """log p(e_n) for every row and (optionally) Σ_n weights_n p(family | e_n) for every family."""
+        if not isinstance(rows, PreparedRows):
+            rows = self.prepare(rows)
+        logp = np.empty(rows.n)
+        counts = [np.zeros(f.shape) for f in self.fams] if want_counts else None
+        if rows.complete.any():
+            w = weights[rows.complete]
+            logp[rows.complete] = sum(self.logs[k][idx] for k, idx in enumerate(rows.complete_idx))
+            if counts is not None:
+                for k, (fam, idx) in enumerate(zip(self.fams, rows.complete_idx)):
+                    counts[k] += np.bincount(idx, weights=w, minlength=fam.size).reshape(fam.shape)
+        if rows.blanket.any():
+            self._blanket(rows, weights[rows.blanket], logp, counts)
+        if rows.engine is not None:
+            self._engine_rows(rows, weights[rows.engine], logp, counts)
         return EvidenceStats(logp, counts)
 
-    def _complete_rows(self, codes, weights, logp, mask, counts) -> None:
-        total = np.zeros(codes.shape[0])
-        for k, fam in enumerate(self.fams):
-            idx = family_index(codes, fam)
-            total += self.logs[k][idx]
-            if counts is not None:
-                counts[k] += counts_from_index(idx, weights, fam)
-        logp[mask] = total
-
-    def _blanket_rows(self, codes, weights, logp, mask, counts) -> None:
-        t = self.target
-        filled = codes.copy()
-        filled[:, t] = 0
-        base = np.zeros(codes.shape[0])
-        scores = np.zeros((codes.shape[0], self.cards[t]))
-        touching = []
-        for k, fam in enumerate(self.fams):
-            idx = family_index(filled, fam)
-            if t not in fam.columns:
-                base += self.logs[k][idx]
-                if counts is not None:
-                    counts[k] += counts_from_index(idx, weights, fam)
-                continue
-            stride = int(np.prod(fam.shape[fam.columns.index(t) + 1:]))
-            shifted = idx[:, None] + stride * np.arange(self.cards[t])[None, :]
-            scores += self.logs[k][shifted]
-            touching.append((k, fam, shifted))
+    def _blanket(self, rows: PreparedRows, weights, logp, counts) -> None:
+        base = sum((self.logs[k][idx] for k, idx in rows.blanket_fixed), np.zeros(int(rows.blanket.sum())))
+        scores = sum(self.logs[k][shifted] for k, shifted in rows.blanket_shifted)
         norm = logsumexp(scores, axis=1)
-        logp[mask] = base + norm
-        if counts is not None:
-            post = softmax(scores, axis=1) if np.all(np.isfinite(norm)) else _safe_softmax(scores)
-            for k, fam, shifted in touching:
-                counts[k] += np.bincount(shifted.ravel(), weights=(post * weights[:, None]).ravel(),
-                                         minlength=fam.size).reshape(fam.shape)
+        logp[rows.blanket] = base + norm
+        if counts is None:
+            return
+        for k, idx in rows.blanket_fixed:
+            counts[k] += np.bincount(idx, weights=weights, minlength=self.fams[k].size).reshape(self.fams[k].shape)
+        with np.errstate(invalid="ignore"):
+            post = np.where(np.isfinite(norm)[:, None], np.exp(scores - norm[:, None]), 0.0)
+        weighted = (post * weights[:, None]).ravel()
+        for k, shifted in rows.blanket_shifted:
+            fam = self.fams[k]
+            counts[k] += np.bincount(shifted.ravel(), weights=weighted, minlength=fam.size).reshape(fam.shape)
 
-    def _engine_rows(self, codes, weights, logp, mask, counts) -> None:
-        unique, inverse = np.unique(codes, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        logp_unique = self.engine.log_evidence_batch(unique)
-        logp[mask] = logp_unique[inverse]
+    def _engine_rows(self, rows: PreparedRows, weights, logp, counts) -> None:
+        self._sync_engine()
+        logp_unique = self.engine.log_evidence_batch(rows.unique)
+        logp[rows.engine] = logp_unique[rows.inverse]
         if counts is not None:
-            grouped = np.bincount(inverse, weights=weights, minlength=len(unique))
+            grouped = np.bincount(rows.inverse, weights=weights, minlength=len(rows.unique))
             possible = np.isfinite(logp_unique) & (grouped > 0)
             if possible.any():
-                marg = self.engine.family_marginals_batch(unique[possible], weights=grouped[possible])
+                marg = self.engine.family_marginals_batch(rows.unique[possible], weights=grouped[possible])
                 for k, fam in enumerate(self.fams):
                     counts[k] += marg[fam.var]
-
-
-def _safe_softmax(scores: np.ndarray) -> np.ndarray:
-    """Softmax per row; rows with every score -inf (impossible rows) get zeros instead of NaN."""
-    top = scores.max(axis=1, keepdims=True)
-    ok = np.isfinite(top[:, 0])
-    out = np.zeros_like(scores)
-    e = np.exp(scores[ok] - top[ok])
-    out[ok] = e / e.sum(axis=1, keepdims=True)
-    return out

@@ -28,7 +28,7 @@ from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.params.base import DataScorer, FitResult, StopRule
+from bnstudio.learn.params.base import DataScorer, FitResult, StopRule, weighted_sum
 from bnstudio.learn.params.counting import MeanPosterior
 from bnstudio.learn.params.suffstats import check_codes, families, family_index
 
@@ -99,7 +99,7 @@ class WeightedCLL:
         s = self.scores(w)
         log_norm = logsumexp(s, axis=1)
         rows = np.arange(len(self.y))
-        loss = -float(self.row_weights @ (s[rows, self.y] - log_norm)) / self.total
+        loss = -weighted_sum(self.row_weights, s[rows, self.y] - log_norm) / self.total
         resid = -softmax(s, axis=1)
         resid[rows, self.y] += 1.0
         resid *= self.row_weights[:, None]
@@ -108,7 +108,7 @@ class WeightedCLL:
             grad -= np.bincount(ids.ravel(), weights=(resid * logs).ravel(), minlength=self.n_weights)
         grad /= self.total
         d = w - 1.0
-        return loss + 0.5 * self.l2 * float(d @ d), grad + self.l2 * d
+        return loss + 0.5 * self.l2 * float(np.einsum('i,i->', d, d)), grad + self.l2 * d
 
     def weight_tables(self, w: np.ndarray, net: Network) -> dict[str, np.ndarray]:
         """Per family, the weight of every CPT entry (family shape)."""

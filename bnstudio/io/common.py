@@ -1,0 +1,171 @@
+"""Helpers shared by the file-format readers and writers: probability rows, names, properties, assembly.
+
+Row policy (the same for every reader): entries must be finite, non-negative numbers; a row whose sum is off 1
+by more than :data:`SUM_TOLERANCE` is an error; any other row is rescaled to sum to 1 (published tables are
+rounded), except rows already within :data:`EXACT_TOLERANCE` of 1, which are kept bit for bit -- so a file
+written at full precision (``repr`` of each float) reads back identically.
+
+Every format here stores a CPT as one flat list in the row-major order of our layout
+``cpt[p1, ..., pk, x]``: parents in their declared order, the first slowest, and the child fastest.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from bnstudio.core.network import Network, build_network
+from bnstudio.core.variable import check_name
+from bnstudio.errors import BNStudioError, CycleError, FormatError
+
+SUM_TOLERANCE = 1e-3  # rows further than this from 1 are errors; rows within it are rescaled ...
+EXACT_TOLERANCE = 1e-12  # ... unless they already sum to 1 up to float rounding: those are kept bit for bit
+MAX_CPT_ENTRIES = 50_000_000  # refuse (with a message) tables that would not fit in memory
+
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+#: ``fail(message)`` builds the :class:`FormatError` (with the reader's location) that a helper raises.
+Fail = Callable[[str], FormatError]
+
+
+def normalise_rows(rows: np.ndarray) -> int | None:
+    """Rescale the rows of a 2-d array in place (see the module docstring); return the first bad row or None.
+
+    Nothing is changed when a row is off 1 by more than :data:`SUM_TOLERANCE`.
+    """
+    sums = rows.sum(axis=1)
+    bad = np.flatnonzero(np.abs(sums - 1.0) > SUM_TOLERANCE)
+    if bad.size:
+        return int(bad[0])
+    off = np.abs(sums - 1.0) > EXACT_TOLERANCE
+    rows[off] /= sums[off, None]
+    return None
+
+
+def probability(token: str, fail: Fail) -> float:
+    """A finite, non-negative number written in decimal or scientific notation (no ``nan``, ``inf``, ``1_0``)."""
+    if not NUMBER.fullmatch(token):
+        shown = token if len(token) <= 40 else token[:37] + "..."
+        raise fail(f"expected a number, found '{shown}'")
+    value = float(token)
+    if not math.isfinite(value) or value < 0:
+        raise fail(f"{'negative' if value < 0 else 'non-finite'} probability {token}")
+    return value + 0.0  # no -0.0
+
+
+def row_label(parents: Sequence[tuple[str, Sequence[str]]], row: int) -> str:
+    """``(P1=a, P2=b)`` for the ``row``-th parent configuration (row-major, last parent fastest)."""
+    if not parents:
+        return "()"
+    index = np.unravel_index(row, tuple(len(states) for _, states in parents))
+    return "(" + ", ".join(f"{p}={states[int(i)]}" for (p, states), i in zip(parents, index)) + ")"
+
+
+def make_cpt(values: Sequence[float], child: str, card: int, parents: Sequence[tuple[str, Sequence[str]]],
+             fail: Fail) -> np.ndarray:
+    """The CPT of ``child`` from its flat table (child fastest), shape (|P1|, ..., |Pk|, |X|), rows checked."""
+    pshape = tuple(len(states) for _, states in parents)
+    n_rows = math.prod(pshape)
+    if n_rows * card > MAX_CPT_ENTRIES:
+        raise fail(f"the CPT of '{child}' would have {n_rows * card} entries (limit {MAX_CPT_ENTRIES})")
+    if len(values) != n_rows * card:
+        detail = f" ({card} states x {n_rows} parent configurations)" if parents else ""
+        raise fail(f"the table of '{child}' has {len(values)} values, expected {n_rows * card}{detail}")
+    rows = np.array(values, dtype=float).reshape(n_rows, card)
+    bad = normalise_rows(rows)
+    if bad is not None:
+        raise fail(f"row {row_label(parents, bad)} of '{child}' sums to {rows[bad].sum():.6g}, not 1 "
+                   f"(tolerance {SUM_TOLERANCE:g})")
+    return rows.reshape(pshape + (card,))
+
+
+def checked_name(text: str | None, what: str, fail: Fail) -> str:
+    """``text`` stripped, refused (with ``what`` in the message) if empty or multi-line."""
+    name = (text or "").strip()
+    try:
+        check_name(name, what)
+    except BNStudioError as exc:
+        raise fail(str(exc)) from None
+    return name
+
+
+def assemble(families: Iterable[tuple[str, Sequence[str], Sequence[str], np.ndarray]], name: str,
+             fail_at: Callable[[str | None, str], FormatError]) -> Network:
+    """:func:`build_network`, with cycles and other invariant breaks turned into :class:`FormatError`.
+
+    ``fail_at(variable or None, message)`` locates the error (a cycle is reported at its first variable).
+    """
+    try:
+        return build_network(families, name)
+    except CycleError as exc:
+        raise fail_at(exc.cycle[0] if exc.cycle else None, f"cycle {' -> '.join(exc.cycle)}") from None
+    except BNStudioError as exc:
+        raise fail_at(None, str(exc)) from None
+
+
+def fmt(x: float) -> str:
+    """Shortest text that reads back as exactly the same float."""
+    return repr(float(x))
+
+
+def parse_position(value: str) -> tuple[float, float] | None:
+    """``(x, y)`` or ``(x y)`` as two finite floats, else None."""
+    inner = value.strip()
+    if not (inner.startswith("(") and inner.endswith(")")):
+        return None
+    parts = inner[1:-1].replace(",", " ").split()
+    if len(parts) != 2 or not all(NUMBER.fullmatch(p) for p in parts):
+        return None
+    x, y = (float(p) for p in parts)
+    return (x, y) if math.isfinite(x) and math.isfinite(y) else None
+
+
+def split_property(text: str) -> tuple[str, str]:
+    """``key = value`` (or ``key value``) as a stripped (key, value) pair."""
+    key, sep, value = text.partition("=")
+    if not sep:
+        key, value = (text.split(None, 1) + ["", ""])[:2]
+    return key.strip(), value.strip()
+
+
+def split_properties(net: Network) -> tuple[list[tuple[str, str]], dict[str, list[tuple[str, str]]]]:
+    """(network properties, {variable: [(key, value)]}): ``"V.key"`` belongs to V (the longest such V)."""
+    owned: dict[str, list[tuple[str, str]]] = {v: [] for v in net.variables}
+    network_props: list[tuple[str, str]] = []
+    for key, value in net.properties.items():
+        if not key:
+            continue  # an empty key cannot be read back
+        owner = max((v for v in net.variables if key.startswith(v + ".") and len(key) > len(v) + 1),
+                    key=len, default=None)
+        if owner is None:
+            network_props.append((key, value))
+        else:
+            owned[owner].append((key[len(owner) + 1:], value))
+    return network_props, owned
+
+
+def identifiers(names: Sequence[str]) -> dict[str, str]:
+    """Map names to distinct identifiers (a letter, then letters, digits, ``_``); valid names map to themselves.
+
+    Hugin node names and GeNIe node and state ids must be identifiers.
+    """
+    out = {n: n for n in names if _IDENTIFIER.fullmatch(n)}
+    taken = set(out)
+    for n in names:
+        if n in out:
+            continue
+        base = re.sub(r"[^A-Za-z0-9_]", "_", n)
+        base = base if base[:1].isascii() and base[:1].isalpha() else "x" + base
+        ident, k = base, 2
+        while ident in taken:
+            ident, k = f"{base}_{k}", k + 1
+        out[n] = ident
+        taken.add(ident)
+    return out
+
+
+def is_identifier(name: str) -> bool:
+    return _IDENTIFIER.fullmatch(name) is not None

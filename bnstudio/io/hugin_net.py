@@ -1,0 +1,344 @@
+"""Read and write Hugin NET files (the "NET language" of the Hugin API Reference Manual, classic syntax)::
+
+    net { node_size = (80 40); }
+    node X { label = "Some label"; position = (100 50); states = ("a" "b"); }
+    potential ( X | P1 P2 ) { data = ((( 0.1 0.9 ) ( 0.3 0.7 )) (( 0.5 0.5 ) ( 0.2 0.8 ))); }
+
+Conventions
+-----------
+* ``data`` is nested by the parents in the listed order (P1 outermost) with the child innermost: flattened,
+  **the child varies fastest** and the last parent next -- the row-major order of our CPT layout (the same
+  reading as pgmpy's NET reader and pyAgrum's writer, whose ``% P1=.. P2=..`` comments label the rows).
+  Only the count of numbers matters on read, so a flat ``data = ( ... );`` list is accepted too.
+* Accepted variations: ``%`` comments, ``node`` or ``discrete node``, attributes in any order, bare words
+  as well as "strings" for states and values, a ``class NAME { ... }`` wrapper. Unknown attributes are
+  ignored, except string-valued ones, kept as properties (``key`` of ``net`` -> ``net.properties[key]``, of
+  node V -> ``net.properties["V.key"]``) and written back. ``continuous``, ``decision``, ``utility`` and
+  ``function`` nodes and joint potentials ``( X Y | ... )`` are refused.
+* ``position = (x y)`` goes to ``net.positions`` as is; the writer rounds positions to whole numbers (Hugin
+  wants integers). ``label`` becomes the variable's description unless it just repeats the node name; the
+  writer puts the description (else the name) in ``label``. ``name`` in ``net`` is the network name.
+* Hugin node names must be identifiers: the writer replaces other names (see ``common.identifiers``).
+  Strings use ``\\"`` and ``\\\\`` escapes. Rows are checked as described in :mod:`bnstudio.io.common`.
+"""
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+
+import numpy as np
+
+from bnstudio.core.network import Network
+from bnstudio.errors import FormatError
+from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
+from bnstudio.io.common import (assemble, checked_name, fmt, identifiers, make_cpt, parse_position, probability,
+                                split_properties)
+
+_TOKEN = re.compile(r"""(?:\s+|%[^\n]*)*(?:(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<punct>[(){}=;|])
+                        |(?P<word>[^\s(){}=;|"%]+)|(?P<bad>.))?""", re.VERBOSE | re.DOTALL)
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_NODE_RESERVED = {"states", "label", "position", "subtype", "state_values"}
+_NET_RESERVED = {"node_size", "name"}
+_Token = tuple  # (kind, value, offset): kind is 'str', 'word', a punctuation character or 'eof'
+
+
+class _Parser:
+    def __init__(self, text: str, path: str) -> None:
+        self.text, self.path, self.i = text, path, 0
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+        self.toks: list[_Token] = []
+        for m in _TOKEN.finditer(text):
+            kind = m.lastgroup
+            if kind is None:
+                continue
+            value, start = m.group(kind), m.start(kind)
+            if kind == "bad":
+                raise self.error("unterminated string", start)
+            if kind == "str":
+                value = _ESCAPE.sub(lambda e: "\n" if e.group(1) == "n" else e.group(1), value[1:-1])
+            self.toks.append((value if kind == "punct" else kind, value, start))
+        self.toks.append(("eof", "", len(text)))
+        self.name = "network"
+        self.props: dict[str, str] = {}
+        self.nodes: dict[str, dict] = {}  # name -> {'tok', 'states', 'label', 'position'}
+        self.potentials: dict[str, tuple[_Token, list[_Token], list[_Token]]] = {}  # child -> (tok, parents, data)
+
+    def error(self, message: str, where: int | _Token) -> FormatError:
+        offset = where if isinstance(where, int) else where[2]
+        line = bisect_right(self.newlines, offset - 1)
+        column = offset - (self.newlines[line - 1] + 1 if line else 0)
+        return FormatError(message, path=self.path, line=line + 1, column=column + 1)
+
+    def next(self) -> _Token:
+        tok = self.toks[self.i]
+        self.i += tok[0] != "eof"
+        return tok
+
+    def peek(self) -> _Token:
+        return self.toks[self.i]
+
+    @staticmethod
+    def show(tok: _Token) -> str:
+        return "end of file" if tok[0] == "eof" else f"'{tok[1][:40]}'"
+
+    def expect(self, kind: str, context: str) -> _Token:
+        tok = self.next()
+        if tok[0] != kind:
+            raise self.error(f"expected '{kind}' {context}, found {self.show(tok)}", tok)
+        return tok
+
+    def word(self, what: str) -> _Token:
+        tok = self.next()
+        if tok[0] != "word":
+            raise self.error(f"expected {what}, found {self.show(tok)}", tok)
+        return tok
+
+    # ---------------------------------------------------------------- grammar
+    def parse(self) -> None:
+        self.items(top=True)
+
+    def items(self, top: bool) -> None:
+        """Top level (until end of file) or a class body (until '}')."""
+        while True:
+            tok = self.next()
+            if tok[0] == "eof":
+                if top:
+                    return
+                raise self.error("unexpected end of file, expected '}' to close the class", tok)
+            if tok[0] == "}" and not top:
+                return
+            if tok[0] != "word":
+                raise self.error(f"expected 'net', 'node' or 'potential', found {self.show(tok)}", tok)
+            if tok[1] == "net" and top:
+                self.expect("{", "after 'net'")
+                self.network_attributes()
+            elif tok[1] == "class" and top:
+                self.name = self.word("a class name")[1]
+                self.expect("{", "after the class name")
+                self.items(top=False)
+            elif tok[1] == "potential":
+                self.potential(tok)
+            elif tok[1] in ("node", "discrete"):
+                if tok[1] == "discrete":
+                    kind = self.word("'node'")
+                    if kind[1] != "node":
+                        raise self.error(f"{kind[1]} nodes are not supported (only discrete chance nodes)", kind)
+                self.node()
+            elif tok[1] in ("continuous", "decision", "utility", "function"):
+                name = self.toks[min(self.i + (tok[1] == "continuous"), len(self.toks) - 1)][1]
+                raise self.error(f"{tok[1]} node '{name}' is not supported (only discrete chance nodes)", tok)
+            elif self.peek()[0] == "=" and not top:
+                self.i -= 1
+                self.attribute()  # class attributes (inputs, outputs, node_size, ...) are ignored
+            else:
+                raise self.error(f"expected 'net', 'node' or 'potential', found {self.show(tok)}", tok)
+
+    def attribute(self) -> tuple[_Token, list[_Token]]:
+        """``NAME = value ;`` -> (name token, value tokens); parentheses in the value must balance."""
+        key = self.word("an attribute name or '}'")
+        self.expect("=", f"after '{key[1]}'")
+        value: list[_Token] = []
+        depth = 0
+        while True:
+            tok = self.next()
+            if tok[0] in ("eof", "{", "}", "=", ";"):
+                if tok[0] != ";":
+                    raise self.error(f"expected ';' to end the attribute '{key[1]}', found {self.show(tok)}", tok)
+                if depth:
+                    raise self.error(f"unbalanced parentheses in '{key[1]}'", key)
+                return key, value
+            depth += (tok[0] == "(") - (tok[0] == ")")
+            if depth < 0:
+                raise self.error(f"unbalanced ')' in '{key[1]}'", tok)
+            value.append(tok)
+
+    def attributes(self):
+        """The attributes of a block, up to its closing '}'."""
+        while self.peek()[0] != "}":
+            yield self.attribute()
+        self.next()
+
+    @staticmethod
+    def string(value: list[_Token]) -> str | None:
+        """A single string, or bare words (joined by blanks); None for lists and numbers."""
+        if len(value) == 1 and value[0][0] == "str":
+            return value[0][1]
+        return " ".join(t[1] for t in value) if value and all(t[0] == "word" for t in value) else None
+
+    def network_attributes(self) -> None:
+        for key, value in self.attributes():
+            string = self.string(value)
+            if key[1] == "name" and string:
+                self.name = string
+            elif key[1] not in _NET_RESERVED and string is not None and value[0][0] == "str":
+                self.props[key[1]] = string
+
+    def node(self) -> None:
+        name = self.word("a node name")
+        if name[1] in self.nodes:
+            first = self.error("", self.nodes[name[1]]["tok"]).line
+            raise self.error(f"node '{name[1]}' is declared twice (first on line {first})", name)
+        self.expect("{", f"after the node name '{name[1]}'")
+        node: dict = {"tok": name, "states": None, "label": "", "position": None, "props": {}}
+        for key, value in self.attributes():
+            if key[1] == "states":
+                node["states"] = self.states(name[1], key, value)
+            elif key[1] == "label":
+                node["label"] = self.string(value) or ""
+            elif key[1] == "position":
+                node["position"] = parse_position("(" + " ".join(t[1] for t in value[1:-1]) + ")") \
+                    if len(value) == 4 and value[0][0] == "(" and value[-1][0] == ")" else None
+                if node["position"] is None:
+                    raise self.error(f"the position of '{name[1]}' must be '(x y)'", key)
+            elif key[1] not in _NODE_RESERVED and len(value) == 1 and value[0][0] == "str":
+                node["props"][key[1]] = value[0][1]
+        if node["states"] is None:
+            raise self.error(f"node '{name[1]}' has no 'states' attribute", name)
+        self.nodes[name[1]] = node
+
+    def states(self, var: str, key: _Token, value: list[_Token]) -> tuple[str, ...]:
+        if len(value) < 2 or value[0][0] != "(" or value[-1][0] != ")":
+            raise self.error(f"the states of '{var}' must be a list '(\"a\" \"b\" ...)'", key)
+        out: list[str] = []
+        for tok in value[1:-1]:
+            if tok[0] not in ("str", "word"):
+                raise self.error(f"expected a state name of '{var}', found {self.show(tok)}", tok)
+            state = checked_name(tok[1], f"state of '{var}'", lambda m, t=tok: self.error(m, t))
+            if state in out:
+                raise self.error(f"node '{var}' lists the state '{state}' twice", tok)
+            out.append(state)
+        if not out:
+            raise self.error(f"node '{var}' has no states", key)
+        return tuple(out)
+
+    def potential(self, head: _Token) -> None:
+        self.expect("(", "after 'potential'")
+        children, parents, bar = [], [], False
+        while (tok := self.next())[0] != ")":
+            if tok[0] == "|" and not bar:
+                bar = True
+            elif tok[0] == "word":
+                (parents if bar else children).append(tok)
+            else:
+                raise self.error(f"expected a node name, '|' or ')' in the potential, found {self.show(tok)}", tok)
+        if len(children) != 1:
+            raise self.error("a potential must have exactly one child before '|' (joint potentials are not "
+                             "supported)" if children else "empty potential", children[1] if children else head)
+        child = children[0]
+        if child[1] in self.potentials:
+            first = self.error("", self.potentials[child[1]][0]).line
+            raise self.error(f"second potential for '{child[1]}' (first on line {first})", child)
+        self.expect("{", f"to open the potential of '{child[1]}'")
+        data = None
+        for key, value in self.attributes():
+            if key[1] == "data":
+                data = value
+        if data is None:
+            raise self.error(f"the potential of '{child[1]}' has no 'data'", child)
+        self.potentials[child[1]] = (child, parents, data)
+
+    # ---------------------------------------------------------------- semantics
+    def build(self) -> Network:
+        self.parse()
+        for child, (tok, _, _) in self.potentials.items():
+            if child not in self.nodes:
+                raise self.error(f"potential for undeclared node '{child}'", tok)
+        families = []
+        for var, node in self.nodes.items():
+            if var not in self.potentials:
+                raise self.error(f"node '{var}' has no potential", node["tok"])
+            families.append((var, node["states"]) + self.table(var))
+        net = assemble(families, self.name, lambda v, m: self.error(m, self.potentials[v][0] if v else 0))
+        for var, node in self.nodes.items():
+            if node["position"] is not None:
+                net.positions[var] = node["position"]
+            if node["label"] and node["label"] != var:
+                net.set_description(var, node["label"])
+            net.properties.update({f"{var}.{k}": v for k, v in node["props"].items()})
+        net.properties.update(self.props)
+        return net
+
+    def table(self, var: str) -> tuple[list[str], np.ndarray]:
+        child, parent_toks, data = self.potentials[var]
+        parents: list[str] = []
+        for tok in parent_toks:
+            if tok[1] not in self.nodes:
+                raise self.error(f"unknown parent '{tok[1]}' in the potential of '{var}'", tok)
+            if tok[1] == var:
+                raise self.error(f"cycle {var} -> {var} ('{var}' is its own parent)", tok)
+            if tok[1] in parents:
+                raise self.error(f"parent '{tok[1]}' is listed twice for '{var}'", tok)
+            parents.append(tok[1])
+        values = [probability(t[1], lambda m, t=t: self.error(f"{m} in the data of '{var}'", t))
+                  for t in data if t[0] not in ("(", ")")]
+        cpt = make_cpt(values, var, len(self.nodes[var]["states"]),
+                       [(p, self.nodes[p]["states"]) for p in parents], lambda m: self.error(m, child))
+        return parents, cpt
+
+
+def parse_net(text: str, path: str = "<string>") -> Network:
+    """Parse Hugin NET ``text`` (see the module docstring); every problem is a :class:`FormatError`."""
+    return _Parser(text, str(path)).build()
+
+
+def read_net(path: PathLike) -> Network:
+    """Read a Hugin ``.net`` file; every failure is a :class:`FormatError`."""
+    return parse_net(read_text(path), str(path))
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def format_net(net: Network) -> str:
+    """The Hugin NET text of ``net`` in the classic syntax, floats at full precision.
+
+    One CPT row per line and no ``%`` comments inside ``data`` (pgmpy's NET reader does not accept them).
+    """
+    ids = identifiers(net.variables)
+    network_props, owned = split_properties(net)
+    lines = ["net", "{", "    node_size = (80 40);", f"    name = {_quote(net.name)};"]
+    lines += [f"    {k} = {_quote(v)};" for k, v in network_props if _is_attr(k, _NET_RESERVED)]
+    lines.append("}")
+    for var in net.variables:
+        lines += ["", f"node {ids[var]}", "{", f"    label = {_quote(net.variable(var).description or var)};"]
+        if var in net.positions and all(map(math.isfinite, net.positions[var])):
+            x, y = net.positions[var]
+            lines.append(f"    position = ({round(x)} {round(y)});")
+        lines.append(f"    states = ({' '.join(map(_quote, net.states(var)))});")
+        lines += [f"    {k} = {_quote(v)};" for k, v in owned[var] if _is_attr(k, _NODE_RESERVED)]
+        lines.append("}")
+    for var in net.variables:
+        parents, cpt = net.parents(var), net.cpt(var)
+        head = ids[var] + (" | " + " ".join(ids[p] for p in parents) if parents else "")
+        lines += ["", f"potential ( {head} )", "{"]
+        rows = cpt.reshape(-1, cpt.shape[-1])
+        shape = cpt.shape[:-1]
+        for r, index in enumerate(np.ndindex(*shape)):
+            opens = 1 + _trailing(index, lambda i, n: i == 0, shape)
+            closes = 1 + _trailing(index, lambda i, n: i == n - 1, shape)
+            prefix = "    data = " if r == 0 else " " * (12 + len(shape) - opens)
+            end = ";" if r == len(rows) - 1 else ""
+            lines.append(f"{prefix}{'(' * opens} {' '.join(map(fmt, rows[r]))} {')' * closes}{end}")
+        lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _trailing(index: tuple[int, ...], test, shape: tuple[int, ...]) -> int:
+    """How many of the last indices (contiguously from the end) pass ``test(i, size)``."""
+    count = 0
+    for i, n in zip(reversed(index), reversed(shape)):
+        if not test(i, n):
+            break
+        count += 1
+    return count
+
+
+def _is_attr(key: str, reserved: set[str]) -> bool:
+    return re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) is not None and key not in reserved
+
+
+def write_net(net: Network, path: PathLike) -> None:
+    """Write ``net`` as a Hugin NET file to ``path`` atomically."""
+    atomic_write_text(path, format_net(net))

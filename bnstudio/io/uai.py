@@ -1,0 +1,159 @@
+"""Read and write UAI files for Bayesian networks (the "UAI model format" of the UAI inference competitions)::
+
+    BAYES            preamble (a MARKOV network is refused)
+    3                number of variables
+    2 2 3            their cardinalities
+    3                number of functions (one CPT per variable)
+    1 0              scope of each function: its size, then variable indices -- the parents, then the child LAST
+    2 0 1
+    3 0 1 2
+    2                then each table, in the order of the scopes: its number of entries,
+     0.4 0.6         then the entries, the LAST variable of the scope varying fastest
+    ...
+
+Conventions
+-----------
+* The scope lists the parents then the child, and the table varies the last scope variable (the child)
+  fastest: exactly the row-major order of our CPT layout, with the parents in scope order.
+* The format has no names: on read, variables are ``V0 .. Vn-1`` (in index order) and states ``s0 .. sk-1``,
+  the network is named after the file and ``net.properties["note"]`` says so. On write, variable i is
+  ``net.variables[i]``; names, states' names, positions, descriptions and properties are not stored.
+* Tokens are separated by any blanks. Lines starting with ``c`` are comments (UAI 2016) and so is
+  anything from ``#`` to the end of the line (pyAgrum writes those). Rows are checked as described in
+  :mod:`bnstudio.io.common`; numbers are written with ``repr``.
+* pyAgrum (3.3.1) writes multi-parent tables with the *first* parent varying fastest after the child,
+  against the format's rule; such files read here with the parent axes permuted.
+"""
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from pathlib import Path
+
+import numpy as np
+
+from bnstudio.core.network import Network
+from bnstudio.errors import FormatError
+from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
+from bnstudio.io.common import MAX_CPT_ENTRIES, assemble, fmt, make_cpt, probability
+
+NOTE = ("UAI files store no names: variables are named V0..Vn-1 in file order and their states s0..sk-1")
+_TOKEN = re.compile(r"^[ \t]*c(?:[ \t][^\n]*)?$|#[^\n]*|[^\s#]+", re.MULTILINE)  # comments, then a token
+
+
+class _Reader:
+    def __init__(self, text: str, path: str) -> None:
+        self.path = path
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+        self.toks = [(m.group(), m.start()) for m in _TOKEN.finditer(text)
+                     if not m.group().startswith("#") and not m.group().lstrip(" \t").startswith("c")]
+        self.i, self.end = 0, len(text)
+
+    def error(self, message: str, offset: int | None = None) -> FormatError:
+        if offset is None:
+            offset = self.toks[self.i - 1][1] if self.i else 0
+        line = bisect_right(self.newlines, offset - 1)
+        column = offset - (self.newlines[line - 1] + 1 if line else 0)
+        return FormatError(message, path=self.path, line=line + 1, column=column + 1)
+
+    def next(self, what: str) -> str:
+        if self.i >= len(self.toks):
+            raise self.error(f"unexpected end of file, expected {what}", self.end)
+        self.i += 1
+        return self.toks[self.i - 1][0]
+
+    def integer(self, what: str, low: int = 0, high: int | None = None) -> int:
+        tok = self.next(what)
+        if not (tok.isascii() and tok.isdigit()):
+            raise self.error(f"expected {what} (a non-negative integer), found '{tok[:40]}'")
+        value = int(tok)
+        if value < low or (high is not None and value > high):
+            bound = f"{low}..{high}" if high is not None else f">= {low}"
+            raise self.error(f"{what} is {value}, expected {bound}")
+        return value
+
+    def read(self) -> Network:
+        preamble = self.next("the preamble 'BAYES'")
+        if preamble.upper() == "MARKOV":
+            raise self.error("this is a MARKOV network (a product of factors), not a Bayesian network: only "
+                             "'BAYES' UAI files can be read")
+        if preamble.upper() != "BAYES":
+            raise self.error(f"expected the preamble 'BAYES', found '{preamble[:40]}'")
+        n = self.integer("the number of variables")
+        cards = [self.integer(f"the cardinality of variable {i}", 1) for i in range(n)]
+        n_functions = self.integer("the number of functions")
+        if n_functions != n:
+            raise self.error(f"a BAYES file needs one function per variable: {n_functions} functions for "
+                             f"{n} variables")
+        scopes: list[list[int]] = []
+        child_of: dict[int, int] = {}
+        for f in range(n_functions):
+            size = self.integer(f"the scope size of function {f}", 1, n)
+            scope = [self.integer(f"a variable index in the scope of function {f}", 0, n - 1) for _ in range(size)]
+            if len(set(scope)) != size:
+                raise self.error(f"the scope of function {f} lists a variable twice: {scope}")
+            child = scope[-1]
+            if child in child_of:
+                raise self.error(f"variables can have only one CPT: functions {child_of[child]} and {f} both "
+                                 f"end with variable {child}")
+            child_of[child] = f
+            scopes.append(scope)
+        names = [f"V{i}" for i in range(n)]
+        states = [tuple(f"s{k}" for k in range(c)) for c in cards]
+        tables: dict[int, tuple[list[str], np.ndarray]] = {}
+        starts: dict[int, int] = {}
+        for f, scope in enumerate(scopes):
+            *parents, child = scope
+            expected = math.prod(cards[v] for v in scope)
+            if expected > MAX_CPT_ENTRIES:
+                raise self.error(f"the table of function {f} would have {expected} entries (limit "
+                                 f"{MAX_CPT_ENTRIES})", self.toks[self.i][1] if self.i < len(self.toks) else 0)
+            size = self.integer(f"the number of entries of function {f}")
+            start = self.toks[self.i - 1][1]
+            if size != expected:
+                raise self.error(f"function {f} (the CPT of V{child}) has {size} entries, expected {expected} "
+                                 f"(the product of the cardinalities of its scope {scope})")
+            values = [probability(self.next(f"{expected} entries for function {f}"), self.error)
+                      for _ in range(expected)]
+            cpt = make_cpt(values, names[child], cards[child], [(names[p], states[p]) for p in parents],
+                           lambda m, s=start: self.error(f"function {f}: {m}", s))
+            tables[child], starts[child] = ([names[p] for p in parents], cpt), start
+        if self.i < len(self.toks):
+            raise self.error(f"unexpected data after the last table: '{self.toks[self.i][0][:40]}'",
+                             self.toks[self.i][1])
+        families = [(names[v], states[v]) + tables[v] for v in range(n)]
+        stem = Path(self.path).name.split(".")[0] if self.path != "<string>" else ""
+        net = assemble(families, stem or "network",
+                       lambda v, m: self.error(m, starts[int(v[1:])] if v else 0))
+        net.properties["note"] = NOTE
+        return net
+
+
+def parse_uai(text: str, path: str = "<string>") -> Network:
+    """Parse UAI ``text`` (a BAYES model; see the module docstring); every problem is a :class:`FormatError`."""
+    return _Reader(text, str(path)).read()
+
+
+def read_uai(path: PathLike) -> Network:
+    """Read a ``.uai`` Bayesian network; every failure is a :class:`FormatError`."""
+    return parse_uai(read_text(path), str(path))
+
+
+def format_uai(net: Network) -> str:
+    """The UAI text of ``net`` (variable i is ``net.variables[i]``; function i is its CPT)."""
+    index = {v: i for i, v in enumerate(net.variables)}
+    lines = ["BAYES", str(len(net)), " ".join(str(net.cardinality(v)) for v in net.variables), str(len(net))]
+    for v in net.variables:
+        scope = [index[p] for p in net.parents(v)] + [index[v]]
+        lines.append(" ".join(map(str, [len(scope)] + scope)))
+    for v in net.variables:
+        cpt = net.cpt(v)
+        lines += ["", str(cpt.size)]
+        lines += [" " + " ".join(map(fmt, row)) for row in cpt.reshape(-1, cpt.shape[-1])]
+    return "\n".join(lines) + "\n"
+
+
+def write_uai(net: Network, path: PathLike) -> None:
+    """Write ``net`` as a UAI BAYES file to ``path`` atomically (names and layout are not stored)."""
+    atomic_write_text(path, format_uai(net))

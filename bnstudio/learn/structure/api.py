@@ -1,0 +1,220 @@
+"""``learn_structure``: one entry point for every structure learner, returning a ready-to-query network.
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> a = rng.integers(0, 2, 500); b = (a ^ (rng.random(500) < 0.1)).astype(int)
+>>> res = learn_structure("chow-liu", np.column_stack([a, b]), ["A", "B"], [("0", "1"), ("0", "1")])
+>>> res.arcs, res.network.parents("B")
+([('A', 'B')], ('A',))
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from bnstudio.core.cpt_ops import normalise_rows
+from bnstudio.core.network import Network, build_network
+from bnstudio.errors import ValidationError
+from bnstudio.jobs import Progress, Reporter
+from bnstudio.learn.params.counting import prior_counts
+from bnstudio.learn.structure import trees
+from bnstudio.learn.structure.bnc import ConditionalObjective, complete_rows
+from bnstudio.learn.structure.constraints import Constraints, parse_arc
+from bnstudio.learn.structure.hillclimb import DecomposableObjective, HillClimber
+from bnstudio.learn.structure.scores import DECOMPOSABLE, DataColumns, ScoreCache, check_score
+
+ALGORITHMS = ("nb", "tan", "kdb", "chow-liu", "hill-climb", "bnc")
+SCORES = DECOMPOSABLE + ("cll", "cll-mdl")
+DEFAULT_SCORE = {"hill-climb": "bic", "bnc": "cll", "nb": "ll", "tan": "ll", "kdb": "ll", "chow-liu": "ll"}
+NEEDS_TARGET = ("nb", "tan", "kdb", "bnc")
+
+
+@dataclass
+class StructureResult:
+    """A learned structure: the arcs (parent, child) by name, its score, the search history, the time and a
+    network with that DAG and ML (or mean-posterior) parameters, ready to query."""
+
+    algorithm: str
+    arcs: list[tuple[str, str]]
+    score: float
+    history: list[dict[str, Any]]
+    seconds: float
+    network: Network
+    score_name: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The run as JSON-safe data (what ``bnstudio learn --json`` prints)."""
+        return {"algorithm": self.algorithm, "arcs": [list(a) for a in self.arcs], "score": self.score,
+                "history": self.history, "seconds": self.seconds}
+
+
+def _check_data(codes: np.ndarray, names: Sequence[str], states: Sequence[Sequence[str]]) -> np.ndarray:
+    codes = np.asarray(getattr(codes, "codes", codes))
+    if codes.ndim != 2 or codes.shape[1] != len(names) or len(states) != len(names):
+        raise ValidationError(f"data must be (rows, {len(names)}) codes with one state list per variable, "
+                              f"got shape {codes.shape} and {len(states)} state lists")
+    if codes.shape[0] == 0 or not np.issubdtype(codes.dtype, np.integer):
+        raise ValidationError("data must be a non-empty table of integer state codes (-1 = missing)")
+    if len(set(names)) != len(names):
+        raise ValidationError("variable names must be distinct")
+    cards = np.array([len(s) for s in states])
+    bad = (codes < -1) | (codes >= cards[None, :])
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        raise ValidationError(f"code {codes[row, col]} out of range for '{names[col]}' in row {row}")
+    return codes.astype(np.int64, copy=False)
+
+
+def _check_options(algorithm: str, score: str, target: str | None, names: Sequence[str],
+                   max_parents: int | None, start: Any) -> None:
+    if algorithm not in ALGORITHMS:
+        raise ValidationError(f"unknown algorithm {algorithm!r}; use one of {', '.join(ALGORITHMS)}")
+    if algorithm in NEEDS_TARGET and target is None:
+        raise ValidationError(f"{algorithm} needs a target (class) variable")
+    if target is not None and target not in names:
+        raise ValidationError(f"unknown target variable '{target}'")
+    if algorithm == "bnc":
+        if score not in ("cll", "cll-mdl"):
+            raise ValidationError(f"bnc scores with 'cll' (BNC-kP) or 'cll-mdl' (BNC-MDL), not {score!r}")
+    elif score not in DECOMPOSABLE:
+        raise ValidationError(f"unknown score {score!r} for {algorithm}; use one of {', '.join(DECOMPOSABLE)}")
+    if algorithm == "hill-climb" and score == "ll" and max_parents is None:
+        raise ValidationError("the 'll' score always favours more arcs: give max_parents with it")
+    if start is not None and algorithm not in ("hill-climb", "bnc"):
+        raise ValidationError(f"a start network applies to hill-climb and bnc, not {algorithm}")
+
+
+def _start_parents(start: Any, names: list[str], data: DataColumns, cons: Constraints, score: str, ess: float,
+                   target: int | None) -> list[frozenset[int]]:
+    """Parent sets to start from: empty, 'tree' (Chow-Liu), 'nb', a Network or (parent, child) arcs."""
+    index = {n: i for i, n in enumerate(names)}
+    if start is None or (isinstance(start, str) and start == "empty"):
+        parents: list[set[int]] = [set() for _ in names]
+    elif isinstance(start, str) and start == "tree":
+        tree_score = score if score in DECOMPOSABLE else "ll"
+        parents = [set(p) for p in trees.chow_liu(data, cons, tree_score, ess)]
+    elif isinstance(start, str) and start == "nb":
+        if target is None:
+            raise ValidationError("start 'nb' needs a target variable")
+        parents = [set(p) for p in trees.naive_bayes(data, cons, target)]
+    elif isinstance(start, str):
+        raise ValidationError(f"unknown start {start!r}; use 'empty', 'tree', 'nb', a network or a list of arcs")
+    else:
+        arcs = start.arcs() if isinstance(start, Network) else [parse_arc(a) if isinstance(a, str) else tuple(a)
+                                                                 for a in start]
+        parents = [set() for _ in names]
+        for p, c in arcs:
+            for n in (p, c):
+                if n not in index:
+                    raise ValidationError(f"start network variable '{n}' is not in the data")
+            parents[index[c]].add(index[p])
+    cons.check_structure(parents)
+    return [frozenset(p) for p in cons.with_required(parents)]
+
+
+def _network(names: list[str], states: Sequence[Sequence[str]], parents: list[frozenset[int]], codes: np.ndarray,
+             prior: str | None, ess: float, name: str) -> Network:
+    """The learned DAG with ML parameters (rows with the family observed; unseen rows uniform) or, with
+    ``prior`` ('laplace' / 'bdeu'), mean-posterior parameters keeping the posterior counts as ``alpha``."""
+    families = [(v, list(states[j]), [names[i] for i in sorted(parents[j])], None) for j, v in enumerate(names)]
+    net = build_network(families, name=name)
+    data = DataColumns(codes, [len(s) for s in states])
+    cache = ScoreCache(data, data.cards, "ll")
+    counts = {v: cache.counts(j, tuple(sorted(parents[j]))) for j, v in enumerate(names)}
+    if prior is None:
+        net.set_parameters({v: normalise_rows(c) for v, c in counts.items()})
+        return net
+    pseudo = prior_counts(net, prior, ess)
+    alpha = {v: pseudo[v] + counts[v] for v in names}
+    net.set_parameters({v: normalise_rows(a) for v, a in alpha.items()}, alpha)
+    return net
+
+
+def learn_structure(algorithm: str, codes: np.ndarray, names: Sequence[str], states: Sequence[Sequence[str]], *,
+                    target: str | None = None, score: str | None = None, ess: float = 1.0,
+                    max_parents: int | None = None, required: Iterable = (), forbidden: Iterable = (),
+                    tiers: Sequence[Sequence[str]] | None = None, start: Any = None, tabu: int = 0,
+                    restarts: int = 0, seed: int | None = None, reporter: Reporter | None = None, k: int = 1,
+                    root: str | None = None, perturb: int | None = None, max_iter: int | None = None,
+                    prior: str | None = None, name: str = "learned") -> StructureResult:
+    """Learn a DAG over ``names`` from integer codes (N, V), -1 = missing, and fit its parameters.
+
+    Parameters
+    ----------
+    algorithm : {"nb", "tan", "kdb", "chow-liu", "hill-climb", "bnc"}
+    score : str, optional
+        hill-climb: bic (default), bdeu, k2, ll (needs ``max_parents``); chow-liu / tan: edge weights, ll
+        (default, mutual information) or a penalised score; nb / kdb: only the reported value (default ll);
+        bnc: cll (BNC-kP; ``max_parents`` defaults to 2) or cll-mdl (BNC-MDL). See :mod:`.scores`, :mod:`.bnc`.
+    required, forbidden, tiers, max_parents
+        Expert constraints, honoured by every algorithm (see :mod:`.constraints`).
+    start : None | "empty" | "tree" | "nb" | Network | arcs
+        Where hill-climb and bnc start. Default: hill-climb from the Chow-Liu tree (forest) under the same
+        score (the tutorial's "best tree" start, MP1-130: on ALARM it avoids the poor local maxima that the
+        empty start runs into); bnc from the empty network, as Grossman & Domingos.
+    tabu, restarts, perturb, seed, max_iter
+        Tabu-list length, random restarts and moves per restart (see :mod:`.hillclimb`).
+    k, root
+        kdb's number of attribute parents; the root of chow-liu / tan trees.
+    prior : {None, "laplace", "bdeu"}
+        Parameters of the returned network: ML (None) or mean posterior with ``ess``.
+    reporter
+        Progress: one iteration per applied move with the current score; a stop request raises Cancelled.
+    """
+    t0 = time.perf_counter()
+    names = [str(n) for n in names]
+    codes = _check_data(codes, names, states)
+    score = DEFAULT_SCORE.get(algorithm, "bic") if score is None else score
+    _check_options(algorithm, score, target, names, max_parents, start)
+    if algorithm == "bnc" and score == "cll" and max_parents is None:
+        max_parents = 2
+    if score in DECOMPOSABLE:
+        check_score(score, ess)
+    cons = Constraints.build(names, required, forbidden, tiers, max_parents)
+    data = DataColumns(codes, [len(s) for s in states])
+    t = None if target is None else names.index(target)
+    r = None if root is None else _index(names, root, "root")
+    progress = Progress(reporter, algorithm)
+    settings = {"score": score, "ess": ess, "max_parents": max_parents, "tabu": tabu, "restarts": restarts,
+                "seed": seed, "k": k, "prior": prior}
+    if algorithm in ("hill-climb", "bnc"):
+        parents, value, history = _search(algorithm, codes, names, data, cons, score, ess, start, t, tabu,
+                                          restarts, perturb, max_iter, seed, progress)
+    else:
+        parents = {"nb": lambda: trees.naive_bayes(data, cons, t),
+                   "tan": lambda: trees.tan(data, cons, t, score, ess, r),
+                   "kdb": lambda: trees.kdb(data, cons, t, int(k)),
+                   "chow-liu": lambda: trees.chow_liu(data, cons, score, ess, r)}[algorithm]()
+        value = ScoreCache(data, data.cards, score, ess).total(parents)
+        history = [{"iteration": 1, "score": value, "move": algorithm}]
+        progress.report(1, {"score": value}, message=algorithm)
+    progress.done()
+    net = _network(names, states, parents, codes, prior, ess, name)
+    arcs = [(names[i], names[j]) for j in range(len(names)) for i in sorted(parents[j])]
+    return StructureResult(algorithm, arcs, float(value), history, time.perf_counter() - t0, net, score, settings)
+
+
+def _index(names: list[str], name: str, what: str) -> int:
+    if name not in names:
+        raise ValidationError(f"unknown {what} variable '{name}'")
+    return names.index(name)
+
+
+def _search(algorithm: str, codes: np.ndarray, names: list[str], data: DataColumns, cons: Constraints, score: str,
+            ess: float, start: Any, target: int | None, tabu: int, restarts: int, perturb: int | None,
+            max_iter: int | None, seed: int | None, progress: Progress) -> tuple[list[frozenset[int]], float, list]:
+    if start is None:
+        start = "tree" if algorithm == "hill-climb" else "empty"
+    start_parents = _start_parents(start, names, data, cons, score, ess, target)
+    if algorithm == "bnc":
+        complete = DataColumns(complete_rows(codes), data.cards)
+        objective: Any = ConditionalObjective(complete, target, mdl=score == "cll-mdl")
+    else:
+        objective = DecomposableObjective(ScoreCache(data, data.cards, score, ess))
+    climber = HillClimber(objective, cons, tabu, restarts, perturb, max_iter, seed, progress=progress)
+    found = climber.run(start_parents)
+    return found.parents, found.score, found.history
