@@ -21,6 +21,9 @@ SUBCOMMANDS: dict[str, str] = {
     "fit": "bnstudio.cli.fit",
     "evaluate": "bnstudio.cli.evaluate",
     "errorbars": "bnstudio.cli.errorbars",
+    "learn": "bnstudio.cli.learn",
+    "gui": "bnstudio.cli.gui",
+    "screenshot": "bnstudio.cli.screenshot",
 }
 
 
@@ -47,9 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        if args.command is None:
-            parser.print_help()
-            return 0
+        if args.command is None:  # no subcommand: the desktop app on the bundled ALARM example
+            from bnstudio.gui.app import bundled_example, run as run_gui  # lazily: the core never imports Qt
+
+            return run_gui(bundled_example("alarm.bif"))
         return importlib.import_module(SUBCOMMANDS[args.command]).run(args)
     except BNStudioError as exc:
         print(f"bnstudio: error: {exc}", file=sys.stderr)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from bnstudio.core.network import Network
 from bnstudio.learn.params.suffstats import check_codes, family_index
@@ -81,21 +82,25 @@ class DataScorer:
     """
 
     def __init__(self, net: Network, data: np.ndarray, weights: np.ndarray | None = None,
-                 target: str | None = None, terms: Terms | None = None) -> None:
+                 target: str | None = None, terms: Terms | None = None,
+                 conditional: "ConditionalRows | None" = None) -> None:
         self.codes, self.weights = check_codes(net, data, weights)
         self.terms = terms or Terms(net, target)
         self.rows = self.terms.prepare(self.codes)
         self.target = None if target is None else net.variables.index(target)
         if self.target is not None:
-            self.conditional = ConditionalRows(self.terms, self.codes, self.weights, self.target)
+            self.conditional = conditional or ConditionalRows(self.terms, self.codes, self.weights, self.target)
+
+    def nll(self, theta: list[np.ndarray] | None = None) -> float:
+        """Mean negative log-likelihood per case."""
+        if theta is not None:
+            self.terms.set_cpts(theta)
+        logp = self.terms.stats(self.rows, self.weights, want_counts=False).logp
+        return -weighted_sum(self.weights, logp) / self.weights.sum()
 
     def scores(self, theta: list[np.ndarray] | None = None) -> dict[str, float]:
         """{"nll": ..., "cnll": ...} per case (cnll over the rows whose target is observed)."""
-        if theta is not None:
-            self.terms.set_cpts(theta)
-        total = self.weights.sum()
-        logp = self.terms.stats(self.rows, self.weights, want_counts=False).logp
-        out = {"nll": -weighted_sum(self.weights, logp) / total}
+        out = {"nll": self.nll(theta)}
         if self.target is not None:
             log_cond = self.conditional.logp()
             w = self.conditional.weights
@@ -126,13 +131,25 @@ class ConditionalRows:
         fast_codes = self.codes[self.fast].copy()
         self.q = fast_codes[:, target].copy()
         fast_codes[:, target] = 0
-        self.shifted = []        # (family number, (n_fast, |T|) indices with T = k)
+        # one sparse incidence matrix per class value k: row n -> the entries of the T-families it uses with
+        # T = k, over the concatenated T-family tables; scores and count differences are then sparse matvecs
+        self.blocks, offset, per_class = [], 0, [[] for _ in range(terms.cards[target])]
         cols = np.ascontiguousarray(fast_codes.T)
         for k, fam in enumerate(terms.fams):
             if target in fam.columns:
                 stride = int(np.prod(fam.shape[fam.columns.index(target) + 1:]))
                 idx = family_index(fast_codes, fam, cols)
-                self.shifted.append((k, idx[:, None] + stride * np.arange(terms.cards[target])[None, :]))
+                for value in range(terms.cards[target]):
+                    per_class[value].append(idx + stride * value + offset)
+                self.blocks.append((k, offset))
+                offset += fam.size
+        n_fast = len(fast_codes)
+        self.width = offset
+        rows = np.repeat(np.arange(n_fast), len(self.blocks))
+        self.incidence = [sparse.csr_matrix((np.ones(rows.size), (rows, np.column_stack(c).ravel())),
+                                            shape=(n_fast, offset)) for c in per_class]
+        self.incidence_t = [m.T.tocsr() for m in self.incidence]
+        self.onehot_q = np.eye(terms.cards[target])[self.q]
         slow = self.codes[~self.fast]
         hidden = slow.copy()
         hidden[:, target] = -1
@@ -141,7 +158,8 @@ class ConditionalRows:
         self.missing_weights = weights[~observed]
 
     def _scores(self) -> np.ndarray:
-        return sum(self.terms.logs[k][shifted] for k, shifted in self.shifted)
+        flat = np.concatenate([self.terms.logs[k] for k, _ in self.blocks])
+        return np.column_stack([m @ flat for m in self.incidence])
 
     def logp(self) -> np.ndarray:
         """log p(q_n | e_n) per observed-target row (-inf where p(q, e) = 0)."""
@@ -154,23 +172,22 @@ class ConditionalRows:
         w = self.weights if row_factor is None else self.weights * row_factor
         counts = [np.zeros(f.shape) for f in self.terms.fams] if want_counts else None
         if self.fast.any():
-            scores = self._scores()
-            top = scores.max(axis=1, keepdims=True)
-            finite = np.isfinite(top[:, 0])
             with np.errstate(invalid="ignore", divide="ignore"):
+                scores = self._scores()     # -inf entries give nan in the matvec only if θ has zeros
+                scores[np.isnan(scores)] = -np.inf
+                top = scores.max(axis=1, keepdims=True)
+                finite = np.isfinite(top[:, 0])
                 exp = np.exp(scores - np.where(finite, top[:, 0], 0.0)[:, None])
                 total = exp.sum(axis=1)
                 own = scores[np.arange(len(scores)), self.q]
                 logp[self.fast] = np.where(finite, own - top[:, 0] - np.log(total), -np.inf)
             if counts is not None:
                 post = np.where(finite[:, None], exp / np.where(finite, total, 1.0)[:, None], 0.0)
-                wf = w[self.fast]
-                rows = np.arange(len(self.q))
-                for k, shifted in self.shifted:
-                    size = self.terms.fams[k].size
-                    diff = np.bincount(shifted[rows, self.q], weights=wf, minlength=size)
-                    diff -= np.bincount(shifted.ravel(), weights=(post * wf[:, None]).ravel(), minlength=size)
-                    counts[k] += diff.reshape(self.terms.fams[k].shape)
+                residual = (self.onehot_q - post) * w[self.fast][:, None]     # (1{q = k} − p(k | e)) w
+                diff = sum(m @ residual[:, value] for value, m in enumerate(self.incidence_t))
+                for k, offset in self.blocks:
+                    fam = self.terms.fams[k]
+                    counts[k] += diff[offset:offset + fam.size].reshape(fam.shape)
         slow = ~self.fast
         if slow.any():
             qe = self.terms.stats(self.qe, w[slow], want_counts)

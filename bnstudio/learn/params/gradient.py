@@ -158,7 +158,8 @@ class GradientTraining:
         start = time.perf_counter()
         codes, weights = check_codes(net, data, weights)
         objective = SoftmaxObjective(net, codes, weights, target, self.criterion, self.alpha, self.l2)
-        scorer = DataScorer(net, codes, weights, target, terms=objective.terms)
+        scorer = DataScorer(net, codes, weights, target, terms=objective.terms,
+                            conditional=getattr(objective, "cond", None))
         val_scorer = DataScorer(net, validation, None, target) if validation is not None else None
         progress = Progress(reporter, self.name, total=self.stop.max_iter)
         history: list[dict[str, float]] = []
@@ -167,9 +168,12 @@ class GradientTraining:
 
         def record(beta: np.ndarray) -> None:
             theta = objective.theta(beta)
-            known = objective.last[1] if objective.last and objective.last[0] == beta.tobytes() else None
-            wanted = {"nll", "cnll"} if target is not None else {"nll"}
-            scores = known if known is not None and wanted <= set(known) else scorer.scores(theta)
+            known = objective.last[1] if objective.last and objective.last[0] == beta.tobytes() else {}
+            scores = dict(known)   # what the optimiser's last evaluation at this β already computed
+            if "nll" not in scores:
+                scores["nll"] = scorer.nll(theta)
+            if target is not None and "cnll" not in scores:
+                scores["cnll"] = scorer.scores(theta)["cnll"]
             entry = {"iteration": len(history) + 1, **scores}
             if val_scorer is not None:
                 entry.update({f"val_{k}": s for k, s in val_scorer.scores(theta).items()})
