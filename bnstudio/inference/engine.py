@@ -190,7 +190,7 @@ class InferenceEngine:
     def family_marginals(self, evidence: ev.Evidence | None = None) -> dict[str, np.ndarray]:
         """p(X, Pa(X) | e) for every variable, in CPT layout (parents..., X), from one calibration."""
         lams = ev.single_evidence(self.compiled.index, evidence)
-        return {k: v[0, 0] for k, v in self._family_marginals(lams, None, 1, evidence).items()}
+        return {k: v[0, 0] for k, v in self._family_marginals(lams, None, 1, evidence)[0].items()}
 
     # ------------------------------------------------------------------ batched
     def posterior_batch(self, targets: str | Sequence[str], cases: Mapping[str, np.ndarray] | np.ndarray,
@@ -226,48 +226,58 @@ class InferenceEngine:
         E-step), else per case (N, *family). With S parameter sets a leading S axis is added."""
         cs = self.compiled
         lams, n = ev.batch_evidence(cs.index, cases, columns)
-        if weights is not None:
-            weights = np.asarray(weights, dtype=float)
-            if weights.shape != (n,):
-                raise EvidenceError(f"weights must have shape ({n},), got {weights.shape}")
-        result = self._family_marginals(lams, parameters, n, None, weights if reduce else None, reduce)
+        weights = self._check_weights(weights, n)
+        result, _ = self._family_marginals(lams, parameters, n, None, weights if reduce else None, reduce)
         if reduce:
             return {k: v[:, 0] if parameters else v[0, 0] for k, v in result.items()}
         return {k: self._shape_out(v, n, parameters) for k, v in result.items()}
 
-    def calibrate_batch(self, cases: Mapping[str, np.ndarray] | np.ndarray, columns: Sequence[str] | None = None
+    def calibrate_batch(self, cases: Mapping[str, np.ndarray] | np.ndarray, columns: Sequence[str] | None = None,
+                        weights: np.ndarray | None = None, reduce: bool = False
                         ) -> tuple[dict[str, np.ndarray], np.ndarray]:
-        """One propagation for N cases giving p(X, Pa | e_n) per case {name: (N, *family)} and log p(e_n) (N,)
-        — e.g. the calibrations under e and under (q, e) of the delta method at once. Impossible cases get
-        all-zero marginals and log p(e) = -inf instead of an error."""
+        """One propagation for N cases giving the family marginals — per case {name: (N, *family)}, or with
+        ``reduce`` the weighted sums Σ_n w_n p(X, Pa | e_n) (EM's expected counts) — and log p(e_n) (N,).
+        Impossible cases get all-zero marginals and log p(e) = -inf instead of an error (e.g. the (q, e)
+        calibration of the delta method when q contradicts e)."""
         cs = self.compiled
         lams, n = ev.batch_evidence(cs.index, cases, columns)
-        prop = self._propagation(lams, None, n)
-        out, log_z = {}, np.zeros((1, 1))
-        for c in sorted(set(cs.jt.family_home)):
-            belief, log_z = prop.belief(c)
-            for v in cs.vars_homed_at(c):
-                out[cs.index.names[v]] = self._shape_out(cs.marginal(belief, c, list(cs.families[v])), n, None)
+        weights = self._check_weights(weights, n)
+        out, log_z = self._family_marginals(lams, None, n, None, weights, reduce, check=False)
+        out = {k: v[0, 0] for k, v in out.items()} if reduce else {k: self._shape_out(v, n, None)
+                                                                    for k, v in out.items()}
         return out, np.array(np.broadcast_to(log_z, (1, n))[0])
 
     # ------------------------------------------------------------------ helpers
-    def _family_marginals(self, lams, parameters, n, evidence, weights=None, reduce=False) -> dict[str, np.ndarray]:
+    @staticmethod
+    def _check_weights(weights, n: int) -> np.ndarray | None:
+        if weights is None:
+            return None
+        weights = np.asarray(weights, dtype=float)
+        if weights.shape != (n,):
+            raise EvidenceError(f"weights must have shape ({n},), got {weights.shape}")
+        return weights
+
+    def _family_marginals(self, lams, parameters, n, evidence, weights=None, reduce=False, check=True
+                          ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Family marginals (S, N|1, *family) from one calibration, and log p(e) (S', N')."""
         cs = self.compiled
         if not self.fits_budget and n == 1 and not parameters:
-            return {name: self._ve_joint(list(cs.families[v]), lams, evidence)[None, None]
-                    for v, name in enumerate(cs.index.names)}
+            out = {name: self._ve_joint(list(cs.families[v]), lams, evidence)[None, None]
+                   for v, name in enumerate(cs.index.names)}
+            return out, np.array([[self._ve_log_evidence(lams) if lams else 0.0]])
         prop = self._propagation(lams, parameters, n)
-        out = {}
+        out, log_z = {}, np.zeros((1, 1))
         for c in sorted(set(cs.jt.family_home)):
             belief, log_z = prop.belief(c)
-            self._check_possible_batch(log_z) if evidence is None else self._check_possible(log_z, evidence)
+            if check:
+                self._check_possible_batch(log_z) if evidence is None else self._check_possible(log_z, evidence)
             if reduce:
                 belief = np.broadcast_to(belief, belief.shape[:1] + (n,) + belief.shape[2:])
                 belief = (np.einsum("sn...,n->s...", belief, weights) if weights is not None
                           else belief.sum(axis=1))[:, None]
             for v in cs.vars_homed_at(c):
                 out[cs.index.names[v]] = cs.marginal(belief, c, list(cs.families[v]))
-        return out
+        return out, log_z
 
     def _shape_out(self, arr: np.ndarray, n: int, parameters: Parameters | None) -> np.ndarray:
         arr = np.broadcast_to(arr, (arr.shape[0], n) + arr.shape[2:])

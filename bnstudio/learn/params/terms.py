@@ -143,13 +143,13 @@ class Terms:
             counts[k] += np.bincount(shifted.ravel(), weights=weighted, minlength=fam.size).reshape(fam.shape)
 
     def _engine_rows(self, rows: PreparedRows, weights, logp, counts) -> None:
+        """Unique incomplete patterns through the engine: log p(e) and weighted family marginals, one calibration."""
         self._sync_engine()
-        logp_unique = self.engine.log_evidence_batch(rows.unique)
+        if counts is None:
+            logp[rows.engine] = self.engine.log_evidence_batch(rows.unique)[rows.inverse]
+            return
+        grouped = np.bincount(rows.inverse, weights=weights, minlength=len(rows.unique))
+        marg, logp_unique = self.engine.calibrate_batch(rows.unique, weights=grouped, reduce=True)
         logp[rows.engine] = logp_unique[rows.inverse]
-        if counts is not None:
-            grouped = np.bincount(rows.inverse, weights=weights, minlength=len(rows.unique))
-            possible = np.isfinite(logp_unique) & (grouped > 0)
-            if possible.any():
-                marg = self.engine.family_marginals_batch(rows.unique[possible], weights=grouped[possible])
-                for k, fam in enumerate(self.fams):
-                    counts[k] += marg[fam.var]
+        for k, fam in enumerate(self.fams):
+            counts[k] += marg[fam.var]
