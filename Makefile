@@ -27,6 +27,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[test,bench]"
 	$(PY) benchmarks/inference_bench.py
+	$(PY) benchmarks/learning_bench.py
+	$(PY) benchmarks/errorbars_bench.py
+	$(PY) benchmarks/structure_bench.py
+	$(PY) benchmarks/data_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

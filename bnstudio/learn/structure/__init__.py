@@ -8,12 +8,15 @@ missing, one column per variable in ``names`` order.
 
 Modules: :mod:`.scores` (family scores, :class:`ScoreCache`), :mod:`.constraints` (expert knowledge),
 :mod:`.trees` (nb, tan, kdb, chow-liu), :mod:`.hillclimb` (greedy search, tabu, restarts), :mod:`.bnc`
-(conditional log-likelihood objective), :mod:`.compare` (structural Hamming distance), :mod:`.api`.
+(conditional log-likelihood objective), :mod:`.compare` (structural Hamming distance), :mod:`.bootstrap`
+(arc confidence from bootstrap resamples), :mod:`.api`.
 """
 from bnstudio.learn.structure.api import ALGORITHMS, SCORES, StructureResult, learn_structure
+from bnstudio.learn.structure.bootstrap import ArcConfidence, arc_confidence
 from bnstudio.learn.structure.compare import pdag, shd
 from bnstudio.learn.structure.constraints import Constraints, parse_arc
 from bnstudio.learn.structure.scores import DECOMPOSABLE, ScoreCache, bdeu, bic, family_score, k2, log_likelihood
 
-__all__ = ["ALGORITHMS", "Constraints", "DECOMPOSABLE", "SCORES", "ScoreCache", "StructureResult", "bdeu", "bic",
-           "family_score", "k2", "learn_structure", "log_likelihood", "parse_arc", "pdag", "shd"]
+__all__ = ["ALGORITHMS", "ArcConfidence", "Constraints", "DECOMPOSABLE", "SCORES", "ScoreCache", "StructureResult",
+           "arc_confidence", "bdeu", "bic", "family_score", "k2", "learn_structure", "log_likelihood", "parse_arc",
+           "pdag", "shd"]

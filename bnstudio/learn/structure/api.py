@@ -157,7 +157,8 @@ def learn_structure(algorithm: str, codes: np.ndarray, names: Sequence[str], sta
         score (the tutorial's "best tree" start, MP1-130: on ALARM it avoids the poor local maxima that the
         empty start runs into); bnc from the empty network, as Grossman & Domingos.
     tabu, restarts, perturb, seed, max_iter
-        Tabu-list length, random restarts and moves per restart (see :mod:`.hillclimb`).
+        Tabu patience (moves in a row without improvement; visited structures are tabu), random restarts and
+        random moves per restart (see :mod:`.hillclimb`).
     k, root
         kdb's number of attribute parents; the root of chow-liu / tan trees.
     prior : {None, "laplace", "bdeu"}

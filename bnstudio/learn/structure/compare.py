@@ -1,8 +1,8 @@
 """Comparing structures: structural Hamming distance between DAGs and between their equivalence classes.
 
-Markov-equivalent DAGs share their skeleton and v-structures (tutorial, "I-Equivalent Bayesian Networks", MP1-19), and the
-scores bic and bdeu cannot tell them apart, so a fair comparison also looks at the completed partially
-directed graphs (CPDAGs): the skeleton with the compelled arcs directed, found from the v-structures by
+Markov-equivalent DAGs share their skeleton and v-structures (tutorial, "I-Equivalent Bayesian Networks",
+MP1-19), and the scores bic and bdeu cannot tell them apart, so a fair comparison also looks at the completed
+partially directed graphs (CPDAGs): the skeleton with the compelled arcs directed, found from the v-structures by
 Meek's orientation rules R1–R3.
 
 >>> shd([("A", "B"), ("B", "C")], [("B", "A"), ("B", "C")])          # one reversed arc

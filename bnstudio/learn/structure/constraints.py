@@ -14,7 +14,7 @@ both required and forbidden, required arcs forming a cycle (:class:`CycleError`)
 an earlier tier, a variable with more required parents than ``max_parents``.
 
 >>> c = Constraints.build(["A", "B", "C"], required=[("A", "B")], tiers=[["A"], ["B", "C"]])
->>> c.allowed[1, 0], c.allowed[0, 2]        # B -> A goes backwards across tiers; A -> C is fine
+>>> bool(c.allowed[1, 0]), bool(c.allowed[0, 2])   # B -> A goes backwards across tiers; A -> C is fine
 (False, True)
 """
 from __future__ import annotations

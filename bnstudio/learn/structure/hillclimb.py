@@ -4,9 +4,11 @@ The search follows the tutorial ("Greedy Hill-Climbing", MP1-130 to MP1-132): st
 a tree or a given one), evaluate every add / delete / reverse-arc move, apply the best, stop when nothing
 improves. Escapes from local maxima and plateaus:
 
-* **tabu list** of the ``tabu`` most recently visited structures (hashed by XOR of one random 64-bit key per
-  arc): the best move not leading back to one of them is applied even if it lowers the score, until ``tabu``
-  steps pass without beating the best structure; the best one is returned;
+* **tabu list**: the best move not leading back to a structure already visited in this climb (hashed by XOR
+  of one random 64-bit key per arc) is applied even if it lowers the score, until ``tabu`` steps in a row
+  pass without beating the best structure; the best one is returned. The tutorial keeps the K most recent
+  structures; keeping all of them is a superset that also guarantees termination when, with missing cells,
+  move deltas are measured on different rows and need not add up along a cycle;
 * **random restarts**: from the best structure, apply ``perturb`` random legal moves and climb again.
 
 Efficiency ("Exploiting Decomposability in Local Search", MP1-129): the deltas of all moves live in three
@@ -17,7 +19,6 @@ Cycle checks use a reachability matrix kept up to date. Everything is determinis
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -45,21 +46,28 @@ class Objective(Protocol):
 
 
 class DecomposableObjective:
-    """Σ_j Score(X_j | Pa_j) from a :class:`ScoreCache`; a move's delta only involves its families."""
+    """Σ_j Score(X_j | Pa_j) from a :class:`ScoreCache`; a move's delta only involves its families.
+
+    With missing cells each family change is judged on the rows observing both versions of the family
+    (:meth:`ScoreCache.move_delta`), so the reported total (rescaled family terms) need not grow every move.
+    """
 
     def __init__(self, cache: ScoreCache) -> None:
         self.cache = cache
         self.fam: list[float] = []
+        self.pa: list[frozenset[int]] = []
 
     def start(self, parents: list[frozenset[int]]) -> float:
+        self.pa = list(parents)
         self.fam = [self.cache.family(j, ps) for j, ps in enumerate(parents)]
         return float(sum(self.fam))
 
     def delta(self, changes: Changes) -> float:
-        return sum(self.cache.family(j, ps) - self.fam[j] for j, ps in changes.items())
+        return sum(self.cache.move_delta(j, self.pa[j], ps) for j, ps in changes.items())
 
     def apply(self, changes: Changes) -> float:
         for j, ps in changes.items():
+            self.pa[j] = ps
             self.fam[j] = self.cache.family(j, ps)
         return float(sum(self.fam))
 
@@ -94,7 +102,9 @@ class HillClimber:
         self.step = 0
 
     # ------------------------------------------------------------------ state
-    def _reset(self, parents: list[frozenset[int]]) -> None:
+    def _reset(self, parents: list[frozenset[int]], gain: float = 0.0) -> None:
+        """Set the state to ``parents``; ``gain`` is the sum of move deltas that led there from the start."""
+        self.gain = gain
         self.pa = [set(p) for p in parents]
         self.kids = [set() for _ in range(self.v)]
         for j, ps in enumerate(self.pa):
@@ -169,6 +179,7 @@ class HillClimber:
         return True
 
     def _apply(self, kind: int, i: int, j: int) -> None:
+        self.gain += float(self.delta[kind, i, j])
         changes = self._changes(kind, i, j)
         self.hash = self._hash_after(kind, i, j)
         for x, ps in changes.items():
@@ -203,30 +214,37 @@ class HillClimber:
         for f in candidates[np.argsort(-flat[candidates], kind="stable")]:
             kind, rest = divmod(int(f), self.v * self.v)
             i, j = divmod(rest, self.v)
-            if self._acyclic_after(kind, i, j) and (not tabu or self._hash_after(kind, i, j) not in tabu):
+            if self._acyclic_after(kind, i, j) and self._hash_after(kind, i, j) not in tabu:
                 return kind, i, j, float(flat[f])
         return None
 
-    def _climb(self, phase: str) -> tuple[list[frozenset[int]], float]:
-        best = ([frozenset(p) for p in self.pa], self.total)
-        recent: deque[int] = deque([self.hash], maxlen=max(self.tabu, 1))
+    def _state(self) -> tuple[list[frozenset[int]], float, float]:
+        return [frozenset(p) for p in self.pa], self.total, self.gain
+
+    def _climb(self, phase: str) -> tuple[list[frozenset[int]], float, float]:
+        """Climb from the current state; return the best (parents, total, gain) seen and go back to it.
+
+        Progress is measured by the accumulated move deltas (``gain``), which equal total differences on
+        complete data and stay meaningful when missing cells make moves judged on their own rows."""
+        best = self._state()
+        visited = {self.hash}
         since_best = 0
         while self.max_iter is None or self.step < self.max_iter:
             tol = self.tol * max(1.0, abs(self.total))
-            move = self._best(tol if self.tabu == 0 else -np.inf, set(recent) if self.tabu else set())
+            move = self._best(tol if self.tabu == 0 else -np.inf, visited)
             if move is None or (move[3] <= tol and since_best >= self.tabu):
                 break
             self._apply(*move[:3])
             self._record(*move, phase=phase)
-            recent.append(self.hash)
-            if self.total > best[1] + tol:
-                best, since_best = ([frozenset(p) for p in self.pa], self.total), 0
+            visited.add(self.hash)
+            if self.gain > best[2] + tol:
+                best, since_best = self._state(), 0
             else:
                 since_best += 1
                 if since_best > self.tabu:
                     break
         if [frozenset(p) for p in self.pa] != best[0]:
-            self._reset(best[0])
+            self._reset(best[0], best[2])
         return best
 
     def _perturb(self) -> None:
@@ -249,7 +267,7 @@ class HillClimber:
         for r in range(self.restarts):
             self._perturb()
             found = self._climb(f"restart {r + 1}")
-            if found[1] > best[1] + self.tol * max(1.0, abs(best[1])):
+            if found[2] > best[2] + self.tol * max(1.0, abs(best[1])):
                 best = found
-            self._reset(best[0])
+            self._reset(best[0], best[2])
         return SearchResult(best[0], best[1], self.history)

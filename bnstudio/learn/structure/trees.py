@@ -50,7 +50,8 @@ def edge_weight(data: DataColumns, i: int, j: int, cond: tuple[int, ...] = (), s
     gain = family_score(flat.reshape(-1, rj), score, ess) - family_score(flat.sum(axis=1), score, ess)
     if score == "k2":
         back = flat.transpose(0, 2, 1)
-        gain = 0.5 * (gain + family_score(back.reshape(-1, ri), score, ess) - family_score(back.sum(axis=1), score, ess))
+        reverse = family_score(back.reshape(-1, ri), score, ess) - family_score(back.sum(axis=1), score, ess)
+        gain = 0.5 * (gain + reverse)
     return float(gain)
 
 
@@ -158,8 +159,9 @@ class Builder:
         return [frozenset(p) for p in self.parents]
 
 
-def _tree(data: DataColumns, nodes: list[int], weights: np.ndarray, cons: Constraints, root: int | None,
+def _tree(nodes: list[int], weights: np.ndarray, cons: Constraints, root: int | None,
           eps: float) -> list[tuple[int, int]]:
+    """Kruskal + orientation when nothing constrains the tree arcs, else a constrained maximum branching."""
     free = not cons.required and bool(cons.allowed[np.ix_(nodes, nodes)].sum() == len(nodes) * (len(nodes) - 1))
     if free:
         return orient(nodes, kruskal(nodes, weights, eps), root)
@@ -173,7 +175,7 @@ def chow_liu(data: DataColumns, cons: Constraints, score: str = "ll", ess: float
     builder = Builder(cons)
     if cons.max_parents != 0:
         weights = weight_matrix(data, nodes, (), score, ess)
-        for i, j in _tree(data, nodes, weights, cons, root, _eps(score, data)):
+        for i, j in _tree(nodes, weights, cons, root, _eps(score, data)):
             builder.try_add(i, j)
     return builder.result()
 
@@ -197,7 +199,7 @@ def tan(data: DataColumns, cons: Constraints, target: int, score: str = "ll", es
     if cons.max_parents is None or cons.max_parents >= 2:
         weights = weight_matrix(data, attrs, (target,), score, ess)
         root = attrs[0] if root is None and attrs else root
-        for i, j in _tree(data, attrs, weights, cons, root, _eps(score, data)):
+        for i, j in _tree(attrs, weights, cons, root, _eps(score, data)):
             builder.try_add(i, j)
     return builder.result()
 

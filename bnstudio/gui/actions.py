@@ -1,0 +1,153 @@
+"""The main window's actions, menus and toolbar (File, Edit, View, Network, Learn, Query, Help).
+
+Every action is wired to something that works; nothing is a placeholder.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMenu, QStyle, QToolBar
+
+from bnstudio.gui import icons
+from bnstudio.gui.canvas import ADD_ARC, ADD_NODE, SELECT
+from bnstudio.gui.canvas import style as st
+
+if TYPE_CHECKING:
+    from bnstudio.gui.main_window import MainWindow
+
+
+class Actions:
+    """Named QActions of one main window."""
+
+    def __init__(self, window: "MainWindow") -> None:
+        self.window = window
+        w, files, view, scene = window, window.files, window.view, window.scene
+        standard = w.style().standardIcon
+        self.new = self._make("&New", files.new_file, QKeySequence.New, standard(QStyle.SP_FileIcon))
+        self.open = self._make("&Open…", files.open_dialog, QKeySequence.Open,
+                               standard(QStyle.SP_DialogOpenButton))
+        self.save = self._make("&Save", files.save, QKeySequence.Save, standard(QStyle.SP_DialogSaveButton))
+        self.save_as = self._make("Save &As…", files.save_as, QKeySequence.SaveAs)
+        self.export_png = self._make("Export Image as &PNG…", files.export_png_dialog)
+        self.export_svg = self._make("Export Image as S&VG…", files.export_svg_dialog)
+        self.quit = self._make("&Quit", w.close, QKeySequence.Quit)
+
+        stack = w.document.undo_stack
+        self.undo = stack.createUndoAction(w, "&Undo")
+        self.undo.setShortcut(QKeySequence.Undo)
+        self.undo.setIcon(icons.undo())
+        self.undo.setIconText("Undo")  # the toolbar keeps a short label; the menu shows what will be undone
+        self.redo = stack.createRedoAction(w, "&Redo")
+        self.redo.setShortcut(QKeySequence.Redo)
+        self.redo.setIcon(icons.redo())
+        self.redo.setIconText("Redo")
+        self.delete = self._make("&Delete", scene.delete_selection, QKeySequence.Delete)
+        self.rename = self._make("Re&name Node", w.rename_selected, "F2")
+        self.select_all = self._make("Select &All", self._select_all, QKeySequence.SelectAll)
+
+        self.node_styles = QActionGroup(w)
+        self.bars = self._make("&Bar Charts", lambda: w.set_node_style(st.BARS), "Ctrl+B", icons.bars(),
+                               checkable=True, group=self.node_styles)
+        self.compact = self._make("&Compact Nodes", lambda: w.set_node_style(st.COMPACT), "Ctrl+Shift+B",
+                                  icons.compact(), checkable=True, group=self.node_styles)
+        self.bars.setIconText("Bars")
+        self.compact.setIconText("Compact")
+        self.zoom_in = self._make("Zoom &In", view.zoom_in, QKeySequence.ZoomIn)
+        self.zoom_out = self._make("Zoom &Out", view.zoom_out, QKeySequence.ZoomOut)
+        self.zoom_reset = self._make("&Actual Size", lambda: view.set_zoom(1.0), "Ctrl+0")
+        self.fit = self._make("&Fit to View", view.fit_to_view, "Ctrl+F", icons.fit())
+
+        self.tools = QActionGroup(w)
+        self.tool_select = self._make("&Select", lambda: w.set_tool(SELECT), "S", icons.select(),
+                                      checkable=True, group=self.tools)
+        self.tool_node = self._make("Add &Node", lambda: w.set_tool(ADD_NODE), "N", icons.add_node(),
+                                    checkable=True, group=self.tools)
+        self.tool_arc = self._make("Add &Arc", lambda: w.set_tool(ADD_ARC), "A", icons.add_arc(),
+                                   checkable=True, group=self.tools)
+        self.tool_select.setChecked(True)
+        for action in (self.delete, self.rename, self.select_all, self.tool_select, self.tool_node, self.tool_arc):
+            # keys that mean something else in the table and the text fields work on the canvas only
+            action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+            view.addAction(action)
+        self.tool_node.setToolTip("Click on empty space to add a node (or double-click anywhere)")
+        self.tool_arc.setToolTip("Drag from a parent to a child (or Shift+drag with any tool)")
+        self.auto_layout = self._make("Automatic &Layout", w.auto_layout, "Ctrl+L", icons.layout())
+        self.normalise_all = self._make("&Normalise All CPTs", w.normalise_all_cpts)
+        self.check = self._make("&Check Network", w.check_network)
+
+        self.set_ess = self._make("Set &Effective Sample Size for All Nodes…", w.ask_ess_for_all)
+        self.set_ess.setToolTip("Dirichlet counts = CPT × ESS for every node (priors for learning and error bars)")
+        self.remove_counts = self._make("&Remove All Dirichlet Counts", w.remove_all_counts)
+
+        self.clear_evidence = self._make("&Clear All Evidence", w.document.clear_evidence, "Ctrl+E",
+                                         icons.clear_evidence())
+        self.help_mouse = self._make("&Mouse and Keyboard", w.show_help)
+        self.about = self._make("&About BN Studio", w.show_about)
+
+    def _make(self, text: str, slot, shortcut=None, icon=None, checkable: bool = False,
+              group: QActionGroup | None = None) -> QAction:
+        action = QAction(text, self.window)
+        action.triggered.connect(lambda _checked=False: slot())
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if icon is not None:
+            action.setIcon(icon)
+        action.setCheckable(checkable)
+        if group is not None:
+            group.addAction(action)
+        return action
+
+    def _select_all(self) -> None:
+        for item in self.window.scene.nodes.values():
+            item.setSelected(True)
+
+    # ------------------------------------------------------------------ menus and toolbar
+    def build_menus(self) -> dict[str, QMenu]:
+        w, bar = self.window, self.window.menuBar()
+        menus = {name: bar.addMenu(title) for name, title in (
+            ("file", "&File"), ("edit", "&Edit"), ("view", "&View"), ("network", "&Network"),
+            ("learn", "&Learn"), ("query", "&Query"), ("help", "&Help"))}
+        m = menus["file"]
+        m.addActions([self.new, self.open])
+        menus["recent"] = m.addMenu("Open &Recent")
+        menus["examples"] = m.addMenu("E&xamples")
+        m.addSeparator()
+        m.addActions([self.save, self.save_as])
+        m.addSeparator()
+        m.addActions([self.export_png, self.export_svg])
+        m.addSeparator()
+        m.addAction(self.quit)
+        menus["edit"].addActions([self.undo, self.redo])
+        menus["edit"].addSeparator()
+        menus["edit"].addActions([self.delete, self.rename, self.select_all])
+        m = menus["view"]
+        m.addActions([self.bars, self.compact])
+        m.addSeparator()
+        m.addActions([self.zoom_in, self.zoom_out, self.zoom_reset, self.fit])
+        m.addSeparator()
+        for dock in w.docks.values():
+            m.addAction(dock.toggleViewAction())
+        m.addAction(w.toolbar.toggleViewAction())
+        m = menus["network"]
+        m.addActions([self.tool_select, self.tool_node, self.tool_arc])
+        m.addSeparator()
+        m.addActions([self.auto_layout, self.normalise_all, self.check])
+        menus["learn"].addActions([self.set_ess, self.remove_counts])
+        menus["query"].addAction(self.clear_evidence)
+        menus["help"].addActions([self.help_mouse, self.about])
+        return menus
+
+    def fill_toolbar(self, toolbar: QToolBar) -> None:
+        toolbar.addActions([self.new, self.open, self.save])
+        toolbar.addSeparator()
+        toolbar.addActions([self.undo, self.redo])
+        toolbar.addSeparator()
+        toolbar.addActions([self.tool_select, self.tool_node, self.tool_arc])
+        toolbar.addSeparator()
+        toolbar.addActions([self.auto_layout, self.fit])
+        toolbar.addSeparator()
+        toolbar.addActions([self.bars, self.compact])
+        toolbar.addSeparator()
+        toolbar.addAction(self.clear_evidence)

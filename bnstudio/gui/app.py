@@ -1,0 +1,64 @@
+"""Starting the desktop app: ``run(path)`` opens the main window (on ``path`` if given) and runs the event
+loop. ``bnstudio`` without a subcommand calls it on the bundled ALARM example; ``bnstudio gui FILE`` on FILE.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtWidgets import QApplication
+
+from bnstudio.gui import dialogs
+from bnstudio.gui import settings as cfg
+from bnstudio.gui.icons import app_icon
+from bnstudio.gui.main_window import MainWindow
+from bnstudio.gui.resources import bundled_example
+
+__all__ = ["application", "bundled_example", "has_display", "open_window", "run"]
+
+
+def has_display() -> bool:
+    """Whether Qt can show windows here (a display server, another platform, or a forced QPA platform)."""
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    if sys.platform.startswith("linux") or "bsd" in sys.platform:
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def application(argv: list[str] | None = None) -> QApplication:
+    """The QApplication (created once, with the names QSettings and QStandardPaths use)."""
+    QCoreApplication.setOrganizationName(cfg.ORGANISATION)
+    QCoreApplication.setApplicationName(cfg.APPLICATION)
+    app = QApplication.instance() or QApplication(argv if argv is not None else [sys.argv[0]])
+    app.setWindowIcon(app_icon())
+    app.setDesktopFileName("bnstudio")
+    return app
+
+
+def open_window(path: str | Path | None = None, recovery: bool = True) -> MainWindow:
+    """A shown main window on ``path`` (a parser error is shown in a dialog; the window stays open)."""
+    window = MainWindow()
+    window.show()
+    if path is not None:
+        window.open_path(path)
+    if recovery:
+        QTimer.singleShot(0, window.files.start_recovery)  # after the window is on screen
+    QTimer.singleShot(0, window.view.fit_to_view)
+    return window
+
+
+def run(path: str | Path | None = None) -> int:
+    """Open the app (on ``path`` if given) and run until the last window closes; returns the exit status."""
+    if not has_display():
+        print("bnstudio: no display found (set DISPLAY, or run a subcommand; see `bnstudio --help`)",
+              file=sys.stderr)
+        return 2
+    app = application()
+    dialogs.install_excepthook()
+    window = open_window(path)
+    status = app.exec()
+    del window
+    return int(status)

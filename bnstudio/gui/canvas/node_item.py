@@ -1,0 +1,168 @@
+"""A node on the canvas: compact (its name) or a bar chart (each state's name, a bar of its posterior
+probability and the number, like GeNIe's bar-chart nodes). The item only draws; the scene owns the logic.
+
+Beliefs and evidence are updated in place (:meth:`NodeItem.set_beliefs`), never by rebuilding the item.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem, QWidget
+
+from bnstudio.gui.canvas import style as st
+
+
+class NodeItem(QGraphicsItem):
+    """One variable; its position (``pos()``) is the node's centre, as in ``net.positions``."""
+
+    def __init__(self, name: str, states: Sequence[str], node_style: str = st.BARS) -> None:
+        super().__init__()
+        self.name = name
+        self.states = tuple(states)
+        self.node_style = node_style
+        self.beliefs: np.ndarray | None = None
+        self.evidence: Any = None  # a state name, a likelihood list, or None
+        self.hover_row: int | None = None
+        self.arcs: list = []  # ArcItems touching this node, kept by the scene
+        self._rect = QRectF()
+        self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
+                      | QGraphicsItem.ItemSendsGeometryChanges)
+        self.setAcceptHoverEvents(True)
+        self.setZValue(1)
+        self._relayout()
+
+    # ------------------------------------------------------------------ state
+    def _relayout(self) -> None:
+        self.prepareGeometryChange()
+        w, h = st.node_size(self.name, len(self.states), self.node_style)
+        self._rect = QRectF(-w / 2, -h / 2, w, h)
+        for arc in self.arcs:
+            arc.adjust()
+
+    def set_identity(self, name: str, states: Sequence[str]) -> None:
+        self.name, self.states = name, tuple(states)
+        self._relayout()
+        self.update()
+
+    def set_style(self, node_style: str) -> None:
+        if node_style != self.node_style:
+            self.node_style = node_style
+            self._relayout()
+            self.update()
+
+    def set_beliefs(self, beliefs: np.ndarray | None, evidence: Any) -> None:
+        self.beliefs, self.evidence = beliefs, evidence
+        self.update()
+
+    @property
+    def has_evidence(self) -> bool:
+        return self.evidence is not None
+
+    # ------------------------------------------------------------------ geometry
+    def boundingRect(self) -> QRectF:  # Qt override
+        return self._rect.adjusted(-2, -2, 2, 2)
+
+    def shape(self) -> QPainterPath:  # Qt override
+        path = QPainterPath()
+        path.addRoundedRect(self._rect, st.CORNER, st.CORNER)
+        return path
+
+    def rect(self) -> QRectF:
+        return QRectF(self._rect)
+
+    def header_rect(self) -> QRectF:
+        r = self._rect
+        return QRectF(r.left(), r.top(), r.width(), st.HEADER_HEIGHT if self.node_style == st.BARS else r.height())
+
+    def row_rect(self, i: int) -> QRectF:
+        top = self._rect.top() + st.HEADER_HEIGHT + i * st.ROW_HEIGHT + 2
+        return QRectF(self._rect.left(), top, self._rect.width(), st.ROW_HEIGHT)
+
+    def state_at(self, local: QPointF) -> int | None:
+        """The state row under ``local`` (item coordinates) in bar-chart view, else None."""
+        if self.node_style != st.BARS:
+            return None
+        for i in range(len(self.states)):
+            if self.row_rect(i).contains(local):
+                return i
+        return None
+
+    # ------------------------------------------------------------------ painting
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        selected = bool(option.state & QStyle.State_Selected)
+        painter.setRenderHint(QPainter.Antialiasing)
+        r = self._rect
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(st.NODE_FILL)
+        painter.drawRoundedRect(r, st.CORNER, st.CORNER)
+        self._paint_header(painter)
+        if self.node_style == st.BARS:
+            self._paint_rows(painter)
+        border = st.SELECTED if selected else st.EVIDENCE_BORDER if self.has_evidence else st.NODE_BORDER
+        painter.setPen(QPen(border, 2.4 if selected or self.has_evidence else 1.1))
+        painter.setBrush(Qt.NoBrush)
+        painter.drawRoundedRect(r, st.CORNER, st.CORNER)
+
+    def _paint_header(self, painter: QPainter) -> None:
+        header = self.header_rect()
+        fill = (st.SOFT_EVIDENCE_HEADER if self.has_evidence and not isinstance(self.evidence, str)
+                else st.EVIDENCE_HEADER if self.has_evidence else st.HEADER_FILL)
+        path = QPainterPath()
+        path.addRoundedRect(header, st.CORNER, st.CORNER)
+        if self.node_style == st.BARS:  # square off the header's bottom corners
+            path.addRect(QRectF(header.left(), header.center().y(), header.width(), header.height() / 2))
+        painter.fillPath(path.simplified(), QBrush(fill))
+        painter.setPen(st.TEXT)
+        painter.setFont(st.title_font())
+        text_rect = header.adjusted(st.PADDING, 0, -st.PADDING, 0)
+        text = painter.fontMetrics().elidedText(self.name, Qt.ElideRight, int(text_rect.width()))
+        painter.drawText(text_rect, Qt.AlignVCenter | (Qt.AlignLeft if self.node_style == st.BARS
+                                                      else Qt.AlignHCenter), text)
+
+    def _paint_rows(self, painter: QPainter) -> None:
+        painter.setFont(st.state_font())
+        metrics = painter.fontMetrics()
+        left, right = self._rect.left() + st.PADDING, self._rect.right() - st.PADDING
+        bar_left = left + st.NAME_COLUMN + 4
+        bar_right = right - st.NUMBER_COLUMN - 4
+        for i, state in enumerate(self.states):
+            row = self.row_rect(i)
+            if i == self.hover_row:
+                painter.fillRect(row.adjusted(1, 0, -1, 0), st.ROW_HOVER)
+            is_evidence = self.evidence == state
+            painter.setPen(st.TEXT)
+            name_rect = QRectF(left, row.top(), st.NAME_COLUMN, row.height())
+            painter.drawText(name_rect, Qt.AlignVCenter | Qt.AlignLeft,
+                             metrics.elidedText(state, Qt.ElideRight, int(st.NAME_COLUMN)))
+            track = QRectF(bar_left, row.top() + 3, bar_right - bar_left, row.height() - 6)
+            painter.fillRect(track, st.BAR_TRACK)
+            p = None if self.beliefs is None else float(self.beliefs[i])
+            if p is not None and p > 0:
+                bar = QRectF(track.left(), track.top(), max(1.0, track.width() * min(p, 1.0)), track.height())
+                painter.fillRect(bar, st.EVIDENCE_BAR if is_evidence else st.BAR)
+            painter.setPen(st.TEXT if p is not None else st.MUTED_TEXT)
+            number_rect = QRectF(right - st.NUMBER_COLUMN, row.top(), st.NUMBER_COLUMN, row.height())
+            painter.drawText(number_rect, Qt.AlignVCenter | Qt.AlignRight,
+                             "—" if p is None else st.format_probability(p))
+
+    # ------------------------------------------------------------------ interaction feedback
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # Qt override
+        if change == QGraphicsItem.ItemPositionHasChanged:
+            for arc in self.arcs:
+                arc.adjust()
+        return super().itemChange(change, value)
+
+    def hoverMoveEvent(self, event) -> None:  # Qt override
+        row = self.state_at(event.pos())
+        if row != self.hover_row:
+            self.hover_row = row
+            self.setCursor(Qt.PointingHandCursor if row is not None else Qt.ArrowCursor)
+            self.update()
+
+    def hoverLeaveEvent(self, event) -> None:  # Qt override
+        self.hover_row = None
+        self.unsetCursor()
+        self.update()

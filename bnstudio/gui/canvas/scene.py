@@ -1,0 +1,264 @@
+"""The graph scene: an adapter that mirrors the document's network as node and arc items.
+
+It redraws on the network's events (structural edits are diffed against the items, renames keep the item),
+moves items on ``positions_changed``, updates bars in place on ``beliefs_changed``, and writes back only
+through undo commands (moves are pushed once, on mouse release).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, QPointF, Signal
+from PySide6.QtGui import QPen, Qt
+from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent
+
+from bnstudio.core.events import Event
+from bnstudio.gui import commands as cmd
+from bnstudio.gui.canvas import style as st
+from bnstudio.gui.canvas.arc_item import ArcItem
+from bnstudio.gui.canvas.node_item import NodeItem
+from bnstudio.gui.document import Document
+
+SELECT, ADD_NODE, ADD_ARC = "select", "add_node", "add_arc"
+DEFAULT_STATES = ("yes", "no")
+CLICK_TOLERANCE = 4.0
+SCENE_MARGIN = 600.0  # room around the network to drag nodes into and to pan
+
+
+class NetworkScene(QGraphicsScene):
+    """Node and arc items for ``document.network``; see the module docstring."""
+
+    rename_requested = Signal(str)
+    current_variable_changed = Signal(str)  # "" when not exactly one node is selected
+    context_menu_requested = Signal(object, object)  # (item or None, QGraphicsSceneContextMenuEvent)
+
+    def __init__(self, document: Document, parent=None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.nodes: dict[str, NodeItem] = {}
+        self.arcs: dict[tuple[str, str], ArcItem] = {}
+        self.node_style = st.BARS
+        self.tool = SELECT
+        self._arc_source: NodeItem | None = None
+        self._preview: QGraphicsLineItem | None = None
+        self._press: tuple[NodeItem, int | None, QPointF] | None = None
+        self.setBackgroundBrush(st.BACKGROUND)
+        document.network_replaced.connect(self.rebuild)
+        document.network_changed.connect(self._on_network_changed)
+        document.positions_changed.connect(self._on_positions_changed)
+        document.beliefs_changed.connect(self.update_beliefs)
+        document.evidence_changed.connect(self.update_beliefs)
+        self.selectionChanged.connect(self._on_selection_changed)
+        self.rebuild()
+
+    # ------------------------------------------------------------------ mirroring the network
+    def rebuild(self) -> None:
+        """Recreate every item (a different network was opened)."""
+        for arc in list(self.arcs.values()):
+            arc.detach()
+        self.clear()
+        self.nodes, self.arcs, self._preview = {}, {}, None
+        self.sync()
+
+    def sync(self) -> None:
+        """Bring the items in line with the network: add, remove and refresh what differs."""
+        net = self.document.network
+        names, arcs = set(net.variables), set(net.arcs())
+        for key in [k for k in self.arcs if k not in arcs]:
+            self._remove_arc(key)
+        for name in [n for n in self.nodes if n not in names]:
+            self.removeItem(self.nodes.pop(name))
+        for name in net.variables:
+            item = self.nodes.get(name)
+            if item is None:
+                item = self.nodes[name] = NodeItem(name, net.states(name), self.node_style)
+                item.setPos(QPointF(*net.positions.get(name, self._free_spot())))
+                self.addItem(item)
+            elif item.states != net.states(name):
+                item.set_identity(name, net.states(name))
+            item.setToolTip(net.variable(name).description or name)
+        for key in arcs:
+            if key not in self.arcs:
+                self.arcs[key] = arc = ArcItem(self.nodes[key[0]], self.nodes[key[1]])
+                self.addItem(arc)
+        self.update_scene_rect()
+        self.update_beliefs()
+
+    def update_scene_rect(self) -> None:
+        """The network's bounds plus a margin (it shrinks too, so fitting and centring always work)."""
+        rect = self.itemsBoundingRect()
+        self.setSceneRect(rect.adjusted(-SCENE_MARGIN, -SCENE_MARGIN, SCENE_MARGIN, SCENE_MARGIN))
+
+    def _free_spot(self) -> tuple[float, float]:
+        rect = self.itemsBoundingRect()
+        return (rect.right() + 140.0, rect.top() + 60.0) if self.nodes else (0.0, 0.0)
+
+    def _remove_arc(self, key: tuple[str, str]) -> None:
+        arc = self.arcs.pop(key)
+        arc.detach()
+        self.removeItem(arc)
+
+    def _on_network_changed(self, event: Event) -> None:
+        if event.kind == "rename_variable":
+            old, new = event.data["old"], event.data["new"]
+            item = self.nodes.pop(old)
+            self.nodes[new] = item
+            item.set_identity(new, item.states)
+            self.arcs = {(new if p == old else p, new if c == old else c): a for (p, c), a in self.arcs.items()}
+            if item.isSelected():
+                self.current_variable_changed.emit(new)
+        if event.structural or event.kind == "set_description":
+            self.sync()
+
+    def _on_positions_changed(self, names: list[str]) -> None:
+        positions = self.document.network.positions
+        for name in names:
+            item = self.nodes.get(name)
+            if item is not None and name in positions:
+                item.setPos(QPointF(*positions[name]))
+        self.update_scene_rect()
+
+    def update_beliefs(self) -> None:
+        """Refresh every node's bars in place from the document's cached posteriors."""
+        posteriors = self.document.posteriors()
+        evidence = self.document.evidence
+        for name, item in self.nodes.items():
+            item.set_beliefs(None if posteriors is None else posteriors.get(name), evidence.get(name))
+
+    def set_node_style(self, node_style: str) -> None:
+        self.node_style = node_style
+        for item in self.nodes.values():
+            item.set_style(node_style)
+        self.update_scene_rect()
+
+    def node_sizes(self) -> dict[str, tuple[float, float]]:
+        return {name: (item.rect().width(), item.rect().height()) for name, item in self.nodes.items()}
+
+    # ------------------------------------------------------------------ selection
+    def selected_names(self) -> list[str]:
+        return [i.name for i in self.selectedItems() if isinstance(i, NodeItem)]
+
+    def selected_arcs(self) -> list[tuple[str, str]]:
+        return [i.key for i in self.selectedItems() if isinstance(i, ArcItem)]
+
+    def select_only(self, names: list[str]) -> None:
+        self.clearSelection()
+        for name in names:
+            self.nodes[name].setSelected(True)
+
+    def _on_selection_changed(self) -> None:
+        names = self.selected_names()
+        self.current_variable_changed.emit(names[0] if len(names) == 1 else "")
+
+    def node_at(self, pos: QPointF) -> NodeItem | None:
+        for item in self.items(pos):
+            if isinstance(item, NodeItem):
+                return item
+        return None
+
+    # ------------------------------------------------------------------ edits
+    def unique_name(self, stem: str = "Node") -> str:
+        k = 1
+        while f"{stem}{k}" in self.document.network:
+            k += 1
+        return f"{stem}{k}"
+
+    def add_node_at(self, pos: QPointF) -> str | None:
+        name = self.unique_name()
+        if self.document.execute(cmd.AddVariable(self.document, name, DEFAULT_STATES, (pos.x(), pos.y()))):
+            self.select_only([name])
+            return name
+        return None
+
+    def add_arc(self, parent: str, child: str) -> bool:
+        return self.document.execute(cmd.AddArc(self.document, parent, child))
+
+    def delete_selection(self) -> None:
+        """Delete the selected arcs, then the selected nodes (with their arcs), as one undo step."""
+        names, arcs = self.selected_names(), self.selected_arcs()
+        arcs = [a for a in arcs if a[0] not in names and a[1] not in names]
+        if not names and not arcs:
+            return
+        doc = self.document
+        with doc.grouped(f"Delete {len(names) + len(arcs)} items"):
+            for parent, child in arcs:
+                doc.execute(cmd.RemoveArc(doc, parent, child))
+            for name in names:
+                doc.execute(cmd.RemoveVariable(doc, name))
+
+    def commit_moves(self, text: str = "", mergeable: bool = False) -> bool:
+        """Push one MoveNodes command for every node whose item moved away from ``net.positions``."""
+        positions = self.document.network.positions
+        new, old = {}, {}
+        for name, item in self.nodes.items():
+            here = (item.pos().x(), item.pos().y())
+            before = positions.get(name)
+            if before is None or abs(before[0] - here[0]) > 1e-6 or abs(before[1] - here[1]) > 1e-6:
+                new[name], old[name] = here, before if before is not None else here
+        if not new:
+            return False
+        return self.document.execute(cmd.MoveNodes(self.document, old, new, text, mergeable))
+
+    # ------------------------------------------------------------------ mouse
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
+        self._press = None
+        if event.button() == Qt.LeftButton:
+            node = self.node_at(event.scenePos())
+            if node is not None and (self.tool == ADD_ARC or event.modifiers() & Qt.ShiftModifier):
+                self._start_arc(node, event.scenePos())
+                event.accept()
+                return
+            if node is None and self.tool == ADD_NODE:
+                self.add_node_at(event.scenePos())
+                event.accept()
+                return
+            if node is not None:
+                self._press = (node, node.state_at(node.mapFromScene(event.scenePos())), event.scenePos())
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
+        if self._arc_source is not None:
+            self._preview.setLine(QLineF(self._arc_source.pos(), event.scenePos()))
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
+        if self._arc_source is not None:
+            self._finish_arc(event.scenePos())
+            return
+        super().mouseReleaseEvent(event)
+        moved = self.commit_moves()
+        press, self._press = self._press, None
+        if moved or press is None or press[1] is None or event.button() != Qt.LeftButton:
+            return
+        node, row, where = press
+        if QLineF(where, event.scenePos()).length() <= CLICK_TOLERANCE and node.name in self.nodes \
+                and node.state_at(node.mapFromScene(event.scenePos())) == row:
+            self.document.toggle_evidence(node.name, node.states[row])
+
+    def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
+        if event.button() != Qt.LeftButton:
+            return super().mouseDoubleClickEvent(event)
+        node = self.node_at(event.scenePos())
+        if node is None:
+            self.add_node_at(event.scenePos())
+        elif node.header_rect().contains(node.mapFromScene(event.scenePos())):
+            self.rename_requested.emit(node.name)
+        event.accept()
+
+    def contextMenuEvent(self, event) -> None:  # Qt override
+        items = [i for i in self.items(event.scenePos()) if isinstance(i, (NodeItem, ArcItem))]
+        self.context_menu_requested.emit(items[0] if items else None, event)
+
+    def _start_arc(self, node: NodeItem, pos: QPointF) -> None:
+        self._arc_source = node
+        self._preview = QGraphicsLineItem(QLineF(node.pos(), pos))
+        self._preview.setPen(QPen(st.ARC_PREVIEW, 1.6, Qt.DashLine))
+        self._preview.setZValue(5)
+        self.addItem(self._preview)
+
+    def _finish_arc(self, pos: QPointF) -> None:
+        source, self._arc_source = self._arc_source, None
+        self.removeItem(self._preview)
+        self._preview = None
+        target = self.node_at(pos)
+        if target is not None and target is not source:
+            self.add_arc(source.name, target.name)

@@ -1,0 +1,75 @@
+"""Colours, fonts and metrics of the canvas (one place, so the look can be tuned without touching logic)."""
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
+
+BARS, COMPACT = "bars", "compact"
+NODE_STYLES = (BARS, COMPACT)
+
+BACKGROUND = QColor("#FFFFFF")
+NODE_FILL = QColor("#FBFCFE")
+NODE_BORDER = QColor("#8A97AB")
+HEADER_FILL = QColor("#E3EBF6")
+TEXT = QColor("#1E2732")
+MUTED_TEXT = QColor("#5F6B7A")
+BAR = QColor("#3F7CC8")
+BAR_TRACK = QColor("#E9EDF3")
+ROW_HOVER = QColor("#EEF3FA")
+SELECTED = QColor("#1F64D8")
+EVIDENCE_BORDER = QColor("#CC5F12")
+EVIDENCE_HEADER = QColor("#FCE2C6")
+EVIDENCE_BAR = QColor("#E07020")
+SOFT_EVIDENCE_HEADER = QColor("#EADCF5")
+ARC = QColor("#5B6778")
+ARC_PREVIEW = QColor("#1F64D8")
+
+BAR_NODE_WIDTH = 200.0
+HEADER_HEIGHT = 21.0
+ROW_HEIGHT = 15.0
+PADDING = 6.0
+NAME_COLUMN = 72.0     # state names, left
+NUMBER_COLUMN = 42.0   # probabilities, right
+COMPACT_HEIGHT = 30.0
+COMPACT_MIN_WIDTH = 64.0
+CORNER = 5.0
+
+
+def title_font() -> QFont:
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(12)
+    font.setBold(True)
+    return font
+
+
+def state_font() -> QFont:
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(10)
+    return font
+
+
+_title_metrics: QFontMetricsF | None = None
+
+
+def title_metrics() -> QFontMetricsF:
+    global _title_metrics
+    if _title_metrics is None:
+        _title_metrics = QFontMetricsF(title_font())
+    return _title_metrics
+
+
+def node_size(name: str, n_states: int, style: str) -> tuple[float, float]:
+    """(width, height) of a node drawn in ``style``."""
+    if style == BARS:
+        return BAR_NODE_WIDTH, HEADER_HEIGHT + n_states * ROW_HEIGHT + PADDING
+    width = title_metrics().horizontalAdvance(name) + 2 * 12.0
+    return max(COMPACT_MIN_WIDTH, width), COMPACT_HEIGHT
+
+
+def format_probability(p: float) -> str:
+    """``37.2%``; tiny non-zero values as ``<0.1%`` so they are not mistaken for zero."""
+    pct = 100.0 * p
+    if pct >= 99.95:
+        return "100%" if p >= 1 - 1e-12 else ">99.9%"
+    if 0 < pct < 0.05:
+        return "<0.1%"
+    return f"{pct:.1f}%"

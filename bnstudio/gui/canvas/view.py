@@ -1,0 +1,210 @@
+"""The graph view: zoom (wheel, with limits), pan (middle button, or Space + drag), fit to view, rubber-band
+selection, rename in place, keyboard edits and the context menus."""
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QGraphicsView, QLineEdit, QMenu
+
+from bnstudio.gui import commands as cmd
+from bnstudio.gui.canvas.arc_item import ArcItem
+from bnstudio.gui.canvas.node_item import NodeItem
+from bnstudio.gui.canvas.scene import NetworkScene
+
+MIN_ZOOM, MAX_ZOOM = 0.1, 4.0
+WHEEL_STEP = 1.15
+NUDGE = 10.0
+
+
+class NetworkView(QGraphicsView):
+    """Shows a :class:`NetworkScene`; ``zoom_changed`` carries the scale (1.0 = 100%)."""
+
+    zoom_changed = Signal(float)
+
+    def __init__(self, scene: NetworkScene, parent=None) -> None:
+        super().__init__(scene, parent)
+        self.background_actions: list = []  # window actions offered on empty space (layout, fit, ...)
+        self._pan_from: QPoint | None = None
+        self._space_down = False
+        self._editor: QLineEdit | None = None
+        self._editing: str | None = None
+        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.setDragMode(QGraphicsView.RubberBandDrag)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        scene.rename_requested.connect(self.start_rename)
+        scene.context_menu_requested.connect(self._show_context_menu)
+
+    @property
+    def network_scene(self) -> NetworkScene:
+        return self.scene()
+
+    # ------------------------------------------------------------------ zoom and pan
+    @property
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    def set_zoom(self, factor: float) -> None:
+        factor = min(MAX_ZOOM, max(MIN_ZOOM, factor))
+        self.scale(factor / self.zoom, factor / self.zoom)
+        self.zoom_changed.emit(self.zoom)
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self.zoom * WHEEL_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self.zoom / WHEEL_STEP)
+
+    def fit_to_view(self) -> None:
+        rect = self.scene().itemsBoundingRect()
+        if rect.isEmpty():
+            self.set_zoom(1.0)
+            return
+        rect = rect.adjusted(-30, -30, 30, 30)
+        self.fitInView(rect, Qt.KeepAspectRatio)
+        self.set_zoom(min(self.zoom, 1.5))
+        self.centerOn(rect.center())
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # Qt override
+        steps = event.angleDelta().y() / 120.0
+        if steps:
+            self.set_zoom(self.zoom * WHEEL_STEP ** steps)
+        event.accept()
+
+    def _pan_start(self, event: QMouseEvent) -> bool:
+        if event.button() == Qt.MiddleButton or (event.button() == Qt.LeftButton and self._space_down):
+            self._pan_from = event.position().toPoint()
+            self.viewport().setCursor(Qt.ClosedHandCursor)
+            return True
+        return False
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # Qt override
+        self.commit_rename()
+        if self._pan_start(event):
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # Qt override
+        if self._pan_from is not None:
+            delta = event.position().toPoint() - self._pan_from
+            self._pan_from = event.position().toPoint()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # Qt override
+        if self._pan_from is not None:
+            self._pan_from = None
+            self.viewport().unsetCursor()
+            return
+        super().mouseReleaseEvent(event)
+
+    # ------------------------------------------------------------------ keyboard
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
+        scene = self.network_scene
+        key = event.key()
+        if key == Qt.Key_Space and not event.isAutoRepeat():
+            self._space_down = True
+        elif key in (Qt.Key_Delete, Qt.Key_Backspace):
+            scene.delete_selection()
+        elif key == Qt.Key_F2 and len(scene.selected_names()) == 1:
+            self.start_rename(scene.selected_names()[0])
+        elif key in (Qt.Key_Left, Qt.Key_Right, Qt.Key_Up, Qt.Key_Down) and scene.selected_names():
+            self.nudge(key)
+        else:
+            super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # Qt override
+        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+            self._space_down = False
+        super().keyReleaseEvent(event)
+
+    def nudge(self, key: int) -> None:
+        """Move the selection by a few pixels; repeated nudges merge into one undo step."""
+        dx = {Qt.Key_Left: -NUDGE, Qt.Key_Right: NUDGE}.get(key, 0.0)
+        dy = {Qt.Key_Up: -NUDGE, Qt.Key_Down: NUDGE}.get(key, 0.0)
+        scene = self.network_scene
+        for name in scene.selected_names():
+            scene.nodes[name].moveBy(dx, dy)
+        scene.commit_moves(mergeable=True)
+
+    # ------------------------------------------------------------------ rename in place
+    def start_rename(self, name: str) -> None:
+        """Show a line editor over the node's title; Enter (or leaving it) renames, Escape cancels."""
+        item = self.network_scene.nodes.get(name)
+        if item is None:
+            return
+        self.commit_rename()
+        self.centerOn(item)
+        rect = self.mapFromScene(item.mapRectToScene(item.header_rect())).boundingRect()
+        editor = self._editor = QLineEdit(name, self.viewport())
+        self._editing = name
+        editor.setGeometry(rect.adjusted(1, 1, -1, -1) if rect.height() >= 18 else
+                           QRectF(rect.x(), rect.y(), max(rect.width(), 120), 22).toRect())
+        editor.selectAll()
+        editor.returnPressed.connect(self.commit_rename)
+        editor.editingFinished.connect(self.commit_rename)
+        editor.installEventFilter(self)
+        editor.show()
+        editor.setFocus()
+
+    def eventFilter(self, obj, event) -> bool:  # Qt override
+        if obj is self._editor and event.type() == event.Type.KeyPress and event.key() == Qt.Key_Escape:
+            self.cancel_rename()
+            return True
+        return super().eventFilter(obj, event)
+
+    def commit_rename(self) -> None:
+        editor, old = self._editor, self._editing
+        if editor is None:
+            return
+        self._editor = self._editing = None
+        new = editor.text().strip()
+        editor.hide()
+        editor.deleteLater()
+        if new and new != old and old in self.network_scene.document.network:
+            doc = self.network_scene.document
+            doc.execute(cmd.RenameVariable(doc, old, new))
+        self.setFocus()
+
+    def cancel_rename(self) -> None:
+        if self._editor is not None:
+            self._editor.setText(self._editing or "")
+            self.commit_rename()
+
+    # ------------------------------------------------------------------ context menus
+    def _show_context_menu(self, item, event) -> None:
+        menu = QMenu(self)
+        if isinstance(item, NodeItem):
+            self._node_menu(menu, item)
+        elif isinstance(item, ArcItem):
+            self._arc_menu(menu, item)
+        else:
+            menu.addAction("Add node here", lambda pos=event.scenePos(): self.network_scene.add_node_at(pos))
+            if self.background_actions:
+                menu.addSeparator()
+                menu.addActions(self.background_actions)
+        menu.exec(event.screenPos())
+
+    def _node_menu(self, menu: QMenu, item: NodeItem) -> None:
+        scene, doc, name = self.network_scene, self.network_scene.document, item.name
+        if not item.isSelected():
+            scene.select_only([name])
+        evidence = menu.addMenu("Set evidence")
+        for state in item.states:
+            action = evidence.addAction(state, lambda s=state: doc.set_evidence(name, s))
+            action.setCheckable(True)
+            action.setChecked(doc.evidence.get(name) == state)
+        clear = menu.addAction("Clear evidence", lambda: doc.set_evidence(name, None))
+        clear.setEnabled(name in doc.evidence)
+        menu.addSeparator()
+        menu.addAction("Rename…", lambda: self.start_rename(name))
+        menu.addAction("Delete", scene.delete_selection)
+
+    def _arc_menu(self, menu: QMenu, item: ArcItem) -> None:
+        doc = self.network_scene.document
+        parent, child = item.key
+        menu.addAction(f"Reverse {parent} → {child}", lambda: doc.execute(cmd.ReverseArc(doc, parent, child)))
+        menu.addAction("Delete arc", lambda: doc.execute(cmd.RemoveArc(doc, parent, child)))

@@ -1,0 +1,74 @@
+"""Undoable variable edits: add, remove (restoring arcs, parent order and the children's CPTs), rename,
+describe."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from bnstudio.gui.commands.base import NetworkCommand, is_normalised, restore, snapshot
+
+if TYPE_CHECKING:
+    from bnstudio.gui.document import Document
+
+
+class AddVariable(NetworkCommand):
+    def __init__(self, document: "Document", name: str, states: Sequence[str],
+                 position: tuple[float, float] | None = None) -> None:
+        super().__init__(document, f"Add node {name}")
+        self.name, self.states, self.position = name, tuple(states), position
+
+    def apply(self) -> None:
+        self.net.add_variable(self.name, self.states, position=self.position)
+
+    def revert(self) -> None:
+        self.net.remove_variable(self.name)
+
+
+class RemoveVariable(NetworkCommand):
+    """Remove a variable and its arcs; undo restores the variable, its table, its arcs with their parent
+    order and its children's tables exactly (kept in the command)."""
+
+    def __init__(self, document: "Document", name: str) -> None:
+        super().__init__(document, f"Delete node {name}")
+        net = document.network
+        self.name = name
+        self.variable = net.variable(name)
+        self.family = snapshot(net, [name])[name]
+        self.position = net.positions.get(name)
+        self.children = snapshot(net, net.children(name))
+
+    def apply(self) -> None:
+        self.net.remove_variable(self.name)
+
+    def revert(self) -> None:
+        fam, var = self.family, self.variable
+        ok = is_normalised(fam.cpt)
+        self.net.add_variable(self.name, var.states, fam.parents, fam.cpt if ok else None, fam.alpha,
+                              var.description, self.position)
+        if not ok:
+            self.net.set_cpt(self.name, fam.cpt, check_sums=False)
+        restore(self.net, self.children)
+
+
+class RenameVariable(NetworkCommand):
+    def __init__(self, document: "Document", old: str, new: str) -> None:
+        super().__init__(document, f"Rename {old} to {new}")
+        self.old, self.new = old, new
+
+    def apply(self) -> None:
+        self.net.rename_variable(self.old, self.new)
+
+    def revert(self) -> None:
+        self.net.rename_variable(self.new, self.old)
+
+
+class SetDescription(NetworkCommand):
+    def __init__(self, document: "Document", name: str, description: str) -> None:
+        super().__init__(document, f"Describe {name}")
+        self.name = name
+        self.old, self.new = document.network.variable(name).description, description
+
+    def apply(self) -> None:
+        self.net.set_description(self.name, self.new)
+
+    def revert(self) -> None:
+        self.net.set_description(self.name, self.old)

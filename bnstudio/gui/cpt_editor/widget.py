@@ -1,0 +1,176 @@
+"""The CPT editor panel: the virtualised table, its row tools (normalise, uniform, random, paste) and the
+Dirichlet-counts view. Every tool is one undo command on the whole table."""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QTableView,
+                               QToolBar, QVBoxLayout, QWidget)
+
+from bnstudio.gui import commands as cmd
+from bnstudio.gui.cpt_editor import operations as ops
+from bnstudio.gui.cpt_editor.delegate import NumberDelegate
+from bnstudio.gui.cpt_editor.model import CptTableModel
+from bnstudio.gui.document import Document
+
+ROW_HEIGHT = 22
+
+
+class CptEditor(QWidget):
+    """Edits the CPT of one variable of ``document`` (see :meth:`set_variable`)."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.model = CptTableModel(document, self)
+        self.rng = np.random.default_rng()
+        self.title = QLabel()
+        self.status = QLabel()
+        self.toolbar = QToolBar()
+        self.table = QTableView()
+        self.actions_by_name: dict[str, QAction] = {}
+        self._compose()
+        self.model.variable_changed.connect(self._refresh_labels)
+        self.model.modelReset.connect(self._refresh_labels)
+        self.model.modelReset.connect(self._fit_columns)
+        self.model.dataChanged.connect(self._refresh_labels)
+        self.model.rejected.connect(lambda text: document.message.emit("warning", text))
+        self._refresh_labels()
+
+    def _compose(self) -> None:
+        self.table.setModel(self.model)
+        self.table.setItemDelegate(NumberDelegate(self.table))
+        self.table.setSelectionMode(QAbstractItemView.ExtendedSelection)
+        self.table.setAlternatingRowColors(False)
+        self.table.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
+                                   | QAbstractItemView.AnyKeyPressed)
+        vertical = self.table.verticalHeader()
+        vertical.setSectionResizeMode(QHeaderView.Fixed)  # uniform rows: no per-row size queries
+        vertical.setDefaultSectionSize(ROW_HEIGHT)
+        horizontal = self.table.horizontalHeader()
+        horizontal.setDefaultSectionSize(96)
+        horizontal.setResizeContentsPrecision(50)
+        self.status.setStyleSheet("color: #B3261E;")
+        self.title.setStyleSheet("font-weight: bold;")
+        for name, text, tip, slot in (
+                ("normalise_rows", "Normalise rows", "Divide the selected rows by their sums", self.normalise_rows),
+                ("normalise_all", "Normalise all", "Divide every row by its sum", self.normalise_all),
+                ("uniform", "Uniform", "Make the selected rows uniform", self.uniform_rows),
+                ("random", "Random", "Fill the selected rows (all if none) with random distributions",
+                 self.random_rows),
+                ("paste", "Paste", "Paste a tab-separated block from a spreadsheet at the current cell",
+                 lambda: self.paste())):
+            self.actions_by_name[name] = self.toolbar.addAction(text, slot)
+            self.actions_by_name[name].setToolTip(tip)
+        self.actions_by_name["paste"].setShortcut(QKeySequence.Paste)
+        self.actions_by_name["paste"].setShortcutContext(Qt.WidgetWithChildrenShortcut)
+        self.addAction(self.actions_by_name["paste"])
+        self.toolbar.addSeparator()
+        counts = self.actions_by_name["counts"] = self.toolbar.addAction("Show counts (α)")
+        counts.setCheckable(True)
+        counts.toggled.connect(self.model.set_show_counts)
+        counts.setToolTip("Show and edit the Dirichlet counts and each row's effective sample size (ESS)")
+        self.actions_by_name["set_ess"] = self.toolbar.addAction("Set ESS…", self.ask_ess)
+        self.actions_by_name["set_ess"].setToolTip("Set Dirichlet counts = CPT × effective sample size")
+        self.actions_by_name["remove_counts"] = self.toolbar.addAction("Remove counts", self.remove_counts)
+        top = QHBoxLayout()
+        top.addWidget(self.title)
+        top.addStretch(1)
+        top.addWidget(self.status)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(self.table)
+
+    def _fit_columns(self) -> None:
+        """Columns as wide as their header and the first rows (never scans a whole large table)."""
+        header = self.table.horizontalHeader()
+        for column in range(self.model.columnCount()):
+            self.table.resizeColumnToContents(column)
+            header.resizeSection(column, max(72, min(220, header.sectionSize(column) + 12)))
+
+    # ------------------------------------------------------------------ binding
+    def set_variable(self, name: str | None) -> None:
+        self.model.set_variable(name or None)
+
+    @property
+    def variable(self) -> str | None:
+        return self.model.variable
+
+    def _refresh_labels(self, *_args) -> None:
+        var = self.model.variable
+        for action in self.actions_by_name.values():
+            action.setEnabled(var is not None)
+        if var is None:
+            self.title.setText("Select a node to edit its probability table")
+            self.status.setText("")
+            return
+        parents = self.model._parents
+        self.title.setText(f"P({var} | {', '.join(parents)})" if parents else f"P({var})")
+        bad = len(self.model.unnormalised_rows())
+        self.status.setText(f"{bad} row{'s' if bad != 1 else ''} do{'es' if bad == 1 else ''} not sum to 1"
+                            if bad else "")
+        has_counts = self.model.has_counts
+        self.actions_by_name["remove_counts"].setEnabled(has_counts)
+        if self.model.show_counts and not has_counts:
+            self.status.setText("No Dirichlet counts: use Set ESS… to add them")
+
+    # ------------------------------------------------------------------ tools
+    def selected_rows(self) -> list[int] | None:
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedIndexes()})
+        return rows or None
+
+    def _apply(self, table: np.ndarray, text: str) -> bool:
+        doc, var = self.document, self.model.variable
+        return var is not None and doc.execute(cmd.SetCpt(doc, var, table, f"{text} ({var})"))
+
+    def _table(self) -> np.ndarray:
+        return self.document.network.cpt(self.model.variable)
+
+    def normalise_rows(self) -> bool:
+        rows = self.selected_rows() or ([self.table.currentIndex().row()] if self.table.currentIndex().isValid()
+                                        else None)
+        return rows is not None and self._apply(ops.normalise(self._table(), rows), "Normalise rows")
+
+    def normalise_all(self) -> bool:
+        return self._apply(ops.normalise(self._table()), "Normalise all rows")
+
+    def uniform_rows(self) -> bool:
+        rows = self.selected_rows()
+        return rows is not None and self._apply(ops.uniform(self._table(), rows), "Uniform rows")
+
+    def random_rows(self) -> bool:
+        return self._apply(ops.random_fill(self._table(), self.selected_rows(), self.rng), "Random rows")
+
+    def paste(self, text: str | None = None) -> bool:
+        """Paste tab-separated numbers at the current cell (the first state column if none)."""
+        if self.model.variable is None or self.model.show_counts:
+            return False
+        text = QGuiApplication.clipboard().text() if text is None else text
+        current = self.table.currentIndex()
+        top = current.row() if current.isValid() else 0
+        left = self.model.state_column(current.column()) if current.isValid() else 0
+        try:
+            table = ops.paste(self._table(), ops.parse_block(text), top, left or 0)
+        except ValueError as exc:
+            self.document.message.emit("warning", f"Paste refused: {exc}")
+            return False
+        return self._apply(table, "Paste")
+
+    def ask_ess(self) -> None:
+        ess, ok = QInputDialog.getDouble(self, "Effective sample size",
+                                         f"Dirichlet counts of {self.model.variable} = CPT × ESS; ESS per row:",
+                                         10.0, 0.001, 1e9, 3)
+        if ok:
+            self.set_ess(ess)
+
+    def set_ess(self, ess: float) -> bool:
+        doc, var = self.document, self.model.variable
+        alpha = np.array(doc.network.cpt(var)) * ess
+        return doc.execute(cmd.SetAlpha(doc, var, alpha, f"Set ESS of {var} to {ess:g}"))
+
+    def remove_counts(self) -> bool:
+        doc, var = self.document, self.model.variable
+        return doc.execute(cmd.SetAlpha(doc, var, None, f"Remove Dirichlet counts of {var}"))

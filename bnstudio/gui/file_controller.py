@@ -1,0 +1,226 @@
+"""File handling of the main window: new, open, save (asking to normalise rows that do not sum to 1), save as,
+recent files, examples, image export, asking before losing changes, and the minute-by-minute recovery copy."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QFileDialog, QMenu
+
+from bnstudio.core.cpt_ops import normalise_rows
+from bnstudio.core.network import Network
+from bnstudio.core.validation import unnormalised_rows
+from bnstudio.errors import BNStudioError, FormatError
+from bnstudio.gui import commands as cmd
+from bnstudio.gui import dialogs, file_io
+from bnstudio.gui import settings as cfg
+from bnstudio.gui.canvas.export import export_png, export_svg
+from bnstudio.gui.recovery import Recovery
+from bnstudio.gui.resources import example_networks, is_bundled_example
+
+if TYPE_CHECKING:
+    from bnstudio.gui.main_window import MainWindow
+
+
+class FileController(QObject):
+    """Everything the File menu does, for one main window."""
+
+    def __init__(self, window: "MainWindow", recovery: Recovery | None = None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.document = window.document
+        self.settings = window.settings
+        self.recovery = recovery if recovery is not None else Recovery()
+        self.recent_menu: QMenu | None = None
+        self._autosaved_index: int | None = None
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.timeout.connect(self.autosave)
+        self.document.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        if clean and self.recovery.active:  # saved: an older recovery copy would only mislead
+            self.recovery.discard()
+            self._autosaved_index = None
+
+    # ------------------------------------------------------------------ new / open
+    def new_file(self) -> bool:
+        if not self.maybe_save():
+            return False
+        self.document.replace_network(Network("untitled"))
+        return True
+
+    def open_dialog(self) -> bool:
+        if not self.maybe_save():
+            return False
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open network", self.settings.value(cfg.LAST_DIRECTORY),
+                                              file_io.open_filters())
+        return bool(path) and self.open_path(path, ask=False)
+
+    def open_path(self, path: str | Path, ask: bool = True, remember: bool = True) -> bool:
+        """Open ``path``; a parser error is shown with the file, line and message, and changes nothing."""
+        if ask and not self.maybe_save():
+            return False
+        path = Path(path)
+        try:
+            self.document.load(path)
+        except FormatError as exc:
+            dialogs.show_format_error(self.window, exc)
+            if remember:
+                self._refresh_recent(self.settings.remove_recent_file(str(path.resolve())))
+            return False
+        if is_bundled_example(path):  # a copy to play with: Save asks where, the example stays intact
+            self.document.path = None
+            self.document.untitled_name = f"{path.stem} (example)"
+            self.document.path_changed.emit()
+        elif remember:
+            self._remember(path)
+        self.window.view.fit_to_view()
+        return True
+
+    def _remember(self, path: Path) -> None:
+        self.settings.set_value(cfg.LAST_DIRECTORY, str(path.resolve().parent))
+        self._refresh_recent(self.settings.add_recent_file(str(path.resolve())))
+
+    # ------------------------------------------------------------------ save
+    def save(self) -> bool:
+        if self.document.path is None or not file_io.can_write(self.document.path):
+            return self.save_as()
+        return self.save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        stem = self.document.untitled_name.split(" (")[0] or self.document.network.name
+        start = str(self.document.path or Path(self.settings.value(cfg.LAST_DIRECTORY) or Path.home())
+                    / (stem + file_io.default_save_suffix()))
+        path, selected = QFileDialog.getSaveFileName(self.window, "Save network as", start, file_io.save_filters())
+        if not path:
+            return False
+        return self.save_to(file_io.with_suffix_for_filter(path, selected))
+
+    def save_to(self, path: str | Path) -> bool:
+        """Save atomically; rows that do not sum to 1 are never saved silently (normalise, or cancel)."""
+        if not self.normalise_before_save():
+            return False
+        try:
+            self.document.save(path, view=self.window.view_options())
+        except (BNStudioError, OSError) as exc:
+            dialogs.show_error(self.window, "Cannot save", f"Could not save {Path(path).name}", str(exc))
+            return False
+        self._remember(Path(path))
+        self.window.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def normalise_before_save(self) -> bool:
+        net = self.document.network
+        bad = {v: unnormalised_rows(net, v) for v in net.variables}
+        bad = {v: rows for v, rows in bad.items() if rows}
+        if not bad:
+            return True
+        if not dialogs.ask_normalise_before_save(self.window, sum(map(len, bad.values())), list(bad)):
+            return False
+        tables = {v: normalise_rows(np.asarray(net.cpt(v))) for v in bad}
+        return self.document.execute(cmd.SetParameters(self.document, tables, text="Normalise CPTs before saving"))
+
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the document (saved, discarded, or unchanged)."""
+        if not self.document.modified:
+            return True
+        answer = dialogs.ask_save_changes(self.window, self.document.title)
+        if answer == dialogs.SAVE:
+            return self.save()
+        return answer == dialogs.DISCARD
+
+    # ------------------------------------------------------------------ export
+    def export_png_dialog(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self.window, "Export PNG", self._export_name(".png"), "PNG (*.png)")
+        return bool(path) and self._export(export_png, path)
+
+    def export_svg_dialog(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self.window, "Export SVG", self._export_name(".svg"), "SVG (*.svg)")
+        return bool(path) and self._export(export_svg, path)
+
+    def _export_name(self, suffix: str) -> str:
+        base = self.document.path.with_suffix(suffix) if self.document.path else Path(self.document.network.name
+                                                                                     + suffix)
+        return str(base)
+
+    def _export(self, writer, path: str) -> bool:
+        try:
+            writer(self.window.scene, path)
+        except OSError as exc:
+            dialogs.show_error(self.window, "Cannot export", f"Could not write {path}", str(exc))
+            return False
+        self.window.statusBar().showMessage(f"Exported {path}", 5000)
+        return True
+
+    # ------------------------------------------------------------------ menus of files
+    def attach_menus(self, recent: QMenu, examples: QMenu) -> None:
+        self.recent_menu = recent
+        self._refresh_recent(self.settings.value(cfg.RECENT_FILES))
+        for path in example_networks():
+            examples.addAction(path.stem, lambda p=path: self.open_path(p))
+        examples.setEnabled(bool(examples.actions()))
+
+    def _refresh_recent(self, files: list[str]) -> None:
+        menu = self.recent_menu
+        if menu is None:
+            return
+        menu.clear()
+        for i, path in enumerate(files):
+            menu.addAction(f"&{i + 1} {Path(path).name}", lambda p=path: self.open_path(p)).setToolTip(path)
+        if files:
+            menu.addSeparator()
+            menu.addAction("Clear Menu", lambda: self._refresh_recent(self._clear_recent()))
+        menu.setEnabled(bool(files))
+
+    def _clear_recent(self) -> list[str]:
+        self.settings.set_value(cfg.RECENT_FILES, [])
+        return []
+
+    # ------------------------------------------------------------------ recovery
+    def start_recovery(self) -> None:
+        """Take the autosave slot, offer a copy a crashed session left, and start the autosave timer."""
+        if not self.recovery.acquire():
+            self.window.statusBar().showMessage("Another BN Studio is running: no recovery copy for this window")
+            return
+        info = self.recovery.pending()
+        if info is not None:
+            if dialogs.ask_restore(self.window, info.source, info.saved_at):
+                self.restore(info)
+            self.recovery.discard()
+        seconds = max(5, int(self.settings.value(cfg.AUTOSAVE_SECONDS)))
+        self.autosave_timer.start(seconds * 1000)
+
+    def restore(self, info) -> bool:
+        try:
+            loaded = self.recovery.restore(info)
+        except (BNStudioError, OSError) as exc:
+            dialogs.show_error(self.window, "Cannot restore", "The recovery copy could not be read", str(exc))
+            return False
+        self.document.replace_network(loaded.network, None, None, loaded.evidence)
+        if info.source:
+            self.document.path = Path(info.source)
+        self.document.undo_stack.resetClean()  # restored work is unsaved work
+        self.document.path_changed.emit()
+        self.window.view.fit_to_view()
+        return True
+
+    def autosave(self) -> bool:
+        """Write the recovery copy if the network changed since the last one (True if written)."""
+        stack = self.document.undo_stack
+        if not self.recovery.active or stack.isClean() or self._autosaved_index == (id(stack), stack.index()):
+            return False
+        try:
+            path = str(self.document.path) if self.document.path else None
+            self.recovery.save(self.document.network, self.document.evidence, path)
+        except (BNStudioError, OSError) as exc:
+            self.window.statusBar().showMessage(f"Autosave failed: {exc}", 10000)
+            return False
+        self._autosaved_index = (id(stack), stack.index())
+        return True
+
+    def shutdown(self) -> None:
+        """A clean exit: stop autosaving and delete the recovery copy."""
+        self.autosave_timer.stop()
+        self.recovery.release()

@@ -1,0 +1,128 @@
+"""The one place that knows file formats: network files through :mod:`bnstudio.io` (whatever
+:data:`bnstudio.io.FORMATS` registers at run time) and ``.bnsproj`` projects through :mod:`bnstudio.project`.
+
+A :class:`LoadedFile` keeps the project a network came from, so saving a project keeps its other sections
+(saved queries, learning runs, data settings) untouched.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bnstudio import io as bnio
+from bnstudio.core.network import Network
+from bnstudio.errors import FormatError
+
+try:  # the project format is optional: without it the app reads and writes network files only
+    from bnstudio import project as bnproject
+except ImportError:  # pragma: no cover - the package ships with bnstudio.project
+    bnproject = None
+
+PROJECT_EXTENSION = ".bnsproj" if bnproject is not None else None
+#: the evidence set a project file uses for the evidence entered in the app
+CURRENT_EVIDENCE = "current"
+
+
+@dataclass
+class LoadedFile:
+    """A network read from disk, with the project it came from (None for plain network files)."""
+
+    network: Network
+    project: Any = None
+    evidence: dict[str, Any] | None = None
+
+
+def is_project(path: str | Path) -> bool:
+    return PROJECT_EXTENSION is not None and str(path).lower().endswith(PROJECT_EXTENSION)
+
+
+def can_write(path: str | Path) -> bool:
+    """Whether a registered writer handles ``path``'s extension."""
+    if is_project(path):
+        return True
+    try:
+        bnio.format_for(path)
+    except FormatError:
+        return False
+    return True
+
+
+def read_file(path: str | Path) -> LoadedFile:
+    """Read a project or network file; every problem is a :class:`FormatError` naming the file."""
+    if is_project(path):
+        if not Path(path).exists():
+            raise FormatError("no such file", path=str(path))
+        project = bnproject.load_project(path)
+        evidence = project.evidence_sets.get(CURRENT_EVIDENCE)
+        return LoadedFile(project.network, project, dict(evidence) if evidence else None)
+    return LoadedFile(bnio.read_network(path))
+
+
+def write_file(net: Network, path: str | Path, project: Any = None,
+               evidence: dict[str, Any] | None = None, view: dict[str, Any] | None = None) -> Any:
+    """Write ``net`` (atomically, by the format's writer); for a project, also the evidence and view options.
+
+    Returns the project written (or None for a network file).
+    """
+    if is_project(path):
+        if project is None:
+            project = bnproject.project_from_network(net)
+        project.network = net
+        project.evidence_sets.pop(CURRENT_EVIDENCE, None)
+        if evidence:
+            project.evidence_sets[CURRENT_EVIDENCE] = dict(evidence)
+        if view is not None:
+            project.view = dict(view)
+        bnproject.save_project(project, path)
+        return project
+    bnio.write_network(net, path)
+    return None
+
+
+def _extensions() -> list[tuple[str, list[str]]]:
+    """(format name, extensions) in registration order, the project format first."""
+    groups: dict[str, list[str]] = {}
+    for ext, fmt in bnio.FORMATS.items():
+        groups.setdefault(fmt.name, []).append(ext)
+    out = [("BN Studio project", [PROJECT_EXTENSION])] if PROJECT_EXTENSION else []
+    return out + list(groups.items())
+
+
+def open_filters() -> str:
+    """A QFileDialog filter string: all supported files first, then one entry per format."""
+    groups = _extensions()
+    every = " ".join(f"*{e}" for _, exts in groups for e in exts)
+    return ";;".join([f"All supported files ({every})"]
+                     + [f"{name} ({' '.join('*' + e for e in exts)})" for name, exts in groups]
+                     + ["All files (*)"])
+
+
+def save_filters() -> str:
+    return ";;".join(f"{name} ({' '.join('*' + e for e in exts)})" for name, exts in _extensions())
+
+
+def default_save_suffix() -> str:
+    return PROJECT_EXTENSION or ".bif"
+
+
+def with_suffix_for_filter(path: str, selected_filter: str) -> str:
+    """Add the filter's first extension when the user typed a name without a known one."""
+    known = [e for _, exts in _extensions() for e in exts]
+    if any(path.lower().endswith(e) for e in known):
+        return path
+    start = selected_filter.find("*")
+    ext = selected_filter[start + 1:].split()[0].rstrip(")") if start >= 0 else default_save_suffix()
+    return path + ext
+
+
+def format_error_text(exc: FormatError) -> tuple[str, str]:
+    """(short summary, detail) for a parser error: file, line (and column) and message."""
+    where = Path(exc.path).name if exc.path else "the file"
+    parts = [f"File: {exc.path}" if exc.path else None,
+             f"Line: {exc.line}" if exc.line is not None else None,
+             f"Column: {exc.column}" if exc.column is not None else None]
+    json_path = getattr(exc, "json_path", None)
+    if json_path:
+        parts.append(f"Location: {json_path}")
+    return f"Could not read {where}", "\n".join(p for p in parts if p) + f"\n\n{exc}"

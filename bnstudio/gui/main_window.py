@@ -1,0 +1,245 @@
+"""The main window: the graph canvas with its message bar, docks for the CPT editor, the node properties and
+the undo history, menus, a toolbar and a status bar. It composes the parts; the parts do the work."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QDockWidget, QGraphicsView, QInputDialog, QLabel, QMainWindow, QMessageBox,
+                               QToolBar, QUndoView, QVBoxLayout, QWidget)
+
+from bnstudio.core.cpt_ops import normalise_rows
+from bnstudio.core.network import Network
+from bnstudio.core.validation import unnormalised_rows
+from bnstudio.errors import BNStudioError
+from bnstudio.gui import commands as cmd
+from bnstudio.gui import settings as cfg
+from bnstudio.gui.actions import Actions
+from bnstudio.gui.canvas import SELECT, NetworkScene, NetworkView
+from bnstudio.gui.canvas import style as st
+from bnstudio.gui.canvas.arrange import auto_layout_command, fill_missing_positions
+from bnstudio.gui.cpt_editor import CptEditor
+from bnstudio.gui.document import Document
+from bnstudio.gui.file_controller import FileController
+from bnstudio.gui.icons import app_icon
+from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.properties import PropertiesPanel
+from bnstudio.gui.recovery import Recovery
+
+APP_NAME = "BN Studio"
+HELP_TEXT = """<h3>Mouse and keyboard</h3><table cellspacing=4>
+<tr><td><b>Double-click</b> empty space</td><td>add a node (or use the Add Node tool)</td></tr>
+<tr><td><b>Double-click</b> a node's title, <b>F2</b></td><td>rename in place</td></tr>
+<tr><td><b>Shift+drag</b> from node to node</td><td>add an arc (or use the Add Arc tool)</td></tr>
+<tr><td><b>Click</b> a state's bar</td><td>set it as evidence; click again to clear</td></tr>
+<tr><td><b>Right-click</b></td><td>node, arc (reverse, delete) and canvas menus</td></tr>
+<tr><td><b>Drag</b> on empty space</td><td>select several nodes (Ctrl adds)</td></tr>
+<tr><td><b>Delete</b></td><td>delete the selected nodes and arcs</td></tr>
+<tr><td><b>Arrow keys</b></td><td>nudge the selection</td></tr>
+<tr><td><b>Wheel</b>, Ctrl +/−</td><td>zoom; <b>Ctrl+F</b> fits the network to the view</td></tr>
+<tr><td><b>Middle-drag</b>, Space+drag</td><td>pan</td></tr></table>"""
+
+
+class MainWindow(QMainWindow):
+    """One document in one window; ``files`` opens and saves it, ``actions`` holds the menu actions."""
+
+    def __init__(self, settings: cfg.Settings | None = None, recovery: Recovery | None = None) -> None:
+        super().__init__()
+        self.settings = settings or cfg.Settings()
+        self.document = Document(parent=self, prepare_network=self._prepare_network)
+        self.scene = NetworkScene(self.document, self)
+        self.view = NetworkView(self.scene)
+        self.message_bar = MessageBar()
+        self.cpt_editor = CptEditor(self.document)
+        self.properties = PropertiesPanel(self.document)
+        self.history = QUndoView(self.document.undo_stack)
+        self.toolbar = QToolBar("Toolbar")
+        self.evidence_label, self.summary_label, self.zoom_label = QLabel(), QLabel(), QLabel()
+        self.docks: dict[str, QDockWidget] = {}
+        self.files = FileController(self, recovery)
+        self._compose()
+        self.actions = Actions(self)
+        self.menus = self.actions.build_menus()
+        self.actions.fill_toolbar(self.toolbar)
+        self.files.attach_menus(self.menus["recent"], self.menus["examples"])
+        self.view.background_actions = [self.actions.auto_layout, self.actions.fit, self.actions.clear_evidence]
+        self._connect()
+        self._restore_settings()
+        self._update_title()
+        self._update_status()
+
+    def _compose(self) -> None:
+        self.setWindowIcon(app_icon())
+        self.setObjectName("MainWindow")
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.message_bar)
+        layout.addWidget(self.view, 1)
+        self.setCentralWidget(central)
+        self.toolbar.setObjectName("toolbar")
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+        self.addToolBar(self.toolbar)
+        self.history.setEmptyLabel("<opened>")
+        for key, title, widget, area in (("properties", "Node Properties", self.properties, Qt.RightDockWidgetArea),
+                                         ("history", "Undo History", self.history, Qt.RightDockWidgetArea),
+                                         ("cpt", "Probability Table", self.cpt_editor, Qt.BottomDockWidgetArea)):
+            dock = self.docks[key] = QDockWidget(title, self)
+            dock.setObjectName(f"dock_{key}")
+            dock.setWidget(widget)
+            self.addDockWidget(area, dock)
+        self.tabifyDockWidget(self.docks["properties"], self.docks["history"])
+        self.docks["properties"].raise_()
+        self.resizeDocks([self.docks["properties"]], [290], Qt.Horizontal)
+        self.resizeDocks([self.docks["cpt"]], [300], Qt.Vertical)
+        for label in (self.evidence_label, self.summary_label, self.zoom_label):
+            self.statusBar().addPermanentWidget(label)
+
+    def _connect(self) -> None:
+        doc = self.document
+        doc.message.connect(self.show_message)
+        doc.path_changed.connect(self._update_title)
+        doc.undo_stack.cleanChanged.connect(self._update_title)
+        doc.network_replaced.connect(self._on_network_replaced)
+        doc.network_changed.connect(lambda _event: self._update_status())
+        doc.evidence_changed.connect(self._update_status)
+        doc.beliefs_changed.connect(self._update_status)
+        self.scene.current_variable_changed.connect(self._on_current_variable)
+        self.view.zoom_changed.connect(lambda z: self.zoom_label.setText(f"Zoom {z * 100:.0f}%"))
+
+    # ------------------------------------------------------------------ settings
+    def _restore_settings(self) -> None:
+        s = self.settings
+        geometry, state = s.value(cfg.WINDOW_GEOMETRY), s.value(cfg.WINDOW_STATE)
+        if not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1400, 900)
+        if not state.isEmpty():
+            self.restoreState(state)
+        style = s.value(cfg.NODE_STYLE)
+        self.set_node_style(style if style in st.NODE_STYLES else st.BARS)
+
+    def save_settings(self) -> None:
+        self.settings.set_value(cfg.WINDOW_GEOMETRY, self.saveGeometry())
+        self.settings.set_value(cfg.WINDOW_STATE, self.saveState())
+        self.settings.set_value(cfg.NODE_STYLE, self.scene.node_style)
+        self.settings.sync()
+
+    def view_options(self) -> dict[str, Any]:
+        """What a project file keeps about the view."""
+        return {"node_style": self.scene.node_style}
+
+    # ------------------------------------------------------------------ document
+    def _prepare_network(self, net: Network) -> None:
+        fill_missing_positions(net, st.BARS)  # bar-chart sizes: roomy enough for both views
+
+    def _on_network_replaced(self) -> None:
+        project = self.document.project
+        style = project.view.get("node_style") if project is not None else None
+        if style in st.NODE_STYLES:
+            self.set_node_style(style)
+        self._on_current_variable("")
+        self._update_status()
+
+    def _on_current_variable(self, name: str) -> None:
+        self.cpt_editor.set_variable(name or None)
+        self.properties.set_variable(name or None)
+
+    def _update_title(self, *_args) -> None:
+        self.setWindowTitle(f"{self.document.title}[*] — {APP_NAME}")
+        self.setWindowModified(self.document.modified)
+
+    def _update_status(self) -> None:
+        net, doc = self.document.network, self.document
+        self.summary_label.setText(f"{len(net)} nodes · {len(net.arcs())} arcs")
+        evidence = doc.evidence
+        if not evidence:
+            self.evidence_label.setText("No evidence")
+            return
+        shown = ", ".join(f"{k}={v}" if isinstance(v, str) else f"{k}~likelihood" for k, v in
+                          list(evidence.items())[:3]) + ("…" if len(evidence) > 3 else "")
+        p_e = doc.beliefs.probability_of_evidence()
+        self.evidence_label.setText(f"Evidence: {shown}" + (f"  ·  P(e) = {p_e:.4g}" if p_e is not None else ""))
+
+    def show_message(self, level: str, text: str) -> None:
+        self.message_bar.show_message(level, text)
+        self.statusBar().showMessage(text, 10000)
+
+    def open_path(self, path) -> bool:
+        return self.files.open_path(path, ask=False)
+
+    # ------------------------------------------------------------------ view and tools
+    def set_node_style(self, node_style: str) -> None:
+        self.scene.set_node_style(node_style)
+        if hasattr(self, "actions"):
+            (self.actions.bars if node_style == st.BARS else self.actions.compact).setChecked(True)
+
+    def set_tool(self, tool: str) -> None:
+        self.scene.tool = tool
+        self.view.setDragMode(QGraphicsView.RubberBandDrag if tool == SELECT else QGraphicsView.NoDrag)
+        self.view.viewport().setCursor(Qt.ArrowCursor if tool == SELECT else Qt.CrossCursor)
+
+    def rename_selected(self) -> None:
+        names = self.scene.selected_names()
+        if len(names) == 1:
+            self.view.start_rename(names[0])
+
+    def auto_layout(self) -> None:
+        if len(self.document.network):
+            self.document.execute(auto_layout_command(self.document, self.scene.node_style))
+            self.view.fit_to_view()
+
+    # ------------------------------------------------------------------ network-wide edits
+    def normalise_all_cpts(self) -> bool:
+        net = self.document.network
+        tables = {v: normalise_rows(np.asarray(net.cpt(v))) for v in net.variables if unnormalised_rows(net, v)}
+        if not tables:
+            self.show_message("info", "Every CPT row already sums to 1.")
+            return False
+        return self.document.execute(cmd.SetParameters(self.document, tables, text="Normalise all CPTs"))
+
+    def check_network(self) -> None:
+        try:
+            self.document.network.validate()
+        except BNStudioError as exc:
+            self.show_message("warning", f"Check: {exc}")
+            return
+        self.show_message("info", "Check: every CPT is valid and every row sums to 1.")
+
+    def ask_ess_for_all(self) -> None:
+        ess, ok = QInputDialog.getDouble(self, "Effective sample size",
+                                         "Dirichlet counts of every node = CPT × ESS; ESS per row:", 10.0, 0.001,
+                                         1e9, 3)
+        if ok:
+            self.set_ess_for_all(ess)
+
+    def set_ess_for_all(self, ess: float) -> bool:
+        net = self.document.network
+        alphas = {v: np.asarray(net.cpt(v)) * ess for v in net.variables}
+        return self.document.execute(cmd.SetParameters(self.document, {}, alphas, f"Set ESS {ess:g} for all nodes"))
+
+    def remove_all_counts(self) -> bool:
+        net = self.document.network
+        alphas = {v: None for v in net.variables if net.alpha(v) is not None}
+        if not alphas:
+            return False
+        return self.document.execute(cmd.SetParameters(self.document, {}, alphas, "Remove all Dirichlet counts"))
+
+    # ------------------------------------------------------------------ help and closing
+    def show_help(self) -> None:
+        QMessageBox.information(self, "Mouse and keyboard", HELP_TEXT)
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, f"About {APP_NAME}",
+                          f"<h3>{APP_NAME}</h3><p>Build, learn and query discrete Bayesian networks.</p>")
+
+    def closeEvent(self, event) -> None:  # Qt override
+        if not self.files.maybe_save():
+            event.ignore()
+            return
+        self.save_settings()
+        self.files.shutdown()
+        event.accept()

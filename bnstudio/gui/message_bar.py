@@ -1,0 +1,47 @@
+"""An inline message bar above the canvas (as in Orange's widgets): refused edits, impossible evidence and
+other known problems are shown here, in words, without a modal dialog."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
+
+STYLES = {
+    "info": "background: #E8F1FC; border: 1px solid #9DBFEA; color: #12345A;",
+    "warning": "background: #FFF4DB; border: 1px solid #E9C46A; color: #5A4100;",
+    "error": "background: #FDE7E4; border: 1px solid #E8998F; color: #6B1A10;",
+}
+HIDE_AFTER_MS = {"info": 6000, "warning": 12000, "error": 15000}
+
+
+class MessageBar(QFrame):
+    """Shows one message at a time; hides itself after a while or when closed."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.level = ""
+        self.label = QLabel()
+        self.close_button = QToolButton()
+        self.timer = QTimer(self)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.close_button.setText("✕")
+        self.close_button.setAutoRaise(True)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 4, 4, 4)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.close_button)
+        self.timer.setSingleShot(True)
+        self.timer.timeout.connect(self.hide)
+        self.close_button.clicked.connect(self.hide)
+        self.hide()
+
+    @property
+    def text(self) -> str:
+        return "" if self.isHidden() else self.label.text()
+
+    def show_message(self, level: str, text: str) -> None:
+        self.level = level
+        self.label.setText(text)
+        self.setStyleSheet(f"MessageBar {{{STYLES.get(level, STYLES['info'])} border-radius: 4px;}}")
+        self.show()
+        self.timer.start(HIDE_AFTER_MS.get(level, 8000))

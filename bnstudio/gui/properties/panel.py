@@ -1,0 +1,172 @@
+"""The node properties panel: name, states (add, rename, remove, reorder — the CPTs follow through the core)
+and description. It echoes the network (signals blocked while echoing) and edits only through commands."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+                               QPlainTextEdit, QPushButton, QVBoxLayout, QWidget)
+
+from bnstudio.core.events import Event
+from bnstudio.gui import commands as cmd
+from bnstudio.gui.document import Document
+
+
+class DescriptionEdit(QPlainTextEdit):
+    """A plain-text box that reports ``editing_finished`` when it loses focus (one undo step per visit)."""
+
+    editing_finished = Signal()
+
+    def focusOutEvent(self, event) -> None:  # Qt override
+        super().focusOutEvent(event)
+        self.editing_finished.emit()
+
+
+class PropertiesPanel(QWidget):
+    """Edits the variable set with :meth:`set_variable`."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.variable: str | None = None
+        self.name_edit = QLineEdit()
+        self.family = QLabel()
+        self.states = QListWidget()
+        self.add_button = QPushButton("Add")
+        self.remove_button = QPushButton("Remove")
+        self.up_button = QPushButton("Up")
+        self.down_button = QPushButton("Down")
+        self.description = DescriptionEdit()
+        self._compose()
+        self.name_edit.editingFinished.connect(self.commit_name)
+        self.states.itemChanged.connect(self._on_state_edited)
+        self.states.currentRowChanged.connect(self._update_buttons)
+        self.add_button.clicked.connect(self.add_state)
+        self.remove_button.clicked.connect(self.remove_state)
+        self.up_button.clicked.connect(lambda: self.move_state(-1))
+        self.down_button.clicked.connect(lambda: self.move_state(1))
+        self.description.editing_finished.connect(self.commit_description)
+        document.network_changed.connect(self._on_network_changed)
+        document.network_replaced.connect(lambda: self.set_variable(None))
+        self.set_variable(None)
+
+    def _compose(self) -> None:
+        self.family.setWordWrap(True)
+        self.family.setStyleSheet("color: #5F6B7A;")
+        self.description.setPlaceholderText("What this variable means, its source, units…")
+        self.description.setMaximumHeight(110)
+        self.states.setMaximumHeight(170)
+        self.states.setToolTip("Double-click a state to rename it")
+        buttons = QHBoxLayout()
+        for button in (self.add_button, self.remove_button, self.up_button, self.down_button):
+            buttons.addWidget(button)
+        form = QFormLayout()
+        form.addRow("Name", self.name_edit)
+        form.addRow("", self.family)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(form)
+        layout.addWidget(QLabel("States"))
+        layout.addWidget(self.states)
+        layout.addLayout(buttons)
+        layout.addWidget(QLabel("Description"))
+        layout.addWidget(self.description)
+        layout.addStretch(1)
+
+    # ------------------------------------------------------------------ echo the network
+    def set_variable(self, name: str | None) -> None:
+        net = self.document.network
+        self.variable = name if name and name in net else None
+        enabled = self.variable is not None
+        for widget in (self.name_edit, self.states, self.add_button, self.description):
+            widget.setEnabled(enabled)
+        for widget in (self.name_edit, self.states, self.description):
+            widget.blockSignals(True)
+        self.states.clear()
+        if enabled:
+            var = net.variable(self.variable)
+            self.name_edit.setText(var.name)
+            for state in var.states:
+                item = QListWidgetItem(state)
+                item.setFlags(item.flags() | Qt.ItemIsEditable)
+                self.states.addItem(item)
+            self.description.setPlainText(var.description)
+            parents, children = net.parents(self.variable), net.children(self.variable)
+            self.family.setText(f"Parents: {', '.join(parents) or '—'}\nChildren: {', '.join(children) or '—'}")
+        else:
+            self.name_edit.setText("")
+            self.description.setPlainText("")
+            self.family.setText("Select a node to see and edit its properties.")
+        for widget in (self.name_edit, self.states, self.description):
+            widget.blockSignals(False)
+        self._update_buttons()
+
+    def _on_network_changed(self, event: Event) -> None:
+        if self.variable is None:
+            return
+        if event.kind == "rename_variable" and event.data["old"] == self.variable:
+            self.variable = event.data["new"]
+        if event.structural or event.kind == "set_description":
+            row = self.states.currentRow()
+            self.set_variable(self.variable)
+            if 0 <= row < self.states.count():
+                self.states.setCurrentRow(row)
+
+    def _update_buttons(self, *_args) -> None:
+        row, n = self.states.currentRow(), self.states.count()
+        self.remove_button.setEnabled(self.variable is not None and row >= 0 and n > 1)
+        self.up_button.setEnabled(self.variable is not None and row > 0)
+        self.down_button.setEnabled(self.variable is not None and 0 <= row < n - 1)
+
+    # ------------------------------------------------------------------ edits
+    def commit_name(self) -> bool:
+        new = self.name_edit.text().strip()
+        if self.variable is None or new == self.variable:
+            return False
+        if not self.document.execute(cmd.RenameVariable(self.document, self.variable, new)):
+            self.name_edit.setText(self.variable)
+            return False
+        return True
+
+    def _on_state_edited(self, item: QListWidgetItem) -> None:
+        row = self.states.row(item)
+        old = self.document.network.states(self.variable)[row]
+        new = item.text().strip()
+        if new != old and not self.document.execute(cmd.RenameState(self.document, self.variable, old, new)):
+            self.set_variable(self.variable)
+
+    def add_state(self) -> bool:
+        states = self.document.network.states(self.variable)
+        k = len(states)
+        while f"State{k}" in states:
+            k += 1
+        ok = self.document.execute(cmd.AddState(self.document, self.variable, f"State{k}"))
+        if ok:
+            self.states.setCurrentRow(self.states.count() - 1)
+        return ok
+
+    def remove_state(self) -> bool:
+        row = self.states.currentRow()
+        if self.variable is None or row < 0:
+            return False
+        state = self.document.network.states(self.variable)[row]
+        return self.document.execute(cmd.RemoveState(self.document, self.variable, state))
+
+    def move_state(self, step: int) -> bool:
+        row = self.states.currentRow()
+        order = list(self.document.network.states(self.variable))
+        target = row + step
+        if row < 0 or not 0 <= target < len(order):
+            return False
+        order[row], order[target] = order[target], order[row]
+        ok = self.document.execute(cmd.ReorderStates(self.document, self.variable, order))
+        if ok:
+            self.states.setCurrentRow(target)
+        return ok
+
+    def commit_description(self) -> bool:
+        if self.variable is None:
+            return False
+        text = self.description.toPlainText()
+        if text == self.document.network.variable(self.variable).description:
+            return False
+        return self.document.execute(cmd.SetDescription(self.document, self.variable, text))

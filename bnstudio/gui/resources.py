@@ -1,0 +1,42 @@
+"""Where the bundled example networks and icons live: the repository's ``resources/`` folder, or the folder
+PyInstaller unpacks (``sys._MEIPASS/resources``) in a packaged build."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from bnstudio.io import FORMATS
+
+
+def resource_root() -> Path:
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:
+        return Path(frozen) / "resources"
+    return Path(__file__).resolve().parents[2] / "resources"
+
+
+def bundled_example(name: str = "alarm.bif") -> Path:
+    """The path of a bundled example network (``resources/networks/NAME``)."""
+    return resource_root() / "networks" / name
+
+
+def example_networks() -> list[Path]:
+    """Every bundled example network whose extension a registered reader knows, sorted by name."""
+    folder = resource_root() / "networks"
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir()
+                  if p.is_file() and any(p.name.lower().endswith(ext) for ext in FORMATS))
+
+
+def is_bundled_example(path: str | Path) -> bool:
+    """Whether ``path`` is one of the bundled example networks (opened as untitled copies)."""
+    folder = (resource_root() / "networks").resolve()
+    try:
+        return Path(path).resolve().parent == folder
+    except OSError:
+        return False
+
+
+def icon_path(name: str = "bnstudio.svg") -> Path:
+    return resource_root() / "icons" / name

@@ -1,0 +1,74 @@
+"""Render the main window offscreen to a PNG (for docs and bug reports), with optional evidence and a
+selected node, independent of the user's saved settings."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from bnstudio.errors import BNStudioError
+from bnstudio.gui import settings as cfg
+from bnstudio.gui.app import application
+from bnstudio.gui.main_window import MainWindow
+from bnstudio.gui.recovery import Recovery
+
+
+def _settle(app: QApplication, rounds: int = 5) -> None:
+    for _ in range(rounds):
+        app.processEvents()
+
+
+def render_screenshot(out: str | Path, path: str | Path | None = None, size: tuple[int, int] = (1600, 1000),
+                      evidence: dict[str, Any] | None = None, select: str | None = None,
+                      node_style: str | None = None, zoom: float | None = None,
+                      docks: list[str] | None = None,
+                      prepare: Callable[[MainWindow], None] | None = None) -> Path:
+    """Open ``path`` in a fresh main window of ``size``, apply ``evidence``, select ``select`` (its CPT and
+    properties show in the docks), show only ``docks`` (all if None), call ``prepare(window)`` for anything
+    else, and save the window to ``out``. Raises BNStudioError for bad input."""
+    app = application()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = cfg.Settings(QSettings(str(Path(tmp) / "settings.ini"), QSettings.IniFormat))
+        window = MainWindow(settings, Recovery(Path(tmp) / "recovery"))
+        if docks is not None:
+            unknown = set(docks) - set(window.docks)
+            if unknown:
+                raise BNStudioError(f"unknown dock(s) {sorted(unknown)}; use {sorted(window.docks)}")
+            for name, dock in window.docks.items():
+                dock.setVisible(name in docks)
+        window.resize(*size)
+        window.show()
+        _settle(app)
+        if path is not None and not window.files.open_path(path, ask=False, remember=False):
+            window.close()
+            raise BNStudioError(f"could not open {path}")
+        if node_style:
+            window.set_node_style(node_style)
+        for name, value in (evidence or {}).items():
+            if not window.document.set_evidence(name, value):
+                raise BNStudioError(f"evidence {name}={value} was not applied: {window.message_bar.label.text()}")
+        if select:
+            if select not in window.scene.nodes:
+                raise BNStudioError(f"no node named '{select}'")
+            window.scene.select_only([select])
+        if prepare is not None:
+            prepare(window)
+        window.message_bar.hide()
+        _settle(app)
+        window.view.fit_to_view()
+        if zoom:
+            window.view.set_zoom(zoom)
+            if select:
+                window.view.centerOn(window.scene.nodes[select])
+        _settle(app)
+        image = window.grab()
+        out = Path(out)
+        if not image.save(str(out)):
+            raise BNStudioError(f"could not write {out}")
+        window.document.undo_stack.setClean()
+        window.close()
+        _settle(app)
+    return out

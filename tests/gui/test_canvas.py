@@ -1,0 +1,196 @@
+"""The graph canvas driven with real mouse and keyboard events: add, rename, move, delete nodes; draw,
+refuse, reverse and delete arcs; rubber-band selection; zoom limits and fit."""
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication, QLineEdit, QMenu
+
+from bnstudio.gui.canvas import ADD_ARC
+from bnstudio.gui.canvas.view import MAX_ZOOM, MIN_ZOOM
+
+from tests.gui.conftest import sprinkler
+
+
+def _window_with(window, net=None):
+    window.document.replace_network(net or sprinkler())
+    window.view.set_zoom(1.0)
+    window.view.centerOn(QPointF(0, 120))
+    QApplication.processEvents()
+    return window
+
+
+def _at(window, x, y) -> QPoint:
+    return window.view.mapFromScene(QPointF(x, y))
+
+
+def test_double_click_on_empty_space_adds_a_node_and_undo_removes_it(window, qtbot):
+    w = _window_with(window)
+    qtbot.mouseDClick(w.view.viewport(), Qt.LeftButton, pos=_at(w, 320, 300))
+    assert "Node1" in w.document.network
+    assert abs(w.document.network.positions["Node1"][0] - 320) < 2
+    assert "Node1" in w.scene.nodes and w.scene.selected_names() == ["Node1"]
+    w.document.undo_stack.undo()
+    assert "Node1" not in w.document.network and "Node1" not in w.scene.nodes
+
+
+def test_rename_in_place(window, qtbot):
+    w = _window_with(window)
+    w.scene.select_only(["Rain"])
+    w.view.setFocus()
+    qtbot.keyClick(w.view, Qt.Key_F2)
+    editor = w.view.viewport().findChild(QLineEdit)
+    assert editor is not None and editor.text() == "Rain"
+    editor.setText("Showers")
+    qtbot.keyClick(editor, Qt.Key_Return)
+    net = w.document.network
+    assert "Showers" in net and "Rain" not in net and net.parents("Wet") == ("Sprinkler", "Showers")
+    assert w.scene.nodes["Showers"].name == "Showers" and ("Showers", "Wet") in w.scene.arcs
+    assert w.properties.name_edit.text() == "Showers"
+
+
+def test_rename_to_an_existing_name_is_refused_with_a_message(window, qtbot):
+    w = _window_with(window)
+    w.view.start_rename("Rain")
+    editor = w.view.viewport().findChild(QLineEdit)
+    editor.setText("Wet")
+    qtbot.keyClick(editor, Qt.Key_Return)
+    assert "Rain" in w.document.network
+    assert "already exists" in w.message_bar.label.text()
+
+
+def test_delete_key_removes_the_node_with_its_arcs_and_undo_restores(window, qtbot):
+    w = _window_with(window)
+    w.scene.select_only(["Rain"])
+    w.view.setFocus()
+    qtbot.keyClick(w.view, Qt.Key_Delete)
+    net = w.document.network
+    assert "Rain" not in net and ("Rain", "Wet") not in w.scene.arcs and ("Cloudy", "Rain") not in w.scene.arcs
+    assert w.document.undo_stack.count() == 1
+    w.document.undo_stack.undo()
+    assert net.parents("Wet") == ("Sprinkler", "Rain") and ("Rain", "Wet") in w.scene.arcs
+
+
+def test_shift_drag_from_node_to_node_adds_an_arc(window, qtbot):
+    w = _window_with(window)
+    viewport = w.view.viewport()
+    qtbot.mousePress(viewport, Qt.LeftButton, Qt.ShiftModifier, _at(w, 0, 0))
+    qtbot.mouseMove(viewport, _at(w, 0, 150))
+    qtbot.mouseRelease(viewport, Qt.LeftButton, Qt.ShiftModifier, _at(w, 0, 240))
+    assert w.document.network.parents("Wet") == ("Sprinkler", "Rain", "Cloudy")
+    assert ("Cloudy", "Wet") in w.scene.arcs
+    assert w.document.network.positions["Cloudy"] == (0, 0)  # the drag drew an arc, it did not move
+
+
+def test_arc_tool_refuses_a_cycle_and_names_it(window, qtbot):
+    w = _window_with(window)
+    w.actions.tool_arc.trigger()
+    assert w.scene.tool == ADD_ARC
+    viewport = w.view.viewport()
+    qtbot.mousePress(viewport, Qt.LeftButton, pos=_at(w, 0, 240))
+    qtbot.mouseMove(viewport, _at(w, 0, 100))
+    qtbot.mouseRelease(viewport, Qt.LeftButton, pos=_at(w, 0, 0))
+    assert w.document.network.parents("Cloudy") == ()
+    text = w.message_bar.label.text()
+    assert w.message_bar.isVisible() and "cycle" in text
+    assert "Wet -> Cloudy" in text and ("Sprinkler" in text or "Rain" in text)
+    assert text in w.statusBar().currentMessage()
+    assert w.document.undo_stack.count() == 0
+
+
+def test_arc_context_menu_reverses_and_deletes(window):
+    w = _window_with(window)
+    menu = QMenu()
+    w.view._arc_menu(menu, w.scene.arcs[("Cloudy", "Rain")])
+    reverse, delete = menu.actions()
+    reverse.trigger()
+    assert w.document.network.parents("Cloudy") == ("Rain",) and ("Rain", "Cloudy") in w.scene.arcs
+    menu = QMenu()
+    w.view._arc_menu(menu, w.scene.arcs[("Sprinkler", "Wet")])
+    menu.actions()[1].trigger()
+    assert w.document.network.parents("Wet") == ("Rain",) and ("Sprinkler", "Wet") not in w.scene.arcs
+
+
+def test_dragging_a_selection_is_one_move_command(window, qtbot):
+    w = _window_with(window)
+    w.scene.select_only(["Sprinkler", "Rain"])
+    viewport = w.view.viewport()
+    start = _at(w, 150, 100)  # Rain's title
+    qtbot.mousePress(viewport, Qt.LeftButton, pos=start)
+    for step in range(1, 6):
+        qtbot.mouseMove(viewport, start + QPoint(0, 8 * step))
+    qtbot.mouseRelease(viewport, Qt.LeftButton, pos=start + QPoint(0, 40))
+    pos = w.document.network.positions
+    assert w.document.undo_stack.count() == 1
+    assert pos["Rain"][1] > 140 and pos["Sprinkler"][1] > 140 and pos["Cloudy"] == (0, 0)
+    w.document.undo_stack.undo()
+    assert pos["Rain"] == (150, 120) and w.scene.nodes["Rain"].pos() == QPointF(150, 120)
+
+
+def test_rubber_band_selects_the_nodes_inside(window, qtbot):
+    w = _window_with(window)
+    viewport = w.view.viewport()
+    qtbot.mousePress(viewport, Qt.LeftButton, pos=_at(w, -270, 60))
+    qtbot.mouseMove(viewport, _at(w, 0, 150))
+    qtbot.mouseMove(viewport, _at(w, 270, 290))
+    qtbot.mouseRelease(viewport, Qt.LeftButton, pos=_at(w, 270, 290))
+    assert sorted(w.scene.selected_names()) == ["Rain", "Sprinkler", "Wet"]
+
+
+def _wheel(view, delta: int) -> None:
+    pos = QPointF(view.viewport().rect().center())
+    event = QWheelEvent(pos, view.viewport().mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt.NoButton,
+                        Qt.NoModifier, Qt.NoScrollPhase, False)
+    QApplication.sendEvent(view.viewport(), event)
+
+
+def test_wheel_zoom_has_limits_and_fit_shows_everything(window):
+    w = _window_with(window)
+    for _ in range(40):
+        _wheel(w.view, 120)
+    assert abs(w.view.zoom - MAX_ZOOM) < 1e-9
+    for _ in range(80):
+        _wheel(w.view, -120)
+    assert abs(w.view.zoom - MIN_ZOOM) < 1e-9
+    w.view.fit_to_view()
+    visible = w.view.mapToScene(w.view.viewport().rect()).boundingRect()
+    assert visible.contains(w.scene.itemsBoundingRect())
+
+
+def test_middle_button_pans(window, qtbot):
+    w = _window_with(window)
+    w.view.set_zoom(3.0)
+    bar = w.view.horizontalScrollBar()
+    before = bar.value()
+    viewport = w.view.viewport()
+    centre = viewport.rect().center()
+    qtbot.mousePress(viewport, Qt.MiddleButton, pos=centre)
+    qtbot.mouseMove(viewport, centre + QPoint(-60, 0))
+    qtbot.mouseRelease(viewport, Qt.MiddleButton, pos=centre + QPoint(-60, 0))
+    assert bar.value() != before
+
+
+def test_add_node_tool_and_compact_view(window, qtbot):
+    w = _window_with(window)
+    w.actions.tool_node.trigger()
+    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, pos=_at(w, 320, 0))
+    assert "Node1" in w.document.network
+    w.actions.compact.trigger()
+    item = w.scene.nodes["Wet"]
+    assert item.node_style == "compact" and item.rect().height() < 40
+    arc = w.scene.arcs[("Rain", "Wet")]
+    assert arc.line.p2().y() < 240  # arcs follow the smaller nodes
+
+
+def test_canvas_keys_do_not_fire_from_the_table(window, qtbot):
+    w = _window_with(window)
+    w.scene.select_only(["Rain"])
+    table = w.cpt_editor.table
+    table.setFocus()
+    table.setCurrentIndex(w.cpt_editor.model.index(0, 1))
+    qtbot.keyClick(table, Qt.Key_Delete)
+    qtbot.keyClick(table, Qt.Key_N)
+    assert "Rain" in w.document.network and w.scene.tool == "select"
+    w.view.setFocus()
+    qtbot.keyClick(w.view, Qt.Key_N)
+    assert w.scene.tool == "add_node"

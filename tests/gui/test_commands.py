@@ -1,0 +1,116 @@
+"""Undo commands: one core mutation each, undo restores the network exactly (tables, parent order)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bnstudio.errors import CycleError
+from bnstudio.gui import commands as cmd
+from bnstudio.gui.document import Document
+
+from tests.gui.conftest import alarm, assert_same_tables, sprinkler
+
+
+@pytest.fixture
+def doc(qtbot) -> Document:
+    return Document(sprinkler())
+
+
+def _undo_redo_exact(doc: Document, command) -> None:
+    before = doc.network.copy()
+    assert doc.execute(command)
+    after = doc.network.copy()
+    doc.undo_stack.undo()
+    assert_same_tables(before, doc.network)
+    assert doc.network.positions == before.positions
+    doc.undo_stack.redo()
+    assert_same_tables(after, doc.network)
+
+
+def test_each_edit_is_one_undo_step_and_undo_is_exact(doc):
+    d = doc
+    for make in (lambda: cmd.AddVariable(d, "Season", ["summer", "winter"], (300, 0)),
+                 lambda: cmd.RenameVariable(d, "Rain", "Showers"),
+                 lambda: cmd.SetDescription(d, "Cloudy", "sky cover"),
+                 lambda: cmd.AddArc(d, "Cloudy", "Wet"),
+                 lambda: cmd.RemoveArc(d, "Sprinkler", "Wet"),
+                 lambda: cmd.ReverseArc(d, "Cloudy", "Rain"),
+                 lambda: cmd.AddState(d, "Cloudy", "partly", 1),
+                 lambda: cmd.RemoveState(d, "Wet", "yes"),
+                 lambda: cmd.RenameState(d, "Sprinkler", "on", "running"),
+                 lambda: cmd.ReorderStates(d, "Cloudy", ["no", "yes"]),
+                 lambda: cmd.SetCpt(d, "Cloudy", np.array([0.3, 0.6])),
+                 lambda: cmd.SetAlpha(d, "Rain", np.ones((2, 2))),
+                 lambda: cmd.MoveNodes(d, {"Wet": (0, 240)}, {"Wet": (10, 250)})):
+        _undo_redo_exact(d, make())
+        assert d.undo_stack.index() == 1  # one edit = one step
+        d.undo_stack.undo()
+
+
+def test_remove_variable_restores_its_table_arcs_parent_order_and_childrens_tables(qtbot):
+    net = alarm()
+    net.set_alpha("HR", np.full(net.family_shape("HR"), 2.5))
+    doc = Document(net)
+    before = net.copy()
+    name = "CATECHOL"  # four parents and a child
+    assert net.parents(name) and net.children(name)
+    assert doc.execute(cmd.RemoveVariable(doc, name))
+    assert name not in doc.network and not any(name in doc.network.parents(c) for c in doc.network.variables)
+    doc.undo_stack.undo()
+    assert_same_tables(before, doc.network)
+    assert doc.network.positions == before.positions
+
+
+def test_undo_restores_unnormalised_rows_exactly(doc):
+    d = doc
+    d.execute(cmd.SetCpt(d, "Wet", np.full((2, 2, 2), 0.3)))  # rows sum to 0.6: the editor may hold them
+    before = d.network.copy()
+    for make in (lambda: cmd.RemoveVariable(d, "Wet"), lambda: cmd.RemoveArc(d, "Rain", "Wet"),
+                 lambda: cmd.AddState(d, "Wet", "maybe"), lambda: cmd.RemoveState(d, "Rain", "yes")):
+        assert d.execute(make())
+        d.undo_stack.undo()
+        assert_same_tables(before, d.network)
+
+
+def test_refused_edit_pushes_nothing_and_reports_the_cycle(doc, qtbot):
+    messages = []
+    doc.message.connect(lambda level, text: messages.append((level, text)))
+    assert not doc.execute(cmd.AddArc(doc, "Wet", "Cloudy"))
+    assert doc.undo_stack.count() == 0
+    assert messages and messages[0][0] == "error"
+    assert "Cloudy -> Sprinkler -> Wet -> Cloudy" in messages[0][1] or "Cloudy -> Rain -> Wet -> Cloudy" in messages[0][1]
+    with pytest.raises(CycleError):
+        doc.network.add_arc("Wet", "Cloudy")
+
+
+def test_keyboard_nudges_merge_but_drags_do_not(doc):
+    d = doc
+    d.execute(cmd.MoveNodes(d, {"Wet": (0, 240)}, {"Wet": (10, 240)}, mergeable=True))
+    d.execute(cmd.MoveNodes(d, {"Wet": (10, 240)}, {"Wet": (20, 240)}, mergeable=True))
+    assert d.undo_stack.count() == 1 and d.network.positions["Wet"] == (20, 240)
+    d.execute(cmd.MoveNodes(d, {"Wet": (20, 240)}, {"Wet": (50, 240)}))
+    assert d.undo_stack.count() == 2
+    d.undo_stack.undo()
+    d.undo_stack.undo()
+    assert d.network.positions["Wet"] == (0, 240)
+
+
+def test_grouped_commands_are_one_step_and_empty_groups_vanish(doc):
+    with doc.grouped("Delete two"):
+        doc.execute(cmd.RemoveArc(doc, "Rain", "Wet"))
+        doc.execute(cmd.RemoveVariable(doc, "Sprinkler"))
+    assert doc.undo_stack.count() == 1
+    with doc.grouped("Nothing"):
+        doc.execute(cmd.AddArc(doc, "Cloudy", "Rain"))  # refused: the arc exists
+    assert doc.undo_stack.count() == 1
+    doc.undo_stack.undo()
+    assert_same_tables(sprinkler(), doc.network)
+
+
+def test_set_parameters_undo_with_unnormalised_old_tables(doc):
+    d = doc
+    d.execute(cmd.SetCpt(d, "Cloudy", np.array([0.2, 0.2])))
+    before = d.network.copy()
+    d.execute(cmd.SetParameters(d, {"Cloudy": np.array([0.5, 0.5])}, {"Rain": np.ones((2, 2))}))
+    d.undo_stack.undo()
+    assert_same_tables(before, d.network)

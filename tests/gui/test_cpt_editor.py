@@ -1,0 +1,181 @@
+"""The CPT editor: a virtualised table model (parents' states per row, one column per child state), validated
+edits through undo commands, row tools, pasting, unnormalised-row highlighting and Dirichlet counts."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush
+
+from bnstudio.core.network import Network
+from bnstudio.gui.cpt_editor import CptEditor
+from bnstudio.gui.cpt_editor.model import UNNORMALISED
+from bnstudio.gui.document import Document
+
+from tests.gui.conftest import sprinkler
+
+
+@pytest.fixture
+def editor(qtbot):
+    doc = Document(sprinkler())
+    widget = CptEditor(doc)
+    qtbot.addWidget(widget)
+    widget.set_variable("Wet")
+    widget.show()
+    return widget
+
+
+def test_layout_is_one_row_per_parent_configuration(editor):
+    m = editor.model
+    assert (m.rowCount(), m.columnCount()) == (4, 2 + 2 + 1)
+    headers = [m.headerData(c, Qt.Horizontal) for c in range(m.columnCount())]
+    assert headers == ["Sprinkler", "Rain", "yes", "no", "Sum"]
+    rows = [[m.data(m.index(r, c)) for c in range(4)] for r in range(4)]
+    assert rows == [["on", "yes", "0.99", "0.01"], ["on", "no", "0.9", "0.1"],
+                    ["off", "yes", "0.9", "0.1"], ["off", "no", "0", "1"]]
+    assert not (m.flags(m.index(0, 0)) & Qt.ItemIsEditable) and m.flags(m.index(0, 2)) & Qt.ItemIsEditable
+    assert editor.title.text() == "P(Wet | Sprinkler, Rain)"
+
+
+def test_edit_a_cell_then_undo(editor):
+    m, doc = editor.model, editor.document
+    assert m.setData(m.index(1, 2), "0.75")
+    assert doc.network.cpt("Wet")[0, 1, 0] == 0.75
+    assert m.data(m.index(1, 2)) == "0.75"
+    assert doc.undo_stack.count() == 1 and "Wet" in doc.undo_stack.text(0)
+    doc.undo_stack.undo()
+    assert doc.network.cpt("Wet")[0, 1, 0] == 0.9 and m.data(m.index(1, 2)) == "0.9"
+
+
+def test_invalid_values_are_refused(editor, qtbot):
+    m, doc = editor.model, editor.document
+    messages = []
+    doc.message.connect(lambda level, text: messages.append(text))
+    for bad in ("abc", "-0.1", "1.5", "nan", ""):
+        assert not m.setData(m.index(0, 2), bad)
+    assert doc.undo_stack.count() == 0 and len(messages) == 5
+    assert not m.setData(m.index(0, 0), "0.5")  # parent columns are labels
+
+
+def test_unnormalised_rows_are_highlighted_and_counted(editor):
+    m = editor.model
+    m.setData(m.index(2, 2), "0.5")  # row (off, yes) now sums to 0.6
+    brush = m.data(m.index(2, 3), Qt.BackgroundRole)
+    assert isinstance(brush, QBrush) and brush.color() == UNNORMALISED
+    assert m.data(m.index(1, 3), Qt.BackgroundRole) is None
+    assert "sums to 0.6" in m.data(m.index(2, 2), Qt.ToolTipRole)
+    assert m.unnormalised_rows() == [2] and "1 row does not sum to 1" == editor.status.text()
+
+
+def test_row_tools_are_single_undo_steps(editor):
+    m, doc = editor.model, editor.document
+    m.setData(m.index(2, 2), "0.3")
+    m.setData(m.index(2, 3), "0.3")
+    editor.table.selectRow(2)
+    assert editor.normalise_rows()
+    np.testing.assert_allclose(doc.network.cpt("Wet")[1, 0], [0.5, 0.5])
+    editor.table.selectRow(0)
+    assert editor.uniform_rows()
+    np.testing.assert_allclose(doc.network.cpt("Wet")[0, 0], [0.5, 0.5])
+    editor.table.clearSelection()
+    editor.rng = np.random.default_rng(1)
+    assert editor.random_rows()
+    table = doc.network.cpt("Wet")
+    np.testing.assert_allclose(table.sum(axis=-1), 1.0)
+    assert doc.undo_stack.count() == 5
+    doc.undo_stack.undo()
+    np.testing.assert_allclose(doc.network.cpt("Wet")[0, 0], [0.5, 0.5])
+
+
+def test_normalise_all(editor):
+    m = editor.model
+    m.setData(m.index(0, 2), "0.2")
+    m.setData(m.index(3, 3), "0.5")
+    assert editor.normalise_all()
+    np.testing.assert_allclose(editor.document.network.cpt("Wet").sum(axis=-1), 1.0)
+    assert editor.model.unnormalised_rows() == []
+
+
+def test_paste_a_block_from_a_spreadsheet(editor):
+    editor.table.setCurrentIndex(editor.model.index(1, 2))
+    assert editor.paste("0.6\t0.4\n0.25\t0.75\n")
+    table = editor.document.network.cpt("Wet")
+    np.testing.assert_allclose(table[0, 1], [0.6, 0.4])
+    np.testing.assert_allclose(table[1, 0], [0.25, 0.75])
+    assert editor.document.undo_stack.count() == 1
+
+
+@pytest.mark.parametrize("text", ["0.5\tx\n", "0.5\t0.5\t0.5\n", "0.5\t0.5\n" * 9, "2\t0.5\n"])
+def test_bad_pastes_are_refused_with_a_message(editor, text):
+    messages = []
+    editor.document.message.connect(lambda level, t: messages.append(t))
+    editor.table.setCurrentIndex(editor.model.index(0, 2))
+    assert not editor.paste(text)
+    assert editor.document.undo_stack.count() == 0 and messages
+
+
+def test_dirichlet_counts_view_and_ess_edit(editor):
+    m, doc = editor.model, editor.document
+    editor.actions_by_name["counts"].trigger()
+    assert m.show_counts and m.headerData(4, Qt.Horizontal) == "ESS"
+    assert not (m.flags(m.index(0, 2)) & Qt.ItemIsEditable)  # no counts yet
+    assert editor.set_ess(10)
+    np.testing.assert_allclose(doc.network.alpha("Wet"), doc.network.cpt("Wet") * 10)
+    assert m.data(m.index(0, 4)) == "10"
+    assert m.setData(m.index(0, 4), "20")  # rescale the row's counts to an ESS of 20
+    np.testing.assert_allclose(doc.network.alpha("Wet")[0, 0], [19.8, 0.2])
+    assert m.setData(m.index(1, 2), "3")
+    assert doc.network.alpha("Wet")[0, 1, 0] == 3
+    assert not m.setData(m.index(1, 2), "-1")
+    assert editor.remove_counts() and doc.network.alpha("Wet") is None
+
+
+def test_model_follows_structure_edits_and_renames(editor):
+    from bnstudio.gui import commands as cmd
+    doc, m = editor.document, editor.model
+    doc.execute(cmd.AddArc(doc, "Cloudy", "Wet"))
+    assert m.rowCount() == 8 and m.headerData(2, Qt.Horizontal) == "Cloudy"
+    doc.execute(cmd.RenameVariable(doc, "Wet", "Grass"))
+    assert m.variable == "Grass" and editor.title.text().startswith("P(Grass |")
+    doc.execute(cmd.RemoveVariable(doc, "Grass"))
+    assert m.variable is None and m.rowCount() == 0
+
+
+def test_a_10000_row_table_answers_any_cell_quickly(qtbot):
+    net = Network("big")
+    for name in ("A", "B", "C", "D"):
+        net.add_variable(name, [f"s{i}" for i in range(10)])
+    net.add_variable("X", ["lo", "mid", "hi"], ["A", "B", "C", "D"])
+    widget = CptEditor(Document(net))
+    qtbot.addWidget(widget)
+    start = time.perf_counter()
+    widget.set_variable("X")
+    widget.show()
+    m = widget.model
+    assert m.rowCount() == 10_000
+    t0 = time.perf_counter()
+    for _ in range(1000):
+        assert m.data(m.index(9_999, 3)) == "s9"
+        m.data(m.index(9_999, 5))
+        m.data(m.index(9_999, 5), Qt.BackgroundRole)
+    per_call = (time.perf_counter() - t0) / 3000
+    assert per_call < 1e-3
+    assert m.data(m.index(9_999, 0)) == "s9" and m.data(m.index(1234, 1)) == "s2"
+    widget.table.scrollToBottom()
+    assert m.setData(m.index(9_999, 4), "0.5")
+    assert widget.document.network.cpt("X")[9, 9, 9, 9, 0] == 0.5
+    assert time.perf_counter() - start < 2.0
+
+
+def test_unrelated_edits_do_not_reset_the_table(editor):
+    from bnstudio.gui import commands as cmd
+    doc, m = editor.document, editor.model
+    resets = []
+    m.modelReset.connect(lambda: resets.append(1))
+    doc.execute(cmd.AddVariable(doc, "Other", ["a", "b"], (500, 0)))
+    doc.execute(cmd.AddArc(doc, "Cloudy", "Other"))
+    assert resets == []
+    doc.execute(cmd.RenameState(doc, "Rain", "yes", "pouring"))  # a parent's state: the labels change
+    assert resets == [1] and m.data(m.index(0, 1)) == "pouring"

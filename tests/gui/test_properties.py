@@ -1,0 +1,80 @@
+"""The node properties panel: rename, states (add, rename, remove, reorder — CPTs follow), description."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from bnstudio.gui.document import Document
+from bnstudio.gui.properties import PropertiesPanel
+
+from tests.gui.conftest import assert_same_tables, sprinkler
+
+
+@pytest.fixture
+def panel(qtbot):
+    widget = PropertiesPanel(Document(sprinkler()))
+    qtbot.addWidget(widget)
+    widget.set_variable("Rain")
+    widget.show()
+    return widget
+
+
+def test_shows_the_variable(panel):
+    assert panel.name_edit.text() == "Rain"
+    assert [panel.states.item(i).text() for i in range(panel.states.count())] == ["yes", "no"]
+    assert "Parents: Cloudy" in panel.family.text() and "Children: Wet" in panel.family.text()
+
+
+def test_rename_variable_and_refusal(panel, qtbot):
+    panel.name_edit.setText("Showers")
+    assert panel.commit_name()
+    assert "Showers" in panel.document.network and panel.variable == "Showers"
+    panel.name_edit.setText("Wet")
+    assert not panel.commit_name()
+    assert panel.name_edit.text() == "Showers"
+
+
+def test_state_edits_follow_through_the_core_and_undo(panel):
+    doc = panel.document
+    before = doc.network.copy()
+    assert panel.add_state()
+    assert doc.network.states("Rain") == ("yes", "no", "State2")
+    assert doc.network.cpt("Wet").shape == (2, 3, 2)  # the child's table follows
+    panel.states.item(2).setText("drizzle")  # in-place rename through the list
+    assert doc.network.states("Rain") == ("yes", "no", "drizzle")
+    panel.states.setCurrentRow(2)
+    assert panel.move_state(-1)
+    assert doc.network.states("Rain") == ("yes", "drizzle", "no")
+    assert panel.states.currentRow() == 1
+    panel.states.setCurrentRow(0)
+    assert panel.remove_state()
+    assert doc.network.states("Rain") == ("drizzle", "no")
+    for _ in range(4):
+        doc.undo_stack.undo()
+    assert_same_tables(before, doc.network)
+
+
+def test_reorder_permutes_the_tables(panel):
+    doc = panel.document
+    wet = np.array(doc.network.cpt("Wet"))
+    panel.states.setCurrentRow(0)
+    assert panel.move_state(1)
+    np.testing.assert_array_equal(doc.network.cpt("Wet"), wet[:, ::-1, :])
+
+
+def test_description_is_committed_once_when_leaving_the_box(panel):
+    panel.description.setPlainText("rain in the last hour")
+    panel.description.editing_finished.emit()
+    assert panel.document.network.variable("Rain").description == "rain in the last hour"
+    assert panel.document.undo_stack.count() == 1
+    panel.description.editing_finished.emit()  # nothing changed: no second step
+    assert panel.document.undo_stack.count() == 1
+
+
+def test_remove_is_disabled_for_the_last_state(panel):
+    panel.states.setCurrentRow(1)
+    assert panel.remove_state()
+    panel.states.setCurrentRow(0)
+    assert not panel.remove_button.isEnabled()
+    assert panel.states.item(0).flags() & Qt.ItemIsEditable
