@@ -18,8 +18,7 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/bnstudio info $(EXAMPLE)
-	$(VENV)/bin/bnstudio query $(EXAMPLE) --target HYPOVOLEMIA --target LVFAILURE --evidence HRBP=HIGH --evidence BP=LOW
+	$(VENV)/bin/bnstudio gui $(EXAMPLE)
 
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
