@@ -101,3 +101,10 @@ def test_bnc_on_30_attributes_and_10000_rows_runs_in_under_a_minute():
     res = learn_structure("bnc", codes, net.variables, [net.states(v) for v in net.variables], target="C")
     assert time.perf_counter() - start < 60
     assert len(res.history) > 10 and res.score > -0.35 * len(codes)
+
+
+def test_bnc_parent_limit_grows_to_fit_required_arcs():
+    codes, names, states, _ = sample("C->A,B,D; A->B; B->D", 300, seed=24)
+    res = learn_structure("bnc", codes, names, states, target="C", required=["A->D", "B->D", "C->D"])
+    assert {("A", "D"), ("B", "D"), ("C", "D")} <= set(res.arcs)
+    assert all(len(res.network.parents(v)) <= 3 for v in names)

@@ -30,6 +30,7 @@ ALGORITHMS = ("nb", "tan", "kdb", "chow-liu", "hill-climb", "bnc")
 SCORES = DECOMPOSABLE + ("cll", "cll-mdl")
 DEFAULT_SCORE = {"hill-climb": "bic", "bnc": "cll", "nb": "ll", "tan": "ll", "kdb": "ll", "chow-liu": "ll"}
 NEEDS_TARGET = ("nb", "tan", "kdb", "bnc")
+MAX_CPT_CELLS = 50_000_000
 
 
 @dataclass
@@ -120,6 +121,12 @@ def _network(names: list[str], states: Sequence[Sequence[str]], parents: list[fr
              prior: str | None, ess: float, name: str) -> Network:
     """The learned DAG with ML parameters (rows with the family observed; unseen rows uniform) or, with
     ``prior`` ('laplace' / 'bdeu'), mean-posterior parameters keeping the posterior counts as ``alpha``."""
+    cards = [len(s) for s in states]
+    for j, v in enumerate(names):
+        cells = int(np.prod([cards[i] for i in parents[j]] + [cards[j]], dtype=float))
+        if cells > MAX_CPT_CELLS:
+            raise ValidationError(f"the learned CPT of '{v}' would have {cells:.3g} cells ({len(parents[j])} "
+                                  f"parents); limit the parents with max_parents")
     families = [(v, list(states[j]), [names[i] for i in sorted(parents[j])], None) for j, v in enumerate(names)]
     net = build_network(families, name=name)
     data = DataColumns(codes, [len(s) for s in states])
@@ -149,7 +156,8 @@ def learn_structure(algorithm: str, codes: np.ndarray, names: Sequence[str], sta
     score : str, optional
         hill-climb: bic (default), bdeu, k2, ll (needs ``max_parents``); chow-liu / tan: edge weights, ll
         (default, mutual information) or a penalised score; nb / kdb: only the reported value (default ll);
-        bnc: cll (BNC-kP; ``max_parents`` defaults to 2) or cll-mdl (BNC-MDL). See :mod:`.scores`, :mod:`.bnc`.
+        bnc: cll (BNC-kP; ``max_parents`` defaults to 2, or the most required parents) or cll-mdl (BNC-MDL).
+        See :mod:`.scores`, :mod:`.bnc`.
     required, forbidden, tiers, max_parents
         Expert constraints, honoured by every algorithm (see :mod:`.constraints`).
     start : None | "empty" | "tree" | "nb" | Network | arcs
@@ -171,21 +179,29 @@ def learn_structure(algorithm: str, codes: np.ndarray, names: Sequence[str], sta
     codes = _check_data(codes, names, states)
     score = DEFAULT_SCORE.get(algorithm, "bic") if score is None else score
     _check_options(algorithm, score, target, names, max_parents, start)
-    if algorithm == "bnc" and score == "cll" and max_parents is None:
-        max_parents = 2
     if score in DECOMPOSABLE:
         check_score(score, ess)
     cons = Constraints.build(names, required, forbidden, tiers, max_parents)
+    if algorithm == "bnc" and score == "cll" and max_parents is None:  # BNC-2P, unless more parents are required
+        cons.max_parents = max_parents = max([2] + [len(p) for p in cons.required_parents()])
+    if prior not in (None, "laplace", "bdeu"):
+        raise ValidationError(f"unknown prior {prior!r}; use 'laplace' or 'bdeu' (or none for ML parameters)")
+    for label, value in (("tabu", tabu), ("restarts", restarts), ("k", k)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValidationError(f"{label} must be a non-negative integer, got {value!r}")
     data = DataColumns(codes, [len(s) for s in states])
     t = None if target is None else names.index(target)
     r = None if root is None else _index(names, root, "root")
-    progress = Progress(reporter, algorithm)
     settings = {"score": score, "ess": ess, "max_parents": max_parents, "tabu": tabu, "restarts": restarts,
                 "seed": seed, "k": k, "prior": prior}
     if algorithm in ("hill-climb", "bnc"):
-        parents, value, history = _search(algorithm, codes, names, data, cons, score, ess, start, t, tabu,
-                                          restarts, perturb, max_iter, seed, progress)
+        objective, start_parents = _prepare_search(algorithm, codes, names, data, cons, score, ess, start, t)
+        progress = Progress(reporter, algorithm)
+        climber = HillClimber(objective, cons, tabu, restarts, perturb, max_iter, seed, progress=progress)
+        found = climber.run(start_parents)
+        parents, value, history = found.parents, found.score, found.history
     else:
+        progress = Progress(reporter, algorithm)
         parents = {"nb": lambda: trees.naive_bayes(data, cons, t),
                    "tan": lambda: trees.tan(data, cons, t, score, ess, r),
                    "kdb": lambda: trees.kdb(data, cons, t, int(k)),
@@ -205,17 +221,13 @@ def _index(names: list[str], name: str, what: str) -> int:
     return names.index(name)
 
 
-def _search(algorithm: str, codes: np.ndarray, names: list[str], data: DataColumns, cons: Constraints, score: str,
-            ess: float, start: Any, target: int | None, tabu: int, restarts: int, perturb: int | None,
-            max_iter: int | None, seed: int | None, progress: Progress) -> tuple[list[frozenset[int]], float, list]:
+def _prepare_search(algorithm: str, codes: np.ndarray, names: list[str], data: DataColumns, cons: Constraints,
+                    score: str, ess: float, start: Any, target: int | None) -> tuple[Any, list[frozenset[int]]]:
+    """The objective to climb and the start parent sets (hill-climb starts from the Chow-Liu tree by default)."""
     if start is None:
         start = "tree" if algorithm == "hill-climb" else "empty"
     start_parents = _start_parents(start, names, data, cons, score, ess, target)
     if algorithm == "bnc":
         complete = DataColumns(complete_rows(codes), data.cards)
-        objective: Any = ConditionalObjective(complete, target, mdl=score == "cll-mdl")
-    else:
-        objective = DecomposableObjective(ScoreCache(data, data.cards, score, ess))
-    climber = HillClimber(objective, cons, tabu, restarts, perturb, max_iter, seed, progress=progress)
-    found = climber.run(start_parents)
-    return found.parents, found.score, found.history
+        return ConditionalObjective(complete, target, mdl=score == "cll-mdl"), start_parents
+    return DecomposableObjective(ScoreCache(data, data.cards, score, ess)), start_parents

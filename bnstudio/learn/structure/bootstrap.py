@@ -3,8 +3,9 @@
 A single learned structure commits to the independencies of one DAG although "other structures might be as
 probable given the data" (tutorial, "Model Averaging (cont.)", MP1-141/142). The non-parametric bootstrap
 (Friedman, Goldszmidt & Wyner 1999) resamples the N rows with replacement T times, re-runs the structure
-learner on each resample and reports, for every arc, the fraction of resamples whose DAG contains it. Score-equivalent scores cannot orient arcs
-inside an equivalence class, so :meth:`ArcConfidence.edge` also gives the adjacency frequency (either way).
+learner on each resample and reports, for every arc, the fraction of resamples whose DAG contains it.
+Score-equivalent scores cannot orient arcs inside an equivalence class, so :meth:`ArcConfidence.edge` also
+gives the adjacency frequency (either way).
 
 >>> import numpy as np
 >>> rng = np.random.default_rng(0)
