@@ -95,6 +95,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["properties"]], [290], Qt.Horizontal)
         self.resizeDocks([self.docks["cpt"]], [300], Qt.Vertical)
         for label in (self.evidence_label, self.summary_label, self.zoom_label):
+            label.setContentsMargins(10, 0, 10, 0)
             self.statusBar().addPermanentWidget(label)
 
     def _connect(self) -> None:

@@ -24,6 +24,8 @@ UNNORMALISED = QColor("#FBD9D3")
 PARENT_CELL = QColor("#F1F4F8")
 SUM_CELL = QColor("#F7F8FA")
 Index = QModelIndex | QPersistentModelIndex
+_ROLES = frozenset({Qt.DisplayRole, Qt.EditRole, Qt.BackgroundRole, Qt.TextAlignmentRole, Qt.ToolTipRole,
+                    Qt.FontRole})
 
 
 def _names_in(event: Event) -> set[str]:
@@ -159,7 +161,7 @@ class CptTableModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.DisplayRole) -> Any:  # Qt override
-        if not index.isValid():
+        if role not in _ROLES or not index.isValid():
             return None
         row, column = index.row(), index.column()
         if role in (Qt.DisplayRole, Qt.EditRole):

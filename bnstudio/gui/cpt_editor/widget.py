@@ -48,9 +48,10 @@ class CptEditor(QWidget):
         vertical = self.table.verticalHeader()
         vertical.setSectionResizeMode(QHeaderView.Fixed)  # uniform rows: no per-row size queries
         vertical.setDefaultSectionSize(ROW_HEIGHT)
+        vertical.setResizeContentsPrecision(20)  # column widths look at 20 rows, never the whole table
         horizontal = self.table.horizontalHeader()
         horizontal.setDefaultSectionSize(96)
-        horizontal.setResizeContentsPrecision(50)
+        horizontal.setResizeContentsPrecision(20)
         self.status.setStyleSheet("color: #B3261E;")
         self.title.setStyleSheet("font-weight: bold;")
         for name, text, tip, slot in (
