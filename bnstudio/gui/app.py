@@ -14,6 +14,7 @@ from bnstudio.gui import dialogs
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.icons import app_icon
 from bnstudio.gui.main_window import MainWindow
+from bnstudio.gui.panels import load_example_data
 from bnstudio.gui.resources import bundled_example
 
 __all__ = ["application", "bundled_example", "has_display", "open_window", "run"]
@@ -42,8 +43,8 @@ def open_window(path: str | Path | None = None, recovery: bool = True) -> MainWi
     """A shown main window on ``path`` (a parser error is shown in a dialog; the window stays open)."""
     window = MainWindow()
     window.show()
-    if path is not None:
-        window.open_path(path)
+    if path is not None and window.open_path(path):
+        load_example_data(window, path)   # a bundled example opens with its bundled data set
     if recovery:
         QTimer.singleShot(0, window.files.start_recovery)  # after the window is on screen
     QTimer.singleShot(0, window.view.fit_to_view)

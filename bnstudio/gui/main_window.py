@@ -24,6 +24,7 @@ from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import FileController
 from bnstudio.gui.icons import app_icon
 from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.panels import install_panels, shutdown_panels
 from bnstudio.gui.properties import PropertiesPanel
 from bnstudio.gui.recovery import Recovery
 
@@ -59,6 +60,7 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         self.files = FileController(self, recovery)
         self._compose()
+        install_panels(self)
         self.actions = Actions(self)
         self.menus = self.actions.build_menus()
         self.actions.fill_toolbar(self.toolbar)
@@ -242,5 +244,6 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_settings()
+        shutdown_panels(self)
         self.files.shutdown()
         event.accept()

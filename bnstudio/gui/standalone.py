@@ -69,10 +69,31 @@ def _main_window(doc: Document) -> QWidget:
     return window
 
 
+def _data(doc: Document) -> QWidget:
+    from bnstudio.gui.data_panel.demo import demo_panel
+    return demo_panel(doc)
+
+
+def _training(doc: Document) -> QWidget:
+    from bnstudio.gui.training_panel.demo import demo_panel
+    return demo_panel(doc)
+
+
+def _query(_doc: Document) -> QWidget:
+    from bnstudio.gui.query_panel.demo import demo_panel
+    return demo_panel()          # a network fitted with mp, so that error bars exist
+
+
+def _structure(doc: Document) -> QWidget:
+    from bnstudio.gui.structure_panel.demo import demo_widget
+    return demo_widget(doc)
+
+
 #: panel name -> factory(document) returning the widget
 PANELS: dict[str, Callable[[Document], QWidget]] = {
     "canvas": _canvas, "cpt_editor": _cpt_editor, "properties": _properties, "history": _history,
-    "message_bar": _message_bar, "main_window": _main_window,
+    "message_bar": _message_bar, "main_window": _main_window, "data_panel": _data,
+    "training_panel": _training, "query_panel": _query, "structure_panel": _structure,
 }
 
 

@@ -1,0 +1,320 @@
+"""The data panel: read a table in the background, browse it (virtualised), see state and missing counts,
+discretise numeric columns, choose the target and held-out rows, align with the network, and publish the
+result as a :class:`DataSelection` for the training panel.
+
+Alignment problems (values the network has no state for) open a dialog offering to extend the network (one
+undoable command) or to drop those rows. The file and the settings are recorded in ``document.project.data``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
+                               QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget)
+
+from bnstudio.core.network import Network
+from bnstudio.data import Dataset, Discretiser, UnknownDataStates, read_table
+from bnstudio.errors import BNStudioError
+from bnstudio.gui import dialogs
+from bnstudio.gui.data_panel import unknown_states
+from bnstudio.gui.data_panel.commands import AddDataStates
+from bnstudio.gui.data_panel.discretise_box import DiscretiseBox
+from bnstudio.gui.data_panel.job_slot import JobSlot
+from bnstudio.gui.data_panel.models import DatasetModel, SummaryModel
+from bnstudio.gui.data_panel.prep import Alignment, align_quietly, numeric_columns, replace_column, rows_with_values
+from bnstudio.gui.data_panel.selection import DataSelection
+from bnstudio.gui.data_panel.split_box import SplitBox
+from bnstudio.gui.document import Document
+from bnstudio.gui.message_bar import MessageBar
+
+FILE_FILTER = "Data tables (*.csv *.tsv *.tab *.txt *.xlsx *.parquet);;All files (*)"
+
+
+def read_job(path: str):
+    """The Qt-free job reading ``path`` (see :func:`bnstudio.data.read_table`)."""
+    return lambda reporter: read_table(path)
+
+
+@dataclass
+class DataState:
+    """What the panel holds: the file, the data as read and as prepared, and the last alignment."""
+
+    path: str | None = None
+    raw: Dataset | None = None               # as read (minus dropped rows): the source of raw numbers
+    dataset: Dataset | None = None           # with discretised columns
+    discretised: dict[str, dict[str, Any]] = field(default_factory=dict)
+    dropped: list[tuple[str, str]] = field(default_factory=list)
+    alignment: Alignment | None = None
+    aligned_to: Network | None = None        # a snapshot of the network the codes refer to
+
+
+class DataPanel(QWidget):
+    """See the module docstring; :attr:`selection` is the published :class:`DataSelection` (or None)."""
+
+    loaded = Signal()
+    selection_changed = Signal(object)
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.state = DataState()
+        self.selection: DataSelection | None = None
+        self.jobs = JobSlot(self)
+        self.message_bar = MessageBar()
+        self.open_button = QPushButton("Open data…")
+        self.path_label = QLabel("No data loaded")
+        self.progress = QProgressBar()
+        self.model, self.summary_model = DatasetModel(self), SummaryModel(self)
+        self.table, self.summary = QTableView(), QTableView()
+        self.discretise, self.split = DiscretiseBox(), SplitBox()
+        self.align_button = QPushButton("Align to network")
+        self.status, self.selection_label = QLabel(), QLabel()
+        self._aligning = False
+        self._compose()
+        self.open_button.clicked.connect(self.open_file)
+        self.discretise.applied.connect(self.apply_discretisation)
+        self.split.changed.connect(self.publish)
+        self.align_button.clicked.connect(self._align_clicked)
+        document.network_changed.connect(self._on_network_changed)
+        document.network_replaced.connect(self._on_network_replaced)
+
+    def _compose(self) -> None:
+        for view, model in ((self.table, self.model), (self.summary, self.summary_model)):
+            view.setModel(model)
+            view.setEditTriggers(QAbstractItemView.NoEditTriggers)
+            view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)  # uniform rows: no per-row queries
+            view.verticalHeader().setDefaultSectionSize(22)
+        self.summary.verticalHeader().hide()
+        self.summary.horizontalHeader().setStretchLastSection(True)
+        self.summary.setWordWrap(False)
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(160)
+        self.progress.hide()
+        self.path_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.status.setWordWrap(True)
+        self.selection_label.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(self.open_button)
+        top.addWidget(self.path_label, 1)
+        top.addWidget(self.progress)
+        align = QVBoxLayout()
+        align.addWidget(self.split)
+        align.addWidget(self.align_button)
+        align.addStretch(1)
+        tools = QHBoxLayout()
+        tools.addWidget(self.discretise, 3)
+        tools.addLayout(align, 2)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        side_layout.addWidget(self.summary, 1)
+        side_layout.addLayout(tools)
+        side_layout.addWidget(self.status)
+        side_layout.addWidget(self.selection_label)
+        splitter = QSplitter(Qt.Horizontal)
+        splitter.addWidget(self.table)
+        splitter.addWidget(side)
+        splitter.setSizes([450, 650])
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.message_bar)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+        self.align_button.setEnabled(False)
+
+    # ------------------------------------------------------------------ loading
+    def open_file(self) -> None:  # pragma: no cover - interactive
+        path, _ = QFileDialog.getOpenFileName(self, "Open data", "", FILE_FILTER)
+        if path:
+            self.load(path)
+
+    def load(self, path: str | Path, settings: dict[str, Any] | None = None, interactive: bool | None = None):
+        """Read ``path`` in the background (returns the worker). ``settings`` (as recorded in a project) are
+        applied when it arrives; the data are then aligned, asking about unknown values if ``interactive``
+        (default: when no settings are given)."""
+        if self.jobs.running:
+            self.message_bar.show_message("warning", "Still reading the previous file")
+            return None
+        self.progress.show()
+        self.path_label.setText(f"Reading {path}…")
+        interactive = settings is None if interactive is None else interactive
+        return self.jobs.start(read_job(str(path)),
+                               finished=partial(self._on_loaded, str(path), settings or {}, interactive),
+                               failed=self._on_load_failed, cancelled=lambda: self.progress.hide())
+
+    def _on_loaded(self, path: str, settings: dict[str, Any], interactive: bool, dataset: Dataset) -> None:
+        self.progress.hide()
+        self.state = DataState(path=path, raw=dataset, dataset=dataset)
+        self.split.set_targets(list(dataset.columns), keep=settings.get("target"))
+        if settings.get("dropped_values"):
+            self._drop([tuple(p) for p in settings["dropped_values"]])
+        numeric = numeric_columns(dataset)
+        for column, spec in settings.get("discretise", {}).items():
+            if column in numeric and spec.get("cuts") is not None:
+                self._discretise(column, Discretiser.from_cuts(spec["cuts"]), spec)
+        self.split.set_values(settings)
+        n = dataset.n_rows
+        self.path_label.setText(f"{path} — {n:,} rows × {dataset.n_columns} columns")
+        self._refresh_views()
+        self.loaded.emit()
+        self.align(interactive=interactive)
+
+    def _on_load_failed(self, exc: BaseException) -> None:
+        self.progress.hide()
+        self.path_label.setText("No data loaded" if self.state.path is None else self.state.path)
+        if isinstance(exc, BNStudioError):
+            self.message_bar.show_message("error", str(exc))
+        else:
+            dialogs.show_error(self, "Cannot read the data", f"{type(exc).__name__}: {exc}")
+
+    # ------------------------------------------------------------------ preparing
+    def apply_discretisation(self, column: str, disc: Discretiser, spec: dict[str, Any]) -> None:
+        """Replace ``column`` by its intervals (from the raw numbers) and align again."""
+        self._discretise(column, disc, spec)
+        self._refresh_views()
+        self.align(interactive=True)
+
+    def _discretise(self, column: str, disc: Discretiser, spec: dict[str, Any]) -> None:
+        s = self.state
+        s.dataset = replace_column(s.dataset, column, disc, raw=s.raw)
+        s.discretised[column] = {k: spec.get(k) for k in ("method", "bins", "class")} | {
+            "cuts": [float(c) for c in disc.cuts]}
+
+    def _drop(self, values: list[tuple[str, str]]) -> int:
+        s = self.state
+        mask = rows_with_values(s.raw, values)
+        s.raw, s.dataset = s.raw.select_rows(~mask), s.dataset.select_rows(~mask)
+        s.dropped.extend(v for v in values if v not in s.dropped)
+        return int(mask.sum())
+
+    def _refresh_views(self) -> None:
+        s = self.state
+        numeric = [] if s.raw is None else numeric_columns(s.raw)
+        self.model.set_dataset(s.dataset)
+        self.table.resizeColumnsToContents()
+        self.summary_model.set_dataset(s.dataset, numeric, list(s.discretised))
+        self.summary.resizeColumnsToContents()
+        self.discretise.set_data(s.raw, numeric)
+        self.align_button.setEnabled(s.dataset is not None)
+
+    # ------------------------------------------------------------------ alignment
+    def align(self, interactive: bool = True) -> bool:
+        """Code the data for the network; values it lacks are resolved through the dialog when
+        ``interactive`` (otherwise the selection is withdrawn with a message). Publishes the selection."""
+        s, net = self.state, self.document.network
+        if s.dataset is None:
+            return False
+        self._aligning = True
+        try:
+            alignment = self._try_align(interactive)
+        finally:
+            self._aligning = False
+        s.alignment = alignment
+        s.aligned_to = net.copy() if alignment is not None else None
+        if alignment is not None:
+            observed = [v for v in net.variables if v not in alignment.data.latent]
+            self.split.set_targets(observed)
+            note = "; ".join(alignment.notes)
+            self.status.setText(f"Aligned to the network: {len(observed)} of {len(net)} variables observed."
+                                + (f" Note: {note}." if note else ""))
+        self.publish()
+        return alignment is not None
+
+    def _align_clicked(self, *_args: Any) -> None:
+        self.align(interactive=True)
+
+    def _try_align(self, interactive: bool) -> Alignment | None:
+        s, doc = self.state, self.document
+        try:
+            return align_quietly(s.dataset, doc.network)
+        except UnknownDataStates as exc:
+            problems = exc.problems
+        choice = unknown_states.ask_unknown_states(self, problems, s.dataset.n_rows) if interactive else None
+        if choice == unknown_states.EXTEND:
+            additions: dict[str, list[str]] = {}
+            for p in problems:
+                additions.setdefault(p.column, []).append(p.value)
+            if not doc.execute(AddDataStates(doc, additions)):
+                return None
+            return align_quietly(s.dataset, doc.network)
+        if choice == unknown_states.DROP:
+            n = self._drop([(p.column, p.value) for p in problems])
+            self._refresh_views()
+            self.message_bar.show_message("info", f"Dropped {n:,} rows holding values the network lacks")
+            return align_quietly(s.dataset, doc.network)
+        self.status.setText(f"Not aligned: {len(problems)} data value(s) are not states of the network "
+                            f"({', '.join(f'{p.column}={p.value}' for p in problems[:4])}"
+                            f"{', …' if len(problems) > 4 else ''}). Press “Align to network” to resolve.")
+        return None
+
+    def publish(self) -> None:
+        """Split the aligned codes as the target/held-out box says and emit :attr:`selection_changed`."""
+        s = self.state
+        selection = None
+        if s.alignment is not None and s.aligned_to is not None:
+            values = self.split.values()
+            try:
+                selection = DataSelection.from_codes(
+                    s.aligned_to, s.alignment.data.codes, values["target"], values["validation_fraction"],
+                    values["test_fraction"], values["seed"], source=s.path, settings=self.settings())
+            except BNStudioError as exc:
+                self.message_bar.show_message("warning", str(exc))
+        self.selection = selection
+        self.selection_label.setText(selection.describe() if selection is not None else "")
+        if selection is not None:
+            self._record_project_data()
+        self.selection_changed.emit(selection)
+
+    def settings(self) -> dict[str, Any]:
+        """What the project records besides the path: binning, dropped values, target, fractions, seed."""
+        s = self.state
+        return {"discretise": dict(s.discretised), "dropped_values": [list(v) for v in s.dropped],
+                **self.split.values()}
+
+    def _record_project_data(self) -> None:
+        if self.state.path is None:
+            return
+        if self.document.project is None:
+            from bnstudio.project import project_from_network
+            self.document.project = project_from_network(self.document.network)
+        self.document.project.data = {"path": self.state.path, "settings": self.settings()}
+
+    # ------------------------------------------------------------------ following the document
+    def _on_network_changed(self, event) -> None:
+        s = self.state
+        if self._aligning or not event.structural or s.dataset is None:
+            return
+        if s.aligned_to is not None and _same_states(s.aligned_to, self.document.network):
+            return
+        if not self.align(interactive=False):
+            self.message_bar.show_message("warning", "The data no longer fit the network; align them again")
+
+    def _on_network_replaced(self) -> None:
+        project, doc = self.document.project, self.document
+        data = getattr(project, "data", None)
+        if data:
+            path = project.data_file(doc.path) if doc.path is not None else Path(data["path"])
+            if path is not None and path.is_file():
+                self.state = DataState()
+                self._refresh_views()
+                self.publish()
+                self.load(path, data.get("settings") or {}, interactive=False)
+                return
+            self.message_bar.show_message("warning", f"The project's data file {data['path']} was not found")
+        if self.state.dataset is not None:
+            self.align(interactive=False)
+
+    def shutdown(self) -> None:
+        """Stop a read in progress (call before the panel goes away)."""
+        self.jobs.shutdown()
+
+    def closeEvent(self, event) -> None:  # Qt override
+        self.shutdown()
+        super().closeEvent(event)
+
+
+def _same_states(a: Network, b: Network) -> bool:
+    return a.variables == b.variables and all(a.states(v) == b.states(v) for v in a.variables)

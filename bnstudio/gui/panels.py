@@ -1,0 +1,103 @@
+"""The analysis panels docked in the main window and the signals that tie them together.
+
+Data -> parameter learning and structure learning (the aligned data selection); query and compare views ->
+the CPT editor (a clicked CPT row opens in it); a bagged-mp run -> the query panel's bootstrap spread; the
+structure panel draws its diff on the window's canvas. Bottom area: probability table, data, parameter learning,
+query & error bars (tabbed); right area: node properties, undo history, structure learning (tabbed).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea, QWidget
+
+from bnstudio.gui.data_panel import DataPanel
+from bnstudio.gui.query_panel import QueryPanel
+from bnstudio.gui.query_panel.compute import row_number
+from bnstudio.gui.resources import resource_root
+from bnstudio.gui.structure_panel import StructurePanel
+from bnstudio.gui.training_panel import TrainingPanel
+
+if TYPE_CHECKING:
+    from bnstudio.gui.main_window import MainWindow
+
+DATA_FOR_EXAMPLE = {"alarm.bif": "alarm.csv", "asia.bif": "asia.csv", "child.bif": "child.csv",
+                    "insurance.bif": "insurance.csv", "sachs.bif": "sachs.csv"}
+
+
+def install_panels(window: "MainWindow") -> None:
+    """Create the four panels, dock them and connect them (called once from the window's constructor)."""
+    doc = window.document
+    window.data_panel = DataPanel(doc)
+    window.training_panel = TrainingPanel(doc)
+    window.structure_panel = StructurePanel(doc, window.scene)
+    window.query_panel = QueryPanel(doc)
+    for key, title, widget, area in (("data", "Data", window.data_panel, Qt.BottomDockWidgetArea),
+                                     ("training", "Parameter Learning", window.training_panel, Qt.BottomDockWidgetArea),
+                                     ("query", "Query / Error Bars", window.query_panel, Qt.BottomDockWidgetArea),
+                                     ("structure", "Structure Learning", window.structure_panel,
+                                      Qt.RightDockWidgetArea)):
+        dock = window.docks[key] = QDockWidget(title, window)
+        dock.setObjectName(f"dock_{key}")
+        dock.setWidget(_scrollable(widget))
+        window.addDockWidget(area, dock)
+    for first, second in (("cpt", "data"), ("data", "training"), ("training", "query"),
+                          ("history", "structure")):
+        window.tabifyDockWidget(window.docks[first], window.docks[second])
+    window.docks["cpt"].raise_()
+    window.docks["properties"].raise_()
+    window.layout().activate()   # settle the tabbed areas now, or the window keeps the side-by-side width
+    window.data_panel.selection_changed.connect(window.training_panel.set_selection)
+    window.data_panel.selection_changed.connect(window.structure_panel.set_selection)
+    window.query_panel.row_selected.connect(lambda var, parents: open_cpt_row(window, var, parents))
+    window.training_panel.row_selected.connect(lambda var, row: open_cpt_row_index(window, var, row))
+    window.training_panel.run_finished.connect(window.query_panel.set_ensemble)
+
+
+def _scrollable(panel: QWidget) -> QScrollArea:
+    """The panel in a scroll area, so a dock can be smaller than the panel's own minimum (small screens)."""
+    area = QScrollArea()
+    area.setWidget(panel)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.NoFrame)
+    return area
+
+
+def open_cpt_row(window: "MainWindow", variable: str, parents: dict[str, str]) -> None:
+    """Select ``variable`` and the CPT row named by its parent states in the probability table."""
+    open_cpt_row_number(window, variable, row_number(window.document.network, variable, parents))
+
+
+def open_cpt_row_index(window: "MainWindow", variable: str, row: tuple[int, ...]) -> None:
+    """The same for a row given as parent-state indices (row-major over the parents, as the editor shows)."""
+    shape = window.document.network.family_shape(variable)[:-1]
+    open_cpt_row_number(window, variable, int(np.ravel_multi_index(row, shape)) if row else 0)
+
+
+def open_cpt_row_number(window: "MainWindow", variable: str, row: int) -> None:
+    window.scene.select_only([variable])
+    editor = window.cpt_editor
+    editor.table.selectRow(row)
+    editor.table.scrollTo(editor.model.index(row, 0))
+    window.docks["cpt"].raise_()
+
+
+def load_example_data(window: "MainWindow", network_path: str | Path) -> bool:
+    """For a bundled example network, load its bundled data set into the data panel (in the background)."""
+    path = Path(network_path).resolve()
+    if path.parent != (resource_root() / "networks").resolve() or path.name not in DATA_FOR_EXAMPLE:
+        return False
+    data = resource_root() / "data" / DATA_FOR_EXAMPLE[path.name]
+    if not data.is_file():
+        return False
+    window.data_panel.load(data, interactive=False)
+    return True
+
+
+def shutdown_panels(window: "MainWindow") -> None:
+    """Stop the panels' background jobs before the window goes (docked widgets get no closeEvent)."""
+    for panel in (window.data_panel, window.training_panel, window.structure_panel, window.query_panel):
+        panel.shutdown()

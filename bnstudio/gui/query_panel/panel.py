@@ -1,0 +1,401 @@
+"""The query panel: p(q | e) with delta-method error bars (Singh), live with the canvas evidence.
+
+Left: the target (a state or a joint configuration), the evidence (the canvas's, live, or a form), the
+credible level and optional expert counts, and the answer in words. Right, in tabs: both densities with the
+intervals (and a Monte-Carlo check run as a background job), the CPT rows the variance comes from (a click
+emits :attr:`QueryPanel.row_selected`), a one-way sensitivity plot and the saved queries.
+
+Computation is delegated to :mod:`bnstudio.uncertainty` through :mod:`.compute`, on the document's compiled
+engine; the panel never edits the network.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
+
+from bnstudio.core.events import Event
+from bnstudio.errors import BNStudioError
+from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.query_panel import compute, plots
+from bnstudio.gui.query_panel import saved_queries as saved
+from bnstudio.gui.query_panel.contributions import TOP, ContributionsView
+from bnstudio.gui.query_panel.controls import FORM, MonteCarloBar, QueryControls, SavedBar
+from bnstudio.gui.query_panel.density_plot import DensityPlot
+from bnstudio.gui.query_panel.monte_carlo import MonteCarloRunner
+from bnstudio.gui.query_panel.sensitivity_plot import SensitivityPlot
+from bnstudio.gui.query_panel.summary import SummaryView
+from bnstudio.gui.workers import JobWorker
+
+RENAMES = ("rename_variable", "rename_state")
+#: edits that change which variables or states exist (the forms and saved queries follow them)
+VARIABLE_EVENTS = RENAMES + ("add_variable", "remove_variable", "add_state", "remove_state", "reorder_states")
+
+
+class QueryPanel(QWidget):
+    """See the module docstring. ``row_selected(variable, {parent: state})`` asks to open a CPT row."""
+
+    row_selected = Signal(str, dict)
+    answer_changed = Signal()
+    monte_carlo_done = Signal(object)   # the ErrorBars with .mc, or None when it failed or was discarded
+
+    def __init__(self, document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.answer: compute.QueryAnswer | None = None
+        self.ensemble: dict | None = None
+        self.saved_rows: list[saved.SavedRow] = []
+        self._saved_key: tuple | None = None
+        self._query_key: tuple | None = None
+        self._answer_key: tuple | None = None
+        self.messages = MessageBar()
+        self.controls = QueryControls()
+        self.summary = SummaryView()
+        self.density = DensityPlot()
+        self.mc_bar = MonteCarloBar()
+        self.contributions = ContributionsView()
+        self.sensitivity = SensitivityPlot()
+        self.saved_bar = SavedBar()
+        self.saved_model = saved.SavedQueriesModel(self)
+        self.saved_table = saved.make_table(self.saved_model)
+        self.tabs = QTabWidget()
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.mc = MonteCarloRunner(self._mc_query_key, self)
+        self._compose()
+        self._connect()
+        self.on_network_replaced()
+
+    # ------------------------------------------------------------------ composition
+    def _compose(self) -> None:
+        left = QWidget()
+        column = QVBoxLayout(left)
+        column.addWidget(self.controls)
+        column.addWidget(self.summary, 1)
+        scroll = QScrollArea()
+        scroll.setWidget(left)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.NoFrame)
+        scroll.setMinimumWidth(330)
+        density_tab = QWidget()
+        dens = QVBoxLayout(density_tab)
+        dens.addWidget(self.density, 1)
+        dens.addWidget(self.mc_bar)
+        saved_tab = QWidget()
+        sav = QVBoxLayout(saved_tab)
+        sav.addWidget(self.saved_bar)
+        sav.addWidget(self.saved_table, 1)
+        self.tabs.addTab(density_tab, "Densities")
+        self.tabs.addTab(self.contributions, "Variance sources")
+        self.tabs.addTab(self.sensitivity, "Sensitivity")
+        self.tabs.addTab(saved_tab, "Saved queries")
+        splitter = QSplitter(Qt.Horizontal)
+        splitter.addWidget(scroll)
+        splitter.addWidget(self.tabs)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([360, 640])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.messages)
+        layout.addWidget(splitter, 1)
+
+    def _connect(self) -> None:
+        doc, c = self.document, self.controls
+        doc.beliefs_changed.connect(self.refresh)
+        doc.network_changed.connect(self.on_network_changed)
+        doc.network_replaced.connect(self.on_network_replaced)
+        for signal in (c.target.changed, c.evidence.changed, c.level.valueChanged, c.ess.valueChanged,
+                       c.use_ess.toggled, c.source.currentIndexChanged):
+            signal.connect(self.schedule_refresh)
+        c.source.currentIndexChanged.connect(self._show_evidence_source)
+        self.timer.timeout.connect(self.refresh)
+        self.summary.use_ess_requested.connect(lambda: c.use_ess.setChecked(True))
+        self.contributions.row_clicked.connect(self._on_row_clicked)
+        self.sensitivity.parameter_changed.connect(self.update_sensitivity)
+        self.tabs.currentChanged.connect(lambda _i: self.update_sensitivity())
+        self.mc_bar.run.clicked.connect(self._on_mc_button)
+        self.mc.running_changed.connect(self._on_mc_running)
+        self.mc.done.connect(self._on_mc_done)
+        self.mc.message.connect(self.messages.show_message)
+        self.mc_bar.export.clicked.connect(self._ask_export_plot)
+        self.saved_bar.save.clicked.connect(lambda: self.save_current_query(self.saved_bar.label.text()))
+        self.saved_bar.remove.clicked.connect(self._remove_selected)
+        self.saved_bar.export.clicked.connect(self._ask_export_csv)
+
+    # ------------------------------------------------------------------ public API
+    def set_target(self, target: dict[str, str]) -> None:
+        self.controls.target.set_assignment(target)
+        self.refresh()
+
+    def set_evidence_mode(self, mode: str, evidence: dict[str, str] | None = None) -> None:
+        """Use the canvas evidence (``"canvas"``) or the form (``"form"``, optionally filled with ``evidence``)."""
+        self.controls.source.setCurrentIndex(self.controls.source.findData(mode))
+        if evidence is not None:
+            self.controls.evidence.set_assignment(evidence)
+        self.refresh()
+
+    def set_level(self, level: float) -> None:
+        self.controls.level.setValue(100.0 * level)
+        self.refresh()
+
+    def set_ess(self, ess: float | None) -> None:
+        """Expert counts α = ESS·θ for every row (None: use the network's own counts)."""
+        if ess is not None:
+            self.controls.ess.setValue(ess)
+        self.controls.use_ess.setChecked(ess is not None)
+        self.refresh()
+
+    def set_ensemble(self, source: Any) -> None:
+        """Show the bootstrap spread of a bagged-mp ensemble beside the delta-method intervals.
+
+        ``source`` is the ensemble ({var: (T, *family)}), a fit result with ``.ensemble``, or a training run
+        with ``.result``; a source without an ensemble (another method, None) removes it."""
+        if source is not None and not isinstance(source, Mapping):
+            if hasattr(source, "ensemble"):
+                source = source.ensemble
+            elif hasattr(source, "result"):
+                source = getattr(source.result, "ensemble", None)
+            else:
+                raise TypeError(f"expected an ensemble, a fit result or a run, got {type(source).__name__}")
+        self.ensemble = dict(source) if source is not None else None
+        self.refresh()
+
+    def current_evidence(self) -> dict[str, Any]:
+        if self.controls.evidence_source == FORM:
+            return self.controls.evidence.assignment()
+        return dict(self.document.evidence)
+
+    def target(self) -> dict[str, str]:
+        return self.controls.target.assignment()
+
+    # ------------------------------------------------------------------ following the document
+    def on_network_replaced(self) -> None:
+        net = self.document.network
+        self.cancel_monte_carlo()
+        self.controls.target.set_network(net)
+        self.controls.evidence.set_network(net)
+        if not self.controls.target.assignment() and net.variables:
+            self.controls.target.set_assignment({net.variables[0]: net.states(net.variables[0])[0]})
+        self._saved_key = None
+        self._show_evidence_source()
+        self.refresh(force=True)
+
+    def on_network_changed(self, event: Event) -> None:
+        if event.kind in VARIABLE_EVENTS:
+            self._follow(event)
+        self.schedule_refresh()
+
+    def _follow(self, event: Event) -> None:
+        net = self.document.network
+        entries = self._entries()
+        dropped = saved.follow_event(entries, event, net) if entries else []
+        if dropped:
+            self.messages.show_message("warning", f"Saved queries dropped (their variable or state is gone): "
+                                                  f"{', '.join(dropped)}")
+        for editor in (self.controls.target, self.controls.evidence):
+            entry = {"target": editor.assignment(), "evidence": {}}
+            if event.kind in RENAMES:
+                saved.follow_event([entry], event, net)
+            editor.blockSignals(True)
+            editor.set_network(net)
+            editor.set_assignment({k: v for k, v in entry["target"].items() if k in net})
+            editor.blockSignals(False)
+        self._saved_key = None
+
+    def schedule_refresh(self, *_args) -> None:
+        self.timer.start(0)
+
+    # ------------------------------------------------------------------ evaluation
+    def refresh(self, force: bool = False) -> None:
+        """Re-evaluate the current query when the network, the query or the settings changed since the last
+        evaluation (always with ``force``), and the saved queries when the network or settings changed."""
+        self.timer.stop()
+        key = (self._mc_query_key(), id(self.ensemble))
+        if force or key != self._answer_key:
+            self._answer_key = key
+            target = self.target()
+            if not target:
+                self.answer = None
+                self.summary.show_answer(None, "Pick the target state(s) of the query.")
+                self._show_details(None)
+            else:
+                self.answer = self.evaluate(target, self.current_evidence())
+                self.summary.show_answer(self.answer)
+                self._show_details(self.answer)
+            self.answer_changed.emit()
+        self.refresh_saved()
+
+    def evaluate(self, target: dict[str, str], evidence: dict[str, Any]) -> compute.QueryAnswer:
+        c = self.controls
+        return compute.answer_query(self.document.network, self.document.beliefs.engine, target, evidence,
+                                    c.level_value(), c.ess_value(), self.ensemble)
+
+    def _show_details(self, answer: compute.QueryAnswer | None) -> None:
+        bars = answer.bars if answer is not None else None
+        self.density.show_bars(bars)
+        self.mc_bar.run.setEnabled(bars is not None or self.mc.running)
+        if bars is None:
+            reason = answer.error if answer is not None else ""
+            self.contributions.clear(reason)
+            self.sensitivity.set_rows([], {})
+            self.sensitivity.show_curve(None, reason)
+            return
+        top = bars.delta.top_contributions(TOP)
+        self.contributions.show_contributions(top, bars.variance)
+        net = self.document.network
+        key = (tuple(sorted(answer.target.items())), repr(sorted(answer.evidence.items())))
+        self.sensitivity.set_rows(top, {c.variable: net.states(c.variable) for c in top}, key == self._query_key)
+        self._query_key = key
+        self.update_sensitivity()
+
+    def _sensitivity_hidden(self) -> bool:
+        return self.tabs.currentWidget() is not self.sensitivity
+
+    def update_sensitivity(self) -> None:
+        if self._sensitivity_hidden():
+            return  # computed when its tab is shown (a batched propagation per change otherwise)
+        bars = self.answer.bars if self.answer is not None else None
+        row = self.sensitivity.current_row()
+        if bars is None or row is None:
+            self.sensitivity.show_curve(None, "No CPT row adds variance to this query." if bars else "")
+            return
+        net = self.document.network
+        try:
+            curve = compute.sensitivity(self.document.beliefs.engine, net, bars, row[0],
+                                        compute.row_index(net, *row), self.sensitivity.current_state())
+        except BNStudioError as exc:
+            self.sensitivity.show_curve(None, str(exc))
+            return
+        self.sensitivity.show_curve(curve)
+
+    def refresh_saved(self) -> None:
+        net, c = self.document.network, self.controls
+        key = (id(net), net.structure_version, net.parameter_version, c.level_value(), c.ess_value(),
+               id(self.ensemble), len(self._entries()))
+        if key == self._saved_key:
+            return
+        self._saved_key = key
+        self.saved_rows = saved.evaluate_entries(self._entries(), net, self.evaluate)
+        self.saved_model.set_rows(self.saved_rows)
+
+    def _on_row_clicked(self, variable: str, parents: dict) -> None:
+        self.sensitivity.select(variable, parents)
+        self.row_selected.emit(variable, parents)
+
+    def _show_evidence_source(self, *_args) -> None:
+        form = self.controls.evidence_source == FORM
+        self.controls.evidence.setVisible(form)
+        self.controls.evidence_note.setText("" if form else "Click states on the canvas to enter evidence; "
+                                                            "the answer follows it.")
+        self.controls.evidence_note.setVisible(not form)
+
+    # ------------------------------------------------------------------ saved queries
+    def _entries(self) -> list[dict[str, Any]]:
+        project = self.document.project
+        return project.queries if project is not None else []
+
+    def save_current_query(self, label: str = "") -> bool:
+        """Add the current target and evidence to ``document.project.queries`` (creating the project)."""
+        target = self.target()
+        if not target:
+            return False
+        if self.document.project is None:
+            from bnstudio.project import project_from_network
+
+            self.document.project = project_from_network(self.document.network)
+        evidence = self.current_evidence()
+        self.document.project.queries.append({"target": dict(target), "evidence": dict(evidence),
+                                              "label": label or compute.describe(target)})
+        self.saved_bar.label.clear()
+        self.refresh_saved()
+        return True
+
+    def remove_saved(self, rows: list[int]) -> None:
+        """Remove the project entries behind table rows ``rows``."""
+        entries = self._entries()
+        for k in sorted({self.saved_rows[r].entry for r in rows if 0 <= r < len(self.saved_rows)}, reverse=True):
+            del entries[k]
+        self._saved_key = None
+        self.refresh_saved()
+
+    def _remove_selected(self) -> None:
+        self.remove_saved([i.row() for i in self.saved_table.selectionModel().selectedRows()])
+
+    def export_csv(self, path: str | Path) -> None:
+        saved.write_csv(self.saved_rows, path)
+
+    def export_plot(self, which: str, path: str | Path) -> None:
+        """Write the ``"density"`` or ``"sensitivity"`` plot as PNG or SVG (by the file's extension)."""
+        widget = {"density": self.density.plot, "sensitivity": self.sensitivity.plot}[which]
+        plots.export_widget(widget, path)
+
+    def _ask_export_plot(self) -> None:
+        which = "sensitivity" if self.tabs.currentWidget() is self.sensitivity else "density"
+        path, _ = QFileDialog.getSaveFileName(self, "Export plot", f"{which}.png",
+                                              "PNG image (*.png);;SVG drawing (*.svg)")
+        if path:
+            self._report(lambda: self.export_plot(which, path), f"Plot written to {path}")
+
+    def _ask_export_csv(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export saved queries", "queries.csv", "CSV (*.csv)")
+        if path:
+            self._report(lambda: self.export_csv(path), f"Saved queries written to {path}")
+
+    def _report(self, action, done: str) -> None:
+        try:
+            action()
+        except (OSError, ValueError) as exc:
+            self.messages.show_message("error", str(exc))
+        else:
+            self.messages.show_message("info", done)
+
+    # ------------------------------------------------------------------ Monte-Carlo check (background job)
+    def _mc_query_key(self) -> tuple:
+        net, c = self.document.network, self.controls
+        return (id(net), net.structure_version, net.parameter_version, tuple(sorted(self.target().items())),
+                repr(sorted(self.current_evidence().items())), c.level_value(), c.ess_value())
+
+    def run_monte_carlo(self, draws: int | None = None, seed: int | None = None) -> JobWorker | None:
+        """Start the check for the current query; returns the worker (None when it cannot run)."""
+        if self.mc.running or self.answer is None or self.answer.bars is None:
+            return None
+        evidence = self.current_evidence()
+        if any(not isinstance(v, str) for v in evidence.values()):
+            self.messages.show_message("warning", "The Monte-Carlo check takes hard evidence (a state) only.")
+            return None
+        if draws is not None:  # shown as run
+            self.mc_bar.draws.setValue(draws)
+        if seed is not None:
+            self.mc_bar.seed.setValue(seed)
+        draws, seed = self.mc_bar.draws.value(), self.mc_bar.seed.value()
+        job = compute.monte_carlo_job(self.document.network.copy(), self.target(), evidence,
+                                      self.controls.level_value(), self.controls.ess_value(), draws, seed)
+        return self.mc.start(job)
+
+    def cancel_monte_carlo(self) -> None:
+        self.mc.cancel()
+
+    def shutdown(self, msecs: int = 30000) -> None:
+        """Cancel a running check and wait for its thread (call before the panel is destroyed)."""
+        self.mc.shutdown(msecs)
+
+    def closeEvent(self, event) -> None:  # Qt override
+        self.shutdown()
+        super().closeEvent(event)
+
+    def _on_mc_button(self) -> None:
+        if self.mc.running:
+            self.mc.cancel()
+        else:
+            self.run_monte_carlo()
+
+    def _on_mc_running(self, running: bool) -> None:
+        self.mc_bar.set_running(running)
+        self.mc_bar.run.setEnabled(running or (self.answer is not None and self.answer.bars is not None))
+
+    def _on_mc_done(self, result) -> None:
+        if result is not None:
+            self.density.show_check(result.mc)
+        self.monte_carlo_done.emit(result)

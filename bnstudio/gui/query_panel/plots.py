@@ -1,0 +1,84 @@
+"""Shared pyqtgraph styling for the panel's plots and their export to PNG (raster) or SVG (vector).
+
+pyqtgraph's own SVG exporter fails on this Qt version, so both formats render the widget with QPainter
+(as the canvas export does); settings are per widget, never pyqtgraph's global options.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QWidget
+
+NORMAL_COLOUR = QColor("#2F6DB5")
+BETA_COLOUR = QColor("#D9731A")
+MC_COLOUR = QColor("#7A8594")
+LINE_COLOUR = QColor("#6B3FA0")
+TEXT_COLOUR = QColor("#1E2732")
+EXPORT_FORMATS = ("png", "svg")
+
+
+def make_plot(x_label: str, y_label: str) -> pg.PlotWidget:
+    """A white plot with dark axes, a light grid and no mouse menu clutter."""
+    widget = pg.PlotWidget(background="w")
+    item = widget.getPlotItem()
+    for side, text in (("bottom", x_label), ("left", y_label)):
+        axis = item.getAxis(side)
+        axis.setPen(pg.mkPen(TEXT_COLOUR))
+        axis.setTextPen(pg.mkPen(TEXT_COLOUR))
+        axis.setLabel(text, color=TEXT_COLOUR.name())
+        axis.enableAutoSIPrefix(False)
+    item.showGrid(x=True, y=True, alpha=0.15)
+    item.setMenuEnabled(False)
+    item.hideButtons()
+    widget.setMinimumSize(320, 220)
+    return widget
+
+
+def faded(colour: QColor, alpha: int) -> QColor:
+    out = QColor(colour)
+    out.setAlpha(alpha)
+    return out
+
+
+def corner_label(plot: pg.PlotWidget) -> pg.LabelItem:
+    """A text block pinned to the plot's top-left corner (it stays put while the view pans)."""
+    label = pg.LabelItem("", justify="left", color=TEXT_COLOUR.name(), size="9pt")
+    label.setParentItem(plot.getPlotItem().getViewBox())
+    label.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=(8, 4))
+    return label
+
+
+def export_widget(widget: QWidget, path: str | Path, scale: float = 2.0) -> None:
+    """Write ``widget`` as it is drawn to ``path``: ``.png`` at ``scale`` pixels per point or ``.svg``."""
+    path = Path(path)
+    suffix = path.suffix.lower().lstrip(".")
+    if suffix not in EXPORT_FORMATS:
+        raise ValueError(f"export as .png or .svg, not {path.suffix or 'no extension'}")
+    size = widget.size()
+    painter = QPainter()
+    if suffix == "svg":
+        target = QSvgGenerator()
+        target.setFileName(str(path))
+        target.setSize(size)
+        target.setViewBox(QRect(0, 0, size.width(), size.height()))
+        target.setTitle(widget.windowTitle() or "BN Studio plot")
+        if not painter.begin(target):
+            raise OSError(f"could not write the drawing {path}")
+        widget.render(painter)
+        painter.end()
+    else:
+        image = QImage(QSize(int(size.width() * scale), int(size.height() * scale)), QImage.Format_ARGB32)
+        image.fill(Qt.white)
+        painter.begin(image)
+        painter.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        painter.scale(scale, scale)
+        widget.render(painter)
+        painter.end()
+        if not image.save(str(path), "PNG"):
+            raise OSError(f"could not write the image {path}")
+    if not path.exists():
+        raise OSError(f"could not write {path}")

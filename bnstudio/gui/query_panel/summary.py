@@ -1,0 +1,85 @@
+"""The answer in words: p(q | e), its standard deviation, both credible intervals, the bootstrap spread of a
+bagged ensemble, the warnings in plain language, and what to do when the network has no Dirichlet counts."""
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from bnstudio.gui.message_bar import STYLES
+from bnstudio.gui.query_panel.compute import QueryAnswer, describe
+from bnstudio.uncertainty import FLAG_TEXT
+
+NO_COUNTS_TEXT = ("<b>No error bars yet.</b> This network's probability tables carry no Dirichlet counts, so "
+                  "nothing says how much data they rest on. Tick <i>Expert counts</i> and set an effective "
+                  "sample size (how many cases you would trust each table row as much as), or learn the "
+                  "parameters from data with <i>mp</i>.")
+
+
+def _interval(pair: tuple[float, float] | None) -> str:
+    return "undefined" if pair is None else f"[{pair[0]:.4f}, {pair[1]:.4f}]"
+
+
+def answer_html(answer: QueryAnswer) -> str:
+    """The rich text shown for ``answer``."""
+    query = html.escape(f"p({describe(answer.target)} | {describe(answer.evidence)})")
+    if answer.mean is None:
+        return f"<p>{query}</p><p style='color:#8A1C0C'>{html.escape(answer.error)}</p>"
+    bars, boot = answer.bars, answer.bootstrap
+    level = f"{100 * answer.level:g}%"
+    sd = f" &nbsp; ± {bars.sd:.4f} (sd, delta method)" if bars is not None else ""
+    lines = [f"<p>{query}<br><span style='font-size:15pt'><b>{answer.mean:.4f}</b></span>{sd}</p>"]
+    rows = []
+    if bars is not None:
+        rows += [(f"Normal {level} interval", _interval(bars.intervals.normal_clipped)),
+                 (f"Beta {level} interval", _interval(bars.intervals.beta))]
+    if boot is not None:
+        rows.append((f"Bootstrap {level} ({len(boot.values)} bags)",
+                     f"[{boot.low:.4f}, {boot.high:.4f}], bag mean {boot.mean:.4f}"))
+    if rows:
+        lines.append("<table cellspacing='2'>" + "".join(f"<tr><td>{a}&nbsp;</td><td>{b}</td></tr>"
+                                                       for a, b in rows) + "</table>")
+    warnings = [FLAG_TEXT[f].capitalize() + "." for f in (bars.intervals.flags if bars is not None else [])]
+    for text in warnings + answer.notes:
+        lines.append(f"<p style='color:#5A4100'>⚠ {html.escape(text)}</p>")
+    return "".join(lines)
+
+
+class SummaryView(QWidget):
+    """Text of the current answer plus a persistent notice (with a fix button) when there are no counts."""
+
+    use_ess_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.text = QLabel()
+        self.notice = QFrame()
+        self.notice_text = QLabel(NO_COUNTS_TEXT)
+        self.use_ess = QPushButton("Use expert counts")
+        self.text.setWordWrap(True)
+        self.text.setTextFormat(Qt.RichText)
+        self.text.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.text.setAlignment(Qt.AlignTop | Qt.AlignLeft)
+        self.notice_text.setWordWrap(True)
+        self.notice.setObjectName("noCounts")
+        self.notice.setStyleSheet(f"QFrame#noCounts {{{STYLES['warning']} border-radius: 4px;}}")
+        row = QHBoxLayout(self.notice)
+        row.setContentsMargins(8, 6, 8, 6)
+        row.addWidget(self.notice_text, 1)
+        row.addWidget(self.use_ess, 0, Qt.AlignVCenter)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.notice)
+        layout.addWidget(self.text)
+        layout.addStretch(1)
+        self.notice.hide()
+        self.use_ess.clicked.connect(self.use_ess_requested)
+
+    def show_answer(self, answer: QueryAnswer | None, message: str = "") -> None:
+        self.notice.setVisible(answer is not None and answer.no_counts)
+        self.text.setText(answer_html(answer) if answer is not None else html.escape(message))
+
+    @property
+    def no_counts_shown(self) -> bool:
+        return not self.notice.isHidden()

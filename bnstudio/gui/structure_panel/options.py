@@ -1,0 +1,134 @@
+"""The structure learner and its options, as :func:`bnstudio.learn.structure.learn_structure` takes them.
+
+Only the options an algorithm uses are enabled: a target (class variable) for nb / tan / kdb / bnc, k for
+kdb, tabu / restarts / seed for the searches (hill-climb, bnc), the scores each algorithm accepts.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
+
+ALGORITHMS = (("nb", "Naive Bayes"), ("tan", "Tree-augmented naive Bayes (TAN)"),
+              ("kdb", "k-dependence Bayesian classifier (KDB)"), ("chow-liu", "Chow-Liu tree"),
+              ("hill-climb", "Hill climbing (score search)"), ("bnc", "BNC (discriminative, CLL)"))
+SCORES = {"hill-climb": ("bic", "bdeu", "k2", "ll"), "tan": ("ll", "bic", "bdeu", "k2"),
+          "chow-liu": ("ll", "bic", "bdeu", "k2"), "nb": ("ll",), "kdb": ("ll",), "bnc": ("cll", "cll-mdl")}
+NEEDS_TARGET = ("nb", "tan", "kdb", "bnc")
+SEARCHES = ("hill-climb", "bnc")
+PRIORS = (("laplace", "mean posterior (Laplace)"), ("bdeu", "mean posterior (BDeu)"), (None, "maximum likelihood"))
+
+
+class AlgorithmOptions(QWidget):
+    """A form for the algorithm and its options; :meth:`options` gives ``learn_structure`` keywords."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.algorithm = QComboBox()
+        self.target = QComboBox()
+        self.score = QComboBox()
+        self.ess = QDoubleSpinBox()
+        self.max_parents = QSpinBox()
+        self.k = QSpinBox()
+        self.tabu = QSpinBox()
+        self.restarts = QSpinBox()
+        self.seed = QSpinBox()
+        self.prior = QComboBox()
+        self._configure()
+        self.form = QFormLayout(self)
+        self.form.setContentsMargins(0, 0, 0, 0)
+        for label, widget in (("Algorithm", self.algorithm), ("Target (class)", self.target),
+                              ("Score", self.score), ("Equivalent sample size", self.ess),
+                              ("Max parents", self.max_parents), ("k (KDB parents)", self.k),
+                              ("Tabu list", self.tabu), ("Random restarts", self.restarts), ("Seed", self.seed),
+                              ("Parameters", self.prior)):
+            self.form.addRow(label, widget)
+        self.algorithm.currentIndexChanged.connect(self._on_algorithm)
+        for box in (self.target, self.score, self.prior):
+            box.currentIndexChanged.connect(lambda _i: self.changed.emit())
+        self._on_algorithm()
+
+    def _configure(self) -> None:
+        for key, text in ALGORITHMS:
+            self.algorithm.addItem(text, key)
+        for key, text in PRIORS:
+            self.prior.addItem(text, key)
+        self.prior.setToolTip("How the tables of the learned network are estimated; mean posterior keeps the "
+                              "Dirichlet counts, so the query panel can give error bars")
+        self.ess.setRange(0.01, 1e6)
+        self.ess.setValue(1.0)
+        self.ess.setToolTip("Prior strength for bdeu / k2 scores and for mean-posterior parameters")
+        self.max_parents.setRange(0, 20)
+        self.max_parents.setSpecialValueText("no limit")
+        self.k.setRange(1, 10)
+        self.k.setValue(2)
+        self.tabu.setRange(0, 1000)
+        self.tabu.setToolTip("Length of the tabu list (0 = plain hill climbing)")
+        self.restarts.setRange(0, 1000)
+        self.seed.setRange(0, 2**31 - 1)
+        self.max_parents.setToolTip("0 = no limit (bnc with cll defaults to 2)")
+
+    def set_variables(self, names: list[str]) -> None:
+        """Offer ``names`` as targets, keeping the current one when it is still there (else the last name,
+        often the class in classification data)."""
+        current = self.target.currentText()
+        self.target.blockSignals(True)
+        self.target.clear()
+        self.target.addItems(names)
+        if current in names:
+            self.target.setCurrentText(current)
+        elif names:
+            self.target.setCurrentIndex(len(names) - 1)
+        self.target.blockSignals(False)
+
+    def set_algorithm(self, key: str) -> None:
+        self.algorithm.setCurrentIndex(self.algorithm.findData(key))
+
+    def key(self) -> str:
+        return self.algorithm.currentData()
+
+    def _on_algorithm(self, *_args) -> None:
+        key = self.key()
+        self.score.blockSignals(True)
+        self.score.clear()
+        self.score.addItems(list(SCORES[key]))  # the algorithm's default score first
+        self.score.blockSignals(False)
+        for widget, on in ((self.target, key in NEEDS_TARGET), (self.k, key == "kdb"),
+                           (self.score, len(SCORES[key]) > 1), (self.tabu, key in SEARCHES),
+                           (self.restarts, key in SEARCHES), (self.seed, key in SEARCHES)):
+            widget.setEnabled(on)
+            self.form.labelForField(widget).setEnabled(on)
+        self.changed.emit()
+
+    def options(self) -> dict[str, Any]:
+        """Keyword arguments for ``learn_structure`` (with ``algorithm``)."""
+        key = self.key()
+        out: dict[str, Any] = {"algorithm": key, "score": self.score.currentText(), "ess": self.ess.value(),
+                               "max_parents": self.max_parents.value() or None, "prior": self.prior.currentData()}
+        if key in NEEDS_TARGET:
+            out["target"] = self.target.currentText() or None
+        if key == "kdb":
+            out["k"] = self.k.value()
+        if key in SEARCHES:
+            out.update(tabu=self.tabu.value(), restarts=self.restarts.value(), seed=self.seed.value())
+        return out
+
+    def set_options(self, **options: Any) -> None:
+        """Set the form from ``learn_structure``-style keywords (unknown keys are ignored)."""
+        if "algorithm" in options:
+            self.set_algorithm(options["algorithm"])
+        simple = {"ess": self.ess, "k": self.k, "tabu": self.tabu, "restarts": self.restarts, "seed": self.seed}
+        for key, widget in simple.items():
+            if options.get(key) is not None:
+                widget.setValue(options[key])
+        if "max_parents" in options:
+            self.max_parents.setValue(options["max_parents"] or 0)
+        if options.get("score"):
+            self.score.setCurrentText(options["score"])
+        if options.get("target"):
+            self.target.setCurrentText(options["target"])
+        if "prior" in options:
+            self.prior.setCurrentIndex(self.prior.findData(options["prior"]))

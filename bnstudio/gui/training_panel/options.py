@@ -1,0 +1,169 @@
+"""The method and its hyper-parameters; each field is shown only for the methods (and settings) it applies to.
+
+:func:`learner_options` turns the form's values into ``make_learner(method, **options)`` keyword arguments.
+
+>>> learner_options("clgd", {"criterion": "ae", "alpha": 0.4, "l2": 0.0, "max_iter": 50, "patience": 0,
+...                          "optimizer": "lbfgs"})
+{'criterion': 'ae', 'l2': 0.0, 'optimizer': 'lbfgs', 'max_iter': 50}
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QSlider, QSpinBox,
+                               QWidget)
+
+from bnstudio.learn.params import METHODS
+from bnstudio.learn.params.wanbia import LEVELS
+
+METHOD_TEXT = {"ml": "ml — maximum likelihood", "mp": "mp — mean posterior (Dirichlet)",
+               "em": "em — expectation maximisation", "lgd": "lgd — gradient on log-likelihood",
+               "clgd": "clgd — discriminative gradient", "wanbia": "wanbia — weighted conditional",
+               "bagged-mp": "bagged-mp — bagged mean posterior"}
+FIELDS = {"ml": (), "mp": ("prior", "ess"),
+          "em": ("m_step", "prior", "ess", "max_iter", "restarts", "seed"),
+          "lgd": ("l2", "optimizer", "max_iter", "patience"),
+          "clgd": ("criterion", "alpha", "l2", "optimizer", "max_iter", "patience"),
+          "wanbia": ("level", "l2", "prior", "ess", "max_iter"),
+          "bagged-mp": ("bags", "prior", "ess", "seed")}
+LABELS = {"prior": "Prior", "ess": "ESS", "m_step": "M-step", "max_iter": "Max iterations",
+          "restarts": "Restarts", "seed": "Seed", "l2": "L2 penalty", "optimizer": "Optimiser",
+          "patience": "Patience", "criterion": "Criterion", "alpha": "α (mixed)", "level": "Weights",
+          "bags": "Bags"}
+
+
+def visible_fields(method: str, values: dict[str, Any]) -> tuple[str, ...]:
+    """The fields that matter for ``method`` given the current ``values`` (prior/ESS only with an mp M-step,
+    α only for the conditional log-likelihood criterion)."""
+    fields = FIELDS[method]
+    if method == "em" and values.get("m_step") != "mp":
+        fields = tuple(f for f in fields if f not in ("prior", "ess"))
+    if method == "clgd" and values.get("criterion") != "cll":
+        fields = tuple(f for f in fields if f != "alpha")
+    return fields
+
+
+def learner_options(method: str, values: dict[str, Any]) -> dict[str, Any]:
+    """Keyword arguments for :func:`bnstudio.learn.params.make_learner` (patience 0 = no early stopping)."""
+    out = {name: values[name] for name in visible_fields(method, values)}
+    if out.get("patience") == 0:
+        del out["patience"]
+    if "alpha" in out and out["alpha"] == 0.0:
+        del out["alpha"]
+    return out
+
+
+class MethodOptions(QWidget):
+    """The method combo and its form; ``changed()`` on any edit."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.method = QComboBox()
+        self.form = QFormLayout(self)
+        self.editors: dict[str, QWidget] = {}
+        self.alpha = QSlider(Qt.Horizontal)
+        self.alpha_label = QLabel()
+        self._compose()
+        self.method.currentIndexChanged.connect(self._update)
+        self.alpha.valueChanged.connect(self._update)
+        for name, editor in self.editors.items():
+            signal = editor.currentIndexChanged if isinstance(editor, QComboBox) else getattr(
+                editor, "valueChanged", None)
+            if signal is not None and name != "alpha":
+                signal.connect(self._update)
+        self._update()
+
+    def _compose(self) -> None:
+        for m in METHODS:
+            self.method.addItem(METHOD_TEXT[m], m)
+        self.method.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.method.setMinimumContentsLength(14)
+        self.form.setContentsMargins(0, 0, 0, 0)
+        self.form.addRow("Method", self.method)
+        combos = {"prior": ("laplace", "bdeu"), "m_step": ("ml", "mp"), "optimizer": ("lbfgs", "cg"),
+                  "criterion": ("cll", "ae", "se"), "level": LEVELS}
+        for name, items in combos.items():
+            combo = QComboBox()
+            combo.addItems(list(items))
+            self.editors[name] = combo
+        self.editors["level"].setCurrentText("parameter")
+        self.editors["ess"] = _double(0.01, 1e6, 1.0, 2)
+        self.editors["l2"] = _double(0.0, 100.0, 0.0, 5, step=0.001)
+        for name, low, high, value in (("max_iter", 1, 100000, 200), ("restarts", 0, 100, 0),
+                                       ("seed", 0, 2**31 - 1, 0), ("patience", 0, 1000, 0), ("bags", 1, 1000, 30)):
+            spin = QSpinBox()
+            spin.setRange(low, high)
+            spin.setValue(value)
+            self.editors[name] = spin
+        self.editors["patience"].setSpecialValueText("off")
+        self.editors["patience"].setToolTip("Stop after this many iterations without improvement of the "
+                                            "validation score (needs validation rows)")
+        self.alpha.setRange(0, 100)
+        self.alpha.setToolTip("Mixed objective log p(q|e) + α log p(e) (Zhou §5.2): 0 = discriminative, "
+                              "1 = generative")
+        alpha_row = QWidget()
+        row = QHBoxLayout(alpha_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel("discr."))
+        row.addWidget(self.alpha, 1)
+        row.addWidget(QLabel("gen."))
+        row.addWidget(self.alpha_label)
+        self.editors["alpha"] = alpha_row
+        for name in ("criterion", "alpha", "m_step", "prior", "ess", "l2", "optimizer", "level", "bags",
+                     "max_iter", "restarts", "patience", "seed"):
+            self.form.addRow(LABELS[name], self.editors[name])
+
+    def current_method(self) -> str:
+        return self.method.currentData()
+
+    def set_method(self, method: str) -> None:
+        self.method.setCurrentIndex(self.method.findData(method))
+
+    def values(self) -> dict[str, Any]:
+        """Every field's value (visible or not)."""
+        out: dict[str, Any] = {"alpha": self.alpha.value() / 100}
+        for name, editor in self.editors.items():
+            if isinstance(editor, QComboBox):
+                out[name] = editor.currentText()
+            elif isinstance(editor, (QSpinBox, QDoubleSpinBox)):
+                out[name] = editor.value()
+        return out
+
+    def set_value(self, name: str, value: Any) -> None:
+        """Set one field (α as a number in [0, 1])."""
+        if name == "alpha":
+            self.alpha.setValue(round(100 * float(value)))
+            return
+        editor = self.editors[name]
+        editor.setCurrentText(str(value)) if isinstance(editor, QComboBox) else editor.setValue(value)
+
+    def options(self) -> dict[str, Any]:
+        return learner_options(self.current_method(), self.values())
+
+    def describe(self) -> str:
+        """A short run label: the method and what distinguishes it, e.g. ``clgd (cll, α=0.30)``."""
+        method, opts = self.current_method(), self.options()
+        bits = [str(opts[k]) for k in ("criterion", "m_step") if k in opts]
+        bits += [f"α={opts['alpha']:.2f}"] if "alpha" in opts else []
+        bits += [f"L2={opts['l2']:g}"] if opts.get("l2") else []
+        bits += [f"{opts['bags']} bags"] if "bags" in opts else []
+        return method + (f" ({', '.join(bits)})" if bits else "")
+
+    def _update(self, *_args: Any) -> None:
+        self.alpha_label.setText(f"{self.alpha.value() / 100:.2f}")
+        shown = set(visible_fields(self.current_method(), self.values()))
+        for name, editor in self.editors.items():
+            self.form.setRowVisible(editor, name in shown)
+        self.changed.emit()
+
+
+def _double(low: float, high: float, value: float, decimals: int, step: float = 0.5) -> QDoubleSpinBox:
+    spin = QDoubleSpinBox()
+    spin.setRange(low, high)
+    spin.setDecimals(decimals)
+    spin.setSingleStep(step)
+    spin.setValue(value)
+    return spin

@@ -1,0 +1,120 @@
+"""The results tab: the per-run score table, the confusion matrix of the selected run on a chosen part, and
+the buttons acting on the selected run (apply its parameters, remove it)."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+                               QSplitter, QTableView, QVBoxLayout, QWidget)
+
+from bnstudio.gui.training_panel.results import ConfusionTable, ResultsModel
+from bnstudio.gui.training_panel.runs import RunRecord
+
+
+class ResultsTab(QWidget):
+    """``apply_requested(run)`` / ``remove_requested(run)`` with the selected run's index."""
+
+    apply_requested = Signal(int)
+    remove_requested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = ResultsModel(self)
+        self.table = QTableView()
+        self.confusion = ConfusionTable()
+        self.confusion_title = QLabel()
+        self.part = QComboBox()
+        self.apply_button = QPushButton("Apply parameters")
+        self.remove_button = QPushButton("Remove run")
+        self._compose()
+        self.table.selectionModel().currentRowChanged.connect(self._selection_changed)
+        self.part.currentIndexChanged.connect(self._show_confusion)
+        self.apply_button.clicked.connect(self._apply_clicked)
+        self.remove_button.clicked.connect(self._remove_clicked)
+        self._selection_changed()
+
+    def _compose(self) -> None:
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(21)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.part.addItems(["test", "validation", "train"])
+        self.confusion_title.setWordWrap(True)
+        self.apply_button.setToolTip("Set the network's CPTs to this run's (one undoable edit)")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.apply_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.table, 1)
+        left_layout.addLayout(buttons)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        head.addWidget(QLabel("Confusion matrix on"))
+        head.addWidget(self.part, 1)
+        right_layout.addLayout(head)
+        right_layout.addWidget(self.confusion_title)
+        right_layout.addWidget(self.confusion, 1)
+        splitter = QSplitter(Qt.Horizontal)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(splitter)
+
+    def set_runs(self, runs: list[RunRecord], colours: list[str]) -> None:
+        keep = self.selected_run()
+        self.model.set_runs(runs, colours)
+        self.table.resizeColumnsToContents()
+        if runs:
+            self.select_run(keep if keep is not None and keep < len(runs) else len(runs) - 1)
+        self._selection_changed()
+
+    def selected_run(self) -> int | None:
+        index = self.table.currentIndex()
+        return self.model.run_at(index.row()) if index.isValid() else None
+
+    def select_run(self, run: int) -> None:
+        row = self.model.first_row_of(run)
+        if row >= 0:
+            self.table.setCurrentIndex(self.model.index(row, 0))
+
+    def _apply_clicked(self, *_args) -> None:
+        run = self.selected_run()
+        if run is not None:
+            self.apply_requested.emit(run)
+
+    def _remove_clicked(self, *_args) -> None:
+        run = self.selected_run()
+        if run is not None:
+            self.remove_requested.emit(run)
+
+    def _selection_changed(self, *_args) -> None:
+        run = self.selected_run()
+        record = self.model.runs[run] if run is not None else None
+        self.apply_button.setEnabled(record is not None and record.result is not None)
+        self.apply_button.setToolTip("" if record is None or record.result is not None else
+                                     "Runs restored from a project file keep their history, not their parameters")
+        self.remove_button.setEnabled(record is not None)
+        self._show_confusion()
+
+    def _show_confusion(self, *_args) -> None:
+        run = self.selected_run()
+        record = self.model.runs[run] if run is not None else None
+        part = self.part.currentText()
+        metrics = (record.metrics.get(part) or {}) if record is not None else {}
+        self.confusion.set_matrix(metrics.get("states"), metrics.get("confusion"))
+        if record is None:
+            self.confusion_title.setText("No run selected")
+        elif "confusion" not in metrics:
+            self.confusion_title.setText(f"{record.label}: not scored on {part} data with a target")
+        else:
+            self.confusion_title.setText(f"<b>{record.label}</b> (rows: true, columns: predicted)")

@@ -1,0 +1,232 @@
+"""The data panel: background reading, virtualised table, counts, discretisation with preview, alignment with
+the unknown-states dialog (extend = one undoable command, or drop rows), splits, the project record."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTableView
+
+from bnstudio.data import Dataset, align, equal_width, mdl, read_csv
+from bnstudio.gui.data_panel import DataPanel, DataSelection, split_rows
+from bnstudio.gui.data_panel import unknown_states
+from bnstudio.gui.data_panel.models import DatasetModel, counts_text
+from tests.gui_panels.training.conftest import ASIA_CSV, cpts_of, same_cpts
+
+
+def load(qtbot, panel: DataPanel, path, **kw) -> DataSelection | None:
+    with qtbot.waitSignal(panel.selection_changed, timeout=10000) as blocker:
+        panel.load(path, **kw)
+    return blocker.args[0]
+
+
+def test_demo_panel_opens_standalone_with_asia(qtbot):
+    from bnstudio.gui.data_panel.demo import demo_panel
+
+    panel = demo_panel()
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.selection_changed, timeout=10000) as blocker:
+        panel.show()
+    selection = blocker.args[0]
+    assert panel.model.rowCount() == 3000 and panel.model.columnCount() == 8
+    assert selection.target == "bronc" and selection.n_rows == 3000
+    assert (len(selection.train), len(selection.validation), len(selection.test)) == (1800, 600, 600)
+    assert selection.matches(panel.document.network)
+    panel.shutdown()
+
+
+def test_counts_and_missing_match_the_dataset(qtbot, data_panel, tmp_path):
+    lines = ASIA_CSV.read_text().splitlines()
+    rows = [line.split(",") for line in lines[1:]]
+    for k in (3, 10, 11, 500):        # some missing cells in 'smoke' and one in 'dysp'
+        rows[k][2] = ""
+    rows[7][7] = "?"
+    path = tmp_path / "asia_missing.csv"
+    path.write_text("\n".join([lines[0]] + [",".join(r) for r in rows]) + "\n")
+    load(qtbot, data_panel, path)
+    expected = read_csv(path)
+    model = data_panel.summary_model
+    assert model.rowCount() == 8
+    for r, column in enumerate(expected.columns):
+        assert model.index(r, 0).data() == column
+        assert model.index(r, 3).data() == f"{expected.missing_counts()[column]:,}"
+        assert model.index(r, 4).data() == counts_text(expected.column_states(column),
+                                                       expected.state_counts(column))
+    assert model.index(2, 3).data() == "4" and model.index(7, 3).data() == "1"
+    assert "smoke" in model.index(2, 0).data() and "no: " in model.index(2, 4).data()
+    # the table shows missing cells as '?' and the others by state name
+    assert data_panel.model.index(3, 2).data() == "?"
+    assert data_panel.model.index(0, 0).data() == rows[0][0]
+
+
+def test_a_million_rows_scroll(qtbot):
+    rng = np.random.default_rng(0)
+    n = 1_000_000
+    codes = rng.integers(-1, 3, size=(n, 6))
+    ds = Dataset([f"c{j}" for j in range(6)], [("a", "b", "c")] * 6, codes)
+    model = DatasetModel()
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.verticalHeader().setDefaultSectionSize(22)
+    from PySide6.QtWidgets import QHeaderView
+    view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+    view.setModel(model)
+    model.set_dataset(ds)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    view.scrollToBottom()
+    qtbot.wait(10)
+    last = view.rowAt(view.viewport().height() - 2)
+    assert last == n - 1
+    expected = "?" if codes[n - 1, 2] < 0 else "abc"[codes[n - 1, 2]]
+    assert model.index(n - 1, 2).data() == expected
+    assert view.verticalHeader().count() == n
+
+
+def test_discretise_previews_cut_points_then_applies(qtbot, data_panel, tmp_path, document):
+    rng = np.random.default_rng(3)
+    x = np.round(rng.normal(50, 15, 400), 1)
+    cls = np.where(x > 55, "yes", "no")
+    path = tmp_path / "numeric.csv"
+    path.write_text("x,bronc\n" + "\n".join(f"{a},{c}" for a, c in zip(x, cls)) + "\n")
+    load(qtbot, data_panel, path)
+    box = data_panel.discretise
+    assert box.isEnabled() and box.column.currentText() == "x"
+    box.method.setCurrentIndex(box.method.findData("equal_width"))
+    box.bins.setValue(3)
+    assert not box.apply_button.isEnabled()          # preview first
+    qtbot.mouseClick(box.preview_button, Qt.LeftButton)
+    expected = equal_width(x, 3)
+    assert np.allclose(box.current.cuts, expected.cuts)
+    for cut in expected.cuts:
+        assert f"{cut:.6g}" in box.preview_label.text()
+    # MDL with the class column finds the true boundary (55) within the data's resolution
+    box.method.setCurrentIndex(box.method.findData("mdl"))
+    box.class_column.setCurrentText("bronc")
+    disc = box.preview()
+    assert np.allclose(disc.cuts, mdl(x, cls).cuts) and abs(disc.cuts[0] - 55) < 1
+    with qtbot.waitSignal(data_panel.selection_changed, timeout=5000):
+        qtbot.mouseClick(box.apply_button, Qt.LeftButton)
+    ds = data_panel.state.dataset
+    assert ds.column_states("x") == disc.labels
+    assert np.array_equal(ds.column("x"), disc.apply(x))
+    assert data_panel.summary_model.index(0, 1).data() == "binned"
+    recorded = document.project.data["settings"]["discretise"]["x"]
+    assert recorded["method"] == "mdl" and recorded["class"] == "bronc"
+    assert np.allclose(recorded["cuts"], disc.cuts)
+
+
+def _csv_with_unknown_values(tmp_path):
+    lines = ASIA_CSV.read_text().splitlines()
+    rows = [line.split(",") for line in lines[1:]]
+    for k in (5, 17, 900):
+        rows[k][2] = "sometimes"      # smoke
+    rows[40][7] = "severe"            # dysp
+    path = tmp_path / "asia_unknown.csv"
+    path.write_text("\n".join([lines[0]] + [",".join(r) for r in rows]) + "\n")
+    return path
+
+
+def test_unknown_states_extend_adds_them_in_one_undoable_command(qtbot, data_panel, tmp_path, monkeypatch):
+    asked = []
+    monkeypatch.setattr(unknown_states, "ask_unknown_states",
+                        lambda parent, problems, n: asked.append(problems) or unknown_states.EXTEND)
+    doc = data_panel.document
+    before = cpts_of(doc.network)
+    selection = load(qtbot, data_panel, _csv_with_unknown_values(tmp_path))
+    assert [(p.column, p.value, p.count) for p in asked[0]] == [("smoke", "sometimes", 3), ("dysp", "severe", 1)]
+    assert doc.network.states("smoke") == ("yes", "no", "sometimes")
+    assert doc.network.states("dysp") == ("yes", "no", "severe")
+    assert doc.undo_stack.count() == 1 and selection is not None and selection.matches(doc.network)
+    assert selection.n_rows == 3000
+    with qtbot.waitSignal(data_panel.selection_changed, timeout=5000) as blocker:
+        doc.undo_stack.undo()
+    assert blocker.args[0] is None                    # the data no longer fit: withdrawn
+    assert doc.network.states("smoke") == ("yes", "no") and same_cpts(cpts_of(doc.network), before)
+    doc.undo_stack.redo()
+    assert doc.network.states("smoke") == ("yes", "no", "sometimes")
+    assert data_panel.selection is not None and data_panel.selection.matches(doc.network)
+
+
+def test_unknown_states_drop_rows_keeps_the_network(qtbot, data_panel, tmp_path, monkeypatch):
+    monkeypatch.setattr(unknown_states, "ask_unknown_states", lambda *a: unknown_states.DROP)
+    doc = data_panel.document
+    selection = load(qtbot, data_panel, _csv_with_unknown_values(tmp_path), settings=None)
+    assert selection.n_rows == 3000 - 4 and doc.undo_stack.count() == 0
+    assert doc.network.states("smoke") == ("yes", "no")
+    assert doc.project.data["settings"]["dropped_values"] == [["smoke", "sometimes"], ["dysp", "severe"]]
+
+
+def test_unknown_states_dialog_lists_values_and_offers_both_ways(qtbot, tmp_path):
+    from bnstudio.data import StateProblem
+
+    problems = [StateProblem("smoke", "sometimes", 3, "lines 7, 19, 902"), StateProblem("dysp", "severe", 1, "line 42")]
+    dialog = unknown_states.UnknownStatesDialog(problems, 3000)
+    qtbot.addWidget(dialog)
+    assert dialog.table.rowCount() == 2
+    assert [dialog.table.item(0, c).text() for c in range(4)] == ["smoke", "sometimes", "3", "lines 7, 19, 902"]
+    dialog.open()
+    qtbot.mouseClick(dialog.extend_button, Qt.LeftButton)
+    assert dialog.choice == unknown_states.EXTEND and not dialog.isVisible()
+    dialog = unknown_states.UnknownStatesDialog(problems, 3000)
+    qtbot.addWidget(dialog)
+    dialog.open()
+    qtbot.mouseClick(dialog.drop_button, Qt.LeftButton)
+    assert dialog.choice == unknown_states.DROP
+
+
+def test_split_follows_fractions_and_seed(qtbot, data_panel, document):
+    load(qtbot, data_panel, ASIA_CSV)
+    box = data_panel.split
+    with qtbot.waitSignal(data_panel.selection_changed) as blocker:
+        box.target.setCurrentText("lung")
+    with qtbot.waitSignal(data_panel.selection_changed):
+        box.seed.setValue(7)
+    with qtbot.waitSignal(data_panel.selection_changed) as blocker:
+        box.test.setValue(10.0)
+    selection = blocker.args[0]
+    train, val, test = split_rows(3000, 0.2, 0.1, 7)
+    codes = align(read_csv(ASIA_CSV), document.network).codes
+    assert selection.target == "lung"
+    assert np.array_equal(selection.train, codes[train]) and np.array_equal(selection.test, codes[test])
+    assert np.array_equal(selection.validation, codes[val])
+    assert document.project.data == {"path": str(ASIA_CSV), "settings": data_panel.settings()}
+    assert data_panel.settings()["test_fraction"] == pytest.approx(0.1)
+
+
+def test_a_missing_file_is_shown_inline(qtbot, data_panel, tmp_path):
+    worker = data_panel.load(tmp_path / "nope.csv")
+    with qtbot.waitSignal(worker.failed, timeout=5000):
+        pass
+    assert data_panel.message_bar.level == "error" and "nope.csv" in data_panel.message_bar.label.text()
+
+
+def test_opening_a_project_reloads_its_data_with_the_settings(qtbot, data_panel, tmp_path, document):
+    from bnstudio.project import save_project
+
+    rng = np.random.default_rng(5)
+    x = np.round(rng.uniform(0, 100, 300), 2)
+    path = tmp_path / "data.csv"
+    smoke = np.where(x > 40, "yes", "no")
+    path.write_text("x,smoke\n" + "\n".join(f"{a},{s}" for a, s in zip(x, smoke)) + "\n")
+    load(qtbot, data_panel, path)
+    box = data_panel.discretise
+    box.method.setCurrentIndex(box.method.findData("equal_frequency"))
+    box.bins.setValue(5)
+    box.preview()
+    with qtbot.waitSignal(data_panel.selection_changed):
+        box.apply()
+    with qtbot.waitSignal(data_panel.selection_changed) as blocker:
+        data_panel.split.target.setCurrentText("smoke")
+    before = blocker.args[0]
+    cuts = data_panel.state.dataset.column_states("x")
+    project_file = tmp_path / "study.bnsproj"
+    save_project(document.project, project_file)
+    with qtbot.waitSignal(data_panel.selection_changed, timeout=10000,
+                          check_params_cb=lambda sel: sel is not None) as blocker:
+        document.load(project_file)
+    after = blocker.args[0]
+    assert data_panel.state.path == str(path) and data_panel.state.dataset.column_states("x") == cuts
+    assert after.target == "smoke" and np.array_equal(after.train, before.train)
+    assert np.array_equal(after.test, before.test) and np.array_equal(after.validation, before.validation)
