@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from bnstudio.errors import FormatError
+from bnstudio.io.atomic import read_bytes as read_file_bytes
 
 SEPARATORS = (",", "\t", ";", "|")
 _BLANK = frozenset(b" \t\r")
@@ -37,15 +38,7 @@ class Layout:
 
 def read_bytes(path: Path) -> bytes:
     """The file's bytes without a UTF-8 byte-order mark; unreadable files raise :class:`FormatError`."""
-    name = str(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise FormatError("no such file", path=name) from None
-    except IsADirectoryError:
-        raise FormatError("is a folder, not a file", path=name) from None
-    except OSError as exc:
-        raise FormatError(f"cannot read the file: {exc.strerror or exc}", path=name) from None
+    data = read_file_bytes(path)
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 

@@ -57,8 +57,8 @@ def atomic_write_text(path: PathLike, text: str) -> None:
     atomic_write_bytes(path, data)
 
 
-def read_text(path: PathLike) -> str:
-    """Read a UTF-8 text file (transparently gunzipping ``.gz``); every failure is a :class:`FormatError`."""
+def read_bytes(path: PathLike) -> bytes:
+    """The bytes of ``path`` (gunzipped for ``.gz``); every failure is a :class:`FormatError`."""
     name = str(path)
     try:
         data = Path(path).read_bytes()
@@ -73,6 +73,13 @@ def read_text(path: PathLike) -> str:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as exc:
             raise FormatError(f"not a valid gzip file ({exc})", path=name) from None
+    return data
+
+
+def read_text(path: PathLike) -> str:
+    """Read a UTF-8 text file (transparently gunzipping ``.gz``); every failure is a :class:`FormatError`."""
+    name = str(path)
+    data = read_bytes(path)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

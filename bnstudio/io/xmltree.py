@@ -7,33 +7,11 @@ encoding named in the ``<?xml ...?>`` declaration is honoured (UTF-8 by default)
 """
 from __future__ import annotations
 
-import gzip
 import xml.etree.ElementTree as ET
-import zlib
-from pathlib import Path
 from xml.parsers import expat
 
 from bnstudio.errors import FormatError
-from bnstudio.io.atomic import PathLike
-
-
-def read_bytes(path: PathLike) -> bytes:
-    """The bytes of ``path`` (gunzipped for ``.gz``); every failure is a :class:`FormatError`."""
-    name = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise FormatError("no such file", path=name) from None
-    except IsADirectoryError:
-        raise FormatError("is a folder, not a file", path=name) from None
-    except OSError as exc:
-        raise FormatError(f"cannot read the file: {exc.strerror or exc}", path=name) from None
-    if name.lower().endswith(".gz"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise FormatError(f"not a valid gzip file ({exc})", path=name) from None
-    return data
+from bnstudio.io.atomic import PathLike, read_bytes
 
 
 class XmlDocument:
