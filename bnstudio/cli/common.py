@@ -78,6 +78,21 @@ def load_data(net, path: str):
     return aligned
 
 
+def load_json_list(path: str) -> list[dict[str, Any]]:
+    """A JSON file holding a list of objects (a queries file); errors name the file and the problem."""
+    from bnstudio.errors import FormatError
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except FileNotFoundError:
+        raise FormatError("no such file", path) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise FormatError(f"not valid JSON ({exc})", path) from None
+    if not isinstance(data, list):
+        raise FormatError("expected a JSON list of queries", path)
+    return data
+
+
 def print_iteration(info) -> None:
     """One line per learning iteration: ``iteration  nll=...  cnll=...  (seconds)``."""
     scores = "  ".join(f"{k}={v:.6g}" for k, v in info.objectives.items() if k != "seconds")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bnstudio.cli.common import load_data, parse_evidence, print_json
+from bnstudio.cli.common import load_data, load_json_list, parse_evidence, print_json
 from bnstudio.errors import EvidenceError, FormatError
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network
@@ -47,15 +47,8 @@ def _queries(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def _load(path: str) -> list[dict[str, Any]]:
     """The queries file: a JSON list of {"target": {VAR: STATE, ...}, "evidence": {...}}."""
-    import json
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except FileNotFoundError:
-        raise FormatError("no such file", path) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise FormatError(f"not valid JSON ({exc})", path) from None
-    if not isinstance(data, list) or not all(isinstance(q, dict) for q in data):
+    data = load_json_list(path)
+    if not all(isinstance(q, dict) for q in data):
         raise FormatError("expected a JSON list of query objects", path)
     return data
 

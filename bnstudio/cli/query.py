@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 from collections import defaultdict
 from typing import Any
 
 import numpy as np
 
-from bnstudio.cli.common import parse_evidence, print_json, print_table
+from bnstudio.cli.common import load_json_list, parse_evidence, print_json, print_table
 from bnstudio.core.network import Network
 from bnstudio.errors import EvidenceError, FormatError, ImpossibleEvidence
 from bnstudio.inference import InferenceEngine
@@ -34,15 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_queries(path: str) -> list[dict[str, Any]]:
     """Read and check a queries file; errors name the file and the query number."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except FileNotFoundError:
-        raise FormatError("no such file", path) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise FormatError(f"not valid JSON ({exc})", path) from None
-    if not isinstance(data, list):
-        raise FormatError("expected a JSON list of queries", path)
+    data = load_json_list(path)
     queries = []
     for k, q in enumerate(data):
         target = q.get("target") if isinstance(q, dict) else None

@@ -7,30 +7,22 @@ is emitted. Jobs must work on snapshots (copies) and return new objects: only th
 """
 from __future__ import annotations
 
-import threading
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QThread, Signal
 
 from bnstudio.errors import Cancelled
-from bnstudio.jobs import IterationInfo
+from bnstudio.jobs import IterationInfo, NullReporter
 
 Job = Callable[[Any], Any]
 
 
-class QtReporter:
-    """The reporter handed to a job running in a worker thread."""
+class QtReporter(NullReporter):
+    """The reporter handed to a job running in a worker thread (cancellable from the GUI thread)."""
 
     def __init__(self, worker: "JobWorker") -> None:
+        super().__init__()
         self._worker = worker
-        self._cancel = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._cancel.is_set()
 
     def begin(self, label: str, total: int | None) -> None:
         self._worker.started_job.emit(label, -1 if total is None else int(total))
