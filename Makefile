@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 EXAMPLE := resources/networks/alarm.bif
 
-.PHONY: run test bench clean
+.PHONY: run test bench package clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,5 +31,10 @@ bench: $(STAMP)
 	$(PY) benchmarks/structure_bench.py
 	$(PY) benchmarks/data_bench.py
 
+# one-folder desktop build in dist/bnstudio (PyInstaller is a build tool, not a dependency; see packaging/README.md)
+package: $(STAMP)
+	$(PY) -m pip install --quiet pyinstaller
+	$(VENV)/bin/pyinstaller --noconfirm packaging/bnstudio.spec
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache
