@@ -5,8 +5,9 @@ counts C_f = Σ_n w_n p(X_f, Pa_f | e_n) per family — everything the objective
 (eq 3.12–3.15) and EM need. Rows are split three ways, so inference runs only where it must:
 
 * complete rows: log p(e_n) = Σ_f log θ_f[idx_f,n] and indicator counts (a gather and a bincount);
-* rows complete except the target T: with the Markov-blanket scores s_nk = Σ_{f ∋ T} log θ_f[idx_f,n(T=k)],
-  log p(e_n) = base_n + logsumexp_k s_nk and p(T=k | e_n) = softmax_k s_nk (closed form, any structure);
+* rows missing exactly one variable V (the target, or a latent variable, ...): with the Markov-blanket scores
+  s_nk = Σ_{f ∋ V} log θ_f[idx_f,n(V=k)], log p(e_n) = base_n + logsumexp_k s_nk and p(V=k | e_n) = softmax_k s_nk
+  (closed form, any structure);
 * all other rows: grouped into unique patterns (summed weights) and sent through the batched engine.
 
 The split and every family index depend only on the data, so they are computed once (:class:`PreparedRows`)
@@ -33,15 +34,22 @@ class EvidenceStats:
 
 
 @dataclass
+class BlanketGroup:
+    """Rows missing exactly the variable ``column``, with their family indices for every value of it."""
+
+    mask: np.ndarray                                    # bool over all rows
+    fixed: list[tuple[int, np.ndarray]]                 # families without the variable: (family, indices)
+    shifted: list[tuple[int, np.ndarray]]               # families with it: (family, (n, |V|) indices)
+
+
+@dataclass
 class PreparedRows:
     """A data matrix split into the three row kinds with every family index precomputed."""
 
     n: int
     complete: np.ndarray                        # bool mask
     complete_idx: list[np.ndarray]              # per family: indices of the complete rows
-    blanket: np.ndarray                         # bool mask: rows missing only the target
-    blanket_fixed: list[tuple[int, np.ndarray]] = field(default_factory=list)    # families without T
-    blanket_shifted: list[tuple[int, np.ndarray]] = field(default_factory=list)  # families with T: (n, |T|)
+    blankets: list[BlanketGroup] = field(default_factory=list)
     engine: np.ndarray | None = None            # bool mask
     unique: np.ndarray | None = None
     inverse: np.ndarray | None = None
@@ -85,27 +93,33 @@ class Terms:
         n_missing = missing.sum(axis=1)
         complete = n_missing == 0
         whole = np.ascontiguousarray(codes[complete].T)
-        rows = PreparedRows(len(codes), complete, [family_index(codes, f, whole) for f in self.fams],
-                            np.zeros(len(codes), dtype=bool))
+        rows = PreparedRows(len(codes), complete, [family_index(codes, f, whole) for f in self.fams])
         rest = ~complete
-        if self.target is not None:
-            t = self.target
-            rows.blanket = rest & missing[:, t] & (n_missing == 1)
-            rest &= ~rows.blanket
-            if rows.blanket.any():
-                filled = codes[rows.blanket].copy()
-                filled[:, t] = 0
-                for k, fam in enumerate(self.fams):
-                    idx = family_index(filled, fam)
-                    if t not in fam.columns:
-                        rows.blanket_fixed.append((k, idx))
-                    else:
-                        stride = int(np.prod(fam.shape[fam.columns.index(t) + 1:]))
-                        rows.blanket_shifted.append((k, idx[:, None] + stride * np.arange(self.cards[t])[None, :]))
+        single = rest & (n_missing == 1)
+        if single.any():
+            for column in np.unique(np.argmax(missing[single], axis=1)):
+                mask = single & missing[:, column]
+                rows.blankets.append(self._blanket_group(codes[mask], mask, int(column)))
+            rest &= ~single
         if rest.any():
             unique, inverse = np.unique(codes[rest], axis=0, return_inverse=True)
             rows.engine, rows.unique, rows.inverse = rest, unique, inverse.reshape(-1)
         return rows
+
+    def _blanket_group(self, codes: np.ndarray, mask: np.ndarray, column: int) -> BlanketGroup:
+        filled = codes.copy()
+        filled[:, column] = 0
+        cols = np.ascontiguousarray(filled.T)
+        group = BlanketGroup(mask, [], [])
+        values = np.arange(self.cards[column])[None, :]
+        for k, fam in enumerate(self.fams):
+            idx = family_index(filled, fam, cols)
+            if column not in fam.columns:
+                group.fixed.append((k, idx))
+            else:
+                stride = int(np.prod(fam.shape[fam.columns.index(column) + 1:]))
+                group.shifted.append((k, idx[:, None] + stride * values))
+        return group
 
     # ------------------------------------------------------------------ evaluating
     def stats(self, rows: PreparedRows | np.ndarray, weights: np.ndarray, want_counts: bool = True) -> EvidenceStats:
@@ -120,25 +134,25 @@ class Terms:
             if counts is not None:
                 for k, (fam, idx) in enumerate(zip(self.fams, rows.complete_idx)):
                     counts[k] += np.bincount(idx, weights=w, minlength=fam.size).reshape(fam.shape)
-        if rows.blanket.any():
-            self._blanket(rows, weights[rows.blanket], logp, counts)
+        for group in rows.blankets:
+            self._blanket(group, weights[group.mask], logp, counts)
         if rows.engine is not None:
             self._engine_rows(rows, weights[rows.engine], logp, counts)
         return EvidenceStats(logp, counts)
 
-    def _blanket(self, rows: PreparedRows, weights, logp, counts) -> None:
-        base = sum((self.logs[k][idx] for k, idx in rows.blanket_fixed), np.zeros(int(rows.blanket.sum())))
-        scores = sum(self.logs[k][shifted] for k, shifted in rows.blanket_shifted)
+    def _blanket(self, group: BlanketGroup, weights, logp, counts) -> None:
+        base = sum((self.logs[k][idx] for k, idx in group.fixed), np.zeros(len(weights)))
+        scores = sum(self.logs[k][shifted] for k, shifted in group.shifted)
         norm = logsumexp(scores, axis=1)
-        logp[rows.blanket] = base + norm
+        logp[group.mask] = base + norm
         if counts is None:
             return
-        for k, idx in rows.blanket_fixed:
+        for k, idx in group.fixed:
             counts[k] += np.bincount(idx, weights=weights, minlength=self.fams[k].size).reshape(self.fams[k].shape)
         with np.errstate(invalid="ignore"):
             post = np.where(np.isfinite(norm)[:, None], np.exp(scores - norm[:, None]), 0.0)
         weighted = (post * weights[:, None]).ravel()
-        for k, shifted in rows.blanket_shifted:
+        for k, shifted in group.shifted:
             fam = self.fams[k]
             counts[k] += np.bincount(shifted.ravel(), weights=weighted, minlength=fam.size).reshape(fam.shape)
 
