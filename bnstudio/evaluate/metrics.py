@@ -18,7 +18,7 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import InferenceEngine
-from bnstudio.learn.params.suffstats import check_codes
+from bnstudio.learn.params.suffstats import check_codes, unique_rows
 from bnstudio.learn.params.terms import Terms
 
 
@@ -45,9 +45,9 @@ def target_posteriors(net: Network, codes: np.ndarray, target: str) -> np.ndarra
     t = net.variables.index(target)
     hidden = codes.copy()
     hidden[:, t] = -1
-    unique, inverse = np.unique(hidden, axis=0, return_inverse=True)
+    unique, inverse = unique_rows(hidden)
     post = InferenceEngine(net).posterior_batch(target, unique)[target]
-    return post[inverse.reshape(-1)]
+    return post[inverse]
 
 
 def evaluate(net: Network, data, target: str, weights: np.ndarray | None = None) -> Metrics:

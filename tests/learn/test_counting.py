@@ -76,3 +76,14 @@ def test_bad_inputs_are_reported(chain):
         make_learner("magic")
     with pytest.raises(ValidationError, match="equivalent sample size"):
         make_learner("mp", ess=0).fit(chain, np.array([[0, 1, 0]]))
+
+
+def test_unique_rows_groups_exactly_like_numpy_unique():
+    from bnstudio.learn.params.suffstats import unique_rows
+    rng = np.random.default_rng(0)
+    for high in (3, 200, 40_000):
+        codes = rng.integers(-1, high, size=(500, 4))
+        codes[::7] = codes[3]                      # plenty of repeats
+        unique, inverse = unique_rows(codes)
+        np.testing.assert_array_equal(unique[inverse], codes)
+        assert len(unique) == len(np.unique(codes, axis=0))

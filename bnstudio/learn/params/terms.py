@@ -22,7 +22,7 @@ from scipy.special import logsumexp
 
 from bnstudio.core.network import Network
 from bnstudio.inference import InferenceEngine
-from bnstudio.learn.params.suffstats import Family, families, family_index
+from bnstudio.learn.params.suffstats import Family, families, family_index, unique_rows
 
 
 @dataclass
@@ -102,8 +102,8 @@ class Terms:
                 rows.blankets.append(self._blanket_group(codes[mask], mask, int(column)))
             rest &= ~single
         if rest.any():
-            unique, inverse = np.unique(codes[rest], axis=0, return_inverse=True)
-            rows.engine, rows.unique, rows.inverse = rest, unique, inverse.reshape(-1)
+            unique, inverse = unique_rows(codes[rest])
+            rows.engine, rows.unique, rows.inverse = rest, unique, inverse
         return rows
 
     def _blanket_group(self, codes: np.ndarray, mask: np.ndarray, column: int) -> BlanketGroup:
