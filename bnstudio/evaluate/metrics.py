@@ -56,7 +56,7 @@ def evaluate(net: Network, data, target: str, weights: np.ndarray | None = None)
     if target not in net:
         raise ValidationError(f"unknown target variable '{target}'")
     t = net.variables.index(target)
-    terms = Terms(net, target)
+    terms = Terms(net)
     logp = terms.stats(codes, weights, want_counts=False).logp
     rows = codes[:, t] >= 0
     if not rows.any():

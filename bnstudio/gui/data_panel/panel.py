@@ -23,7 +23,7 @@ from bnstudio.gui import dialogs
 from bnstudio.gui.data_panel import unknown_states
 from bnstudio.gui.data_panel.commands import AddDataStates
 from bnstudio.gui.data_panel.discretise_box import DiscretiseBox
-from bnstudio.gui.data_panel.job_slot import JobSlot
+from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.data_panel.models import DatasetModel, SummaryModel
 from bnstudio.gui.data_panel.prep import Alignment, align_quietly, numeric_columns, replace_column, rows_with_values
 from bnstudio.gui.data_panel.selection import DataSelection

@@ -6,6 +6,7 @@ from typing import Any, Callable, Hashable
 
 from PySide6.QtCore import QObject, Signal
 
+from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.workers import JobWorker
 
 
@@ -19,41 +20,35 @@ class MonteCarloRunner(QObject):
     def __init__(self, current_key: Callable[[], Hashable], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.current_key = current_key
-        self.worker: JobWorker | None = None
+        self.jobs = JobSlot(self)
         self._key: Hashable = None
 
     @property
+    def worker(self) -> JobWorker | None:
+        return self.jobs.worker
+
+    @property
     def running(self) -> bool:
-        return self.worker is not None
+        return self.jobs.running
 
     def start(self, job: Callable[[Any], Any]) -> JobWorker | None:
         """Run ``job`` (a Qt-free ``job(reporter)`` on snapshots) unless a check is already running."""
-        if self.worker is not None:
+        if self.jobs.running:
             return None
         self._key = self.current_key()
-        self.worker = JobWorker(job, self)
-        self.worker.finished.connect(self._on_finished)
-        self.worker.failed.connect(self._on_failed)
-        self.worker.cancelled.connect(self._on_cancelled)
+        worker = self.jobs.start(job, finished=self._on_finished, failed=self._on_failed,
+                                 cancelled=self._on_cancelled)
         self.running_changed.emit(True)
-        self.worker.start()
-        return self.worker
+        return worker
 
     def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
+        self.jobs.cancel()
 
     def shutdown(self, msecs: int = 30000) -> None:
         """Cancel and wait for the thread (before the owner is destroyed)."""
-        if self.worker is not None:
-            self.worker.cancel()
-            self.worker.wait(msecs)
+        self.jobs.shutdown(msecs)
 
     def _end(self) -> None:
-        worker, self.worker = self.worker, None
-        if worker is not None:
-            worker.wait()
-            worker.deleteLater()
         self.running_changed.emit(False)
 
     def _on_finished(self, result: Any) -> None:

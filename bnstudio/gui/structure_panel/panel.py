@@ -20,6 +20,7 @@ from bnstudio.gui.structure_panel.command import ApplyLearnedStructure
 from bnstudio.gui.structure_panel.constraints import KINDS, ConstraintsEditor
 from bnstudio.gui.structure_panel.options import AlgorithmOptions
 from bnstudio.gui.structure_panel.overlay import ADDED, COLOURS, REMOVED, REVERSED, DiffOverlay, structure_diff
+from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.workers import JobWorker
 from bnstudio.jobs import IterationInfo
 from bnstudio.learn.structure import StructureResult, learn_structure
@@ -57,7 +58,7 @@ class StructurePanel(QWidget):
         self.document = document
         self.data: tuple[np.ndarray, list[str], list[tuple[str, ...]]] | None = None
         self.result: StructureResult | None = None
-        self.worker: JobWorker | None = None
+        self.jobs = JobSlot(self)
         self.overlay: DiffOverlay | None = None
         self.tool: ArcConstraintTool | None = None
         self._last_info: IterationInfo | None = None
@@ -205,34 +206,31 @@ class StructurePanel(QWidget):
         self.run_button.setEnabled(self.data is not None or self.worker is not None)
 
     # ------------------------------------------------------------------ learning job
+    @property
+    def worker(self) -> JobWorker | None:
+        """The running learning job, or None."""
+        return self.jobs.worker
+
     def run(self) -> JobWorker | None:
         """Start learning with the current options and constraints; returns the worker."""
-        if self.worker is not None or self.data is None:
+        if self.jobs.running or self.data is None:
             return None
         self.discard(quiet=True)
         options = {**self.options.options(), **self.constraints.constraints()}
-        self.worker = JobWorker(learning_job(*self.data, options), self)
-        self.worker.started_job.connect(self._on_started)
-        self.worker.progress.connect(self._on_progress)
-        self.worker.finished.connect(self._on_finished)
-        self.worker.failed.connect(self._on_failed)
-        self.worker.cancelled.connect(self._on_cancelled)
         self.run_button.setText("Cancel")
         self.progress.setRange(0, 0)
         self.progress.show()
         self.status.setText(f"Learning with {options['algorithm']}…")
-        self.worker.start()
-        return self.worker
+        return self.jobs.start(learning_job(*self.data, options), started=self._on_started,
+                               progress=self._on_progress, finished=self._on_finished, failed=self._on_failed,
+                               cancelled=self._on_cancelled)
 
     def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
+        self.jobs.cancel()
 
     def shutdown(self, msecs: int = 30000) -> None:
         """Cancel a running job and wait for its thread (call before the panel is destroyed)."""
-        if self.worker is not None:
-            self.worker.cancel()
-            self.worker.wait(msecs)
+        self.jobs.shutdown(msecs)
 
     def closeEvent(self, event) -> None:  # Qt override
         self.shutdown()
@@ -265,10 +263,7 @@ class StructurePanel(QWidget):
     def _end_job(self, status: str) -> None:
         self.throttle.stop()
         self._show_progress()
-        worker, self.worker, self._last_info = self.worker, None, None
-        if worker is not None:
-            worker.wait()
-            worker.deleteLater()
+        self._last_info = None
         self.run_button.setText("Learn structure")
         self.run_button.setEnabled(self.data is not None)
         self.progress.hide()

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QLabel, QProgressBar, QPu
 
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import dialogs
-from bnstudio.gui.data_panel.job_slot import JobSlot
+from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.data_panel.selection import DataSelection
 from bnstudio.gui.document import Document
 from bnstudio.gui.message_bar import MessageBar

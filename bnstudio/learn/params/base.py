@@ -85,7 +85,7 @@ class DataScorer:
                  target: str | None = None, terms: Terms | None = None,
                  conditional: "ConditionalRows | None" = None) -> None:
         self.codes, self.weights = check_codes(net, data, weights)
-        self.terms = terms or Terms(net, target)
+        self.terms = terms or Terms(net)
         self.rows = self.terms.prepare(self.codes)
         self.target = None if target is None else net.variables.index(target)
         if self.target is not None:

@@ -49,7 +49,7 @@ class ExpectationMaximisation:
         rng = np.random.default_rng(self.seed)
         pseudo = prior_counts(net, self.prior, self.ess) if self.m_step == "mp" else None
         progress = Progress(reporter, self.name, total=self.stop.max_iter * (1 + self.restarts))
-        terms = Terms(net, target)
+        terms = Terms(net)
         rows = terms.prepare(codes)     # row kinds and family indices, once for all iterations
         scorer = DataScorer(net, codes, weights, target, terms=terms) if target is not None else None
         val_scorer = DataScorer(net, validation, None, target) if validation is not None else None

@@ -49,7 +49,7 @@ class SoftmaxObjective:
             raise ValidationError(f"alpha must be in [0, 1], got {alpha}")
         if alpha and criterion != "cll":
             raise ValidationError("the mixed objective (alpha > 0) is defined for criterion 'cll'")
-        self.terms = Terms(net, target)
+        self.terms = Terms(net)
         self.shapes = [net.family_shape(v) for v in net.variables]
         self.sizes = [int(np.prod(s)) for s in self.shapes]
         self.criterion, self.alpha, self.l2 = criterion, alpha, l2

@@ -58,11 +58,10 @@ class PreparedRows:
 class Terms:
     """Evaluates :class:`EvidenceStats` for a fixed structure; CPTs change between calls."""
 
-    def __init__(self, net: Network, target: str | None = None) -> None:
+    def __init__(self, net: Network) -> None:
         self.net = net.copy()
         self.engine = InferenceEngine(self.net)
         self.fams: list[Family] = families(net)
-        self.target = None if target is None else net.variables.index(target)
         self.cards = np.array([net.cardinality(v) for v in net.variables])
         self.theta: list[np.ndarray] = [net.cpt(v) for v in net.variables]
         self._logs: list[np.ndarray] | None = None
