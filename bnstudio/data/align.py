@@ -124,8 +124,27 @@ def align(dataset: Dataset, net: Network, *, extend_states: bool = False) -> Ali
         lookups[var] = lookup
     if problems:
         raise UnknownDataStates(problems)
-    codes = np.full((dataset.n_rows, len(net)), -1, dtype=np.int64, order="F")
-    for k, var in enumerate(net.variables):
-        if var in lookups:
-            np.take(lookups[var], dataset.codes[:, dataset.index(var)], out=codes[:, k])
+    observed = [var for var in net.variables if var in lookups]
+    codes = _remap(dataset.codes, [dataset.index(v) for v in observed], [lookups[v] for v in observed])
+    if latent:
+        full = np.full((dataset.n_rows, len(net)), -1, dtype=np.int64)
+        full[:, [net.variables.index(v) for v in observed]] = codes
+        codes = full
     return AlignedData(codes, target, latent, ignored, added, dataset.weights)
+
+
+def _remap(source: np.ndarray, columns: list[int], lookups: list[np.ndarray]) -> np.ndarray:
+    """out[:, i] = lookups[i][source[:, columns[i]]] (each lookup ends with -1 for the missing code -1).
+
+    One gather for the whole table: lookup i is stored as [-1, lookup...] at offset o_i, indexed by code + 1 + o_i.
+    """
+    tables = [np.r_[-1, lookup[:-1]] for lookup in lookups]
+    offsets = np.cumsum([0] + [len(t) for t in tables[:-1]]) + 1
+    block = source if columns == list(range(source.shape[1])) else source[:, columns]
+    if not block.flags.c_contiguous:    # column by column keeps a column-major table column-major
+        out = np.empty(block.shape, dtype=np.int64, order="F")
+        for i, lookup in enumerate(lookups):
+            np.take(lookup, block[:, i], out=out[:, i])
+        return out
+    index = block + offsets
+    return np.take(np.concatenate(tables), index, out=index)

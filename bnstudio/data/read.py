@@ -19,6 +19,7 @@ from bnstudio.data.csvscan import (Layout, check_separator, check_utf8, first_li
                                   read_bytes, scan, sniff_separator)
 from bnstudio.data.dataset import Dataset
 from bnstudio.data.errors import fail
+from bnstudio.data.plaincsv import PlainTable, plain_table
 from bnstudio.data.states import DEFAULT_MISSING, encode_labels, label_text
 from bnstudio.errors import FormatError
 
@@ -62,7 +63,12 @@ def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] =
         layout: Layout | None = scan(data, name, sep)  # check the layout in full first
         names = layout.names
     else:  # cheap checks now; the full scan only if pandas or the counts find something wrong
-        names, layout = first_line_header(data, name, sep)[0], None
+        names, header_line = first_line_header(data, name, sep)
+        plain = plain_table(data, sep, len(names)) if header_line == 1 else None
+        if plain is not None:   # the common case, tokenised with numpy (the cells pandas would give)
+            return _encode_plain(names, plain, missing=missing, state_order=state_order,
+                                 allow_constant=allow_constant, source=name)
+        layout = None
     frame = _parse(data, sep, names)
     if layout is None and not isinstance(frame, Exception):
         layout = quick_layout(data, sep, names, len(frame))
@@ -178,27 +184,56 @@ def _factorise(series: pd.Series) -> tuple[np.ndarray, list[str], bool]:
 def _encode_frame(frame: pd.DataFrame, *, missing: Sequence[str], state_order: StateOrder | None,
                   allow_constant: bool, source: str | None, row_lines: np.ndarray | None) -> Dataset:
     names = [str(c) for c in frame.columns]
+    order = _checked_order(state_order, names, source)
+    codes = np.empty((len(frame), len(names)), dtype=np.int64, order="F")
+    states: list[tuple[str, ...]] = []
+    for j, col in enumerate(names):
+        raw, labels, keep = _factorise(frame.iloc[:, j])
+        # categories may be unused: count what occurs (factorised values all occur)
+        present = np.bincount(raw + 1, minlength=len(labels) + 1)[1:] > 0 if keep else None
+        st, lookup = _column_states(col, labels, present, keep, missing, order.get(col), allow_constant, source)
+        np.take(lookup, raw, out=codes[:, j])  # raw -1 picks lookup[-1] == -1
+        states.append(st)
+    return Dataset(names, states, codes, source=source, row_lines=row_lines)
+
+
+def _encode_plain(names: list[str], plain: PlainTable, *, missing: Sequence[str], state_order: StateOrder | None,
+                  allow_constant: bool, source: str) -> Dataset:
+    """States per column from its distinct keys, then every code in one gather of (column, key) pairs."""
+    order = _checked_order(state_order, names, source)
+    n_keys = len(plain.texts)
+    table = np.full(len(names) * n_keys, -1, dtype=np.int64)
+    states: list[tuple[str, ...]] = []
+    for j, (col, used) in enumerate(zip(names, plain.column_values())):
+        labels = [plain.texts[k] for k in used]
+        st, lookup = _column_states(col, labels, None, False, missing, order.get(col), allow_constant, source)
+        table[j * n_keys + used] = lookup[:-1]
+        states.append(st)
+    n_rows = len(plain.pairs)
+    return Dataset(names, states, plain.map(table), source=source,
+                   row_lines=np.arange(2, n_rows + 2, dtype=np.int64))
+
+
+def _checked_order(state_order: StateOrder | None, names: list[str], source: str | None) -> dict:
     order = dict(state_order or {})
     unknown = [c for c in order if c not in names]
     if unknown:
         raise fail(f"state_order names column(s) the data lack: {', '.join(map(str, unknown))}", source)
-    n_rows = len(frame)
-    codes = np.empty((n_rows, len(names)), dtype=np.int64, order="F")
-    states: list[tuple[str, ...]] = []
-    for j, col in enumerate(names):
-        raw, labels, keep = _factorise(frame.iloc[:, j])
-        st, lookup, outside = encode_labels(labels, missing=missing, order=order.get(col), keep_order=keep)
-        if outside:
-            raise fail(f"column '{col}' has value(s) not in its state_order {list(st)}: "
-                       f"{', '.join(repr(v) for v in outside[:10])}", source)
-        np.take(lookup, raw, out=codes[:, j])  # raw -1 picks lookup[-1] == -1
-        if keep:  # categories may be unused: count what occurs
-            used = np.flatnonzero(np.bincount(codes[:, j] + 1, minlength=len(st) + 1)[1:])
-        else:  # factorised values all occur
-            used = np.unique(lookup[:-1][lookup[:-1] >= 0])
-        if len(used) < 2 and not allow_constant:
-            what = "no values (every cell is missing)" if len(used) == 0 else \
-                f"a single distinct value '{st[int(used[0])]}'"
-            raise fail(f"column '{col}' has {what}; pass allow_constant=True to keep it", source)
-        states.append(st)
-    return Dataset(names, states, codes, source=source, row_lines=row_lines)
+    return order
+
+
+def _column_states(col: str, labels: list[str], present: np.ndarray | None, keep: bool, missing: Sequence[str],
+                   order: Sequence[str] | None, allow_constant: bool, source: str | None
+                   ) -> tuple[tuple[str, ...], np.ndarray]:
+    """(states, lookup label -> state code, with a final -1) of one column, or the error naming it."""
+    st, lookup, outside = encode_labels(labels, missing=missing, order=order, keep_order=keep)
+    if outside:
+        raise fail(f"column '{col}' has value(s) not in its state_order {list(st)}: "
+                   f"{', '.join(repr(v) for v in outside[:10])}", source)
+    codes = lookup[:-1] if present is None else lookup[:-1][present]
+    used = np.unique(codes[codes >= 0])
+    if len(used) < 2 and not allow_constant:
+        what = "no values (every cell is missing)" if len(used) == 0 else \
+            f"a single distinct value '{st[int(used[0])]}'"
+        raise fail(f"column '{col}' has {what}; pass allow_constant=True to keep it", source)
+    return st, lookup

@@ -16,7 +16,7 @@ import numpy as np
 from scipy import sparse
 
 from bnstudio.core.network import Network
-from bnstudio.learn.params.suffstats import check_codes, family_index
+from bnstudio.learn.params.suffstats import Family, check_codes, family_index
 from bnstudio.learn.params.terms import Terms
 
 
@@ -77,8 +77,9 @@ class StopRule:
 class DataScorer:
     """Mean NLL and conditional NLL of a data set under changing CPTs (for histories and evaluation).
 
-    The rows are prepared once (:meth:`Terms.prepare`); each call then costs gathers, and inference only for
-    rows with missing cells.
+    The rows are prepared once (:meth:`Terms.prepare`). Complete rows enter the log-likelihood only through their
+    family counts, Σ_n w_n log p(x_n) = Σ_f Σ_cells N_f · log θ_f, so each call costs one dot over the
+    parameters for them, and inference only for rows with missing cells.
     """
 
     def __init__(self, net: Network, data: np.ndarray, weights: np.ndarray | None = None,
@@ -86,7 +87,15 @@ class DataScorer:
                  conditional: "ConditionalRows | None" = None) -> None:
         self.codes, self.weights = check_codes(net, data, weights)
         self.terms = terms or Terms(net)
-        self.rows = self.terms.prepare(self.codes)
+        complete = (self.codes >= 0).all(axis=1)
+        self.incomplete = self.terms.prepare(self.codes[~complete])
+        self.incomplete_weights = self.weights[~complete]
+        whole, whole_weights = self.codes[complete], self.weights[complete]
+        cols = np.ascontiguousarray(whole.T)
+        counts = np.concatenate([np.bincount(family_index(whole, f, cols), weights=whole_weights, minlength=f.size)
+                                 for f in self.terms.fams])
+        self.cells = np.flatnonzero(counts)            # only cells seen in the data (0 · log 0 is 0 here)
+        self.cell_counts = counts[self.cells]
         self.target = None if target is None else net.variables.index(target)
         if self.target is not None:
             self.conditional = conditional or ConditionalRows(self.terms, self.codes, self.weights, self.target)
@@ -95,8 +104,13 @@ class DataScorer:
         """Mean negative log-likelihood per case."""
         if theta is not None:
             self.terms.set_cpts(theta)
-        logp = self.terms.stats(self.rows, self.weights, want_counts=False).logp
-        return -weighted_sum(self.weights, logp) / self.weights.sum()
+        with np.errstate(divide="ignore"):
+            logs = np.log(np.concatenate([t.ravel() for t in self.terms.theta])[self.cells])
+        total = weighted_sum(self.cell_counts, logs)
+        if self.incomplete.n:
+            logp = self.terms.stats(self.incomplete, self.incomplete_weights, want_counts=False).logp
+            total += weighted_sum(self.incomplete_weights, logp)
+        return -total / self.weights.sum()
 
     def scores(self, theta: list[np.ndarray] | None = None) -> dict[str, float]:
         """{"nll": ..., "cnll": ...} per case (cnll over the rows whose target is observed)."""
@@ -115,12 +129,17 @@ class ConditionalRows:
     with s_nk = Σ_{f ∋ T} log θ_f[idx_f,n(T=k)], log p(q_n | e_n) = s_{n,q_n} − logsumexp_k s_nk, and
     C^{q,e} − C^e for family f ∋ T is 1{idx_f,n(T=q_n)} − Σ_k p(k | e_n) 1{idx_f,n(T=k)} (other families: 0).
     The remaining rows go through :class:`Terms` twice, as they are (q, e) and with T hidden (e).
+
+    The closed form is the logistic-regression shape: with every T-family table laid out as (rest, |T|) and
+    stacked into L (R × |T|), row n uses one "rest" cell per family, so S = X L for a one-hot sparse X (n × R)
+    and the count difference is Xᵀ (Y − P) w. Only the differences s_k − s_0 matter to the softmax, and the
+    residual rows sum to zero, so |T| − 1 sparse products each way suffice.
     """
 
     def __init__(self, terms: Terms, codes: np.ndarray, weights: np.ndarray, target: int) -> None:
         self.terms = terms
         observed = codes[:, target] >= 0
-        self.codes, self.weights = codes[observed], weights[observed]
+        self.codes, self.weights = (codes, weights) if observed.all() else (codes[observed], weights[observed])
         net = terms.net
         name = net.variables[target]
         blanket = {name, *net.parents(name)}
@@ -128,28 +147,31 @@ class ConditionalRows:
             blanket |= {child, *net.parents(child)}
         columns = [net.variables.index(v) for v in blanket]
         self.fast = (self.codes[:, columns] >= 0).all(axis=1)
-        fast_codes = self.codes[self.fast].copy()
+        fast_codes = self.codes if self.fast.all() else self.codes[self.fast]
         self.q = fast_codes[:, target].copy()
-        fast_codes[:, target] = 0
-        # one sparse incidence matrix per class value k: row n -> the entries of the T-families it uses with
-        # T = k, over the concatenated T-family tables; scores and count differences are then sparse matvecs
-        self.blocks, offset, per_class = [], 0, [[] for _ in range(terms.cards[target])]
+        self.n_classes = int(terms.cards[target])
         cols = np.ascontiguousarray(fast_codes.T)
-        for k, fam in enumerate(terms.fams):
-            if target in fam.columns:
-                stride = int(np.prod(fam.shape[fam.columns.index(target) + 1:]))
-                idx = family_index(fast_codes, fam, cols)
-                for value in range(terms.cards[target]):
-                    per_class[value].append(idx + stride * value + offset)
-                self.blocks.append((k, offset))
-                offset += fam.size
-        n_fast = len(fast_codes)
-        self.width = offset
-        rows = np.repeat(np.arange(n_fast), len(self.blocks))
-        self.incidence = [sparse.csr_matrix((np.ones(rows.size), (rows, np.column_stack(c).ravel())),
-                                            shape=(n_fast, offset)) for c in per_class]
-        self.incidence_t = [m.T.tocsr() for m in self.incidence]
-        self.onehot_q = np.eye(terms.cards[target])[self.q]
+        # row n of X has one 1 per T-family, in that family's block of "rest" cells (every member but T);
+        # L = flat log θ[perm] laid out (R × |T|), so perm also scatters Xᵀ-products back to CPT layout
+        t_families = [(k, fam) for k, fam in enumerate(terms.fams) if target in fam.columns]
+        n_fast, per_row = len(fast_codes), len(t_families)
+        index_type = np.int32 if n_fast * per_row < 2 ** 31 - 1 else np.int64
+        indices = np.zeros((n_fast, per_row), index_type)
+        perm, offset = [], 0
+        for j, (k, fam) in enumerate(t_families):
+            axis = fam.columns.index(target)
+            rest = Family(fam.var, fam.columns[:axis] + fam.columns[axis + 1:], fam.shape[:axis] + fam.shape[axis + 1:])
+            if rest.columns:
+                indices[:, j] = family_index(fast_codes, rest, cols)
+            indices[:, j] += offset
+            perm.append(terms.offsets[k] + np.moveaxis(np.arange(fam.size).reshape(fam.shape), axis, -1).ravel())
+            offset += rest.size
+        self._perm = np.concatenate(perm)
+        self.onehot = sparse.csr_matrix(
+            (np.ones(indices.size), indices.ravel(), np.arange(0, n_fast * per_row + 1, per_row, dtype=index_type)),
+            shape=(n_fast, offset))
+        self._rows = np.arange(n_fast)
+        self.onehot_t = self.onehot.T            # CSC view of the same arrays: Xᵀ v without a transpose copy
         slow = self.codes[~self.fast]
         hidden = slow.copy()
         hidden[:, target] = -1
@@ -157,9 +179,25 @@ class ConditionalRows:
         self.missing = terms.prepare(codes[~observed])
         self.missing_weights = weights[~observed]
 
+    def _stacked_logs(self) -> np.ndarray:
+        """L: the log T-family tables as (rest, |T|) blocks, stacked (R × |T|)."""
+        return self.terms.flat_logs[self._perm].reshape(-1, self.n_classes)
+
     def _scores(self) -> np.ndarray:
-        flat = np.concatenate([self.terms.logs[k] for k, _ in self.blocks])
-        return np.column_stack([m @ flat for m in self.incidence])
+        """S transposed (|T| × n_fast), up to a per-row constant; -inf where a row's θ is zero.
+
+        Class-major so that every reduction over classes is an elementwise pass over contiguous rows.
+        """
+        stacked = self._stacked_logs()
+        scores = np.zeros((self.n_classes, self.onehot.shape[0]))
+        if np.isfinite(stacked).all():
+            relative = (stacked[:, 1:] - stacked[:, :1]).T.copy()
+            for value in range(1, self.n_classes):
+                scores[value] = self.onehot @ relative[value - 1]
+        else:   # zeros in θ: absolute scores, so -inf stays -inf
+            for value, column in enumerate(stacked.T.copy()):
+                scores[value] = self.onehot @ column
+        return scores
 
     def logp(self) -> np.ndarray:
         """log p(q_n | e_n) per observed-target row (-inf where p(q, e) = 0)."""
@@ -170,24 +208,28 @@ class ConditionalRows:
         """log p(q_n | e_n) per row and Σ_n w_n f_n [p(fam | q_n, e_n) − p(fam | e_n)] per family."""
         logp = np.empty(len(self.codes))
         w = self.weights if row_factor is None else self.weights * row_factor
-        counts = [np.zeros(f.shape) for f in self.terms.fams] if want_counts else None
+        flat = np.zeros(int(self.terms.offsets[-1])) if want_counts else None
         if self.fast.any():
+            scores = self._scores()
+            top = scores.max(axis=0)
+            finite = np.isfinite(top)
+            all_finite = bool(finite.all())
+            if not all_finite:
+                top = np.where(finite, top, 0.0)
             with np.errstate(invalid="ignore", divide="ignore"):
-                scores = self._scores()     # -inf entries give nan in the matvec only if θ has zeros
-                scores[np.isnan(scores)] = -np.inf
-                top = scores.max(axis=1, keepdims=True)
-                finite = np.isfinite(top[:, 0])
-                exp = np.exp(scores - np.where(finite, top[:, 0], 0.0)[:, None])
-                total = exp.sum(axis=1)
-                own = scores[np.arange(len(scores)), self.q]
-                logp[self.fast] = np.where(finite, own - top[:, 0] - np.log(total), -np.inf)
-            if counts is not None:
-                post = np.where(finite[:, None], exp / np.where(finite, total, 1.0)[:, None], 0.0)
-                residual = (self.onehot_q - post) * w[self.fast][:, None]     # (1{q = k} − p(k | e)) w
-                diff = sum(m @ residual[:, value] for value, m in enumerate(self.incidence_t))
-                for k, offset in self.blocks:
-                    fam = self.terms.fams[k]
-                    counts[k] += diff[offset:offset + fam.size].reshape(fam.shape)
+                exp = np.exp(scores - top)
+                total = exp.sum(axis=0)
+                own = scores[self.q, self._rows] - top - np.log(total)
+            logp[self.fast] = own if all_finite else np.where(finite, own, -np.inf)
+            if flat is not None:
+                post = exp / total if all_finite else np.where(finite, exp / np.where(finite, total, 1.0), 0.0)
+                w_fast = w[self.fast]
+                post *= -w_fast
+                post[self.q, self._rows] += w_fast          # (1{q = k} − p(k | e)) w, class-major
+                flat[self._perm] = self._transposed_product(post, all_finite).T.ravel()
+        counts = None if flat is None else \
+            [flat[a:b].reshape(f.shape) for a, b, f in zip(self.terms.offsets[:-1], self.terms.offsets[1:],
+                                                            self.terms.fams)]
         slow = ~self.fast
         if slow.any():
             qe = self.terms.stats(self.qe, w[slow], want_counts)
@@ -197,3 +239,12 @@ class ConditionalRows:
             if counts is not None:
                 counts = [c + a - b for c, a, b in zip(counts, qe.counts, e.counts)]
         return logp, counts
+
+    def _transposed_product(self, residual: np.ndarray, rows_sum_to_zero: bool) -> np.ndarray:
+        """Xᵀ residual, class-major (|T| × R); class 0 from the others when every residual row sums to zero."""
+        out = np.empty((self.n_classes, self.onehot.shape[1]))
+        for value in range(1 if rows_sum_to_zero else 0, self.n_classes):
+            out[value] = self.onehot_t @ residual[value]
+        if rows_sum_to_zero:
+            out[0] = -out[1:].sum(axis=0)
+        return out

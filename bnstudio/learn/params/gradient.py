@@ -19,7 +19,6 @@ import time
 
 import numpy as np
 from scipy.optimize import minimize
-from scipy.special import softmax
 
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
@@ -31,9 +30,39 @@ from bnstudio.learn.params.terms import Terms
 CRITERIA = ("ll", "cll", "ae", "se")
 
 
-def _beta_gradient(counts: np.ndarray, theta: np.ndarray) -> np.ndarray:
-    """C(x, π) − θ_{x|π} C(π): the derivative of Σ log p in the softmax parameters (eq 3.12)."""
-    return counts - theta * counts.sum(axis=-1, keepdims=True)
+class RowLayout:
+    """Where the CPT rows of every family sit in the flat β, grouped by row length (the child's cardinality),
+    so a softmax or a row sum over all families is a few array operations, not one call per family."""
+
+    def __init__(self, shapes: list[tuple[int, ...]]) -> None:
+        self.shapes = shapes
+        self.sizes = [math.prod(s) for s in shapes]
+        self.offsets = np.concatenate([[0], np.cumsum(self.sizes)]).astype(int)
+        by_length: dict[int, list[np.ndarray]] = {}
+        for shape, start, size in zip(shapes, self.offsets, self.sizes):
+            by_length.setdefault(shape[-1], []).append(np.arange(start, start + size))
+        self.groups = [(length, np.concatenate(parts)) for length, parts in by_length.items()]
+
+    def split(self, flat: np.ndarray) -> list[np.ndarray]:
+        """Per-family views of a flat vector, in family shape."""
+        return [flat[a:a + n].reshape(s) for a, n, s in zip(self.offsets, self.sizes, self.shapes)]
+
+    def softmax(self, beta: np.ndarray) -> np.ndarray:
+        """θ = exp β / Σ_row exp β, flat."""
+        out = np.empty_like(beta)
+        for length, idx in self.groups:
+            rows = beta[idx].reshape(-1, length)
+            rows = np.exp(rows - rows.max(axis=1, keepdims=True))
+            out[idx] = (rows / rows.sum(axis=1, keepdims=True)).ravel()
+        return out
+
+    def beta_gradient(self, counts: np.ndarray, theta: np.ndarray) -> np.ndarray:
+        """Eq 3.12 for every family at once on flat vectors: C − θ · (row sums of C)."""
+        out = np.empty_like(counts)
+        for length, idx in self.groups:
+            rows = counts[idx].reshape(-1, length)
+            out[idx] = (rows - theta[idx].reshape(-1, length) * rows.sum(axis=1, keepdims=True)).ravel()
+        return out
 
 
 class SoftmaxObjective:
@@ -50,12 +79,12 @@ class SoftmaxObjective:
         if alpha and criterion != "cll":
             raise ValidationError("the mixed objective (alpha > 0) is defined for criterion 'cll'")
         self.terms = Terms(net)
-        self.shapes = [net.family_shape(v) for v in net.variables]
-        self.sizes = [int(np.prod(s)) for s in self.shapes]
+        self.layout = RowLayout([net.family_shape(v) for v in net.variables])
+        self.sizes = self.layout.sizes
         self.criterion, self.alpha, self.l2 = criterion, alpha, l2
         self.weights = weights
         self.total = weights.sum()
-        self.rows = self.terms.prepare(codes)
+        self.rows = self.terms.prepare(codes) if criterion == "ll" else None
         if target is not None:
             self.cond = ConditionalRows(self.terms, codes, weights, net.variables.index(target))
             self.w_obs = self.cond.weights
@@ -66,11 +95,18 @@ class SoftmaxObjective:
                 hidden[:, net.variables.index(target)] = -1
                 self.obs, self.hidden = self.terms.prepare(codes[observed]), self.terms.prepare(hidden)
         self.last: tuple[bytes, dict[str, float]] | None = None   # scores at the last β evaluated
+        self._theta: tuple[bytes, np.ndarray] | None = None         # flat θ at the last β asked for
+
+    def flat_theta(self, beta: np.ndarray) -> np.ndarray:
+        """θ as one flat vector from a flat β: a softmax over each CPT row (the last one is reused)."""
+        key = beta.tobytes()
+        if self._theta is None or self._theta[0] != key:
+            self._theta = (key, self.layout.softmax(beta))
+        return self._theta[1]
 
     def theta(self, beta: np.ndarray) -> list[np.ndarray]:
         """CPTs from a flat β: a softmax over each row."""
-        parts = np.split(beta, np.cumsum(self.sizes)[:-1])
-        return [softmax(b.reshape(s), axis=-1) for b, s in zip(parts, self.shapes)]
+        return self.layout.split(self.flat_theta(beta))
 
     @staticmethod
     def beta_from(theta: list[np.ndarray]) -> np.ndarray:
@@ -79,51 +115,50 @@ class SoftmaxObjective:
         return np.concatenate([(lg - lg.mean(axis=-1, keepdims=True)).ravel() for lg in logs])
 
     def __call__(self, beta: np.ndarray) -> tuple[float, np.ndarray]:
-        theta = self.theta(beta)
-        self.terms.set_cpts(theta)
+        flat = self.flat_theta(beta)
+        self.terms.set_cpts(self.layout.split(flat))
         self._pending: dict[str, float] | None = None
-        loss, grads = getattr(self, f"_{self.criterion}")(theta)
+        loss, counts = getattr(self, f"_{self.criterion}")()
         self.last = (beta.tobytes(), self._pending) if self._pending else None
         loss = loss / self.total + 0.5 * self.l2 * float(np.einsum('i,i->', beta, beta))
-        grad = -np.concatenate([g.ravel() for g in grads]) / self.total + self.l2 * beta
+        grad = self.layout.beta_gradient(np.concatenate([c.ravel() for c in counts]), flat)
+        grad *= -1.0 / self.total
+        if self.l2:
+            grad += self.l2 * beta
         return (loss if math.isfinite(loss) else 1e300), grad
 
-    # each returns (summed loss, gradient of the summed *gain* per family)
-    def _ll(self, theta):
+    # each returns (summed loss, the expected counts whose eq-3.12 transform is the gradient of the summed gain);
+    # the transform is linear in the counts, so differences and mixtures of counts are combined first
+    def _ll(self):
         s = self.terms.stats(self.rows, self.weights)
         self._remember(nll=-weighted_sum(self.weights, s.logp) / self.total)
-        return -weighted_sum(self.weights, s.logp), [_beta_gradient(c, t) for c, t in zip(s.counts, theta)]
+        return -weighted_sum(self.weights, s.logp), s.counts
 
-    def _cll(self, theta):
+    def _cll(self):
         if not self.alpha:
             logp, diff = self.cond.evaluate()
             self._remember(cnll=-weighted_sum(self.w_obs, logp) / self.w_obs.sum())
-            return -weighted_sum(self.w_obs, logp), [_beta_gradient(d, t) for d, t in zip(diff, theta)]
+            return -weighted_sum(self.w_obs, logp), diff
         qe = self.terms.stats(self.obs, self.w_obs)
         e = self.terms.stats(self.hidden, self.w_obs)
         gain = weighted_sum(self.w_obs, qe.logp - (1 - self.alpha) * e.logp)
-        grads = [_beta_gradient(a, t) - (1 - self.alpha) * _beta_gradient(b, t)
-                 for a, b, t in zip(qe.counts, e.counts, theta)]
+        counts = [a - (1 - self.alpha) * b for a, b in zip(qe.counts, e.counts)]
         if self.miss.n:
             m = self.terms.stats(self.miss, self.w_miss)
             gain += self.alpha * weighted_sum(self.w_miss, m.logp)
-            grads = [g + self.alpha * _beta_gradient(c, t) for g, c, t in zip(grads, m.counts, theta)]
-        return -gain, grads
+            counts = [c + self.alpha * d for c, d in zip(counts, m.counts)]
+        return -gain, counts
 
     def _remember(self, **scores: float) -> None:
         self._pending = scores
 
-    def _weighted_cll_gradient(self, theta, row_factor):
-        _, diff = self.cond.evaluate(row_factor)
-        return [_beta_gradient(d, t) for d, t in zip(diff, theta)]
-
-    def _ae(self, theta):
+    def _ae(self):
         p = np.exp(self.cond.logp())
-        return weighted_sum(self.w_obs, (1 - p)), self._weighted_cll_gradient(theta, p)
+        return weighted_sum(self.w_obs, (1 - p)), self.cond.evaluate(p)[1]
 
-    def _se(self, theta):
+    def _se(self):
         p = np.exp(self.cond.logp())
-        return weighted_sum(self.w_obs, (1 - p) ** 2), self._weighted_cll_gradient(theta, 2 * (1 - p) * p)
+        return weighted_sum(self.w_obs, (1 - p) ** 2), self.cond.evaluate(2 * (1 - p) * p)[1]
 
 
 class _EarlyStop(Exception):

@@ -64,13 +64,15 @@ class Terms:
         self.fams: list[Family] = families(net)
         self.cards = np.array([net.cardinality(v) for v in net.variables])
         self.theta: list[np.ndarray] = [net.cpt(v) for v in net.variables]
+        self.offsets = np.concatenate([[0], np.cumsum([f.size for f in self.fams])]).astype(np.int64)
         self._logs: list[np.ndarray] | None = None
+        self._flat_logs: np.ndarray | None = None
         self._engine_params_current = True
 
     def set_cpts(self, theta: list[np.ndarray]) -> None:
         """Use these CPTs (one per family, CPT layout) from now on."""
         self.theta = theta
-        self._logs = None
+        self._logs = self._flat_logs = None
         self._engine_params_current = False
 
     def _sync_engine(self) -> None:
@@ -79,10 +81,19 @@ class Terms:
             self._engine_params_current = True
 
     @property
-    def logs(self) -> list[np.ndarray]:
-        if self._logs is None:
+    def flat_logs(self) -> np.ndarray:
+        """log θ of every family, concatenated in family order (family k starts at ``offsets[k]``)."""
+        if self._flat_logs is None:
             with np.errstate(divide="ignore"):
-                self._logs = [np.log(t).ravel() for t in self.theta]
+                self._flat_logs = np.log(np.concatenate([t.ravel() for t in self.theta]))
+        return self._flat_logs
+
+    @property
+    def logs(self) -> list[np.ndarray]:
+        """log θ per family, flat (views into :attr:`flat_logs`)."""
+        if self._logs is None:
+            flat = self.flat_logs
+            self._logs = [flat[a:b] for a, b in zip(self.offsets[:-1], self.offsets[1:])]
         return self._logs
 
     # ------------------------------------------------------------------ preparing data
