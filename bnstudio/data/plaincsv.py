@@ -10,11 +10,14 @@ file, masked to the cell's length. A cell of up to 8 bytes is its own key (exact
 A longer cell's key is a hash of its words and length; afterwards every long cell is compared word by word with
 the first long cell of its key, and keys shared with short cells are ruled out by counting, so the result is
 exact (a collision, however unlikely, returns None). The file is tokenised in blocks of whole lines (about
-64 KB), so each pass over a block's arrays stays in the processor cache. The keys are then factorised once over
+256 KB), so each pass over a block's arrays stays in the processor cache, shared among threads (numpy releases
+the GIL in these passes). The keys are then factorised once over
 the whole file (pandas' hash table), and a column's distinct values are a bincount of (column, key) pairs.
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,7 +25,8 @@ import pandas as pd
 
 _LF, _CR = 10, 13
 _MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [2 ** 64 - 1], dtype=np.uint64)  # by length
-_BLOCK = 1 << 16    # bytes per tokenising block
+_BLOCK = 1 << 18    # bytes per tokenising block
+_WORKERS = min(4, os.cpu_count() or 1)  # threads sharing the blocks
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9))
 
 
@@ -60,13 +64,19 @@ def plain_table(data: bytes, sep: str, n_fields: int) -> PlainTable | None:
     if header_end >= len(data) or data.count(sep.encode(), 0, header_end) != n_fields - 1:
         return None
     cells = _Cells(data, sep, n_fields, crlf)
-    start = header_end
+    bounds, start = [], header_end
     while start < len(data):
         end = data.find(b"\n", min(start + _BLOCK, len(data)) - 1) + 1 or len(data)
-        if not cells.tokenise(start, end):
-            return None
+        bounds.append((start, end))
         start = end
-    keys = cells.keys()
+    if len(bounds) > 2 and _WORKERS > 1:    # numpy releases the GIL in these passes: blocks go to threads
+        with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
+            blocks = list(pool.map(cells.tokenise, *zip(*bounds)))
+    else:
+        blocks = [cells.tokenise(a, b) for a, b in bounds]
+    if any(block is None for block in blocks):
+        return None
+    keys = cells.keys(blocks)
     codes, uniques = pd.factorize(keys, sort=False)
     n_keys = len(uniques)
     long_codes = codes[cells.long]
@@ -77,6 +87,16 @@ def plain_table(data: bytes, sep: str, n_fields: int) -> PlainTable | None:
     return None if texts is None else PlainTable(pairs, texts, present)
 
 
+@dataclass
+class _Block:
+    """One block's cell keys and its long cells (index in the block, start in the file, length)."""
+
+    keys: np.ndarray
+    long: np.ndarray
+    long_starts: np.ndarray
+    long_lengths: np.ndarray
+
+
 class _Cells:
     """Cells of a plain file, tokenised block by block: a key per cell (its bytes up to 8 bytes long, a hash of
     its words and length beyond) and, for the long cells, what proving the hashes exact needs."""
@@ -85,15 +105,12 @@ class _Cells:
         self.data, self.sep, self.n_fields, self.crlf = data, ord(sep), n_fields, crlf
         self.buf = np.frombuffer(data, dtype=np.uint8)
         self.words = np.ndarray(shape=(len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
-        self.parts: list[np.ndarray] = []
-        self.n_cells = 0
-        self.long_parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []    # (cell, start, length)
         self.long = np.zeros(0, dtype=np.int64)
         self.long_words: list[np.ndarray] = []
         self.long_starts = self.long_lengths = self.long
 
-    def tokenise(self, start: int, end: int) -> bool:
-        """Keys of the cells of the whole lines in data[start:end]; False if they are not plain."""
+    def tokenise(self, start: int, end: int) -> _Block | None:
+        """The cells of the whole lines in data[start:end]; None if they are not plain."""
         segment = self.buf[start:end]
         delimiter = segment == _LF
         n_lines = int(np.count_nonzero(delimiter))
@@ -104,10 +121,10 @@ class _Cells:
             ends = np.append(ends, end)
             n_lines += 1
         if ends.size != n_lines * self.n_fields:
-            return False
+            return None
         line_ends = ends[self.n_fields - 1::self.n_fields]
         if not (self.buf[line_ends[:-1]] == _LF).all():   # so each line break closes a line of n_fields
-            return False
+            return None
         starts = np.empty_like(ends)
         starts[0] = start
         np.add(ends[:-1], 1, out=starts[1:])
@@ -118,19 +135,17 @@ class _Cells:
         keys = self._word_at(starts)
         keys &= np.take(_MASKS, lengths, mode="clip")
         long = np.flatnonzero(lengths > 8)
-        if long.size:
-            self.long_parts.append((long + self.n_cells, starts[long], lengths[long]))
-        self.parts.append(keys)
-        self.n_cells += keys.size
-        return True
+        return _Block(keys, long, starts[long], lengths[long])
 
-    def keys(self) -> np.ndarray:
+    def keys(self, blocks: list[_Block]) -> np.ndarray:
         """Every cell's key, the long cells' hashed (their words kept for :meth:`texts`)."""
-        keys = np.concatenate(self.parts)
-        self.parts = []
-        if not self.long_parts:
+        keys = np.concatenate([b.keys for b in blocks])
+        first_cell = np.cumsum([0] + [b.keys.size for b in blocks[:-1]])
+        self.long = np.concatenate([b.long + first for b, first in zip(blocks, first_cell)])
+        if not self.long.size:
             return keys
-        self.long, self.long_starts, self.long_lengths = (np.concatenate(p) for p in zip(*self.long_parts))
+        self.long_starts = np.concatenate([b.long_starts for b in blocks])
+        self.long_lengths = np.concatenate([b.long_lengths for b in blocks])
         at, left = self.long_starts, self.long_lengths
         self.long_words = [keys[self.long]]
         mixed = keys[self.long] * _MIX[0]

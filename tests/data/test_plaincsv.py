@@ -50,14 +50,17 @@ def test_plain_files_read_exactly_as_the_general_path(tmp_path_factory, rows, co
     same(read_csv(path, sep=sep), general_path(path, sep=sep))
 
 
-def test_the_tokeniser_blocks_cover_a_large_file(tmp_path):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_blocks_and_threads_cover_the_whole_file(tmp_path, monkeypatch, workers):
     rng = np.random.default_rng(1)
     words = np.array(VALUES[:3] + VALUES[11:18])
-    cells = words[rng.integers(0, len(words), size=(20_000, 6))]
-    text = "\n".join([",".join(f"V{j}" for j in range(6))] + [",".join(row) for row in cells]) + "\n"
+    cells = words[rng.integers(0, len(words), size=(3_000, 6))]
+    text = "\n".join([",".join(f"V{j}" for j in range(6))] + [",".join(row) for row in cells])   # no final break
     path = tmp_path / "big.csv"
     path.write_text(text, encoding="utf-8")
-    assert len(text) > 4 * plaincsv._BLOCK
+    monkeypatch.setattr(plaincsv, "_BLOCK", 4096)
+    monkeypatch.setattr(plaincsv, "_WORKERS", workers)
+    assert len(text) > 20 * plaincsv._BLOCK
     same(read_csv(path), general_path(path))
 
 
