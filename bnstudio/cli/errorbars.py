@@ -3,18 +3,27 @@
 NET is a ``.bnsproj`` (or any network) with Dirichlet counts; or any network plus ``--data DATA.csv --prior
 laplace|bdeu [--ess A]`` (its parameters are fitted with ``mp`` first; laplace = ``--ess`` pseudo-counts per
 cell, default 1); or any network plus ``--ess A`` for expert CPTs (α = A · θ for every row).
+
+What the query panel shows beside the intervals is here too: ``--sensitivity VAR=STATE [--row PARENT=STATE ...]``
+adds the exact one-way sensitivity curve of each query to that CPT entry (by default in the row of VAR that adds
+most variance) with its tangent, and ``--data ... --bags T`` fits bagged-mp as well and adds each query's
+bootstrap spread over the T bags (Singh §4.5.1).
 """
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+import numpy as np
+
 from bnstudio.cli.common import load_data, load_json_list, parse_evidence, print_json
-from bnstudio.errors import EvidenceError, FormatError
+from bnstudio.core.network import Network
+from bnstudio.errors import EvidenceError, FormatError, UnknownVariableError
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network
 from bnstudio.learn.params import make_learner
-from bnstudio.uncertainty import dirichlet_counts, error_bars
+from bnstudio.uncertainty import (ErrorBars, bootstrap_spread, dirichlet_counts, error_bars, row_index, sensitivity,
+                                  state_position)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +41,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--prior", choices=["laplace", "bdeu"], default=None)
     parser.add_argument("--ess", type=float, help="with --data: prior strength; without: expert ESS per row")
     parser.add_argument("--top", type=int, default=10, help="how many contributing rows to list (default 10)")
+    parser.add_argument("--sensitivity", action="append", default=[], metavar="VAR=STATE",
+                        help="sensitivity curve of each query to θ(VAR=STATE | row) (repeatable)")
+    parser.add_argument("--row", action="append", default=[], metavar="PARENT=STATE",
+                        help="the CPT row for --sensitivity of a variable with this parent (default: the row "
+                             "adding most variance)")
+    parser.add_argument("--points", type=int, default=41, help="sensitivity grid points on [0, 1] (default 41)")
+    parser.add_argument("--bags", type=int, metavar="T", help="with --data: bootstrap spread over T bagged-mp bags")
     parser.add_argument("--json", action="store_true")
 
 
@@ -62,20 +78,55 @@ def _normalise_query(q: dict[str, Any], path: str, k: int) -> dict[str, Any]:
     return {"target": target, "evidence": evidence}
 
 
-def _network_with_counts(args: argparse.Namespace):
+def _network_with_counts(args: argparse.Namespace) -> tuple[Network, float | None, dict[str, np.ndarray] | None]:
+    """(network with Dirichlet counts or expert ESS, that ESS, the bagged ensemble when --bags is given)."""
     net = read_network(args.network)
+    if args.bags is not None and not args.data:
+        raise EvidenceError("--bags needs --data")
     if args.data:
         data = load_data(net, args.data)
-        learner = make_learner("mp", prior=args.prior or "laplace", ess=args.ess if args.ess is not None else 1.0)
-        return learner.fit(net, data.codes, data.weights).network(net), None
+        prior = {"prior": args.prior or "laplace", "ess": args.ess if args.ess is not None else 1.0}
+        fitted = make_learner("mp", **prior).fit(net, data.codes, data.weights).network(net)
+        ensemble = None
+        if args.bags is not None:
+            bagged = make_learner("bagged-mp", bags=args.bags, seed=args.seed, **prior)
+            ensemble = bagged.fit(net, data.codes, data.weights).ensemble
+        return fitted, None, ensemble
     if args.prior:
         raise EvidenceError("--prior needs --data")
-    return net, args.ess
+    return net, args.ess, None
+
+
+def _sensitivities(args: argparse.Namespace, net: Network, bars: ErrorBars, engine: InferenceEngine
+                   ) -> list[dict[str, Any]]:
+    """The --sensitivity curves of one query: in the row given by the --row entries naming VAR's parents (all of
+    them), else in the row of VAR adding most variance."""
+    given = parse_evidence(args.row)
+    wanted = parse_evidence(args.sensitivity)
+    parents = {p for var in wanted if var in net for p in net.parents(var)}
+    stray = [p for p in given if p not in parents]
+    if stray:
+        raise EvidenceError(f"--row {stray[0]}=...: not a parent of any --sensitivity variable")
+    out = []
+    for var, state in wanted.items():
+        if not isinstance(state, str):
+            raise EvidenceError(f"--sensitivity {var}: give one state, VAR=STATE")
+        if var not in net:
+            raise UnknownVariableError(f"--sensitivity: unknown variable '{var}'")
+        named = {p: s for p, s in given.items() if p in net.parents(var)}
+        if named or not net.parents(var):
+            row = row_index(net, var, named)
+        else:
+            variance = bars.delta.row_variance[var]
+            row = tuple(int(i) for i in np.unravel_index(int(np.argmax(variance)), variance.shape))
+        curve = sensitivity(net, bars, var, row, state_position(net, var, state), args.points, engine)
+        out.append(curve.to_json())
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
     queries = _queries(args)
-    net, ess = _network_with_counts(args)
+    net, ess, ensemble = _network_with_counts(args)
     alpha = dirichlet_counts(net, ess)
     engine = InferenceEngine(net)
     results = []
@@ -85,7 +136,13 @@ def run(args: argparse.Namespace) -> int:
                               seed=None if args.seed is None else args.seed + k, engine=engine)
         except EvidenceError as exc:
             raise type(exc)(f"query {k}: {exc}" if len(queries) > 1 else str(exc)) from None
-        results.append(bars.to_json(top=args.top))
+        record = bars.to_json(top=args.top)
+        if args.sensitivity:
+            record["sensitivity"] = _sensitivities(args, net, bars, engine)
+        if ensemble is not None:
+            spread = bootstrap_spread(net, ensemble, q["target"], q["evidence"], args.level, engine)
+            record["bootstrap"] = spread.to_json()
+        results.append(record)
     if args.json:
         print_json({"results": results})
         return 0
@@ -113,6 +170,15 @@ def _print_result(r: dict[str, Any]) -> None:
             row = ", ".join(f"{p}={s}" for p, s in c["parents"].items())
             share = c["variance"] / r["variance"] if r["variance"] > 0 else 0.0
             print(f"    {share:6.1%}  {c['variable']}({row})   ess {c['ess']:.3g}")
+    for c in r.get("sensitivity", []):
+        row = ", ".join(f"{p}={s}" for p, s in c["parents"].items())
+        given = f" | {row}" if row else ""
+        print(f"  sensitivity to θ({c['variable']}={c['state']}{given}) = {c['theta0']:.4g}: slope {c['slope']:.4g}, "
+              f"q from {min(c['exact']):.6f} to {max(c['exact']):.6f} over θ in [0, 1]")
+    if "bootstrap" in r:
+        b = r["bootstrap"]
+        print(f"  bootstrap {b['level']:.0%} interval ({b['bags']} bags): [{b['low']:.6f}, {b['high']:.6f}]   "
+              f"bagged answer {b['mean']:.6f}")
     if "mc" in r:
         mc = r["mc"]
         beta_cov = "-" if mc["coverage_beta"] is None else f"{mc['coverage_beta']:.3f}"

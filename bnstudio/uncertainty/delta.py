@@ -67,8 +67,8 @@ class QueryVariance:
         return self.top_contributions()
 
 
-def _cases(net: Network, query: Mapping[str, str], evidence: Mapping) -> dict[str, np.ndarray]:
-    """Two evidence cases as likelihood rows: case 0 = e, case 1 = (q, e)."""
+def query_cases(net: Network, query: Mapping[str, str], evidence: Mapping) -> dict[str, np.ndarray]:
+    """Two evidence cases as likelihood rows: case 0 = e, case 1 = (q, e); then p(q | e) = p(case 1) / p(case 0)."""
     vi = VariableIndex(net.variables, [net.states(v) for v in net.variables])
     out = {}
     for name in dict.fromkeys(list(evidence) + list(query)):
@@ -84,7 +84,7 @@ def delta_method(net: Network, alpha: Mapping[str, np.ndarray], query: Mapping[s
     """σ²(q) by Theorem 2 for q = p(query | evidence), a state or a joint configuration."""
     engine = engine or InferenceEngine(net)
     evidence = dict(evidence or {})
-    fams, log_z = engine.calibrate_batch(_cases(net, query, evidence))
+    fams, log_z = engine.calibrate_batch(query_cases(net, query, evidence))
     if np.isneginf(log_z[0]):
         raise ImpossibleEvidence(f"impossible evidence: p({describe(engine.compiled.index, evidence)}) = 0")
     p_q = float(np.exp(log_z[1] - log_z[0])) if np.isfinite(log_z[1]) else 0.0

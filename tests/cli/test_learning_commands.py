@@ -99,3 +99,42 @@ def test_errorbars_queries_file_with_expert_ess_and_mc(capsys, tmp_path):
 def test_learning_commands_fail_with_one_line(capsys, argv, fragment):
     status, _, err = run(capsys, *argv)
     assert status == 2 and fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_errorbars_sensitivity_and_bootstrap_match_the_api(capsys):
+    from bnstudio.uncertainty import bootstrap_spread, row_index, sensitivity
+
+    status, out, _ = run(capsys, "errorbars", ASIA, "--data", ASIA_CSV, "--target", "lung=yes", "--evidence",
+                         "xray=yes", "--sensitivity", "lung=yes", "--sensitivity", "xray=no", "--row", "either=yes",
+                         "--points", "11", "--bags", "15", "--seed", "5", "--json")
+    assert status == 0
+    record = json.loads(out)["results"][0]
+    net = read_network(ASIA)
+    codes = align(read_csv(ASIA_CSV), net).codes
+    fitted = make_learner("mp").fit(net, codes).network(net)
+    bars = error_bars(fitted, {"lung": "yes"}, {"xray": "yes"})
+    lung, xray = record["sensitivity"]
+    top = max((c for c in bars.delta.contributions if c.variable == "lung"), key=lambda c: c.variance)
+    assert lung["parents"] == top.parents                  # default row: the one adding most variance
+    want = sensitivity(fitted, bars, "lung", row_index(fitted, "lung", top.parents), 0, points=11)
+    assert lung["exact"] == pytest.approx(want.exact.tolist(), abs=1e-12) and lung["slope"] == pytest.approx(want.slope)
+    assert xray["parents"] == {"either": "yes"} and xray["state"] == "no" and len(xray["theta"]) >= 11
+    ensemble = make_learner("bagged-mp", bags=15, seed=5).fit(net, codes).ensemble
+    spread = bootstrap_spread(fitted, ensemble, {"lung": "yes"}, {"xray": "yes"}, 0.9)
+    assert record["bootstrap"]["bags"] == 15
+    assert record["bootstrap"]["mean"] == pytest.approx(spread.mean, abs=1e-12)
+    assert (record["bootstrap"]["low"], record["bootstrap"]["high"]) == pytest.approx((spread.low, spread.high))
+    status, text, _ = run(capsys, "errorbars", ASIA, "--ess", "10", "--target", "lung=yes", "--sensitivity", "smoke=no")
+    assert status == 0 and "sensitivity to θ(smoke=no) = 0.5: slope" in text
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    (["--sensitivity", "lung=maybe"], "no state 'maybe'"),
+    (["--sensitivity", "nope=yes"], "unknown variable 'nope'"),
+    (["--sensitivity", "either=yes", "--row", "lung=yes"], "needs the state of parent(s) tub"),
+    (["--sensitivity", "lung=yes", "--row", "asia=no"], "not a parent of any --sensitivity variable"),
+    (["--bags", "5"], "--bags needs --data"),
+])
+def test_errorbars_sensitivity_and_bags_fail_with_one_line(capsys, extra, fragment):
+    status, _, err = run(capsys, "errorbars", ASIA, "--ess", "10", "--target", "lung=yes", *extra)
+    assert status == 2 and fragment in err and len(err.strip().splitlines()) == 1

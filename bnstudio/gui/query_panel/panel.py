@@ -28,6 +28,7 @@ from bnstudio.gui.query_panel.monte_carlo import MonteCarloRunner
 from bnstudio.gui.query_panel.sensitivity_plot import SensitivityPlot
 from bnstudio.gui.query_panel.summary import SummaryView
 from bnstudio.gui.workers import JobWorker
+from bnstudio.uncertainty import row_index, sensitivity
 
 RENAMES = ("rename_variable", "rename_state")
 #: edits that change which variables or states exist (the forms and saved queries follow them)
@@ -263,8 +264,8 @@ class QueryPanel(QWidget):
             return
         net = self.document.network
         try:
-            curve = compute.sensitivity(self.document.beliefs.engine, net, bars, row[0],
-                                        compute.row_index(net, *row), self.sensitivity.current_state())
+            curve = sensitivity(net, bars, row[0], row_index(net, *row), self.sensitivity.current_state(),
+                                engine=self.document.beliefs.engine)
         except BNStudioError as exc:
             self.sensitivity.show_curve(None, str(exc))
             return

@@ -149,7 +149,7 @@ def test_clicking_a_contribution_emits_row_selected(qtbot, make_panel, asia_mp):
 
 
 def test_sensitivity_curve_is_exact_and_the_line_is_its_tangent(make_panel, asia_mp):
-    from bnstudio.gui.query_panel import compute
+    from bnstudio.uncertainty import covaried_rows, row_index, sensitivity
 
     net, _ = asia_mp
     panel = make_panel(net)
@@ -160,16 +160,15 @@ def test_sensitivity_curve_is_exact_and_the_line_is_its_tangent(make_panel, asia
     row = panel.sensitivity.current_row()
     assert row == (panel.answer.bars.delta.top_contributions(1)[0].variable,
                    panel.answer.bars.delta.top_contributions(1)[0].parents)
-    curve = compute.sensitivity(InferenceEngine(net), net, panel.answer.bars, row[0],
-                                compute.row_index(net, *row), 0, points=4001)
+    curve = sensitivity(net, panel.answer.bars, row[0], row_index(net, *row), 0, points=4001)
     shown = panel.sensitivity.items["exact"]
     assert shown.yData[np.searchsorted(shown.xData, curve.theta0)] == pytest.approx(panel.answer.mean)
     # the exact curve at one θ equals a query on a network with that row re-normalised
     theta = 0.3
     edited = net.copy()
     table = np.array(net.cpt(row[0]))
-    idx = compute.row_index(net, *row)
-    table[idx] = compute.covaried_rows(table[idx], 0, np.array([theta]))[0]
+    idx = row_index(net, *row)
+    table[idx] = covaried_rows(table[idx], 0, np.array([theta]))[0]
     edited.set_cpt(row[0], table)
     k = np.searchsorted(curve.theta, theta)
     assert curve.theta[k] == pytest.approx(theta)
