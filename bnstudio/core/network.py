@@ -64,7 +64,7 @@ class Network:
     # ------------------------------------------------------------------ queries
     @property
     def variables(self) -> list[str]:
-        """Variable names in insertion order."""
+        """Variable names in the network's order (insertion order; ``add_variable(index=...)`` inserts)."""
         return list(self._vars)
 
     def __contains__(self, name: object) -> bool:
@@ -164,10 +164,18 @@ class Network:
     # ------------------------------------------------------------------ variable edits
     def add_variable(self, name: str, states: Sequence[str], parents: Sequence[str] = (),
                      cpt: np.ndarray | Sequence | None = None, alpha: np.ndarray | None = None,
-                     description: str = "", position: tuple[float, float] | None = None) -> None:
-        """Add a variable with its parents (which must exist) and CPT (uniform if omitted)."""
+                     description: str = "", position: tuple[float, float] | None = None,
+                     index: int | None = None) -> None:
+        """Add a variable with its parents (which must exist) and CPT (uniform if omitted).
+
+        ``position`` is the canvas position; ``index`` the place in the variable order (the end by default),
+        so that undoing a deletion puts the variable back where it was.
+        """
         if name in self._vars:
             raise ValidationError(f"a variable named '{name}' already exists")
+        valid = isinstance(index, (int, np.integer)) and not isinstance(index, bool) and 0 <= index <= len(self)
+        if index is not None and not valid:
+            raise ValidationError(f"variable index {index!r} of '{name}' must be an integer in 0..{len(self)}")
         variable = Variable(name, tuple(states), description)
         parents = tuple(parents)
         for p in parents:
@@ -185,7 +193,11 @@ class Network:
         finally:
             del self._vars[name], self._parents[name]
         with self._edit("add_variable", True, name=name):
-            self._vars[name] = variable
+            if index is None or index == len(self):
+                self._vars[name] = variable
+            else:
+                items = list(self._vars.items())
+                self._vars = dict(items[:index] + [(name, variable)] + items[index:])
             self._parents[name] = parents
             self._cpt[name], self._alpha[name] = table, counts
             self._graph.add_node(name)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 
 from bnstudio.errors import CycleError
 from bnstudio.gui import commands as cmd
@@ -114,3 +115,68 @@ def test_set_parameters_undo_with_unnormalised_old_tables(doc):
     d.execute(cmd.SetParameters(d, {"Cloudy": np.array([0.5, 0.5])}, {"Rain": np.ones((2, 2))}))
     d.undo_stack.undo()
     assert_same_tables(before, d.network)
+
+
+def assert_identical(a, b) -> None:
+    """``b`` is ``a`` exactly: variable order, families (parent order), tables, counts, metadata, BIF text."""
+    from bnstudio.io.bif_writer import format_bif
+
+    assert b.variables == a.variables and b.arcs() == a.arcs()
+    assert_same_tables(a, b)
+    for v in a.variables:
+        assert b.children(v) == a.children(v) and b.variable(v) == a.variable(v), v
+    assert b.positions == a.positions and b.properties == a.properties
+    assert format_bif(b) == format_bif(a)
+
+
+@pytest.mark.parametrize("name", ["SAO2", "VENTLUNG", "HISTORY", "BP"])
+def test_delete_node_undo_restores_its_place_in_the_order_and_the_saved_file(qtbot, tmp_path, name):
+    from bnstudio.io import write_bif
+
+    net = alarm()
+    for i, v in enumerate(net.variables):
+        net.positions[v] = (12.5 * i, 7.0 * (i % 5))
+    net.set_description(name, "the deleted one")
+    net.properties[f"{name}.note"] = "kept"
+    for v in [name] + net.children(name)[:1]:
+        net.set_alpha(v, np.full(net.family_shape(v), 1.5))
+    original = net.copy()
+    write_bif(original, tmp_path / "original.bif")
+    doc = Document(net)
+    assert doc.execute(cmd.RemoveVariable(doc, name))
+    deleted = doc.network.copy()
+    assert name not in deleted and name not in deleted.positions
+    for cycle in range(3):  # undo / redo are repeatable
+        doc.undo_stack.undo()
+        assert_identical(original, doc.network)
+        doc.save(tmp_path / f"undone{cycle}.bif")
+        assert (tmp_path / f"undone{cycle}.bif").read_bytes() == (tmp_path / "original.bif").read_bytes()
+        doc.undo_stack.redo()
+        assert name not in doc.network
+        assert_identical(deleted, doc.network)
+    assert doc.undo_stack.count() == 1
+
+
+def test_deleting_several_nodes_in_the_window_undoes_to_the_original_order_and_views(alarm_window, qtbot):
+    w = alarm_window
+    doc, net = w.document, w.document.network
+    original = net.copy()
+    names = ["SAO2", "ARTCO2", "HR"]  # all touch CATECHOL: two of its parents and its child
+    headers = list(net.parents("CATECHOL"))
+    w.scene.select_only(names)
+    w.scene.delete_selection()
+    assert doc.undo_stack.count() == 1 and not any(n in net for n in names)
+    assert not any(n in w.scene.nodes for n in names)
+    w.cpt_editor.set_variable("CATECHOL")  # shown while its parents come and go
+    assert w.cpt_editor.model.headerData(0, Qt.Horizontal) == "INSUFFANESTH"
+    for _ in range(2):
+        doc.undo_stack.undo()
+        assert_identical(original, net)
+        assert set(w.scene.nodes) == set(net.variables) and set(w.scene.arcs) == set(net.arcs())
+        for n in names:
+            assert w.scene.nodes[n].pos().x() == pytest.approx(net.positions[n][0])
+        m = w.cpt_editor.model
+        assert m.variable == "CATECHOL" and m.rowCount() == int(np.prod(net.family_shape("CATECHOL")[:-1]))
+        assert [m.headerData(i, Qt.Horizontal) for i in range(4)] == headers
+        doc.undo_stack.redo()
+        assert not any(n in net for n in names) and not any(n in w.scene.nodes for n in names)

@@ -24,14 +24,15 @@ class AddVariable(NetworkCommand):
 
 
 class RemoveVariable(NetworkCommand):
-    """Remove a variable and its arcs; undo restores the variable, its table, its arcs with their parent
-    order and its children's tables exactly (kept in the command)."""
+    """Remove a variable and its arcs; undo restores the variable at its place in the variable order, its
+    table, its arcs with their parent order and its children's tables exactly (kept in the command)."""
 
     def __init__(self, document: "Document", name: str) -> None:
         super().__init__(document, f"Delete node {name}")
         net = document.network
         self.name = name
         self.variable = net.variable(name)
+        self.index = net.variables.index(name)
         self.family = snapshot(net, [name])[name]
         self.position = net.positions.get(name)
         self.children = snapshot(net, net.children(name))
@@ -43,7 +44,7 @@ class RemoveVariable(NetworkCommand):
         fam, var = self.family, self.variable
         ok = is_normalised(fam.cpt)
         self.net.add_variable(self.name, var.states, fam.parents, fam.cpt if ok else None, fam.alpha,
-                              var.description, self.position)
+                              var.description, self.position, index=self.index)
         if not ok:
             self.net.set_cpt(self.name, fam.cpt, check_sums=False)
         restore(self.net, self.children)

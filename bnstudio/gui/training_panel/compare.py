@@ -59,7 +59,7 @@ class ShiftModel(QAbstractTableModel):
 
 
 class CompareView(QWidget):
-    """Two run combos, the measure, and the shift table (runs of this session only: they hold the CPTs)."""
+    """Two run combos, the measure, and the shift table (the runs that carry their CPTs)."""
 
     row_selected = Signal(str, object)   # variable, tuple of parent-state indices (parent order)
 
@@ -120,7 +120,7 @@ class CompareView(QWidget):
         a, b = self.run_a.currentIndex(), self.run_b.currentIndex()
         if len(self.runs) < 2 or a < 0 or b < 0 or self.network is None:
             self.model.set_shifts([], self.measure.currentData())
-            self.note.setText("Train at least two runs in this session to compare their parameters.")
+            self.note.setText("Train at least two runs (or open a project that has them) to compare their parameters.")
             return
         measure = self.measure.currentData()
         try:

@@ -240,8 +240,13 @@ class TrainingPanel(QWidget):
         """Set the network's parameters to run ``index``'s (one undoable command)."""
         run = self.runs[index]
         if run.result is None:
-            self.message_bar.show_message("warning", f"{run.label} was restored from a project file: it "
-                                                     "keeps its history, not its parameters")
+            self.message_bar.show_message("warning", f"{run.label} was stored without its parameters (an older "
+                                                     "project file): it keeps its history only")
+            return False
+        gone = [v for v in run.result.cpts if v not in self.document.network]
+        if gone:
+            self.message_bar.show_message("error", f"{run.label} sets variable(s) the network no longer has: "
+                                                   f"{', '.join(gone)}")
             return False
         return self.document.execute(ApplyParameters(self.document, run.result.cpts, run.result.alpha, run.label))
 

@@ -69,7 +69,7 @@ class ResultsModel(QAbstractTableModel):
         if role == Qt.TextAlignmentRole and column >= 2 and column != 9:
             return int(Qt.AlignRight | Qt.AlignVCenter)
         if role == Qt.ToolTipRole and column == 0:
-            return f"{run.label}\n{run.settings}" + ("" if run.result else "\n(restored from the project file)")
+            return f"{run.label}\n{run.settings}" + ("" if run.result else "\n(stored without its parameters)")
         return None
 
     def _text(self, run: RunRecord, part: str, column: int, first: bool) -> str:

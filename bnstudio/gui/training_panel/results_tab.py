@@ -102,7 +102,7 @@ class ResultsTab(QWidget):
         record = self.model.runs[run] if run is not None else None
         self.apply_button.setEnabled(record is not None and record.result is not None)
         self.apply_button.setToolTip("" if record is None or record.result is not None else
-                                     "Runs restored from a project file keep their history, not their parameters")
+                                     "This run was stored without its parameters (an older project file)")
         self.remove_button.setEnabled(record is not None)
         self._show_confusion()
 

@@ -1,6 +1,7 @@
-"""A learning run as the training panel keeps it: label, method, settings, history, scores, and (for runs of
-this session) the fitted result. Runs are stored in ``project.runs`` as ``FitResult.to_json()`` plus
-``label`` and ``metrics``, with every non-finite number written as null (JSON has no NaN).
+"""A learning run as the training panel keeps it: label, method, settings, history, scores and the fitted
+result. Runs are stored in ``project.runs`` as ``FitResult.to_json(parameters=True)`` plus ``label`` and
+``metrics``, with every non-finite number written as null (JSON has no NaN), so a reopened project can still
+apply and compare its runs' parameters (runs saved before parameters were stored come back without them).
 
 >>> clean({"a": float("nan"), "b": [1.0, float("-inf")], "c": 2})
 {'a': None, 'b': [1.0, None], 'c': 2}
@@ -13,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from bnstudio.errors import ValidationError
 from bnstudio.learn.params import FitResult
 
 #: history keys plotted: (key, plot, dashed)
@@ -34,7 +36,7 @@ def clean(value: Any) -> Any:
 
 @dataclass
 class RunRecord:
-    """One training run; ``result`` is None for runs restored from a project file."""
+    """One training run; ``result`` is None for a stored run without (readable) parameters."""
 
     label: str
     method: str
@@ -57,18 +59,22 @@ class RunRecord:
     def from_json(cls, doc: dict[str, Any], number: int) -> "RunRecord":
         """Read a stored run (missing fields get neutral values; ``number`` labels an unlabelled run)."""
         method = str(doc.get("method", "?"))
+        try:
+            result = FitResult.from_json(doc)
+        except ValidationError:
+            result = None                          # damaged tables: keep the history, drop the parameters
         return cls(str(doc.get("label") or f"{number}. {method}"), method, dict(doc.get("settings") or {}),
                    [dict(h) for h in doc.get("history") or []], str(doc.get("stop_reason", "")),
-                   float(doc.get("seconds") or 0.0), dict(doc.get("metrics") or {}), stored=dict(doc))
+                   float(doc.get("seconds") or 0.0), dict(doc.get("metrics") or {}), result, stored=dict(doc))
 
     def to_json(self) -> dict[str, Any]:
         """``FitResult.to_json()`` (or the stored entry) plus ``label`` and ``metrics``, JSON-safe."""
         doc = {"method": self.method, "settings": self.settings, "history": self.history,
                "stop_reason": self.stop_reason, "seconds": self.seconds, "n_iterations": len(self.history)}
-        if self.result is not None:
-            doc = self.result.to_json()
-        elif self.stored is not None:
+        if self.stored is not None:
             doc = {**self.stored, **doc}
+        elif self.result is not None:
+            doc = self.result.to_json(parameters=True)
         return clean({**doc, "label": self.label, "metrics": self.metrics})
 
     @property

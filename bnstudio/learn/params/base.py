@@ -16,6 +16,7 @@ import numpy as np
 from scipy import sparse
 
 from bnstudio.core.network import Network
+from bnstudio.errors import ValidationError
 from bnstudio.learn.params.suffstats import Family, check_codes, family_index
 from bnstudio.learn.params.terms import Terms
 
@@ -49,10 +50,61 @@ class FitResult:
         net.set_parameters(self.cpts, self.alpha)
         return net
 
-    def to_json(self) -> dict[str, Any]:
-        """The run as JSON-safe data (for the project file and ``--json``)."""
-        return {"method": self.method, "settings": self.settings, "history": self.history,
-                "stop_reason": self.stop_reason, "seconds": self.seconds, "n_iterations": self.n_iterations}
+    def to_json(self, parameters: bool = False) -> dict[str, Any]:
+        """The run as JSON-safe data (for ``--json``); with ``parameters``, also the CPTs, Dirichlet counts and
+        bagged ensemble as nested lists (for the project file; an ensemble over ``MAX_STORED`` numbers is left
+        out and ``ensemble_omitted`` says so)."""
+        doc: dict[str, Any] = {"method": self.method, "settings": self.settings, "history": self.history,
+                               "stop_reason": self.stop_reason, "seconds": self.seconds,
+                               "n_iterations": self.n_iterations}
+        if parameters:
+            doc["cpts"] = _tables_json(self.cpts)
+            doc["alpha"] = _tables_json(self.alpha)
+            size = sum(t.size for t in (self.ensemble or {}).values())
+            doc["ensemble"] = _tables_json(self.ensemble) if size <= MAX_STORED else None
+            if size > MAX_STORED:
+                doc["ensemble_omitted"] = True
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> "FitResult | None":
+        """The result stored by ``to_json(parameters=True)``; None for a record without parameters.
+
+        Tables are only checked to be finite numbers here; :meth:`network` checks them against a network.
+        """
+        cpts = _tables_from_json(doc.get("cpts"), "cpts")
+        if cpts is None:
+            return None
+        return cls(str(doc.get("method", "?")), cpts, _tables_from_json(doc.get("alpha"), "alpha"),
+                   [dict(h) for h in doc.get("history") or []], str(doc.get("stop_reason", "")),
+                   float(doc.get("seconds") or 0.0), dict(doc.get("settings") or {}),
+                   _tables_from_json(doc.get("ensemble"), "ensemble"))
+
+
+#: the largest bagged ensemble (in numbers) that a project file keeps
+MAX_STORED = 1_000_000
+
+
+def _tables_json(tables: dict[str, np.ndarray] | None) -> dict[str, Any] | None:
+    return None if tables is None else {v: np.asarray(t, dtype=float).tolist() for v, t in tables.items()}
+
+
+def _tables_from_json(value: Any, what: str) -> dict[str, np.ndarray] | None:
+    """{var: array} from stored nested lists; a ValidationError names the table that is not numeric."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ValidationError(f"stored run: '{what}' must be an object of tables")
+    out = {}
+    for var, table in value.items():
+        try:
+            array = np.asarray(table, dtype=float)
+        except (TypeError, ValueError):
+            raise ValidationError(f"stored run: {what} table of '{var}' is not a numeric array") from None
+        if array.ndim == 0 or not np.all(np.isfinite(array)):
+            raise ValidationError(f"stored run: {what} table of '{var}' is not a finite numeric array")
+        out[str(var)] = array
+    return out
 
 
 @dataclass(frozen=True)

@@ -219,12 +219,47 @@ def test_runs_are_saved_with_the_project_and_replotted(qtbot, training_panel, as
     restored = training_panel.runs
     assert [r.label for r in restored] == [first.label, second.label]
     for old, new in zip((first, second), restored):
-        assert new.result is None and new.history == old.history      # JSON keeps floats exactly
+        assert new.history == old.history                                # JSON keeps floats exactly
         assert training_panel.plot.point_counts(new.key)["cnll"] == old.n_iterations
+        for var in doc.network.variables:                                # and the parameters
+            np.testing.assert_array_equal(new.result.cpts[var], old.result.cpts[var])
     assert training_panel.results.model.rowCount() == 6
+    training_panel.results.select_run(1)
+    assert training_panel.results.apply_button.isEnabled()
+    before = {v: doc.network.cpt(v).copy() for v in doc.network.variables}
+    assert training_panel.apply_run(1)
+    assert all(np.array_equal(doc.network.cpt(v), second.result.cpts[v]) for v in doc.network.variables)
+    doc.undo_stack.undo()
+    assert all(np.array_equal(doc.network.cpt(v), before[v]) for v in doc.network.variables)
+    assert training_panel.compare.run_a.count() == 2                  # both runs can be compared again
+
+
+def test_runs_stored_without_parameters_keep_their_history_only(qtbot, training_panel, asia_selection, tmp_path):
+    from bnstudio.project import load_project, save_project
+
+    training_panel.set_selection(asia_selection)
+    doc = training_panel.document
+    run = train(qtbot, training_panel, "mp")
+    doc.project.runs = [{k: v for k, v in r.items() if k not in ("cpts", "alpha", "ensemble")}
+                        for r in doc.project.runs]                   # as written before parameters were stored
+    path = tmp_path / "old.bnsproj"
+    save_project(doc.project, path)
+    doc.load(path)
+    restored = training_panel.runs[0]
+    assert restored.result is None and restored.history == run.history
+    assert "cpts" not in load_project(path).runs[0]
     training_panel.results.select_run(0)
     assert not training_panel.results.apply_button.isEnabled()
     assert not training_panel.apply_run(0) and training_panel.message_bar.level == "warning"
+
+
+def test_a_run_of_a_deleted_variable_is_refused_with_its_name(qtbot, training_panel, asia_selection):
+    training_panel.set_selection(asia_selection)
+    doc = training_panel.document
+    train(qtbot, training_panel, "mp")
+    training_panel.runs[0].result.cpts["ghost"] = np.ones(2) / 2
+    assert not training_panel.apply_run(0)
+    assert training_panel.message_bar.level == "error" and "ghost" in training_panel.message_bar.label.text()
 
 
 def test_a_failing_method_is_reported_inline(qtbot, training_panel, asia_selection):
