@@ -21,6 +21,7 @@ import math
 import time
 
 import numpy as np
+from scipy import sparse
 from scipy.optimize import minimize
 from scipy.special import logsumexp, softmax
 
@@ -29,8 +30,8 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.params.base import DataScorer, FitResult, StopRule, weighted_sum
-from bnstudio.learn.params.counting import MeanPosterior
-from bnstudio.learn.params.suffstats import check_codes, families, family_index
+from bnstudio.learn.params.counting import prior_counts
+from bnstudio.learn.params.suffstats import Family, check_codes, families, family_counts, family_index
 
 LEVELS = ("attribute", "attribute-value", "attribute-value-class", "parameter")
 
@@ -65,81 +66,211 @@ def group_map(shape: tuple[int, ...], class_axis: int | None, level: str) -> np.
 
 
 class WeightedCLL:
-    """Loss (mean negative CLL + penalty) and gradient in the weights, closed form on complete data."""
+    """Loss (mean negative CLL + penalty) and gradient in the weights, closed form on complete data.
+
+    Laid out as logistic regression (like :class:`~bnstudio.learn.params.base.ConditionalRows`): every
+    class-containing table arranged (rest, |Y|) and stacked gives log θ as L and the weight ids as G (both stored
+    class-major, |Y| × R); row n uses one "rest" cell per family, a one-hot sparse X (n × R). Then Zaidi et al.
+    eq 16 is S = X (w[G] ∘ L)ᵀ, and eq 17–21 sum, per weight g, log θ times the residual at the cells sharing it:
+
+        ∂(−CLL)/∂w_g = −Σ_{(k, r): G_kr = g} L_kr (Xᵀ R)_rk,   R_nk = w_n (1{y_n = k} − p(k | x_n)),
+
+    one bincount over the |Y|·R cells. Only s_k − s_0 enter the softmax and the rows of R sum to zero, so
+    |Y| − 1 sparse products each way suffice while every log θ is finite; with zeros in θ the scores are
+    absolute so that −∞ stays −∞ (p = 0), and a cell whose residual sum is 0 adds 0 (the limit of 0 · log θ).
+    """
 
     def __init__(self, net: Network, theta: dict[str, np.ndarray], codes: np.ndarray, weights: np.ndarray,
                  target: str, level: str, l2: float) -> None:
         t = net.variables.index(target)
-        self.n_classes = net.cardinality(target)
+        self.n_classes = k = net.cardinality(target)
         self.row_weights, self.total, self.l2 = weights, weights.sum(), l2
         self.y = codes[:, t]
-        self.blocks = []   # per class-containing family: (log θ at entries (N, K), weight ids (N, K), n weights)
-        offset = 0
-        filled = codes.copy()
-        filled[:, t] = 0
+        self.tables: list[tuple[str, np.ndarray]] = []   # per class-containing family: weight id of every entry
+        logs, ids, rest_index = [], [], []
+        offset = rest_offset = 0
+        cols = np.ascontiguousarray(codes.T)
+        missing = bool(self.y.min() < 0)
         for fam in families(net):
             if t not in fam.columns:
                 continue
             axis = fam.columns.index(t)
-            stride = int(np.prod(fam.shape[axis + 1:]))
-            idx = family_index(filled, fam)[:, None] + stride * np.arange(self.n_classes)[None, :]
-            groups = group_map(fam.shape, axis, level).ravel()
+            groups = group_map(fam.shape, axis, level) + offset
             with np.errstate(divide="ignore"):
-                logs = np.log(theta[fam.var]).ravel()
-            n_groups = int(groups.max()) + 1
-            self.blocks.append((fam.var, logs[idx], groups[idx] + offset, groups + offset, n_groups))
-            offset += n_groups
+                logs.append(np.moveaxis(np.log(theta[fam.var]), axis, 0).reshape(k, -1))
+            ids.append(np.moveaxis(groups, axis, 0).reshape(k, -1))
+            rest = Family(fam.var, fam.columns[:axis] + fam.columns[axis + 1:], fam.shape[:axis] + fam.shape[axis + 1:])
+            cells = family_index(codes, rest, cols) if rest.columns else 0
+            missing = missing or bool(np.min(cells) < 0)
+            rest_index.append(rest_offset + cells)
+            self.tables.append((fam.var, groups))
+            offset = int(groups.max()) + 1
+            rest_offset += rest.size
+        if missing:
+            raise ValidationError("the weighted CLL needs the class and every attribute observed in every row")
         self.n_weights = offset
+        self.logs, self.ids = np.concatenate(logs, axis=1), np.concatenate(ids, axis=1)   # L, G: (|Y|, R)
+        self.finite = bool(np.isfinite(self.logs).all())
+        self.onehot = one_hot_rows(rest_index, len(codes), rest_offset)
+        self.onehot_t = self.onehot.T            # CSC view of the same arrays: Xᵀ v without a transpose copy
+        self._rows = np.arange(len(codes))
+        self._own = np.zeros((k, len(codes)))                 # w_n 1{y_n = k}, class-major
+        self._own[self.y, self._rows] = weights
+        self._last: tuple[bytes, float, np.ndarray] | None = None   # (w, mean −CLL, its gradient) last evaluated
 
     def scores(self, w: np.ndarray) -> np.ndarray:
-        """Class scores s_nk = Σ_f w[g_f(n, k)] log θ_f(n, k)."""
-        return sum(w[ids] * logs for _, logs, ids, _, _ in self.blocks)
+        """Class scores s_nk = Σ_f w[g_f(n, k)] log θ_f(n, k) (eq 16), class-major (|Y|, n); relative to
+        class 0 (s_n0 = 0, which the softmax ignores) when every log θ is finite."""
+        table = w[self.ids] * self.logs
+        first = 1 if self.finite else 0
+        if self.finite:
+            table = table[1:] - table[:1]
+        out = np.zeros((self.n_classes, self.onehot.shape[0]))
+        for value in range(first, self.n_classes):
+            out[value] = self.onehot @ table[value - first]
+        return out
+
+    def cnll(self, w: np.ndarray) -> float:
+        """Mean negative conditional log-likelihood at w (no penalty); reuses the last evaluation."""
+        return self._evaluate(w)[0]
 
     def __call__(self, w: np.ndarray) -> tuple[float, np.ndarray]:
-        s = self.scores(w)
-        log_norm = logsumexp(s, axis=1)
-        rows = np.arange(len(self.y))
-        loss = -weighted_sum(self.row_weights, s[rows, self.y] - log_norm) / self.total
-        resid = -softmax(s, axis=1)
-        resid[rows, self.y] += 1.0
-        resid *= self.row_weights[:, None]
-        grad = np.zeros(self.n_weights)
-        for _, logs, ids, _, _ in self.blocks:
-            grad -= np.bincount(ids.ravel(), weights=(resid * logs).ravel(), minlength=self.n_weights)
-        grad /= self.total
+        cnll, grad = self._evaluate(w)
         d = w - 1.0
-        return loss + 0.5 * self.l2 * float(np.einsum('i,i->', d, d)), grad + self.l2 * d
+        return cnll + 0.5 * self.l2 * float(np.einsum('i,i->', d, d)), grad + self.l2 * d
+
+    def _evaluate(self, w: np.ndarray) -> tuple[float, np.ndarray]:
+        key = w.tobytes()
+        if self._last is None or self._last[0] != key:
+            residual = np.empty((self.n_classes, len(self.y)))
+            loss = self._relative(w, residual) if self.finite else self._absolute(w, residual)
+            self._last = (key, loss, self._gradient(residual))
+        return self._last[1], self._last[2]
+
+    def _relative(self, w: np.ndarray, residual: np.ndarray) -> float:
+        """Mean −CLL from s_k − s_0 (k ≥ 1); fills residual[1:] with R (residual[0] is never needed)."""
+        d = self.scores(w)[1:]
+        top = np.maximum(d.max(axis=0), 0.0)                       # max over every class, s_0 = 0 included
+        exp = np.exp(d - top)
+        total = np.exp(-top)
+        total += exp.sum(axis=0)
+        log_norm = np.log(total)
+        log_norm += top
+        gain = float(np.einsum("kn,kn->", self._own[1:], d)) - weighted_sum(self.row_weights, log_norm)
+        np.divide(exp, total, out=residual[1:])
+        residual[1:] *= -self.row_weights
+        residual[1:] += self._own[1:]
+        return -gain / self.total
+
+    def _absolute(self, w: np.ndarray, residual: np.ndarray) -> float:
+        """Mean −CLL from absolute scores (some log θ is −∞); fills every row of residual with R."""
+        s = self.scores(w)
+        loss = -weighted_sum(self.row_weights, s[self.y, self._rows] - logsumexp(s, axis=0)) / self.total
+        residual[:] = self._own - softmax(s, axis=0) * self.row_weights
+        return loss
+
+    def _gradient(self, residual: np.ndarray) -> np.ndarray:
+        """Eq 17–21: −Σ over the cells of each weight of log θ · (Xᵀ R), over the total row weight."""
+        spread = np.empty_like(self.logs)                            # (Xᵀ R)ᵀ: residual summed per cell
+        for value in range(1 if self.finite else 0, self.n_classes):
+            spread[value] = self.onehot_t @ residual[value]
+        if self.finite:                                              # rows of R sum to zero
+            spread[0] = -spread[1:].sum(axis=0)
+            cells = self.logs * spread
+        else:                                                        # 0 · log 0 = 0 where no residual reaches
+            with np.errstate(invalid="ignore"):
+                cells = np.where(spread == 0.0, 0.0, self.logs * spread)
+        grad = np.bincount(self.ids.ravel(), weights=cells.ravel(), minlength=self.n_weights)
+        grad *= -1.0 / self.total
+        return grad
 
     def weight_tables(self, w: np.ndarray, net: Network) -> dict[str, np.ndarray]:
         """Per family, the weight of every CPT entry (family shape)."""
-        return {var: w[all_ids].reshape(net.family_shape(var)) for var, _, _, all_ids, _ in self.blocks}
+        return {var: w[ids] for var, ids in self.tables}
+
+
+def one_hot_rows(index: list[np.ndarray | int], n: int, width: int) -> sparse.csr_matrix:
+    """X (n × width) with a 1 in column index[j][i] of row i for every j, built straight from CSR arrays."""
+    per_row = len(index)
+    index_type = np.int32 if max(n * per_row, width) < 2 ** 31 - 1 else np.int64
+    columns = np.empty((per_row, n), index_type)            # filled by contiguous rows, then one transpose
+    for j, cells in enumerate(index):
+        columns[j] = cells
+    return sparse.csr_matrix((np.ones(columns.size), columns.T.ravel(),
+                              np.arange(0, n * per_row + 1, per_row, dtype=index_type)), shape=(n, width))
+
+
+class EquivalentNetwork:
+    """CPTs of an ordinary network with the weighted model's p(y | x) (module docstring) for any weights; the
+    structure is walked and log θ taken once, so a call per optimiser iteration costs only the table algebra."""
+
+    def __init__(self, net: Network, target: str, theta: dict[str, np.ndarray]) -> None:
+        attributes = check_structure(net, target)
+        self.target, self.theta = target, theta
+        with np.errstate(divide="ignore"):
+            self.logs = {v: np.log(theta[v]) for v in [target] + attributes}
+        # children before parents: (v, its attribute parent a or None, axes (y, a) of v's normaliser, shape in a)
+        self.steps: list[tuple[str, str | None, list[int], tuple[int, ...]]] = []
+        for v in reversed([v for v in net.topological_order() if v != target]):
+            parents = list(net.parents(v))
+            others = [p for p in parents if p != target]
+            if not others:
+                self.steps.append((v, None, [], ()))
+                continue
+            a = others[0]
+            a_parents = list(net.parents(a))
+            shape = [1] * (len(a_parents) + 1)
+            shape[a_parents.index(target)], shape[-1] = net.cardinality(target), net.cardinality(a)
+            self.steps.append((v, a, [parents.index(target), parents.index(a)], tuple(shape)))
+
+    def cpts(self, weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Normalise each θ^w over its child and push the normaliser into the attribute parent (or the prior)."""
+        factor = {v: np.exp(weights[v] * logs) if v in weights else np.array(self.theta[v])
+                  for v, logs in self.logs.items()}
+        out: dict[str, np.ndarray] = {}
+        for v, a, axes, shape in self.steps:
+            norm = factor[v].sum(axis=-1)
+            out[v] = normalise_rows(factor[v])
+            if a is None:
+                factor[self.target] = factor[self.target] * norm
+            else:
+                factor[a] = factor[a] * np.moveaxis(norm, axes, [0, 1]).reshape(shape)   # norm as (y, a)
+        out[self.target] = normalise_rows(factor[self.target])
+        return out
 
 
 def equivalent_network_cpts(net: Network, target: str, theta: dict[str, np.ndarray],
                             weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """CPTs of an ordinary network with the weighted model's p(y | x) (see module docstring)."""
-    attributes = check_structure(net, target)
-    with np.errstate(divide="ignore"):
-        factor = {v: np.exp(weights[v] * np.log(theta[v])) if v in weights else np.array(theta[v])
-                  for v in [target] + attributes}
-    order = [v for v in net.topological_order() if v != target]
-    out: dict[str, np.ndarray] = {}
-    for v in reversed(order):                              # children before parents
-        norm = factor[v].sum(axis=-1)
-        out[v] = normalise_rows(factor[v])
-        parents = list(net.parents(v))
-        others = [p for p in parents if p != target]
-        if not others:
-            factor[target] = factor[target] * norm
-            continue
-        a = others[0]
-        norm = np.moveaxis(norm, [parents.index(target), parents.index(a)], [0, 1])   # (y, a)
-        a_parents = list(net.parents(a))
-        shape = [1] * (len(a_parents) + 1)
-        shape[a_parents.index(target)], shape[-1] = norm.shape[0], norm.shape[1]
-        factor[a] = factor[a] * norm.reshape(shape)
-    out[target] = normalise_rows(factor[target])
-    return out
+    return EquivalentNetwork(net, target, theta).cpts(weights)
+
+
+class CountNLL:
+    """Mean NLL of complete rows from their family counts: −Σ_f Σ_cells N_f log θ_f / Σ_n w_n, over the cells
+    seen in the data (0 · log 0 = 0), as :class:`~bnstudio.learn.params.base.DataScorer` does for them."""
+
+    def __init__(self, counts: list[np.ndarray], total: float) -> None:
+        flat = np.concatenate([c.ravel() for c in counts])
+        self.cells = np.flatnonzero(flat)
+        self.cell_counts, self.total = flat[self.cells], total
+
+    def __call__(self, theta: list[np.ndarray]) -> float:
+        with np.errstate(divide="ignore"):
+            logs = np.log(np.concatenate([t.ravel() for t in theta])[self.cells])
+        return -weighted_sum(self.cell_counts, logs) / self.total
+
+
+def labelled_rows(net: Network, data, weights, target: str) -> tuple[np.ndarray, np.ndarray]:
+    """The rows with the class observed (column-major, so family indices read whole columns) and their weights;
+    an error if an attribute value is missing."""
+    codes, weights = check_codes(net, data, weights)
+    observed = codes[:, net.variables.index(target)] >= 0
+    if not observed.all():
+        codes, weights = codes[observed], weights[observed]
+    codes = np.asfortranarray(codes)
+    if codes.size and codes.min() < 0:
+        raise ValidationError("wanbia needs complete attribute values; use 'em' or 'clgd' for missing cells")
+    return codes, weights
 
 
 class WeightedConditional:
@@ -160,21 +291,21 @@ class WeightedConditional:
         if target is None:
             raise ValidationError("wanbia needs a target (class) variable")
         check_structure(net, target)
-        codes, weights = check_codes(net, data, weights)
-        codes, weights = codes[codes[:, net.variables.index(target)] >= 0], weights[codes[:, net.variables.index(target)] >= 0]
-        if np.any(codes < 0):
-            raise ValidationError("wanbia needs complete attribute values; use 'em' or 'clgd' for missing cells")
-        theta = MeanPosterior(self.prior, self.ess).fit(net, codes, weights).cpts
+        codes, weights = labelled_rows(net, data, weights, target)
+        counts = family_counts(net, codes, weights)     # counted once: for θ and for every history nll
+        pseudo = prior_counts(net, self.prior, self.ess)
+        theta = {v: normalise_rows(pseudo[v] + counts[v]) for v in net.variables}   # ``mp`` (MeanPosterior)
         objective = WeightedCLL(net, theta, codes, weights, target, self.level, self.l2)
-        scorer = DataScorer(net, codes, weights, target)
+        nll = CountNLL([counts[v] for v in net.variables], float(weights.sum()))   # cnll: from the objective
+        equivalent = EquivalentNetwork(net, target, theta)
         val_scorer = DataScorer(net, validation, None, target) if validation is not None else None
         progress = Progress(reporter, self.name, total=self.stop.max_iter)
         history: list[dict[str, float]] = []
 
         def record(w: np.ndarray) -> None:
-            cpts = equivalent_network_cpts(net, target, theta, objective.weight_tables(w, net))
+            cpts = equivalent.cpts(objective.weight_tables(w, net))
             ordered = [cpts[v] for v in net.variables]
-            entry = {"iteration": len(history) + 1, **scorer.scores(ordered)}
+            entry = {"iteration": len(history) + 1, "nll": nll(ordered), "cnll": objective.cnll(w)}
             if val_scorer is not None:
                 entry.update({f"val_{k}": s for k, s in val_scorer.scores(ordered).items()})
             entry["seconds"] = time.perf_counter() - start
@@ -192,7 +323,7 @@ class WeightedConditional:
                           options={"maxiter": self.stop.max_iter, "ftol": self.stop.tol, "gtol": 1e-10, "maxcor": 20})
         progress.done()
         tables = objective.weight_tables(result.x, net)
-        cpts = equivalent_network_cpts(net, target, theta, tables)
+        cpts = equivalent.cpts(tables)
         reason = "converged" if result.success else ("max_iter" if result.nit >= self.stop.max_iter else "max_time")
         settings = {"level": self.level, "l2": self.l2, "prior": self.prior, "ess": self.ess,
                     "max_iter": self.stop.max_iter}
