@@ -17,7 +17,7 @@ from bnstudio.gui import commands as cmd
 from bnstudio.gui import dialogs, file_io
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas.export import export_png, export_svg
-from bnstudio.gui.recovery import Recovery
+from bnstudio.gui.recovery import SLOTS, Recovery
 from bnstudio.gui.resources import example_networks, is_bundled_example
 
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ class FileController(QObject):
     def start_recovery(self) -> None:
         """Take the autosave slot, offer a copy a crashed session left, and start the autosave timer."""
         if not self.recovery.acquire():
-            self.window.statusBar().showMessage("Another BN Studio is running: no recovery copy for this window")
+            self.window.statusBar().showMessage(f"{SLOTS} BN Studio windows are running: no recovery copy for this one")
             return
         info = self.recovery.pending()
         if info is not None:

@@ -3,12 +3,17 @@ folder; a clean exit deletes it, so a copy found at start-up means the last sess
 
 The copy is a project file (JSON) when :mod:`bnstudio.project` is available, BIF otherwise, plus a small JSON
 sidecar naming the original file. The project format only holds normalised CPTs, so rows an editor left
-unnormalised are kept verbatim in the sidecar and put back on restore. A :class:`QLockFile` marks the slot
-as taken by a live session; a second instance running at the same time does not autosave.
+unnormalised are kept verbatim in the sidecar and put back on restore.
+
+Each running window takes a slot — the recovery folder itself, then ``slot-1`` ... ``slot-7`` — marked by a
+:class:`QLockFile` (a crashed session's lock is stale, so its slot is free again). A session whose own slot has
+no copy adopts the newest copy left in a slot no live session holds, so a crash of any window is offered at the
+next start.
 """
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,31 +45,49 @@ def default_folder() -> Path:
     return Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)) / "recovery"
 
 
+SLOTS = 8
+
+
 class Recovery:
     """The autosave slot of this session (see the module docstring)."""
 
     def __init__(self, folder: str | Path | None = None) -> None:
         self.folder = Path(folder) if folder is not None else default_folder()
-        self.copy_path = self.folder / ("autosave" + file_io.default_save_suffix())
-        self.sidecar_path = self.folder / SIDECAR
+        self.slot = self.folder
         self._lock: QLockFile | None = None
+
+    @property
+    def copy_path(self) -> Path:
+        return self.slot / ("autosave" + file_io.default_save_suffix())
+
+    @property
+    def sidecar_path(self) -> Path:
+        return self.slot / SIDECAR
 
     @property
     def active(self) -> bool:
         return self._lock is not None
 
+    def _slots(self) -> list[Path]:
+        return [self.folder] + [self.folder / f"slot-{n}" for n in range(1, SLOTS)]
+
     def acquire(self) -> bool:
-        """Take the slot (False if another live session holds it; a crashed session's lock is stale)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        lock = QLockFile(str(self.folder / "session.lock"))
-        if not lock.tryLock(0):
-            return False
-        self._lock = lock
-        return True
+        """Take the first free slot (False if live sessions hold all of them)."""
+        for slot in self._slots():
+            slot.mkdir(parents=True, exist_ok=True)
+            lock = QLockFile(str(slot / "session.lock"))
+            if lock.tryLock(0):
+                self._lock, self.slot = lock, slot
+                return True
+        return False
 
     def pending(self) -> RecoveryInfo | None:
-        """The copy a previous session left behind, if any (only once this session holds the slot)."""
-        if not self.active or not self.copy_path.exists():
+        """The copy a previous session left behind, if any (only once this session holds a slot)."""
+        if not self.active:
+            return None
+        if not self.copy_path.exists():
+            self._adopt_orphan()
+        if not self.copy_path.exists():
             return None
         try:
             meta = json.loads(self.sidecar_path.read_text(encoding="utf-8"))
@@ -72,6 +95,28 @@ class Recovery:
             meta = {}
         return RecoveryInfo(self.copy_path, meta.get("source"), float(meta.get("saved_at", 0.0)),
                             meta.get("raw_tables", {}))
+
+    def _adopt_orphan(self) -> None:
+        """Move the newest copy from a slot no live session holds into this session's slot."""
+        name = self.copy_path.name
+        found: list[tuple[float, Path]] = []
+        locks = []
+        for slot in self._slots():
+            if slot == self.slot or not (slot / name).exists():
+                continue
+            lock = QLockFile(str(slot / "session.lock"))
+            if lock.tryLock(0):      # nobody alive owns this copy
+                locks.append(lock)
+                found.append(((slot / name).stat().st_mtime, slot))
+        try:
+            if found:
+                _, slot = max(found)
+                for file in (name, SIDECAR):
+                    if (slot / file).exists():
+                        os.replace(slot / file, self.slot / file)
+        finally:
+            for lock in locks:
+                lock.unlock()
 
     def save(self, net: Network, evidence: dict[str, Any], source: str | None) -> None:
         """Write the recovery copy (atomically) and its sidecar."""

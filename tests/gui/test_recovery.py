@@ -81,10 +81,53 @@ def test_declining_discards_the_copy(qtbot, settings, tmp_path, monkeypatch):
     win2.close()
 
 
-def test_a_second_live_session_does_not_take_the_slot(tmp_path):
+def test_each_live_session_takes_its_own_slot(tmp_path):
+    first, second = Recovery(tmp_path), Recovery(tmp_path)
+    assert first.acquire() and second.acquire()
+    assert first.copy_path.parent == tmp_path and second.copy_path.parent == tmp_path / "slot-1"
+    second.release()
+    third = Recovery(tmp_path)
+    assert third.acquire() and third.slot == tmp_path / "slot-1"      # a freed slot is taken again
+    first.release()
+    third.release()
+
+
+def test_all_slots_taken_means_no_recovery_for_one_more(tmp_path):
+    from bnstudio.gui.recovery import SLOTS
+    live = [Recovery(tmp_path) for _ in range(SLOTS)]
+    assert all(r.acquire() for r in live)
+    assert not Recovery(tmp_path).acquire()
+    for r in live:
+        r.release()
+
+
+def test_a_crashed_second_window_is_offered_at_the_next_start(qtbot, settings, tmp_path, monkeypatch):
+    """Two windows autosave in different slots; the second crashes, the first exits cleanly: the next start
+    takes the first slot and still finds the second window's work."""
+    folder = tmp_path / "recovery"
+    first, _ = _start(qtbot, settings, folder, monkeypatch, answer=True)
+    second, _ = _start(qtbot, settings, folder, monkeypatch, answer=True)
+    assert second.files.recovery.slot == folder / "slot-1"
+    for win, name in ((first, "First"), (second, "Second")):
+        win.document.replace_network(sprinkler())
+        win.document.execute(cmd.RenameVariable(win.document, "Rain", name))
+        assert win.files.autosave()
+    _crash(second)
+    monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent, name: dialogs.DISCARD)
+    assert first.close()                                   # clean exit: its own copy goes
+    third, offers = _start(qtbot, settings, folder, monkeypatch, answer=True)
+    assert third.files.recovery.slot == folder and offers == [None]
+    assert "Second" in third.document.network
+    assert not (folder / "slot-1" / "autosave.bnsproj").exists()
+    third.document.undo_stack.setClean()
+    third.close()
+
+
+def test_a_live_window_keeps_its_copy(tmp_path):
     first, second = Recovery(tmp_path), Recovery(tmp_path)
     assert first.acquire()
-    assert not second.acquire()
-    first.release()
-    assert second.acquire()
+    first.save(sprinkler(), {}, None)
+    assert second.acquire() and second.pending() is None       # first is alive: its copy is not an orphan
+    assert first.copy_path.exists() and first.pending() is not None
     second.release()
+    first.release()
