@@ -26,6 +26,9 @@ from bnstudio.uncertainty import (ErrorBars, bootstrap_spread, dirichlet_counts,
                                   state_position)
 
 
+MAX_POINTS = 10_001
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Error bars on p(q|e): delta-method variance, normal and Beta intervals, where the variance comes from."""
     parser.add_argument("network", help=".bnsproj with counts, or any network with --data/--ess")
@@ -97,20 +100,26 @@ def _network_with_counts(args: argparse.Namespace) -> tuple[Network, float | Non
     return net, args.ess, None
 
 
+def _entry(item: str) -> tuple[str, str]:
+    """``VAR=STATE`` of a --sensitivity option."""
+    name, sep, state = item.partition("=")
+    if not sep or not name.strip() or not state.strip():
+        raise EvidenceError(f"malformed --sensitivity {item!r}: use VAR=STATE")
+    return name.strip(), state.strip()
+
+
 def _sensitivities(args: argparse.Namespace, net: Network, bars: ErrorBars, engine: InferenceEngine
                    ) -> list[dict[str, Any]]:
     """The --sensitivity curves of one query: in the row given by the --row entries naming VAR's parents (all of
     them), else in the row of VAR adding most variance."""
     given = parse_evidence(args.row)
-    wanted = parse_evidence(args.sensitivity)
-    parents = {p for var in wanted if var in net for p in net.parents(var)}
+    wanted = [_entry(item) for item in args.sensitivity]
+    parents = {p for var, _ in wanted if var in net for p in net.parents(var)}
     stray = [p for p in given if p not in parents]
     if stray:
         raise EvidenceError(f"--row {stray[0]}=...: not a parent of any --sensitivity variable")
     out = []
-    for var, state in wanted.items():
-        if not isinstance(state, str):
-            raise EvidenceError(f"--sensitivity {var}: give one state, VAR=STATE")
+    for var, state in wanted:
         if var not in net:
             raise UnknownVariableError(f"--sensitivity: unknown variable '{var}'")
         named = {p: s for p, s in given.items() if p in net.parents(var)}
@@ -126,6 +135,8 @@ def _sensitivities(args: argparse.Namespace, net: Network, bars: ErrorBars, engi
 
 def run(args: argparse.Namespace) -> int:
     queries = _queries(args)
+    if not 2 <= args.points <= MAX_POINTS:
+        raise EvidenceError(f"--points must be between 2 and {MAX_POINTS}, got {args.points}")
     net, ess, ensemble = _network_with_counts(args)
     alpha = dirichlet_counts(net, ess)
     engine = InferenceEngine(net)

@@ -138,6 +138,8 @@ def _remap(source: np.ndarray, columns: list[int], lookups: list[np.ndarray]) ->
 
     One gather for the whole table: lookup i is stored as [-1, lookup...] at offset o_i, indexed by code + 1 + o_i.
     """
+    if not columns:
+        return np.empty((source.shape[0], 0), dtype=np.int64)
     tables = [np.r_[-1, lookup[:-1]] for lookup in lookups]
     offsets = np.cumsum([0] + [len(t) for t in tables[:-1]]) + 1
     block = source if columns == list(range(source.shape[1])) else source[:, columns]

@@ -27,6 +27,7 @@ _LF, _CR = 10, 13
 _MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [2 ** 64 - 1], dtype=np.uint64)  # by length
 _BLOCK = 1 << 18    # bytes per tokenising block
 _WORKERS = min(4, os.cpu_count() or 1)  # threads sharing the blocks
+_MAX_PAIRS = 1 << 22     # the largest dense (column, key) table worth building when there are fewer cells
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9))
 
 
@@ -79,6 +80,8 @@ def plain_table(data: bytes, sep: str, n_fields: int) -> PlainTable | None:
     keys = cells.keys(blocks)
     codes, uniques = pd.factorize(keys, sort=False)
     n_keys = len(uniques)
+    if n_fields * n_keys > max(_MAX_PAIRS, codes.size):
+        return None     # many distinct texts (numbers, ids): the dense (column, key) tables would not pay
     long_codes = codes[cells.long]
     pairs = codes.reshape(-1, n_fields)
     pairs += np.arange(n_fields) * n_keys                      # (column, key) as one number

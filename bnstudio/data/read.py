@@ -229,7 +229,7 @@ def _column_states(col: str, labels: list[str], present: np.ndarray | None, keep
     st, lookup, outside = encode_labels(labels, missing=missing, order=order, keep_order=keep)
     if outside:
         raise fail(f"column '{col}' has value(s) not in its state_order {list(st)}: "
-                   f"{', '.join(repr(v) for v in outside[:10])}", source)
+                   f"{', '.join(repr(v) for v in sorted(outside)[:10])}", source)
     codes = lookup[:-1] if present is None else lookup[:-1][present]
     used = np.unique(codes[codes >= 0])
     if len(used) < 2 and not allow_constant:

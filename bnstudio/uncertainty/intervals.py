@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 from scipy import stats
 
+from bnstudio.errors import ValidationError
+
 FLAG_TEXT = {
     "normal_outside_unit_interval": "the normal interval reaches outside [0, 1]; it is shown clipped",
     "beta_u_shaped": "the Beta fit is U- or J-shaped (a or b below 1): the answer may sit near 0 or 1",
@@ -42,7 +44,7 @@ def beta_moments(mean: float, variance: float) -> tuple[float, float] | None:
 def credible_intervals(mean: float, variance: float, level: float = 0.9) -> Intervals:
     """Both intervals and their flags for a response with this mean and (delta-method) variance."""
     if not 0.0 < level < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level}")
+        raise ValidationError(f"the credible level must be between 0 and 1 (exclusive), got {level:g}")
     sd = max(variance, 0.0) ** 0.5
     z = stats.norm.ppf(0.5 + level / 2)
     normal = (mean - z * sd, mean + z * sd)

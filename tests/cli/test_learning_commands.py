@@ -138,3 +138,16 @@ def test_errorbars_sensitivity_and_bootstrap_match_the_api(capsys):
 def test_errorbars_sensitivity_and_bags_fail_with_one_line(capsys, extra, fragment):
     status, _, err = run(capsys, "errorbars", ASIA, "--ess", "10", "--target", "lung=yes", *extra)
     assert status == 2 and fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_errorbars_two_states_of_one_variable_and_option_bounds(capsys):
+    status, out, _ = run(capsys, "errorbars", ASIA, "--ess", "10", "--target", "lung=yes", "--sensitivity",
+                         "smoke=yes", "--sensitivity", "smoke=no", "--json")
+    curves = json.loads(out)["results"][0]["sensitivity"]
+    assert status == 0 and [c["state"] for c in curves] == ["yes", "no"]
+    assert curves[0]["slope"] == pytest.approx(-curves[1]["slope"])       # the two entries of one binary row
+    for extra, fragment in ((["--points", "100000000"], "--points must be between 2 and 10001"),
+                            (["--level", "1.5"], "credible level must be between 0 and 1"),
+                            (["--sensitivity", "smoke"], "malformed --sensitivity 'smoke'")):
+        status, _, err = run(capsys, "errorbars", ASIA, "--ess", "10", "--target", "lung=yes", *extra)
+        assert status == 2 and fragment in err and len(err.strip().splitlines()) == 1

@@ -47,6 +47,20 @@ def test_latent_and_ignored_columns(asia):
     assert set(aligned.evidence()) == {"smoke", "xray"}
 
 
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_no_shared_column_or_an_empty_network(asia, order):
+    """Disjoint columns: every network variable latent; an empty network (data loaded to learn a structure):
+    no columns at all — neither raises."""
+    codes = np.asarray(np.array([[0, 1], [1, 0], [-1, 1]]), order=order)
+    ds = Dataset(["X", "Y"], [("a", "b"), ("a", "b")], codes)
+    with pytest.warns(BNStudioDataWarning):
+        aligned = align(ds, asia)
+    assert aligned.codes.shape == (3, len(asia)) and (aligned.codes == -1).all()
+    with pytest.warns(BNStudioDataWarning):
+        empty = align(ds, Network("empty"))
+    assert empty.codes.shape == (3, 0) and empty.ignored == ["X", "Y"]
+
+
 def test_no_warning_when_every_column_is_a_variable(asia, recwarn):
     align(Dataset(["smoke"], [("yes", "no")], np.array([[0], [1]])), asia)
     assert not [w for w in recwarn if issubclass(w.category, BNStudioDataWarning)]

@@ -103,3 +103,24 @@ def test_a_long_cell_cannot_share_a_key_with_a_short_one(write, monkeypatch):
     assert plaincsv.plain_table(path.read_bytes(), ",", 2) is None
     monkeypatch.undo()
     assert read_csv(path).states[0] == ("ESOPHAGEAL", "x")
+
+
+def test_many_distinct_texts_take_the_general_path(tmp_path, monkeypatch):
+    """Numbers or ids make the dense (column, key) tables big: the tokeniser steps aside, same result."""
+    rng = np.random.default_rng(2)
+    rows = [",".join(f"{v:.6f}" for v in rng.random(8)) for _ in range(300)]
+    path = tmp_path / "numbers.csv"
+    path.write_text("\n".join([",".join(f"X{j}" for j in range(8))] + rows) + "\n", encoding="utf-8")
+    monkeypatch.setattr(plaincsv, "_MAX_PAIRS", 1000)
+    assert plaincsv.plain_table(path.read_bytes(), ",", 8) is None
+    same(read_csv(path), general_path(path))
+
+
+def test_state_order_errors_list_values_the_same_way_on_both_paths(write):
+    path = write("so.csv", "A,B\nx,c\nb,b\nc,x\n")
+    messages = []
+    for reader in (read_csv, general_path):
+        with pytest.raises(FormatError) as info:
+            reader(path, state_order={"A": ["x"]})
+        messages.append(str(info.value))
+    assert messages[0] == messages[1] and "'b', 'c'" in messages[0]

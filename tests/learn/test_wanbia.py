@@ -216,3 +216,10 @@ def test_fit_history_and_theta_match_independent_scores(level):
         assert entry["cnll"] == pytest.approx(expected["cnll"], rel=1e-10)
         val = DataScorer(net, data[:100], None, "C").scores([cpts[v] for v in net.variables])
         assert entry["val_cnll"] == pytest.approx(val["cnll"], rel=1e-12)
+
+
+def test_zero_total_weight_is_a_clear_error():
+    net = network_from_dsl("Y->A,B", seed=1)
+    data = forward_sample(net, 50, seed=2)
+    with pytest.raises(ValidationError, match="total weight is 0"):
+        make_learner("wanbia").fit(net, data, np.zeros(len(data)), target="Y")

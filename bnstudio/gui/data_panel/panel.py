@@ -232,6 +232,9 @@ class DataPanel(QWidget):
             return align_quietly(s.dataset, doc.network)
         except UnknownDataStates as exc:
             problems = exc.problems
+        except BNStudioError as exc:
+            self.status.setText(f"Not aligned: {exc}")
+            return None
         choice = unknown_states.ask_unknown_states(self, problems, s.dataset.n_rows) if interactive else None
         if choice == unknown_states.EXTEND:
             additions: dict[str, list[str]] = {}

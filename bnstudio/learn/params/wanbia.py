@@ -270,6 +270,9 @@ def labelled_rows(net: Network, data, weights, target: str) -> tuple[np.ndarray,
     codes = np.asfortranarray(codes)
     if codes.size and codes.min() < 0:
         raise ValidationError("wanbia needs complete attribute values; use 'em' or 'clgd' for missing cells")
+    if not weights.sum() > 0:
+        raise ValidationError(f"wanbia needs rows with the class '{target}' observed and positive weight; "
+                              f"their total weight is {weights.sum():g}")
     return codes, weights
 
 

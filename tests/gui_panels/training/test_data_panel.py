@@ -230,3 +230,18 @@ def test_opening_a_project_reloads_its_data_with_the_settings(qtbot, data_panel,
     assert data_panel.state.path == str(path) and data_panel.state.dataset.column_states("x") == cuts
     assert after.target == "smoke" and np.array_equal(after.train, before.train)
     assert np.array_equal(after.test, before.test) and np.array_equal(after.validation, before.validation)
+
+
+def test_data_loaded_into_an_empty_network_is_shown_not_aligned_to_anything(qtbot, tmp_path):
+    """An empty document (sketch nothing, load data to learn a structure): no column is a variable."""
+    from bnstudio.core.network import Network
+    from bnstudio.gui.document import Document
+
+    panel = DataPanel(Document(Network("empty")))
+    qtbot.addWidget(panel)
+    try:
+        selection = load(qtbot, panel, ASIA_CSV)
+        assert panel.model.rowCount() == 3000 and panel.model.columnCount() == 8
+        assert selection is not None and "0 of 0 variables observed" in panel.status.text()
+    finally:
+        panel.shutdown()
