@@ -157,6 +157,23 @@ def test_delete_node_undo_restores_its_place_in_the_order_and_the_saved_file(qtb
     assert doc.undo_stack.count() == 1
 
 
+def test_undoing_a_deletion_puts_the_node_s_evidence_back(qtbot):
+    doc = Document(alarm())
+    assert doc.set_evidence("HYPOVOLEMIA", "TRUE") and doc.set_evidence("BP", "LOW")
+    with_evidence = {v: p.copy() for v, p in doc.posteriors().items()}
+    assert doc.execute(cmd.RemoveVariable(doc, "HYPOVOLEMIA"))
+    assert doc.evidence == {"BP": "LOW"}
+    doc.undo_stack.undo()
+    assert doc.evidence == {"HYPOVOLEMIA": "TRUE", "BP": "LOW"}
+    for v, p in doc.posteriors().items():
+        np.testing.assert_allclose(p, with_evidence[v], atol=1e-12)
+    doc.set_evidence("HYPOVOLEMIA", None)
+    doc.undo_stack.redo()
+    assert doc.evidence == {"BP": "LOW"}
+    doc.undo_stack.undo()                       # the evidence the node had when it was deleted (redo time): none
+    assert doc.evidence == {"BP": "LOW"} and "HYPOVOLEMIA" in doc.network
+
+
 def test_deleting_several_nodes_in_the_window_undoes_to_the_original_order_and_views(alarm_window, qtbot):
     w = alarm_window
     doc, net = w.document, w.document.network

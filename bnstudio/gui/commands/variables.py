@@ -25,7 +25,8 @@ class AddVariable(NetworkCommand):
 
 class RemoveVariable(NetworkCommand):
     """Remove a variable and its arcs; undo restores the variable at its place in the variable order, its
-    table, its arcs with their parent order and its children's tables exactly (kept in the command)."""
+    table, its arcs with their parent order, its children's tables exactly (kept in the command) and the
+    evidence it had."""
 
     def __init__(self, document: "Document", name: str) -> None:
         super().__init__(document, f"Delete node {name}")
@@ -36,8 +37,10 @@ class RemoveVariable(NetworkCommand):
         self.family = snapshot(net, [name])[name]
         self.position = net.positions.get(name)
         self.children = snapshot(net, net.children(name))
+        self.evidence = None
 
     def apply(self) -> None:
+        self.evidence = self.document.evidence.get(self.name)     # the deletion drops it; undo puts it back
         self.net.remove_variable(self.name)
 
     def revert(self) -> None:
@@ -48,6 +51,8 @@ class RemoveVariable(NetworkCommand):
         if not ok:
             self.net.set_cpt(self.name, fam.cpt, check_sums=False)
         restore(self.net, self.children)
+        if self.evidence is not None:
+            self.document.set_evidence(self.name, self.evidence)
 
 
 class RenameVariable(NetworkCommand):
