@@ -14,11 +14,11 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from bnstudio.core.network import Network
-from bnstudio.errors import BNStudioError
+from bnstudio.errors import BNStudioError, ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.jobs import Progress
-from bnstudio.uncertainty import (BootstrapSpread, ErrorBars, NoDirichletCounts, bootstrap_spread, ensemble_mismatch,
-                                  error_bars, row_index)
+from bnstudio.uncertainty import (BootstrapSpread, ErrorBars, NoDirichletCounts, bootstrap_spread, error_bars,
+                                  row_index)
 
 Target = dict[str, str]
 Evidence = dict[str, Any]
@@ -70,11 +70,10 @@ def answer_query(net: Network, engine: InferenceEngine, target: Target, evidence
     except BNStudioError as exc:
         out.error = str(exc)
     if ensemble is not None and out.mean is not None:
-        reason = ensemble_mismatch(net, ensemble)
-        if reason:
-            out.notes.append(reason)
-        else:
+        try:
             out.bootstrap = bootstrap_spread(net, ensemble, target, evidence, level, engine)
+        except ValidationError as exc:    # an ensemble the edited network no longer matches
+            out.notes.append(str(exc))
     return out
 
 

@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
-from bnstudio.learn.params.suffstats import Family, check_codes, family_index
+from bnstudio.learn.params.suffstats import check_codes, family_counts, family_index, one_hot_rows
 from bnstudio.learn.params.terms import Terms
 
 
@@ -126,12 +125,26 @@ class StopRule:
         return None
 
 
+class CountLogLikelihood:
+    """Σ_n w_n log p(x_n) of complete rows given by their family counts: Σ_f Σ_cells N_f · log θ_f, over the cells
+    seen in the data (0 · log 0 is 0 here), so each call is one dot over the parameters, not a pass over rows."""
+
+    def __init__(self, counts: list[np.ndarray]) -> None:
+        flat = np.concatenate([np.ravel(c) for c in counts]).astype(float)
+        self.cells = np.flatnonzero(flat)
+        self.cell_counts = flat[self.cells]
+
+    def __call__(self, theta: list[np.ndarray]) -> float:
+        with np.errstate(divide="ignore"):
+            logs = np.log(np.concatenate([t.ravel() for t in theta])[self.cells])
+        return weighted_sum(self.cell_counts, logs)
+
+
 class DataScorer:
     """Mean NLL and conditional NLL of a data set under changing CPTs (for histories and evaluation).
 
-    The rows are prepared once (:meth:`Terms.prepare`). Complete rows enter the log-likelihood only through their
-    family counts, Σ_n w_n log p(x_n) = Σ_f Σ_cells N_f · log θ_f, so each call costs one dot over the
-    parameters for them, and inference only for rows with missing cells.
+    Complete rows enter the log-likelihood through their family counts (:class:`CountLogLikelihood`); the
+    other rows are prepared once (:meth:`Terms.prepare`) and cost inference at each call.
     """
 
     def __init__(self, net: Network, data: np.ndarray, weights: np.ndarray | None = None,
@@ -142,12 +155,9 @@ class DataScorer:
         complete = (self.codes >= 0).all(axis=1)
         self.incomplete = self.terms.prepare(self.codes[~complete])
         self.incomplete_weights = self.weights[~complete]
-        whole, whole_weights = self.codes[complete], self.weights[complete]
-        cols = np.ascontiguousarray(whole.T)
-        counts = np.concatenate([np.bincount(family_index(whole, f, cols), weights=whole_weights, minlength=f.size)
-                                 for f in self.terms.fams])
-        self.cells = np.flatnonzero(counts)            # only cells seen in the data (0 · log 0 is 0 here)
-        self.cell_counts = counts[self.cells]
+        whole = self.codes[complete]
+        counts = family_counts(net, whole, self.weights[complete]) if len(whole) else {}
+        self.complete = CountLogLikelihood([counts.get(v, np.zeros(0)) for v in net.variables])
         self.target = None if target is None else net.variables.index(target)
         if self.target is not None:
             self.conditional = conditional or ConditionalRows(self.terms, self.codes, self.weights, self.target)
@@ -156,9 +166,7 @@ class DataScorer:
         """Mean negative log-likelihood per case."""
         if theta is not None:
             self.terms.set_cpts(theta)
-        with np.errstate(divide="ignore"):
-            logs = np.log(np.concatenate([t.ravel() for t in self.terms.theta])[self.cells])
-        total = weighted_sum(self.cell_counts, logs)
+        total = self.complete(self.terms.theta)
         if self.incomplete.n:
             logp = self.terms.stats(self.incomplete, self.incomplete_weights, want_counts=False).logp
             total += weighted_sum(self.incomplete_weights, logp)
@@ -205,23 +213,18 @@ class ConditionalRows:
         cols = np.ascontiguousarray(fast_codes.T)
         # row n of X has one 1 per T-family, in that family's block of "rest" cells (every member but T);
         # L = flat log θ[perm] laid out (R × |T|), so perm also scatters Xᵀ-products back to CPT layout
-        t_families = [(k, fam) for k, fam in enumerate(terms.fams) if target in fam.columns]
-        n_fast, per_row = len(fast_codes), len(t_families)
-        index_type = np.int32 if n_fast * per_row < 2 ** 31 - 1 else np.int64
-        indices = np.zeros((n_fast, per_row), index_type)
-        perm, offset = [], 0
-        for j, (k, fam) in enumerate(t_families):
-            axis = fam.columns.index(target)
-            rest = Family(fam.var, fam.columns[:axis] + fam.columns[axis + 1:], fam.shape[:axis] + fam.shape[axis + 1:])
-            if rest.columns:
-                indices[:, j] = family_index(fast_codes, rest, cols)
-            indices[:, j] += offset
-            perm.append(terms.offsets[k] + np.moveaxis(np.arange(fam.size).reshape(fam.shape), axis, -1).ravel())
+        rest_index, perm, offset = [], [], 0
+        for k, fam in enumerate(terms.fams):
+            if target not in fam.columns:
+                continue
+            rest = fam.without(target)
+            rest_index.append(offset + (family_index(fast_codes, rest, cols) if rest.columns else 0))
+            order = np.moveaxis(np.arange(fam.size).reshape(fam.shape), fam.columns.index(target), -1)
+            perm.append(terms.offsets[k] + order.ravel())
             offset += rest.size
         self._perm = np.concatenate(perm)
-        self.onehot = sparse.csr_matrix(
-            (np.ones(indices.size), indices.ravel(), np.arange(0, n_fast * per_row + 1, per_row, dtype=index_type)),
-            shape=(n_fast, offset))
+        n_fast = len(fast_codes)
+        self.onehot = one_hot_rows(rest_index, n_fast, offset)
         self._rows = np.arange(n_fast)
         self.onehot_t = self.onehot.T            # CSC view of the same arrays: Xᵀ v without a transpose copy
         slow = self.codes[~self.fast]
@@ -279,9 +282,7 @@ class ConditionalRows:
                 post *= -w_fast
                 post[self.q, self._rows] += w_fast          # (1{q = k} − p(k | e)) w, class-major
                 flat[self._perm] = self._transposed_product(post, all_finite).T.ravel()
-        counts = None if flat is None else \
-            [flat[a:b].reshape(f.shape) for a, b, f in zip(self.terms.offsets[:-1], self.terms.offsets[1:],
-                                                            self.terms.fams)]
+        counts = None if flat is None else self.terms.split(flat)
         slow = ~self.fast
         if slow.any():
             qe = self.terms.stats(self.qe, w[slow], want_counts)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
@@ -26,6 +27,11 @@ class Family:
     @property
     def size(self) -> int:
         return int(np.prod(self.shape))
+
+    def without(self, column: int) -> "Family":
+        """The family minus one member (its "rest" cells, e.g. every member but a class variable)."""
+        axis = self.columns.index(column)
+        return Family(self.var, self.columns[:axis] + self.columns[axis + 1:], self.shape[:axis] + self.shape[axis + 1:])
 
 
 def families(net: Network) -> list[Family]:
@@ -121,3 +127,15 @@ def bootstrap_counts(idx: np.ndarray, bag_weights: np.ndarray, family: Family) -
     offsets = (np.arange(t)[:, None] * family.size + idx[None, seen]).ravel()
     flat = np.bincount(offsets, weights=bag_weights[:, seen].ravel(), minlength=t * family.size)
     return flat.reshape((t,) + family.shape)
+
+
+def one_hot_rows(index: list[np.ndarray | int], n: int, width: int) -> sparse.csr_matrix:
+    """X (n × width) with a 1 in column index[j][i] of row i for every j, built straight from CSR arrays
+    (the one-hot layout of the closed-form conditional likelihoods: one cell per family and row)."""
+    per_row = len(index)
+    index_type = np.int32 if max(n * per_row, width) < 2 ** 31 - 1 else np.int64
+    columns = np.empty((per_row, n), index_type)            # filled by contiguous rows, then one transpose
+    for j, cells in enumerate(index):
+        columns[j] = cells
+    return sparse.csr_matrix((np.ones(columns.size), columns.T.ravel(),
+                              np.arange(0, n * per_row + 1, per_row, dtype=index_type)), shape=(n, width))

@@ -92,9 +92,12 @@ class Terms:
     def logs(self) -> list[np.ndarray]:
         """log θ per family, flat (views into :attr:`flat_logs`)."""
         if self._logs is None:
-            flat = self.flat_logs
-            self._logs = [flat[a:b] for a, b in zip(self.offsets[:-1], self.offsets[1:])]
+            self._logs = [table.ravel() for table in self.split(self.flat_logs)]
         return self._logs
+
+    def split(self, flat: np.ndarray) -> list[np.ndarray]:
+        """Per-family views, in family shape, of a vector laid out like :attr:`flat_logs`."""
+        return [flat[a:b].reshape(f.shape) for a, b, f in zip(self.offsets[:-1], self.offsets[1:], self.fams)]
 
     # ------------------------------------------------------------------ preparing data
     def prepare(self, codes: np.ndarray) -> PreparedRows:

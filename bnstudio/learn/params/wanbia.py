@@ -21,7 +21,6 @@ import math
 import time
 
 import numpy as np
-from scipy import sparse
 from scipy.optimize import minimize
 from scipy.special import logsumexp, softmax
 
@@ -29,9 +28,9 @@ from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.params.base import DataScorer, FitResult, StopRule, weighted_sum
+from bnstudio.learn.params.base import CountLogLikelihood, DataScorer, FitResult, StopRule, weighted_sum
 from bnstudio.learn.params.counting import prior_counts
-from bnstudio.learn.params.suffstats import Family, check_codes, families, family_counts, family_index
+from bnstudio.learn.params.suffstats import check_codes, families, family_counts, family_index, one_hot_rows
 
 LEVELS = ("attribute", "attribute-value", "attribute-value-class", "parameter")
 
@@ -99,7 +98,7 @@ class WeightedCLL:
             with np.errstate(divide="ignore"):
                 logs.append(np.moveaxis(np.log(theta[fam.var]), axis, 0).reshape(k, -1))
             ids.append(np.moveaxis(groups, axis, 0).reshape(k, -1))
-            rest = Family(fam.var, fam.columns[:axis] + fam.columns[axis + 1:], fam.shape[:axis] + fam.shape[axis + 1:])
+            rest = fam.without(t)
             cells = family_index(codes, rest, cols) if rest.columns else 0
             missing = missing or bool(np.min(cells) < 0)
             rest_index.append(rest_offset + cells)
@@ -189,17 +188,6 @@ class WeightedCLL:
         return {var: w[ids] for var, ids in self.tables}
 
 
-def one_hot_rows(index: list[np.ndarray | int], n: int, width: int) -> sparse.csr_matrix:
-    """X (n × width) with a 1 in column index[j][i] of row i for every j, built straight from CSR arrays."""
-    per_row = len(index)
-    index_type = np.int32 if max(n * per_row, width) < 2 ** 31 - 1 else np.int64
-    columns = np.empty((per_row, n), index_type)            # filled by contiguous rows, then one transpose
-    for j, cells in enumerate(index):
-        columns[j] = cells
-    return sparse.csr_matrix((np.ones(columns.size), columns.T.ravel(),
-                              np.arange(0, n * per_row + 1, per_row, dtype=index_type)), shape=(n, width))
-
-
 class EquivalentNetwork:
     """CPTs of an ordinary network with the weighted model's p(y | x) (module docstring) for any weights; the
     structure is walked and log θ taken once, so a call per optimiser iteration costs only the table algebra."""
@@ -245,21 +233,6 @@ def equivalent_network_cpts(net: Network, target: str, theta: dict[str, np.ndarr
     return EquivalentNetwork(net, target, theta).cpts(weights)
 
 
-class CountNLL:
-    """Mean NLL of complete rows from their family counts: −Σ_f Σ_cells N_f log θ_f / Σ_n w_n, over the cells
-    seen in the data (0 · log 0 = 0), as :class:`~bnstudio.learn.params.base.DataScorer` does for them."""
-
-    def __init__(self, counts: list[np.ndarray], total: float) -> None:
-        flat = np.concatenate([c.ravel() for c in counts])
-        self.cells = np.flatnonzero(flat)
-        self.cell_counts, self.total = flat[self.cells], total
-
-    def __call__(self, theta: list[np.ndarray]) -> float:
-        with np.errstate(divide="ignore"):
-            logs = np.log(np.concatenate([t.ravel() for t in theta])[self.cells])
-        return -weighted_sum(self.cell_counts, logs) / self.total
-
-
 def labelled_rows(net: Network, data, weights, target: str) -> tuple[np.ndarray, np.ndarray]:
     """The rows with the class observed (column-major, so family indices read whole columns) and their weights;
     an error if an attribute value is missing."""
@@ -299,7 +272,7 @@ class WeightedConditional:
         pseudo = prior_counts(net, self.prior, self.ess)
         theta = {v: normalise_rows(pseudo[v] + counts[v]) for v in net.variables}   # ``mp`` (MeanPosterior)
         objective = WeightedCLL(net, theta, codes, weights, target, self.level, self.l2)
-        nll = CountNLL([counts[v] for v in net.variables], float(weights.sum()))   # cnll: from the objective
+        log_likelihood = CountLogLikelihood([counts[v] for v in net.variables])   # cnll: from the objective
         equivalent = EquivalentNetwork(net, target, theta)
         val_scorer = DataScorer(net, validation, None, target) if validation is not None else None
         progress = Progress(reporter, self.name, total=self.stop.max_iter)
@@ -308,7 +281,7 @@ class WeightedConditional:
         def record(w: np.ndarray) -> None:
             cpts = equivalent.cpts(objective.weight_tables(w, net))
             ordered = [cpts[v] for v in net.variables]
-            entry = {"iteration": len(history) + 1, "nll": nll(ordered), "cnll": objective.cnll(w)}
+            entry = {"iteration": len(history) + 1, "nll": -log_likelihood(ordered) / objective.total, "cnll": objective.cnll(w)}
             if val_scorer is not None:
                 entry.update({f"val_{k}": s for k, s in val_scorer.scores(ordered).items()})
             entry["seconds"] = time.perf_counter() - start
