@@ -67,3 +67,7 @@ class MemoryBudgetExceeded(BNStudioError, MemoryError):
 
 class Cancelled(BNStudioError):
     """A job stopped on request; a cancelled job changes nothing."""
+
+
+class RepairWarning(UserWarning):
+    """A file was read after a repair (e.g. rows rescaled to sum to 1); the message names what was repaired."""
