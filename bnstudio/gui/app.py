@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication
 
-from bnstudio.gui import dialogs
+from bnstudio.gui import collector, dialogs
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.icons import app_icon
 from bnstudio.gui.main_window import MainWindow
@@ -30,12 +30,14 @@ def has_display() -> bool:
 
 
 def application(argv: list[str] | None = None) -> QApplication:
-    """The QApplication (created once, with the names QSettings and QStandardPaths use)."""
+    """The QApplication (created once, with the names QSettings and QStandardPaths use), with cyclic garbage
+    collection moved to the GUI thread (:mod:`bnstudio.gui.collector`)."""
     QCoreApplication.setOrganizationName(cfg.ORGANISATION)
     QCoreApplication.setApplicationName(cfg.APPLICATION)
     app = QApplication.instance() or QApplication(argv if argv is not None else [sys.argv[0]])
     app.setWindowIcon(app_icon())
     app.setDesktopFileName("bnstudio")
+    collector.install(app)
     return app
 
 

@@ -4,17 +4,66 @@ The job reports through the :class:`~bnstudio.jobs.Reporter` protocol; :class:`Q
 iteration to the ``progress`` signal (queued to the GUI thread) and asks the job to stop after
 :meth:`JobWorker.cancel`. Exactly one of ``finished(result)``, ``failed(exception)`` or ``cancelled()``
 is emitted. Jobs must work on snapshots (copies) and return new objects: only those cross threads.
+
+A job must not reference any Qt object: when the worker thread drops the last reference to one, its C++
+destructor would run on the worker (GUIDE §3.14). :func:`qt_references` looks for them where a job keeps its
+state (bound ``self``, closure cells, ``functools.partial`` arguments, defaults) and :class:`JobWorker` refuses
+such a job. (Cyclic garbage is kept off the worker by :mod:`bnstudio.gui.collector`.)
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QThread, Signal
+from shiboken6 import Shiboken
 
 from bnstudio.errors import Cancelled
 from bnstudio.jobs import IterationInfo, NullReporter
 
 Job = Callable[[Any], Any]
+
+
+def qt_references(job: Any, depth: int = 4) -> list[str]:
+    """Where ``job`` holds Qt objects (e.g. ``["closure 'panel': QWidget"]``): its bound ``self``, closure
+    cells, partial arguments and defaults, followed ``depth`` levels into callables, tuples, lists and dicts."""
+    found: list[str] = []
+
+    def visit(obj: Any, where: str, level: int) -> None:
+        if isinstance(obj, Shiboken.Object):
+            found.append(f"{where}: {type(obj).__name__}")
+            return
+        if level == 0:
+            return
+        children: list[tuple[str, Any]] = []
+        if isinstance(obj, functools.partial):
+            children += [("partial function", obj.func)] + [(f"partial argument {i}", a)
+                                                            for i, a in enumerate(obj.args)]
+            children += [(f"partial argument '{k}'", v) for k, v in obj.keywords.items()]
+        elif isinstance(obj, (tuple, list)):
+            children += [(f"{where}[{i}]", v) for i, v in enumerate(obj)]
+        elif isinstance(obj, dict):
+            children += [(f"{where}[{k!r}]", v) for k, v in obj.items()]
+        elif callable(obj):
+            children += [("bound self", getattr(obj, "__self__", None))]
+            code, cells = getattr(obj, "__code__", None), getattr(obj, "__closure__", None) or ()
+            names = code.co_freevars if code is not None else ()
+            children += [(f"closure '{name}'", _cell(cell)) for name, cell in zip(names, cells)]
+            children += [("default", d) for d in getattr(obj, "__defaults__", None) or ()]
+            children += [(f"default '{k}'", d) for k, d in (getattr(obj, "__kwdefaults__", None) or {}).items()]
+        for name, child in children:
+            if child is not None:
+                visit(child, name, level - 1)
+
+    visit(job, "job", depth)
+    return found
+
+
+def _cell(cell: Any) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
 
 
 class QtReporter(NullReporter):
@@ -67,6 +116,10 @@ class JobWorker(QObject):
     cancelled = Signal()
 
     def __init__(self, job: Job, parent: QObject | None = None) -> None:
+        held = qt_references(job)
+        if held:
+            raise TypeError(f"a background job must not reference Qt objects ({', '.join(held)}): pass it "
+                            "plain data (GUIDE §3.14)")
         super().__init__(parent)
         self.job = job
         self.reporter = QtReporter(self)

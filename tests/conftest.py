@@ -1,0 +1,37 @@
+"""Suite-wide fixtures: the QApplication of every GUI test collects garbage on the GUI thread only, as the app
+does (:mod:`bnstudio.gui.collector`), and no test may let a collection run on another thread."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+
+def _guard():
+    """The installed GUI-thread collector (None before any GUI test made one)."""
+    module = sys.modules.get("bnstudio.gui.collector")
+    return module.installed() if module is not None else None
+
+
+@pytest.fixture(scope="session")
+def qapp(qapp_args, qapp_cls, pytestconfig):
+    """pytest-qt's application, with the app's GUI-thread garbage collector installed."""
+    from bnstudio.gui import collector
+
+    app = qapp_cls.instance() or qapp_cls(qapp_args)
+    app.setApplicationName(pytestconfig.getini("qt_qapp_name"))
+    collector.install(app)
+    return app
+
+
+@pytest.fixture(autouse=True)
+def collections_stay_on_the_gui_thread():
+    """After each test, run the collection that is due (a test without an event loop gets no timer ticks) and
+    fail the test if any collection ran off the GUI thread meanwhile."""
+    guard = _guard()
+    before = guard.off_thread if guard is not None else 0
+    yield
+    guard = _guard()
+    if guard is not None:
+        guard.collect_due()
+        assert guard.off_thread == before, "a garbage collection ran off the GUI thread during this test"
