@@ -32,10 +32,14 @@ def show_format_error(parent: QWidget | None, exc: FormatError) -> None:
     show_error(parent, "Cannot open file", summary, details)
 
 
-def ask_save_changes(parent: QWidget | None, name: str) -> str:
-    """SAVE, DISCARD or CANCEL for unsaved changes to ``name``."""
-    answer = QMessageBox.warning(parent, "Unsaved changes", f"Save the changes to {name}?",
-                                 QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+def ask_save_changes(parent: QWidget | None, name: str, unsaved: list[str] | None = None) -> str:
+    """SAVE, DISCARD or CANCEL for unsaved work on ``name``; ``unsaved`` names each part that would be lost."""
+    box = QMessageBox(QMessageBox.Warning, "Unsaved changes", f"Save the changes to {name}?",
+                      QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, parent)
+    box.setDefaultButton(QMessageBox.Save)
+    if unsaved:
+        box.setInformativeText("Not saved yet: " + "; ".join(unsaved) + ".")
+    answer = box.exec()
     return {QMessageBox.Save: SAVE, QMessageBox.Discard: DISCARD}.get(answer, CANCEL)
 
 

@@ -3,6 +3,13 @@
 Adapters (canvas, CPT editor, properties) listen to :attr:`Document.network_changed` — the core's own events
 re-emitted as a Qt signal — and write back only through :meth:`Document.execute` with an undo command.
 Beliefs are recomputed once per finished command (``QUndoStack.indexChanged``) and on every evidence change.
+
+**Unsaved work is more than network edits.** The session also holds evidence, the data set and its preparation,
+training runs and saved queries (all kept in :attr:`Document.project`) and what panels register with
+:meth:`Document.add_session_part` (expert counts, a structure proposal); see :mod:`bnstudio.gui.session`.
+:meth:`Document.unsaved_work` names every part that changed since the file was opened or saved (plus "network
+edits" while the undo stack is not clean). ``modified`` is true when that list is not empty, so New, Open,
+Examples, Close and Quit ask before any of it is dropped, and the recovery copy is written whenever it changes.
 """
 from __future__ import annotations
 
@@ -20,6 +27,7 @@ from bnstudio.errors import BNStudioError
 from bnstudio.gui import file_io
 from bnstudio.gui.beliefs import Beliefs
 from bnstudio.gui.commands.base import NetworkCommand
+from bnstudio.gui.session import SessionPart, SessionParts, project_parts
 
 
 class Document(QObject):
@@ -31,6 +39,7 @@ class Document(QObject):
     evidence_changed = Signal()
     beliefs_changed = Signal()
     path_changed = Signal()
+    session_changed = Signal()            # something that makes `modified` / `unsaved_work` change may have
     message = Signal(str, str)            # level ("info" | "warning" | "error"), text
 
     def __init__(self, network: Network | None = None, parent: QObject | None = None,
@@ -45,7 +54,13 @@ class Document(QObject):
         #: called with a network about to be shown (the window uses it to place nodes without positions)
         self.prepare_network = prepare_network
         self._versions = (-1, -1)
+        self._edits = 0   # counts every move of the undo stack (a new network restarts nothing: it adds one)
+        self.session = SessionParts()
+        for name, part in project_parts(self).items():
+            self.session.add(name, part)
         self.undo_stack.indexChanged.connect(self._after_command)
+        self.undo_stack.cleanChanged.connect(self.session_changed)
+        self.evidence_changed.connect(self.session_changed)
         self.replace_network(network or Network("untitled"))
 
     # ------------------------------------------------------------------ network lifetime
@@ -68,8 +83,8 @@ class Document(QObject):
         net.events.subscribe(self._on_event)
         self.path = Path(path) if path is not None else None
         self.untitled_name = ""
-        self.undo_stack.setClean()
         self.network_replaced.emit()
+        self.mark_saved()
         self.path_changed.emit()
         self._refresh_beliefs(force=True)
 
@@ -77,9 +92,46 @@ class Document(QObject):
         if event.phase == "after":
             self.network_changed.emit(event)
 
+    # ------------------------------------------------------------------ unsaved work
     @property
     def modified(self) -> bool:
-        return not self.undo_stack.isClean()
+        return bool(self.unsaved_work())
+
+    def unsaved_work(self) -> list[str]:
+        """What would be lost if the document were dropped now, one phrase per part (empty: nothing)."""
+        return list(self.unsaved_parts().values())
+
+    def unsaved_parts(self) -> dict[str, str]:
+        """Part name -> description, for every part that differs from its saved state ("network" first)."""
+        lost = {} if self.undo_stack.isClean() else {"network": "network edits"}
+        return lost | self.session.changed()
+
+    def add_session_part(self, name: str, part: SessionPart) -> None:
+        """Register a part of the session (its current state is the saved one); the panel that owns it calls
+        :meth:`note_session_change` after changing it."""
+        self.session.add(name, part)
+
+    def mark_unsaved(self) -> None:
+        """Nothing of the session is saved anywhere (a restored recovery copy): every part with content counts
+        as unsaved work."""
+        self.session.mark_unsaved()
+        self.session_changed.emit()
+
+    def session_key(self) -> tuple:
+        """Changes whenever the network or any part of the session changes (for the autosave)."""
+        return (self._edits, self.session.key())
+
+    def note_session_change(self) -> None:
+        """A panel changed a part of the session (a run, a query, the data...)."""
+        self.session_changed.emit()
+
+    def mark_saved(self, parts: list[str] | None = None) -> None:
+        """The parts as they are now are saved, or were not made by the user (e.g. the data set a bundled
+        example opens with). By default every part and the network (the undo stack's clean state)."""
+        if parts is None:
+            self.undo_stack.setClean()
+        self.session.mark_saved(parts)
+        self.session_changed.emit()
 
     @property
     def title(self) -> str:
@@ -147,6 +199,7 @@ class Document(QObject):
         return self.beliefs.posteriors()
 
     def _after_command(self, _index: int = 0) -> None:
+        self._edits += 1
         self._refresh_beliefs()
 
     def _refresh_beliefs(self, force: bool = False) -> None:
@@ -167,7 +220,8 @@ class Document(QObject):
         self.replace_network(loaded.network, path, loaded.project, loaded.evidence)
 
     def save(self, path: str | Path | None = None, view: dict[str, Any] | None = None) -> None:
-        """Write the network (atomically) to ``path`` or the current path; marks the document clean."""
+        """Write the network (atomically) to ``path`` or the current path; marks the network clean, and the
+        whole session saved when ``path`` is a project (a network file keeps none of the other parts)."""
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("no file name to save to")
@@ -176,4 +230,6 @@ class Document(QObject):
             self.project = written
         self.path = target
         self.undo_stack.setClean()
+        if file_io.is_project(target):
+            self.mark_saved(self.session.in_project())
         self.path_changed.emit()

@@ -1,5 +1,7 @@
 """File handling of the main window: new, open, save (asking to normalise rows that do not sum to 1), save as,
-recent files, examples, image export, asking before losing changes, and the minute-by-minute recovery copy."""
+recent files, examples, image export, asking before losing any unsaved work (network edits, evidence, data,
+runs, queries, a structure proposal: :meth:`Document.unsaved_work`), and the minute-by-minute recovery copy of
+the whole session."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -34,15 +36,15 @@ class FileController(QObject):
         self.settings = window.settings
         self.recovery = recovery if recovery is not None else Recovery()
         self.recent_menu: QMenu | None = None
-        self._autosaved_index: int | None = None
+        self._autosaved: tuple | None = None
         self.autosave_timer = QTimer(self)
         self.autosave_timer.timeout.connect(self.autosave)
-        self.document.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        self.document.session_changed.connect(self._on_session_changed)
 
-    def _on_clean_changed(self, clean: bool) -> None:
-        if clean and self.recovery.active:  # saved: an older recovery copy would only mislead
-            self.recovery.discard()
-            self._autosaved_index = None
+    def _on_session_changed(self) -> None:
+        if self.recovery.active and self._autosaved is not None and not self.document.modified:
+            self.recovery.discard()   # saved (or back to the saved state): an older copy would only mislead
+            self._autosaved = None
 
     # ------------------------------------------------------------------ new / open
     def new_file(self) -> bool:
@@ -85,15 +87,25 @@ class FileController(QObject):
 
     # ------------------------------------------------------------------ save
     def save(self) -> bool:
-        if self.document.path is None or not file_io.can_write(self.document.path):
+        """Save to the document's file; Save As when there is none, or when the session holds work a network
+        file cannot keep (evidence, data, runs, queries) and the file is not a project."""
+        path = self.document.path
+        if path is None or not file_io.can_write(path) or (self.session_only_work() and not file_io.is_project(path)):
             return self.save_as()
-        return self.save_to(self.document.path)
+        return self.save_to(path)
+
+    def session_only_work(self) -> list[str]:
+        """Unsaved parts that only a project file keeps."""
+        kept = self.document.session.in_project()
+        return [text for name, text in self.document.unsaved_parts().items() if name in kept]
 
     def save_as(self) -> bool:
-        stem = self.document.untitled_name.split(" (")[0] or self.document.network.name
-        start = str(self.document.path or Path(self.settings.value(cfg.LAST_DIRECTORY) or Path.home())
-                    / (stem + file_io.default_save_suffix()))
-        path, selected = QFileDialog.getSaveFileName(self.window, "Save network as", start, file_io.save_filters())
+        doc = self.document
+        stem = doc.untitled_name.split(" (")[0] or (doc.path.stem if doc.path else doc.network.name)
+        suffix = file_io.default_save_suffix() if doc.path is None or self.session_only_work() else doc.path.suffix
+        folder = doc.path.parent if doc.path else Path(self.settings.value(cfg.LAST_DIRECTORY) or Path.home())
+        path, selected = QFileDialog.getSaveFileName(self.window, "Save network as", str(folder / (stem + suffix)),
+                                                     file_io.save_filters())
         if not path:
             return False
         return self.save_to(file_io.with_suffix_for_filter(path, selected))
@@ -123,10 +135,11 @@ class FileController(QObject):
         return self.document.execute(cmd.SetParameters(self.document, tables, text="Normalise CPTs before saving"))
 
     def maybe_save(self) -> bool:
-        """True when it is fine to drop the document (saved, discarded, or unchanged)."""
-        if not self.document.modified:
+        """True when it is fine to drop the document (saved, discarded, or nothing unsaved)."""
+        unsaved = self.document.unsaved_work()
+        if not unsaved:
             return True
-        answer = dialogs.ask_save_changes(self.window, self.document.title)
+        answer = dialogs.ask_save_changes(self.window, self.document.title, unsaved)
         if answer == dialogs.SAVE:
             return self.save()
         return answer == dialogs.DISCARD
@@ -198,26 +211,28 @@ class FileController(QObject):
         except (BNStudioError, OSError) as exc:
             dialogs.show_error(self.window, "Cannot restore", "The recovery copy could not be read", str(exc))
             return False
-        self.document.replace_network(loaded.network, None, None, loaded.evidence)
-        if info.source:
-            self.document.path = Path(info.source)
-        self.document.undo_stack.resetClean()  # restored work is unsaved work
+        # the original file's path: a project's relative data path resolves against its folder
+        self.document.replace_network(loaded.network, info.source, loaded.project, loaded.evidence)
+        self.document.undo_stack.resetClean()  # restored work is unsaved work ...
+        self.document.mark_unsaved()           # ... all of it
         self.document.path_changed.emit()
         self.window.view.fit_to_view()
         return True
 
     def autosave(self) -> bool:
-        """Write the recovery copy if the network changed since the last one (True if written)."""
-        stack = self.document.undo_stack
-        if not self.recovery.active or stack.isClean() or self._autosaved_index == (id(stack), stack.index()):
+        """Write the recovery copy of the session if it has unsaved work that changed since the last copy
+        (True if written)."""
+        doc = self.document
+        key = doc.session_key()
+        if not self.recovery.active or not doc.modified or self._autosaved == key:
             return False
         try:
-            path = str(self.document.path) if self.document.path else None
-            self.recovery.save(self.document.network, self.document.evidence, path)
+            path = str(doc.path) if doc.path else None
+            self.recovery.save(doc.network, doc.evidence, path, doc.project, self.window.view_options())
         except (BNStudioError, OSError) as exc:
             self.window.statusBar().showMessage(f"Autosave failed: {exc}", 10000)
             return False
-        self._autosaved_index = (id(stack), stack.index())
+        self._autosaved = key
         return True
 
     def shutdown(self) -> None:

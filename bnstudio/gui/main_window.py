@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
         doc = self.document
         doc.message.connect(self.show_message)
         doc.path_changed.connect(self._update_title)
-        doc.undo_stack.cleanChanged.connect(self._update_title)
+        doc.session_changed.connect(self._update_title)
         doc.network_replaced.connect(self._on_network_replaced)
         doc.network_changed.connect(lambda _event: self._update_status())
         doc.evidence_changed.connect(self._update_status)
@@ -132,8 +132,8 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def view_options(self) -> dict[str, Any]:
-        """What a project file keeps about the view."""
-        return {"node_style": self.scene.node_style}
+        """What a project file keeps about the view (and the query panel's expert counts)."""
+        return {"node_style": self.scene.node_style, "expert_ess": self.query_panel.controls.ess_value()}
 
     # ------------------------------------------------------------------ document
     def _prepare_network(self, net: Network) -> None:

@@ -93,7 +93,7 @@ def load_example_data(window: "MainWindow", network_path: str | Path) -> bool:
     data = resource_root() / "data" / DATA_FOR_EXAMPLE[path.name]
     if not data.is_file():
         return False
-    window.data_panel.load(data, interactive=False)
+    window.data_panel.load(data, interactive=False, with_file=True)
     return True
 
 

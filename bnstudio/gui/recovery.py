@@ -1,9 +1,10 @@
-"""Crash recovery: a copy of the open network is autosaved (every minute, when it changed) to the app-data
+"""Crash recovery: a copy of the open session is autosaved (every minute, when it changed) to the app-data
 folder; a clean exit deletes it, so a copy found at start-up means the last session did not end cleanly.
 
 The copy is a project file (JSON) when :mod:`bnstudio.project` is available, BIF otherwise, plus a small JSON
-sidecar naming the original file. The project format only holds normalised CPTs, so rows an editor left
-unnormalised are kept verbatim in the sidecar and put back on restore.
+sidecar naming the original file. A project copy keeps the whole session: the network, the evidence, the data
+set's file and preparation, training runs and saved queries. The project format only holds normalised CPTs,
+so rows an editor left unnormalised are kept verbatim in the sidecar and put back on restore.
 
 Each running window takes a slot — the recovery folder itself, then ``slot-1`` ... ``slot-7`` — marked by a
 :class:`QLockFile` (a crashed session's lock is stale, so its slot is free again). A session whose own slot has
@@ -12,6 +13,7 @@ next start.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -118,8 +120,10 @@ class Recovery:
             for lock in locks:
                 lock.unlock()
 
-    def save(self, net: Network, evidence: dict[str, Any], source: str | None) -> None:
-        """Write the recovery copy (atomically) and its sidecar."""
+    def save(self, net: Network, evidence: dict[str, Any], source: str | None, project: Any = None,
+             view: dict[str, Any] | None = None) -> None:
+        """Write the recovery copy (atomically) and its sidecar; ``project`` (not changed) gives the other
+        sections of the session (runs, queries, data), ``view`` the window's view options."""
         if not self.active:
             return
         copy, raw = net.copy(), {}
@@ -127,7 +131,9 @@ class Recovery:
             if unnormalised_rows(copy, var):
                 raw[var] = np.asarray(copy.cpt(var)).tolist()
                 copy.set_cpt(var, normalise_rows(copy.cpt(var)))
-        file_io.write_file(copy, self.copy_path, evidence=evidence)
+        if project is not None and file_io.is_project(self.copy_path):
+            project = dataclasses.replace(project, network=copy, evidence_sets=dict(project.evidence_sets))
+        file_io.write_file(copy, self.copy_path, project, evidence, view)
         meta = {"source": source, "saved_at": time.time(), "raw_tables": raw}
         atomic_write_text(self.sidecar_path, json.dumps(meta))
 

@@ -68,7 +68,7 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
         out = Path(out)
         if not image.save(str(out)):
             raise BNStudioError(f"could not write {out}")
-        window.document.undo_stack.setClean()
+        window.document.mark_saved()   # a rendering, not the user's work: close without asking
         window.close()
         _settle(app)
     return out

@@ -70,7 +70,7 @@ def window(qtbot, settings, recovery, no_dialogs):
     win.show()
     qtbot.waitExposed(win)
     yield win
-    win.document.undo_stack.setClean()  # nothing to ask about when the test closes it
+    win.document.mark_saved()  # nothing to ask about when the test closes it
     win.close()
     win.deleteLater()
 

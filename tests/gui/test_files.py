@@ -73,10 +73,11 @@ def test_closing_with_unsaved_changes_asks(window, monkeypatch):
     w.document.replace_network(sprinkler())
     w.document.execute(cmd.RenameVariable(w.document, "Rain", "Showers"))
     asked = []
-    monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent, name: asked.append(name) or dialogs.CANCEL)
+    monkeypatch.setattr(dialogs, "ask_save_changes",
+                        lambda parent, name, unsaved=None: asked.append(name) or dialogs.CANCEL)
     assert not w.close()
     assert asked and w.isVisible()
-    monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent, name: dialogs.DISCARD)
+    monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent, name, unsaved=None: dialogs.DISCARD)
     assert w.close()
 
 
@@ -142,7 +143,7 @@ def test_new_asks_only_when_modified(window, monkeypatch):
     w = window
     assert w.files.new_file() and len(w.document.network) == 0
     w.document.execute(cmd.AddVariable(w.document, "A", ["a", "b"], (0, 0)))
-    monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent, name: dialogs.CANCEL)
+    monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent, name, unsaved=None: dialogs.CANCEL)
     assert not w.files.new_file() and "A" in w.document.network
 
 

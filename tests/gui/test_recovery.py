@@ -25,7 +25,7 @@ def _crash(win: MainWindow) -> None:
     win.files.autosave_timer.stop()
     win.files.recovery._lock.unlock()  # the lock file vanishes with the process; the copy stays
     win.files.recovery._lock = None
-    win.document.undo_stack.setClean()
+    win.document.mark_saved()
     win.hide()
     win.deleteLater()
 
@@ -50,7 +50,7 @@ def test_recovery_copy_is_offered_after_a_crash_and_restores_the_work(qtbot, set
     assert win2.document.evidence == {"Wet": "yes"}
     assert win2.document.modified and win2.isWindowModified()
     assert not (folder / "autosave.bnsproj").exists()  # offered once
-    win2.document.undo_stack.setClean()
+    win2.document.mark_saved()
     win2.close()
 
 
@@ -60,7 +60,7 @@ def test_a_clean_exit_deletes_the_copy(qtbot, settings, tmp_path, monkeypatch):
     win.document.replace_network(sprinkler())
     win.document.execute(cmd.RenameVariable(win.document, "Rain", "Showers"))
     assert win.files.autosave() and (folder / "autosave.bnsproj").exists()
-    monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent, name: dialogs.DISCARD)
+    monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent, name, unsaved=None: dialogs.DISCARD)
     assert win.close()
     assert not (folder / "autosave.bnsproj").exists()
     win2, offers = _start(qtbot, settings, folder, monkeypatch, answer=True)
@@ -113,13 +113,13 @@ def test_a_crashed_second_window_is_offered_at_the_next_start(qtbot, settings, t
         win.document.execute(cmd.RenameVariable(win.document, "Rain", name))
         assert win.files.autosave()
     _crash(second)
-    monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent, name: dialogs.DISCARD)
+    monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent, name, unsaved=None: dialogs.DISCARD)
     assert first.close()                                   # clean exit: its own copy goes
     third, offers = _start(qtbot, settings, folder, monkeypatch, answer=True)
     assert third.files.recovery.slot == folder and offers == [None]
     assert "Second" in third.document.network
     assert not (folder / "slot-1" / "autosave.bnsproj").exists()
-    third.document.undo_stack.setClean()
+    third.document.mark_saved()
     third.close()
 
 

@@ -131,10 +131,12 @@ class DataPanel(QWidget):
         if path:
             self.load(path)
 
-    def load(self, path: str | Path, settings: dict[str, Any] | None = None, interactive: bool | None = None):
+    def load(self, path: str | Path, settings: dict[str, Any] | None = None, interactive: bool | None = None,
+             with_file: bool = False):
         """Read ``path`` in the background (returns the worker). ``settings`` (as recorded in a project) are
         applied when it arrives; the data are then aligned, asking about unknown values if ``interactive``
-        (default: when no settings are given)."""
+        (default: when no settings are given). ``with_file``: the data come with the opened file (a project's
+        data, a bundled example's), so they are not unsaved work."""
         if self.jobs.running:
             self.message_bar.show_message("warning", "Still reading the previous file")
             return None
@@ -142,10 +144,12 @@ class DataPanel(QWidget):
         self.path_label.setText(f"Reading {path}…")
         interactive = settings is None if interactive is None else interactive
         return self.jobs.start(read_job(str(path)),
-                               finished=partial(self._on_loaded, str(path), settings or {}, interactive),
+                               finished=partial(self._on_loaded, str(path), settings or {}, interactive,
+                                                with_file),
                                failed=self._on_load_failed, cancelled=lambda: self.progress.hide())
 
-    def _on_loaded(self, path: str, settings: dict[str, Any], interactive: bool, dataset: Dataset) -> None:
+    def _on_loaded(self, path: str, settings: dict[str, Any], interactive: bool, with_file: bool,
+                   dataset: Dataset) -> None:
         self.progress.hide()
         self.state = DataState(path=path, raw=dataset, dataset=dataset)
         self.split.set_targets(list(dataset.columns), keep=settings.get("target"))
@@ -161,6 +165,8 @@ class DataPanel(QWidget):
         self._refresh_views()
         self.loaded.emit()
         self.align(interactive=interactive)
+        if with_file:
+            self.document.mark_saved(["data"])
 
     def _on_load_failed(self, exc: BaseException) -> None:
         self.progress.hide()
@@ -284,6 +290,7 @@ class DataPanel(QWidget):
             from bnstudio.project import project_from_network
             self.document.project = project_from_network(self.document.network)
         self.document.project.data = {"path": self.state.path, "settings": self.settings()}
+        self.document.note_session_change()
 
     # ------------------------------------------------------------------ following the document
     def _on_network_changed(self, event) -> None:
@@ -304,11 +311,12 @@ class DataPanel(QWidget):
                 self.state = DataState()
                 self._refresh_views()
                 self.publish()
-                self.load(path, data.get("settings") or {}, interactive=False)
+                self.load(path, data.get("settings") or {}, interactive=False, with_file=True)
                 return
             self.message_bar.show_message("warning", f"The project's data file {data['path']} was not found")
-        if self.state.dataset is not None:
+        if self.state.dataset is not None:  # the data stay loaded for the new network (asked about already)
             self.align(interactive=False)
+            self.document.mark_saved(["data"])
 
     def shutdown(self) -> None:
         """Stop a read in progress (call before the panel goes away)."""

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QTabWidget, Q
 from bnstudio.core.events import Event
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.session import SessionPart
 from bnstudio.gui.query_panel import compute, plots
 from bnstudio.gui.query_panel import saved_queries as saved
 from bnstudio.gui.query_panel.contributions import TOP, ContributionsView
@@ -107,6 +108,9 @@ class QueryPanel(QWidget):
         doc.beliefs_changed.connect(self.refresh)
         doc.network_changed.connect(self.on_network_changed)
         doc.network_replaced.connect(self.on_network_replaced)
+        doc.add_session_part("expert_counts", SessionPart(c.ess_value, self._describe_expert_counts))
+        for signal in (c.ess.valueChanged, c.use_ess.toggled):
+            signal.connect(doc.note_session_change)
         for signal in (c.target.changed, c.evidence.changed, c.level.valueChanged, c.ess.valueChanged,
                        c.use_ess.toggled, c.source.currentIndexChanged):
             signal.connect(self.schedule_refresh)
@@ -171,9 +175,20 @@ class QueryPanel(QWidget):
     def target(self) -> dict[str, str]:
         return self.controls.target.assignment()
 
+    def _describe_expert_counts(self) -> str:
+        ess = self.controls.ess_value()
+        return "expert counts for the error bars switched off" if ess is None else \
+            f"expert counts for the error bars (ESS {ess:g})"
+
     # ------------------------------------------------------------------ following the document
     def on_network_replaced(self) -> None:
-        net = self.document.network
+        net, project = self.document.network, self.document.project
+        view = getattr(project, "view", None) or {}
+        if "expert_ess" in view:   # a project keeps the expert counts it was saved with
+            ess = view["expert_ess"]
+            if isinstance(ess, (int, float)) and ess > 0:
+                self.controls.ess.setValue(float(ess))
+            self.controls.use_ess.setChecked(isinstance(ess, (int, float)) and ess > 0)
         self.cancel_monte_carlo()
         self.controls.target.set_network(net)
         self.controls.evidence.set_network(net)
@@ -311,6 +326,7 @@ class QueryPanel(QWidget):
                                               "label": label or compute.describe(target)})
         self.saved_bar.label.clear()
         self.refresh_saved()
+        self.document.note_session_change()
         return True
 
     def remove_saved(self, rows: list[int]) -> None:
@@ -320,6 +336,7 @@ class QueryPanel(QWidget):
             del entries[k]
         self._saved_key = None
         self.refresh_saved()
+        self.document.note_session_change()
 
     def _remove_selected(self) -> None:
         self.remove_saved([i.row() for i in self.saved_table.selectionModel().selectedRows()])

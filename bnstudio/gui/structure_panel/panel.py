@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QProgr
                                QScrollArea, QToolButton, QVBoxLayout, QWidget)
 
 from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.session import SessionPart
 from bnstudio.gui.structure_panel.canvas_tool import ArcConstraintTool
 from bnstudio.gui.structure_panel.command import ApplyLearnedStructure
 from bnstudio.gui.structure_panel.constraints import KINDS, ConstraintsEditor
@@ -151,6 +152,14 @@ class StructurePanel(QWidget):
         self.follow_timer.timeout.connect(self._follow_network)
         self.document.network_replaced.connect(self._on_network_replaced)
         self.document.network_changed.connect(self._on_network_changed)
+        self.document.add_session_part("structure", SessionPart(
+            self._proposal_summary, lambda: "a learned structure not yet accepted (files do not keep it)",
+            in_project=False))
+
+    def _proposal_summary(self) -> tuple | None:
+        """The proposal as unsaved work (None: nothing to lose)."""
+        result = self.result
+        return None if result is None else (result.algorithm, tuple(result.arcs), result.seconds)
 
     # ------------------------------------------------------------------ inputs
     def set_data(self, codes: np.ndarray, names: Sequence[str], states: Sequence[Sequence[str]]) -> None:
@@ -276,6 +285,7 @@ class StructurePanel(QWidget):
                             f"{result.score:.2f}, {result.seconds:.2f} s")
         self._show_overlay()
         self._show_result_state()
+        self.document.note_session_change()
         self.result_ready.emit(result)
 
     def _on_failed(self, exc: Exception) -> None:
@@ -327,6 +337,7 @@ class StructurePanel(QWidget):
             self._show_overlay()
             return False
         self._show_result_state()
+        self.document.note_session_change()
         self.accepted.emit()
         return True
 
@@ -336,6 +347,8 @@ class StructurePanel(QWidget):
         self.result = None
         self._show_overlay()
         self._show_result_state()
+        if had:
+            self.document.note_session_change()
         if had and not quiet:
             self.discarded.emit()
 

@@ -277,6 +277,7 @@ class TrainingPanel(QWidget):
             from bnstudio.project import project_from_network
             self.document.project = project_from_network(self.document.network)
         self.document.project.runs = [r.to_json() for r in self.runs]
+        self.document.note_session_change()
 
     def _refresh_tables(self) -> None:
         self.results.set_runs(self.runs, [self.plot.colour(r.key - 1) for r in self.runs])

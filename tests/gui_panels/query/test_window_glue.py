@@ -28,7 +28,7 @@ def window(qtbot, tmp_path: Path):
     win.show()
     qtbot.waitExposed(win)
     yield win
-    win.document.undo_stack.setClean()
+    win.document.mark_saved()
     win.close()
     win.deleteLater()
 
