@@ -32,14 +32,19 @@ def show_format_error(parent: QWidget | None, exc: FormatError) -> None:
     show_error(parent, "Cannot open file", summary, details)
 
 
-def ask_save_changes(parent: QWidget | None, name: str, unsaved: list[str] | None = None) -> str:
-    """SAVE, DISCARD or CANCEL for unsaved work on ``name``; ``unsaved`` names each part that would be lost."""
+def save_changes_box(parent: QWidget | None, name: str, unsaved: list[str] | None = None) -> QMessageBox:
+    """The "Save the changes to NAME?" question, listing what would be lost."""
     box = QMessageBox(QMessageBox.Warning, "Unsaved changes", f"Save the changes to {name}?",
                       QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, parent)
     box.setDefaultButton(QMessageBox.Save)
     if unsaved:
-        box.setInformativeText("Not saved yet: " + "; ".join(unsaved) + ".")
-    answer = box.exec()
+        box.setInformativeText("Not saved yet:\n" + "\n".join(f"• {part}" for part in unsaved))
+    return box
+
+
+def ask_save_changes(parent: QWidget | None, name: str, unsaved: list[str] | None = None) -> str:
+    """SAVE, DISCARD or CANCEL for unsaved work on ``name``; ``unsaved`` names each part that would be lost."""
+    answer = save_changes_box(parent, name, unsaved).exec()
     return {QMessageBox.Save: SAVE, QMessageBox.Discard: DISCARD}.get(answer, CANCEL)
 
 
