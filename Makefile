@@ -4,7 +4,8 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+RUN_STAMP  := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 EXAMPLE := resources/networks/alarm.bif
 
 .PHONY: run test bench package clean
@@ -13,17 +14,22 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet -e ".[test]"
-	touch $(STAMP)
+# the app alone (make run) needs only the runtime dependencies; the tests add the test extra
+$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	touch $(RUN_STAMP)
 
-run: $(STAMP)
+$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $(RUN_STAMP) $(TEST_STAMP)
+
+run: $(RUN_STAMP)
 	$(VENV)/bin/bnstudio gui $(EXAMPLE)
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) -m pip install --quiet -e ".[test,bench]"
 	$(PY) benchmarks/inference_bench.py
 	$(PY) benchmarks/learning_bench.py
@@ -32,7 +38,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/data_bench.py
 
 # one-folder desktop build in dist/bnstudio (PyInstaller is a build tool, not a dependency; see packaging/README.md)
-package: $(STAMP)
+package: $(RUN_STAMP)
 	$(PY) -m pip install --quiet pyinstaller
 	$(VENV)/bin/pyinstaller --noconfirm packaging/bnstudio.spec
 

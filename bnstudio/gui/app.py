@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication
 
-from bnstudio.gui import collector, dialogs
+from bnstudio.gui import collector, dialogs, system_check
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.icons import app_icon
 from bnstudio.gui.main_window import MainWindow
@@ -58,6 +58,10 @@ def run(path: str | Path | None = None) -> int:
     if not has_display():
         print("bnstudio: no display found (set DISPLAY, or run a subcommand; see `bnstudio --help`)",
               file=sys.stderr)
+        return 2
+    problem = system_check.display_problem()
+    if problem is not None:   # Qt would abort with a message that names none of the missing libraries
+        print(problem, file=sys.stderr)
         return 2
     app = application()
     dialogs.install_excepthook()
