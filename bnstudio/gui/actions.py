@@ -33,6 +33,7 @@ class Actions:
         self.export_png = self._make("Export Image as &PNG…", files.export_png_dialog)
         self.export_svg = self._make("Export Image as S&VG…", files.export_svg_dialog)
         self.quit = self._make("&Quit", w.close, QKeySequence.Quit)
+        self.reset_layout = self._make("&Reset Layout", w.reset_layout)
 
         stack = w.document.undo_stack
         self.undo = stack.createUndoAction(w, "&Undo")
@@ -130,6 +131,7 @@ class Actions:
         for dock in w.docks.values():
             m.addAction(dock.toggleViewAction())
         m.addAction(w.toolbar.toggleViewAction())
+        m.addAction(self.reset_layout)
         m = menus["network"]
         m.addActions([self.tool_select, self.tool_node, self.tool_arc])
         m.addSeparator()

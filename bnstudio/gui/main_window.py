@@ -14,6 +14,7 @@ from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import commands as cmd
+from bnstudio.gui import dock_layout
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.actions import Actions
 from bnstudio.gui.canvas import SELECT, NetworkScene, NetworkView
@@ -61,6 +62,8 @@ class MainWindow(QMainWindow):
         self.files = FileController(self, recovery)
         self._compose()
         install_panels(self)
+        dock_layout.arrange(self, self.docks)
+        self.dock_proportions = dock_layout.DockProportions(self, self.docks)
         self.actions = Actions(self)
         self.menus = self.actions.build_menus()
         self.actions.fill_toolbar(self.toolbar)
@@ -85,17 +88,8 @@ class MainWindow(QMainWindow):
         self.toolbar.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
         self.addToolBar(self.toolbar)
         self.history.setEmptyLabel("<opened>")
-        for key, title, widget, area in (("properties", "Node Properties", self.properties, Qt.RightDockWidgetArea),
-                                         ("history", "Undo History", self.history, Qt.RightDockWidgetArea),
-                                         ("cpt", "Probability Table", self.cpt_editor, Qt.BottomDockWidgetArea)):
-            dock = self.docks[key] = QDockWidget(title, self)
-            dock.setObjectName(f"dock_{key}")
-            dock.setWidget(widget)
-            self.addDockWidget(area, dock)
-        self.tabifyDockWidget(self.docks["properties"], self.docks["history"])
-        self.docks["properties"].raise_()
-        self.resizeDocks([self.docks["properties"]], [290], Qt.Horizontal)
-        self.resizeDocks([self.docks["cpt"]], [300], Qt.Vertical)
+        for key, widget in (("properties", self.properties), ("history", self.history), ("cpt", self.cpt_editor)):
+            self.docks[key] = dock_layout.make_dock(self, key, widget)
         for label in (self.evidence_label, self.summary_label, self.zoom_label):
             label.setContentsMargins(10, 0, 10, 0)
             self.statusBar().addPermanentWidget(label)
@@ -116,18 +110,20 @@ class MainWindow(QMainWindow):
     def _restore_settings(self) -> None:
         s = self.settings
         geometry, state = s.value(cfg.WINDOW_GEOMETRY), s.value(cfg.WINDOW_STATE)
-        if not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1400, 900)
-        if not state.isEmpty():
-            self.restoreState(state)
+        if geometry.isEmpty() or not self.restoreGeometry(geometry):
+            dock_layout.first_geometry(self)
+        if not state.isEmpty():   # a state of an older arrangement is ignored
+            self.dock_proportions.restored = self.restoreState(state, dock_layout.LAYOUT_VERSION)
         style = s.value(cfg.NODE_STYLE)
         self.set_node_style(style if style in st.NODE_STYLES else st.BARS)
 
+    def reset_layout(self) -> None:
+        """Every dock back in its default place and size (View ▸ Reset Layout)."""
+        dock_layout.arrange(self, self.docks)
+
     def save_settings(self) -> None:
         self.settings.set_value(cfg.WINDOW_GEOMETRY, self.saveGeometry())
-        self.settings.set_value(cfg.WINDOW_STATE, self.saveState())
+        self.settings.set_value(cfg.WINDOW_STATE, self.saveState(dock_layout.LAYOUT_VERSION))
         self.settings.set_value(cfg.NODE_STYLE, self.scene.node_style)
         self.settings.sync()
 

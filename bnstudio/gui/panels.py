@@ -2,8 +2,7 @@
 
 Data -> parameter learning and structure learning (the aligned data selection); query and compare views ->
 the CPT editor (a clicked CPT row opens in it); a bagged-mp run -> the query panel's bootstrap spread; the
-structure panel draws its diff on the window's canvas. Bottom area: probability table, data, parameter learning,
-query & error bars (tabbed); right area: node properties, undo history, structure learning (tabbed).
+structure panel draws its diff on the window's canvas. Where the docks go: :mod:`bnstudio.gui.dock_layout`.
 """
 from __future__ import annotations
 
@@ -11,10 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
 from bnstudio.gui.data_panel import DataPanel
+from bnstudio.gui.dock_layout import make_dock
 from bnstudio.gui.query_panel import QueryPanel
 from bnstudio.gui.query_panel.compute import row_number
 from bnstudio.gui.resources import resource_root
@@ -35,21 +34,9 @@ def install_panels(window: "MainWindow") -> None:
     window.training_panel = TrainingPanel(doc)
     window.structure_panel = StructurePanel(doc, window.scene)
     window.query_panel = QueryPanel(doc)
-    for key, title, widget, area in (("data", "Data", window.data_panel, Qt.BottomDockWidgetArea),
-                                     ("training", "Parameter Learning", window.training_panel, Qt.BottomDockWidgetArea),
-                                     ("query", "Query / Error Bars", window.query_panel, Qt.BottomDockWidgetArea),
-                                     ("structure", "Structure Learning", window.structure_panel,
-                                      Qt.RightDockWidgetArea)):
-        dock = window.docks[key] = QDockWidget(title, window)
-        dock.setObjectName(f"dock_{key}")
-        dock.setWidget(_scrollable(widget))
-        window.addDockWidget(area, dock)
-    for first, second in (("cpt", "data"), ("data", "training"), ("training", "query"),
-                          ("history", "structure")):
-        window.tabifyDockWidget(window.docks[first], window.docks[second])
-    window.docks["cpt"].raise_()
-    window.docks["properties"].raise_()
-    window.layout().activate()   # settle the tabbed areas now, or the window keeps the side-by-side width
+    for key, widget in (("data", window.data_panel), ("training", window.training_panel),
+                        ("structure", window.structure_panel), ("query", window.query_panel)):
+        window.docks[key] = make_dock(window, key, _scrollable(widget))
     window.data_panel.selection_changed.connect(window.training_panel.set_selection)
     window.data_panel.selection_changed.connect(window.structure_panel.set_selection)
     window.query_panel.row_selected.connect(lambda var, parents: open_cpt_row(window, var, parents))

@@ -6,7 +6,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 from bnstudio.errors import BNStudioError
@@ -39,6 +39,7 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
                 raise BNStudioError(f"unknown dock(s) {sorted(unknown)}; use {sorted(window.docks)}")
             for name, dock in window.docks.items():
                 dock.setVisible(name in docks)
+        window.setWindowState(Qt.WindowNoState)   # not maximised to the (virtual) screen: exactly ``size``
         window.resize(*size)
         window.show()
         _settle(app)

@@ -59,6 +59,7 @@ class QueryControls(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         for box in (target_box, evidence_box, settings):
             layout.addWidget(box)
+        layout.addStretch(1)   # a tall dock leaves the space below the boxes, not inside them
 
     @property
     def evidence_source(self) -> str:

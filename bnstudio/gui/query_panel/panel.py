@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QTabWidget, Q
 from bnstudio.core.events import Event
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.responsive import ResponsiveSplitter
 from bnstudio.gui.session import SessionPart
 from bnstudio.gui.query_panel import compute, plots
 from bnstudio.gui.query_panel import saved_queries as saved
@@ -31,6 +32,8 @@ from bnstudio.gui.query_panel.summary import SummaryView
 from bnstudio.gui.workers import JobWorker
 from bnstudio.uncertainty import row_index, sensitivity
 
+#: from this width the controls and the plots stand side by side; narrower, the controls go on top
+SIDE_BY_SIDE = 820
 RENAMES = ("rename_variable", "rename_state")
 #: edits that change which variables or states exist (the forms and saved queries follow them)
 VARIABLE_EVENTS = RENAMES + ("add_variable", "remove_variable", "add_state", "remove_state", "reorder_states")
@@ -72,15 +75,16 @@ class QueryPanel(QWidget):
 
     # ------------------------------------------------------------------ composition
     def _compose(self) -> None:
-        left = QWidget()
-        column = QVBoxLayout(left)
-        column.addWidget(self.controls)
-        column.addWidget(self.summary, 1)
-        scroll = QScrollArea()
-        scroll.setWidget(left)
+        scroll = QScrollArea()   # the controls scroll in a short dock; the answer below them stays in view
+        scroll.setWidget(self.controls)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.NoFrame)
-        scroll.setMinimumWidth(330)
+        left = QWidget()
+        left.setMinimumWidth(330)
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(scroll, 1)
+        column.addWidget(self.summary)
         density_tab = QWidget()
         dens = QVBoxLayout(density_tab)
         dens.addWidget(self.density, 1)
@@ -93,11 +97,7 @@ class QueryPanel(QWidget):
         self.tabs.addTab(self.contributions, "Variance sources")
         self.tabs.addTab(self.sensitivity, "Sensitivity")
         self.tabs.addTab(saved_tab, "Saved queries")
-        splitter = QSplitter(Qt.Horizontal)
-        splitter.addWidget(scroll)
-        splitter.addWidget(self.tabs)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([360, 640])
+        splitter = ResponsiveSplitter(left, self.tabs, side_by_side=SIDE_BY_SIDE, side_share=0.36, stacked_share=0.5)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.messages)

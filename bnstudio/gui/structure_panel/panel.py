@@ -130,11 +130,8 @@ class StructurePanel(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         for widget in (self.data_label, algorithm, constraints):
             column.addWidget(widget)
-        column.addLayout(run)
-        column.addWidget(self.status)
-        column.addWidget(self.result_box)
         column.addStretch(1)
-        scroll = QScrollArea()  # docked in a short window, the form scrolls instead of squeezing
+        scroll = QScrollArea()  # docked in a short window, the options scroll instead of squeezing ...
         scroll.setWidget(content)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.NoFrame)
@@ -143,6 +140,9 @@ class StructurePanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.messages)
         layout.addWidget(scroll, 1)
+        layout.addLayout(run)                # ... while Learn, the status and Accept / Discard stay in view
+        layout.addWidget(self.status)
+        layout.addWidget(self.result_box)
 
     def _connect(self) -> None:
         self.run_button.clicked.connect(self._on_run_button)

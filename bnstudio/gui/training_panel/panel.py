@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QScrollArea, QSplitter,
+from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
 from bnstudio.errors import BNStudioError
@@ -20,6 +20,7 @@ from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.data_panel.selection import DataSelection
 from bnstudio.gui.document import Document
 from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter
 from bnstudio.gui.training_panel.commands import ApplyParameters
 from bnstudio.gui.training_panel.compare import CompareView
 from bnstudio.gui.training_panel.job import TrainingRequest, run_training
@@ -31,6 +32,8 @@ from bnstudio.jobs import IterationInfo
 
 PLOT_INTERVAL_MS = 50   # at most 20 plot updates per second while a run reports
 SIDE_WIDTH = 330
+#: from this width the options and the plots stand side by side; narrower, the options go on top
+SIDE_BY_SIDE = 820
 
 
 @dataclass
@@ -93,31 +96,29 @@ class TrainingPanel(QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
+        options = QWidget()
+        options_layout = QVBoxLayout(options)
+        options_layout.setContentsMargins(0, 0, 0, 0)
+        options_layout.addWidget(method_box)
+        options_layout.addWidget(self.data_label)
+        scroll = ContentScrollArea(options)   # the options scroll in a short dock ...
         side = QWidget()
+        side.setMinimumWidth(SIDE_WIDTH)
         side_layout = QVBoxLayout(side)
-        side_layout.addWidget(method_box)
-        side_layout.addWidget(self.data_label)
-        side_layout.addLayout(buttons)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        side_layout.addWidget(scroll)
+        side_layout.addLayout(buttons)     # ... while Run / Cancel and the progress stay in view below them
         side_layout.addWidget(self.progress)
         side_layout.addWidget(self.status)
         side_layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidget(side)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(SIDE_WIDTH)
-        scroll.setFrameShape(QScrollArea.NoFrame)
         self.tabs.addTab(self.results, "Results")
         self.tabs.addTab(self.compare, "Compare runs")
         right = QSplitter(Qt.Vertical)
         right.addWidget(self.plot)
         right.addWidget(self.tabs)
         right.setStretchFactor(0, 3)
-        right.setStretchFactor(1, 2)
-        splitter = QSplitter(Qt.Horizontal)
-        splitter.addWidget(scroll)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(1, 1)
+        right.setStretchFactor(1, 1)
+        splitter = ResponsiveSplitter(side, right, side_by_side=SIDE_BY_SIDE, side_share=0.34, stacked_share=0.25)
         layout = QVBoxLayout(self)
         layout.addWidget(self.message_bar)
         layout.addWidget(splitter, 1)

@@ -1,0 +1,110 @@
+"""Where the docks go and how big they are.
+
+The default arrangement (also **View ▸ Reset Layout**): the analysis panels need height for their plots and
+their Run / Accept buttons, so they share the right-hand area at the window's full height, tabbed with the
+node properties and the undo history (tabs on top); the probability table, which needs width, sits under the
+canvas. The right area takes :data:`RIGHT_FRACTION` of the window's width and the table
+:data:`BOTTOM_FRACTION` of its height, and :class:`DockProportions` keeps whatever proportions the user set
+when the window is resized, so a larger window grows the panels and not only the canvas.
+
+A window without saved geometry opens maximised on screens up to :data:`MAXIMISE_UP_TO` and at
+:data:`SCREEN_FRACTION` of larger screens.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QEvent, QSize, Qt
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QWidget
+
+#: (dock key, title) in tab order; the first of each area is raised
+RIGHT = (("properties", "Node"), ("history", "History"), ("data", "Data"), ("training", "Learn Parameters"),
+         ("structure", "Learn Structure"), ("query", "Query / Error Bars"))
+BOTTOM = (("cpt", "Probability Table"),)
+TITLES = dict(RIGHT + BOTTOM)
+RIGHT_FRACTION = 0.47
+BOTTOM_FRACTION = 0.3
+#: screens up to this size get a maximised window at first start
+MAXIMISE_UP_TO = QSize(1680, 1050)
+SCREEN_FRACTION = 0.85
+#: saved window states of another arrangement are not restored
+LAYOUT_VERSION = 2
+
+
+def make_dock(window: QMainWindow, key: str, widget: QWidget) -> QDockWidget:
+    """A dock for ``widget`` titled as :data:`TITLES` says (placed by :func:`arrange`)."""
+    dock = QDockWidget(TITLES[key], window)
+    dock.setObjectName(f"dock_{key}")
+    dock.setWidget(widget)
+    return dock
+
+
+def arrange(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
+    """Put every dock in its default place and tab (shown, docked), then size them to the window."""
+    window.setCorner(Qt.TopRightCorner, Qt.RightDockWidgetArea)
+    window.setCorner(Qt.BottomRightCorner, Qt.RightDockWidgetArea)
+    window.setTabPosition(Qt.RightDockWidgetArea, QTabWidget.North)
+    window.setDocumentMode(False)
+    for area, group in ((Qt.RightDockWidgetArea, RIGHT), (Qt.BottomDockWidgetArea, BOTTOM)):
+        first = None
+        for key, _title in group:
+            dock = docks[key]
+            dock.setFloating(False)
+            window.addDockWidget(area, dock)
+            dock.show()
+            if first is None:
+                first = dock
+            else:
+                window.tabifyDockWidget(first, dock)
+        first.raise_()
+    window.layout().activate()
+    size_docks(window, docks)
+
+
+def size_docks(window: QMainWindow, docks: dict[str, QDockWidget], right: float = RIGHT_FRACTION,
+               bottom: float = BOTTOM_FRACTION) -> None:
+    """The right area at ``right`` of the window's width, the bottom one at ``bottom`` of its height."""
+    size = window.size()
+    window.resizeDocks([docks[RIGHT[0][0]]], [round(right * size.width())], Qt.Horizontal)
+    window.resizeDocks([docks[BOTTOM[0][0]]], [round(bottom * size.height())], Qt.Vertical)
+
+
+def first_geometry(window: QMainWindow) -> None:
+    """Size a window that has no saved geometry to its screen: maximised on small screens."""
+    screen = window.screen() or window.windowHandle() and window.windowHandle().screen()
+    available = screen.availableGeometry() if screen is not None else None
+    if available is None or available.width() <= 0:
+        window.resize(1400, 900)
+        return
+    if available.width() <= MAXIMISE_UP_TO.width() or available.height() <= MAXIMISE_UP_TO.height():
+        window.resize(available.size())
+        window.setWindowState(window.windowState() | Qt.WindowMaximized)
+        return
+    size = available.size() * SCREEN_FRACTION
+    window.resize(size)
+    window.move(available.center() - window.rect().center())
+
+
+class DockProportions(QObject):
+    """Keeps the right and bottom dock areas at the same fraction of the window when it is resized."""
+
+    def __init__(self, window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
+        super().__init__(window)
+        self.window, self.docks = window, docks
+        self.shown = False
+        self.restored = False   # the user's own layout was restored: keep its sizes at first show
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is not self.window:
+            return False
+        if event.type() == QEvent.Show and not self.shown:   # the first real size: the default proportions
+            self.shown = True
+            if not self.restored:
+                size_docks(self.window, self.docks)
+        elif event.type() == QEvent.Resize and self.shown:
+            old = event.oldSize()
+            if old.width() > 0 and old.height() > 0:
+                right, bottom = self.docks[RIGHT[0][0]], self.docks[BOTTOM[0][0]]
+                fractions = (right.width() / old.width() if right.isVisible() else RIGHT_FRACTION,
+                             bottom.height() / old.height() if bottom.isVisible() else BOTTOM_FRACTION)
+                size_docks(self.window, self.docks, *fractions)
+        return False

@@ -1,0 +1,71 @@
+"""A splitter that puts its two panes side by side when its width allows and stacks them otherwise, so a panel
+docked in a narrow area (a laptop screen, a dock the user made small) never hides its controls behind a
+horizontal scroll bar."""
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QWidget
+
+
+class ContentScrollArea(QScrollArea):
+    """A frameless scroll area that asks for its content's full height (so the content shows whole wherever
+    there is room, and scrolls only where there is not)."""
+
+    def __init__(self, content: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidget(content)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+
+    def sizeHint(self) -> QSize:  # Qt override: the content's height at the width it has (wrapped text)
+        content, hint = self.widget(), self.widget().sizeHint()
+        height = content.heightForWidth(self.viewport().width()) if content.hasHeightForWidth() else -1
+        return QSize(hint.width() + self.verticalScrollBar().sizeHint().width(), max(height, hint.height()))
+
+    def resizeEvent(self, event) -> None:  # Qt override
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()   # wrapped text changes height with the width
+
+
+class ResponsiveSplitter(QSplitter):
+    """``first`` | ``second`` from ``side_by_side`` pixels of width up; ``first`` above ``second`` below that.
+
+    The first pane keeps its share of the length in each orientation (``side_share``, ``stacked_share`` to
+    begin with; a drag of the handle sets a new one), whatever the size.
+    """
+
+    def __init__(self, first: QWidget, second: QWidget, side_by_side: int, side_share: float = 0.36,
+                 stacked_share: float = 0.5, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Horizontal, parent)
+        self.side_by_side = side_by_side
+        self.shares = {Qt.Horizontal: side_share, Qt.Vertical: stacked_share}
+        self.addWidget(first)
+        self.addWidget(second)
+        self.setChildrenCollapsible(False)
+        self.splitterMoved.connect(self._remember_share)
+
+    def orientation_for(self, width: int) -> Qt.Orientation:
+        """Side by side from ``side_by_side`` on, and only where both panes' minimum widths fit."""
+        needed = sum(self.widget(i).minimumSizeHint().width() for i in range(self.count())) + self.handleWidth()
+        return Qt.Horizontal if width >= max(self.side_by_side, needed) else Qt.Vertical
+
+    def minimumSizeHint(self) -> QSize:  # Qt override: as narrow as the stacked panes (so it can flip)
+        hints = [self.widget(i).minimumSizeHint() for i in range(self.count())]
+        return QSize(max(h.width() for h in hints), max(h.height() for h in hints))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        orientation = self.orientation_for(event.size().width())
+        if orientation != self.orientation():
+            self.setOrientation(orientation)
+        super().resizeEvent(event)
+        length = event.size().width() if orientation == Qt.Horizontal else event.size().height()
+        first = round(self.shares[orientation] * (length - self.handleWidth()))
+        self.setSizes([first, length - self.handleWidth() - first])
+
+    def _remember_share(self, _pos: int, _index: int) -> None:
+        sizes = self.sizes()
+        if sum(sizes) > 0:
+            self.shares[self.orientation()] = sizes[0] / sum(sizes)

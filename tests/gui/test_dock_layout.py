@@ -1,0 +1,123 @@
+"""The analysis docks open at a usable size on a laptop and on a desktop screen: every dock's main buttons lie
+fully inside the part of the dock one sees (seen: Parameter Learning ~130 px tall with Run / Cancel cut in half;
+Structure Learning with Accept cut off), the panels grow with the window, and View ▸ Reset Layout brings the
+arrangement back."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
+
+from bnstudio.gui import dock_layout
+from bnstudio.gui.main_window import MainWindow
+
+from .conftest import ALARM
+
+SCREENS = [(1366, 768), (1920, 1080)]
+
+
+def main_buttons(w: MainWindow) -> dict[str, list[QWidget]]:
+    """Dock key -> the controls a user must be able to reach without scrolling (for the query panel: the
+    answer, the offer of expert counts for a network without counts, and the Monte-Carlo check)."""
+    w.structure_panel.result_box.show()          # Accept / Discard show with a proposal
+    return {"training": [w.training_panel.run_button, w.training_panel.cancel_button],
+            "structure": [w.structure_panel.run_button, w.structure_panel.accept_button,
+                          w.structure_panel.discard_button],
+            "query": [w.query_panel.mc_bar.run, w.query_panel.summary.text, w.query_panel.summary.use_ess],
+            "data": [w.data_panel.open_button, w.data_panel.align_button],
+            "properties": [w.properties.name_edit]}
+
+
+def visible_rect(widget: QWidget) -> QRect:
+    """The part of ``widget`` one sees: clipped by every ancestor, scroll areas' viewports included."""
+    rect = QRect(widget.mapTo(widget.window(), widget.rect().topLeft()), widget.size())
+    parent = widget.parentWidget()
+    while parent is not None and not parent.isWindow():
+        shown = QRect(parent.mapTo(widget.window(), parent.rect().topLeft()), parent.size())
+        if isinstance(parent, QAbstractScrollArea):
+            viewport = parent.viewport()
+            shown = QRect(viewport.mapTo(widget.window(), viewport.rect().topLeft()), viewport.size())
+        rect = rect.intersected(shown)
+        parent = parent.parentWidget()
+    return rect
+
+
+def show_at(qtbot, w: MainWindow, size: tuple[int, int]) -> None:
+    """The window at ``size`` (not maximised to the test platform's small virtual screen)."""
+    w.setWindowState(Qt.WindowNoState)
+    w.resize(*size)
+    w.show()
+    qtbot.waitExposed(w)
+    settle(qtbot)
+
+
+def settle(qtbot) -> None:
+    for _ in range(3):
+        QApplication.processEvents()
+    qtbot.wait(20)
+
+
+@pytest.fixture
+def fresh_window(qtbot, settings, recovery, no_dialogs):
+    win = MainWindow(settings, recovery)
+    yield win
+    win.document.mark_saved()
+    win.close()
+    win.deleteLater()
+
+
+@pytest.mark.parametrize("size", SCREENS)
+def test_every_docks_main_buttons_are_fully_visible(qtbot, fresh_window, size):
+    w = fresh_window
+    assert w.open_path(ALARM)
+    show_at(qtbot, w, size)
+    for key, buttons in main_buttons(w).items():
+        w.docks[key].raise_()
+        settle(qtbot)
+        for button in buttons:
+            assert button.isVisible(), (size, key, button.text() if hasattr(button, "text") else button)
+            seen = visible_rect(button)
+            assert seen.size() == button.size(), (size, key, getattr(button, "text", lambda: "")(),
+                                                  f"{seen.width()}x{seen.height()} of "
+                                                  f"{button.width()}x{button.height()} visible")
+
+
+@pytest.mark.parametrize("size", SCREENS)
+def test_the_docks_take_their_share_and_grow_with_the_window(qtbot, fresh_window, size):
+    w = fresh_window
+    show_at(qtbot, w, size)
+    right, bottom = w.docks["properties"], w.docks["cpt"]
+    assert right.width() == pytest.approx(dock_layout.RIGHT_FRACTION * w.width(), abs=30)
+    assert bottom.height() == pytest.approx(dock_layout.BOTTOM_FRACTION * w.height(), abs=30)
+    assert w.dockWidgetArea(w.docks["structure"]) == Qt.RightDockWidgetArea
+    w.resize(int(size[0] * 1.2), int(size[1] * 1.2))
+    settle(qtbot)
+    assert right.width() == pytest.approx(dock_layout.RIGHT_FRACTION * w.width(), abs=30)
+    assert bottom.height() == pytest.approx(dock_layout.BOTTOM_FRACTION * w.height(), abs=30)
+
+
+def test_reset_layout_brings_every_dock_back(qtbot, fresh_window):
+    w = fresh_window
+    show_at(qtbot, w, (1366, 768))
+    w.docks["query"].setFloating(True)
+    w.docks["data"].hide()
+    w.addDockWidget(Qt.LeftDockWidgetArea, w.docks["training"])
+    w.actions.reset_layout.trigger()
+    settle(qtbot)
+    for key, dock in w.docks.items():
+        assert dock.isVisible() and not dock.isFloating(), key
+        expected = Qt.BottomDockWidgetArea if key == "cpt" else Qt.RightDockWidgetArea
+        assert w.dockWidgetArea(dock) == expected, key
+    assert w.docks["properties"].width() == pytest.approx(dock_layout.RIGHT_FRACTION * w.width(), abs=30)
+
+
+def test_a_saved_layout_of_the_old_arrangement_is_not_restored(qtbot, settings, recovery, no_dialogs):
+    from bnstudio.gui import settings as cfg
+
+    first = MainWindow(settings, recovery)
+    first.addDockWidget(Qt.LeftDockWidgetArea, first.docks["training"])
+    settings.set_value(cfg.WINDOW_STATE, first.saveState(dock_layout.LAYOUT_VERSION - 1))
+    first.deleteLater()
+    second = MainWindow(settings, recovery)
+    assert second.dockWidgetArea(second.docks["training"]) == Qt.RightDockWidgetArea
+    second.deleteLater()
