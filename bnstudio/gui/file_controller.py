@@ -48,9 +48,11 @@ class FileController(QObject):
 
     # ------------------------------------------------------------------ new / open
     def new_file(self) -> bool:
+        """An empty network at 100 % (after asking about unsaved work)."""
         if not self.maybe_save():
             return False
         self.document.replace_network(Network("untitled"))
+        self.window.view.reset_view()
         return True
 
     def open_dialog(self) -> bool:

@@ -24,7 +24,7 @@ from bnstudio.gui.cpt_editor import CptEditor
 from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import FileController
 from bnstudio.gui.icons import app_icon
-from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
 from bnstudio.gui.panels import install_panels, shutdown_panels
 from bnstudio.gui.properties import PropertiesPanel
 from bnstudio.gui.recovery import Recovery
@@ -34,7 +34,9 @@ HELP_TEXT = """<h3>Mouse and keyboard</h3><table cellspacing=4>
 <tr><td><b>Double-click</b> empty space</td><td>add a node (or use the Add Node tool)</td></tr>
 <tr><td><b>Double-click</b> a node's title, <b>F2</b></td><td>rename in place</td></tr>
 <tr><td><b>Shift+drag</b> from node to node</td><td>add an arc (or use the Add Arc tool)</td></tr>
-<tr><td><b>Click</b> a state's bar</td><td>set it as evidence; click again to clear</td></tr>
+<tr><td><b>Click</b> a node</td><td>select it: its table and properties open (evidence never changes)</td></tr>
+<tr><td><b>Double-click</b> a state's bar</td><td>set it as evidence; double-click again to clear
+(or right-click ▸ Set evidence)</td></tr>
 <tr><td><b>Right-click</b></td><td>node, arc (reverse, delete) and canvas menus</td></tr>
 <tr><td><b>Drag</b> on empty space</td><td>select several nodes (Ctrl adds)</td></tr>
 <tr><td><b>Delete</b></td><td>delete the selected nodes and arcs</td></tr>
@@ -81,8 +83,8 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(self.message_bar)
         layout.addWidget(self.view, 1)
+        self.message_placement = FloatingPlacement(self.message_bar, self.view)   # over the canvas, not above it
         self.setCentralWidget(central)
         self.toolbar.setObjectName("toolbar")
         self.toolbar.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
@@ -146,6 +148,9 @@ class MainWindow(QMainWindow):
     def _on_current_variable(self, name: str) -> None:
         self.cpt_editor.set_variable(name or None)
         self.properties.set_variable(name or None)
+        if name:
+            self.statusBar().showMessage(f"{name}: double-click a state to set it as evidence (again to clear); "
+                                         "right-click for more", 8000)
 
     def _update_title(self, *_args) -> None:
         self.setWindowTitle(f"{self.document.title}[*] — {APP_NAME}")

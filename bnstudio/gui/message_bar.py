@@ -1,8 +1,9 @@
-"""An inline message bar above the canvas (as in Orange's widgets): refused edits, impossible evidence and
-other known problems are shown here, in words, without a modal dialog."""
+"""An inline message bar (as in Orange's widgets): refused edits, impossible evidence and other known problems
+are shown in words, without a modal dialog. In a panel it sits in the layout; over the canvas it floats
+(:class:`FloatingPlacement`), so a message never pushes the network down under the mouse."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
 STYLES = {
@@ -45,3 +46,27 @@ class MessageBar(QFrame):
         self.setStyleSheet(f"MessageBar {{{STYLES.get(level, STYLES['info'])} border-radius: 4px;}}")
         self.show()
         self.timer.start(HIDE_AFTER_MS.get(level, 8000))
+
+
+class FloatingPlacement(QObject):
+    """Keeps ``bar`` (a child of ``host``) over the top edge of ``host``, ``margin`` pixels in, as wide as the
+    host allows: it covers the host's content instead of taking space from it."""
+
+    def __init__(self, bar: MessageBar, host: QWidget, margin: int = 8) -> None:
+        super().__init__(bar)
+        self.bar, self.host, self.margin = bar, host, margin
+        bar.setParent(host)
+        host.installEventFilter(self)
+        bar.installEventFilter(self)
+        self.place()
+
+    def place(self) -> None:
+        width = max(120, self.host.width() - 2 * self.margin)
+        height = self.bar.heightForWidth(width) if self.bar.hasHeightForWidth() else -1
+        self.bar.setGeometry(self.margin, self.margin, width, max(height, self.bar.sizeHint().height()))
+        self.bar.raise_()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() in (QEvent.Resize, QEvent.Show, QEvent.LayoutRequest):
+            self.place()
+        return False

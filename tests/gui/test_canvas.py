@@ -34,6 +34,26 @@ def test_double_click_on_empty_space_adds_a_node_and_undo_removes_it(window, qtb
     assert "Node1" not in w.document.network and "Node1" not in w.scene.nodes
 
 
+def test_a_node_added_far_out_lands_under_the_pointer_and_nothing_else_moves(window, qtbot):
+    """Seen: double-clicking in empty space re-centred the view, so the new node jumped away from the pointer."""
+    w = _window_with(window)
+    w.view.set_zoom(0.25)                       # the network and its margin are smaller than the view
+    w.view.centerOn(QPointF(0, 120))
+    QApplication.processEvents()
+    viewport = w.view.viewport().rect()
+    pointer = QPoint(viewport.right() - 40, viewport.bottom() - 40)    # far from the network, inside the view
+    where = w.view.mapToScene(pointer)
+    before = {v: tuple(p) for v, p in w.document.network.positions.items()}
+    shown_before = w.view.mapToScene(viewport).boundingRect()
+    qtbot.mouseDClick(w.view.viewport(), Qt.LeftButton, pos=pointer)
+    QApplication.processEvents()
+    x, y = w.document.network.positions["Node1"]
+    assert abs(x - where.x()) < 2 and abs(y - where.y()) < 2
+    assert w.view.mapFromScene(QPointF(x, y)) == pointer                 # still under the pointer on screen
+    assert w.view.mapToScene(viewport).boundingRect() == shown_before   # the view did not scroll or re-centre
+    assert {v: tuple(p) for v, p in w.document.network.positions.items() if v != "Node1"} == before
+
+
 def test_rename_in_place(window, qtbot):
     w = _window_with(window)
     w.scene.select_only(["Rain"])
@@ -194,3 +214,17 @@ def test_canvas_keys_do_not_fire_from_the_table(window, qtbot):
     w.view.setFocus()
     qtbot.keyClick(w.view, Qt.Key_N)
     assert w.scene.tool == "add_node"
+
+
+def test_a_message_floats_over_the_canvas_without_moving_it(window, qtbot):
+    """Seen: a banner pushed the canvas down, so the node under the mouse moved away."""
+    w = _window_with(window)
+    geometry, shown = w.view.geometry(), w.view.mapToScene(w.view.viewport().rect()).boundingRect()
+    w.show_message("error", "arc Wet -> Cloudy would create the cycle Cloudy -> Rain -> Wet -> Cloudy")
+    QApplication.processEvents()
+    bar = w.message_bar
+    assert bar.isVisible() and bar.parentWidget() is w.view
+    assert w.view.geometry() == geometry
+    assert w.view.mapToScene(w.view.viewport().rect()).boundingRect() == shown
+    assert w.view.rect().contains(bar.geometry()) and bar.geometry().top() < 20
+    assert bar.label.width() > w.view.width() // 2     # the text has the canvas's width to wrap in

@@ -1,5 +1,6 @@
-"""Evidence on the canvas: a click on a state's bar sets it, the bars of every node then show exactly what the
-core engine computes, a second click clears it, impossible evidence is refused with a message."""
+"""Evidence on the canvas: a double-click on a state's bar sets it, the bars of every node then show exactly
+what the core engine computes, a second double-click clears it, a single click only selects (seen: clicking
+Wet Grass to open its table set Wet Grass=wet), impossible evidence is refused with a message."""
 from __future__ import annotations
 
 import time
@@ -13,13 +14,26 @@ from bnstudio.inference.engine import InferenceEngine
 from tests.gui.conftest import alarm, sprinkler
 
 
-def _click_state(window, qtbot, name: str, state: str) -> None:
+def _state_point(window, name: str, state: str):
     item = window.scene.nodes[name]
     window.view.centerOn(item)
     QApplication.processEvents()
     row = item.states.index(state)
-    point = window.view.mapFromScene(item.mapToScene(item.row_rect(row).center()))
-    qtbot.mouseClick(window.view.viewport(), Qt.LeftButton, pos=point)
+    return window.view.mapFromScene(item.mapToScene(item.row_rect(row).center()))
+
+
+def _click_state(window, qtbot, name: str, state: str) -> None:
+    """What a user does to enter evidence: double-click the state's bar."""
+    qtbot.mouseDClick(window.view.viewport(), Qt.LeftButton, pos=_state_point(window, name, state))
+
+
+def test_a_single_click_on_a_bar_selects_and_never_sets_evidence(alarm_window, qtbot):
+    w = alarm_window
+    w.view.set_zoom(1.0)
+    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, pos=_state_point(w, "HRBP", "HIGH"))
+    assert w.scene.selected_names() == ["HRBP"] and w.cpt_editor.variable == "HRBP"
+    assert w.document.evidence == {}
+    assert "double-click a state" in w.statusBar().currentMessage()
 
 
 def _bars(window) -> dict[str, np.ndarray]:

@@ -147,6 +147,14 @@ def test_new_asks_only_when_modified(window, monkeypatch):
     assert not w.files.new_file() and "A" in w.document.network
 
 
+def test_new_resets_the_zoom(window):
+    w = window
+    assert w.open_path(ALARM)
+    w.view.set_zoom(0.3)
+    assert w.files.new_file()
+    assert w.view.zoom == 1.0 and "100%" in w.zoom_label.text()
+
+
 def test_bundled_examples_open_as_untitled_copies(window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
     w = window

@@ -19,7 +19,6 @@ from bnstudio.gui.document import Document
 
 SELECT, ADD_NODE, ADD_ARC = "select", "add_node", "add_arc"
 DEFAULT_STATES = ("yes", "no")
-CLICK_TOLERANCE = 4.0
 SCENE_MARGIN = 600.0  # room around the network to drag nodes into and to pan
 
 
@@ -39,7 +38,6 @@ class NetworkScene(QGraphicsScene):
         self.tool = SELECT
         self._arc_source: NodeItem | None = None
         self._preview: QGraphicsLineItem | None = None
-        self._press: tuple[NodeItem, int | None, QPointF] | None = None
         self.setBackgroundBrush(st.BACKGROUND)
         document.network_replaced.connect(self.rebuild)
         document.network_changed.connect(self._on_network_changed)
@@ -83,9 +81,13 @@ class NetworkScene(QGraphicsScene):
         self.update_beliefs()
 
     def update_scene_rect(self) -> None:
-        """The network's bounds plus a margin (it shrinks too, so fitting and centring always work)."""
-        rect = self.itemsBoundingRect()
-        self.setSceneRect(rect.adjusted(-SCENE_MARGIN, -SCENE_MARGIN, SCENE_MARGIN, SCENE_MARGIN))
+        """The network's bounds plus a margin, and at least what the views show now: it shrinks when nodes go
+        (so fitting and centring work), but an edit never scrolls or re-centres the view under the pointer."""
+        rect = self.itemsBoundingRect().adjusted(-SCENE_MARGIN, -SCENE_MARGIN, SCENE_MARGIN, SCENE_MARGIN)
+        for view in self.views():
+            if view.isVisible():
+                rect = rect.united(view.mapToScene(view.viewport().rect()).boundingRect())
+        self.setSceneRect(rect)
 
     def _free_spot(self) -> tuple[float, float]:
         rect = self.itemsBoundingRect()
@@ -199,7 +201,6 @@ class NetworkScene(QGraphicsScene):
 
     # ------------------------------------------------------------------ mouse
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
-        self._press = None
         if event.button() == Qt.LeftButton:
             node = self.node_at(event.scenePos())
             if node is not None and (self.tool == ADD_ARC or event.modifiers() & Qt.ShiftModifier):
@@ -210,8 +211,6 @@ class NetworkScene(QGraphicsScene):
                 self.add_node_at(event.scenePos())
                 event.accept()
                 return
-            if node is not None:
-                self._press = (node, node.state_at(node.mapFromScene(event.scenePos())), event.scenePos())
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
@@ -225,16 +224,12 @@ class NetworkScene(QGraphicsScene):
             self._finish_arc(event.scenePos())
             return
         super().mouseReleaseEvent(event)
-        moved = self.commit_moves()
-        press, self._press = self._press, None
-        if moved or press is None or press[1] is None or event.button() != Qt.LeftButton:
-            return
-        node, row, where = press
-        if QLineF(where, event.scenePos()).length() <= CLICK_TOLERANCE and node.name in self.nodes \
-                and node.state_at(node.mapFromScene(event.scenePos())) == row:
-            self.document.toggle_evidence(node.name, node.states[row])
+        self.commit_moves()
 
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
+        """Double-click: on empty space adds a node there, on a node's title renames it, on a state's bar sets
+        (or clears) that state as evidence. A single click only selects: looking at a node never changes the
+        evidence."""
         if event.button() != Qt.LeftButton:
             return super().mouseDoubleClickEvent(event)
         node = self.node_at(event.scenePos())
@@ -242,6 +237,10 @@ class NetworkScene(QGraphicsScene):
             self.add_node_at(event.scenePos())
         elif node.header_rect().contains(node.mapFromScene(event.scenePos())):
             self.rename_requested.emit(node.name)
+        else:
+            row = node.state_at(node.mapFromScene(event.scenePos()))
+            if row is not None:
+                self.document.toggle_evidence(node.name, node.states[row])
         event.accept()
 
     def contextMenuEvent(self, event) -> None:  # Qt override

@@ -55,6 +55,11 @@ class NetworkView(QGraphicsView):
     def zoom_out(self) -> None:
         self.set_zoom(self.zoom / WHEEL_STEP)
 
+    def reset_view(self) -> None:
+        """100 %, centred on the scene's origin (a new, empty network)."""
+        self.set_zoom(1.0)
+        self.centerOn(0.0, 0.0)
+
     def fit_to_view(self) -> None:
         rect = self.scene().itemsBoundingRect()
         if rect.isEmpty():
