@@ -49,7 +49,7 @@ def open_window(path: str | Path | None = None, recovery: bool = True) -> MainWi
         load_example_data(window, path)   # a bundled example opens with its bundled data set
     if recovery:
         QTimer.singleShot(0, window.files.start_recovery)  # after the window is on screen
-    QTimer.singleShot(0, window.view.fit_to_view)
+    QTimer.singleShot(0, window.view.open_view)   # once the window has its size
     return window
 
 

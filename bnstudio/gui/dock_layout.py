@@ -21,7 +21,7 @@ RIGHT = (("properties", "Node"), ("history", "History"), ("data", "Data"), ("tra
 BOTTOM = (("cpt", "Probability Table"),)
 TITLES = dict(RIGHT + BOTTOM)
 RIGHT_FRACTION = 0.47
-BOTTOM_FRACTION = 0.3
+BOTTOM_FRACTION = 0.27
 #: screens up to this size get a maximised window at first start
 MAXIMISE_UP_TO = QSize(1680, 1050)
 SCREEN_FRACTION = 0.85

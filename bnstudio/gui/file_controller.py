@@ -80,7 +80,7 @@ class FileController(QObject):
             self.document.path_changed.emit()
         elif remember:
             self._remember(path)
-        self.window.view.fit_to_view()
+        self.window.view.open_view()
         return True
 
     def _remember(self, path: Path) -> None:
@@ -218,7 +218,7 @@ class FileController(QObject):
         self.document.undo_stack.resetClean()  # restored work is unsaved work ...
         self.document.mark_unsaved()           # ... all of it
         self.document.path_changed.emit()
-        self.window.view.fit_to_view()
+        self.window.view.open_view()
         return True
 
     def autosave(self) -> bool:

@@ -106,7 +106,7 @@ class MainWindow(QMainWindow):
         doc.evidence_changed.connect(self._update_status)
         doc.beliefs_changed.connect(self._update_status)
         self.scene.current_variable_changed.connect(self._on_current_variable)
-        self.view.zoom_changed.connect(lambda z: self.zoom_label.setText(f"Zoom {z * 100:.0f}%"))
+        self.view.zoom_changed.connect(self._show_zoom)
 
     # ------------------------------------------------------------------ settings
     def _restore_settings(self) -> None:
@@ -167,6 +167,13 @@ class MainWindow(QMainWindow):
                           list(evidence.items())[:3]) + ("…" if len(evidence) > 3 else "")
         p_e = doc.beliefs.probability_of_evidence()
         self.evidence_label.setText(f"Evidence: {shown}" + (f"  ·  P(e) = {p_e:.4g}" if p_e is not None else ""))
+
+    def _show_zoom(self, zoom: float) -> None:
+        small = self.scene.drawn_style != self.scene.node_style
+        hint = f" · bars from {st.BARS_FROM * 100:.0f}%" if small else ""
+        self.zoom_label.setText(f"Zoom {zoom * 100:.0f}%{hint}")
+        self.zoom_label.setToolTip("Bar charts are drawn compact while too small to read; zoom in to see them"
+                                   if small else "")
 
     def show_message(self, level: str, text: str) -> None:
         self.message_bar.show_message(level, text)

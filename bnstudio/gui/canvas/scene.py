@@ -34,7 +34,9 @@ class NetworkScene(QGraphicsScene):
         self.document = document
         self.nodes: dict[str, NodeItem] = {}
         self.arcs: dict[tuple[str, str], ArcItem] = {}
-        self.node_style = st.BARS
+        self.node_style = st.BARS     # the user's choice
+        self.drawn_style = st.BARS    # what the nodes show at the current zoom (see set_zoom)
+        self.zoom = 1.0
         self.tool = SELECT
         self._arc_source: NodeItem | None = None
         self._preview: QGraphicsLineItem | None = None
@@ -67,7 +69,7 @@ class NetworkScene(QGraphicsScene):
         for name in net.variables:
             item = self.nodes.get(name)
             if item is None:
-                item = self.nodes[name] = NodeItem(name, net.states(name), self.node_style)
+                item = self.nodes[name] = NodeItem(name, net.states(name), self.drawn_style)
                 item.setPos(QPointF(*net.positions.get(name, self._free_spot())))
                 self.addItem(item)
             elif item.states != net.states(name):
@@ -126,9 +128,19 @@ class NetworkScene(QGraphicsScene):
             item.set_beliefs(None if posteriors is None else posteriors.get(name), evidence.get(name))
 
     def set_node_style(self, node_style: str) -> None:
+        """The user's choice of view (bars or compact); bars are drawn compact while too small to read."""
         self.node_style = node_style
+        self._draw_style(st.shown_style(node_style, self.zoom, self.drawn_style))
+
+    def set_zoom(self, zoom: float) -> None:
+        """The views' zoom (1.0 = 100 %): below a readable size, bar nodes are drawn compact."""
+        self.zoom = zoom
+        self._draw_style(st.shown_style(self.node_style, zoom, self.drawn_style))
+
+    def _draw_style(self, style: str) -> None:
+        self.drawn_style = style
         for item in self.nodes.values():
-            item.set_style(node_style)
+            item.set_style(style)
         self.update_scene_rect()
 
     def node_sizes(self) -> dict[str, tuple[float, float]]:

@@ -33,6 +33,21 @@ COMPACT_HEIGHT = 30.0
 COMPACT_MIN_WIDTH = 64.0
 CORNER = 5.0
 
+#: the bar view's state names (10 px) stay readable (7 px on screen) from this zoom up; below it, nodes are
+#: drawn compact; they go back to bars from BARS_FROM (a little higher, so the view does not flicker)
+COMPACT_BELOW, BARS_FROM = 0.68, 0.72
+#: node titles (12 px) stay readable from this zoom up: opening a network never goes lower
+READABLE_ZOOM = 0.6
+
+
+def shown_style(preferred: str, zoom: float, current: str) -> str:
+    """The style to draw at ``zoom``: ``preferred``, except bars turn compact where they would be unreadable."""
+    if preferred == COMPACT:
+        return COMPACT
+    if current == BARS:
+        return COMPACT if zoom < COMPACT_BELOW else BARS
+    return BARS if zoom >= BARS_FROM else COMPACT
+
 
 def title_font() -> QFont:
     font = QFont("DejaVu Sans")

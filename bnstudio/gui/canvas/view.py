@@ -2,11 +2,12 @@
 selection, rename in place, keyboard edits and the context menus."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QLineEdit, QMenu
 
 from bnstudio.gui import commands as cmd
+from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.node_item import NodeItem
 from bnstudio.gui.canvas.scene import NetworkScene
@@ -32,6 +33,8 @@ class NetworkView(QGraphicsView):
         self.setDragMode(QGraphicsView.RubberBandDrag)
         self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
+            policy(Qt.ScrollBarAlwaysOn)   # a fixed viewport: a fit is not undone by scroll bars appearing
         scene.rename_requested.connect(self.start_rename)
         scene.context_menu_requested.connect(self._show_context_menu)
 
@@ -47,6 +50,7 @@ class NetworkView(QGraphicsView):
     def set_zoom(self, factor: float) -> None:
         factor = min(MAX_ZOOM, max(MIN_ZOOM, factor))
         self.scale(factor / self.zoom, factor / self.zoom)
+        self.network_scene.set_zoom(self.zoom)
         self.zoom_changed.emit(self.zoom)
 
     def zoom_in(self) -> None:
@@ -61,14 +65,36 @@ class NetworkView(QGraphicsView):
         self.centerOn(0.0, 0.0)
 
     def fit_to_view(self) -> None:
+        """The whole network in the view (at most 150 %), however small that makes it."""
         rect = self.scene().itemsBoundingRect()
         if rect.isEmpty():
             self.set_zoom(1.0)
             return
         rect = rect.adjusted(-30, -30, 30, 30)
-        self.fitInView(rect, Qt.KeepAspectRatio)
-        self.set_zoom(min(self.zoom, 1.5))
+        self.set_zoom(min(self.fit_zoom(rect), 1.5))
         self.centerOn(rect.center())
+
+    def fit_zoom(self, rect: QRectF) -> float:
+        """The zoom at which ``rect`` (scene units) just fits the viewport."""
+        viewport = self.viewport().rect()
+        return min(viewport.width() / max(rect.width(), 1.0), viewport.height() / max(rect.height(), 1.0))
+
+    def open_view(self) -> None:
+        """A freshly opened network: fitted to the view when that is readable, else at the smallest readable
+        zoom showing the top of the network (its roots), centred; Fit to View still shows all of it."""
+        rect = self.scene().itemsBoundingRect()
+        if rect.isEmpty():
+            self.reset_view()
+            return
+        rect = rect.adjusted(-30, -30, 30, 30)
+        zoom = self.fit_zoom(rect)
+        if zoom >= st.READABLE_ZOOM:
+            self.fit_to_view()
+            return
+        self.set_zoom(st.READABLE_ZOOM)
+        rect = self.scene().itemsBoundingRect().adjusted(-30, -30, 30, 30)   # compact nodes are smaller
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        self.centerOn(QPointF(rect.center().x(), rect.top() + shown.height() / 2))
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # Qt override
         steps = event.angleDelta().y() / 120.0
