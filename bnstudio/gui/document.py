@@ -23,6 +23,7 @@ from PySide6.QtGui import QUndoStack
 
 from bnstudio.core.events import Event
 from bnstudio.core.network import Network
+from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import file_io
 from bnstudio.gui.beliefs import Beliefs
@@ -38,6 +39,7 @@ class Document(QObject):
     positions_changed = Signal(list)      # names whose net.positions changed
     evidence_changed = Signal()
     beliefs_changed = Signal()
+    rows_checked = Signal(dict)           # {variable: [row index tuples]} of CPT rows that do not sum to 1
     path_changed = Signal()
     session_changed = Signal()            # something that makes `modified` / `unsaved_work` change may have
     message = Signal(str, str)            # level ("info" | "warning" | "error"), text
@@ -54,6 +56,8 @@ class Document(QObject):
         #: called with a network about to be shown (the window uses it to place nodes without positions)
         self.prepare_network = prepare_network
         self._versions = (-1, -1)
+        #: CPT rows that do not sum to 1, by variable (inference uses them normalised: the window says so)
+        self.unnormalised: dict[str, list[tuple[int, ...]]] = {}
         self._edits = 0   # counts every move of the undo stack (a new network restarts nothing: it adds one)
         self.session = SessionParts()
         for name, part in project_parts(self).items():
@@ -207,6 +211,8 @@ class Document(QObject):
         if not force and versions == self._versions:
             return
         self._versions = versions
+        self.unnormalised = {v: rows for v in self.network.variables if (rows := unnormalised_rows(self.network, v))}
+        self.rows_checked.emit(self.unnormalised)
         had_error = self.beliefs.error
         self.beliefs.posteriors()
         if self.beliefs.error and self.beliefs.error != had_error:

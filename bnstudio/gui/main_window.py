@@ -25,7 +25,7 @@ from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import FileController
 from bnstudio.gui.icons import app_icon
 from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
-from bnstudio.gui.panels import install_panels, shutdown_panels
+from bnstudio.gui.panels import install_panels, open_cpt_row_index, shutdown_panels
 from bnstudio.gui.properties import PropertiesPanel
 from bnstudio.gui.recovery import Recovery
 
@@ -55,6 +55,7 @@ class MainWindow(QMainWindow):
         self.scene = NetworkScene(self.document, self)
         self.view = NetworkView(self.scene)
         self.message_bar = MessageBar()
+        self.rows_notice = MessageBar()    # CPT rows that do not sum to 1: shown until they do
         self.cpt_editor = CptEditor(self.document)
         self.properties = PropertiesPanel(self.document)
         self.history = QUndoView(self.document.undo_stack)
@@ -85,6 +86,7 @@ class MainWindow(QMainWindow):
         layout.setSpacing(0)
         layout.addWidget(self.view, 1)
         self.message_placement = FloatingPlacement(self.message_bar, self.view)   # over the canvas, not above it
+        self.rows_placement = FloatingPlacement(self.rows_notice, self.view, bottom=True)
         self.setCentralWidget(central)
         self.toolbar.setObjectName("toolbar")
         self.toolbar.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
@@ -105,6 +107,7 @@ class MainWindow(QMainWindow):
         doc.network_changed.connect(lambda _event: self._update_status())
         doc.evidence_changed.connect(self._update_status)
         doc.beliefs_changed.connect(self._update_status)
+        doc.rows_checked.connect(self._on_rows_checked)
         self.scene.current_variable_changed.connect(self._on_current_variable)
         self.view.zoom_changed.connect(self._show_zoom)
 
@@ -174,6 +177,20 @@ class MainWindow(QMainWindow):
         self.zoom_label.setText(f"Zoom {zoom * 100:.0f}%{hint}")
         self.zoom_label.setToolTip("Bar charts are drawn compact while too small to read; zoom in to see them"
                                    if small else "")
+
+    def _on_rows_checked(self, rows: dict[str, list[tuple[int, ...]]]) -> None:
+        """Rows that do not sum to 1 are never used silently: say which, and offer to show or normalise them."""
+        if not rows:
+            self.rows_notice.hide()
+            return
+        count = sum(map(len, rows.values()))
+        names = ", ".join(list(rows)[:4]) + (f" and {len(rows) - 4} more" if len(rows) > 4 else "")
+        first, row = next(iter(rows.items()))[0], next(iter(rows.values()))[0]
+        self.rows_notice.show_message(
+            "warning", f"{count} CPT row{'s' if count != 1 else ''} of {names} do not sum to 1; the beliefs "
+                       "shown use them normalised.",
+            [("Show", lambda: open_cpt_row_index(self, first, row)), ("Normalise all", self.normalise_all_cpts)],
+            sticky=True)
 
     def show_message(self, level: str, text: str) -> None:
         self.message_bar.show_message(level, text)

@@ -3,8 +3,10 @@ are shown in words, without a modal dialog. In a panel it sits in the layout; ov
 (:class:`FloatingPlacement`), so a message never pushes the network down under the mouse."""
 from __future__ import annotations
 
+from typing import Callable, Sequence
+
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
 STYLES = {
     "info": "background: #E8F1FC; border: 1px solid #9DBFEA; color: #12345A;",
@@ -15,11 +17,13 @@ HIDE_AFTER_MS = {"info": 6000, "warning": 12000, "error": 15000}
 
 
 class MessageBar(QFrame):
-    """Shows one message at a time; hides itself after a while or when closed."""
+    """Shows one message at a time, with optional action buttons; hides itself after a while (unless sticky)
+    or when closed."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.level = ""
+        self.buttons: list[QPushButton] = []
         self.label = QLabel()
         self.close_button = QToolButton()
         self.timer = QTimer(self)
@@ -27,10 +31,10 @@ class MessageBar(QFrame):
         self.label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.close_button.setText("✕")
         self.close_button.setAutoRaise(True)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(10, 4, 4, 4)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(self.close_button)
+        self.row = QHBoxLayout(self)
+        self.row.setContentsMargins(10, 4, 4, 4)
+        self.row.addWidget(self.label, 1)
+        self.row.addWidget(self.close_button)
         self.timer.setSingleShot(True)
         self.timer.timeout.connect(self.hide)
         self.close_button.clicked.connect(self.hide)
@@ -40,21 +44,36 @@ class MessageBar(QFrame):
     def text(self) -> str:
         return "" if self.isHidden() else self.label.text()
 
-    def show_message(self, level: str, text: str) -> None:
+    def show_message(self, level: str, text: str, actions: Sequence[tuple[str, Callable[[], object]]] = (),
+                     sticky: bool = False) -> None:
+        """Show ``text``; each action is a button (label, callback); ``sticky`` messages stay until closed or
+        replaced."""
         self.level = level
         self.label.setText(text)
+        for button in self.buttons:
+            self.row.removeWidget(button)
+            button.deleteLater()
+        self.buttons = []
+        for label, callback in actions:
+            button = QPushButton(label)
+            button.clicked.connect(callback)
+            self.row.insertWidget(self.row.count() - 1, button)
+            self.buttons.append(button)
         self.setStyleSheet(f"MessageBar {{{STYLES.get(level, STYLES['info'])} border-radius: 4px;}}")
         self.show()
-        self.timer.start(HIDE_AFTER_MS.get(level, 8000))
+        if sticky:
+            self.timer.stop()
+        else:
+            self.timer.start(HIDE_AFTER_MS.get(level, 8000))
 
 
 class FloatingPlacement(QObject):
     """Keeps ``bar`` (a child of ``host``) over the top edge of ``host``, ``margin`` pixels in, as wide as the
     host allows: it covers the host's content instead of taking space from it."""
 
-    def __init__(self, bar: MessageBar, host: QWidget, margin: int = 8) -> None:
+    def __init__(self, bar: MessageBar, host: QWidget, margin: int = 8, bottom: bool = False) -> None:
         super().__init__(bar)
-        self.bar, self.host, self.margin = bar, host, margin
+        self.bar, self.host, self.margin, self.bottom = bar, host, margin, bottom
         bar.setParent(host)
         host.installEventFilter(self)
         bar.installEventFilter(self)
@@ -63,7 +82,9 @@ class FloatingPlacement(QObject):
     def place(self) -> None:
         width = max(120, self.host.width() - 2 * self.margin)
         height = self.bar.heightForWidth(width) if self.bar.hasHeightForWidth() else -1
-        self.bar.setGeometry(self.margin, self.margin, width, max(height, self.bar.sizeHint().height()))
+        height = max(height, self.bar.sizeHint().height())
+        top = self.host.height() - height - 3 * self.margin if self.bottom else self.margin
+        self.bar.setGeometry(self.margin, top, width, height)
         self.bar.raise_()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override

@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import QLineEdit
 
 from bnstudio.core.network import Network
 from bnstudio.gui.cpt_editor import CptEditor
 from bnstudio.gui.cpt_editor.model import UNNORMALISED
+from bnstudio.gui import commands as cmd
 from bnstudio.gui.document import Document
 
 from tests.gui.conftest import sprinkler
@@ -179,3 +181,57 @@ def test_unrelated_edits_do_not_reset_the_table(editor):
     assert resets == []
     doc.execute(cmd.RenameState(doc, "Rain", "yes", "pouring"))  # a parent's state: the labels change
     assert resets == [1] and m.data(m.index(0, 1)) == "pouring"
+
+
+def test_rows_not_summing_to_one_are_named_with_a_choice_not_used_silently(window, qtbot):
+    w = window
+    w.document.replace_network(sprinkler())
+    w.document.execute(cmd.SetCpt(w.document, "Cloudy", np.array([0.3, 0.3])))
+    notice = w.rows_notice
+    assert notice.isVisible() and "1 CPT row of Cloudy do not sum to 1" in notice.label.text()
+    assert [b.text() for b in notice.buttons] == ["Show", "Normalise all"]
+    notice.buttons[0].click()                                   # Show: the row opens in the table
+    assert w.cpt_editor.variable == "Cloudy"
+    assert [i.row() for i in w.cpt_editor.table.selectionModel().selectedRows()] == [0]
+    notice.buttons[1].click()                                   # Normalise all: one undoable edit
+    np.testing.assert_allclose(w.document.network.cpt("Cloudy"), [0.5, 0.5])
+    assert not notice.isVisible()
+    w.document.undo_stack.undo()
+    assert notice.isVisible()
+
+
+def test_typing_text_in_a_cell_says_why_it_was_refused(window, qtbot):
+    w = window
+    w.document.replace_network(sprinkler())
+    w.scene.select_only(["Cloudy"])
+    model, table = w.cpt_editor.model, w.cpt_editor.table
+    index = model.index(0, model.columnCount() - 3)
+    before = np.array(w.document.network.cpt("Cloudy"))
+    table.setCurrentIndex(index)
+    table.edit(index)
+    editor = table.viewport().findChild(QLineEdit)
+    editor.clear()
+    qtbot.keyClicks(editor, "abc")
+    assert editor.text() == "abc"                               # typed, not silently swallowed
+    qtbot.keyClick(editor, Qt.Key_Return)
+    qtbot.waitUntil(lambda: w.message_bar.isVisible())
+    assert "'abc' is not a number" in w.message_bar.label.text()
+    np.testing.assert_array_equal(w.document.network.cpt("Cloudy"), before)
+
+
+@pytest.mark.parametrize("floating", [False, True])
+@pytest.mark.parametrize("key, action", [(Qt.Key_S, "save"), (Qt.Key_O, "open"), (Qt.Key_N, "new")])
+def test_file_shortcuts_work_while_the_table_has_focus(window, qtbot, key, action, floating):
+    """Also in a dock torn off into its own window."""
+    w = window
+    w.document.replace_network(sprinkler())
+    w.docks["cpt"].setFloating(floating)
+    w.scene.select_only(["Wet"])
+    fired = []
+    getattr(w.actions, action).triggered.disconnect()
+    getattr(w.actions, action).triggered.connect(lambda *_: fired.append(action))
+    w.cpt_editor.table.window().activateWindow()
+    w.cpt_editor.table.setFocus()
+    qtbot.waitUntil(lambda: w.cpt_editor.table.hasFocus())
+    qtbot.keyClick(w.cpt_editor.table, key, Qt.ControlModifier)
+    assert fired == [action]

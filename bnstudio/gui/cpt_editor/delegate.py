@@ -1,21 +1,14 @@
-"""Cell editor of the CPT table: a line edit that accepts numbers only, 0..1 for probabilities (at least 0
-for Dirichlet counts), with a C-locale decimal point."""
+"""Cell editor of the CPT table: a plain line edit. What was typed goes to the model, which refuses anything
+that is not a number in range with a message saying why ("'abc' is not a number", "1.5 is out of range: use
+a number between 0 and 1"); a validator would swallow the keystrokes without a word."""
 from __future__ import annotations
 
-from PySide6.QtCore import QLocale
-from PySide6.QtGui import QDoubleValidator
 from PySide6.QtWidgets import QLineEdit, QStyledItemDelegate
 
 
 class NumberDelegate(QStyledItemDelegate):
     def createEditor(self, parent, option, index):  # Qt override
         editor = QLineEdit(parent)
-        model = index.model()
-        top = 1e12 if getattr(model, "show_counts", False) else 1.0
-        validator = QDoubleValidator(0.0, top, 12, editor)
-        validator.setNotation(QDoubleValidator.StandardNotation)
-        validator.setLocale(QLocale.c())
-        editor.setValidator(validator)
         editor.setFrame(False)
         return editor
 
