@@ -78,6 +78,11 @@ class Actions:
         self.normalise_all = self._make("&Normalise All CPTs", w.normalise_all_cpts)
         self.check = self._make("&Check Network", w.check_network)
 
+        self.open_data = self._make("Open &Data…", lambda: w.show_dock("data") or w.data_panel.open_file(),
+                                    "Ctrl+Shift+D")
+        self.learn_parameters = self._make("Learn &Parameters…", lambda: w.show_dock("training"), "Ctrl+Shift+P")
+        self.learn_structure = self._make("Learn &Structure…", lambda: w.show_dock("structure"), "Ctrl+Shift+S")
+        self.query_panel = self._make("&Query and Error Bars…", lambda: w.show_dock("query"), "Ctrl+Shift+Q")
         self.set_ess = self._make("Set &Effective Sample Size for All Nodes…", w.ask_ess_for_all)
         self.set_ess.setToolTip("Dirichlet counts = CPT × ESS for every node (priors for learning and error bars)")
         self.remove_counts = self._make("&Remove All Dirichlet Counts", w.remove_all_counts)
@@ -136,8 +141,10 @@ class Actions:
         m.addActions([self.tool_select, self.tool_node, self.tool_arc])
         m.addSeparator()
         m.addActions([self.auto_layout, self.normalise_all, self.check])
+        menus["learn"].addActions([self.open_data, self.learn_parameters, self.learn_structure])
+        menus["learn"].addSeparator()
         menus["learn"].addActions([self.set_ess, self.remove_counts])
-        menus["query"].addAction(self.clear_evidence)
+        menus["query"].addActions([self.query_panel, self.clear_evidence])
         menus["help"].addActions([self.help_mouse, self.about])
         return menus
 

@@ -122,6 +122,12 @@ class MainWindow(QMainWindow):
         style = s.value(cfg.NODE_STYLE)
         self.set_node_style(style if style in st.NODE_STYLES else st.BARS)
 
+    def show_dock(self, key: str) -> None:
+        """Show dock ``key`` (if hidden) in front of its tab group."""
+        dock = self.docks[key]
+        dock.show()
+        dock.raise_()
+
     def reset_layout(self) -> None:
         """Every dock back in its default place and size (View ▸ Reset Layout)."""
         dock_layout.arrange(self, self.docks)

@@ -121,3 +121,16 @@ def test_a_saved_layout_of_the_old_arrangement_is_not_restored(qtbot, settings, 
     second = MainWindow(settings, recovery)
     assert second.dockWidgetArea(second.docks["training"]) == Qt.RightDockWidgetArea
     second.deleteLater()
+
+
+def test_the_learn_and_query_menus_open_their_panels(qtbot, fresh_window):
+    w = fresh_window
+    show_at(qtbot, w, (1366, 768))
+    learn = [a.text() for a in w.menus["learn"].actions() if not a.isSeparator()]
+    assert learn[:3] == ["Open &Data…", "Learn &Parameters…", "Learn &Structure…"]
+    for action, key in ((w.actions.learn_parameters, "training"), (w.actions.learn_structure, "structure"),
+                        (w.actions.query_panel, "query")):
+        w.docks[key].hide()
+        action.trigger()
+        settle(qtbot)
+        assert w.docks[key].isVisible() and not w.docks[key].visibleRegion().isEmpty(), key

@@ -21,6 +21,7 @@ from bnstudio.gui.data_panel.selection import DataSelection
 from bnstudio.gui.document import Document
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter
+from bnstudio.gui.training_panel.convergence import convergence_fraction
 from bnstudio.gui.training_panel.commands import ApplyParameters
 from bnstudio.gui.training_panel.compare import CompareView
 from bnstudio.gui.training_panel.job import TrainingRequest, run_training
@@ -32,6 +33,8 @@ from bnstudio.jobs import IterationInfo
 
 PLOT_INTERVAL_MS = 50   # at most 20 plot updates per second while a run reports
 SIDE_WIDTH = 330
+#: methods that learn p(target | rest) (clgd with criterion ll does not)
+TARGET_METHODS = ("clgd", "wanbia")
 #: from this width the options and the plots stand side by side; narrower, the options go on top
 SIDE_BY_SIDE = 820
 
@@ -139,6 +142,10 @@ class TrainingPanel(QWidget):
         if not self.selection.matches(self.document.network):
             return ("The network's variables or states changed since the data were aligned: align the data "
                     "again in the Data panel")
+        method, options = self.options.current_method(), self.options.options()
+        if method in TARGET_METHODS and options.get("criterion", "cll") != "ll" and self.selection.target is None:
+            return (f"{method} learns p(target | the rest) and needs a target (class) variable: choose one under "
+                    "“Target” in the Data panel (Target and held-out rows), then run again")
         return None
 
     # ------------------------------------------------------------------ running
@@ -189,7 +196,9 @@ class TrainingPanel(QWidget):
         self.plot.set_history(live.key, live.history)
         last = live.history[-1]
         if live.total:
-            self.progress.setValue(min(int(last["iteration"]), live.total))
+            objective = "cnll" if "cnll" in last else "nll"
+            self.progress.setValue(round(live.total * convergence_fraction(live.history, objective,
+                                                                           max_iter=live.total)))
         scores = " · ".join(f"{k} {last[k]:.4f}" for k in ("nll", "cnll") if k in last)
         self.status.setText(f"{live.label}: iteration {last['iteration']} · {scores}")
 
@@ -217,10 +226,16 @@ class TrainingPanel(QWidget):
                             f"{record.seconds:.2f} s")
         self.run_finished.emit(record)
 
+    def _give_back(self, live: LiveRun) -> None:
+        """A run that did not finish leaves no curve and gives its number back."""
+        self.plot.remove_run(live.key)
+        if live.key == self._keys:
+            self._keys -= 1
+
     def _on_failed(self, exc: BaseException) -> None:
         live = self._finish_live()
         if live is not None:
-            self.plot.remove_run(live.key)
+            self._give_back(live)
         self.status.setText("")
         if isinstance(exc, BNStudioError):
             self.message_bar.show_message("error", str(exc))
@@ -231,7 +246,7 @@ class TrainingPanel(QWidget):
     def _on_cancelled(self) -> None:
         live = self._finish_live()
         if live is not None:
-            self.plot.remove_run(live.key)
+            self._give_back(live)
             self.status.setText(f"{live.label} cancelled after {len(live.history)} iteration(s); "
                                 "the network is unchanged.")
         self.run_cancelled.emit()

@@ -269,6 +269,31 @@ def test_a_failing_method_is_reported_inline(qtbot, training_panel, asia_selecti
         training_panel.run()
     assert training_panel.message_bar.level == "error" and "wanbia" in training_panel.message_bar.label.text()
     assert training_panel.plot.curves == {} and training_panel.runs == []
+    train(qtbot, training_panel, "ml")
+    assert training_panel.runs[0].label.startswith("1. ")        # the failed run gave its number back
+
+
+def test_a_discriminative_method_without_a_target_says_where_to_set_it(qtbot, training_panel, asia_selection):
+    from dataclasses import replace
+
+    training_panel.set_selection(replace(asia_selection, target=None))
+    training_panel.options.set_method("clgd")
+    assert training_panel.run() is None                          # refused before taking a run number
+    text = training_panel.message_bar.label.text()
+    assert "needs a target" in text and "Data panel" in text
+    training_panel.set_selection(asia_selection)
+    assert train(qtbot, training_panel, "clgd").label.startswith("1. ")
+
+
+def test_the_progress_bar_follows_convergence_not_only_the_iteration_limit():
+    from bnstudio.gui.training_panel.convergence import convergence_fraction
+
+    halving = [{"nll": 1.0 + 0.5 ** k} for k in range(12)]        # relative change falls geometrically
+    assert convergence_fraction(halving[:2], "nll", 1e-6, 200) < 0.1
+    assert 0.4 < convergence_fraction(halving, "nll", 1e-6, 200) < 0.6   # 12 of 200 iterations would say 6 %
+    assert convergence_fraction(halving + [halving[-1]], "nll", 1e-6, 200) == 1.0   # converged
+    assert convergence_fraction(halving[:5], "nll", 1e-6, 5) == 1.0       # the iteration limit
+    assert convergence_fraction([{"nll": float("nan")}] * 3, "nll", 1e-6, 10) == pytest.approx(0.3)
 
 
 def test_no_or_stale_data_refuses_to_run(qtbot, training_panel, asia_selection):
