@@ -178,14 +178,19 @@ class InferenceEngine:
         lams = ev.single_evidence(cs.index, evidence)
         if not lams:
             return 0.0
+        return self._log_evidence(lams) + lams.log_scale
+
+    def _log_evidence(self, lams: dict[int, np.ndarray]) -> float:
+        """log Σ_x p(x) Π_v λ_v(x_v) for these (scaled) likelihoods."""
         if not self.fits_budget:
             return self._ve_log_evidence(lams)
-        home = cs.jt.var_home[next(iter(lams))]
+        home = self.compiled.jt.var_home[next(iter(lams))]
         return float(self._propagation(lams).belief(home)[1][0, 0])
 
     def probability_of_evidence(self, evidence: ev.Evidence | None = None) -> float:
-        """p(e)."""
-        return math.exp(self.log_evidence(evidence))
+        """p(e) (likelihood findings above 1 can make it exceed 1, even overflow to inf)."""
+        with np.errstate(over="ignore"):
+            return float(np.exp(self.log_evidence(evidence)))
 
     def query_probability(self, query: Mapping[str, str | int], evidence: ev.Evidence | None = None) -> float:
         """p(q | e) for a joint configuration q = {name: state}: p(q, e) / p(e) from two propagations."""
@@ -199,11 +204,7 @@ class InferenceEngine:
             var = cs.index.index(name)
             lam = ev.likelihood_vector(cs.index, var, state)
             lams[var] = lams[var] * lam if var in lams else lam
-        if not self.fits_budget:
-            log_qe = self._ve_log_evidence(lams)
-        else:
-            home = cs.jt.var_home[next(iter(lams))]
-            log_qe = float(self._propagation(lams).belief(home)[1][0, 0])
+        log_qe = self._log_evidence(lams) + lams.log_scale
         return math.exp(log_qe - log_e) if log_qe > -math.inf else 0.0
 
     def family_marginals(self, evidence: ev.Evidence | None = None) -> dict[str, np.ndarray]:
@@ -236,7 +237,7 @@ class InferenceEngine:
         prop = self._propagation(lams, parameters, n)
         home = cs.jt.var_home[next(iter(lams))] if lams else 0
         log_z = prop.belief(home)[1]
-        return self._shape_out(np.broadcast_to(log_z, (log_z.shape[0], n)), n, parameters)
+        return self._shape_out(np.broadcast_to(log_z, (log_z.shape[0], n)) + lams.log_scale, n, parameters)
 
     def family_marginals_batch(self, cases: Mapping[str, np.ndarray] | np.ndarray,
                                columns: Sequence[str] | None = None, parameters: Parameters | None = None,
@@ -264,7 +265,7 @@ class InferenceEngine:
         out, log_z = self._family_marginals(lams, None, n, None, weights, reduce, check=False)
         out = {k: v[0, 0] for k, v in out.items()} if reduce else {k: self._shape_out(v, n, None)
                                                                     for k, v in out.items()}
-        return out, np.array(np.broadcast_to(log_z, (1, n))[0])
+        return out, np.broadcast_to(log_z, (1, n))[0] + lams.log_scale
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
