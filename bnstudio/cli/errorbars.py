@@ -118,7 +118,9 @@ def _sensitivities(args: argparse.Namespace, net: Network, bars: ErrorBars, engi
                    ) -> list[dict[str, Any]]:
     """The --sensitivity curves of one query: in the row given by the --row entries naming VAR's parents (all of
     them), else in the row of VAR adding most variance."""
-    given = parse_evidence(args.row)
+    given = parse_evidence(args.row, "--row")
+    if not all(isinstance(state, str) for state in given.values()):
+        raise EvidenceError("malformed --row: use PARENT=STATE")
     wanted = [_entry(item) for item in args.sensitivity]
     parents = {p for var, _ in wanted if var in net for p in net.parents(var)}
     stray = [p for p in given if p not in parents]

@@ -76,6 +76,9 @@ def _start(value: str | None, names: list[str]):
 
 def run(args: argparse.Namespace) -> int:
     format_for(args.output)  # unknown output extension -> one-line error before any work
+    if args.algorithm == "tan" and args.root is not None and args.root == args.target:
+        raise ValidationError(f"--root must be an attribute: the tan tree spans the attributes, not the class "
+                              f"variable '{args.target}'")
     dataset = read_csv(args.data)
     names, states = list(dataset.columns), [tuple(s) for s in dataset.states]
     stem = re.sub(r"\W", "_", Path(args.data).stem) or "learned"

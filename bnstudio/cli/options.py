@@ -22,7 +22,7 @@ from typing import Callable
 
 MIN_ESS, MAX_ESS = 1e-6, 1e12
 MAX_L2 = 1e12
-MAX_DRAWS = 1_000_000         # Monte-Carlo parameter draws
+MAX_DRAWS = 100_000           # Monte-Carlo parameter draws (ALARM: about 10 s)
 MAX_BAGS = 10_000             # bootstrap bags
 MAX_ITER = 1_000_000          # iterations of an iterative learner
 MAX_SEARCH_STEPS = 100_000    # tabu patience and random restarts of a structure search

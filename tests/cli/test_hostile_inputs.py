@@ -165,6 +165,12 @@ def test_the_reported_command_lines(capsys, tmp_path, argv, fragment):
     (["errorbars", ASIA, "--ess", "2", "--target", "lung=yes", "--evidence", "xray~0.5,0.5", "--mc", "5"],
      "hard evidence"),
     (["errorbars", ASIA, "--ess", "5e-324", "--target", "lung=yes"], "--ess: must be a finite number in [1e-06"),
+    (["errorbars", ASIA, "--ess", "2", "--target", "lung=yes", "--sensitivity", "lung=yes", "--row", "smoke=yes",
+      "--row", "smoke=no"], "--row on 'smoke' given twice"),
+    (["errorbars", ASIA, "--ess", "2", "--target", "lung=yes", "--sensitivity", "lung=yes", "--row", "smoke~1,2"],
+     "malformed --row"),
+    (["learn", ASIA_CSV, "-a", "tan", "--target", "lung", "--root", "lung", "-o", "{tmp}/l.bif"],
+     "--root must be an attribute"),
     (["sample", "{tmp}/empty.bif", "-n", "3", "-o", "{tmp}/s.csv"], "no variables to sample"),
     (["sample", ASIA, "-n", "3", "-o", "{tmp}"], "must be a .csv file"),
     (["screenshot", "{tmp}/shot.txt", ASIA], "must be a .png file"),
@@ -220,7 +226,7 @@ def test_an_endless_error_message_is_cut(capsys, monkeypatch):
 
 def test_help_returns_0_and_shows_the_ranges(capsys):
     status, out, _ = run(capsys, "errorbars", "--help")
-    assert status == 0 and "0..1000000" in " ".join(out.split()) and "(0, 1)" in out
+    assert status == 0 and "0..100000" in " ".join(out.split()) and "(0, 1)" in out
 
 
 # ---------------------------------------------------------------------------------------- real processes
