@@ -1,8 +1,8 @@
 """Typed option values for every subcommand: argparse ``type=`` functions that check the range at the parser.
 
-A bad value stops the command before any file is read, as one line (``bnstudio <cmd>: argument --ess: must be a
-finite number in (0, 1e+12], got 'nan'``, exit 2). The learners and the other API functions validate again
-(API boundary); these say it in the command line's terms.
+A bad value stops the command before any file is read, as one line (``bnstudio: error: fit: argument --ess: must
+be a finite number in [1e-06, 1e+12], got 'nan'``, exit 2). The learners and the other API functions validate
+again (API boundary); these say it in the command line's terms.
 
 Integers accept integral float notation (``-n 1e6``); every float must be finite. The bounds are:
 
@@ -11,6 +11,7 @@ Integers accept integral float notation (``-n 1e6``); every float must be finite
 * an equivalent sample size lies in [:data:`MIN_ESS`, :data:`MAX_ESS`]: below, ESS · θ underflows to zero
   counts for small θ; above, the prior fixes every parameter to double precision whatever the data, and a
   row of counts could overflow;
+* an L2 penalty lies in [0, :data:`MAX_L2`] (a negative one rewards large weights);
 * seeds are integers in [0, 2^64) (numpy's generators take non-negative seeds).
 """
 from __future__ import annotations
