@@ -6,29 +6,46 @@
 * :func:`likelihood_weighting` / :func:`estimate_posterior` -- the same with evidence variables clamped and
   each case weighted by the product of p(e_i | pa_i);
 * :func:`hide_at_random` (MCAR cells) and :func:`hide_variables` (latent columns) make incomplete data;
-* :func:`codes_to_frame` / :func:`write_samples_csv` turn codes (-1 = missing) into state names.
+* :func:`codes_to_frame` / :func:`write_samples_csv` turn codes (-1 = missing) into state names;
+* :func:`sample_csv` streams any number of cases to a CSV file chunk by chunk (what ``bnstudio sample`` does):
+  memory stays bounded, and a file that cannot fit in the folder's free space is refused before any work.
 
 Every function taking ``seed`` also accepts a :class:`numpy.random.Generator`, so one stream can feed a
-sampler and then :func:`hide_at_random` (what ``bnstudio sample`` does).
+sampler and then :func:`hide_at_random`. An in-memory sample must fit the memory budget (8 bytes per cell).
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+import contextlib
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import BinaryIO, Iterable, Iterator, Mapping
 
 import numpy as np
 import pandas as pd
 
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
-from bnstudio.errors import ImpossibleEvidence, ValidationError
-from bnstudio.io.atomic import PathLike, atomic_write_text
+from bnstudio.errors import FormatError, ImpossibleEvidence, MemoryBudgetExceeded, ValidationError
+from bnstudio.inference.engine import DEFAULT_MEMORY_BUDGET
+from bnstudio.io.atomic import PathLike, _permissions_for, atomic_write_text
 
 Seed = int | np.random.Generator | None
+CHUNK_CELLS = 2**21  # cells per chunk of a streamed sample (16 MiB of codes)
 
 
-def _check_count(n: object, minimum: int = 0) -> int:
+def _check_count(n: object, minimum: int = 0, width: int | None = None) -> int:
+    """``n`` as a number of cases: an integer >= ``minimum`` whose (n, width) codes (if ``width`` is given: an
+    in-memory sample) fit the memory budget."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < minimum:
         raise ValidationError(f"the number of samples must be an integer >= {minimum}, got {n!r}")
+    if width is not None and 8 * int(n) * max(width, 1) > DEFAULT_MEMORY_BUDGET:
+        raise MemoryBudgetExceeded(f"{n} cases of {width} variables need {8 * n * width / 2**30:.3g} GiB, more "
+                                   f"than the memory budget of {DEFAULT_MEMORY_BUDGET / 2**30:.3g} GiB; stream "
+                                   f"them to a file in chunks (sample_csv) instead")
     return int(n)
 
 
@@ -67,7 +84,7 @@ def _sample(net: Network, n: int, rng: np.random.Generator,
 
 def forward_sample(net: Network, n: int, seed: Seed = None) -> np.ndarray:
     """``n`` cases as an (n, |V|) int64 array of state codes, columns in ``net.variables`` order."""
-    return _sample(net, _check_count(n), np.random.default_rng(seed), {})[0]
+    return _sample(net, _check_count(n, width=len(net)), np.random.default_rng(seed), {})[0]
 
 
 def likelihood_weighting(net: Network, evidence: Mapping[str, str], n: int,
@@ -81,7 +98,7 @@ def likelihood_weighting(net: Network, evidence: Mapping[str, str], n: int,
         estimates p(e) and they weight the cases for posterior estimates (see :func:`estimate_posterior`)
     """
     clamp = {var: net.variable(var).index(state) for var, state in evidence.items()}
-    return _sample(net, _check_count(n, 1), np.random.default_rng(seed), clamp)
+    return _sample(net, _check_count(n, 1, len(net) + 1), np.random.default_rng(seed), clamp)
 
 
 def estimate_posterior(net: Network, target: str, evidence: Mapping[str, str], n: int,
@@ -138,3 +155,87 @@ def write_samples_csv(net: Network, codes: np.ndarray, path: PathLike) -> None:
     """Write cases as CSV (a header of variable names, state names, missing cells empty), atomically."""
     text = codes_to_frame(net, codes).to_csv(index=False, na_rep="", lineterminator="\n")
     atomic_write_text(path, text)
+
+
+@dataclass(frozen=True)
+class SampleSummary:
+    """What :func:`sample_csv` wrote: rows, columns and the fraction of empty (missing) cells."""
+
+    rows: int
+    columns: int
+    missing_fraction: float
+
+
+def sample_csv(net: Network, n: int, path: PathLike, seed: Seed = None, missing: float = 0.0,
+               hide: Iterable[str] = ()) -> SampleSummary:
+    """Forward-sample ``n`` cases into a CSV file, blanking the ``hide`` columns and then each other cell with
+    probability ``missing`` (MCAR), in chunks of :data:`CHUNK_CELLS` cells written as they are drawn.
+
+    Chunk 0 draws its cases and then its blanks from the stream seeded with ``seed`` (so it is
+    ``forward_sample(net, rows, seed)`` followed by :func:`hide_at_random` on the same stream); chunk k > 0 does
+    the same on the k-th child stream of that seed. Each chunk draws its cases first, so a seed gives the same
+    complete cases with or without missing cells. Refused before any work: a network without variables, and a
+    file that cannot fit the folder's free space even with the shortest state names. The file is replaced
+    atomically.
+    """
+    if len(net) == 0:
+        raise ValidationError(f"'{net.name}' has no variables to sample")
+    if isinstance(missing, bool) or not 0.0 <= missing < 1.0:
+        raise ValidationError(f"the missing fraction must be in [0, 1), got {missing!r}")
+    n = _check_count(n, 1)
+    hidden = {net.variable(name).name for name in hide}
+    _check_free_space(net, n, path, hidden if missing == 0 else set(net.variables))
+    first = np.random.default_rng(seed)
+    chunk = max(1, CHUNK_CELLS // len(net))
+    empty = 0
+    with _atomic_stream(path) as out:
+        for start in range(0, n, chunk):
+            rng = first if start == 0 else first.spawn(1)[0]
+            codes = hide_variables(_sample(net, min(chunk, n - start), rng, {})[0], net, hidden)
+            if missing > 0:
+                codes = hide_at_random(codes, missing, rng)
+            empty += int(np.count_nonzero(codes < 0))
+            text = codes_to_frame(net, codes).to_csv(index=False, header=start == 0, na_rep="", lineterminator="\n")
+            out.write(text.encode("utf-8"))
+    return SampleSummary(n, len(net), empty / (n * len(net)))
+
+
+def _check_free_space(net: Network, n: int, path: PathLike, blank: set[str]) -> None:
+    """Refuse a sample whose CSV cannot fit the free space of ``path``'s folder: each row takes at least a
+    separator per cell plus the shortest state name of every column that is never blank."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise FormatError("cannot save: the folder does not exist", path=str(path))
+    row = len(net) + sum(min(len(s.encode("utf-8")) for s in net.states(v)) for v in net.variables
+                         if v not in blank)
+    free = shutil.disk_usage(folder).free
+    if n * row > free:
+        raise ValidationError(f"cannot write {n} cases to {path}: they need at least {_size(n * row)} and its "
+                              f"folder has {_size(free)} free")
+
+
+def _size(n_bytes: int) -> str:
+    """A byte count for people: ``72 bytes``, ``2.4 TB`` (exact for any integer, even beyond a float)."""
+    for unit, power in (("TB", 12), ("GB", 9), ("MB", 6), ("kB", 3)):
+        if n_bytes >= 10**power:
+            return f"{Decimal(n_bytes).scaleb(-power):.3g} {unit}"
+    return f"{n_bytes} bytes"
+
+
+@contextlib.contextmanager
+def _atomic_stream(path: PathLike) -> Iterator[BinaryIO]:
+    """A binary file to write in pieces; it replaces ``path`` (fsynced, :func:`os.replace`) only when the
+    block ends without error, else it is removed (the same contract as :func:`atomic_write_bytes`)."""
+    target = Path(path)
+    tmp = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False)
+    try:
+        with tmp:
+            yield tmp
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.chmod(tmp.name, _permissions_for(target))
+        os.replace(tmp.name, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp.name)
+        raise

@@ -1,16 +1,20 @@
-"""Helpers shared by subcommands: parsing ``VAR=STATE`` evidence and printing JSON or tables."""
+"""Helpers shared by subcommands: parsing ``VAR=STATE`` evidence, reading JSON and data, writing outputs with
+one-line errors, and printing JSON or tables."""
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import sys
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
-from bnstudio.errors import EvidenceError
+from bnstudio.errors import EvidenceError, FormatError
+from bnstudio.io.atomic import read_text
 
 
-def parse_evidence(items: Sequence[str] | None) -> dict[str, Any]:
-    """``["A=yes", "B~0.2,0.8"]`` -> ``{"A": "yes", "B": [0.2, 0.8]}`` (``~`` = likelihood evidence)."""
+def parse_evidence(items: Sequence[str] | None, what: str = "evidence") -> dict[str, Any]:
+    """``["A=yes", "B~0.2,0.8"]`` -> ``{"A": "yes", "B": [0.2, 0.8]}`` (``~`` = likelihood evidence); errors
+    call the items ``what`` (evidence, target)."""
     evidence: dict[str, Any] = {}
     for item in items or ():
         if "~" in item and ("=" not in item or item.index("~") < item.index("=")):
@@ -18,16 +22,16 @@ def parse_evidence(items: Sequence[str] | None) -> dict[str, Any]:
             try:
                 spec: Any = [float(x) for x in values.split(",")]
             except ValueError:
-                raise EvidenceError(f"malformed likelihood evidence {item!r}: use VAR~0.2,0.8") from None
+                raise EvidenceError(f"malformed likelihood {what} {item!r}: use VAR~0.2,0.8") from None
         else:
             name, sep, spec = item.partition("=")
             if not sep or not spec:
-                raise EvidenceError(f"malformed evidence {item!r}: use VAR=STATE (or VAR~l1,l2,... for likelihoods)")
+                raise EvidenceError(f"malformed {what} {item!r}: use VAR=STATE (or VAR~l1,l2,... for likelihoods)")
         name = name.strip()
         if not name:
-            raise EvidenceError(f"malformed evidence {item!r}: missing variable name")
+            raise EvidenceError(f"malformed {what} {item!r}: missing variable name")
         if name in evidence:
-            raise EvidenceError(f"evidence on '{name}' given twice")
+            raise EvidenceError(f"{what} on '{name}' given twice")
         evidence[name] = spec.strip() if isinstance(spec, str) else spec
     return evidence
 
@@ -66,31 +70,38 @@ def print_table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> None:
 
 
 def load_data(net, path: str):
-    """Read a table and align it to ``net``; data warnings (ignored columns) go to stderr as one line each."""
-    import warnings
-
+    """Read a table and align it to ``net`` (its warnings, e.g. ignored columns, reach stderr through main)."""
     from bnstudio.data import align, read_table
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        aligned = align(read_table(path), net)
-    for w in caught:
-        print(f"bnstudio: warning: {w.message}", file=sys.stderr)
-    return aligned
+    return align(read_table(path), net)
+
+
+def parse_json(text: str, path: str) -> Any:
+    """JSON text of the file ``path``; malformed, too deeply nested or too long numbers are a FormatError."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"not valid JSON: {exc.msg}", path, exc.lineno, exc.colno) from None
+    except RecursionError:
+        raise FormatError("not valid JSON: nested too deeply", path) from None
+    except ValueError as exc:  # e.g. an integer literal with more digits than Python converts
+        raise FormatError(f"not valid JSON: {exc}", path) from None
 
 
 def load_json_list(path: str) -> list[dict[str, Any]]:
     """A JSON file holding a list of objects (a queries file); errors name the file and the problem."""
-    from bnstudio.errors import FormatError
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except FileNotFoundError:
-        raise FormatError("no such file", path) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise FormatError(f"not valid JSON ({exc})", path) from None
+    data = parse_json(read_text(path), path)
     if not isinstance(data, list):
         raise FormatError("expected a JSON list of queries", path)
     return data
+
+
+@contextlib.contextmanager
+def writing(path: str) -> Iterator[None]:
+    """Run a write of ``path``; an operating-system failure (read-only folder, full disk) becomes one line."""
+    try:
+        yield
+    except OSError as exc:
+        raise FormatError(f"cannot write the file: {exc.strerror or exc}", path=str(path)) from None
 
 
 def print_iteration(info) -> None:

@@ -10,17 +10,17 @@ import argparse
 
 import numpy as np
 
-from bnstudio.cli.common import print_json
+from bnstudio.cli import options as opt
+from bnstudio.cli.common import print_json, writing
 from bnstudio.core.network import Network
-from bnstudio.errors import FormatError
 from bnstudio.io import FORMATS, format_for, read_network, write_network
 from bnstudio.io.common import identifiers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Convert a network file to another format, chosen by the extensions (.bif, .xmlbif, .net, .xdsl, .uai)."""
-    parser.add_argument("input", help=f"network file to read ({', '.join(sorted(FORMATS))})")
-    parser.add_argument("output", help="file to write; its extension picks the format")
+    parser.add_argument("input", type=opt.path, help=f"network file to read ({', '.join(sorted(FORMATS))})")
+    parser.add_argument("output", type=opt.path, help="file to write; its extension picks the format")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -72,10 +72,8 @@ def lost_information(before: Network, after: Network) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     out_format = format_for(args.output)  # an unknown output extension fails before any work
     net = read_network(args.input)
-    try:
+    with writing(args.output):
         write_network(net, args.output)
-    except OSError as exc:
-        raise FormatError(f"cannot write the file: {exc.strerror or exc}", path=str(args.output)) from None
     lost = lost_information(net, read_network(args.output))
     data = {"input": str(args.input), "output": str(args.output), "variables": len(net),
             "arcs": len(net.arcs()), "lost": lost}

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from bnstudio.cli import options as opt
 from bnstudio.cli.common import load_data, load_json_list, parse_evidence, print_json
 from bnstudio.core.network import Network
 from bnstudio.errors import EvidenceError, FormatError, UnknownVariableError
@@ -26,31 +27,33 @@ from bnstudio.uncertainty import (ErrorBars, bootstrap_spread, dirichlet_counts,
                                   state_position)
 
 
-MAX_POINTS = 10_001
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Error bars on p(q|e): delta-method variance, normal and Beta intervals, where the variance comes from."""
-    parser.add_argument("network", help=".bnsproj with counts, or any network with --data/--ess")
+    parser.add_argument("network", type=opt.path, help=".bnsproj with counts, or any network with --data/--ess")
     parser.add_argument("--target", action="append", default=[], metavar="VAR=STATE",
                         help="query state (repeat for a joint configuration)")
     parser.add_argument("--evidence", action="append", default=[], metavar="VAR=STATE")
-    parser.add_argument("--queries", metavar="FILE.json",
+    parser.add_argument("--queries", type=opt.path, metavar="FILE.json",
                         help='a JSON list of {"target": {"VAR": "STATE", ...}, "evidence": {...}}')
-    parser.add_argument("--level", type=float, default=0.9, help="credible level (default 0.9)")
-    parser.add_argument("--mc", type=int, default=0, metavar="R", help="Monte-Carlo check with R parameter draws")
-    parser.add_argument("--seed", type=int)
-    parser.add_argument("--data", help="learn mean-posterior counts from this data first")
+    parser.add_argument("--level", type=opt.probability, default=0.9, help="credible level in (0, 1) (default 0.9)")
+    parser.add_argument("--mc", type=opt.draws, default=0, metavar="R",
+                        help=f"Monte-Carlo check with R parameter draws (0..{opt.MAX_DRAWS}, default 0: none)")
+    parser.add_argument("--seed", type=opt.seed, help="seed of the Monte-Carlo draws and the bags")
+    parser.add_argument("--data", type=opt.path, help="learn mean-posterior counts from this data first")
     parser.add_argument("--prior", choices=["laplace", "bdeu"], default=None)
-    parser.add_argument("--ess", type=float, help="with --data: prior strength; without: expert ESS per row")
-    parser.add_argument("--top", type=int, default=10, help="how many contributing rows to list (default 10)")
+    parser.add_argument("--ess", type=opt.ess, help="with --data: prior strength; without: expert ESS per row; "
+                        f"in [{opt.MIN_ESS:g}, {opt.MAX_ESS:g}]")
+    parser.add_argument("--top", type=opt.non_negative_int, default=10,
+                        help="how many contributing rows to list (default 10)")
     parser.add_argument("--sensitivity", action="append", default=[], metavar="VAR=STATE",
                         help="sensitivity curve of each query to θ(VAR=STATE | row) (repeatable)")
     parser.add_argument("--row", action="append", default=[], metavar="PARENT=STATE",
                         help="the CPT row for --sensitivity of a variable with this parent (default: the row "
                              "adding most variance)")
-    parser.add_argument("--points", type=int, default=41, help="sensitivity grid points on [0, 1] (default 41)")
-    parser.add_argument("--bags", type=int, metavar="T", help="with --data: bootstrap spread over T bagged-mp bags")
+    parser.add_argument("--points", type=opt.points, default=41,
+                        help=f"sensitivity grid points on [0, 1] (2..{opt.MAX_POINTS}, default 41)")
+    parser.add_argument("--bags", type=opt.bags, metavar="T",
+                        help=f"with --data: bootstrap spread over T bagged-mp bags (1..{opt.MAX_BAGS})")
     parser.add_argument("--json", action="store_true")
 
 
@@ -61,7 +64,10 @@ def _queries(args: argparse.Namespace) -> list[dict[str, Any]]:
         return [_normalise_query(q, args.queries, k) for k, q in enumerate(_load(args.queries))]
     if not args.target:
         raise EvidenceError("give at least one --target VAR=STATE (or --queries FILE.json)")
-    return [{"target": parse_evidence(args.target), "evidence": parse_evidence(args.evidence)}]
+    target = parse_evidence(args.target, "target")
+    if not all(isinstance(state, str) for state in target.values()):
+        raise EvidenceError("a --target names a state: use VAR=STATE")
+    return [{"target": target, "evidence": parse_evidence(args.evidence)}]
 
 
 def _load(path: str) -> list[dict[str, Any]]:
@@ -112,7 +118,9 @@ def _sensitivities(args: argparse.Namespace, net: Network, bars: ErrorBars, engi
                    ) -> list[dict[str, Any]]:
     """The --sensitivity curves of one query: in the row given by the --row entries naming VAR's parents (all of
     them), else in the row of VAR adding most variance."""
-    given = parse_evidence(args.row)
+    given = parse_evidence(args.row, "--row")
+    if not all(isinstance(state, str) for state in given.values()):
+        raise EvidenceError("malformed --row: use PARENT=STATE")
     wanted = [_entry(item) for item in args.sensitivity]
     parents = {p for var, _ in wanted if var in net for p in net.parents(var)}
     stray = [p for p in given if p not in parents]
@@ -135,8 +143,6 @@ def _sensitivities(args: argparse.Namespace, net: Network, bars: ErrorBars, engi
 
 def run(args: argparse.Namespace) -> int:
     queries = _queries(args)
-    if not 2 <= args.points <= MAX_POINTS:
-        raise EvidenceError(f"--points must be between 2 and {MAX_POINTS}, got {args.points}")
     net, ess, ensemble = _network_with_counts(args)
     alpha = dirichlet_counts(net, ess)
     engine = InferenceEngine(net)

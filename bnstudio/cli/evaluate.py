@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import argparse
 
+from bnstudio.cli import options as opt
 from bnstudio.cli.common import load_data, print_json, print_table
-from bnstudio.cli.fit import OPTIONS, learner_options
+from bnstudio.cli.fit import OPTIONS, add_learner_options, learner_options
 from bnstudio.errors import ValidationError
 from bnstudio.evaluate import cross_validate, evaluate
 from bnstudio.io import read_network
@@ -13,16 +14,12 @@ from bnstudio.learn.params import METHODS
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Score a network on data (LL, CLL, error, AE, SE, Brier, confusion) or cross-validate a method."""
-    parser.add_argument("network")
-    parser.add_argument("data")
-    parser.add_argument("--target", required=True)
-    parser.add_argument("--folds", type=int, help="k-fold cross-validation of --method instead")
+    parser.add_argument("network", type=opt.path)
+    parser.add_argument("data", type=opt.path)
+    parser.add_argument("--target", type=opt.variable, required=True)
+    parser.add_argument("--folds", type=opt.integer(2), help="k-fold cross-validation of --method instead")
     parser.add_argument("--method", choices=METHODS)
-    for name in ("prior", "criterion", "level"):
-        parser.add_argument(f"--{name}")
-    for name, kind in (("ess", float), ("alpha", float), ("l2", float), ("bags", int), ("max-iter", int),
-                       ("seed", int)):
-        parser.add_argument(f"--{name}", type=kind)
+    add_learner_options(parser)
     parser.add_argument("--json", action="store_true")
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bnstudio.cli.common import load_data, print_iteration, print_json
+from bnstudio.cli import options as opt
+from bnstudio.cli.common import load_data, print_iteration, print_json, writing
 from bnstudio.errors import ValidationError
 from bnstudio.io import read_network, write_network
 from bnstudio.jobs import CallbackReporter
@@ -13,22 +14,33 @@ from bnstudio.learn.params import METHODS, make_learner
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Learn parameters (ml, mp, em, lgd, clgd, wanbia, bagged-mp) from data."""
-    parser.add_argument("network", help="network file whose structure is fitted")
-    parser.add_argument("data", help="data table (.csv, ...)")
+    parser.add_argument("network", type=opt.path, help="network file whose structure is fitted")
+    parser.add_argument("data", type=opt.path, help="data table (.csv, ...)")
     parser.add_argument("--method", required=True, choices=METHODS)
-    parser.add_argument("--target", help="target (class) variable for discriminative methods and cnll")
+    parser.add_argument("--target", type=opt.variable,
+                        help="target (class) variable for discriminative methods and cnll")
+    add_learner_options(parser)
+    parser.add_argument("-o", "--output", type=opt.path, required=True,
+                        help="output network (.bnsproj keeps counts and history)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_learner_options(parser: argparse.ArgumentParser) -> None:
+    """The hyper-parameters of the learners, each checked for its range (shared by ``fit`` and ``evaluate``)."""
     parser.add_argument("--prior", choices=["laplace", "bdeu"], help="Dirichlet prior (mp, em, wanbia, bagged-mp)")
-    parser.add_argument("--ess", type=float, help="pseudo-counts per cell (laplace) or equivalent sample size (bdeu)")
+    parser.add_argument("--ess", type=opt.ess, help="pseudo-counts per cell (laplace) or equivalent sample size "
+                        f"(bdeu), in [{opt.MIN_ESS:g}, {opt.MAX_ESS:g}]")
     parser.add_argument("--criterion", choices=["cll", "ae", "se"], help="clgd criterion (default cll)")
-    parser.add_argument("--alpha", type=float, help="clgd mixed objective log p(q|e) + alpha log p(e), 0..1")
-    parser.add_argument("--l2", type=float, help="L2 penalty (clgd, lgd: on beta; wanbia: toward w = 1)")
+    parser.add_argument("--alpha", type=opt.unit_interval,
+                        help="clgd mixed objective log p(q|e) + alpha log p(e), 0..1")
+    parser.add_argument("--l2", type=opt.l2, help=f"L2 penalty (clgd, lgd: on beta; wanbia: toward w = 1), "
+                        f"0..{opt.MAX_L2:g}")
     parser.add_argument("--level", choices=["attribute", "attribute-value", "attribute-value-class", "parameter"],
                         help="wanbia weighting level")
-    parser.add_argument("--bags", type=int, help="bagged-mp: number of bootstrap bags")
-    parser.add_argument("--max-iter", type=int, help="iterative methods: iteration limit")
-    parser.add_argument("--seed", type=int, help="seed for anything random")
-    parser.add_argument("-o", "--output", required=True, help="output network (.bnsproj keeps counts and history)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--bags", type=opt.bags, help=f"bagged-mp: number of bootstrap bags (1..{opt.MAX_BAGS})")
+    parser.add_argument("--max-iter", type=opt.max_iter,
+                        help=f"iterative methods: iteration limit (1..{opt.MAX_ITER})")
+    parser.add_argument("--seed", type=opt.seed, help="seed for anything random (a non-negative integer)")
 
 
 OPTIONS = {  # method -> CLI options it accepts (name in args -> learner keyword)
@@ -75,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
     reporter = None if args.json else CallbackReporter(print_iteration)
     result = make_learner(args.method, **learner_options(args)).fit(net, data.codes, data.weights,
                                                                      target=args.target, reporter=reporter)
-    save_fitted(net, result, args.output)
+    with writing(args.output):
+        save_fitted(net, result, args.output)
     if args.json:
         print_json({"method": result.method, "history": result.history, "stop_reason": result.stop_reason,
                     "seconds": result.seconds, "output": args.output})

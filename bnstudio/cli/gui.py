@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import argparse
 
+from bnstudio.cli import options as opt
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Open the desktop app on a network or project file."""
-    parser.add_argument("file", nargs="?", help="network or project file to open (.bnsproj, .bif, ...)")
+    parser.add_argument("file", nargs="?", type=opt.existing_file,
+                        help="network or project file to open (.bnsproj, .bif, ...)")
 
 
 def run(args: argparse.Namespace) -> int:

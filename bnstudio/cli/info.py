@@ -1,8 +1,14 @@
-"""``bnstudio info NET [--json]``: variables, states, parents, parameters and the compiled plan's treewidth."""
+"""``bnstudio info NET [--json]``: variables, states, parents, parameters and the compiled plan's treewidth.
+
+The junction tree is compiled under the engine's memory budget: when no elimination order keeps every clique
+within it (a 60×60 grid), the search stops at the first clique too big and ``info`` says so in a note instead
+of a treewidth (single queries on such a network use pruned variable elimination).
+"""
 from __future__ import annotations
 
 import argparse
 
+from bnstudio.cli import options as opt
 from bnstudio.cli.common import print_json, print_table
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network
@@ -10,26 +16,30 @@ from bnstudio.io import read_network
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Describe a network: variables, states, parents, parameters, treewidth."""
-    parser.add_argument("network", help="network file (.bif, ...)")
+    parser.add_argument("network", type=opt.path, help="network file (.bif, ...)")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def network_info(path: str) -> dict:
-    """Everything ``info`` prints, as a JSON-ready dict."""
+    """Everything ``info`` prints, as a JSON-ready dict (``treewidth`` and ``junction_tree`` are None, with a
+    ``note``, when the junction tree does not fit the memory budget)."""
     net = read_network(path)
-    compiled = InferenceEngine(net).compiled
-    return {
-        "name": net.name,
-        "file": str(path),
-        "n_variables": len(net),
-        "n_arcs": len(net.arcs()),
-        "n_parameters": net.n_parameters(),
-        "treewidth": compiled.jt.treewidth,
-        "junction_tree": {"cliques": len(compiled.jt.cliques), "total_size": compiled.jt.total_size,
-                          "largest_clique": max(compiled.jt.sizes), "heuristic": compiled.order.heuristic},
-        "variables": [{"name": v, "states": list(net.states(v)), "parents": list(net.parents(v))}
-                      for v in net.variables],
-    }
+    engine = InferenceEngine(net)
+    compiled = engine.compiled
+    info = {"name": net.name, "file": str(path), "n_variables": len(net), "n_arcs": len(net.arcs()),
+            "n_parameters": net.n_parameters(), "treewidth": None, "junction_tree": None, "note": None}
+    jt = compiled.jt
+    if jt is None:
+        info["note"] = (f"no junction tree: every elimination order tried needs a bigger clique than the memory "
+                        f"budget of {engine.memory_budget / 2**30:.3g} GiB allows ({compiled.too_large}); single "
+                        f"queries use pruned variable elimination")
+    else:
+        info["treewidth"] = jt.treewidth
+        info["junction_tree"] = {"cliques": len(jt.cliques), "total_size": jt.total_size,
+                                 "largest_clique": max(jt.sizes, default=0), "heuristic": compiled.order.heuristic}
+    info["variables"] = [{"name": v, "states": list(net.states(v)), "parents": list(net.parents(v))}
+                         for v in net.variables]
+    return info
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,8 +50,12 @@ def run(args: argparse.Namespace) -> int:
     jt = data["junction_tree"]
     print(f"{data['name']} ({data['file']}): {data['n_variables']} variables, {data['n_arcs']} arcs, "
           f"{data['n_parameters']} free parameters")
-    print(f"junction tree: treewidth {data['treewidth']}, {jt['cliques']} cliques, {jt['total_size']} entries "
-          f"(largest clique {jt['largest_clique']}; {jt['heuristic']} order)\n")
-    print_table([(v["name"], ", ".join(v["states"]), ", ".join(v["parents"]) or "-") for v in data["variables"]],
-                ["variable", "states", "parents"])
+    if jt is None:
+        print(f"{data['note']}\n")
+    else:
+        print(f"junction tree: treewidth {data['treewidth']}, {jt['cliques']} cliques, {jt['total_size']} entries "
+              f"(largest clique {jt['largest_clique']}; {jt['heuristic']} order)\n")
+    if data["variables"]:
+        print_table([(v["name"], ", ".join(v["states"]), ", ".join(v["parents"]) or "-")
+                     for v in data["variables"]], ["variable", "states", "parents"])
     return 0

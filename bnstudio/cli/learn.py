@@ -8,52 +8,54 @@ commas or blanks (``#`` starts a comment). ``--start`` takes a network file or o
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from pathlib import Path
 
-from bnstudio.cli.common import print_json
+from bnstudio.cli import options as opt
+from bnstudio.cli.common import parse_json, print_json, writing
 from bnstudio.data import read_csv
 from bnstudio.errors import FormatError, ValidationError
 from bnstudio.io import format_for, read_network, write_network
+from bnstudio.io.atomic import read_text
 from bnstudio.learn.structure import ALGORITHMS, SCORES, learn_structure, parse_arc
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Learn a network structure (nb, tan, kdb, chow-liu, hill-climb, bnc) and its parameters from a CSV file."""
-    parser.add_argument("data", help="CSV file, one column per variable (empty cell = missing)")
+    parser.add_argument("data", type=opt.path, help="CSV file, one column per variable (empty cell = missing)")
     parser.add_argument("--algorithm", "-a", required=True, choices=ALGORITHMS, help="structure learner")
-    parser.add_argument("--target", metavar="VAR", help="class variable (nb, tan, kdb, bnc)")
+    parser.add_argument("--target", type=opt.variable, metavar="VAR", help="class variable (nb, tan, kdb, bnc)")
     parser.add_argument("--score", choices=SCORES, help="score (default: bic for hill-climb, cll for bnc, "
                         "mutual information for the trees)")
-    parser.add_argument("--ess", type=float, default=1.0, metavar="A", help="equivalent sample size (bdeu, priors)")
-    parser.add_argument("--max-parents", type=int, metavar="K", help="at most K parents per variable")
+    parser.add_argument("--ess", type=opt.ess, default=1.0, metavar="A",
+                        help=f"equivalent sample size (bdeu, priors), in [{opt.MIN_ESS:g}, {opt.MAX_ESS:g}]")
+    parser.add_argument("--max-parents", type=opt.non_negative_int, metavar="K", help="at most K parents per variable")
     parser.add_argument("--require", action="extend", nargs="+", default=[], metavar="A->B", help="required arcs")
     parser.add_argument("--forbid", action="extend", nargs="+", default=[], metavar="A->B", help="forbidden arcs")
-    parser.add_argument("--tiers", metavar="FILE", help="tiers file (later tiers cannot be parents of earlier)")
-    parser.add_argument("--start", metavar="NET", help="start network file, or empty / tree / nb (hill-climb, bnc)")
-    parser.add_argument("--tabu", type=int, default=0, metavar="N",
-                        help="tabu search: up to N moves in a row without improvement (hill-climb, bnc)")
-    parser.add_argument("--restarts", type=int, default=0, metavar="N", help="random restarts (hill-climb, bnc)")
-    parser.add_argument("--k", type=int, default=1, metavar="K", help="attribute parents per attribute (kdb)")
-    parser.add_argument("--root", metavar="VAR", help="root of the chow-liu / tan tree")
+    parser.add_argument("--tiers", type=opt.path, metavar="FILE",
+                        help="tiers file (later tiers cannot be parents of earlier)")
+    parser.add_argument("--start", type=opt.path, metavar="NET",
+                        help="start network file, or empty / tree / nb (hill-climb, bnc)")
+    parser.add_argument("--tabu", type=opt.search_steps, default=0, metavar="N",
+                        help=f"tabu search: up to N moves in a row without improvement (hill-climb, bnc; "
+                             f"0..{opt.MAX_SEARCH_STEPS})")
+    parser.add_argument("--restarts", type=opt.search_steps, default=0, metavar="N",
+                        help=f"random restarts (hill-climb, bnc; 0..{opt.MAX_SEARCH_STEPS})")
+    parser.add_argument("--k", type=opt.non_negative_int, default=1, metavar="K",
+                        help="attribute parents per attribute (kdb)")
+    parser.add_argument("--root", type=opt.variable, metavar="VAR", help="root of the chow-liu / tan tree")
     parser.add_argument("--prior", choices=("laplace", "bdeu"), help="mean-posterior parameters instead of ML")
-    parser.add_argument("--seed", type=int, metavar="S", help="random seed (restarts)")
-    parser.add_argument("-o", "--output", required=True, metavar="OUT", help="network file to write (.bif, ...)")
+    parser.add_argument("--seed", type=opt.seed, metavar="S", help="random seed (restarts)")
+    parser.add_argument("-o", "--output", type=opt.path, required=True, metavar="OUT",
+                        help="network file to write (.bif, ...)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
 
 
 def read_tiers(path: str) -> list[list[str]]:
     """Tiers from a JSON list of lists, or one tier per line (names separated by commas or blanks)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise FormatError(f"cannot read the tiers file: {exc.strerror or exc}", path=path) from None
+    text = read_text(path)
     if text.lstrip().startswith("["):
-        try:
-            tiers = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise FormatError(f"malformed JSON: {exc.msg}", path=path, line=exc.lineno, column=exc.colno) from None
+        tiers = parse_json(text, path)
         if not isinstance(tiers, list) or not all(isinstance(t, list) and all(isinstance(n, str) for n in t)
                                                   for t in tiers):
             raise FormatError("tiers must be a JSON list of lists of variable names", path=path)
@@ -74,6 +76,9 @@ def _start(value: str | None, names: list[str]):
 
 def run(args: argparse.Namespace) -> int:
     format_for(args.output)  # unknown output extension -> one-line error before any work
+    if args.algorithm == "tan" and args.root is not None and args.root == args.target:
+        raise ValidationError(f"--root must be an attribute: the tan tree spans the attributes, not the class "
+                              f"variable '{args.target}'")
     dataset = read_csv(args.data)
     names, states = list(dataset.columns), [tuple(s) for s in dataset.states]
     stem = re.sub(r"\W", "_", Path(args.data).stem) or "learned"
@@ -83,10 +88,8 @@ def run(args: argparse.Namespace) -> int:
         forbidden=[parse_arc(a) for a in args.forbid], tiers=read_tiers(args.tiers) if args.tiers else None,
         start=_start(args.start, names), tabu=args.tabu, restarts=args.restarts, seed=args.seed, k=args.k,
         root=args.root, prior=args.prior, name=stem)
-    try:
+    with writing(args.output):
         write_network(result.network, args.output)
-    except OSError as exc:
-        raise FormatError(f"cannot write the file: {exc.strerror or exc}", path=args.output) from None
     if args.json:
         print_json({**result.to_json(), "score_name": result.score_name, "output": args.output})
     else:

@@ -12,20 +12,23 @@ from typing import Any
 
 import numpy as np
 
+from bnstudio.cli import options as opt
 from bnstudio.cli.common import load_json_list, parse_evidence, print_json, print_table
 from bnstudio.core.network import Network
 from bnstudio.errors import EvidenceError, FormatError, ImpossibleEvidence
 from bnstudio.inference import InferenceEngine
+from bnstudio.inference.evidence import describe
 from bnstudio.io import read_network
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Posterior marginals (or the joint) of target variables given evidence."""
-    parser.add_argument("network", help="network file (.bif, ...)")
-    parser.add_argument("--target", action="append", default=[], metavar="VAR", help="target variable (repeatable)")
+    parser.add_argument("network", type=opt.path, help="network file (.bif, ...)")
+    parser.add_argument("--target", type=opt.variable, action="append", default=[], metavar="VAR",
+                        help="target variable (repeatable)")
     parser.add_argument("--evidence", action="append", default=[], metavar="VAR=STATE",
                         help="hard evidence VAR=STATE or likelihood evidence VAR~l1,l2,... (repeatable)")
-    parser.add_argument("--queries", metavar="FILE.json",
+    parser.add_argument("--queries", type=opt.path, metavar="FILE.json",
                         help='a JSON list of {"target": "VAR" or ["A", "B"], "evidence": {"VAR": "STATE"}}')
     parser.add_argument("--joint", action="store_true", help="joint distribution of all targets")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -59,9 +62,12 @@ def _joint_result(net: Network, targets: list[str], evidence: dict, table: np.nd
     return {"target": targets, "evidence": evidence, "joint": rows}
 
 
-def answer_queries(engine: InferenceEngine, queries: list[dict[str, Any]], joint: bool = False) -> list[dict]:
-    """Answer many queries; single-target hard-evidence queries are batched per target."""
+def answer_queries(engine: InferenceEngine, queries: list[dict[str, Any]], joint: bool = False,
+                   numbered: bool = True) -> list[dict]:
+    """Answer many queries; single-target hard-evidence queries are batched per target. Errors name the query
+    number (``query 3: ...``) when ``numbered``."""
     net = engine.net
+    label = (lambda k: f"query {k}: ") if numbered else (lambda k: "")
     results: list[dict | None] = [None] * len(queries)
     batches: dict[str, list[int]] = defaultdict(list)
     for k, q in enumerate(queries):
@@ -75,10 +81,10 @@ def answer_queries(engine: InferenceEngine, queries: list[dict[str, Any]], joint
                 post = engine.posterior(targets, evidence)
                 results[k] = [_posterior_result(net, t, evidence, post[t]) for t in targets]
         except EvidenceError as exc:
-            raise type(exc)(f"query {k}: {exc}") from None
+            raise type(exc)(f"{label(k)}{exc}") from None
     for target, members in batches.items():
-        for k, p in zip(members, _batched_posterior(engine, target, [queries[k]["evidence"] for k in members],
-                                                    members)):
+        evidences = [queries[k]["evidence"] for k in members]
+        for k, p in zip(members, _batched_posterior(engine, target, evidences, [label(k) for k in members])):
             results[k] = _posterior_result(net, target, queries[k]["evidence"], p)
     flat: list[dict] = []
     for r in results:
@@ -87,26 +93,27 @@ def answer_queries(engine: InferenceEngine, queries: list[dict[str, Any]], joint
 
 
 def _batched_posterior(engine: InferenceEngine, target: str, evidences: list[dict[str, str]],
-                       numbers: list[int]) -> np.ndarray:
-    """p(target | e_n) for hard-evidence cases in one call; errors name the query number."""
+                       labels: list[str]) -> np.ndarray:
+    """p(target | e_n) for hard-evidence cases in one call; errors start with the query's label."""
     net = engine.net
     n = len(evidences)
     columns: dict[str, np.ndarray] = {}
-    for row, (evidence, k) in enumerate(zip(evidences, numbers)):
+    for row, (evidence, label) in enumerate(zip(evidences, labels)):
         for name, state in evidence.items():
             try:
                 code = net.variable(name).index(state)
             except (KeyError, ValueError) as exc:
-                raise EvidenceError(f"query {k}: {exc}") from None
+                raise EvidenceError(f"{label}{exc}") from None
             columns.setdefault(name, np.full(n, -1, dtype=np.int64))[row] = code
     if not columns:
         return np.broadcast_to(engine.posterior(target)[target], (n, net.cardinality(target)))
     try:
         return engine.posterior_batch(target, columns)[target]
     except ImpossibleEvidence:
-        for evidence, k in zip(evidences, numbers):  # name the first impossible query
+        for evidence, label in zip(evidences, labels):  # name the first impossible query
             if engine.log_evidence(evidence) == -np.inf:
-                raise ImpossibleEvidence(f"query {k}: impossible evidence: p({', '.join(f'{a}={b}' for a, b in evidence.items())}) = 0") from None
+                raise ImpossibleEvidence(f"{label}impossible evidence: p({describe(engine.compiled.index, evidence)}) "
+                                         f"= 0") from None
         raise
 
 
@@ -120,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         raise EvidenceError("give at least one --target VAR (or --queries FILE.json)")
     engine = InferenceEngine(read_network(args.network))
-    results = answer_queries(engine, queries, joint=args.joint)
+    results = answer_queries(engine, queries, joint=args.joint, numbered=bool(args.queries))
     if args.json:
         print_json({"results": results})
         return 0

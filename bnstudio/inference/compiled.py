@@ -1,7 +1,10 @@
 """What a network compiles to: variable index, families, elimination order, junction tree and index plans.
 
 Everything here depends on the structure only; parameters enter through :meth:`CompiledStructure.potentials`,
-so changing a CPT reuses the compiled plan.
+so changing a CPT reuses the compiled plan. With ``max_clique`` (table entries) the search for an elimination
+order gives up as soon as every heuristic needs a bigger clique: ``jt`` and ``order`` are then None and
+``too_large`` says why (single queries still work by pruned variable elimination, which needs only the index
+and the families).
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
-from bnstudio.inference.elimination import OrderStats, best_elimination_order, moral_graph
+from bnstudio.inference.elimination import CliqueTooLarge, OrderStats, best_elimination_order, moral_graph
 from bnstudio.inference.evidence import VariableIndex
 from bnstudio.inference.jtree import JunctionTree, build_junction_tree
 
@@ -24,19 +27,23 @@ class CompiledStructure:
     index: VariableIndex
     parents: list[tuple[int, ...]]
     families: list[tuple[int, ...]]          # CPT axis order: (parents..., variable)
-    order: OrderStats
-    jt: JunctionTree
+    order: OrderStats | None
+    jt: JunctionTree | None
+    too_large: CliqueTooLarge | None = None
     _marginal_plans: dict = field(default_factory=dict, repr=False)
     _homed: dict = field(default_factory=dict, repr=False)
 
     @classmethod
-    def compile(cls, net: Network) -> "CompiledStructure":
+    def compile(cls, net: Network, max_clique: float | None = None) -> "CompiledStructure":
         names = net.variables
         index = VariableIndex(names, [net.states(v) for v in names])
         parents = [tuple(index.index(p) for p in net.parents(v)) for v in names]
         families = [ps + (v,) for v, ps in enumerate(parents)]
         adj = moral_graph(len(names), families)
-        stats = best_elimination_order(adj, index.cards)
+        try:
+            stats = best_elimination_order(adj, index.cards, max_clique=max_clique)
+        except CliqueTooLarge as exc:
+            return cls(index, parents, families, None, None, exc)
         jt = build_junction_tree(adj, index.cards, stats.order, families)
         return cls(index, parents, families, stats, jt)
 

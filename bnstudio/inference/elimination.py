@@ -8,14 +8,31 @@ connects v's remaining neighbours (fill-in edges). Greedy heuristics (Kjaerulff 
 * ``min-weight``: smallest clique table size Π_{u ∈ {v} ∪ N(v)} |U|.
 
 :func:`best_elimination_order` runs all three and keeps the one with the smallest total table size.
+
+Every order can be bounded by ``max_clique`` (table entries): the greedy loop stops with :class:`CliqueTooLarge`
+as soon as the vertex it picks would create a bigger clique, so a network whose junction tree could never fit
+(a 60×60 grid) costs the few steps up to that point, not a full run of every heuristic.
 """
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from bnstudio.errors import MemoryBudgetExceeded
+
 HEURISTICS = ("min-fill", "weighted-min-fill", "min-weight")
+
+
+class CliqueTooLarge(MemoryBudgetExceeded):
+    """An elimination order stopped because its next clique would exceed the ``max_clique`` bound."""
+
+    def __init__(self, heuristic: str, n_vars: int, size: int, eliminated: int, total: int, limit: float) -> None:
+        super().__init__(f"{heuristic} elimination reached a clique over {n_vars} variables with {size:.3g} "
+                         f"entries after eliminating {eliminated} of {total} variables (limit {limit:.3g} entries)")
+        self.heuristic, self.n_vars, self.size = heuristic, n_vars, size
+        self.eliminated, self.total, self.limit = eliminated, total, limit
 
 
 def moral_graph(n_vars: int, families: Iterable[Sequence[int]]) -> list[set[int]]:
@@ -43,10 +60,12 @@ def _score(v: int, adj: list[set[int]], cards: Sequence[int], heuristic: str) ->
 
 
 def elimination_order(adj: list[set[int]], cards: Sequence[int], heuristic: str = "min-fill",
-                      keep: Iterable[int] = ()) -> list[int]:
+                      keep: Iterable[int] = (), max_clique: float | None = None) -> list[int]:
     """Greedy elimination order over all vertices (vertices in ``keep`` go last, in any order).
 
-    Scores are updated incrementally: eliminating v only changes the scores of v's neighbours and theirs.
+    Scores are updated incrementally: eliminating v only changes the scores of v's neighbours and theirs; a
+    heap with stale entries skipped gives the vertex of least (score, index) in O(log n). Raises
+    :class:`CliqueTooLarge` before eliminating a vertex whose clique has more than ``max_clique`` entries.
     """
     if heuristic not in HEURISTICS:
         raise ValueError(f"unknown heuristic {heuristic!r}; use one of {HEURISTICS}")
@@ -54,10 +73,18 @@ def elimination_order(adj: list[set[int]], cards: Sequence[int], heuristic: str 
     keep = set(keep)
     alive = set(range(len(adj))) - keep
     scores = {v: _score(v, adj, cards, heuristic) for v in alive}
+    heap = [(score, v) for v, score in scores.items()]
+    heapq.heapify(heap)
     order: list[int] = []
     while alive:
-        v = min(alive, key=lambda u: (scores[u], u))
+        score, v = heapq.heappop(heap)
+        if v not in alive or scores[v] != score:
+            continue
         nbrs = adj[v]
+        if max_clique is not None:
+            size = cards[v] * math.prod(cards[u] for u in nbrs)
+            if size > max_clique:
+                raise CliqueTooLarge(heuristic, len(nbrs) + 1, size, len(order), len(adj), max_clique)
         for a in nbrs:
             adj[a].discard(v)
             adj[a].update(u for u in nbrs if u != a)
@@ -69,6 +96,7 @@ def elimination_order(adj: list[set[int]], cards: Sequence[int], heuristic: str 
             touched.update(adj[a])
         for u in touched & alive:
             scores[u] = _score(u, adj, cards, heuristic)
+            heapq.heappush(heap, (scores[u], u))
     return order + sorted(keep)
 
 
@@ -108,8 +136,19 @@ def order_stats(adj: list[set[int]], cards: Sequence[int], order: Sequence[int],
                       max(sizes, default=0), sum(sizes))
 
 
-def best_elimination_order(adj: list[set[int]], cards: Sequence[int],
-                           heuristics: Sequence[str] = HEURISTICS) -> OrderStats:
-    """Try each heuristic; keep the order with the smallest total clique table size."""
-    results = [order_stats(adj, cards, elimination_order(adj, cards, h), h) for h in heuristics]
+def best_elimination_order(adj: list[set[int]], cards: Sequence[int], heuristics: Sequence[str] = HEURISTICS,
+                           max_clique: float | None = None) -> OrderStats:
+    """Try each heuristic; keep the order with the smallest total clique table size.
+
+    With ``max_clique``, heuristics that exceed it are dropped; when all do, the :class:`CliqueTooLarge` of the
+    one that got furthest is raised.
+    """
+    results, failures = [], []
+    for h in heuristics:
+        try:
+            results.append(order_stats(adj, cards, elimination_order(adj, cards, h, max_clique=max_clique), h))
+        except CliqueTooLarge as exc:
+            failures.append(exc)
+    if not results:
+        raise max(failures, key=lambda e: e.eliminated)
     return min(results, key=lambda s: (s.total_size, s.max_clique_size))

@@ -12,7 +12,13 @@
 
 When the full junction tree does not fit the memory budget (munin1, link), single queries fall back to
 relevance pruning plus query-specific variable elimination; batched calls then raise
-:class:`MemoryBudgetExceeded` with the sizes involved.
+:class:`MemoryBudgetExceeded` with the sizes involved. Compilation itself is bounded: the search for an
+elimination order stops at the first clique bigger than the budget allows (a 60×60 grid compiles in seconds to
+"no junction tree", not in minutes to a tree that could never be allocated).
+
+Likelihood (soft) evidence is used scaled to a maximum of 1 per vector (see
+:func:`bnstudio.inference.evidence.single_evidence`), so 1e308-sized likelihoods cannot overflow a clique; the
+log of the scale is added back to log p(e).
 
 >>> from bnstudio.core import network_from_dsl
 >>> engine = InferenceEngine(network_from_dsl("A->B", cpts={"A": [0.3, 0.7], "B": [[0.9, 0.1], [0.2, 0.8]]}))
@@ -36,6 +42,7 @@ from bnstudio.inference.pruning import requisite_variables
 from bnstudio.inference.variable_elimination import eliminate, restrict
 
 DEFAULT_MEMORY_BUDGET = 2 * 2**30  # bytes
+TREE_BYTES_PER_ENTRY = 8 * 3  # potentials, messages and beliefs of one propagation, float64
 Parameters = Mapping[str, np.ndarray]
 METHODS = ("auto", "junction-tree", "elimination")
 
@@ -61,7 +68,7 @@ class InferenceEngine:
     def compiled(self) -> CompiledStructure:
         """The compiled structure for the network as it is now (recompiled after structural edits)."""
         if self._structure is None or self._structure_version != self.net.structure_version:
-            self._structure = CompiledStructure.compile(self.net)
+            self._structure = CompiledStructure.compile(self.net, self.memory_budget / TREE_BYTES_PER_ENTRY)
             self._structure_version = self.net.structure_version
             self._parameter_version = -1
         if self._parameter_version != self.net.parameter_version:
@@ -78,14 +85,26 @@ class InferenceEngine:
         ``method``); otherwise they use pruned variable elimination."""
         if self.method != "auto":
             return self.method == "junction-tree"
-        return self._tree_bytes(1) <= self.memory_budget
+        return self.compiled.jt is not None and self._tree_bytes(1) <= self.memory_budget
 
     def _tree_bytes(self, batch_elements: int) -> int:
         """Working memory of one propagation: potentials, messages and beliefs (about 3x the tree)."""
-        return self.compiled.jt.total_size * 8 * 3 * batch_elements
+        return self.compiled.jt.total_size * TREE_BYTES_PER_ENTRY * batch_elements
+
+    def batch_capacity(self, bytes_per_element: int = 0) -> int:
+        """How many batch elements (evidence cases x parameter sets) one propagation may take within the
+        memory budget, counting ``bytes_per_element`` of the caller's own arrays; at least 1."""
+        self._require_tree()
+        per_element = self._tree_bytes(1) + bytes_per_element
+        return max(1, int(self.memory_budget // per_element))
 
     def _require_tree(self, batch_elements: int = 1) -> CompiledStructure:
         cs = self.compiled
+        if cs.jt is None:
+            raise MemoryBudgetExceeded(
+                f"the junction tree of '{self.net.name}' does not fit the memory budget of "
+                f"{self.memory_budget / 2**30:.3g} GiB ({cs.too_large}); ask single queries (pruned elimination) "
+                f"instead")
         need = self._tree_bytes(batch_elements)
         if need > self.memory_budget:
             raise MemoryBudgetExceeded(
@@ -146,8 +165,8 @@ class InferenceEngine:
         if len(set(idx)) != len(idx):
             raise EvidenceError(f"targets repeat a variable: {list(targets)}")
         lams = ev.single_evidence(cs.index, evidence)
-        home = cs.clique_containing(idx)
-        if home is None or not self.fits_budget:
+        home = self._require_tree().clique_containing(idx) if self.fits_budget else None
+        if home is None:
             return self._ve_joint(idx, lams, evidence)
         belief, log_z = self._propagation(lams).belief(home)
         self._check_possible(log_z, evidence)
@@ -159,14 +178,19 @@ class InferenceEngine:
         lams = ev.single_evidence(cs.index, evidence)
         if not lams:
             return 0.0
+        return self._log_evidence(lams) + lams.log_scale
+
+    def _log_evidence(self, lams: dict[int, np.ndarray]) -> float:
+        """log Σ_x p(x) Π_v λ_v(x_v) for these (scaled) likelihoods."""
         if not self.fits_budget:
             return self._ve_log_evidence(lams)
-        home = cs.jt.var_home[next(iter(lams))]
+        home = self.compiled.jt.var_home[next(iter(lams))]
         return float(self._propagation(lams).belief(home)[1][0, 0])
 
     def probability_of_evidence(self, evidence: ev.Evidence | None = None) -> float:
-        """p(e)."""
-        return math.exp(self.log_evidence(evidence))
+        """p(e) (likelihood findings above 1 can make it exceed 1, even overflow to inf)."""
+        with np.errstate(over="ignore"):
+            return float(np.exp(self.log_evidence(evidence)))
 
     def query_probability(self, query: Mapping[str, str | int], evidence: ev.Evidence | None = None) -> float:
         """p(q | e) for a joint configuration q = {name: state}: p(q, e) / p(e) from two propagations."""
@@ -180,11 +204,7 @@ class InferenceEngine:
             var = cs.index.index(name)
             lam = ev.likelihood_vector(cs.index, var, state)
             lams[var] = lams[var] * lam if var in lams else lam
-        if not self.fits_budget:
-            log_qe = self._ve_log_evidence(lams)
-        else:
-            home = cs.jt.var_home[next(iter(lams))]
-            log_qe = float(self._propagation(lams).belief(home)[1][0, 0])
+        log_qe = self._log_evidence(lams) + lams.log_scale
         return math.exp(log_qe - log_e) if log_qe > -math.inf else 0.0
 
     def family_marginals(self, evidence: ev.Evidence | None = None) -> dict[str, np.ndarray]:
@@ -217,7 +237,7 @@ class InferenceEngine:
         prop = self._propagation(lams, parameters, n)
         home = cs.jt.var_home[next(iter(lams))] if lams else 0
         log_z = prop.belief(home)[1]
-        return self._shape_out(np.broadcast_to(log_z, (log_z.shape[0], n)), n, parameters)
+        return self._shape_out(np.broadcast_to(log_z, (log_z.shape[0], n)) + lams.log_scale, n, parameters)
 
     def family_marginals_batch(self, cases: Mapping[str, np.ndarray] | np.ndarray,
                                columns: Sequence[str] | None = None, parameters: Parameters | None = None,
@@ -245,7 +265,7 @@ class InferenceEngine:
         out, log_z = self._family_marginals(lams, None, n, None, weights, reduce, check=False)
         out = {k: v[0, 0] for k, v in out.items()} if reduce else {k: self._shape_out(v, n, None)
                                                                     for k, v in out.items()}
-        return out, np.array(np.broadcast_to(log_z, (1, n))[0])
+        return out, np.broadcast_to(log_z, (1, n))[0] + lams.log_scale
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

@@ -3,6 +3,10 @@
 Hard evidence X = x is the indicator vector of x; soft (likelihood) evidence is a non-negative vector λ over
 X's states meaning p(observation | X) ∝ λ. Batched evidence is a table of integer codes (-1 = unobserved) or,
 per variable, an (N, |X|) array of likelihood vectors. Every array returned has shape (1 | N, |X|).
+
+Likelihood vectors are returned scaled to a maximum of 1 (λ / max λ), so finite but huge values (1e308) cannot
+overflow a product or a sum in a clique; the posterior does not change and the scale removed is kept in
+:attr:`Likelihoods.log_scale`: log p(e) = log Σ_x p(x) λ'(x) + Σ_v log max λ_v.
 """
 from __future__ import annotations
 
@@ -14,6 +18,26 @@ from bnstudio.errors import EvidenceError, UnknownStateError, UnknownVariableErr
 
 StateSpec = Union[str, int, Sequence[float], np.ndarray]
 Evidence = Mapping[str, StateSpec]
+
+
+class Likelihoods(dict):
+    """{variable index: (1 | N, |X|) likelihood, each vector scaled to max 1} with ``log_scale``, the sum over
+    variables of log max λ_v that the scaling removed: a float, or an (N,) array for batched evidence."""
+
+    def __init__(self, items: Mapping[int, np.ndarray] | None = None,
+                 log_scale: float | np.ndarray = 0.0) -> None:
+        super().__init__(items or {})
+        self.log_scale = log_scale
+
+
+def _scaled(lam: np.ndarray) -> tuple[np.ndarray, float | np.ndarray]:
+    """(λ / max λ per row, log max λ per row) for a non-negative (M, |X|) array; an all-zero row stays zero
+    with log scale -inf (p(e) = 0)."""
+    top = lam.max(axis=1) if lam.size else np.ones(lam.shape[0])
+    positive = top > 0
+    safe = np.where(positive, top, 1.0)
+    scale = np.where(positive, np.log(safe), -np.inf)
+    return lam / safe[:, None], (float(scale[0]) if lam.shape[0] == 1 else scale)
 
 
 class VariableIndex:
@@ -63,19 +87,25 @@ def likelihood_vector(index: VariableIndex, var: int, spec: StateSpec) -> np.nda
     return vec[None, :]
 
 
-def single_evidence(index: VariableIndex, evidence: Evidence | None) -> dict[int, np.ndarray]:
-    """Parse a single case: {name: state | index | likelihood vector} -> {var: (1, |X|) array}."""
-    return {index.index(name): likelihood_vector(index, index.index(name), spec)
-            for name, spec in (evidence or {}).items()}
+def single_evidence(index: VariableIndex, evidence: Evidence | None) -> Likelihoods:
+    """Parse a single case: {name: state | index | likelihood vector} -> {var: (1, |X|) array, max 1}."""
+    out = Likelihoods()
+    for name, spec in (evidence or {}).items():
+        var = index.index(name)
+        out[var], scale = _scaled(likelihood_vector(index, var, spec))
+        out.log_scale += scale
+    return out
 
 
 def batch_evidence(index: VariableIndex, cases: Mapping[str, np.ndarray] | np.ndarray,
-                   columns: Sequence[str] | None = None) -> tuple[dict[int, np.ndarray], int]:
+                   columns: Sequence[str] | None = None) -> tuple[Likelihoods, int]:
     """Parse N cases at once, with no Python loop over cases.
 
     ``cases`` is either a 2-D integer array (N, len(columns)) of state codes with -1 = unobserved (columns
     default to all network variables in order), or a mapping name -> (N,) codes or name -> (N, |X|) likelihoods.
-    Fully unobserved columns are dropped. Returns ({var: (N, |X|) likelihood}, N).
+    An all-zero likelihood row is a case of probability zero (e.g. the (q, e) case of a query state that
+    contradicts its evidence): batched answers report it as impossible (log p(e) = -inf).
+    Fully unobserved columns are dropped. Returns ({var: (N, |X|) likelihood, rows scaled to max 1}, N).
     """
     if isinstance(cases, np.ndarray) or not isinstance(cases, Mapping):
         table = np.asarray(cases)
@@ -86,7 +116,7 @@ def batch_evidence(index: VariableIndex, cases: Mapping[str, np.ndarray] | np.nd
             raise EvidenceError(f"case table has {table.shape[1]} columns but {len(columns)} names")
         cases = {name: table[:, k] for k, name in enumerate(columns)}
     n_cases = None
-    out: dict[int, np.ndarray] = {}
+    out = Likelihoods()
     for name, values in cases.items():
         var = index.index(name)
         arr = np.asarray(values)
@@ -96,7 +126,8 @@ def batch_evidence(index: VariableIndex, cases: Mapping[str, np.ndarray] | np.nd
         n_cases = n
         lam = _column_likelihood(index, var, arr)
         if lam is not None:
-            out[var] = lam
+            out[var], scale = _scaled(lam) if arr.ndim == 2 else (lam, 0.0)
+            out.log_scale = out.log_scale + scale
     if n_cases is None:
         raise EvidenceError("no evidence columns given")
     return out, n_cases
@@ -108,8 +139,8 @@ def _column_likelihood(index: VariableIndex, var: int, arr: np.ndarray) -> np.nd
         if arr.shape[1] != card:
             raise EvidenceError(f"likelihood evidence on '{name}' needs {card} columns, got {arr.shape[1]}")
         lam = arr.astype(float)
-        if not np.all(np.isfinite(lam)) or np.any(lam < 0) or np.any(lam.max(axis=1) <= 0):
-            raise EvidenceError(f"likelihood evidence on '{name}' must be finite, non-negative, not all zero")
+        if not np.all(np.isfinite(lam)) or np.any(lam < 0):
+            raise EvidenceError(f"likelihood evidence on '{name}' must be finite and non-negative")
         return lam
     if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
         raise EvidenceError(f"evidence codes for '{name}' must be a 1-D integer array (-1 = unobserved)")

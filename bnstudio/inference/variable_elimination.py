@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from bnstudio.errors import MemoryBudgetExceeded
-from bnstudio.inference.elimination import elimination_order
+from bnstudio.inference.elimination import CliqueTooLarge, elimination_order
 
 Factor = tuple[np.ndarray, tuple[int, ...]]
 
@@ -60,7 +60,11 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
         for a in scope:
             adj[local[a]].update(local[b] for b in scope if b != a)
     local_cards = [cards[v] for v in scope_vars]
-    order = elimination_order(adj, local_cards, "min-fill", keep=[local[v] for v in keep])
+    try:  # the order stops at the first table over budget: no time spent on a query that cannot run
+        order = elimination_order(adj, local_cards, "min-fill", keep=[local[v] for v in keep],
+                                  max_clique=budget_entries)
+    except CliqueTooLarge as exc:
+        raise MemoryBudgetExceeded(_budget_message(exc.n_vars, exc.size, budget_entries)) from None
     pending = [scope_vars[k] for k in order[:len(scope_vars) - len(set(keep))]]
     log_scale = 0.0
     factors = list(factors)
@@ -92,6 +96,9 @@ def _rescale(table: np.ndarray, log_scale: float) -> tuple[np.ndarray, float]:
 def _check_budget(scope: Sequence[int], cards: Sequence[int], budget_entries: float) -> None:
     size = math.prod(cards[v] for v in scope)
     if size > budget_entries:
-        raise MemoryBudgetExceeded(
-            f"this query needs a table over {len(scope)} variables with {size:.3g} entries "
-            f"({size * 8 / 2**30:.3g} GiB), more than the memory budget of {budget_entries * 8 / 2**30:.3g} GiB")
+        raise MemoryBudgetExceeded(_budget_message(len(scope), size, budget_entries))
+
+
+def _budget_message(n_vars: int, size: int, budget_entries: float) -> str:
+    return (f"this query needs a table over {n_vars} variables with {size:.3g} entries ({size * 8 / 2**30:.3g} "
+            f"GiB), more than the memory budget of {budget_entries * 8 / 2**30:.3g} GiB")

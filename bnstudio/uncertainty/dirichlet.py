@@ -31,8 +31,10 @@ def dirichlet_counts(net: Network, ess: float | Mapping[str, float | np.ndarray]
         row_ess = ess if isinstance(ess, (int, float)) else (ess or {}).get(var)
         if row_ess is not None:
             row_ess = np.asarray(row_ess, dtype=float)
-            if np.any(row_ess <= 0) or not np.all(np.isfinite(row_ess)):
-                raise ValidationError(f"the effective sample size of '{var}' must be positive")
+            if not np.all(np.isfinite(row_ess) & (row_ess > 0)):
+                bad = row_ess[~(np.isfinite(row_ess) & (row_ess > 0))].ravel()[0]
+                raise ValidationError(f"the effective sample size of '{var}' must be a positive finite number, "
+                                      f"got {bad:g}")
             out[var] = np.broadcast_to(row_ess, net.family_shape(var)[:-1])[..., None] * net.cpt(var)
         elif net.alpha(var) is not None:
             out[var] = np.array(net.alpha(var))
@@ -48,16 +50,32 @@ def dirichlet_counts(net: Network, ess: float | Mapping[str, float | np.ndarray]
     return out
 
 
-def sample_parameters(alpha: Mapping[str, np.ndarray], r: int, seed: int | None = None) -> dict[str, np.ndarray]:
+def check_draws(r: object, minimum: int = 1) -> int:
+    """``r`` as a number of parameter draws: an integer >= ``minimum`` (else a ValidationError)."""
+    if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or r < minimum:
+        raise ValidationError(f"the number of parameter draws must be an integer >= {minimum}, got {r!r}")
+    return int(r)
+
+
+def parameter_streams(alpha: Mapping[str, np.ndarray], seed: int | None = None) -> dict[str, np.random.Generator]:
+    """One independent random stream per CPT, children of ``seed``: see :func:`sample_parameters`."""
+    return dict(zip(alpha, np.random.default_rng(seed).spawn(len(alpha))))
+
+
+def sample_parameters(alpha: Mapping[str, np.ndarray], r: int,
+                      seed: int | Mapping[str, np.random.Generator] | None = None) -> dict[str, np.ndarray]:
     """r parameter sets drawn from the Dirichlet rows at once: {var: (r, *family)} (normalised Gamma draws).
 
     Zero counts (θ* = 0) stay exactly 0 in every draw. A row whose Gamma draws all underflow to 0 (tiny
-    counts) puts its mass on its largest count, the limit of such a Dirichlet.
+    counts) puts its mass on its largest count, the limit of such a Dirichlet. Each CPT draws from its own
+    stream (:func:`parameter_streams` of ``seed``), draw after draw; passing those streams as ``seed``
+    continues them, so r draws made in chunks equal r draws made at once.
     """
-    rng = np.random.default_rng(seed)
+    check_draws(r)
+    streams = seed if isinstance(seed, Mapping) else parameter_streams(alpha, seed)
     out = {}
     for var, a in alpha.items():
-        g = rng.standard_gamma(np.broadcast_to(a, (r,) + a.shape))
+        g = streams[var].standard_gamma(np.broadcast_to(a, (r,) + a.shape))
         total = g.sum(axis=-1, keepdims=True)
         empty = total[..., 0] <= 0
         if np.any(empty):

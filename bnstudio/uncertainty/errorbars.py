@@ -14,7 +14,7 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.inference import InferenceEngine
 from bnstudio.uncertainty.delta import QueryVariance, delta_method
-from bnstudio.uncertainty.dirichlet import dirichlet_counts
+from bnstudio.uncertainty.dirichlet import check_draws, dirichlet_counts
 from bnstudio.uncertainty.intervals import FLAG_TEXT, Intervals, credible_intervals
 from bnstudio.uncertainty.montecarlo import MonteCarloCheck, monte_carlo_check, query_samples
 
@@ -64,7 +64,9 @@ class ErrorBars:
 def error_bars(net: Network, query: Mapping[str, str], evidence: Mapping | None = None, level: float = 0.9,
                alpha: Mapping[str, np.ndarray] | None = None, ess: float | Mapping | None = None,
                mc: int = 0, seed: int | None = None, engine: InferenceEngine | None = None) -> ErrorBars:
-    """Error bars of p(query | evidence); Dirichlet counts from ``alpha``, else ``net.alpha`` / ``ess``."""
+    """Error bars of p(query | evidence); Dirichlet counts from ``alpha``, else ``net.alpha`` / ``ess``;
+    ``mc`` > 0 adds a Monte-Carlo check with that many parameter draws."""
+    check_draws(mc, minimum=0)
     engine = engine or InferenceEngine(net)
     alpha = dict(alpha) if alpha is not None else dirichlet_counts(net, ess)
     delta = delta_method(net, alpha, query, evidence, engine)

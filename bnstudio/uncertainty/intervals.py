@@ -3,15 +3,21 @@
 * normal: mean ± z·σ with z = Φ⁻¹(1 − δ/2); it may spill outside [0, 1] (flagged; a clipped copy is given);
 * Beta by the method of moments: with k = m(1 − m)/σ² − 1, a = m·k and b = (1 − m)·k, and the central
   quantile interval. A Beta needs σ² < m(1 − m) (else "degenerate"); a < 1 or b < 1 makes it U- or J-shaped
-  (flagged: mass piles up at 0 or 1 and the interval is less trustworthy).
+  (flagged: mass piles up at 0 or 1 and the interval is less trustworthy). When a + b exceeds
+  :data:`BETA_NORMAL_LIMIT` (an effective sample size of 1e300 gives a ≈ 1e299) the quantile routine loses
+  precision and then returns NaN; the Beta is then normal to within O(1/√(a + b)) in skewness, so its
+  quantiles are taken as m ± z·σ (clipped to [0, 1]). No NaN reaches the result.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from scipy import stats
 
 from bnstudio.errors import ValidationError
+
+BETA_NORMAL_LIMIT = 1e12  # a + b above which the Beta quantiles are its normal limit's (see module docstring)
 
 FLAG_TEXT = {
     "normal_outside_unit_interval": "the normal interval reaches outside [0, 1]; it is shown clipped",
@@ -45,9 +51,12 @@ def credible_intervals(mean: float, variance: float, level: float = 0.9) -> Inte
     """Both intervals and their flags for a response with this mean and (delta-method) variance."""
     if not 0.0 < level < 1.0:
         raise ValidationError(f"the credible level must be between 0 and 1 (exclusive), got {level:g}")
+    if not (math.isfinite(mean) and math.isfinite(variance)):
+        raise ValidationError(f"credible intervals need a finite mean and variance, got {mean:g} and {variance:g}")
     sd = max(variance, 0.0) ** 0.5
     z = stats.norm.ppf(0.5 + level / 2)
     normal = (mean - z * sd, mean + z * sd)
+    clipped = (min(max(normal[0], 0.0), 1.0), min(max(normal[1], 0.0), 1.0))
     flags = []
     if variance <= 0:
         flags.append("zero_variance")
@@ -60,8 +69,17 @@ def credible_intervals(mean: float, variance: float, level: float = 0.9) -> Inte
             flags.append("beta_degenerate")
     else:
         a, b = params
-        beta = (float(stats.beta.ppf(0.5 - level / 2, a, b)), float(stats.beta.ppf(0.5 + level / 2, a, b)))
+        beta = _beta_quantiles(a, b, level, clipped)
         if a < 1 or b < 1:
             flags.append("beta_u_shaped")
-    clipped = (min(max(normal[0], 0.0), 1.0), min(max(normal[1], 0.0), 1.0))
     return Intervals(level, (float(normal[0]), float(normal[1])), clipped, beta, params, flags)
+
+
+def _beta_quantiles(a: float, b: float, level: float, normal: tuple[float, float]) -> tuple[float, float]:
+    """The central ``level`` interval of Beta(a, b); its normal limit ``normal`` (already clipped to [0, 1])
+    when a + b is huge."""
+    if a + b <= BETA_NORMAL_LIMIT:
+        low, high = float(stats.beta.ppf(0.5 - level / 2, a, b)), float(stats.beta.ppf(0.5 + level / 2, a, b))
+        if math.isfinite(low) and math.isfinite(high):
+            return low, high
+    return float(normal[0]), float(normal[1])

@@ -1,7 +1,10 @@
 """Monte-Carlo check of the error bars (Singh §3.6): sample Θ from the Dirichlet rows, evaluate q(Θ) exactly.
 
-r parameter sets are drawn at once and the query is evaluated on all of them in one batched propagation
-(the engine's parameter axis): q_i = exp(log p(q, e | Θ_i) − log p(e | Θ_i)). Reported: the empirical mean,
+Parameter sets are drawn in chunks as large as the engine's memory budget allows and the query is evaluated
+on each chunk in one batched propagation (the engine's parameter axis):
+q_i = exp(log p(q, e | Θ_i) − log p(e | Θ_i)).
+The draws continue the same per-CPT random streams from chunk to chunk, so a seed gives the same draws
+whatever the memory budget. Reported: the empirical mean,
 variance and quantiles, the fraction of draws inside each interval (coverage; Singh Fig. 3.3) and
 Kolmogorov–Smirnov p-values of the draws against the fitted normal and Beta (the fits use the delta-method
 moments, not the draws, so the test is exact — Singh §3.6.1).
@@ -15,9 +18,9 @@ import numpy as np
 from scipy import stats
 
 from bnstudio.core.network import Network
-from bnstudio.errors import EvidenceError
+from bnstudio.errors import EvidenceError, MemoryBudgetExceeded
 from bnstudio.inference import InferenceEngine
-from bnstudio.uncertainty.dirichlet import sample_parameters
+from bnstudio.uncertainty.dirichlet import check_draws, parameter_streams, sample_parameters
 from bnstudio.uncertainty.intervals import Intervals
 
 
@@ -39,20 +42,36 @@ class MonteCarloCheck:
 def query_samples(net: Network, alpha: Mapping[str, np.ndarray], query: Mapping[str, str],
                   evidence: Mapping[str, str] | None, r: int, seed: int | None = None,
                   engine: InferenceEngine | None = None) -> np.ndarray:
-    """q(Θ_i) for r draws Θ_i (hard evidence only), in one batched propagation per term."""
+    """q(Θ_i) for r draws Θ_i (hard evidence only), in batched propagations of as many draws as fit the
+    engine's memory budget."""
     engine = engine or InferenceEngine(net)
     evidence = dict(evidence or {})
     if any(not isinstance(s, str) for s in evidence.values()):
         raise EvidenceError("the Monte-Carlo check takes hard evidence (VAR=STATE) only")
-    params = sample_parameters(alpha, r, seed)
+    r = check_draws(r)
+    if 8 * r > engine.memory_budget:
+        raise MemoryBudgetExceeded(f"{r} Monte-Carlo draws do not fit the memory budget of "
+                                   f"{engine.memory_budget / 2**30:.3g} GiB")
+    if any(k in evidence and evidence[k] != query[k] for k in query):
+        return np.zeros(r)
+    streams = parameter_streams(alpha, seed)
+    # per draw: the Gamma draws, their totals and the normalised parameter sets
+    chunk = engine.batch_capacity(3 * 8 * sum(a.size for a in alpha.values()))
+    return np.concatenate([_query_chunk(net, engine, alpha, query, evidence, min(chunk, r - start), streams)
+                           for start in range(0, r, chunk)])
+
+
+def _query_chunk(net: Network, engine: InferenceEngine, alpha: Mapping[str, np.ndarray],
+                 query: Mapping[str, str], evidence: dict[str, str], r: int,
+                 streams: Mapping[str, np.random.Generator]) -> np.ndarray:
+    """q(Θ_i) for the next r draws of ``streams``, in one batched propagation per term."""
+    params = sample_parameters(alpha, r, streams)
 
     def codes(assignment: Mapping[str, str]) -> dict[str, np.ndarray]:
         return {v: np.array([net.states(v).index(s)]) for v, s in assignment.items()} or \
                {net.variables[0]: np.array([-1])}
 
     joint = {**evidence, **query}
-    if any(k in evidence and evidence[k] != query[k] for k in query):
-        return np.zeros(r)
     log_qe = engine.log_evidence_batch(codes(joint), parameters=params)[:, 0]
     log_e = engine.log_evidence_batch(codes(evidence), parameters=params)[:, 0]
     with np.errstate(invalid="ignore"):

@@ -146,8 +146,8 @@ def test_errorbars_two_states_of_one_variable_and_option_bounds(capsys):
     curves = json.loads(out)["results"][0]["sensitivity"]
     assert status == 0 and [c["state"] for c in curves] == ["yes", "no"]
     assert curves[0]["slope"] == pytest.approx(-curves[1]["slope"])       # the two entries of one binary row
-    for extra, fragment in ((["--points", "100000000"], "--points must be between 2 and 10001"),
-                            (["--level", "1.5"], "credible level must be between 0 and 1"),
+    for extra, fragment in ((["--points", "100000000"], "--points: must be an integer in 2..10001"),
+                            (["--level", "1.5"], "--level: must be a finite number in (0, 1)"),
                             (["--sensitivity", "smoke"], "malformed --sensitivity 'smoke'")):
         status, _, err = run(capsys, "errorbars", ASIA, "--ess", "10", "--target", "lung=yes", *extra)
         assert status == 2 and fragment in err and len(err.strip().splitlines()) == 1

@@ -62,13 +62,13 @@ def test_the_same_seed_gives_the_same_complete_cases_with_or_without_missing_cel
 
 @pytest.mark.parametrize("args, message", [
     (["--hide", "ghost"], "unknown variable 'ghost'"),
-    (["-n", "0"], "-n must be a positive number"),
-    (["-n", "-5"], "-n must be a positive number"),
-    (["--missing", "1"], "--missing must be a fraction in [0, 1)"),
-    (["--missing", "-0.1"], "--missing must be a fraction in [0, 1)"),
+    (["-n", "0"], "argument -n: must be an integer >= 1"),
+    (["-n", "-5"], "argument -n: must be an integer >= 1"),
+    (["--missing", "1"], "argument --missing: must be a finite number in [0, 1)"),
+    (["--missing", "-0.1"], "argument --missing: must be a finite number in [0, 1)"),
     (["-o", "{tmp}/out.txt"], "the output must be a .csv file"),
     (["-o", "{tmp}/no/such/folder/out.csv"], "the folder does not exist"),
-    (["-n", "ten"], "invalid int value"),
+    (["-n", "ten"], "argument -n: expected an integer, got 'ten'"),
 ])
 def test_bad_arguments_exit_2_with_one_line(capsys, tmp_path, args, message):
     argv = {"-n": "10", "-o": str(tmp_path / "out.csv")}

@@ -1,0 +1,102 @@
+"""Compilation stays bounded on networks whose junction tree cannot fit.
+
+* The greedy elimination order (heap-based) picks exactly the vertices the textbook loop (rescore everything,
+  take the least (score, index)) picks; with ``max_clique`` it stops at the first clique over the bound.
+* A 60x60 grid compiles (to "no junction tree") in seconds; single queries still work by pruned elimination,
+  and a query whose elimination needs a table over the budget is refused while ordering.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pytest
+
+from bnstudio.core import Network
+from bnstudio.errors import MemoryBudgetExceeded
+from bnstudio.inference import InferenceEngine
+from bnstudio.inference.elimination import CliqueTooLarge, HEURISTICS, _score, elimination_order, moral_graph
+
+
+def _reference_order(adj: list[set[int]], cards: list[int], heuristic: str) -> list[int]:
+    """The textbook greedy loop: rescore every remaining vertex and take the least (score, index)."""
+    adj = [set(a) for a in adj]
+    alive = set(range(len(adj)))
+    order = []
+    while alive:
+        v = min(alive, key=lambda u: (_score(u, adj, cards, heuristic), u))
+        for a in adj[v]:
+            adj[a].discard(v)
+            adj[a].update(u for u in adj[v] if u != a)
+        adj[v] = set()
+        alive.discard(v)
+        order.append(v)
+    return order
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_heap_order_equals_the_textbook_greedy_order(seed):
+    rng = np.random.default_rng(seed)
+    n = 25
+    families = [tuple(int(p) for p in rng.choice(v, size=min(v, rng.integers(0, 4)), replace=False)) + (v,)
+                for v in range(n)]
+    adj = moral_graph(n, families)
+    cards = [int(c) for c in rng.integers(2, 5, size=n)]
+    for heuristic in HEURISTICS:
+        assert elimination_order(adj, cards, heuristic) == _reference_order(adj, cards, heuristic)
+
+
+def grid(n: int) -> Network:
+    """An n x n grid: each cell's parents are the cells above and to the left (binary, uniform CPTs)."""
+    net = Network(f"grid{n}")
+    for i in range(n):
+        for j in range(n):
+            parents = ([f"x{i - 1}_{j}"] if i else []) + ([f"x{i}_{j - 1}"] if j else [])
+            net.add_variable(f"x{i}_{j}", ["a", "b"], parents=parents)
+    return net
+
+
+def test_an_order_stops_at_the_first_clique_over_the_bound():
+    net = grid(12)
+    names = net.variables
+    families = [tuple(names.index(p) for p in net.parents(v)) + (k,) for k, v in enumerate(names)]
+    adj = moral_graph(len(names), families)
+    cards = [2] * len(names)
+    full = elimination_order(adj, cards, "min-fill")
+    with pytest.raises(CliqueTooLarge) as caught:
+        elimination_order(adj, cards, "min-fill", max_clique=2**6)
+    exc = caught.value
+    assert exc.size > 2**6 and exc.n_vars == math.log2(exc.size) and 0 < exc.eliminated < len(names)
+    assert full[:exc.eliminated] == elimination_order(adj, cards, "min-fill")[:exc.eliminated]
+
+
+def test_a_60x60_grid_compiles_to_no_junction_tree_quickly_and_single_queries_still_work():
+    net = grid(60)
+    start = time.perf_counter()
+    engine = InferenceEngine(net)
+    compiled = engine.compiled
+    assert time.perf_counter() - start < 60  # about 3 s; the unbounded search ran for minutes
+    assert compiled.jt is None and compiled.order is None
+    assert compiled.too_large.eliminated < len(net)  # stopped part-way, at the first clique over the budget
+    assert compiled.too_large.size > engine.memory_budget / 24
+    assert not engine.fits_budget
+    # a corner cell depends on few ancestors: pruned elimination answers it (uniform CPTs: 1/2 each)
+    np.testing.assert_allclose(engine.posterior("x2_2", {"x1_1": "a"})["x2_2"], [0.5, 0.5])
+    with pytest.raises(MemoryBudgetExceeded, match="memory budget"):
+        engine.posterior_batch("x2_2", {"x1_1": np.array([0, 1])})
+
+
+def test_a_query_over_budget_is_refused_while_ordering():
+    engine = InferenceEngine(grid(20), memory_budget=2**16)
+    assert engine.compiled.jt is None
+    with pytest.raises(MemoryBudgetExceeded, match="memory budget"):  # the whole grid: refused, not attempted
+        engine.posterior("x19_19")
+    forced = InferenceEngine(grid(20), memory_budget=2**16, method="junction-tree")
+    with pytest.raises(MemoryBudgetExceeded, match="does not fit"):
+        forced.joint(["x0_0", "x0_1"])
+
+
+def test_empty_network_compiles():
+    compiled = InferenceEngine(Network("empty")).compiled
+    assert compiled.jt is not None and compiled.jt.cliques == []
