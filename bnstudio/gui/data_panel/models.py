@@ -62,13 +62,16 @@ class DatasetModel(QAbstractTableModel):
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:  # Qt override
-        if role != Qt.DisplayRole or self.dataset is None:
+        """Columns by name; rows numbered from 1, with the file line (as error messages name it) as tooltip."""
+        if self.dataset is None:
             return None
         if orientation == Qt.Horizontal:
-            return self.dataset.columns[section]
-        if self.dataset.row_lines is not None:  # the file line, as error messages name it
-            return str(int(self.dataset.row_lines[section]))
-        return str(section + 1)
+            return self.dataset.columns[section] if role == Qt.DisplayRole else None
+        if role == Qt.DisplayRole:
+            return str(section + 1)
+        if role == Qt.ToolTipRole and self.dataset.row_lines is not None:
+            return f"line {int(self.dataset.row_lines[section])} of the file"
+        return None
 
 
 class SummaryModel(QAbstractTableModel):

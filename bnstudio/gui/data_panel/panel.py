@@ -315,8 +315,30 @@ class DataPanel(QWidget):
                 return
             self.message_bar.show_message("warning", f"The project's data file {data['path']} was not found")
         if self.state.dataset is not None:  # the data stay loaded for the new network (asked about already)
-            self.align(interactive=False)
+            self._follow_new_network()
             self.document.mark_saved(["data"])
+
+    def _follow_new_network(self) -> None:
+        """Another network was opened: align the data to it, or close them if they share no variable with it,
+        and say which (seen: "0 of 9 variables observed" after opening ASIA with ALARM's data)."""
+        name, net = Path(self.state.path or "the data").name, self.document.network
+        aligned = self.align(interactive=False)
+        observed = [] if not aligned else [v for v in net.variables if v not in self.state.alignment.data.latent]
+        if observed:
+            self.document.message.emit("info", f"The data set {name} now feeds {net.name}: {len(observed)} of "
+                                               f"{len(net)} variables observed (Data panel).")
+            return
+        self.close_data()
+        self.document.message.emit("info", f"The data set {name} has no variable of {net.name}, so it was "
+                                           "closed; open a data set for it in the Data panel.")
+
+    def close_data(self) -> None:
+        """Drop the data set (no selection for the learners any more)."""
+        self.state = DataState()
+        self.path_label.setText("No data loaded")
+        self.status.setText("")
+        self._refresh_views()
+        self.publish()
 
     def shutdown(self) -> None:
         """Stop a read in progress (call before the panel goes away)."""

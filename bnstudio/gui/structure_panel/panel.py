@@ -163,12 +163,23 @@ class StructurePanel(QWidget):
 
     # ------------------------------------------------------------------ inputs
     def set_data(self, codes: np.ndarray, names: Sequence[str], states: Sequence[Sequence[str]]) -> None:
-        """The data to learn from: integer codes (rows, len(names)), -1 = missing, one state list per column."""
+        """The data to learn from: integer codes (rows, len(names)), -1 = missing, one state list per column.
+        Variables without a single observed value are left out (the data say nothing about their family, which
+        accepting a proposal keeps as it is)."""
         codes = np.asarray(getattr(codes, "codes", codes))
-        self.data = (codes, [str(n) for n in names], [tuple(s) for s in states])
+        observed = (codes >= 0).any(axis=0) if codes.shape[0] else np.ones(len(names), bool)
+        left_out = [str(n) for n, seen in zip(names, observed) if not seen]
+        codes = codes[:, observed]
+        names = [str(n) for n, seen in zip(names, observed) if seen]
+        states = [tuple(s) for s, seen in zip(states, observed) if seen]
+        self.data = (codes, names, states)
         missing = int((codes < 0).sum()) if codes.size else 0
-        self.data_label.setText(f"Data: {codes.shape[0]} rows × {len(names)} variables"
-                                + (f", {missing} missing cells" if missing else ""))
+        text = f"Data: {codes.shape[0]} rows × {len(names)} variables" + (f", {missing} missing cells" if missing
+                                                                          else "")
+        if left_out:
+            text += (f". Left out, no data: {', '.join(left_out[:5])}"
+                     + (f" and {len(left_out) - 5} more" if len(left_out) > 5 else ""))
+        self.data_label.setText(text)
         self._refresh_variables()
 
     def set_selection(self, selection: Any) -> None:

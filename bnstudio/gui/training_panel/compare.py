@@ -71,9 +71,12 @@ class CompareView(QWidget):
         self.model = ShiftModel(self)
         self.table = QTableView()
         self.note = QLabel()
+        self.picked = False   # the user chose the pair: keep it; otherwise follow the two latest runs
         self._compose()
         for combo in (self.run_a, self.run_b, self.measure):
             combo.currentIndexChanged.connect(self.refresh)
+        for combo in (self.run_a, self.run_b):
+            combo.activated.connect(self._on_picked)
         self.table.clicked.connect(self._emit_row)
         self.table.activated.connect(self._emit_row)
 
@@ -98,17 +101,24 @@ class CompareView(QWidget):
         layout.addWidget(self.note)
 
     def set_runs(self, runs: list[RunRecord], network: Network) -> None:
-        """Offer the runs that carry parameters; keeps the chosen pair when still offered."""
+        """Offer the runs that carry parameters: the two most recent ones, or the pair the user picked while
+        both are still offered."""
         self.runs, self.network = [r for r in runs if r.result is not None], network
         keep = (self.run_a.currentText(), self.run_b.currentText())
         labels = [r.label for r in self.runs]
-        for combo, wanted, default in ((self.run_a, keep[0], 0), (self.run_b, keep[1], len(labels) - 1)):
+        latest = (max(len(labels) - 2, 0), max(len(labels) - 1, 0))
+        if not (self.picked and keep[0] in labels and keep[1] in labels):
+            self.picked, keep = False, tuple(labels[i] if labels else "" for i in latest)
+        for combo, wanted in ((self.run_a, keep[0]), (self.run_b, keep[1])):
             combo.blockSignals(True)
             combo.clear()
             combo.addItems(labels)
-            combo.setCurrentIndex(labels.index(wanted) if wanted in labels else max(default, 0))
+            combo.setCurrentIndex(labels.index(wanted) if wanted in labels else 0)
             combo.blockSignals(False)
         self.refresh()
+
+    def _on_picked(self, _index: int) -> None:
+        self.picked = True
 
     def choose(self, a: int, b: int) -> None:
         """Compare the offered runs ``a`` and ``b`` (indices into the combos)."""

@@ -246,3 +246,15 @@ def test_opening_another_network_discards_the_proposal(qtbot, demo):
     assert learn(qtbot, panel, algorithm="tan", target="dysp") == "finished"
     doc.replace_network(read_network(NETWORKS / "asia.bif"))
     assert panel.result is None and panel.overlay.shown() == {"added": [], "removed": [], "reversed": []}
+
+
+def test_variables_without_data_are_left_out_of_the_search(qtbot, demo):
+    """Seen: a node with no data column (Node1) became a child of the class under naive Bayes."""
+    panel, doc = demo.panel, demo.demo_document
+    _, codes, names, states = asia_data(500, seed=2)
+    codes = np.hstack([codes, -np.ones((codes.shape[0], 1), dtype=codes.dtype)])
+    panel.set_data(codes, names + ["Node1"], states + [("yes", "no")])
+    assert "Left out, no data: Node1" in panel.data_label.text()
+    assert learn(qtbot, panel, algorithm="nb", target="dysp") == "finished"
+    assert "Node1" not in panel.result.network.variables
+    assert all("Node1" not in arc for arc in panel.result.arcs)

@@ -245,3 +245,39 @@ def test_data_loaded_into_an_empty_network_is_shown_not_aligned_to_anything(qtbo
         assert selection is not None and "0 of 0 variables observed" in panel.status.text()
     finally:
         panel.shutdown()
+
+
+def test_counts_after_dropping_rows_are_those_of_the_rows_kept(qtbot, data_panel, tmp_path, monkeypatch):
+    monkeypatch.setattr(unknown_states, "ask_unknown_states", lambda *a: unknown_states.DROP)
+    load(qtbot, data_panel, _csv_with_unknown_values(tmp_path), settings=None)
+    kept = data_panel.state.dataset
+    summary = data_panel.summary_model
+    for row, name in enumerate(kept.columns):
+        counts = kept.state_counts(name)
+        assert summary.data(summary.index(row, 4)) == counts_text(kept.states[row], counts)
+        assert sum(counts) + kept.missing_counts()[row] == kept.n_rows == 3000 - 4
+    model = data_panel.model
+    assert [model.headerData(r, Qt.Vertical) for r in range(3)] == ["1", "2", "3"]   # rows numbered from 1
+    assert "line" in model.headerData(0, Qt.Vertical, Qt.ToolTipRole)
+
+
+def test_opening_another_network_realigns_or_closes_the_data_and_says_so(qtbot, data_panel):
+    from bnstudio.core.network import Network
+    from tests.gui_panels.training.conftest import asia_network
+
+    doc = data_panel.document
+    load(qtbot, data_panel, ASIA_CSV)
+    messages = []
+    doc.message.connect(lambda level, text: messages.append(text))
+    smaller = asia_network()
+    smaller.remove_variable("asia")
+    with qtbot.waitSignal(data_panel.selection_changed, timeout=5000) as blocker:
+        doc.replace_network(smaller)
+    assert blocker.args[0] is not None and "7 of 7 variables observed" in messages[-1]
+    other = Network("other")
+    other.add_variable("Pressure", ["low", "high"])
+    with qtbot.waitSignal(data_panel.selection_changed, timeout=5000) as blocker:
+        doc.replace_network(other)
+    assert blocker.args[0] is None and data_panel.state.dataset is None
+    assert "has no variable of other, so it was closed" in messages[-1]
+    assert not doc.modified

@@ -165,6 +165,19 @@ def test_compare_lists_rows_by_shift_and_emits_the_clicked_row(qtbot, training_p
     assert tv == sorted(tv, reverse=True)
 
 
+def test_compare_follows_the_two_latest_runs_until_the_user_picks(qtbot, training_panel, asia_selection):
+    """Seen: after two runs it compared the first run with itself ("0 moved")."""
+    training_panel.set_selection(asia_selection)
+    view = training_panel.compare
+    labels = [train(qtbot, training_panel, method).label for method in ("ml", "mp", "lgd")][:2]
+    assert (view.run_a.currentIndex(), view.run_b.currentIndex()) == (1, 2)     # the two latest
+    assert view.model.shifts and view.model.shifts[0].max_abs > 0
+    view.run_a.setCurrentIndex(0)
+    view.run_a.activated.emit(0)                                                # the user picks a pair ...
+    train(qtbot, training_panel, "ml")
+    assert (view.run_a.currentText(), view.run_b.currentText()) == (labels[0], view.run_b.itemText(2))  # ... kept
+
+
 def test_event_loop_keeps_running_during_a_run(qtbot, training_panel):
     """The job runs in the worker thread: a 10 ms GUI timer keeps ticking and the plot is throttled.
 
