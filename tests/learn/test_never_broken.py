@@ -166,3 +166,18 @@ def test_structure_learning_and_evaluation_refuse_all_missing_data():
 def test_the_floor_is_what_the_docs_say():
     assert MIN_PROBABILITY == 1e-9
     assert row_floor(2) == 1e-9 and row_floor(1) == 1e-9 and row_floor(10 ** 9) == 0.5e-9
+
+
+@pytest.mark.parametrize("init", ["current", "random"])
+def test_em_from_a_network_that_makes_training_rows_impossible(init):
+    """The start is floored, so EM's log-likelihood is finite from the first E-step on and never falls."""
+    net = network_from_dsl("A->B; B->C", seed=2)
+    data = hide_at_random(forward_sample(net, 80, seed=3), 0.3, seed=4)
+    table = net.cpt("B").copy()
+    table[:] = [0.0, 1.0]                           # B = s0 impossible, yet observed in training rows
+    net.set_parameters({"B": table})
+    assert (data[:, net.variables.index("B")] == 0).any()
+    fit = make_learner("em", init=init, seed=1, max_iter=30).fit(net, data)
+    assert_never_broken(fit.network(net), data)
+    nll = [h["nll"] for h in fit.history]
+    assert np.all(np.isfinite(nll)) and np.all(np.diff(nll) <= 1e-9) and fit.stop_reason != "diverged"

@@ -13,7 +13,7 @@ generative (α = 1). Rows whose target is missing carry no conditional term.
 Never a broken network (docs/learning.md): the CPTs are θ = ε + (1 − Kε)·softmax(β) with ε = 1e-9
 (:func:`~bnstudio.learn.params.floor.floored_softmax`), so every entry is ≥ ε at every step. The loss is the
 mean per training case plus the L2 penalty (λ/2)·||β − β₀||² (``l2``) toward the start β₀ — the ``mp``
-(Laplace) estimate by default: λ → ∞ gives back ``mp``, λ = 0 the unregularised optimum (Zhou §5.2.1: refine a
+(Laplace) estimate by default: λ → ∞ gives back ``mp``, λ = 0 (the default of ``lgd``) the unregularised optimum (Zhou §5.2.1: refine a
 generative model discriminatively; the same pull as wanbia's ||w − 1||², Zaidi et al. §5.2). The default λ = c / N with
 c = :data:`~bnstudio.learn.params.base.DEFAULT_L2` and N the total training weight — a fixed N(0, 1/c) prior on
 β − β₀ — was chosen so that ``clgd`` beats ``ml`` and ``mp`` on held-out conditional log-likelihood
@@ -189,7 +189,8 @@ def check_criterion(criterion: str, alpha: float, target: str | None, fitting: b
 class GradientTraining:
     """``clgd`` (criterion cll/ae/se, optional mixed α) or ``lgd`` (criterion ll); see module docstring.
 
-    ``l2``: None for the default c / N (module docstring), else a finite number in [0, 1e12] per training case;
+    ``l2``: None for the default — c / N for ``clgd`` (module docstring), 0 for ``lgd``, whose optimum on complete
+    data is then ``ml`` (floored) — else a finite number in [0, 1e12] per training case;
     ``patience``: None (no early stopping) or an integer ≥ 1, used with validation rows.
     """
 
@@ -220,7 +221,7 @@ class GradientTraining:
         check_criterion(self.criterion, self.alpha, target)
         if target is not None:
             check_target(net, codes, weights, target, self.name)
-        l2 = resolve_l2(self.l2, weights)
+        l2 = (self.l2 or 0.0) if self.criterion == "ll" else resolve_l2(self.l2, weights)
         beta0 = SoftmaxObjective.beta_from(self._initial(net, codes, weights))
         objective = SoftmaxObjective(net, codes, weights, target, self.criterion, self.alpha, l2, center=beta0)
         scorer = DataScorer(net, codes, weights, target, terms=objective.terms,

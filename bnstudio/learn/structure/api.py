@@ -21,6 +21,7 @@ from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.params.checks import MAX_ITER, check_ess, check_integer, check_seed
 from bnstudio.learn.params.counting import prior_counts
+from bnstudio.learn.params.em import MAX_RESTARTS
 from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.structure import trees
 from bnstudio.learn.structure.bnc import ConditionalObjective, complete_rows
@@ -191,9 +192,9 @@ def learn_structure(algorithm: str, codes: np.ndarray, names: Sequence[str], sta
         cons.max_parents = max_parents = max([2] + [len(p) for p in cons.required_parents()])
     if prior not in (None, "laplace", "bdeu"):
         raise ValidationError(f"unknown prior {prior!r}; use 'laplace' or 'bdeu' (or none for ML parameters)")
-    for label, value in (("tabu", tabu), ("restarts", restarts), ("k", k)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValidationError(f"{label} must be a non-negative integer, got {value!r}")
+    tabu = check_integer("tabu", tabu, low=0, high=MAX_ITER)
+    restarts = check_integer("restarts", restarts, low=0, high=MAX_RESTARTS)
+    k = check_integer("k", k, low=0, high=len(names))
     ess = check_ess(ess)
     seed = check_seed(seed)
     if perturb is not None:
