@@ -47,6 +47,12 @@ def floor_rows(table: np.ndarray, floor: float = MIN_PROBABILITY) -> np.ndarray:
     return out
 
 
+def below_floor(table: np.ndarray, floor: float = MIN_PROBABILITY) -> int:
+    """How many entries of ``table`` :func:`floor_rows` would raise."""
+    table = np.asarray(table)
+    return int((table < row_floor(table.shape[-1], floor)).sum()) if table.size else 0
+
+
 def floored_softmax(rows: np.ndarray, floor: float = MIN_PROBABILITY) -> tuple[np.ndarray, np.ndarray]:
     """(θ, s) for β rows (n, K): s = softmax(β) and θ = ε + (1 − Kε) s, the floored parameterisation."""
     k = rows.shape[-1]
