@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bnstudio.core import network_from_dsl
-from bnstudio.errors import ValidationError
+from bnstudio.errors import ImpossibleEvidence, ValidationError
 from bnstudio.evaluate import cross_validate, evaluate
 from bnstudio.learn.params import METHODS, make_learner
 from bnstudio.learn.params.floor import MIN_PROBABILITY, row_floor
@@ -181,3 +181,16 @@ def test_em_from_a_network_that_makes_training_rows_impossible(init):
     assert_never_broken(fit.network(net), data)
     nll = [h["nll"] for h in fit.history]
     assert np.all(np.isfinite(nll)) and np.all(np.diff(nll) <= 1e-9) and fit.stop_reason != "diverged"
+
+
+def test_evaluate_names_the_data_rows_a_hand_made_network_makes_impossible():
+    net = network_from_dsl("A->B; B->C", seed=2)
+    table = net.cpt("C").copy()
+    table[:, 0] = [0.0, 0.0]                       # C = s0 impossible whatever B
+    table[:, 1] = 1.0
+    net.set_parameters({"C": table})
+    data = np.array([[0, 1, 1], [1, 0, 0], [-1, 1, 1], [1, -1, 0]])
+    with pytest.raises(ImpossibleEvidence, match=r"data row\(s\) 1, 3: p\(A \| e\) is undefined"):
+        evaluate(net, data, "A")
+    fitted = make_learner("ml").fit(net, data).network(net)      # any learned network scores every row
+    assert np.isfinite(evaluate(fitted, data, "A").cll)
