@@ -8,6 +8,11 @@ missing count for the log-likelihood only.
 * ``error_rate`` = mean 1{argmax p(·|e) ≠ q}      (eq 3.6)
 * ``ae``  = mean (1 − p(q | e))                   (eq 3.7)   * ``se`` = mean (1 − p(q | e))²   (eq 3.8)
 * ``brier`` = mean Σ_k (p(k | e) − 1{k = q})²     (multi-class Brier score)
+
+Every learner's CPTs have entries ≥ 1e-9 (:mod:`bnstudio.learn.params.floor`), so any row — training or
+held-out — has p(e) > 0 under a learned network. A hand-made network may give a row probability 0 given its
+other cells; its posterior is then undefined and :class:`~bnstudio.errors.ImpossibleEvidence` names the data rows.
+A class or attribute that shows only some of its states in the data (or has a single state) is fine.
 """
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from bnstudio.core.network import Network
-from bnstudio.errors import ValidationError
+from bnstudio.errors import ImpossibleEvidence, ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.learn.params.suffstats import check_codes, unique_rows
 from bnstudio.learn.params.terms import Terms
@@ -40,13 +45,27 @@ class Metrics:
         return asdict(self)
 
 
-def target_posteriors(net: Network, codes: np.ndarray, target: str) -> np.ndarray:
-    """p(target | other observed cells) for every row, shape (N, |target|), via unique evidence patterns."""
+def target_posteriors(net: Network, codes: np.ndarray, target: str, row_numbers: np.ndarray | None = None
+                      ) -> np.ndarray:
+    """p(target | other observed cells) for every row, shape (N, |target|), via unique evidence patterns.
+
+    Rows whose other cells have probability 0 raise :class:`ImpossibleEvidence` naming them (``row_numbers``:
+    how to number the rows in the message, default 0..N-1).
+    """
     t = net.variables.index(target)
     hidden = codes.copy()
     hidden[:, t] = -1
     unique, inverse = unique_rows(hidden)
-    post = InferenceEngine(net).posterior_batch(target, unique)[target]
+    engine = InferenceEngine(net)
+    try:
+        post = engine.posterior_batch(target, unique)[target]
+    except ImpossibleEvidence:
+        bad = np.flatnonzero(np.isneginf(engine.log_evidence_batch(unique))[inverse])
+        rows = bad if row_numbers is None else np.asarray(row_numbers)[bad]
+        raise ImpossibleEvidence(f"the network gives probability 0 to the other cells of data row(s) "
+                                 f"{', '.join(str(int(r)) for r in rows[:10])}"
+                                 f"{f' and {rows.size - 10} more' if rows.size > 10 else ''}: "
+                                 f"p({target} | e) is undefined there") from None
     return post[inverse]
 
 
@@ -62,7 +81,7 @@ def evaluate(net: Network, data, target: str, weights: np.ndarray | None = None)
     if not rows.any():
         raise ValidationError(f"the target '{target}' is missing in every row")
     y, w = codes[rows, t], weights[rows]
-    post = target_posteriors(net, codes[rows], target)
+    post = target_posteriors(net, codes[rows], target, np.flatnonzero(rows))
     p_true = post[np.arange(len(y)), y]
     predicted = post.argmax(axis=1)
     onehot = np.eye(post.shape[1])[y]

@@ -65,7 +65,11 @@ def test_bnc_defaults_to_two_parents_and_uses_complete_rows_only():
     assert all(len(res.network.parents(v)) <= 2 for v in names)
     keep = (holed >= 0).all(axis=1)
     assert res.score == pytest.approx(cll_of(res.arcs, holed[keep], names, states, "C"), rel=1e-9)
+    no_complete_row = np.full((4, 4), -1)
+    np.fill_diagonal(no_complete_row, 0)                 # one observed cell per row
     with pytest.raises(ValidationError, match="complete rows"):
+        learn_structure("bnc", no_complete_row, names, states, target="C")
+    with pytest.raises(ValidationError, match="every cell of the data is missing"):
         learn_structure("bnc", np.full((4, 4), -1), names, states, target="C")
     with pytest.raises(ValidationError, match="cll"):
         learn_structure("bnc", codes, names, states, target="C", score="bic")

@@ -6,7 +6,9 @@ bag instead of n) each give an ``mp`` estimate. All bags are counted at once —
 A query on a bagged model is answered by averaging the response over the bags (:func:`bagged_posterior`, one
 batched propagation with the bags as the engine's parameter axis); the spread over bags is a bootstrap
 interval. The CPTs shown to the user (``FitResult.cpts``) are the mean parameters over the bags — a summary,
-not what queries average. With ``bags=1`` and ``resample=False`` the result equals ``mp``.
+not what queries average. With ``bags=1`` and ``resample=False`` the result equals ``mp``. Every bag is floored
+like ``mp`` (entries ≥ 1e-9, :mod:`~bnstudio.learn.params.floor`), so the bag means are too. ``bags`` is an integer
+in [1, 10^5]; bags × CPT cells and bags × rows may be at most :data:`MAX_ENSEMBLE`.
 """
 from __future__ import annotations
 
@@ -20,8 +22,15 @@ from bnstudio.errors import ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.params.base import DataScorer, FitResult
-from bnstudio.learn.params.counting import prior_counts
+from bnstudio.learn.params.checks import check_integer, check_seed
+from bnstudio.learn.params.counting import check_prior, prior_counts
+from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.params.suffstats import bootstrap_counts, check_codes, families, family_index
+
+#: the most bags
+MAX_BAGS = 100_000
+#: the most numbers an ensemble may hold (bags × CPT cells; 8 bytes each)
+MAX_ENSEMBLE = 100_000_000
 
 
 class BaggedMeanPosterior:
@@ -31,10 +40,9 @@ class BaggedMeanPosterior:
 
     def __init__(self, bags: int = 30, prior: str = "laplace", ess: float = 1.0, m_bagging: bool = False,
                  resample: bool = True, seed: int | None = None) -> None:
-        if bags < 1:
-            raise ValidationError(f"bags must be at least 1, got {bags}")
-        self.bags, self.prior, self.ess = bags, prior, ess
-        self.m_bagging, self.resample, self.seed = m_bagging, resample, seed
+        self.bags = check_integer("bags", bags, low=1, high=MAX_BAGS)
+        self.prior, self.ess = prior, check_prior(prior, ess)
+        self.m_bagging, self.resample, self.seed = bool(m_bagging), bool(resample), check_seed(seed)
 
     def bag_weights(self, weights: np.ndarray) -> np.ndarray:
         """(T, N) resampling multiplicities times the row weights."""
@@ -49,13 +57,18 @@ class BaggedMeanPosterior:
             reporter: Reporter | None = None) -> FitResult:
         start = time.perf_counter()
         codes, weights = check_codes(net, data, weights)
+        cells = sum(int(np.prod(net.family_shape(v), dtype=float)) for v in net.variables)
+        size = self.bags * max(cells, len(codes))
+        if size > MAX_ENSEMBLE:
+            raise ValidationError(f"bags: {self.bags} bags of {cells} CPT cells and {len(codes)} rows would hold "
+                                  f"{size:.3g} numbers (limit {MAX_ENSEMBLE:.0e}); use fewer bags")
         progress = Progress(reporter, self.name, total=1)
         pseudo = prior_counts(net, self.prior, self.ess)
         bag_w = self.bag_weights(weights)
         ensemble = {}
         for fam in families(net):
             counts = bootstrap_counts(family_index(codes, fam), bag_w, fam)
-            ensemble[fam.var] = normalise_rows(counts + pseudo[fam.var][None])
+            ensemble[fam.var] = floor_rows(normalise_rows(counts + pseudo[fam.var][None]))
         cpts = {v: t.mean(axis=0) for v, t in ensemble.items()}
         theta = [cpts[v] for v in net.variables]
         entry = {"iteration": 1, **DataScorer(net, codes, weights, target).scores(theta)}

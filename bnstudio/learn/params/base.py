@@ -4,7 +4,7 @@ Learners follow the scikit-learn shape (GUIDE §2): the constructor stores hyper
 ``fit(net, data, target=None, validation=None, reporter=None)`` validates, never mutates ``net`` and returns a
 :class:`FitResult`. Every history entry holds the mean negative log-likelihood per training case (natural
 log) and, with a target, the mean negative conditional log-likelihood of the target; also on the validation
-rows when given.
+rows when given. ``stop_reason`` is one of :data:`~bnstudio.learn.params.stopping.STOP_REASONS`.
 """
 from __future__ import annotations
 
@@ -18,6 +18,17 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.learn.params.suffstats import check_codes, family_counts, family_index, one_hot_rows
 from bnstudio.learn.params.terms import Terms
+
+
+#: the default L2 penalty of ``clgd`` / ``lgd`` (on β − β₀) and ``wanbia`` (on w − 1) is DEFAULT_L2 / N per
+#: training case, N the total training weight: a fixed N(0, 1/DEFAULT_L2) prior on each parameter's shift from the
+#: generative estimate. Chosen on held-out CLL (benchmarks/discriminative_bench.py --grid; docs/learning.md).
+DEFAULT_L2 = 10.0
+
+
+def resolve_l2(l2: float | None, weights: np.ndarray) -> float:
+    """The L2 penalty per training case: ``l2`` as given, or :data:`DEFAULT_L2` / (total weight) for None."""
+    return DEFAULT_L2 / float(weights.sum()) if l2 is None else float(l2)
 
 
 def weighted_sum(weights: np.ndarray, values: np.ndarray) -> float:
@@ -104,25 +115,6 @@ def _tables_from_json(value: Any, what: str) -> dict[str, np.ndarray] | None:
             raise ValidationError(f"stored run: {what} table of '{var}' is not a finite numeric array")
         out[str(var)] = array
     return out
-
-
-@dataclass(frozen=True)
-class StopRule:
-    """Shared stopping knobs: at most ``max_iter`` iterations, relative improvement ``tol``, ``max_time`` s."""
-
-    max_iter: int = 100
-    tol: float = 1e-6
-    max_time: float = math.inf
-
-    def reason(self, iteration: int, previous: float, current: float, elapsed: float) -> str | None:
-        """Why to stop now (or None): "converged", "max_iter" or "max_time"."""
-        if abs(current - previous) <= self.tol * max(abs(previous), 1e-12):
-            return "converged"
-        if iteration >= self.max_iter:
-            return "max_iter"
-        if elapsed >= self.max_time:
-            return "max_time"
-        return None
 
 
 class CountLogLikelihood:

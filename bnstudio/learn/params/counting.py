@@ -3,11 +3,16 @@
 * ``ml``: θ_{x|π} = N(x, π) / N(π) (Zhou eq 3.14; Friedman & Goldszmidt, "ML estimation"). With missing cells
   a row counts for a family only where the whole family is observed (Zhou §4.2.3, Theorem 4.1: for naive
   Bayes with MCAR data this is the ML estimate). Rows never seen (N(π) = 0) get a uniform distribution.
+  A cell never seen in its row (N(x, π) = 0) would get 0, which makes every row using it impossible — held-out
+  rows, and training rows with missing cells whose only completions use it; such a row is instead mixed with
+  the uniform row so that its smallest entry is ε = 1e-9 (:func:`~bnstudio.learn.params.floor.floor_rows`).
+  Every other row is exact relative frequencies.
 * ``mp``: with a Dirichlet prior α_{x|π}, the posterior is Dirichlet(α + N) and its mean
   θ_{x|π} = (α_{x|π} + N(x, π)) / (α_π + N(π)) (Singh eq 2.1–2.3; tutorial, "Bayesian estimation"). Priors:
   ``laplace`` (``ess`` pseudo-counts per cell, default 1), ``bdeu`` (α = ess / (|Pa| · |X|)) and ``network``
   (BDe: α = ess · p_prior(x, π) from a prior network). The posterior counts α + N are kept as ``alpha`` for
-  error bars.
+  error bars. The prior keeps every entry ≥ α_{x|π} / (α_π + N(π)) > 0; the 1e-9 floor applies only if that is
+  smaller (a tiny ``ess`` with a huge data weight). ``ess`` must lie in [1e-6, 1e9].
 """
 from __future__ import annotations
 
@@ -21,6 +26,8 @@ from bnstudio.errors import ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.params.base import DataScorer, FitResult
+from bnstudio.learn.params.checks import check_choice, check_ess
+from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.params.suffstats import check_codes, family_counts
 
 PRIORS = ("laplace", "bdeu", "network")
@@ -29,8 +36,7 @@ PRIORS = ("laplace", "bdeu", "network")
 def prior_counts(net: Network, prior: str = "laplace", ess: float = 1.0,
                  prior_network: Network | None = None) -> dict[str, np.ndarray]:
     """Dirichlet pseudo-counts α per family (see module docstring)."""
-    if ess <= 0:
-        raise ValidationError(f"the equivalent sample size must be positive, got {ess}")
+    check_prior(prior, ess)
     if prior == "laplace":
         return {v: np.full(net.family_shape(v), float(ess)) for v in net.variables}
     if prior == "bdeu":
@@ -51,7 +57,13 @@ def prior_counts(net: Network, prior: str = "laplace", ess: float = 1.0,
             table = joint[v].transpose(order + [len(order)])
             out[v] = ess * table
         return out
-    raise ValidationError(f"unknown prior {prior!r}; use one of {PRIORS}")
+    raise AssertionError(prior)   # check_prior accepted only PRIORS
+
+
+def check_prior(prior: str, ess: float) -> float:
+    """The prior's name and its equivalent sample size (see :func:`~bnstudio.learn.params.checks.check_ess`)."""
+    check_choice("prior", prior, PRIORS)
+    return check_ess(ess)
 
 
 def training_scores(net: Network, cpts: dict, counts: dict, data: np.ndarray, weights: np.ndarray,
@@ -88,7 +100,7 @@ class MaximumLikelihood:
         start = time.perf_counter()
         codes, weights = check_codes(net, data, weights)
         counts = family_counts(net, codes, weights)
-        cpts = {v: normalise_rows(c) for v, c in counts.items()}
+        cpts = {v: floor_rows(normalise_rows(c)) for v, c in counts.items()}
         return _one_shot(self.name, net, cpts, None, codes, weights, counts, target, validation, reporter, {}, start)
 
 
@@ -98,7 +110,8 @@ class MeanPosterior:
     name = "mp"
 
     def __init__(self, prior: str = "laplace", ess: float = 1.0, prior_network: Network | None = None) -> None:
-        self.prior, self.ess, self.prior_network = prior, ess, prior_network
+        self.ess = check_prior(prior, ess)
+        self.prior, self.prior_network = prior, prior_network
 
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
@@ -107,7 +120,7 @@ class MeanPosterior:
         pseudo = prior_counts(net, self.prior, self.ess, self.prior_network)
         counts = family_counts(net, codes, weights)
         alpha = {v: pseudo[v] + counts[v] for v in net.variables}
-        cpts = {v: normalise_rows(a) for v, a in alpha.items()}
+        cpts = {v: floor_rows(normalise_rows(a)) for v, a in alpha.items()}
         settings = {"prior": self.prior, "ess": self.ess}
         return _one_shot(self.name, net, cpts, alpha, codes, weights, counts, target, validation, reporter, settings,
                          start)

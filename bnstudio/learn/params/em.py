@@ -7,8 +7,14 @@ target in closed form, all other rows grouped into unique patterns and sent thro
 The returned parameters are the M-step after the last recorded E-step (the history's last entry is the
 E-step before it). With the ``ml`` M-step the log-likelihood never decreases; with ``mp`` the monotone quantity is the
 log-posterior LL + Σ α log θ (the posterior-mean update is the MAP update for a Dirichlet(α + 1) prior), and
-that is what the stopping rule watches. Stops when the relative change is below ``tol``. ``restarts`` adds
-runs from seeded random CPTs (Dirichlet(1) rows); the run with the best final objective is kept.
+that is what the stopping rule watches. Stops when the relative change is below ``tol`` ("converged"); a
+non-finite or falling objective (numerical trouble: EM never lowers it in exact arithmetic) stops the run as
+"diverged" and returns the best parameters evaluated. ``restarts`` adds runs from seeded random CPTs
+(Dirichlet(1) rows); the run with the best final objective is kept.
+
+Never a broken network: the start is floored (:func:`~bnstudio.learn.params.floor.floor_rows`), so every
+training row has p(e) > 0 there and, the objective never falling, at every iterate; the returned CPTs are
+floored too (an ``ml`` M-step gives 0 to cells no row reaches, which would make held-out rows impossible).
 """
 from __future__ import annotations
 
@@ -20,10 +26,16 @@ from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.params.base import DataScorer, FitResult, StopRule
-from bnstudio.learn.params.counting import prior_counts
+from bnstudio.learn.params.base import DataScorer, FitResult
+from bnstudio.learn.params.checks import check_choice, check_integer, check_seed
+from bnstudio.learn.params.counting import check_prior, prior_counts
+from bnstudio.learn.params.floor import floor_rows
+from bnstudio.learn.params.stopping import StopRule
 from bnstudio.learn.params.suffstats import check_codes
 from bnstudio.learn.params.terms import Terms
+
+#: the most random restarts
+MAX_RESTARTS = 10_000
 
 
 class ExpectationMaximisation:
@@ -34,18 +46,19 @@ class ExpectationMaximisation:
     def __init__(self, m_step: str = "ml", prior: str = "laplace", ess: float = 1.0, max_iter: int = 100,
                  tol: float = 1e-6, max_time: float = float("inf"), restarts: int = 0, init: str = "current",
                  seed: int | None = None) -> None:
-        if m_step not in ("ml", "mp"):
-            raise ValidationError(f"unknown M-step {m_step!r}; use 'ml' or 'mp'")
-        if init not in ("current", "random"):
-            raise ValidationError(f"unknown initialisation {init!r}; use 'current' or 'random'")
-        self.m_step, self.prior, self.ess = m_step, prior, ess
+        self.m_step = check_choice("m_step", m_step, ("ml", "mp"))
+        self.init = check_choice("init", init, ("current", "random"))
+        self.prior, self.ess = prior, check_prior(prior, ess)
         self.stop = StopRule(max_iter, tol, max_time)
-        self.restarts, self.init, self.seed = restarts, init, seed
+        self.restarts = check_integer("restarts", restarts, low=0, high=MAX_RESTARTS)
+        self.seed = check_seed(seed)
 
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
         start = time.perf_counter()
         codes, weights = check_codes(net, data, weights)
+        if weights.min() == 0:           # rows of weight 0 add nothing (and may have p(e) = 0 at an iterate)
+            codes, weights = codes[weights > 0], weights[weights > 0]
         rng = np.random.default_rng(self.seed)
         pseudo = prior_counts(net, self.prior, self.ess) if self.m_step == "mp" else None
         progress = Progress(reporter, self.name, total=self.stop.max_iter * (1 + self.restarts))
@@ -56,15 +69,15 @@ class ExpectationMaximisation:
         best = None
         for run in range(1 + self.restarts):
             random_start = run > 0 or self.init == "random"
-            theta = [rng.dirichlet(np.ones(net.cardinality(v)), size=net.family_shape(v)[:-1]) if random_start
-                     else np.array(net.cpt(v)) for v in net.variables]
+            theta = [floor_rows(rng.dirichlet(np.ones(net.cardinality(v)), size=net.family_shape(v)[:-1])
+                                if random_start else net.cpt(v)) for v in net.variables]
             outcome = self._run(net, terms, rows, weights, theta, pseudo, scorer, val_scorer, progress, start,
                                 len(best[1]) if best else 0)
             if best is None or outcome[2] > best[2]:
                 best = outcome
         progress.done()
         theta, history, _, reason, counts = best
-        cpts = {v: t for v, t in zip(net.variables, theta)}
+        cpts = {v: floor_rows(t) for v, t in zip(net.variables, theta)}
         alpha = None if pseudo is None else {v: pseudo[v] + c for v, c in zip(net.variables, counts)}
         settings = {"m_step": self.m_step, "prior": self.prior, "ess": self.ess, "restarts": self.restarts,
                     "max_iter": self.stop.max_iter, "tol": self.stop.tol, "seed": self.seed}
@@ -77,11 +90,15 @@ class ExpectationMaximisation:
             return ll + sum(float((a * np.log(np.maximum(t, 1e-300))).sum()) for a, t in zip(pseudo.values(), theta))
 
     def _run(self, net, terms, rows, weights, theta, pseudo, scorer, val_scorer, progress, start, offset):
-        """EM from ``theta``; returns (θ after the final M-step, history, objective, stop reason, E-counts)."""
+        """EM from ``theta``; returns (θ to keep, history, objective, stop reason, E-counts).
+
+        θ to keep is the M-step after the last E-step, or on "diverged" the best θ evaluated (with its counts).
+        """
         history: list[dict[str, float]] = []
         previous = -np.inf
         total = weights.sum()
         reason = "max_iter"
+        best = None
         for iteration in range(1, self.stop.max_iter + 1):
             terms.set_cpts(theta)
             stats = terms.stats(rows, weights)                        # E-step at the current θ
@@ -95,9 +112,15 @@ class ExpectationMaximisation:
             entry["seconds"] = time.perf_counter() - start
             history.append(entry)
             progress.report(offset + iteration, {k: v for k, v in entry.items() if k != "iteration"})
+            if best is None and not np.isfinite(objective):
+                raise ValidationError("em: the starting parameters give some training row probability 0")
+            stop = self.stop.reason(iteration, previous, objective, progress.elapsed) if iteration > 1 else None
+            if stop == "diverged":
+                return best[0], history, best[1], stop, best[2]
+            if best is None or objective > best[1]:
+                best = (theta, objective, stats.counts)
             theta = [normalise_rows(c + (pseudo[v] if pseudo is not None else 0.0))    # M-step
                      for c, v in zip(stats.counts, net.variables)]
-            stop = self.stop.reason(iteration, previous, objective, progress.elapsed) if iteration > 1 else None
             if stop:
                 reason = stop
                 break

@@ -41,9 +41,14 @@ def families(net: Network) -> list[Family]:
             for v in net.variables]
 
 
-def check_codes(net: Network, codes: np.ndarray, weights: np.ndarray | None = None
+def check_codes(net: Network, codes: np.ndarray, weights: np.ndarray | None = None, learnable: bool = True
                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Validate an (N, |V|) code table (-1 = missing) and weights; return them as int64 / float arrays."""
+    """Validate an (N, |V|) code table (-1 = missing) and weights; return them as int64 / float arrays.
+
+    Refused with a one-line :class:`ValidationError`: a wrong shape, no rows, non-integer or out-of-range codes,
+    weights that are not one finite non-negative number per row; with ``learnable`` (data a learner or a score
+    is given) also every cell missing and a total weight of 0 or inf.
+    """
     codes = np.asarray(getattr(codes, "codes", codes))
     if codes.ndim != 2 or codes.shape[1] != len(net):
         raise ValidationError(f"data must have one column per network variable ({len(net)}), got shape {codes.shape}")
@@ -55,12 +60,28 @@ def check_codes(net: Network, codes: np.ndarray, weights: np.ndarray | None = No
     if np.any(codes.min(axis=0) < -1) or np.any(codes.max(axis=0) >= cards):   # cheap check first
         row, col = np.argwhere((codes < -1) | (codes >= cards[None, :]))[0]
         raise ValidationError(f"code {codes[row, col]} out of range for '{net.variables[col]}' in row {row}")
+    if learnable and codes.size and codes.max() < 0:
+        raise ValidationError(f"every cell of the data is missing ({codes.shape[0]} rows): nothing to learn from")
     if weights is None:
         weights = np.ones(codes.shape[0])
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (codes.shape[0],) or np.any(weights < 0) or not np.all(np.isfinite(weights)):
         raise ValidationError("weights must be one finite non-negative number per row")
+    total = weights.sum()
+    if learnable and not 0 < total < np.inf:
+        raise ValidationError(f"the rows' total weight is {total:g}: it must be positive and finite")
     return codes.astype(np.int64, copy=False), weights
+
+
+def check_target(net: Network, codes: np.ndarray, weights: np.ndarray, target: str, method: str) -> int:
+    """The column of ``target``; an error if it is unknown or if no row of positive weight observes it."""
+    if target not in net.variables:
+        raise ValidationError(f"unknown target variable '{target}'")
+    column = net.variables.index(target)
+    if not weights[codes[:, column] >= 0].sum() > 0:
+        raise ValidationError(f"{method} needs rows with the target '{target}' observed; it is missing in every "
+                              f"row (or those rows have weight 0)")
+    return column
 
 
 def family_index(codes: np.ndarray, family: Family, columns: np.ndarray | None = None) -> np.ndarray:
@@ -95,7 +116,7 @@ def counts_from_index(idx: np.ndarray, weights: np.ndarray | None, family: Famil
 
 def family_counts(net: Network, codes: np.ndarray, weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """N(pa, x) for every family from the rows where the family is fully observed."""
-    codes, weights = check_codes(net, codes, weights)
+    codes, weights = check_codes(net, codes, weights, learnable=False)
     columns = np.ascontiguousarray(codes.T)
     may_miss = bool(codes.size) and int(codes.min()) < 0
     unit = None if (weights.min() == 1.0 and weights.max() == 1.0) else weights   # integer counting when unit

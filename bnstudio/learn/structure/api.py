@@ -19,7 +19,10 @@ from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network, build_network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
+from bnstudio.learn.params.checks import MAX_ITER, check_ess, check_integer, check_seed
 from bnstudio.learn.params.counting import prior_counts
+from bnstudio.learn.params.em import MAX_RESTARTS
+from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.structure import trees
 from bnstudio.learn.structure.bnc import ConditionalObjective, complete_rows
 from bnstudio.learn.structure.constraints import Constraints, parse_arc
@@ -60,6 +63,8 @@ def _check_data(codes: np.ndarray, names: Sequence[str], states: Sequence[Sequen
                               f"got shape {codes.shape} and {len(states)} state lists")
     if codes.shape[0] == 0 or not np.issubdtype(codes.dtype, np.integer):
         raise ValidationError("data must be a non-empty table of integer state codes (-1 = missing)")
+    if codes.size and codes.max() < 0:
+        raise ValidationError(f"every cell of the data is missing ({codes.shape[0]} rows): nothing to learn from")
     if len(set(names)) != len(names):
         raise ValidationError("variable names must be distinct")
     cards = np.array([len(s) for s in states])
@@ -120,7 +125,8 @@ def _start_parents(start: Any, names: list[str], data: DataColumns, cons: Constr
 def _network(names: list[str], states: Sequence[Sequence[str]], parents: list[frozenset[int]], codes: np.ndarray,
              prior: str | None, ess: float, name: str) -> Network:
     """The learned DAG with ML parameters (rows with the family observed; unseen rows uniform) or, with
-    ``prior`` ('laplace' / 'bdeu'), mean-posterior parameters keeping the posterior counts as ``alpha``."""
+    ``prior`` ('laplace' / 'bdeu'), mean-posterior parameters keeping the posterior counts as ``alpha``; either
+    floored at 1e-9 like the parameter learners (:func:`~bnstudio.learn.params.floor.floor_rows`)."""
     cards = [len(s) for s in states]
     for j, v in enumerate(names):
         cells = int(np.prod([cards[i] for i in parents[j]] + [cards[j]], dtype=float))
@@ -133,11 +139,11 @@ def _network(names: list[str], states: Sequence[Sequence[str]], parents: list[fr
     cache = ScoreCache(data, data.cards, "ll")
     counts = {v: cache.counts(j, tuple(sorted(parents[j]))) for j, v in enumerate(names)}
     if prior is None:
-        net.set_parameters({v: normalise_rows(c) for v, c in counts.items()})
+        net.set_parameters({v: floor_rows(normalise_rows(c)) for v, c in counts.items()})
         return net
     pseudo = prior_counts(net, prior, ess)
     alpha = {v: pseudo[v] + counts[v] for v in names}
-    net.set_parameters({v: normalise_rows(a) for v, a in alpha.items()}, alpha)
+    net.set_parameters({v: floor_rows(normalise_rows(a)) for v, a in alpha.items()}, alpha)
     return net
 
 
@@ -186,9 +192,15 @@ def learn_structure(algorithm: str, codes: np.ndarray, names: Sequence[str], sta
         cons.max_parents = max_parents = max([2] + [len(p) for p in cons.required_parents()])
     if prior not in (None, "laplace", "bdeu"):
         raise ValidationError(f"unknown prior {prior!r}; use 'laplace' or 'bdeu' (or none for ML parameters)")
-    for label, value in (("tabu", tabu), ("restarts", restarts), ("k", k)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValidationError(f"{label} must be a non-negative integer, got {value!r}")
+    tabu = check_integer("tabu", tabu, low=0, high=MAX_ITER)
+    restarts = check_integer("restarts", restarts, low=0, high=MAX_RESTARTS)
+    k = check_integer("k", k, low=0, high=len(names))
+    ess = check_ess(ess)
+    seed = check_seed(seed)
+    if perturb is not None:
+        check_integer("perturb", perturb, low=1, high=MAX_ITER)
+    if max_iter is not None:
+        check_integer("max_iter", max_iter, low=0, high=MAX_ITER)   # 0: keep the start structure
     data = DataColumns(codes, [len(s) for s in states])
     t = None if target is None else names.index(target)
     r = None if root is None else _index(names, root, "root")

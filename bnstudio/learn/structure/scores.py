@@ -36,6 +36,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from bnstudio.errors import ValidationError
+from bnstudio.learn.params.checks import check_ess
 
 DECOMPOSABLE = ("bic", "bdeu", "k2", "ll")
 
@@ -101,8 +102,8 @@ def check_score(score: str, ess: float = 1.0) -> None:
     """Raise a :class:`ValidationError` for an unknown score or a non-positive equivalent sample size."""
     if score not in DECOMPOSABLE:
         raise ValidationError(f"unknown score {score!r}; use one of {', '.join(DECOMPOSABLE)}")
-    if score == "bdeu" and not ess > 0:
-        raise ValidationError(f"the BDeu equivalent sample size must be positive, got {ess}")
+    if score == "bdeu":
+        check_ess(ess)
 
 
 class DataColumns:

@@ -1,0 +1,158 @@
+"""Stopping: the shared knobs (:class:`StopRule`), the stop reasons, and the optimiser driver (:func:`minimise`).
+
+Every :class:`~bnstudio.learn.params.base.FitResult` says why its run ended, in one small vocabulary:
+
+==================  ==========================================================================================
+``closed_form``     a one-shot estimate (``ml``, ``mp``, ``bagged-mp``)
+``converged``       the optimiser met its tolerance, and every objective value on the way was finite and never
+                    worse than the one before
+``max_iter``        the iteration (or function-evaluation) limit was reached first
+``max_time``        the time limit was reached first
+``early_stopping``  the validation score did not improve for ``patience`` iterations (best validation
+                    parameters returned)
+``stalled``         the optimiser stopped short of its tolerance without a limit (line search failed, no
+                    progress possible in floating point); the best parameters seen are returned
+``diverged``        the objective became non-finite or got worse; the best finite parameters seen are returned
+==================  ==========================================================================================
+
+A run stopped by its reporter raises :class:`~bnstudio.errors.Cancelled` and returns nothing (GUIDE §3.5).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from scipy.optimize import minimize
+
+from bnstudio.errors import ValidationError
+from bnstudio.learn.params.checks import MAX_ITER, check_integer, check_number
+
+STOP_REASONS = ("closed_form", "converged", "max_iter", "max_time", "early_stopping", "stalled", "diverged")
+
+#: relative slack for "got worse": objective values that differ by rounding only are not a divergence
+ROUNDING = 1e-9
+
+
+@dataclass(frozen=True)
+class StopRule:
+    """Shared stopping knobs: at most ``max_iter`` iterations, relative improvement ``tol``, ``max_time`` s.
+
+    Validated here: ``max_iter`` an integer in [1, 10^7], ``tol`` a finite number ≥ 0, ``max_time`` > 0 (inf allowed).
+    """
+
+    max_iter: int = 100
+    tol: float = 1e-6
+    max_time: float = math.inf
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "max_iter", check_integer("max_iter", self.max_iter, low=1, high=MAX_ITER))
+        object.__setattr__(self, "tol", check_number("tol", self.tol, low=0.0))
+        object.__setattr__(self, "max_time", check_number("max_time", self.max_time, low=0.0, low_open=True,
+                                                          allow_inf=True))
+
+    def reason(self, iteration: int, previous: float, current: float, elapsed: float) -> str | None:
+        """Why to stop now (or None) for a quantity that must never decrease (EM's log-likelihood or
+        log-posterior): "diverged" if it is not finite or fell by more than rounding, "converged" when the
+        relative change is at most ``tol``, then "max_iter" or "max_time"."""
+        scale = max(abs(previous), 1e-12)
+        if not math.isfinite(current) or current < previous - ROUNDING * max(scale, 1.0):
+            return "diverged"
+        if abs(current - previous) <= self.tol * scale:
+            return "converged"
+        if iteration >= self.max_iter:
+            return "max_iter"
+        if elapsed >= self.max_time:
+            return "max_time"
+        return None
+
+
+class StopRun(Exception):
+    """Raised by an iteration hook to end a run now with ``reason`` (``early_stopping``, ``max_time``)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Outcome:
+    """Where a :func:`minimise` run ended: the parameters to return, their loss and the honest stop reason."""
+
+    x: np.ndarray
+    loss: float
+    reason: str
+    message: str
+    evaluations: int
+    iterations: int
+
+
+def minimise(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x0: np.ndarray, stop: StopRule,
+             on_iterate: Callable[[np.ndarray], None], method: str = "L-BFGS-B",
+             options: dict | None = None) -> Outcome:
+    """Minimise ``fun`` (loss and gradient) from ``x0`` with scipy, watching every accepted iterate.
+
+    At most ``stop.max_iter`` iterations; L-BFGS-B's relative-reduction tolerance is ``stop.tol`` (``options``
+    adds or overrides scipy options). ``on_iterate(x)`` is called at ``x0`` and at each iterate (histories,
+    progress); it may raise :class:`StopRun`.
+    The run is ``diverged`` as soon as an iterate's loss is non-finite or higher than the previous one (beyond
+    rounding), or when the optimiser gives up after a non-finite evaluation; ``converged`` only if scipy met its
+    tolerance on such a clean path. The returned ``x`` is always the iterate with the lowest finite loss.
+    A non-finite loss at ``x0`` is a :class:`ValidationError` (there is nothing finite to return).
+    """
+    state = {"evaluations": 1, "nonfinite": False, "reason": None}
+    x0 = np.array(x0, dtype=float)
+    loss0, grad0 = fun(x0)
+    if not (math.isfinite(loss0) and np.all(np.isfinite(grad0))):
+        raise ValidationError("the training objective is not finite at the starting parameters")
+    best = {"loss": float(loss0), "x": x0, "previous": float(loss0)}
+    try:
+        on_iterate(x0)
+    except StopRun as stop_run:
+        return Outcome(x0, float(loss0), stop_run.reason, stop_run.reason, 1, 0)
+
+    def guarded(x: np.ndarray) -> tuple[float, np.ndarray]:
+        state["evaluations"] += 1
+        loss, grad = fun(x)
+        if math.isfinite(loss) and np.all(np.isfinite(grad)):
+            return loss, grad
+        state["nonfinite"] = True          # a huge value with no slope: the line search backs off
+        return 1e300, np.zeros_like(x)
+
+    def callback(intermediate_result) -> None:
+        x = np.array(intermediate_result.x, dtype=float)
+        loss = getattr(intermediate_result, "fun", None)
+        loss = float(fun(x)[0] if loss is None else loss)
+        previous = best["previous"]
+        if not math.isfinite(loss) or loss >= 1e300 or \
+                loss > previous + ROUNDING * max(abs(previous), 1.0):
+            state["reason"] = "diverged"
+            raise StopIteration
+        best["previous"] = loss
+        if loss <= best["loss"]:
+            best.update(loss=loss, x=x)
+        try:
+            on_iterate(x)
+        except StopRun as stop_run:
+            state["reason"] = stop_run.reason
+            raise StopIteration from None
+
+    settings = {"maxiter": stop.max_iter, **({"ftol": stop.tol} if method == "L-BFGS-B" else {}), **(options or {})}
+    result = minimize(guarded, x0, jac=True, method=method, options=settings, callback=callback)
+    final = float(result.fun) if result.fun is not None else math.nan
+    if state["reason"] is None and math.isfinite(final) and final < 1e300 and final < best["loss"]:
+        best.update(loss=final, x=np.array(result.x, dtype=float))
+    reason = state["reason"] or _scipy_reason(result, stop, state["nonfinite"], final, best["loss"])
+    return Outcome(best["x"], best["loss"], reason, str(result.message), state["evaluations"],
+                   int(getattr(result, "nit", 0)))
+
+
+def _scipy_reason(result, stop: StopRule, nonfinite: bool, final: float, best: float) -> str:
+    """The stop reason of a run scipy ended by itself."""
+    clean_end = math.isfinite(final) and final < 1e300 and final <= best + ROUNDING * max(abs(best), 1.0)
+    if result.success and clean_end:
+        return "converged"
+    if int(getattr(result, "nit", 0)) >= stop.max_iter or getattr(result, "status", None) == 1:
+        return "max_iter"
+    return "diverged" if nonfinite or not clean_end else "stalled"
