@@ -33,6 +33,7 @@ bench: $(TEST_STAMP)
 	$(PY) -m pip install --quiet -e ".[test,bench]"
 	$(PY) benchmarks/inference_bench.py
 	$(PY) benchmarks/learning_bench.py
+	$(PY) benchmarks/discriminative_bench.py
 	$(PY) benchmarks/errorbars_bench.py
 	$(PY) benchmarks/structure_bench.py
 	$(PY) benchmarks/data_bench.py

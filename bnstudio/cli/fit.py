@@ -33,8 +33,9 @@ def add_learner_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--criterion", choices=["cll", "ae", "se"], help="clgd criterion (default cll)")
     parser.add_argument("--alpha", type=opt.unit_interval,
                         help="clgd mixed objective log p(q|e) + alpha log p(e), 0..1")
-    parser.add_argument("--l2", type=opt.l2, help=f"L2 penalty (clgd, lgd: on beta; wanbia: toward w = 1), "
-                        f"0..{opt.MAX_L2:g}")
+    parser.add_argument("--l2", type=opt.l2, help=f"L2 penalty per case, 0..{opt.MAX_L2:g}: clgd toward its "
+                        "generative start, wanbia toward w = 1 (default for both 10/N, N = rows), lgd on beta "
+                        "(default 0)")
     parser.add_argument("--level", choices=["attribute", "attribute-value", "attribute-value-class", "parameter"],
                         help="wanbia weighting level")
     parser.add_argument("--bags", type=opt.bags, help=f"bagged-mp: number of bootstrap bags (1..{opt.MAX_BAGS})")

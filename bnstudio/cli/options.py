@@ -1,7 +1,7 @@
 """Typed option values for every subcommand: argparse ``type=`` functions that check the range at the parser.
 
 A bad value stops the command before any file is read, as one line (``bnstudio: error: fit: argument --ess: must
-be a finite number in [1e-06, 1e+12], got 'nan'``, exit 2). The learners and the other API functions validate
+be a finite number in [1e-06, 1e+09], got 'nan'``, exit 2). The learners and the other API functions validate
 again (API boundary); these say it in the command line's terms.
 
 Integers accept integral float notation (``-n 1e6``); every float must be finite. The bounds are:
@@ -21,11 +21,10 @@ import math
 from pathlib import Path
 from typing import Callable
 
-MIN_ESS, MAX_ESS = 1e-6, 1e12
-MAX_L2 = 1e12
+from bnstudio.learn.bounds import MAX_ESS, MAX_ITER, MAX_L2, MIN_ESS  # the learners' own bounds
+
 MAX_DRAWS = 100_000           # Monte-Carlo parameter draws (ALARM: about 10 s)
 MAX_BAGS = 10_000             # bootstrap bags
-MAX_ITER = 1_000_000          # iterations of an iterative learner
 MAX_SEARCH_STEPS = 100_000    # tabu patience and random restarts of a structure search
 MAX_POINTS = 10_001           # sensitivity grid points
 MAX_SEED = 2**64 - 1

@@ -23,14 +23,7 @@ from typing import Any, Sequence
 
 from bnstudio.errors import ValidationError
 
-#: the largest iteration limit (L-BFGS and EM count iterations in machine integers)
-MAX_ITER = 10_000_000
-#: the largest equivalent sample size / pseudo-count: larger values overflow the Dirichlet moments
-MAX_ESS = 1e9
-#: the smallest equivalent sample size: smaller ones give pseudo-counts that underflow for large families
-MIN_ESS = 1e-6
-#: the largest L2 penalty per case (larger ones overflow the penalty at the first step)
-MAX_L2 = 1e12
+from bnstudio.learn.bounds import MAX_ESS, MAX_ITER, MAX_L2, MIN_ESS  # noqa: F401 (re-exported)
 
 
 def show(value: Any) -> str:
