@@ -42,6 +42,35 @@ def install_panels(window: "MainWindow") -> None:
     window.query_panel.row_selected.connect(lambda var, parents: open_cpt_row(window, var, parents))
     window.training_panel.row_selected.connect(lambda var, row: open_cpt_row_index(window, var, row))
     window.training_panel.run_finished.connect(window.query_panel.set_ensemble)
+    window.query_panel.learn_counts_requested.connect(lambda: learn_counts_from_data(window))
+
+
+def learn_counts_from_data(window: "MainWindow") -> bool:
+    """Fit the parameters with mp on the data panel's selection and apply them (one undoable step), so the
+    network carries Dirichlet counts and the query panel can show error bars. Without data, say where to load
+    them. Returns whether a run started."""
+    training = window.training_panel
+    if training.selection is None:
+        window.show_dock("data")
+        window.show_message("info", "Open a data set in the Data panel first (Learn ▸ Open Data…); then "
+                                    "“Learn from data” fits the parameters with their counts.")
+        return False
+    training.options.set_method("mp")
+    if training.run() is None:
+        window.show_dock("training")
+        return False
+
+    signals = (training.run_finished, training.run_failed, training.run_cancelled)
+
+    def ended(outcome: object = None) -> None:   # once: apply a finished run, forget a failed or cancelled one
+        for signal in signals:
+            signal.disconnect(ended)
+        index = next((k for k, run in enumerate(training.runs) if run is outcome), None)
+        if index is not None:
+            training.apply_run(index)
+    for signal in signals:
+        signal.connect(ended)
+    return True
 
 
 def _scrollable(panel: QWidget) -> QScrollArea:

@@ -43,6 +43,7 @@ class QueryPanel(QWidget):
     """See the module docstring. ``row_selected(variable, {parent: state})`` asks to open a CPT row."""
 
     row_selected = Signal(str, dict)
+    learn_counts_requested = Signal()   # the user asked to learn parameters with counts from the loaded data
     answer_changed = Signal()
     monte_carlo_done = Signal(object)   # the ErrorBars with .mc, or None when it failed or was discarded
 
@@ -117,6 +118,7 @@ class QueryPanel(QWidget):
         c.source.currentIndexChanged.connect(self._show_evidence_source)
         self.timer.timeout.connect(self.refresh)
         self.summary.use_ess_requested.connect(lambda: c.use_ess.setChecked(True))
+        self.summary.learn_requested.connect(self.learn_counts_requested)
         self.contributions.row_clicked.connect(self._on_row_clicked)
         self.sensitivity.parameter_changed.connect(self.update_sensitivity)
         self.tabs.currentChanged.connect(lambda _i: self.update_sensitivity())

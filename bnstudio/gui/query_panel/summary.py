@@ -12,9 +12,9 @@ from bnstudio.gui.query_panel.compute import QueryAnswer, describe
 from bnstudio.uncertainty import FLAG_TEXT
 
 NO_COUNTS_TEXT = ("<b>No error bars yet.</b> This network's probability tables carry no Dirichlet counts, so "
-                  "nothing says how much data they rest on. Tick <i>Expert counts</i> and set an effective "
-                  "sample size (how many cases you would trust each table row as much as), or learn the "
-                  "parameters from data with <i>mp</i>.")
+                  "nothing says how much data they rest on. Either give expert counts (an effective sample "
+                  "size: how many cases you would trust each table row as much as), or learn the parameters "
+                  "from the loaded data with <i>mp</i> (mean posterior), which keeps the counts.")
 
 
 def _interval(pair: tuple[float, float] | None) -> str:
@@ -50,6 +50,7 @@ class SummaryView(QWidget):
     """Text of the current answer plus a persistent notice (with a fix button) when there are no counts."""
 
     use_ess_requested = Signal()
+    learn_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -57,6 +58,8 @@ class SummaryView(QWidget):
         self.notice = QFrame()
         self.notice_text = QLabel(NO_COUNTS_TEXT)
         self.use_ess = QPushButton("Use expert counts")
+        self.learn = QPushButton("Learn from data")
+        self.learn.setToolTip("Fit the parameters with mp on the data set of the Data panel (one undoable step)")
         self.text.setWordWrap(True)
         self.text.setTextFormat(Qt.RichText)
         self.text.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -67,7 +70,10 @@ class SummaryView(QWidget):
         row = QHBoxLayout(self.notice)
         row.setContentsMargins(8, 6, 8, 6)
         row.addWidget(self.notice_text, 1)
-        row.addWidget(self.use_ess, 0, Qt.AlignVCenter)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.use_ess)
+        buttons.addWidget(self.learn)
+        row.addLayout(buttons)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.notice)
@@ -75,6 +81,7 @@ class SummaryView(QWidget):
         layout.addStretch(1)
         self.notice.hide()
         self.use_ess.clicked.connect(self.use_ess_requested)
+        self.learn.clicked.connect(self.learn_requested)
 
     def show_answer(self, answer: QueryAnswer | None, message: str = "") -> None:
         self.notice.setVisible(answer is not None and answer.no_counts)

@@ -116,3 +116,26 @@ def test_soft_evidence_from_the_canvas(make_panel, asia_mp):
     assert "xray~[0.9, 0.2]" in panel.summary.text.text()
     assert panel.run_monte_carlo() is None
     assert "hard evidence" in panel.messages.label.text()
+
+
+def test_learn_from_data_gives_the_network_counts_and_the_query_error_bars(qtbot, window):
+    from bnstudio.gui.panels import learn_counts_from_data, load_example_data
+    from .conftest import NETWORKS
+
+    path = NETWORKS / "asia.bif"
+    assert window.open_path(path)
+    panel = window.query_panel
+    panel.set_target({"lung": "yes"})
+    assert panel.summary.no_counts_shown and not panel.summary.learn.isHidden()
+    assert not learn_counts_from_data(window)                 # no data yet: says where to load them
+    assert "Data panel" in window.message_bar.label.text()
+    with qtbot.waitSignal(window.data_panel.selection_changed, timeout=20000):
+        assert load_example_data(window, path)
+    qtbot.waitUntil(lambda: window.training_panel.selection is not None)
+    with qtbot.waitSignal(window.document.undo_stack.indexChanged, timeout=30000):
+        panel.summary.learn.click()                           # one click: mp on the data, applied
+    net = window.document.network
+    assert all(net.alpha(v) is not None for v in net.variables)
+    assert window.document.undo_stack.count() == 1
+    qtbot.waitUntil(lambda: not panel.summary.no_counts_shown)
+    assert "credible" in panel.summary.text.text().lower() or "interval" in panel.summary.text.text().lower()
