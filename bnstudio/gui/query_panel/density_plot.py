@@ -1,14 +1,17 @@
 """The two fitted densities of p(q | e) — normal and Beta (method of moments, Singh §3.5) — over [0, 1] with
 their credible intervals shaded, and the histogram of a Monte-Carlo check with the coverage of each interval.
 
-Curves are created once and updated with ``setData`` (GUIDE §3.7).
+Curves are created once and updated with ``setData`` (GUIDE §3.7). The y axis shows what is informative
+(:func:`informative_top`): a Beta density that is infinite at 0 or 1 (p near 0 or 1) is cut rather than
+flattening everything else. The numbers (mean, sd, coverage) sit in a label under the plot, never over the
+curves.
 """
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
 from scipy import stats
 
 from bnstudio.gui.query_panel import plots
@@ -34,6 +37,28 @@ def density_curves(bars: ErrorBars, lo: float, hi: float) -> dict[str, np.ndarra
     return {"x": x, "normal": normal, "beta": beta}
 
 
+def informative_top(x: np.ndarray, curves: list[np.ndarray], lo: float, hi: float) -> float:
+    """The height to show: the largest value any curve reaches inside [lo, hi] away from a pole — each curve's
+    95th percentile there, unless the curve has a proper peak inside (a maximum not at the range's ends),
+    which is shown whole.
+
+    >>> x = np.linspace(0.0, 1.0, 101)
+    >>> bump = np.exp(-((x - 0.5) / 0.1) ** 2)
+    >>> spike = np.where(x < 0.02, 1e4, 1.0)            # a U-shaped Beta pole at 0
+    >>> informative_top(x, [bump, spike], 0.0, 1.0)
+    1.0
+    """
+    inside = (x >= lo) & (x <= hi)
+    tops = []
+    for y in curves:
+        y = y[inside]
+        if not y.size or not np.any(y > 0):
+            continue
+        peak = int(np.argmax(y))
+        tops.append(float(y[peak]) if 0 < peak < y.size - 1 else float(np.quantile(y, 0.95)))
+    return max(tops) if tops else 1.0
+
+
 def focus_range(bars: ErrorBars) -> tuple[float, float]:
     """The part of [0, 1] worth looking at: both intervals and mean ± 5 sd, padded."""
     ends = [bars.mean - 5 * bars.sd, bars.mean + 5 * bars.sd, *bars.intervals.normal_clipped]
@@ -54,10 +79,13 @@ class DensityPlot(QWidget):
         self.bars: ErrorBars | None = None
         self.check: MonteCarloCheck | None = None
         self.curves = self._make_items()
-        self.label = plots.corner_label(self.plot)
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot, 1)
+        layout.addWidget(self.label)
         layout.addWidget(self.whole_range)
         self.whole_range.toggled.connect(lambda _on: self._set_range())
 
@@ -108,8 +136,8 @@ class DensityPlot(QWidget):
         self.curves["mean"].setPos(bars.mean)
         self.curves["mean"].show()
         level = f"{100 * bars.intervals.level:g}%"
-        self.label.setText(f"mean {bars.mean:.4f} · sd {bars.sd:.4f}<br>shaded: {level} intervals"
-                           if bars.variance > 0 else f"p = {bars.mean:.4f}<br>no parameter uncertainty")
+        self.label.setText(f"mean {bars.mean:.4f} · sd {bars.sd:.4f} · shaded: {level} intervals"
+                           if bars.variance > 0 else f"p = {bars.mean:.4f} · no parameter uncertainty")
         self._set_range()
 
     def show_check(self, check: MonteCarloCheck) -> None:
@@ -130,11 +158,11 @@ class DensityPlot(QWidget):
 
     def coverage_text(self, check: MonteCarloCheck) -> str:
         level = f"{100 * self.bars.intervals.level:g}%"
-        lines = [f"Monte-Carlo check: {check.r} draws of q(Θ)",
+        lines = [f"Monte-Carlo check: {check.r} draws of q(Θ), mean {check.mean:.4f}, "
+                 f"sd {np.sqrt(check.variance):.4f}",
                  f"normal interval covers {100 * check.coverage_normal:.1f}% (aim {level})"]
         if check.coverage_beta is not None:
-            lines.append(f"Beta interval covers {100 * check.coverage_beta:.1f}% (aim {level})")
-        lines.append(f"draws: mean {check.mean:.4f}, sd {np.sqrt(check.variance):.4f}")
+            lines[-1] += f" · Beta interval covers {100 * check.coverage_beta:.1f}% (aim {level})"
         return "<br>".join(lines)
 
     def _set_range(self) -> None:
@@ -143,4 +171,7 @@ class DensityPlot(QWidget):
             return
         lo, hi = (0.0, 1.0) if self.whole_range.isChecked() else focus_range(self.bars)
         item.setXRange(lo, hi, padding=0.02)
-        item.enableAutoRange(axis="y")
+        curves = [self.curves[k] for k in ("normal", "beta", "mc") if self.curves[k].yData is not None]
+        tops = [informative_top(np.asarray(c.xData[:len(c.yData)], float), [np.asarray(c.yData, float)], lo, hi)
+                for c in curves if len(c.yData)]
+        item.setYRange(0.0, 1.08 * max(tops or [1.0]), padding=0)

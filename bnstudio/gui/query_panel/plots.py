@@ -44,14 +44,6 @@ def faded(colour: QColor, alpha: int) -> QColor:
     return out
 
 
-def corner_label(plot: pg.PlotWidget) -> pg.LabelItem:
-    """A text block pinned to the plot's top-left corner (it stays put while the view pans)."""
-    label = pg.LabelItem("", justify="left", color=TEXT_COLOUR.name(), size="9pt")
-    label.setParentItem(plot.getPlotItem().getViewBox())
-    label.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=(8, 4))
-    return label
-
-
 def export_widget(widget: QWidget, path: str | Path, scale: float = 2.0) -> None:
     """Write ``widget`` as it is drawn to ``path``: ``.png`` at ``scale`` pixels per point or ``.svg``."""
     path = Path(path)

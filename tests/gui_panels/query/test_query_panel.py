@@ -100,7 +100,7 @@ def test_monte_carlo_check_runs_as_a_job_and_shows_coverage(qtbot, make_panel, a
     expected = error_bars(net, {"lung": "yes"}, {"xray": "yes"}, 0.9, mc=3000, seed=7).mc
     assert result.mc.coverage_normal == expected.coverage_normal
     assert result.mc.coverage_beta == expected.coverage_beta
-    label = panel.density.label.text
+    label = panel.density.label.text()
     assert f"normal interval covers {100 * expected.coverage_normal:.1f}%" in label
     assert f"Beta interval covers {100 * expected.coverage_beta:.1f}%" in label
     assert len(panel.density.curves["mc"].yData) > 5
