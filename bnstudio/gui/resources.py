@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from bnstudio.io import FORMATS
+from bnstudio.project.store import EXTENSION as PROJECT_EXTENSION
 
 
 def resource_root() -> Path:
@@ -21,12 +22,13 @@ def bundled_example(name: str = "alarm.bif") -> Path:
 
 
 def example_networks() -> list[Path]:
-    """Every bundled example network whose extension a registered reader knows, sorted by name."""
+    """Every bundled example whose extension a registered reader knows (network files and projects, which
+    bring their data), sorted by name."""
     folder = resource_root() / "networks"
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir()
-                  if p.is_file() and any(p.name.lower().endswith(ext) for ext in FORMATS))
+    known = (*FORMATS, PROJECT_EXTENSION)
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.name.lower().endswith(known))
 
 
 def is_bundled_example(path: str | Path) -> bool:

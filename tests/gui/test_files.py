@@ -167,3 +167,22 @@ def test_bundled_examples_open_as_untitled_copies(window, tmp_path, monkeypatch)
     assert w.files.save()  # no file yet: Save asks where, never over the bundled example
     assert asked and asked[0].endswith("alarm.bnsproj") and target.exists()
     assert w.document.path == target
+
+
+def test_the_long_training_example_opens_with_its_data_and_target(qtbot, window):
+    """An example whose training takes tens of seconds, to watch the live curves and try Cancel."""
+    from bnstudio.gui.resources import example_networks
+
+    example = next(p for p in example_networks() if p.name == "alarm-20k-missing.bnsproj")
+    assert window.open_path(example)
+    qtbot.waitUntil(lambda: window.training_panel.selection is not None, timeout=30000)
+    selection = window.training_panel.selection
+    assert selection.target == "BP" and selection.n_rows == 20000
+    assert window.document.path is None and not window.document.modified   # an untitled copy, nothing to save
+    panel = window.training_panel
+    panel.options.set_method("em")
+    assert panel.run() is not None
+    qtbot.waitUntil(lambda: panel.live is not None and len(panel.live.history) >= 1, timeout=30000)
+    with qtbot.waitSignal(panel.run_cancelled, timeout=30000):
+        panel.cancel()
+    assert panel.runs == [] and not window.document.modified

@@ -90,18 +90,19 @@ def test_unknown_network_file_exits_2(capsys, tmp_path):
     assert status == 2 and "no such file" in err
 
 
-BUNDLED = [("asia.csv", "asia", []), ("sachs.csv", "sachs", []), ("child.csv", "child", []),
-           ("insurance.csv", "insurance", []), ("alarm.csv", "alarm", []),
-           ("alarm_missing20.csv", "alarm", ["--missing", "0.2"])]
+BUNDLED = [("asia.csv", "asia", 3000, []), ("sachs.csv", "sachs", 3000, []), ("child.csv", "child", 3000, []),
+           ("insurance.csv", "insurance", 3000, []), ("alarm.csv", "alarm", 3000, []),
+           ("alarm_missing20.csv", "alarm", 3000, ["--missing", "0.2"]),
+           ("alarm_missing30_20k.csv", "alarm", 20000, ["--missing", "0.3"])]
 
 
-@pytest.mark.parametrize("file, network, extra", BUNDLED, ids=[b[0] for b in BUNDLED])
-def test_bundled_data_is_exactly_what_the_readme_command_produces(capsys, tmp_path, file, network, extra):
+@pytest.mark.parametrize("file, network, n, extra", BUNDLED, ids=[b[0] for b in BUNDLED])
+def test_bundled_data_is_exactly_what_the_readme_command_produces(capsys, tmp_path, file, network, n, extra):
     readme = (DATA / "README.md").read_text(encoding="utf-8")
-    command = " ".join([f"bnstudio sample resources/networks/{network}.bif -n 3000 --seed 2026", *extra,
+    command = " ".join([f"bnstudio sample resources/networks/{network}.bif -n {n} --seed 2026", *extra,
                         f"-o resources/data/{file}"])
     assert command in readme
-    status, _, _ = run(capsys, "sample", NETWORKS / f"{network}.bif", "-n", 3000, "--seed", 2026, *extra,
+    status, _, _ = run(capsys, "sample", NETWORKS / f"{network}.bif", "-n", n, "--seed", 2026, *extra,
                        "-o", tmp_path / file)
     assert status == 0
     assert (tmp_path / file).read_bytes() == (DATA / file).read_bytes()
