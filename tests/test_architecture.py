@@ -45,3 +45,48 @@ def test_importing_the_api_and_cli_loads_no_gui_library():
             f"print(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def gui_import_graph(package: Path = PACKAGE):
+    """Module -> the bnstudio.gui modules it imports (anywhere in the file, TYPE_CHECKING blocks included)."""
+    import networkx as nx
+
+    modules = {}
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph = nx.DiGraph()
+    for name, path in modules.items():
+        if not name.startswith("bnstudio.gui"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            target = next((t for t in targets if t in modules), None)
+            if target and target != name and target.startswith("bnstudio.gui"):
+                graph.add_edge(name, target)
+    return graph
+
+
+def test_gui_imports_run_one_way():
+    """The window composes its parts and parts never import the window (or each other in a circle), so each
+    file can be read and tested on its own."""
+    import networkx as nx
+
+    cycles = list(nx.simple_cycles(gui_import_graph()))
+    assert not cycles, "import cycles in bnstudio/gui: " + "; ".join(" -> ".join(c) for c in cycles[:5])
+
+
+def test_the_cycle_check_can_fail(tmp_path):
+    gui = tmp_path / "bnstudio" / "gui"
+    gui.mkdir(parents=True)
+    (gui / "__init__.py").write_text("")
+    (gui / "a.py").write_text("from bnstudio.gui import b\n")
+    (gui / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bnstudio.gui.a import A\n")
+    import networkx as nx
+
+    assert list(nx.simple_cycles(gui_import_graph(tmp_path / "bnstudio")))

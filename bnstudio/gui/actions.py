@@ -4,7 +4,6 @@ Every action is wired to something that works; nothing is a placeholder.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -13,15 +12,14 @@ from PySide6.QtWidgets import QMenu, QStyle, QToolBar
 from bnstudio.gui import icons
 from bnstudio.gui.canvas import ADD_ARC, ADD_NODE, SELECT
 from bnstudio.gui.canvas import style as st
+from bnstudio.gui.window_parts import WindowParts
 
-if TYPE_CHECKING:
-    from bnstudio.gui.main_window import MainWindow
 
 
 class Actions:
     """Named QActions of one main window."""
 
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: WindowParts) -> None:
         self.window = window
         w, files, view, scene = window, window.files, window.view, window.scene
         standard = w.style().standardIcon

@@ -5,7 +5,6 @@ the whole session."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer
@@ -21,15 +20,14 @@ from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas.export import export_png, export_svg
 from bnstudio.gui.recovery import SLOTS, Recovery
 from bnstudio.gui.resources import example_networks, is_bundled_example
+from bnstudio.gui.window_parts import WindowParts
 
-if TYPE_CHECKING:
-    from bnstudio.gui.main_window import MainWindow
 
 
 class FileController(QObject):
     """Everything the File menu does, for one main window."""
 
-    def __init__(self, window: "MainWindow", recovery: Recovery | None = None) -> None:
+    def __init__(self, window: WindowParts, recovery: Recovery | None = None) -> None:
         super().__init__(window)
         self.window = window
         self.document = window.document

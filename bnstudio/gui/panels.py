@@ -7,7 +7,6 @@ structure panel draws its diff on the window's canvas. Where the docks go: :mod:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
@@ -19,15 +18,14 @@ from bnstudio.gui.query_panel.compute import row_number
 from bnstudio.gui.resources import resource_root
 from bnstudio.gui.structure_panel import StructurePanel
 from bnstudio.gui.training_panel import TrainingPanel
+from bnstudio.gui.window_parts import WindowParts
 
-if TYPE_CHECKING:
-    from bnstudio.gui.main_window import MainWindow
 
 DATA_FOR_EXAMPLE = {"alarm.bif": "alarm.csv", "asia.bif": "asia.csv", "child.bif": "child.csv",
                     "insurance.bif": "insurance.csv", "sachs.bif": "sachs.csv"}
 
 
-def install_panels(window: "MainWindow") -> None:
+def install_panels(window: WindowParts) -> None:
     """Create the four panels, dock them and connect them (called once from the window's constructor)."""
     doc = window.document
     window.data_panel = DataPanel(doc)
@@ -45,7 +43,7 @@ def install_panels(window: "MainWindow") -> None:
     window.query_panel.learn_counts_requested.connect(lambda: learn_counts_from_data(window))
 
 
-def learn_counts_from_data(window: "MainWindow") -> bool:
+def learn_counts_from_data(window: WindowParts) -> bool:
     """Fit the parameters with mp on the data panel's selection and apply them (one undoable step), so the
     network carries Dirichlet counts and the query panel can show error bars. Without data, say where to load
     them. Returns whether a run started."""
@@ -82,18 +80,18 @@ def _scrollable(panel: QWidget) -> QScrollArea:
     return area
 
 
-def open_cpt_row(window: "MainWindow", variable: str, parents: dict[str, str]) -> None:
+def open_cpt_row(window: WindowParts, variable: str, parents: dict[str, str]) -> None:
     """Select ``variable`` and the CPT row named by its parent states in the probability table."""
     open_cpt_row_number(window, variable, row_number(window.document.network, variable, parents))
 
 
-def open_cpt_row_index(window: "MainWindow", variable: str, row: tuple[int, ...]) -> None:
+def open_cpt_row_index(window: WindowParts, variable: str, row: tuple[int, ...]) -> None:
     """The same for a row given as parent-state indices (row-major over the parents, as the editor shows)."""
     shape = window.document.network.family_shape(variable)[:-1]
     open_cpt_row_number(window, variable, int(np.ravel_multi_index(row, shape)) if row else 0)
 
 
-def open_cpt_row_number(window: "MainWindow", variable: str, row: int) -> None:
+def open_cpt_row_number(window: WindowParts, variable: str, row: int) -> None:
     window.scene.select_only([variable])
     editor = window.cpt_editor
     editor.table.selectRow(row)
@@ -101,7 +99,7 @@ def open_cpt_row_number(window: "MainWindow", variable: str, row: int) -> None:
     window.docks["cpt"].raise_()
 
 
-def load_example_data(window: "MainWindow", network_path: str | Path) -> bool:
+def load_example_data(window: WindowParts, network_path: str | Path) -> bool:
     """For a bundled example network, load its bundled data set into the data panel (in the background)."""
     path = Path(network_path).resolve()
     if path.parent != (resource_root() / "networks").resolve() or path.name not in DATA_FOR_EXAMPLE:
@@ -113,7 +111,7 @@ def load_example_data(window: "MainWindow", network_path: str | Path) -> bool:
     return True
 
 
-def shutdown_panels(window: "MainWindow") -> None:
+def shutdown_panels(window: WindowParts) -> None:
     """Stop the panels' background jobs before the window goes (docked widgets get no closeEvent)."""
     for panel in (window.data_panel, window.training_panel, window.structure_panel, window.query_panel):
         panel.shutdown()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from bnstudio.core.network import Network
 from bnstudio.io import FORMATS
 from bnstudio.project.store import EXTENSION as PROJECT_EXTENSION
 
@@ -19,6 +20,16 @@ def resource_root() -> Path:
 def bundled_example(name: str = "alarm.bif") -> Path:
     """The path of a bundled example network (``resources/networks/NAME``)."""
     return resource_root() / "networks" / name
+
+
+def demo_network() -> Network:
+    """The bundled ASIA network (small, with positions from the automatic layout): the panels' demos use it."""
+    from bnstudio.gui.canvas.arrange import fill_missing_positions
+    from bnstudio.io import read_network
+
+    net = read_network(bundled_example("asia.bif"))
+    fill_missing_positions(net)
+    return net
 
 
 def example_networks() -> list[Path]:

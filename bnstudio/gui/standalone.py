@@ -9,19 +9,8 @@ from typing import Callable
 
 from PySide6.QtWidgets import QUndoView, QWidget
 
-from bnstudio.core.network import Network
 from bnstudio.gui.document import Document
-from bnstudio.gui.resources import bundled_example
-
-
-def demo_network() -> Network:
-    """The bundled ASIA network (small, with positions from the automatic layout)."""
-    from bnstudio.gui.canvas.arrange import fill_missing_positions
-    from bnstudio.io import read_network
-
-    net = read_network(bundled_example("asia.bif"))
-    fill_missing_positions(net)
-    return net
+from bnstudio.gui.resources import demo_network
 
 
 def _canvas(doc: Document) -> QWidget:

@@ -1,18 +1,15 @@
 """Undoable arc edits. Undo restores the touched families (parent order, CPT, alpha) exactly."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
-from bnstudio.gui.commands.base import NetworkCommand, restore, snapshot
+from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, restore, snapshot
 
-if TYPE_CHECKING:
-    from bnstudio.gui.document import Document
 
 
 class AddArc(NetworkCommand):
     """Add parent -> child; a cycle is refused by the core with a :class:`CycleError` naming it."""
 
-    def __init__(self, document: "Document", parent: str, child: str) -> None:
+    def __init__(self, document: EditedDocument, parent: str, child: str) -> None:
         super().__init__(document, f"Add arc {parent} → {child}")
         self.parent, self.child = parent, child
         self.families = snapshot(document.network, [child])
@@ -25,7 +22,7 @@ class AddArc(NetworkCommand):
 
 
 class RemoveArc(NetworkCommand):
-    def __init__(self, document: "Document", parent: str, child: str) -> None:
+    def __init__(self, document: EditedDocument, parent: str, child: str) -> None:
         super().__init__(document, f"Delete arc {parent} → {child}")
         self.parent, self.child = parent, child
         self.families = snapshot(document.network, [child])
@@ -38,7 +35,7 @@ class RemoveArc(NetworkCommand):
 
 
 class ReverseArc(NetworkCommand):
-    def __init__(self, document: "Document", parent: str, child: str) -> None:
+    def __init__(self, document: EditedDocument, parent: str, child: str) -> None:
         super().__init__(document, f"Reverse arc {parent} → {child}")
         self.parent, self.child = parent, child
         # the old parent first: dropping child -> parent before re-adding parent -> child avoids a cycle

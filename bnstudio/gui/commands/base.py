@@ -8,7 +8,7 @@ command *before* pushing it (so a refused edit never reaches the stack) and the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import Any, Iterable, Protocol
 
 import numpy as np
 from PySide6.QtGui import QUndoCommand
@@ -16,14 +16,23 @@ from PySide6.QtGui import QUndoCommand
 from bnstudio.core.network import Network
 from bnstudio.core.validation import ROW_TOLERANCE
 
-if TYPE_CHECKING:
-    from bnstudio.gui.document import Document
+class EditedDocument(Protocol):
+    """What a command needs of the document it edits (:class:`bnstudio.gui.document.Document`, which imports
+    the commands: they do not import it)."""
+
+    network: Network
+    positions_changed: Any            # Signal(list): names whose positions changed
+
+    @property
+    def evidence(self) -> dict[str, Any]: ...
+
+    def set_evidence(self, name: str, value: Any) -> bool: ...
 
 
 class NetworkCommand(QUndoCommand):
     """An undoable edit of ``document.network``: subclasses implement :meth:`apply` and :meth:`revert`."""
 
-    def __init__(self, document: "Document", text: str) -> None:
+    def __init__(self, document: EditedDocument, text: str) -> None:
         super().__init__(text)
         self.document = document
         self._skip_next_redo = False

@@ -2,20 +2,17 @@
 and many tables at once (normalise everything, set an effective sample size everywhere)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bnstudio.gui.commands.base import NetworkCommand, is_normalised
+from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, is_normalised
 
-if TYPE_CHECKING:
-    from bnstudio.gui.document import Document
 
 
 class SetCpt(NetworkCommand):
     """Replace the CPT of ``var``; unnormalised rows are allowed (the editor highlights them)."""
 
-    def __init__(self, document: "Document", var: str, table: np.ndarray, text: str = "") -> None:
+    def __init__(self, document: EditedDocument, var: str, table: np.ndarray, text: str = "") -> None:
         super().__init__(document, text or f"Edit CPT of {var}")
         self.var = var
         self.old = document.network.cpt(var)
@@ -31,7 +28,7 @@ class SetCpt(NetworkCommand):
 class SetAlpha(NetworkCommand):
     """Set (or remove, with None) the Dirichlet counts of ``var``."""
 
-    def __init__(self, document: "Document", var: str, alpha: np.ndarray | None, text: str = "") -> None:
+    def __init__(self, document: EditedDocument, var: str, alpha: np.ndarray | None, text: str = "") -> None:
         super().__init__(document, text or f"Edit Dirichlet counts of {var}")
         self.var = var
         self.old = document.network.alpha(var)
@@ -47,7 +44,7 @@ class SetAlpha(NetworkCommand):
 class SetParameters(NetworkCommand):
     """Replace several CPTs and/or Dirichlet counts as one core edit (``Network.set_parameters``)."""
 
-    def __init__(self, document: "Document", cpts: dict[str, np.ndarray],
+    def __init__(self, document: EditedDocument, cpts: dict[str, np.ndarray],
                  alphas: dict[str, np.ndarray | None] | None = None, text: str = "Edit parameters") -> None:
         super().__init__(document, text)
         net = document.network

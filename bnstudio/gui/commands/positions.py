@@ -2,14 +2,11 @@
 selection merge into one (``mergeWith``, as in Qt's undoframework example)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand
 
-from bnstudio.gui.commands.base import NetworkCommand
+from bnstudio.gui.commands.base import EditedDocument, NetworkCommand
 
-if TYPE_CHECKING:
-    from bnstudio.gui.document import Document
 
 Positions = dict[str, tuple[float, float]]
 MOVE_ID = 1
@@ -18,7 +15,7 @@ MOVE_ID = 1
 class MoveNodes(NetworkCommand):
     """Set ``net.positions`` of some nodes; ``mergeable`` commands on the same nodes merge."""
 
-    def __init__(self, document: "Document", old: Positions, new: Positions, text: str = "",
+    def __init__(self, document: EditedDocument, old: Positions, new: Positions, text: str = "",
                  mergeable: bool = False) -> None:
         names = sorted(new)
         label = names[0] if len(names) == 1 else f"{len(names)} nodes"

@@ -2,21 +2,19 @@
 variable's and its children's tables back exactly."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
-from bnstudio.gui.commands.base import NetworkCommand, restore, snapshot
-
-if TYPE_CHECKING:
-    from bnstudio.gui.document import Document
+from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, restore, snapshot
 
 
-def _tables_of(document: "Document", var: str):
+
+def _tables_of(document: EditedDocument, var: str):
     net = document.network
     return snapshot(net, [var] + net.children(var))
 
 
 class AddState(NetworkCommand):
-    def __init__(self, document: "Document", var: str, state: str, index: int | None = None) -> None:
+    def __init__(self, document: EditedDocument, var: str, state: str, index: int | None = None) -> None:
         super().__init__(document, f"Add state {state} to {var}")
         self.var, self.state, self.index = var, state, index
         self.families = _tables_of(document, var)
@@ -30,7 +28,7 @@ class AddState(NetworkCommand):
 
 
 class RemoveState(NetworkCommand):
-    def __init__(self, document: "Document", var: str, state: str) -> None:
+    def __init__(self, document: EditedDocument, var: str, state: str) -> None:
         super().__init__(document, f"Remove state {state} of {var}")
         self.var, self.state = var, state
         self.index = document.network.states(var).index(state)
@@ -45,7 +43,7 @@ class RemoveState(NetworkCommand):
 
 
 class RenameState(NetworkCommand):
-    def __init__(self, document: "Document", var: str, old: str, new: str) -> None:
+    def __init__(self, document: EditedDocument, var: str, old: str, new: str) -> None:
         super().__init__(document, f"Rename state {old} of {var} to {new}")
         self.var, self.old, self.new = var, old, new
 
@@ -57,7 +55,7 @@ class RenameState(NetworkCommand):
 
 
 class ReorderStates(NetworkCommand):
-    def __init__(self, document: "Document", var: str, new_order: Sequence[str]) -> None:
+    def __init__(self, document: EditedDocument, var: str, new_order: Sequence[str]) -> None:
         super().__init__(document, f"Reorder states of {var}")
         self.var = var
         self.old, self.new = tuple(document.network.states(var)), tuple(new_order)

@@ -2,16 +2,14 @@
 describe."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
-from bnstudio.gui.commands.base import NetworkCommand, is_normalised, restore, snapshot
+from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, is_normalised, restore, snapshot
 
-if TYPE_CHECKING:
-    from bnstudio.gui.document import Document
 
 
 class AddVariable(NetworkCommand):
-    def __init__(self, document: "Document", name: str, states: Sequence[str],
+    def __init__(self, document: EditedDocument, name: str, states: Sequence[str],
                  position: tuple[float, float] | None = None) -> None:
         super().__init__(document, f"Add node {name}")
         self.name, self.states, self.position = name, tuple(states), position
@@ -28,7 +26,7 @@ class RemoveVariable(NetworkCommand):
     table, its arcs with their parent order, its children's tables exactly (kept in the command) and the
     evidence it had."""
 
-    def __init__(self, document: "Document", name: str) -> None:
+    def __init__(self, document: EditedDocument, name: str) -> None:
         super().__init__(document, f"Delete node {name}")
         net = document.network
         self.name = name
@@ -56,7 +54,7 @@ class RemoveVariable(NetworkCommand):
 
 
 class RenameVariable(NetworkCommand):
-    def __init__(self, document: "Document", old: str, new: str) -> None:
+    def __init__(self, document: EditedDocument, old: str, new: str) -> None:
         super().__init__(document, f"Rename {old} to {new}")
         self.old, self.new = old, new
 
@@ -68,7 +66,7 @@ class RenameVariable(NetworkCommand):
 
 
 class SetDescription(NetworkCommand):
-    def __init__(self, document: "Document", name: str, description: str) -> None:
+    def __init__(self, document: EditedDocument, name: str, description: str) -> None:
         super().__init__(document, f"Describe {name}")
         self.name = name
         self.old, self.new = document.network.variable(name).description, description

@@ -1,20 +1,18 @@
 """The data panel's one network edit: add the states data values need, as one undoable command."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from bnstudio.errors import ValidationError
-from bnstudio.gui.commands.base import NetworkCommand, restore, snapshot
+from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, restore, snapshot
 
-if TYPE_CHECKING:
-    from bnstudio.gui.document import Document
 
 
 class AddDataStates(NetworkCommand):
     """Append ``additions[var]`` (in order) to each variable's states through ``net.add_state``; undo removes
     them and puts every touched family back exactly."""
 
-    def __init__(self, document: "Document", additions: dict[str, Sequence[str]]) -> None:
+    def __init__(self, document: EditedDocument, additions: dict[str, Sequence[str]]) -> None:
         n = sum(len(s) for s in additions.values())
         super().__init__(document, f"Add {n} state{'s' if n != 1 else ''} from the data")
         self.additions = {var: tuple(states) for var, states in additions.items() if states}

@@ -20,7 +20,7 @@ def demo_panel(document=None):
     """A :class:`DataPanel` reading the bundled ASIA data (the read runs as a job: wait for ``loaded``)."""
     from bnstudio.gui.data_panel import DataPanel
     from bnstudio.gui.document import Document
-    from bnstudio.gui.standalone import demo_network
+    from bnstudio.gui.resources import demo_network
 
     doc = document or Document(demo_network())
     panel = DataPanel(doc)

@@ -8,14 +8,11 @@ again, removes the added variables and restores every family exactly (:func:`~bn
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from bnstudio.core.network import Network
 from bnstudio.errors import BNStudioError, ValidationError
-from bnstudio.gui.commands.base import NetworkCommand, restore, snapshot
+from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, restore, snapshot
 
-if TYPE_CHECKING:
-    from bnstudio.gui.document import Document
 
 
 def placements(net: Network, learned: Network, names: list[str]) -> dict[str, tuple[float, float]]:
@@ -32,7 +29,7 @@ def placements(net: Network, learned: Network, names: list[str]) -> dict[str, tu
 class ApplyLearnedStructure(NetworkCommand):
     """Replace the network's structure and parameters by those of ``learned`` (see the module docstring)."""
 
-    def __init__(self, document: "Document", learned: Network, text: str = "") -> None:
+    def __init__(self, document: EditedDocument, learned: Network, text: str = "") -> None:
         n_arcs = len(learned.arcs())
         super().__init__(document, text or f"Apply learned structure ({n_arcs} arcs)")
         net = document.network

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QSplitter
 
 def asia_data(n: int = 2000, seed: int = 0):
     """(network, codes, names, states): ASIA and ``n`` cases forward-sampled from it."""
-    from bnstudio.gui.standalone import demo_network
+    from bnstudio.gui.resources import demo_network
     from bnstudio.sampling import forward_sample
 
     net = demo_network()

@@ -1,21 +1,18 @@
 """Apply a run's learned parameters: one undoable command, one core edit (``net.set_parameters``)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bnstudio.gui.commands.base import NetworkCommand, is_normalised, restore, snapshot
+from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, is_normalised, restore, snapshot
 
-if TYPE_CHECKING:
-    from bnstudio.gui.document import Document
 
 
 class ApplyParameters(NetworkCommand):
     """Set every CPT given (and its Dirichlet counts: the run's, or none when the run has none, since old
     counts would describe other parameters); undo puts the previous tables and counts back exactly."""
 
-    def __init__(self, document: "Document", cpts: dict[str, np.ndarray],
+    def __init__(self, document: EditedDocument, cpts: dict[str, np.ndarray],
                  alphas: dict[str, np.ndarray] | None, label: str) -> None:
         super().__init__(document, f"Apply parameters of {label}")
         self.cpts = {v: np.array(t, dtype=float) for v, t in cpts.items()}
