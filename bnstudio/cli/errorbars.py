@@ -32,15 +32,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("network", type=opt.path, help=".bnsproj with counts, or any network with --data/--ess")
     parser.add_argument("--target", action="append", default=[], metavar="VAR=STATE",
                         help="query state (repeat for a joint configuration)")
-    parser.add_argument("--evidence", action="append", default=[], metavar="VAR=STATE")
+    parser.add_argument("--evidence", action="append", default=[], metavar="VAR=STATE",
+                        help="hard evidence VAR=STATE or likelihood evidence VAR~l1,l2,... (repeatable)")
     parser.add_argument("--queries", type=opt.path, metavar="FILE.json",
                         help='a JSON list of {"target": {"VAR": "STATE", ...}, "evidence": {...}}')
     parser.add_argument("--level", type=opt.probability, default=0.9, help="credible level in (0, 1) (default 0.9)")
     parser.add_argument("--mc", type=opt.draws, default=0, metavar="R",
                         help=f"Monte-Carlo check with R parameter draws (0..{opt.MAX_DRAWS}, default 0: none)")
-    parser.add_argument("--seed", type=opt.seed, help="seed of the Monte-Carlo draws and the bags")
+    parser.add_argument("--seed", type=opt.seed, help="seed of the Monte-Carlo draws and the bags"
+                        " (0 .. 2^64 - 1; default: fresh entropy, a different result each run)")
     parser.add_argument("--data", type=opt.path, help="learn mean-posterior counts from this data first")
-    parser.add_argument("--prior", choices=["laplace", "bdeu"], default=None)
+    parser.add_argument("--prior", choices=["laplace", "bdeu"], default=None,
+                        help="with --data: the Dirichlet prior of the mean-posterior counts (default laplace)")
     parser.add_argument("--ess", type=opt.ess, help="with --data: prior strength; without: expert ESS per row; "
                         f"in [{opt.MIN_ESS:g}, {opt.MAX_ESS:g}]")
     parser.add_argument("--top", type=opt.non_negative_int, default=10,
@@ -54,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"sensitivity grid points on [0, 1] (2..{opt.MAX_POINTS}, default 41)")
     parser.add_argument("--bags", type=opt.bags, metavar="T",
                         help=f"with --data: bootstrap spread over T bagged-mp bags (1..{opt.MAX_BAGS})")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _queries(args: argparse.Namespace) -> list[dict[str, Any]]:

@@ -14,13 +14,17 @@ from bnstudio.learn.params import METHODS
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Score a network on data (LL, CLL, error, AE, SE, Brier, confusion) or cross-validate a method."""
-    parser.add_argument("network", type=opt.path)
-    parser.add_argument("data", type=opt.path)
-    parser.add_argument("--target", type=opt.variable, required=True)
-    parser.add_argument("--folds", type=opt.integer(2), help="k-fold cross-validation of --method instead")
-    parser.add_argument("--method", choices=METHODS)
+    parser.add_argument("network", type=opt.path, help="network file (.bif, .bnsproj, ...) whose parameters are "
+                        "scored, or whose structure --method fits in each fold")
+    parser.add_argument("data", type=opt.path, help="data table (.csv, ...), aligned to the network by column name")
+    parser.add_argument("--target", type=opt.variable, required=True, metavar="VAR",
+                        help="the class variable for CLL, error, AE, SE, Brier and the confusion matrix")
+    parser.add_argument("--folds", type=opt.integer(2), metavar="K",
+                        help="k-fold cross-validation of --method instead (K >= 2, at most the number of rows; "
+                             "default: score the network as it is)")
+    parser.add_argument("--method", choices=METHODS, help="the learner cross-validated with --folds (required there)")
     add_learner_options(parser)
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,7 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Learn parameters (ml, mp, em, lgd, clgd, wanbia, bagged-mp) from data."""
     parser.add_argument("network", type=opt.path, help="network file whose structure is fitted")
     parser.add_argument("data", type=opt.path, help="data table (.csv, ...)")
-    parser.add_argument("--method", required=True, choices=METHODS)
+    parser.add_argument("--method", required=True, choices=METHODS,
+                        help="ml, mp (Dirichlet mean posterior), em (missing cells), lgd, clgd (discriminative "
+                             "gradient), wanbia (weighted conditional), bagged-mp")
     parser.add_argument("--target", type=opt.variable,
                         help="target (class) variable for discriminative methods and cnll")
     add_learner_options(parser)
@@ -41,7 +43,8 @@ def add_learner_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bags", type=opt.bags, help=f"bagged-mp: number of bootstrap bags (1..{opt.MAX_BAGS})")
     parser.add_argument("--max-iter", type=opt.max_iter,
                         help=f"iterative methods: iteration limit (1..{opt.MAX_ITER})")
-    parser.add_argument("--seed", type=opt.seed, help="seed for anything random (a non-negative integer)")
+    parser.add_argument("--seed", type=opt.seed, help="seed for anything random"
+                        " (0 .. 2^64 - 1; default: fresh entropy, a different result each run)")
 
 
 OPTIONS = {  # method -> CLI options it accepts (name in args -> learner keyword)

@@ -28,8 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--score", choices=SCORES, help="score (default: bic for hill-climb, cll for bnc, "
                         "mutual information for the trees)")
     parser.add_argument("--ess", type=opt.ess, default=1.0, metavar="A",
-                        help=f"equivalent sample size (bdeu, priors), in [{opt.MIN_ESS:g}, {opt.MAX_ESS:g}]")
-    parser.add_argument("--max-parents", type=opt.non_negative_int, metavar="K", help="at most K parents per variable")
+                        help=f"equivalent sample size (bdeu, priors), in [{opt.MIN_ESS:g}, {opt.MAX_ESS:g}] "
+                             "(default 1)")
+    parser.add_argument("--max-parents", type=opt.non_negative_int, metavar="K", help="at most K parents per variable (0 .. number of variables; default: "
+                        "no limit)")
     parser.add_argument("--require", action="extend", nargs="+", default=[], metavar="A->B", help="required arcs")
     parser.add_argument("--forbid", action="extend", nargs="+", default=[], metavar="A->B", help="forbidden arcs")
     parser.add_argument("--tiers", type=opt.path, metavar="FILE",
@@ -42,10 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--restarts", type=opt.search_steps, default=0, metavar="N",
                         help=f"random restarts (hill-climb, bnc; 0..{opt.MAX_SEARCH_STEPS})")
     parser.add_argument("--k", type=opt.non_negative_int, default=1, metavar="K",
-                        help="attribute parents per attribute (kdb)")
+                        help="attribute parents per attribute (kdb; 0 .. number of variables, default 1)")
     parser.add_argument("--root", type=opt.variable, metavar="VAR", help="root of the chow-liu / tan tree")
     parser.add_argument("--prior", choices=("laplace", "bdeu"), help="mean-posterior parameters instead of ML")
-    parser.add_argument("--seed", type=opt.seed, metavar="S", help="random seed (restarts)")
+    parser.add_argument("--seed", type=opt.seed, metavar="S", help="random seed of the restarts"
+                        " (0 .. 2^64 - 1; default: fresh entropy, a different result each run)")
     parser.add_argument("-o", "--output", type=opt.path, required=True, metavar="OUT",
                         help="network file to write (.bif, ...)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")

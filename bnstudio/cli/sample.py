@@ -23,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("network", type=opt.path, help="network file (.bif, ...)")
     parser.add_argument("-n", type=opt.positive_int, required=True, metavar="N",
                         help="number of cases (rows), a positive integer")
-    parser.add_argument("--seed", type=opt.seed, default=None, metavar="S", help="random seed (reproducible output)")
+    parser.add_argument("--seed", type=opt.seed, default=None, metavar="S", help="random seed (reproducible output)"
+                        " (0 .. 2^64 - 1; default: fresh entropy, a different result each run)")
     parser.add_argument("--missing", type=opt.fraction, default=0.0, metavar="FRAC",
                         help="fraction of cells left empty at random (MCAR), 0 <= FRAC < 1")
     parser.add_argument("--hide", type=opt.variable, action="extend", nargs="+", default=[], metavar="VAR",

@@ -123,3 +123,31 @@ def test_console_script_runs_as_a_process():
                            "--evidence", "xray=nope"], capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith("bnstudio: error:") and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_every_option_of_every_subcommand_says_what_it_does():
+    """Seen: `bnstudio evaluate --help` listed --folds, --l2, --alpha... with no word on what they do. Every
+    argument has a help line; one with a default says it; one that takes a number gives its range."""
+    import argparse
+
+    from bnstudio.cli import options as opt
+    from bnstudio.cli.main import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    missing = []
+    numeric = {opt.ess, opt.l2, opt.draws, opt.bags, opt.points, opt.seed, opt.non_negative_int, opt.search_steps,
+               opt.probability}
+    for name, sub in commands.items():
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            flag = f"{name} {action.option_strings[-1] if action.option_strings else action.dest}"
+            text = action.help or ""
+            if not text.strip():
+                missing.append(f"{flag}: no help")
+            if action.default not in (None, False, [], argparse.SUPPRESS) and "default" not in text:
+                missing.append(f"{flag}: default {action.default!r} not said")
+            if action.type in numeric and not any(ch.isdigit() for ch in text):
+                missing.append(f"{flag}: no range")
+    assert not missing, "; ".join(missing)
