@@ -100,3 +100,20 @@ def assert_same_tables(a: Network, b: Network) -> None:
             assert b.alpha(v) is None
         else:
             np.testing.assert_array_equal(a.alpha(v), b.alpha(v))
+
+
+def fully_visible(widget) -> bool:
+    """Whether ``widget`` is shown whole: not clipped by any ancestor (scroll areas' viewports included)."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QAbstractScrollArea
+
+    if not widget.isVisible() or widget.visibleRegion().isEmpty():
+        return False
+    window = widget.window()
+    rect = widget.rect().translated(widget.mapTo(window, QPoint(0, 0)))
+    parent = widget.parentWidget()
+    while parent is not None and not parent.isWindow():
+        shown = parent.viewport() if isinstance(parent, QAbstractScrollArea) else parent
+        rect = rect.intersected(shown.rect().translated(shown.mapTo(window, QPoint(0, 0))))
+        parent = parent.parentWidget()
+    return rect.size() == widget.size()

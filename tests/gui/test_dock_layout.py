@@ -5,13 +5,13 @@ arrangement back."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QWidget
 
 from bnstudio.gui import dock_layout
 from bnstudio.gui.main_window import MainWindow
 
-from .conftest import ALARM
+from .conftest import ALARM, fully_visible
 
 SCREENS = [(1366, 768), (1920, 1080)]
 
@@ -26,20 +26,6 @@ def main_buttons(w: MainWindow) -> dict[str, list[QWidget]]:
             "query": [w.query_panel.mc_bar.run, w.query_panel.summary.text, w.query_panel.summary.use_ess],
             "data": [w.data_panel.open_button, w.data_panel.align_button],
             "properties": [w.properties.name_edit]}
-
-
-def visible_rect(widget: QWidget) -> QRect:
-    """The part of ``widget`` one sees: clipped by every ancestor, scroll areas' viewports included."""
-    rect = QRect(widget.mapTo(widget.window(), widget.rect().topLeft()), widget.size())
-    parent = widget.parentWidget()
-    while parent is not None and not parent.isWindow():
-        shown = QRect(parent.mapTo(widget.window(), parent.rect().topLeft()), parent.size())
-        if isinstance(parent, QAbstractScrollArea):
-            viewport = parent.viewport()
-            shown = QRect(viewport.mapTo(widget.window(), viewport.rect().topLeft()), viewport.size())
-        rect = rect.intersected(shown)
-        parent = parent.parentWidget()
-    return rect
 
 
 def show_at(qtbot, w: MainWindow, size: tuple[int, int]) -> None:
@@ -75,11 +61,7 @@ def test_every_docks_main_buttons_are_fully_visible(qtbot, fresh_window, size):
         w.docks[key].raise_()
         settle(qtbot)
         for button in buttons:
-            assert button.isVisible(), (size, key, button.text() if hasattr(button, "text") else button)
-            seen = visible_rect(button)
-            assert seen.size() == button.size(), (size, key, getattr(button, "text", lambda: "")(),
-                                                  f"{seen.width()}x{seen.height()} of "
-                                                  f"{button.width()}x{button.height()} visible")
+            assert fully_visible(button), (size, key, getattr(button, "text", lambda: "")())
 
 
 @pytest.mark.parametrize("size", SCREENS)
