@@ -91,7 +91,7 @@ class DensityPlot(QWidget):
 
     def _make_items(self) -> dict[str, pg.GraphicsObject]:
         item = self.plot.getPlotItem()
-        item.addLegend(offset=(-10, 10), labelTextColor=plots.TEXT_COLOUR.name())
+        plots.add_legend(self.plot)
         n, b, g = plots.NORMAL_COLOUR, plots.BETA_COLOUR, plots.MC_COLOUR
         curves = {
             "mc": pg.PlotDataItem(stepMode="center", fillLevel=0, brush=plots.faded(g, 70),

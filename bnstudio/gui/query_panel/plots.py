@@ -38,6 +38,12 @@ def make_plot(x_label: str, y_label: str) -> pg.PlotWidget:
     return widget
 
 
+def add_legend(plot: pg.PlotWidget) -> pg.LegendItem:
+    """The legend in the top-right corner on an almost opaque white card, so curves under it do not garble it."""
+    return plot.getPlotItem().addLegend(offset=(-10, 10), labelTextColor=TEXT_COLOUR.name(),
+                                        brush=pg.mkBrush(255, 255, 255, 225), pen=pg.mkPen("#C9D1DC"))
+
+
 def faded(colour: QColor, alpha: int) -> QColor:
     out = QColor(colour)
     out.setAlpha(alpha)

@@ -40,7 +40,7 @@ class SensitivityPlot(QWidget):
 
     def _make_items(self) -> dict[str, pg.GraphicsObject]:
         item = self.plot.getPlotItem()
-        item.addLegend(offset=(-10, 10), labelTextColor=plots.TEXT_COLOUR.name())
+        plots.add_legend(self.plot)
         items = {
             "exact": pg.PlotDataItem(pen=pg.mkPen(plots.NORMAL_COLOUR, width=2.2), antialias=True,
                                      name="exact (row re-normalised)"),
