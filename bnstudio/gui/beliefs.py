@@ -3,19 +3,38 @@
 
 Evidence follows the network's events: it is dropped when its variable (or its state) disappears and renamed
 with it. Evidence that would be impossible is refused before it is applied.
+
+A network with more than :data:`BACKGROUND_ABOVE` variables gets its beliefs in the background instead
+(:mod:`bnstudio.gui.belief_updates` runs the jobs): :meth:`Beliefs.job` computes, on a snapshot of the network
+with an engine of its own, p(e) and the posteriors of the nodes asked for (those in view first, then the
+rest), and :meth:`Beliefs.accept` keeps a result only if the network and the evidence are still those it was
+computed for. The window never waits for a thousand marginals.
 """
 from __future__ import annotations
 
-from typing import Any
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from bnstudio.core.events import Event
 from bnstudio.core.network import Network
-from bnstudio.errors import BNStudioError, EvidenceError, MemoryBudgetExceeded
+from bnstudio.errors import BNStudioError, EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded
 from bnstudio.inference.engine import InferenceEngine
 
 EvidenceValue = Any  # a state name or a likelihood list
+#: networks with more variables than this get their beliefs in the background, the nodes in view first
+BACKGROUND_ABOVE = 300
+
+
+@dataclass
+class BeliefBatch:
+    """What a background job computed: for ``key`` (versions and evidence), some posteriors and log p(e)."""
+
+    key: tuple
+    posteriors: dict[str, np.ndarray] = field(default_factory=dict)
+    log_evidence: float | None = None
 
 
 class Beliefs:
@@ -27,6 +46,8 @@ class Beliefs:
         self._evidence: dict[str, EvidenceValue] = {}
         self._cache_key: tuple | None = None
         self._cache: dict[str, np.ndarray] | None = None
+        self._log_evidence: tuple[tuple, float] | None = None      # (key, log p(e)) from a background job
+        self._snapshot: tuple[tuple, InferenceEngine] | None = None  # the background jobs' engine
         self.error: str | None = None
         net.events.subscribe(self._on_event)
 
@@ -37,8 +58,73 @@ class Beliefs:
     def evidence(self) -> dict[str, EvidenceValue]:
         return dict(self._evidence)
 
+    # ------------------------------------------------------------------ background updates (large networks)
+    @property
+    def in_background(self) -> bool:
+        return len(self.net) > BACKGROUND_ABOVE
+
+    def key(self) -> tuple:
+        """What the beliefs depend on: the network (which object, which versions) and the evidence."""
+        return (id(self.net), self.net.structure_version, self.net.parameter_version, _freeze(self._evidence))
+
+    def known(self) -> dict[str, np.ndarray]:
+        """The posteriors computed so far for the network and evidence as they are now."""
+        return dict(self._cache or {}) if self._cache_key == self.key() else {}
+
+    def job(self, names: Sequence[str], check: bool) -> Callable[[Any], BeliefBatch]:
+        """A Qt-free job: on a snapshot of the network (compiled once per version, in the worker), log p(e)
+        when ``check`` (ImpossibleEvidence if it is -inf) and the posteriors of ``names``."""
+        key, evidence, names = self.key(), dict(self._evidence), list(names)
+        versions = key[:3]
+        if self._snapshot is None or self._snapshot[0] != versions:
+            self._snapshot = (versions, InferenceEngine(self.net.copy()))
+        engine = self._snapshot[1]
+
+        def run(reporter: Any) -> BeliefBatch:
+            batch = BeliefBatch(key)
+            if check and evidence:
+                batch.log_evidence = engine.log_evidence(evidence)
+                if batch.log_evidence == -math.inf:
+                    raise ImpossibleEvidence(f"the evidence {describe(evidence)} has probability zero")
+            if names:
+                batch.posteriors = engine.posterior(names, evidence)
+            return batch
+        return run
+
+    def accept(self, batch: BeliefBatch) -> bool:
+        """Keep ``batch`` if it was computed for the network and evidence as they are now."""
+        if batch.key != self.key():
+            return False
+        if self._cache_key != batch.key:
+            self._cache_key, self._cache, self.error = batch.key, {}, None
+        self._cache.update(batch.posteriors)
+        if batch.log_evidence is not None:
+            self._log_evidence = (batch.key, batch.log_evidence)
+        return True
+
+    def checked(self) -> bool:
+        """Whether p(e) of the current evidence is known (by a background job) to be positive."""
+        return not self._evidence or (self._log_evidence is not None and self._log_evidence[0] == self.key())
+
+    def set_evidence_unchecked(self, name: str, value: EvidenceValue | None) -> None:
+        """Set evidence whose possibility a background job checks (the names and states are checked now)."""
+        new = dict(self._evidence)
+        if value is None:
+            new.pop(name, None)
+        else:
+            if isinstance(value, str):
+                self.net.variable(name).index(value)
+            else:
+                check_evidence_value(self.net, name, value)
+            new[name] = value
+        self._evidence = new
+
+    # ------------------------------------------------------------------ all at once (small networks)
     def posteriors(self) -> dict[str, np.ndarray] | None:
-        """p(X | evidence) for every variable, or None when the evidence became impossible (see ``error``)."""
+        """p(X | evidence) for every variable, or None when the evidence became impossible (see ``error``).
+        In background mode: what is known so far (never computed here)."""
+        if self.in_background:
+            return self.known()
         key = (self.net.structure_version, self.net.parameter_version, _freeze(self._evidence))
         if key != self._cache_key:
             self._cache_key = key
@@ -60,6 +146,9 @@ class Beliefs:
     def probability_of_evidence(self) -> float | None:
         if not self._evidence:
             return 1.0
+        if self.in_background:   # known once a background job checked it
+            known = self._log_evidence
+            return float(np.exp(known[1])) if known is not None and known[0] == self.key() else None
         try:
             return float(np.exp(self.engine.log_evidence(self._evidence)))
         except BNStudioError:
@@ -79,7 +168,10 @@ class Beliefs:
     def replace_evidence(self, evidence: dict[str, EvidenceValue]) -> None:
         """Replace all evidence at once, refusing (with ImpossibleEvidence/EvidenceError) what cannot hold."""
         evidence = dict(evidence)
-        if evidence:
+        if evidence and self.in_background:   # a background job checks p(e) > 0
+            for name, value in evidence.items():
+                check_evidence_value(self.net, name, value)
+        elif evidence:
             result = self._compute(evidence)  # raises ImpossibleEvidence before anything changes
             self._cache_key = (self.net.structure_version, self.net.parameter_version, _freeze(evidence))
             self._cache, self.error = result, None
@@ -115,3 +207,8 @@ def check_evidence_value(net: Network, name: str, value: EvidenceValue) -> None:
         net.variable(name).index(value)
     elif len(value) != net.cardinality(name):
         raise EvidenceError(f"likelihood evidence on '{name}' needs {net.cardinality(name)} values")
+
+
+def describe(evidence: dict[str, EvidenceValue]) -> str:
+    """``A=yes, B~likelihood`` for messages."""
+    return ", ".join(f"{k}={v}" if isinstance(v, str) else f"{k}~likelihood" for k, v in evidence.items())

@@ -26,6 +26,7 @@ from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import file_io
+from bnstudio.gui.belief_updates import BeliefUpdates
 from bnstudio.gui.beliefs import Beliefs
 from bnstudio.gui.commands.base import NetworkCommand
 from bnstudio.gui.session import SessionPart, SessionParts, project_parts
@@ -64,6 +65,7 @@ class Document(QObject):
             self.session.add(name, part)
         self.undo_stack.indexChanged.connect(self._after_command)
         self.undo_stack.cleanChanged.connect(self.session_changed)
+        self.updates = BeliefUpdates(self)   # large networks: beliefs in the background
         self.evidence_changed.connect(self.session_changed)
         self.replace_network(network or Network("untitled"))
 
@@ -79,6 +81,7 @@ class Document(QObject):
         self.network = net
         self.project = project
         self.beliefs = Beliefs(net)
+        self.updates.good_evidence = {}
         if evidence:
             try:
                 self.beliefs.replace_evidence(evidence)
@@ -180,9 +183,13 @@ class Document(QObject):
         return self.beliefs.evidence
 
     def set_evidence(self, name: str, value: Any) -> bool:
-        """Set (None clears) evidence on ``name``; impossible evidence is shown as a message, not applied."""
+        """Set (None clears) evidence on ``name``; impossible evidence is shown as a message, not applied (on a
+        large network a background job finds it out and takes it back)."""
         try:
-            self.beliefs.set_evidence(name, value)
+            if self.beliefs.in_background:
+                self.beliefs.set_evidence_unchecked(name, value)
+            else:
+                self.beliefs.set_evidence(name, value)
         except BNStudioError as exc:
             self.message.emit("warning", f"Evidence {name} = {value} not applied: {exc}")
             return False
@@ -213,6 +220,10 @@ class Document(QObject):
         self._versions = versions
         self.unnormalised = {v: rows for v in self.network.variables if (rows := unnormalised_rows(self.network, v))}
         self.rows_checked.emit(self.unnormalised)
+        if self.beliefs.in_background:
+            self.updates.request()
+            self.beliefs_changed.emit()   # what is known now (possibly nothing yet)
+            return
         had_error = self.beliefs.error
         self.beliefs.posteriors()
         if self.beliefs.error and self.beliefs.error != had_error:

@@ -108,6 +108,7 @@ class MainWindow(QMainWindow):
         doc.evidence_changed.connect(self._update_status)
         doc.beliefs_changed.connect(self._update_status)
         doc.rows_checked.connect(self._on_rows_checked)
+        doc.updates.visible = self.scene.visible_names
         self.scene.current_variable_changed.connect(self._on_current_variable)
         self.view.zoom_changed.connect(self._show_zoom)
 
@@ -276,5 +277,6 @@ class MainWindow(QMainWindow):
             return
         self.save_settings()
         shutdown_panels(self)
+        self.document.updates.shutdown()
         self.files.shutdown()
         event.accept()

@@ -41,6 +41,7 @@ def install_panels(window: WindowParts) -> None:
     window.training_panel.row_selected.connect(lambda var, row: open_cpt_row_index(window, var, row))
     window.training_panel.run_finished.connect(window.query_panel.set_ensemble)
     window.query_panel.learn_counts_requested.connect(lambda: learn_counts_from_data(window))
+    window.docks["query"].visibilityChanged.connect(lambda shown: shown and window.query_panel.came_into_view())
 
 
 def learn_counts_from_data(window: WindowParts) -> bool:

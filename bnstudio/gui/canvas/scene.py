@@ -70,7 +70,8 @@ class NetworkScene(QGraphicsScene):
             item = self.nodes.get(name)
             if item is None:
                 item = self.nodes[name] = NodeItem(name, net.states(name), self.drawn_style)
-                item.setPos(QPointF(*net.positions.get(name, self._free_spot())))
+                position = net.positions.get(name)
+                item.setPos(QPointF(*(position if position is not None else self._free_spot())))
                 self.addItem(item)
             elif item.states != net.states(name):
                 item.set_identity(name, net.states(name))
@@ -119,6 +120,17 @@ class NetworkScene(QGraphicsScene):
             if item is not None and name in positions:
                 item.setPos(QPointF(*positions[name]))
         self.update_scene_rect()
+
+    def visible_names(self) -> list[str]:
+        """The nodes whose bars the views show now (their beliefs are computed first on a large network);
+        none while the nodes are drawn compact."""
+        if self.drawn_style == st.COMPACT:
+            return []
+        names: dict[str, None] = {}
+        for view in self.views():
+            area = view.mapToScene(view.viewport().rect()).boundingRect()
+            names.update((item.name, None) for item in self.items(area) if isinstance(item, NodeItem))
+        return list(names)
 
     def update_beliefs(self) -> None:
         """Refresh every node's bars in place from the document's cached posteriors."""

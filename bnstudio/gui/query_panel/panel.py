@@ -230,6 +230,9 @@ class QueryPanel(QWidget):
         """Re-evaluate the current query when the network, the query or the settings changed since the last
         evaluation (always with ``force``), and the saved queries when the network or settings changed."""
         self.timer.stop()
+        if self.document.beliefs.in_background and self.visibleRegion().isEmpty():
+            self._answer_key = None     # a large network: answered when the panel is in view, not in passing
+            return
         key = (self._mc_query_key(), id(self.ensemble))
         if force or key != self._answer_key:
             self._answer_key = key
@@ -400,6 +403,11 @@ class QueryPanel(QWidget):
     def shutdown(self, msecs: int = 30000) -> None:
         """Cancel a running check and wait for its thread (call before the panel is destroyed)."""
         self.mc.shutdown(msecs)
+
+    def came_into_view(self) -> None:
+        """The panel is shown (its dock's tab raised): answer what was put off while it was out of view."""
+        if self._answer_key is None:
+            self.schedule_refresh()
 
     def closeEvent(self, event) -> None:  # Qt override
         self.shutdown()
