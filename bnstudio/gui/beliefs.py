@@ -106,19 +106,6 @@ class Beliefs:
         """Whether p(e) of the current evidence is known (by a background job) to be positive."""
         return not self._evidence or (self._log_evidence is not None and self._log_evidence[0] == self.key())
 
-    def set_evidence_unchecked(self, name: str, value: EvidenceValue | None) -> None:
-        """Set evidence whose possibility a background job checks (the names and states are checked now)."""
-        new = dict(self._evidence)
-        if value is None:
-            new.pop(name, None)
-        else:
-            if isinstance(value, str):
-                self.net.variable(name).index(value)
-            else:
-                check_evidence_value(self.net, name, value)
-            new[name] = value
-        self._evidence = new
-
     # ------------------------------------------------------------------ all at once (small networks)
     def posteriors(self) -> dict[str, np.ndarray] | None:
         """p(X | evidence) for every variable, or None when the evidence became impossible (see ``error``).
@@ -155,7 +142,8 @@ class Beliefs:
             return None
 
     def set_evidence(self, name: str, value: EvidenceValue | None) -> None:
-        """Set (or clear with None) the evidence on ``name``; raises (and changes nothing) when impossible."""
+        """Set (or clear with None) the evidence on ``name``; raises (and changes nothing) when impossible (in
+        background mode only malformed evidence raises: a background job checks p(e) > 0)."""
         new = dict(self._evidence)
         if value is None:
             new.pop(name, None)

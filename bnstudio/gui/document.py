@@ -186,10 +186,7 @@ class Document(QObject):
         """Set (None clears) evidence on ``name``; impossible evidence is shown as a message, not applied (on a
         large network a background job finds it out and takes it back)."""
         try:
-            if self.beliefs.in_background:
-                self.beliefs.set_evidence_unchecked(name, value)
-            else:
-                self.beliefs.set_evidence(name, value)
+            self.beliefs.set_evidence(name, value)
         except BNStudioError as exc:
             self.message.emit("warning", f"Evidence {name} = {value} not applied: {exc}")
             return False
