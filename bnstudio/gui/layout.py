@@ -5,7 +5,10 @@
 2. **Dummy nodes** split arcs spanning several layers, so long arcs get their own slots.
 3. **Ordering**: barycentre sweeps down and up, with adjacent swaps ("transpose"), keeping the order with
    the fewest crossings.
-4. **Coordinates**: each layer is placed at the (weighted) mean of its neighbours' x, subject to the order and
+4. **Wrapping**: a layer wider than the drawing's target width (:func:`row_width`: the width of a drawing
+   with the nodes' total area and a 16:10 shape) is split, in its order, into rows under each other, so a
+   network with hundreds of siblings (munin) stays a readable block instead of one line 50,000 px wide.
+5. **Coordinates**: each row is placed at the (weighted) mean of its neighbours' x, subject to the order and
    minimum gaps, by isotonic regression (pool-adjacent-violators); dummy nodes weigh more so long arcs run
    straight, optionally aiming at the straight line between the arc's ends.
 
@@ -30,6 +33,8 @@ Size = tuple[float, float]
 DUMMY_WIDTH = 40.0
 DUMMY_WEIGHT = 10.0
 MAX_NODES_FOR_TRIES = 120
+ASPECT = 1.6            # width / height aimed at when wide layers wrap
+MIN_ROW_WIDTH = 1600.0  # layers narrower than this never wrap
 
 
 def layered_layout(nodes: Sequence[str], arcs: Iterable[tuple[str, str]], sizes: dict[str, Size],
@@ -92,11 +97,46 @@ def _layout_component(graph: nx.DiGraph, nodes: list[str], sizes: dict[str, Size
 def _draw(graph, nodes, layer, sizes, h_gap, v_gap, sweeps, straight: bool) -> dict[str, tuple[float, float]]:
     layers, up, down, width, weight, chains = _with_dummies(graph, nodes, layer, sizes)
     layers = order_layers(layers, up, down, sweeps)
-    heights = [max((sizes[v][1] for v in row if v in sizes), default=0.0) for row in layers]
-    tops = np.concatenate([[0.0], np.cumsum(np.array(heights) + v_gap)])
-    ys = {v: float(tops[k] + heights[k] / 2) for k, row in enumerate(layers) for v in row}
+    rows, gaps = wrap_layers(layers, width, row_width(nodes, sizes, h_gap, v_gap), h_gap, v_gap)
+    heights = [max((sizes[v][1] for v in row if v in sizes), default=0.0) for row in rows]
+    tops = np.concatenate([[0.0], np.cumsum(np.array(heights) + np.array(gaps))])
+    ys = {v: float(tops[k] + heights[k] / 2) for k, row in enumerate(rows) for v in row}
+    layers = rows
     xs = assign_x(layers, up, down, width, weight, h_gap, chains if straight else None, ys)
     return {v: (float(xs[v]), ys[v]) for v in nodes}
+
+
+def row_width(nodes: Sequence[str], sizes: dict[str, Size], h_gap: float, v_gap: float) -> float:
+    """The widest a row may be: that of a drawing holding the nodes' total area (with gaps) at the ASPECT
+    shape, and at least MIN_ROW_WIDTH."""
+    area = sum((sizes[v][0] + h_gap) * (sizes[v][1] + v_gap) for v in nodes)
+    return max(MIN_ROW_WIDTH, float(np.sqrt(ASPECT * area)))
+
+
+def wrap_layers(layers: list[list[str]], width: dict[str, float], limit: float, h_gap: float,
+                v_gap: float) -> tuple[list[list[str]], list[float]]:
+    """Split every layer wider than ``limit`` into rows (in its order); returns the rows and the gap below
+    each (a full gap after a layer, half a gap between the rows of one layer).
+
+    >>> rows, gaps = wrap_layers([["a"], ["b", "c", "d"]], {"a": 10, "b": 10, "c": 10, "d": 10}, 25, 0, 8)
+    >>> rows, gaps
+    ([['a'], ['b', 'c'], ['d']], [8, 4.0, 8])
+    """
+    rows: list[list[str]] = []
+    gaps: list[float] = []
+    for layer in layers:
+        row: list[str] = []
+        used = 0.0
+        for v in layer:
+            if row and used + width[v] > limit:
+                rows.append(row)
+                gaps.append(v_gap / 2)
+                row, used = [], 0.0
+            row.append(v)
+            used += width[v] + h_gap
+        rows.append(row)
+        gaps.append(v_gap)
+    return rows, gaps
 
 
 def longest_path_layers(graph: nx.DiGraph, nodes: list[str], passes: int = 8) -> dict[str, int]:

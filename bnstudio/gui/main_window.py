@@ -41,7 +41,8 @@ HELP_TEXT = """<h3>Mouse and keyboard</h3><table cellspacing=4>
 <tr><td><b>Drag</b> on empty space</td><td>select several nodes (Ctrl adds)</td></tr>
 <tr><td><b>Delete</b></td><td>delete the selected nodes and arcs</td></tr>
 <tr><td><b>Arrow keys</b></td><td>nudge the selection</td></tr>
-<tr><td><b>Wheel</b>, Ctrl +/−</td><td>zoom; <b>Ctrl+F</b> fits the network to the view</td></tr>
+<tr><td><b>Wheel</b>, Ctrl +/−</td><td>zoom; <b>Ctrl+Shift+F</b> fits the network to the view</td></tr>
+<tr><td><b>Ctrl+F</b></td><td>find a node by name; right-click a node ▸ Focus on Parents and Children</td></tr>
 <tr><td><b>Middle-drag</b>, Space+drag</td><td>pan</td></tr></table>"""
 
 

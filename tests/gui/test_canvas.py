@@ -266,3 +266,43 @@ def test_opening_a_network_is_readable_and_fit_shows_it_all(window):
     window.view.fit_to_view()
     shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
     assert shown.contains(window.scene.itemsBoundingRect())   # nothing cut off at the top or bottom
+
+
+def test_find_a_node_and_focus_on_its_family(window, qtbot):
+    w = _window_with(window)
+    w.view.set_zoom(0.3)
+    w.actions.find.trigger()                                     # Ctrl+F
+    bar = w.view.find_bar
+    assert bar.isVisible() and bar.hasFocus()
+    qtbot.keyClicks(bar, "sprink")                               # part of the name, any case
+    qtbot.keyClick(bar, Qt.Key_Return)
+    assert not bar.isVisible() and w.scene.selected_names() == ["Sprinkler"]
+    assert w.view.zoom == pytest.approx(1.0)
+    shown = w.view.mapToScene(w.view.viewport().rect()).boundingRect()
+    assert shown.contains(w.scene.nodes["Sprinkler"].sceneBoundingRect())
+    w.actions.find.trigger()
+    bar.clear()
+    qtbot.keyClicks(bar, "nothing like it")
+    qtbot.keyClick(bar, Qt.Key_Return)
+    assert bar.isVisible() and w.scene.selected_names() == ["Sprinkler"]   # no such node: stays, says so
+    qtbot.keyClick(bar, Qt.Key_Escape)
+    assert not bar.isVisible()
+    w.view.focus_neighbourhood("Rain")
+    assert sorted(w.scene.selected_names()) == ["Cloudy", "Rain", "Wet"]
+    shown = w.view.mapToScene(w.view.viewport().rect()).boundingRect()
+    assert all(shown.contains(w.scene.nodes[n].sceneBoundingRect()) for n in ("Cloudy", "Rain", "Wet"))
+
+
+def test_any_network_fits_even_below_ten_percent(window):
+    from bnstudio.core.network import Network
+    from bnstudio.gui.canvas.view import MIN_ZOOM
+
+    net = Network("wide")
+    for k in range(400):
+        net.add_variable(f"N{k}", ["a", "b"], position=(300.0 * k, 0.0))
+    window.document.replace_network(net)
+    window.view.fit_to_view()
+    assert window.view.zoom < MIN_ZOOM
+    slack = 3 / window.view.zoom                                 # scrolling moves whole pixels
+    shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    assert shown.adjusted(-slack, -slack, slack, slack).contains(window.scene.itemsBoundingRect())

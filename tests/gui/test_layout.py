@@ -66,3 +66,21 @@ def test_positions_from_files_are_kept_and_only_missing_ones_placed():
     net.add_variable("Late", ["a", "b"])
     assert fill_missing_positions(net) == ["Late"]
     assert {k: net.positions[k] for k in kept} == kept and net.positions["Late"][1] > 240
+
+
+def test_a_layer_of_hundreds_wraps_into_a_readable_block():
+    """Seen: munin's layers hundreds of nodes wide drew as one line 50,000 px long with the top layer overlapping;
+    a wide layer now wraps into rows, the drawing keeps a screen-like shape, and no two nodes overlap."""
+    children = [f"C{k}" for k in range(300)]
+    nodes = ["root", *children, "leaf"]
+    arcs = [("root", c) for c in children] + [(children[0], "leaf")]
+    sizes = {v: (90.0, 30.0) for v in nodes}
+    pos = layered_layout(nodes, arcs, sizes)
+    xs, ys = np.array([p[0] for p in pos.values()]), np.array([p[1] for p in pos.values()])
+    width, height = np.ptp(xs) + 90, np.ptp(ys) + 30
+    assert width / height < 4                                   # one row would be 300 x 120 px = 36,000 px wide
+    assert all(pos["root"][1] < pos[c][1] for c in children)    # parents still above children
+    assert pos["leaf"][1] > pos[children[0]][1]
+    boxes = sorted((x - 45, y - 15, x + 45, y + 15) for x, y in pos.values())
+    for (a0, b0, a1, b1), (c0, d0, c1, d1) in itertools.combinations(boxes, 2):
+        assert a1 <= c0 or c1 <= a0 or b1 <= d0 or d1 <= b0      # no two nodes overlap

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QGraphicsView, QLineEdit, QMenu
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_item import ArcItem
+from bnstudio.gui.canvas.find_bar import FindBar
 from bnstudio.gui.canvas.node_item import NodeItem
 from bnstudio.gui.canvas.scene import NetworkScene
 
@@ -37,6 +38,8 @@ class NetworkView(QGraphicsView):
             policy(Qt.ScrollBarAlwaysOn)   # a fixed viewport: a fit is not undone by scroll bars appearing
         scene.rename_requested.connect(self.start_rename)
         scene.context_menu_requested.connect(self._show_context_menu)
+        self.find_bar = FindBar(self)
+        self.find_bar.found.connect(self.go_to)
 
     @property
     def network_scene(self) -> NetworkScene:
@@ -47,8 +50,15 @@ class NetworkView(QGraphicsView):
     def zoom(self) -> float:
         return self.transform().m11()
 
+    def min_zoom(self) -> float:
+        """MIN_ZOOM, or lower when the whole network needs it to fit (any network can be seen whole)."""
+        rect = self.scene().itemsBoundingRect()
+        if rect.isEmpty():
+            return MIN_ZOOM
+        return min(MIN_ZOOM, self.fit_zoom(rect.adjusted(-30, -30, 30, 30)))
+
     def set_zoom(self, factor: float) -> None:
-        factor = min(MAX_ZOOM, max(MIN_ZOOM, factor))
+        factor = min(MAX_ZOOM, max(self.min_zoom(), factor))
         self.scale(factor / self.zoom, factor / self.zoom)
         self.network_scene.set_zoom(self.zoom)
         self.zoom_changed.emit(self.zoom)
@@ -58,6 +68,35 @@ class NetworkView(QGraphicsView):
 
     def zoom_out(self) -> None:
         self.set_zoom(self.zoom / WHEEL_STEP)
+
+    def focus_on(self, names: list[str], zoom: float | None = None) -> None:
+        """Bring the nodes ``names`` into view: all of them, at ``zoom`` or the largest zoom that shows them
+        (at most 100 %)."""
+        items = [self.network_scene.nodes[n] for n in names if n in self.network_scene.nodes]
+        if not items:
+            return
+        rect = items[0].sceneBoundingRect()
+        for item in items[1:]:
+            rect = rect.united(item.sceneBoundingRect())
+        rect = rect.adjusted(-40, -40, 40, 40)
+        self.set_zoom(zoom if zoom is not None else min(self.fit_zoom(rect), 1.0))
+        self.centerOn(rect.center())
+
+    def go_to(self, name: str) -> None:
+        """Select ``name`` and show it at 100 % (bars readable), centred."""
+        self.network_scene.select_only([name])
+        self.focus_on([name], zoom=max(self.zoom, 1.0))
+
+    def focus_neighbourhood(self, name: str) -> None:
+        """Show ``name`` with its parents and children, selected, as large as fits."""
+        net = self.network_scene.document.network
+        family = [name, *net.parents(name), *net.children(name)]
+        self.network_scene.select_only(family)
+        self.focus_on(family)
+
+    def open_find(self) -> None:
+        """Ctrl+F: the find bar over the canvas."""
+        self.find_bar.open(list(self.network_scene.document.network.variables))
 
     def reset_view(self) -> None:
         """100 %, centred on the scene's origin (a new, empty network)."""
@@ -231,6 +270,7 @@ class NetworkView(QGraphicsView):
         clear = menu.addAction("Clear evidence", lambda: doc.set_evidence(name, None))
         clear.setEnabled(name in doc.evidence)
         menu.addSeparator()
+        menu.addAction("Focus on Parents and Children", lambda: self.focus_neighbourhood(name))
         menu.addAction("Rename…", lambda: self.start_rename(name))
         menu.addAction("Delete", scene.delete_selection)
 
