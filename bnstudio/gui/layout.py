@@ -242,7 +242,7 @@ def _barycentre_pass(layers, neighbours, rng: range) -> None:
         keys = []
         for i, v in enumerate(layers[k]):
             ns = [pos[n] for n in neighbours[v] if n in pos]
-            keys.append((float(np.mean(ns)) if ns else float(i) * len(ref) / max(len(layers[k]), 1), i))
+            keys.append((sum(ns) / len(ns) if ns else float(i) * len(ref) / max(len(layers[k]), 1), i))
         layers[k] = [layers[k][i] for _, i in sorted(keys)]
 
 
@@ -272,15 +272,22 @@ def _pair_cost(a: str, b: str, ref) -> int:
     return total
 
 
+#: above this many nodes (dummies included), ordering sweeps only by barycentres: transposition's pairwise costs
+#: grow with the layers' widths and bring little on networks too large to read arc by arc
+TRANSPOSE_UP_TO = 600
+
+
 def order_layers(layers: list[list[str]], up, down, sweeps: int = 12) -> list[list[str]]:
     """Barycentre ordering with transposition; returns the order with the fewest crossings seen."""
     layers = [list(row) for row in layers]
+    transpose = sum(map(len, layers)) <= TRANSPOSE_UP_TO
     best, best_cost = [list(r) for r in layers], count_layer_crossings(layers, down)
     stale = 0
     for _ in range(sweeps):
         _barycentre_pass(layers, up, range(1, len(layers)))
         _barycentre_pass(layers, down, range(len(layers) - 2, -1, -1))
-        _transpose(layers, up, down)
+        if transpose:
+            _transpose(layers, up, down)
         cost = count_layer_crossings(layers, down)
         if cost < best_cost:
             best, best_cost, stale = [list(r) for r in layers], cost, 0
@@ -338,7 +345,7 @@ def _place_layer(row, sources, xs, width, weight, h_gap, chains, ys) -> None:
             weights.append(weight[v])
             continue
         ns = [xs[n] for src in sources for n in src[v]]
-        targets.append(float(np.mean(ns)) if ns else xs[v])
+        targets.append(sum(ns) / len(ns) if ns else xs[v])
         weights.append(weight[v] if ns else 0.05)
     gaps = np.array([(width[a] + width[b]) / 2 + h_gap for a, b in zip(row, row[1:])])
     placed = isotonic_place(np.array(targets), np.array(weights), gaps)
