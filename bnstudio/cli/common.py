@@ -1,5 +1,6 @@
 """Helpers shared by subcommands: parsing ``VAR=STATE`` evidence, reading JSON and data, writing outputs with
-one-line errors, and printing JSON or tables."""
+one-line errors, and printing JSON or tables. Light at import (every subcommand's parser imports it): the
+readers it calls are imported when used."""
 from __future__ import annotations
 
 import contextlib
@@ -9,7 +10,6 @@ import sys
 from typing import Any, Iterator, Sequence
 
 from bnstudio.errors import EvidenceError, FormatError
-from bnstudio.io.atomic import read_text
 
 
 def parse_evidence(items: Sequence[str] | None, what: str = "evidence") -> dict[str, Any]:
@@ -89,6 +89,8 @@ def parse_json(text: str, path: str) -> Any:
 
 def load_json_list(path: str) -> list[dict[str, Any]]:
     """A JSON file holding a list of objects (a queries file); errors name the file and the problem."""
+    from bnstudio.io.atomic import read_text
+
     data = parse_json(read_text(path), path)
     if not isinstance(data, list):
         raise FormatError("expected a JSON list of queries", path)

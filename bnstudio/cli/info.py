@@ -10,8 +10,6 @@ import argparse
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import print_json, print_table
-from bnstudio.inference import InferenceEngine
-from bnstudio.io import read_network
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def network_info(path: str) -> dict:
     """Everything ``info`` prints, as a JSON-ready dict (``treewidth`` and ``junction_tree`` are None, with a
     ``note``, when the junction tree does not fit the memory budget)."""
+    from bnstudio.inference import InferenceEngine
+    from bnstudio.io import read_network
+
     net = read_network(path)
     engine = InferenceEngine(net)
     compiled = engine.compiled

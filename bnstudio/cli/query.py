@@ -2,23 +2,26 @@
 
 Batch mode answers all queries that share a target and have hard evidence with one batched propagation
 (:meth:`InferenceEngine.posterior_batch`); the others (soft evidence, joint targets) one by one.
+
+The engine and numpy are imported when the command runs, never when the parser is built (see
+:mod:`bnstudio.cli.main`).
 """
 from __future__ import annotations
 
 import argparse
 import itertools
 from collections import defaultdict
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import load_json_list, parse_evidence, print_json, print_table
-from bnstudio.core.network import Network
 from bnstudio.errors import EvidenceError, FormatError, ImpossibleEvidence
-from bnstudio.inference import InferenceEngine
-from bnstudio.inference.evidence import describe
-from bnstudio.io import read_network
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from bnstudio.core.network import Network
+    from bnstudio.inference import InferenceEngine
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -95,6 +98,10 @@ def answer_queries(engine: InferenceEngine, queries: list[dict[str, Any]], joint
 def _batched_posterior(engine: InferenceEngine, target: str, evidences: list[dict[str, str]],
                        labels: list[str]) -> np.ndarray:
     """p(target | e_n) for hard-evidence cases in one call; errors start with the query's label."""
+    import numpy as np
+
+    from bnstudio.inference.evidence import describe
+
     net = engine.net
     n = len(evidences)
     columns: dict[str, np.ndarray] = {}
@@ -126,6 +133,9 @@ def run(args: argparse.Namespace) -> int:
         queries = [{"target": list(args.target), "evidence": parse_evidence(args.evidence)}]
     else:
         raise EvidenceError("give at least one --target VAR (or --queries FILE.json)")
+    from bnstudio.inference import InferenceEngine
+    from bnstudio.io import read_network
+
     engine = InferenceEngine(read_network(args.network))
     results = answer_queries(engine, queries, joint=args.joint, numbered=bool(args.queries))
     if args.json:
