@@ -49,14 +49,17 @@ def _finite(value: Any, found: list[str], path: str = "") -> Any:
 
 
 def print_json(payload: Any) -> None:
-    """Strict JSON on stdout; a non-finite number (e.g. log 0 = -inf) becomes null, said once on stderr."""
-    found: list[str] = []
-    clean = _finite(payload, found)
-    if found:
+    """Strict JSON on stdout, compact and written at once (json's C encoder: a 5,000-query answer takes tens of
+    milliseconds); a non-finite number (e.g. log 0 = -inf) becomes null, said once on stderr."""
+    try:
+        text = json.dumps(payload, allow_nan=False, separators=(",", ":"))
+    except ValueError:  # a non-finite float somewhere (rare): find, replace and name them
+        found: list[str] = []
+        payload = _finite(payload, found)
         print(f"bnstudio: warning: {len(found)} non-finite value(s) (e.g. log 0) written as null: "
               f"{', '.join(found[:3])}{' ...' if len(found) > 3 else ''}", file=sys.stderr)
-    json.dump(clean, sys.stdout, indent=2, allow_nan=False)
-    sys.stdout.write("\n")
+        text = json.dumps(payload, allow_nan=False, separators=(",", ":"))
+    sys.stdout.write(text + "\n")
 
 
 def print_table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> None:
