@@ -4,6 +4,7 @@ readers it calls are imported when used."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import math
 import sys
@@ -98,6 +99,21 @@ def load_json_list(path: str) -> list[dict[str, Any]]:
     if not isinstance(data, list):
         raise FormatError("expected a JSON list of queries", path)
     return data
+
+
+@contextlib.contextmanager
+def cycle_collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a short command that builds many small acyclic objects (the
+    imports, thousands of query dicts read and answered): each automatic collection rescans every live object
+    (about 40 ms of a 0.4 s, 5,000-query run). Reference counting still frees everything; the collector resumes
+    after the block. Not for long learning runs, whose iterations could leave cycles behind."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @contextlib.contextmanager

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import print_json, print_table
+from bnstudio.cli.common import cycle_collector_paused, print_json, print_table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,7 +44,8 @@ def network_info(path: str) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    data = network_info(args.network)
+    with cycle_collector_paused():
+        data = network_info(args.network)
     if args.json:
         print_json(data)
         return 0

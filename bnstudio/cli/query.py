@@ -17,7 +17,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Sequence
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import load_json_list, parse_evidence, print_json, print_table
+from bnstudio.cli.common import cycle_collector_paused, load_json_list, parse_evidence, print_json, print_table
 from bnstudio.errors import EvidenceError, FormatError, ImpossibleEvidence, UnknownStateError, UnknownVariableError
 
 if TYPE_CHECKING:
@@ -134,6 +134,11 @@ def _batched_posterior(engine: InferenceEngine, target: str, evidences: list[dic
 
 
 def run(args: argparse.Namespace) -> int:
+    with cycle_collector_paused():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.queries and (args.target or args.evidence):
         raise EvidenceError("use either --queries FILE or --target/--evidence, not both")
     if args.queries:
