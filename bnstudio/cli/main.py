@@ -16,9 +16,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import os
 import sys
 import warnings
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, NoReturn, Sequence
 
 from bnstudio.errors import BNStudioError
 
@@ -35,6 +36,8 @@ SUBCOMMANDS: dict[str, str] = {
     "gui": "bnstudio.cli.gui",
     "screenshot": "bnstudio.cli.screenshot",
 }
+#: subcommands running a Qt application: their process ends through Python's normal shutdown (see run_program)
+QT_COMMANDS = frozenset({"gui", "screenshot"})
 
 
 class UsageError(BNStudioError):
@@ -114,7 +117,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help (argparse exits after printing it)
         return exc.code if isinstance(exc.code, int) else 0
     except BrokenPipeError:  # e.g. `bnstudio ... | head`: stop quietly
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
@@ -125,5 +127,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def run_program() -> NoReturn:
+    """The ``bnstudio`` program: :func:`main` on the process's command line, then the end of the process.
+
+    After a subcommand other than the desktop app's the process ends at once (``os._exit``) once stdout and stderr
+    are flushed: Python's own shutdown would spend 30-60 ms tearing down numpy and networkx and collecting every
+    object, which nobody waits for (no atexit handler of ours or of the libraries these commands use is left
+    pending). A flush that fails (a full disk) is one error line and status 2. The desktop app, the top-level help
+    and a mistyped command exit normally.
+    """
+    status = main()
+    if len(sys.argv) < 2 or sys.argv[1] not in SUBCOMMANDS or sys.argv[1] in QT_COMMANDS:
+        sys.exit(status)
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        print(f"bnstudio: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        status = 2
+    try:
+        sys.stderr.flush()
+    finally:
+        os._exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run_program()
