@@ -1,6 +1,4 @@
 """``python -m bnstudio`` is the ``bnstudio`` command."""
-import sys
+from bnstudio.cli import run_program
 
-from bnstudio.cli import main
-
-sys.exit(main())
+run_program()

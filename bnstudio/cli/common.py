@@ -1,15 +1,16 @@
 """Helpers shared by subcommands: parsing ``VAR=STATE`` evidence, reading JSON and data, writing outputs with
-one-line errors, and printing JSON or tables."""
+one-line errors, and printing JSON or tables. Light at import (every subcommand's parser imports it): the
+readers it calls are imported when used."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import math
 import sys
 from typing import Any, Iterator, Sequence
 
 from bnstudio.errors import EvidenceError, FormatError
-from bnstudio.io.atomic import read_text
 
 
 def parse_evidence(items: Sequence[str] | None, what: str = "evidence") -> dict[str, Any]:
@@ -49,14 +50,17 @@ def _finite(value: Any, found: list[str], path: str = "") -> Any:
 
 
 def print_json(payload: Any) -> None:
-    """Strict JSON on stdout; a non-finite number (e.g. log 0 = -inf) becomes null, said once on stderr."""
-    found: list[str] = []
-    clean = _finite(payload, found)
-    if found:
+    """Strict JSON on stdout, compact and written at once (json's C encoder: a 5,000-query answer takes tens of
+    milliseconds); a non-finite number (e.g. log 0 = -inf) becomes null, said once on stderr."""
+    try:
+        text = json.dumps(payload, allow_nan=False, separators=(",", ":"))
+    except ValueError:  # a non-finite float somewhere (rare): find, replace and name them
+        found: list[str] = []
+        payload = _finite(payload, found)
         print(f"bnstudio: warning: {len(found)} non-finite value(s) (e.g. log 0) written as null: "
               f"{', '.join(found[:3])}{' ...' if len(found) > 3 else ''}", file=sys.stderr)
-    json.dump(clean, sys.stdout, indent=2, allow_nan=False)
-    sys.stdout.write("\n")
+        text = json.dumps(payload, allow_nan=False, separators=(",", ":"))
+    sys.stdout.write(text + "\n")
 
 
 def print_table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> None:
@@ -89,10 +93,27 @@ def parse_json(text: str, path: str) -> Any:
 
 def load_json_list(path: str) -> list[dict[str, Any]]:
     """A JSON file holding a list of objects (a queries file); errors name the file and the problem."""
+    from bnstudio.io.atomic import read_text
+
     data = parse_json(read_text(path), path)
     if not isinstance(data, list):
         raise FormatError("expected a JSON list of queries", path)
     return data
+
+
+@contextlib.contextmanager
+def cycle_collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a short command that builds many small acyclic objects (the
+    imports, thousands of query dicts read and answered): each automatic collection rescans every live object
+    (about 40 ms of a 0.4 s, 5,000-query run). Reference counting still frees everything; the collector resumes
+    after the block. Not for long learning runs, whose iterations could leave cycles behind."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @contextlib.contextmanager

@@ -7,18 +7,19 @@ descriptions, XDSL no properties and its own node order).
 from __future__ import annotations
 
 import argparse
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import print_json, writing
-from bnstudio.core.network import Network
-from bnstudio.io import FORMATS, format_for, read_network, write_network
-from bnstudio.io.common import identifiers
+
+if TYPE_CHECKING:
+    from bnstudio.core.network import Network
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Convert a network file to another format, chosen by the extensions (.bif, .xmlbif, .net, .xdsl, .uai)."""
+    from bnstudio.io import FORMATS
+
     parser.add_argument("input", type=opt.path, help=f"network file to read ({', '.join(sorted(FORMATS))})")
     parser.add_argument("output", type=opt.path, help="file to write; its extension picks the format")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -26,6 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _name_map(before: Network, after: Network) -> dict[str, str] | None:
     """Which variable of ``after`` each variable of ``before`` became (same name, identifier, or position)."""
+    from bnstudio.io.common import identifiers
+
     if set(before.variables) == set(after.variables):
         return {v: v for v in before.variables}
     ids = identifiers(before.variables)
@@ -38,6 +41,8 @@ def _name_map(before: Network, after: Network) -> dict[str, str] | None:
 
 def lost_information(before: Network, after: Network) -> list[str]:
     """The kinds of information of ``before`` that ``after`` (the written file, read back) does not have."""
+    import numpy as np
+
     names = _name_map(before, after)
     if names is None:
         return ["structure"]
@@ -70,6 +75,8 @@ def lost_information(before: Network, after: Network) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bnstudio.io import format_for, read_network, write_network
+
     out_format = format_for(args.output)  # an unknown output extension fails before any work
     net = read_network(args.input)
     with writing(args.output):

@@ -12,19 +12,18 @@ bootstrap spread over the T bags (Singh §4.5.1).
 from __future__ import annotations
 
 import argparse
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import load_data, load_json_list, parse_evidence, print_json
-from bnstudio.core.network import Network
 from bnstudio.errors import EvidenceError, FormatError, UnknownVariableError
-from bnstudio.inference import InferenceEngine
-from bnstudio.io import read_network
-from bnstudio.learn.params import make_learner
-from bnstudio.uncertainty import (ErrorBars, bootstrap_spread, dirichlet_counts, error_bars, row_index, sensitivity,
-                                  state_position)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from bnstudio.core.network import Network
+    from bnstudio.inference import InferenceEngine
+    from bnstudio.uncertainty import ErrorBars
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -92,6 +91,9 @@ def _normalise_query(q: dict[str, Any], path: str, k: int) -> dict[str, Any]:
 
 def _network_with_counts(args: argparse.Namespace) -> tuple[Network, float | None, dict[str, np.ndarray] | None]:
     """(network with Dirichlet counts or expert ESS, that ESS, the bagged ensemble when --bags is given)."""
+    from bnstudio.io import read_network
+    from bnstudio.learn.params import make_learner
+
     net = read_network(args.network)
     if args.bags is not None and not args.data:
         raise EvidenceError("--bags needs --data")
@@ -121,6 +123,10 @@ def _sensitivities(args: argparse.Namespace, net: Network, bars: ErrorBars, engi
                    ) -> list[dict[str, Any]]:
     """The --sensitivity curves of one query: in the row given by the --row entries naming VAR's parents (all of
     them), else in the row of VAR adding most variance."""
+    import numpy as np
+
+    from bnstudio.uncertainty import row_index, sensitivity, state_position
+
     given = parse_evidence(args.row, "--row")
     if not all(isinstance(state, str) for state in given.values()):
         raise EvidenceError("malformed --row: use PARENT=STATE")
@@ -145,6 +151,9 @@ def _sensitivities(args: argparse.Namespace, net: Network, bars: ErrorBars, engi
 
 
 def run(args: argparse.Namespace) -> int:
+    from bnstudio.inference import InferenceEngine
+    from bnstudio.uncertainty import bootstrap_spread, dirichlet_counts, error_bars
+
     queries = _queries(args)
     net, ess, ensemble = _network_with_counts(args)
     alpha = dirichlet_counts(net, ess)

@@ -7,13 +7,12 @@ from bnstudio.cli import options as opt
 from bnstudio.cli.common import load_data, print_json, print_table
 from bnstudio.cli.fit import OPTIONS, add_learner_options, learner_options
 from bnstudio.errors import ValidationError
-from bnstudio.evaluate import cross_validate, evaluate
-from bnstudio.io import read_network
-from bnstudio.learn.params import METHODS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Score a network on data (LL, CLL, error, AE, SE, Brier, confusion) or cross-validate a method."""
+    from bnstudio.learn.params import METHODS
+
     parser.add_argument("network", type=opt.path, help="network file (.bif, .bnsproj, ...) whose parameters are "
                         "scored, or whose structure --method fits in each fold")
     parser.add_argument("data", type=opt.path, help="data table (.csv, ...), aligned to the network by column name")
@@ -28,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bnstudio.evaluate import cross_validate, evaluate
+    from bnstudio.io import read_network
+
     net = read_network(args.network)
     net.variable(args.target)
     data = load_data(net, args.data)

@@ -7,13 +7,12 @@ from typing import Any
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import load_data, print_iteration, print_json, writing
 from bnstudio.errors import ValidationError
-from bnstudio.io import read_network, write_network
-from bnstudio.jobs import CallbackReporter
-from bnstudio.learn.params import METHODS, make_learner
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Learn parameters (ml, mp, em, lgd, clgd, wanbia, bagged-mp) from data."""
+    from bnstudio.learn.params import METHODS
+
     parser.add_argument("network", type=opt.path, help="network file whose structure is fitted")
     parser.add_argument("data", type=opt.path, help="data table (.csv, ...)")
     parser.add_argument("--method", required=True, choices=METHODS,
@@ -80,10 +79,15 @@ def save_fitted(net, result, path: str) -> None:
         from bnstudio.project import Project, save_project
         save_project(Project(fitted, runs=[result.to_json()]), path)
     else:
+        from bnstudio.io import write_network
         write_network(fitted, path)
 
 
 def run(args: argparse.Namespace) -> int:
+    from bnstudio.io import read_network
+    from bnstudio.jobs import CallbackReporter
+    from bnstudio.learn.params import make_learner
+
     net = read_network(args.network)
     if args.target is not None:
         net.variable(args.target)

@@ -9,9 +9,7 @@ from __future__ import annotations
 import argparse
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import print_json, print_table
-from bnstudio.inference import InferenceEngine
-from bnstudio.io import read_network
+from bnstudio.cli.common import cycle_collector_paused, print_json, print_table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def network_info(path: str) -> dict:
     """Everything ``info`` prints, as a JSON-ready dict (``treewidth`` and ``junction_tree`` are None, with a
     ``note``, when the junction tree does not fit the memory budget)."""
+    from bnstudio.inference import InferenceEngine
+    from bnstudio.io import read_network
+
     net = read_network(path)
     engine = InferenceEngine(net)
     compiled = engine.compiled
@@ -43,7 +44,8 @@ def network_info(path: str) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    data = network_info(args.network)
+    with cycle_collector_paused():
+        data = network_info(args.network)
     if args.json:
         print_json(data)
         return 0

@@ -13,15 +13,13 @@ from pathlib import Path
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import parse_json, print_json, writing
-from bnstudio.data import read_csv
 from bnstudio.errors import FormatError, ValidationError
-from bnstudio.io import format_for, read_network, write_network
-from bnstudio.io.atomic import read_text
-from bnstudio.learn.structure import ALGORITHMS, SCORES, learn_structure, parse_arc
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Learn a network structure (nb, tan, kdb, chow-liu, hill-climb, bnc) and its parameters from a CSV file."""
+    from bnstudio.learn.structure import ALGORITHMS, SCORES
+
     parser.add_argument("data", type=opt.path, help="CSV file, one column per variable (empty cell = missing)")
     parser.add_argument("--algorithm", "-a", required=True, choices=ALGORITHMS, help="structure learner")
     parser.add_argument("--target", type=opt.variable, metavar="VAR", help="class variable (nb, tan, kdb, bnc)")
@@ -56,6 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def read_tiers(path: str) -> list[list[str]]:
     """Tiers from a JSON list of lists, or one tier per line (names separated by commas or blanks)."""
+    from bnstudio.io.atomic import read_text
+
     text = read_text(path)
     if text.lstrip().startswith("["):
         tiers = parse_json(text, path)
@@ -70,6 +70,8 @@ def read_tiers(path: str) -> list[list[str]]:
 def _start(value: str | None, names: list[str]):
     if value is None or value in ("empty", "tree", "nb"):
         return value
+    from bnstudio.io import read_network
+
     net = read_network(value)
     unknown = [v for v in net.variables if v not in names]
     if unknown:
@@ -78,6 +80,10 @@ def _start(value: str | None, names: list[str]):
 
 
 def run(args: argparse.Namespace) -> int:
+    from bnstudio.data import read_csv
+    from bnstudio.io import format_for, write_network
+    from bnstudio.learn.structure import learn_structure, parse_arc
+
     format_for(args.output)  # unknown output extension -> one-line error before any work
     if args.algorithm == "tan" and args.root is not None and args.root == args.target:
         raise ValidationError(f"--root must be an attribute: the tan tree spans the attributes, not the class "

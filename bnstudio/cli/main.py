@@ -4,15 +4,22 @@ Bad input (unknown file, variable or state, malformed evidence, impossible evide
 range) exits with status 2 and one line on stderr; a bug exits with status 1 and one line asking for a report,
 never a traceback. A Python warning raised while a command runs (a reader's repair report, an ignored data
 column) is printed once, as one ``bnstudio: warning: ...`` line, never with a source line.
+
+Start-up stays short: a command builds the parser of its own subcommand only, and every subcommand module imports
+only light things (argparse, :mod:`bnstudio.cli.options`, :mod:`bnstudio.cli.common`, :mod:`bnstudio.errors`)
+at top level; what its work needs (numpy, the engine, the learners, pandas, scipy) is imported when it runs. So
+``bnstudio --help`` and ``bnstudio X --help`` load no numerical library, and ``bnstudio info`` loads no
+pandas or scipy (``tests/test_architecture.py`` checks it).
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
 import importlib
+import os
 import sys
 import warnings
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, NoReturn, Sequence
 
 from bnstudio.errors import BNStudioError
 
@@ -29,6 +36,8 @@ SUBCOMMANDS: dict[str, str] = {
     "gui": "bnstudio.cli.gui",
     "screenshot": "bnstudio.cli.screenshot",
 }
+#: subcommands running a Qt application: their process ends through Python's normal shutdown (see run_program)
+QT_COMMANDS = frozenset({"gui", "screenshot"})
 
 
 class UsageError(BNStudioError):
@@ -41,13 +50,25 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{command}: {message}" if command else message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Iterable[str] | None = None, with_arguments: bool = True) -> argparse.ArgumentParser:
+    """The ``bnstudio`` parser listing ``commands`` (default: every subcommand, in :data:`SUBCOMMANDS` order), each
+    with its arguments unless ``with_arguments`` is false (enough for the top-level help or an unknown command)."""
     parser = _Parser(prog="bnstudio", description="Build, learn and query discrete Bayesian networks.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    for name, module in SUBCOMMANDS.items():
-        add_arguments = importlib.import_module(module).add_arguments
-        add_arguments(sub.add_parser(name, help=add_arguments.__doc__))
+    for name in SUBCOMMANDS if commands is None else commands:
+        add_arguments = importlib.import_module(SUBCOMMANDS[name]).add_arguments
+        child = sub.add_parser(name, help=add_arguments.__doc__)
+        if with_arguments:
+            add_arguments(child)
     return parser
+
+
+def _parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser ``argv`` needs: its subcommand's alone when it starts with one (the top level takes no option
+    but ``--help``, so a subcommand comes first), else the list of subcommands without their arguments."""
+    if argv and argv[0] in SUBCOMMANDS:
+        return build_parser([argv[0]])
+    return build_parser(with_arguments=False)
 
 
 MAX_LINE = 2000  # characters of one error or warning line
@@ -81,10 +102,10 @@ def warnings_as_lines() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bnstudio`` script; returns the exit status."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
         with warnings_as_lines():
-            args = parser.parse_args(argv)
+            args = _parser_for(argv).parse_args(argv)
             if args.command is None:  # no subcommand: the desktop app on the bundled ALARM example
                 from bnstudio.gui.app import bundled_example, run as run_gui  # lazily: the core never imports Qt
 
@@ -96,7 +117,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help (argparse exits after printing it)
         return exc.code if isinstance(exc.code, int) else 0
     except BrokenPipeError:  # e.g. `bnstudio ... | head`: stop quietly
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
@@ -107,5 +127,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def run_program() -> NoReturn:
+    """The ``bnstudio`` program: :func:`main` on the process's command line, then the end of the process.
+
+    After a subcommand other than the desktop app's the process ends at once (``os._exit``) once stdout and stderr
+    are flushed: Python's own shutdown would spend 30-60 ms tearing down numpy and networkx and collecting every
+    object, which nobody waits for (no atexit handler of ours or of the libraries these commands use is left
+    pending). A flush that fails (a full disk) is one error line and status 2. The desktop app, the top-level help
+    and a mistyped command exit normally.
+    """
+    status = main()
+    if len(sys.argv) < 2 or sys.argv[1] not in SUBCOMMANDS or sys.argv[1] in QT_COMMANDS:
+        sys.exit(status)
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        print(f"bnstudio: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        status = 2
+    try:
+        sys.stderr.flush()
+    finally:
+        os._exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run_program()

@@ -1,24 +1,29 @@
 """``bnstudio query NET --target VAR [--evidence VAR=STATE ...] [--joint] [--json]`` and ``--queries FILE.json``.
 
-Batch mode answers all queries that share a target and have hard evidence with one batched propagation
-(:meth:`InferenceEngine.posterior_batch`); the others (soft evidence, joint targets) one by one.
+One query is answered on its own (:meth:`InferenceEngine.posterior`: the junction tree, or pruned variable
+elimination when the tree does not fit the memory budget, as on munin1). With ``--queries``, the queries that
+share a target and have hard evidence are answered in one batched propagation per target
+(:meth:`InferenceEngine.posterior_batch`) when the engine's junction tree fits its budget; the others (soft
+evidence, joint targets, or every query when there is no tree to batch on) one by one.
+
+The engine and numpy are imported when the command runs, never when the parser is built (see
+:mod:`bnstudio.cli.main`).
 """
 from __future__ import annotations
 
 import argparse
 import itertools
 from collections import defaultdict
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Sequence
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import load_json_list, parse_evidence, print_json, print_table
-from bnstudio.core.network import Network
-from bnstudio.errors import EvidenceError, FormatError, ImpossibleEvidence
-from bnstudio.inference import InferenceEngine
-from bnstudio.inference.evidence import describe
-from bnstudio.io import read_network
+from bnstudio.cli.common import cycle_collector_paused, load_json_list, parse_evidence, print_json, print_table
+from bnstudio.errors import EvidenceError, FormatError, ImpossibleEvidence, UnknownStateError, UnknownVariableError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from bnstudio.inference import InferenceEngine
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,12 +55,15 @@ def load_queries(path: str) -> list[dict[str, Any]]:
     return queries
 
 
-def _posterior_result(net: Network, target: str, evidence: dict, probs: np.ndarray) -> dict[str, Any]:
-    return {"target": target, "evidence": evidence,
-            "posterior": {s: float(p) for s, p in zip(net.states(target), probs)}}
+def _posterior_results(states: Sequence[str], target: str, evidences: Sequence[dict], probs: np.ndarray
+                       ) -> list[dict[str, Any]]:
+    """One ``{"target", "evidence", "posterior": {state: p}}`` record per row of ``probs`` (N, |X|), the floats
+    converted in bulk."""
+    return [{"target": target, "evidence": evidence, "posterior": dict(zip(states, row))}
+            for evidence, row in zip(evidences, probs.tolist())]
 
 
-def _joint_result(net: Network, targets: list[str], evidence: dict, table: np.ndarray) -> dict[str, Any]:
+def _joint_result(net, targets: list[str], evidence: dict, table: np.ndarray) -> dict[str, Any]:
     rows = [{"states": dict(zip(targets, (net.states(t)[i] for t, i in zip(targets, idx)))),
              "probability": float(table[idx])}
             for idx in itertools.product(*(range(n) for n in table.shape))]
@@ -64,47 +72,55 @@ def _joint_result(net: Network, targets: list[str], evidence: dict, table: np.nd
 
 def answer_queries(engine: InferenceEngine, queries: list[dict[str, Any]], joint: bool = False,
                    numbered: bool = True) -> list[dict]:
-    """Answer many queries; single-target hard-evidence queries are batched per target. Errors name the query
-    number (``query 3: ...``) when ``numbered``."""
+    """Answer many queries; single-target hard-evidence queries are batched per target when there are several
+    and the engine has a junction tree within its budget. Errors name the query number (``query 3: ...``) when
+    ``numbered``."""
     net = engine.net
     label = (lambda k: f"query {k}: ") if numbered else (lambda k: "")
-    results: list[dict | None] = [None] * len(queries)
+    batching = len(queries) > 1 and engine.fits_budget
+    results: list[list[dict] | None] = [None] * len(queries)
     batches: dict[str, list[int]] = defaultdict(list)
     for k, q in enumerate(queries):
         targets, evidence = q["target"], q["evidence"]
         try:
             if joint and len(targets) > 1:
-                results[k] = _joint_result(net, targets, evidence, engine.joint(targets, evidence))
-            elif len(targets) == 1 and all(isinstance(s, str) for s in evidence.values()):
+                results[k] = [_joint_result(net, targets, evidence, engine.joint(targets, evidence))]
+            elif batching and len(targets) == 1 and all(isinstance(s, str) for s in evidence.values()):
                 batches[targets[0]].append(k)
             else:
                 post = engine.posterior(targets, evidence)
-                results[k] = [_posterior_result(net, t, evidence, post[t]) for t in targets]
-        except EvidenceError as exc:
+                results[k] = [_posterior_results(net.states(t), t, [evidence], post[t][None])[0] for t in targets]
+        except (EvidenceError, UnknownStateError, UnknownVariableError) as exc:
             raise type(exc)(f"{label(k)}{exc}") from None
     for target, members in batches.items():
         evidences = [queries[k]["evidence"] for k in members]
-        for k, p in zip(members, _batched_posterior(engine, target, evidences, [label(k) for k in members])):
-            results[k] = _posterior_result(net, target, queries[k]["evidence"], p)
-    flat: list[dict] = []
-    for r in results:
-        flat.extend(r if isinstance(r, list) else [r])
-    return flat
+        probs = _batched_posterior(engine, target, evidences, [label(k) for k in members])
+        for k, record in zip(members, _posterior_results(net.states(target), target, evidences, probs)):
+            results[k] = [record]
+    return [record for r in results for record in r]
 
 
 def _batched_posterior(engine: InferenceEngine, target: str, evidences: list[dict[str, str]],
                        labels: list[str]) -> np.ndarray:
     """p(target | e_n) for hard-evidence cases in one call; errors start with the query's label."""
+    import numpy as np
+
+    from bnstudio.inference.evidence import describe
+
     net = engine.net
     n = len(evidences)
-    columns: dict[str, np.ndarray] = {}
+    seen: dict[tuple[str, str], int] = {}  # (variable, state) -> code, looked up once per pair
+    columns: dict[str, list[int]] = {}
     for row, (evidence, label) in enumerate(zip(evidences, labels)):
         for name, state in evidence.items():
-            try:
-                code = net.variable(name).index(state)
-            except (KeyError, ValueError) as exc:
-                raise EvidenceError(f"{label}{exc}") from None
-            columns.setdefault(name, np.full(n, -1, dtype=np.int64))[row] = code
+            code = seen.get((name, state))
+            if code is None:
+                try:
+                    code = seen[name, state] = net.variable(name).index(state)
+                except (KeyError, ValueError) as exc:
+                    raise EvidenceError(f"{label}{exc}") from None
+            columns.setdefault(name, [-1] * n)[row] = code
+    columns = {name: np.array(codes, dtype=np.int64) for name, codes in columns.items()}
     if not columns:
         return np.broadcast_to(engine.posterior(target)[target], (n, net.cardinality(target)))
     try:
@@ -118,6 +134,11 @@ def _batched_posterior(engine: InferenceEngine, target: str, evidences: list[dic
 
 
 def run(args: argparse.Namespace) -> int:
+    with cycle_collector_paused():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.queries and (args.target or args.evidence):
         raise EvidenceError("use either --queries FILE or --target/--evidence, not both")
     if args.queries:
@@ -126,6 +147,9 @@ def run(args: argparse.Namespace) -> int:
         queries = [{"target": list(args.target), "evidence": parse_evidence(args.evidence)}]
     else:
         raise EvidenceError("give at least one --target VAR (or --queries FILE.json)")
+    from bnstudio.inference import InferenceEngine
+    from bnstudio.io import read_network
+
     engine = InferenceEngine(read_network(args.network))
     results = answer_queries(engine, queries, joint=args.joint, numbered=bool(args.queries))
     if args.json:

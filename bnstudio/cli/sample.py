@@ -14,8 +14,6 @@ import time
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import print_json, writing
 from bnstudio.errors import FormatError
-from bnstudio.io import read_network
-from bnstudio.sampling import sample_csv
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +35,9 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if not args.output.lower().endswith(".csv"):
         raise FormatError("the output must be a .csv file", path=args.output)
+    from bnstudio.io import read_network
+    from bnstudio.sampling import sample_csv
+
     net = read_network(args.network)
     with writing(args.output):
         written = sample_csv(net, args.n, args.output, args.seed, args.missing, args.hide)
