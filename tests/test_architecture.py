@@ -140,9 +140,7 @@ def test_import_bnstudio_help_and_light_parsers_load_no_numerical_library():
 
 
 PENDING_PARSERS = [  # parsers whose choices still come from heavy packages: strict xfail until they move
-    pytest.param(["fit", "evaluate", "learn"], marks=pytest.mark.xfail(strict=True, reason=(
-        "METHODS (bnstudio.learn.params), ALGORITHMS and SCORES (bnstudio.learn.structure) import scipy: they "
-        "belong in a light module (e.g. a new bnstudio.learn.names)"))),
+    pytest.param(["fit", "evaluate", "learn"]),
     pytest.param(["convert"], marks=pytest.mark.xfail(strict=True, reason=(
         "the help lists bnstudio.io.FORMATS, and importing bnstudio.io imports every reader, numpy and networkx"))),
 ]

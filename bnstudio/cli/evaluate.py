@@ -7,11 +7,11 @@ from bnstudio.cli import options as opt
 from bnstudio.cli.common import load_data, print_json, print_table
 from bnstudio.cli.fit import OPTIONS, add_learner_options, learner_options
 from bnstudio.errors import ValidationError
+from bnstudio.learn.names import METHODS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Score a network on data (LL, CLL, error, AE, SE, Brier, confusion) or cross-validate a method."""
-    from bnstudio.learn.params import METHODS
 
     parser.add_argument("network", type=opt.path, help="network file (.bif, .bnsproj, ...) whose parameters are "
                         "scored, or whose structure --method fits in each fold")

@@ -7,11 +7,11 @@ from typing import Any
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import load_data, print_iteration, print_json, writing
 from bnstudio.errors import ValidationError
+from bnstudio.learn.names import METHODS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Learn parameters (ml, mp, em, lgd, clgd, wanbia, bagged-mp) from data."""
-    from bnstudio.learn.params import METHODS
 
     parser.add_argument("network", type=opt.path, help="network file whose structure is fitted")
     parser.add_argument("data", type=opt.path, help="data table (.csv, ...)")

@@ -14,11 +14,11 @@ from pathlib import Path
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import parse_json, print_json, writing
 from bnstudio.errors import FormatError, ValidationError
+from bnstudio.learn.names import ALGORITHMS, SCORES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Learn a network structure (nb, tan, kdb, chow-liu, hill-climb, bnc) and its parameters from a CSV file."""
-    from bnstudio.learn.structure import ALGORITHMS, SCORES
 
     parser.add_argument("data", type=opt.path, help="CSV file, one column per variable (empty cell = missing)")
     parser.add_argument("--algorithm", "-a", required=True, choices=ALGORITHMS, help="structure learner")

@@ -17,7 +17,7 @@ from bnstudio.learn.params.stopping import STOP_REASONS, StopRule
 from bnstudio.learn.params.gradient import GradientTraining
 from bnstudio.learn.params.wanbia import WeightedConditional
 
-METHODS = ("ml", "mp", "em", "lgd", "clgd", "wanbia", "bagged-mp")
+from bnstudio.learn.names import METHODS  # the names live in a light module
 
 
 def make_learner(method: str, **options: Any):

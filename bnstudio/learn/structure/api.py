@@ -29,8 +29,7 @@ from bnstudio.learn.structure.constraints import Constraints, parse_arc
 from bnstudio.learn.structure.hillclimb import DecomposableObjective, HillClimber
 from bnstudio.learn.structure.scores import DECOMPOSABLE, DataColumns, ScoreCache, check_score
 
-ALGORITHMS = ("nb", "tan", "kdb", "chow-liu", "hill-climb", "bnc")
-SCORES = DECOMPOSABLE + ("cll", "cll-mdl")
+from bnstudio.learn.names import ALGORITHMS, SCORES  # the names live in a light module
 DEFAULT_SCORE = {"hill-climb": "bic", "bnc": "cll", "nb": "ll", "tan": "ll", "kdb": "ll", "chow-liu": "ll"}
 NEEDS_TARGET = ("nb", "tan", "kdb", "bnc")
 MAX_CPT_CELLS = 50_000_000
