@@ -12,6 +12,7 @@ import zlib
 from pathlib import Path
 
 from bnstudio.errors import FormatError
+from bnstudio.io.limits import GUNZIP_BYTES
 
 PathLike = str | os.PathLike
 
@@ -68,12 +69,33 @@ def read_bytes(path: PathLike) -> bytes:
         raise FormatError("is a folder, not a file", path=name) from None
     except OSError as exc:
         raise FormatError(f"cannot read the file: {exc.strerror or exc}", path=name) from None
-    if name.lower().endswith(".gz"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise FormatError(f"not a valid gzip file ({exc})", path=name) from None
-    return data
+    return gunzip(data, name) if name.lower().endswith(".gz") else data
+
+
+def gunzip(data: bytes, name: str) -> bytes:
+    """The expanded bytes of gzip ``data`` (all its members), at most :data:`~bnstudio.io.limits.GUNZIP_BYTES`
+    of them: a few kilobytes can expand to gigabytes, so the expansion stops at the limit."""
+    limit = GUNZIP_BYTES.value()
+    out = bytearray()
+    rest = data
+    try:
+        while rest:
+            member = zlib.decompressobj(wbits=31)
+            pending = rest
+            while not member.eof:
+                out += member.decompress(pending, limit + 1 - len(out))
+                if len(out) > limit:
+                    raise FormatError(f"the file expands to more than {limit:,} bytes, the limit "
+                                      f"({GUNZIP_BYTES.how(limit)})", path=name)
+                pending = member.unconsumed_tail
+                if not pending and not member.eof:
+                    raise FormatError("not a valid gzip file (it ends before its compressed data)", path=name)
+            rest = member.unused_data
+    except zlib.error as exc:
+        raise FormatError(f"not a valid gzip file ({exc})", path=name) from None
+    return bytes(out)
+
+
 
 
 def read_text(path: PathLike) -> str:

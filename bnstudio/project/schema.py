@@ -69,8 +69,12 @@ class Checker:
     def __init__(self, file: str | None = None) -> None:
         self.file = file
 
+    def error(self, where: str, message: str) -> ProjectFormatError:
+        """The error :meth:`fail` raises (for helpers that raise it themselves)."""
+        return ProjectFormatError(message, path=self.file, json_path=where)
+
     def fail(self, where: str, message: str) -> NoReturn:
-        raise ProjectFormatError(message, path=self.file, json_path=where)
+        raise self.error(where, message)
 
     def of(self, value: Any, kind: type, where: str) -> Any:
         """``value`` if it has JSON type ``kind`` (``float`` means any number, booleans excluded)."""
