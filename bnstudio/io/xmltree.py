@@ -2,11 +2,14 @@
 
 The stdlib expat parser (the one ElementTree uses) drives an ElementTree ``TreeBuilder``; the position of each
 start tag is recorded so that readers can say *where* a bad element is. Malformed XML becomes a
-:class:`~bnstudio.errors.FormatError` with expat's line and column. The bytes go to expat as they are, so the
-encoding named in the ``<?xml ...?>`` declaration is honoured (UTF-8 by default).
+:class:`~bnstudio.errors.FormatError` with expat's line and column. The encoding named in the ``<?xml ...?>``
+declaration is honoured (UTF-8 by default): expat decodes UTF-8, UTF-16, ISO-8859-1 and US-ASCII itself; any
+other encoding is decoded by Python first, and one Python does not know (or cannot decode the file with) is a
+:class:`~bnstudio.errors.FormatError` naming it.
 """
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
 
@@ -37,8 +40,36 @@ def describe(element: ET.Element) -> str:
     return f"<{element.tag} id='{ident}'>" if ident is not None else f"<{element.tag}>"
 
 
+_DECLARATION = re.compile(rb"""\s*<\?xml\s[^>]*?\bencoding\s*=\s*(["'])([^"'>]{0,64})\1""")
+_EXPAT_ENCODINGS = {"utf-8", "utf8", "utf-16", "utf16", "iso-8859-1", "us-ascii"}
+
+
+def _decoded(data: bytes, path: str) -> bytes | str:
+    """``data`` as it is if expat decodes it itself, else decoded with the declared encoding."""
+    declared = _DECLARATION.match(data[:512])
+    if declared is None:
+        return data
+    encoding = declared.group(2).decode("ascii", "replace").strip()
+    if encoding.lower() in _EXPAT_ENCODINGS:
+        return data
+    try:
+        return data.decode(encoding)
+    except LookupError:  # unknown, or not a text encoding (rot13, zlib...)
+        raise FormatError(f"the XML declaration names the encoding '{encoding}', which is not a known text "
+                          f"encoding (save the file as UTF-8)", path=path, line=1) from None
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FormatError(f"not valid {encoding} text (byte 0x{data[exc.start]:02x}), the encoding the XML "
+                          f"declaration names", path=path, line=line) from None
+    except (UnicodeError, ValueError) as exc:  # codecs with odd failures (idna, punycode...)
+        raise FormatError(f"cannot decode the file as {encoding}, the encoding the XML declaration names "
+                          f"({exc})", path=path, line=1) from None
+
+
 def parse_xml(data: bytes | str, path: str, upper_tags: bool = False) -> XmlDocument:
     """Parse ``data``; ``upper_tags`` folds tag names to upper case (XMLBIF readers accept either case)."""
+    if isinstance(data, bytes):
+        data = _decoded(data, path)
     builder = ET.TreeBuilder()
     parser = expat.ParserCreate()
     where: dict[ET.Element, tuple[int, int]] = {}
@@ -56,7 +87,7 @@ def parse_xml(data: bytes | str, path: str, upper_tags: bool = False) -> XmlDocu
     except expat.ExpatError as exc:
         raise FormatError(f"malformed XML: {expat.ErrorString(exc.code)}", path=path, line=exc.lineno,
                           column=exc.offset + 1) from None
-    except (ValueError, UnicodeError) as exc:  # e.g. an encoding expat does not know
+    except (ValueError, UnicodeError) as exc:  # e.g. bytes that do not decode in the declared encoding
         raise FormatError(f"malformed XML: {exc}", path=path) from None
     return XmlDocument(root, where, path)
 
