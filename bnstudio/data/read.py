@@ -22,6 +22,7 @@ from bnstudio.data.errors import fail
 from bnstudio.data.plaincsv import PlainTable, plain_table
 from bnstudio.data.states import DEFAULT_MISSING, encode_labels, label_text
 from bnstudio.errors import FormatError
+from bnstudio.io.atomic import check_regular_file
 
 PathLike = Union[str, Path]
 StateOrder = Mapping[str, Sequence[str]]
@@ -130,8 +131,7 @@ def read_table(path: PathLike, **options) -> Dataset:
     package, reader = readers[suffix]
     if not has_package(package):
         raise FormatError(f"reading {suffix} files needs the optional package {package}", path=str(path))
-    if not path.is_file():
-        raise FormatError("no such file", path=str(path))
+    check_regular_file(path)
     return reader(path, options)
 
 
