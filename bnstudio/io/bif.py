@@ -48,6 +48,7 @@ from bnstudio.io.atomic import PathLike, read_text
 from bnstudio.io.bif_writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.format_bif)
 from bnstudio.io.common import SUM_TOLERANCE, RowRepairs, row_label
 from bnstudio.io.limits import SizeBudget
+from bnstudio.io.messages import shorten, tidy
 
 # blanks, comments and the separators ',' and '|' (ignored between tokens, as the original format says), then
 # one token -- or nothing, at the end of the text
@@ -102,7 +103,7 @@ class _Parser:
             self._newlines = [m.start() for m in re.finditer("\n", self.text)]
         line = bisect_right(self._newlines, offset - 1)
         column = offset - (self._newlines[line - 1] + 1 if line else 0)
-        return FormatError(message, path=self.path, line=line + 1, column=column + 1)
+        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
 
     def line(self, tok: _Token) -> int:
         return self.error("", tok).line or 0
@@ -155,8 +156,8 @@ class _Parser:
                 raise self.error(f"expected {expected} in {what}, found {self.show(tok)}", tok)
             value = float(tok[1])
             if not math.isfinite(value) or value < 0:
-                raise self.error(f"{'negative' if value < 0 else 'non-finite'} probability {tok[1]} in {what}",
-                                 tok)
+                raise self.error(f"{'negative' if value < 0 else 'non-finite'} probability "
+                                 f"{shorten(tok[1], 40)} in {what}", tok)
             out.append(value + 0.0)  # no -0.0
             i += 1
 
@@ -324,7 +325,7 @@ class _Parser:
             raise self.error(f"cycle {' -> '.join(exc.cycle)}", block_of[exc.cycle[0]].child
                              if exc.cycle and exc.cycle[0] in block_of else 0) from None
         except BNStudioError as exc:
-            raise FormatError(str(exc), path=self.path) from None
+            raise FormatError(tidy(str(exc)), path=self.path) from None
         net.properties = props
         net.positions = positions
         repairs.warn()

@@ -30,6 +30,7 @@ from bnstudio.core.network import Network, build_network
 from bnstudio.core.variable import check_name
 from bnstudio.errors import BNStudioError, CycleError, FormatError, RepairWarning
 from bnstudio.io.limits import SizeBudget
+from bnstudio.io.messages import shorten
 
 SUM_TOLERANCE = 1e-3  # rows further than this from 1 are errors; rows within it are rescaled ...
 QUIET_TOLERANCE = 1e-5  # ... with a RepairWarning when they are further than this from 1 ...
@@ -96,11 +97,10 @@ class RowRepairs:
 def probability(token: str, fail: Fail) -> float:
     """A finite, non-negative number written in decimal or scientific notation (no ``nan``, ``inf``, ``1_0``)."""
     if not NUMBER.fullmatch(token):
-        shown = token if len(token) <= 40 else token[:37] + "..."
-        raise fail(f"expected a number, found '{shown}'")
+        raise fail(f"expected a number, found '{shorten(token, 40)}'")
     value = float(token)
     if not math.isfinite(value) or value < 0:
-        raise fail(f"{'negative' if value < 0 else 'non-finite'} probability {token}")
+        raise fail(f"{'negative' if value < 0 else 'non-finite'} probability {shorten(token, 40)}")
     return value + 0.0  # no -0.0
 
 

@@ -35,6 +35,7 @@ from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.common import (RowRepairs, assemble, checked_name, fmt, identifiers, make_cpt, parse_position,
                                 probability, split_properties)
 from bnstudio.io.limits import SizeBudget
+from bnstudio.io.messages import tidy
 
 _TOKEN = re.compile(r"""(?:\s+|%[^\n]*)*(?:(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<punct>[(){}=;|])
                         |(?P<word>[^\s(){}=;|"%]+)|(?P<bad>.))?""", re.VERBOSE | re.DOTALL)
@@ -70,7 +71,7 @@ class _Parser:
         offset = where if isinstance(where, int) else where[2]
         line = bisect_right(self.newlines, offset - 1)
         column = offset - (self.newlines[line - 1] + 1 if line else 0)
-        return FormatError(message, path=self.path, line=line + 1, column=column + 1)
+        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
 
     def next(self) -> _Token:
         tok = self.toks[self.i]

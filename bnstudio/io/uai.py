@@ -38,6 +38,7 @@ from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.common import RowRepairs, assemble, fmt, make_cpt, probability
 from bnstudio.io.limits import SizeBudget
+from bnstudio.io.messages import tidy
 
 NOTE = ("UAI files store no names: variables are named V0..Vn-1 in file order and their states s0..sk-1")
 _TOKEN = re.compile(r"^[ \t]*c(?:[ \t][^\n]*)?$|#[^\n]*|[^\s#]+", re.MULTILINE)  # comments, then a token
@@ -70,7 +71,7 @@ class _Reader:
             offset = self.toks[self.i - 1][1] if self.i else 0
         line = bisect_right(self.newlines, offset - 1)
         column = offset - (self.newlines[line - 1] + 1 if line else 0)
-        return FormatError(message, path=self.path, line=line + 1, column=column + 1)
+        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
 
     def next(self, what: str) -> str:
         if self.i >= len(self.toks):

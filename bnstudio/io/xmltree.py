@@ -15,6 +15,7 @@ from xml.parsers import expat
 
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, read_bytes
+from bnstudio.io.messages import shorten, tidy
 
 
 class XmlDocument:
@@ -29,9 +30,10 @@ class XmlDocument:
     def error(self, message: str, element: ET.Element | None = None, label: str | None = None) -> FormatError:
         """A FormatError at ``element``'s start tag; the message starts with ``label`` (default: the tag)."""
         if element is None:
-            return FormatError(message, path=self.path)
+            return FormatError(tidy(message), path=self.path)
         line, column = self._where.get(element, (None, None))
-        return FormatError(f"{label or describe(element)}: {message}", path=self.path, line=line, column=column)
+        return FormatError(tidy(f"{label or describe(element)}: {message}"), path=self.path, line=line,
+                           column=column)
 
 
 def describe(element: ET.Element) -> str:
@@ -40,30 +42,31 @@ def describe(element: ET.Element) -> str:
     return f"<{element.tag} id='{ident}'>" if ident is not None else f"<{element.tag}>"
 
 
-_DECLARATION = re.compile(rb"""\s*<\?xml\s[^>]*?\bencoding\s*=\s*(["'])([^"'>]{0,64})\1""")
+_DECLARATION = re.compile(rb"""\s*<\?xml\s[^>]*?\bencoding\s*=\s*(["'])([^"'>]*)\1""")
 _EXPAT_ENCODINGS = {"utf-8", "utf8", "utf-16", "utf16", "iso-8859-1", "us-ascii"}
 
 
 def _decoded(data: bytes, path: str) -> bytes | str:
     """``data`` as it is if expat decodes it itself, else decoded with the declared encoding."""
-    declared = _DECLARATION.match(data[:512])
+    declared = _DECLARATION.match(data[:4096])
     if declared is None:
         return data
     encoding = declared.group(2).decode("ascii", "replace").strip()
+    shown = shorten(encoding, 40)
     if encoding.lower() in _EXPAT_ENCODINGS:
         return data
     try:
         return data.decode(encoding)
     except LookupError:  # unknown, or not a text encoding (rot13, zlib...)
-        raise FormatError(f"the XML declaration names the encoding '{encoding}', which is not a known text "
+        raise FormatError(f"the XML declaration names the encoding '{shown}', which is not a known text "
                           f"encoding (save the file as UTF-8)", path=path, line=1) from None
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise FormatError(f"not valid {encoding} text (byte 0x{data[exc.start]:02x}), the encoding the XML "
+        raise FormatError(f"not valid {shown} text (byte 0x{data[exc.start]:02x}), the encoding the XML "
                           f"declaration names", path=path, line=line) from None
     except (UnicodeError, ValueError) as exc:  # codecs with odd failures (idna, punycode...)
-        raise FormatError(f"cannot decode the file as {encoding}, the encoding the XML declaration names "
-                          f"({exc})", path=path, line=1) from None
+        raise FormatError(f"cannot decode the file as {shown}, the encoding the XML declaration names "
+                          f"({shorten(str(exc), 200)})", path=path, line=1) from None
 
 
 def parse_xml(data: bytes | str, path: str, upper_tags: bool = False) -> XmlDocument:
@@ -88,7 +91,9 @@ def parse_xml(data: bytes | str, path: str, upper_tags: bool = False) -> XmlDocu
         raise FormatError(f"malformed XML: {expat.ErrorString(exc.code)}", path=path, line=exc.lineno,
                           column=exc.offset + 1) from None
     except (ValueError, UnicodeError) as exc:  # e.g. bytes that do not decode in the declared encoding
-        raise FormatError(f"malformed XML: {exc}", path=path) from None
+        raise FormatError(f"malformed XML: {shorten(str(exc), 200)}", path=path) from None
+    except LookupError as exc:  # an encoding declaration _decoded did not see (not at the start of the file)
+        raise FormatError(f"malformed XML: {shorten(str(exc), 200)}", path=path) from None
     return XmlDocument(root, where, path)
 
 

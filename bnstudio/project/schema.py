@@ -15,6 +15,7 @@ import math
 from typing import Any, Callable, NoReturn
 
 from bnstudio.errors import FormatError, ValidationError
+from bnstudio.io.messages import tidy
 
 #: The schema version this BN Studio writes and the newest it reads.
 SCHEMA_VERSION = 1
@@ -71,7 +72,7 @@ class Checker:
 
     def error(self, where: str, message: str) -> ProjectFormatError:
         """The error :meth:`fail` raises (for helpers that raise it themselves)."""
-        return ProjectFormatError(message, path=self.file, json_path=where)
+        return ProjectFormatError(tidy(message), path=self.file, json_path=tidy(where))
 
     def fail(self, where: str, message: str) -> NoReturn:
         raise self.error(where, message)
