@@ -53,6 +53,20 @@ def test_corpus_case(path, tmp_path):
     assert check_cli(fmt, path, tmp_path, len(path.name)) is None
 
 
+@pytest.mark.skipif(os.name != "posix", reason="FIFOs and /dev/zero are POSIX")
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_the_special_files_of_the_issue(fmt, kind, tmp_path):
+    """A FIFO (which blocked) and /dev/zero (which ate memory): made here, as git cannot hold them."""
+    path = case_path(tmp_path, fmt, "asia", kind)
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    assert check_case(fmt, path) is None
+    assert check_cli(fmt, path, tmp_path, 0) is None
+
+
 def test_the_corpus_holds_the_issue_cases():
     names = {str(p.relative_to(CORPUS)) for p in CORPUS_FILES}
     assert {"uai/card1e8.uai", "xmlbif/unknown_encoding.xml", "xdsl/unknown_encoding.xdsl", "rows/row9995.bif",
