@@ -55,6 +55,12 @@ class AlignedData:
     def n_rows(self) -> int:
         return int(self.codes.shape[0])
 
+    def unobserved_variables(self) -> list[str]:
+        """Variables observed in no row: latent ones and those whose every cell is missing (nothing to learn
+        their parameters from but the other variables, e.g. by EM)."""
+        observed = (self.codes >= 0).any(axis=0)
+        return [v for v, seen in zip(self.variables, observed) if not seen]
+
     def evidence(self) -> dict[str, np.ndarray]:
         """``{variable: (N,) codes}`` for the observed (not latent) variables: the engine's mapping form."""
         return {v: self.codes[:, k] for k, v in enumerate(self.variables) if v not in self.latent}

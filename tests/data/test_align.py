@@ -132,3 +132,17 @@ def test_numeric_states_match_by_value():
     assert [(p.column, p.value) for p in err.value.problems] == [("Amb", "1.00")]
     ok = Dataset(["N"], [("0.0", "1", "2.50")], np.array([[2], [1], [0]]))
     assert align(ok, net).codes[:, 0].tolist() == [2, 1, 0]
+
+
+def test_unobserved_variables_are_detectable():
+    from bnstudio.core.network import Network
+    from bnstudio.data import Dataset, align
+
+    net = Network("n")
+    for v in "ABC":
+        net.add_variable(v, ["x", "y"])
+    ds = Dataset(["A", "B"], [("x", "y"), ("x",)], np.array([[0, -1], [1, -1]]))
+    aligned = align(ds, net)
+    assert ds.unobserved_columns() == ["B"]
+    assert aligned.unobserved_variables() == ["B", "C"]  # B: every cell missing; C: no column (latent)
+    assert align(Dataset(["A"], [("x",)], np.zeros((0, 1), dtype=int)), net).unobserved_variables() == ["A", "B", "C"]
