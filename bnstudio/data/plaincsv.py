@@ -1,8 +1,9 @@
 """Tokenise a plain delimited file straight into per-column value codes with numpy: no Python object per cell.
 
 "Plain" means what most exported data sets are: no quotes, LF or CRLF line breaks, a header on line 1 and
-every line with the same number of fields (so no blank lines), no NUL bytes, no cell longer than 256 bytes. Anything else returns None and the
-caller takes the general path (pandas after a layout scan), which also produces the precise error messages.
+every line with the same number of fields (so no blank lines), no NUL bytes, no cell longer than 256 bytes.
+Anything else returns None and the caller takes the general path (pandas after a layout scan), which also
+produces the precise error messages.
 The cells are exactly the ones pandas' C parser gives for such a file (the raw text between separators).
 
 Each cell's bytes are read as little-endian 64-bit words from an overlapping (stride-1) uint64 view of the

@@ -48,7 +48,7 @@ from bnstudio.io.atomic import PathLike, read_text
 from bnstudio.io.bif_writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.format_bif)
 from bnstudio.io.common import SUM_TOLERANCE, RowRepairs, row_label
 from bnstudio.io.limits import SizeBudget
-from bnstudio.io.messages import shorten, tidy
+from bnstudio.io.messages import listing, shorten, tidy
 
 # blanks, comments and the separators ',' and '|' (ignored between tokens, as the original format says), then
 # one token -- or nothing, at the end of the text
@@ -245,8 +245,7 @@ class _Parser:
             self.expect(";", "after the state list")
             declared = count[1].lstrip("0") or "0"  # compared as text: int() refuses 4,300+ digits
             if declared != str(len(decl.states)):
-                shown = declared if len(declared) <= 40 else declared[:37] + "..."
-                raise self.error(f"variable '{decl.name[1]}' declares {shown} states but lists "
+                raise self.error(f"variable '{decl.name[1]}' declares {shorten(declared, 40)} states but lists "
                                  f"{len(decl.states)}", tok)
         if decl.type_tok is None:
             raise self.error(f"variable '{decl.name[1]}' has no 'type discrete [n] {{...}};' line", decl.name)
@@ -347,6 +346,7 @@ class _Parser:
             parents.append(variables[tok[1]])
         pshape = tuple(p.cardinality for p in parents)
         labels = [(p.name, p.states) for p in parents]
+        positions = [{state: i for i, state in enumerate(p.states)} for p in parents]
         card = child.cardinality
         budget.family(child.name, pshape + (card,), lambda m: self.error(m, block.child))
         n_rows = math.prod(pshape)
@@ -370,11 +370,11 @@ class _Parser:
                     raise self.error(f"a row of '{child.name}' names {len(states)} parent state(s), expected "
                                      f"{len(parents)} ({', '.join(p.name for p in parents) or 'no parents'})", tok)
                 index = []
-                for p, s in zip(parents, states):
-                    if s[1] not in p.states:
+                for p, position, s in zip(parents, positions, states):
+                    if s[1] not in position:
                         raise self.error(f"unknown state '{s[1]}' of parent '{p.name}' (states: "
-                                         f"{', '.join(p.states)})", s)
-                    index.append(p.states.index(s[1]))
+                                         f"{listing(p.states, quote=False)})", s)
+                    index.append(position[s[1]])
                 rows = np.array([np.ravel_multi_index(index, pshape) if parents else 0])
                 self._check_count(values, card, tok, f"the row {row_label(labels, int(rows[0]))} of '{child.name}'")
                 matrix = np.array([values])

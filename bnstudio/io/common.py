@@ -30,7 +30,7 @@ from bnstudio.core.network import Network, build_network
 from bnstudio.core.variable import check_name
 from bnstudio.errors import BNStudioError, CycleError, FormatError, RepairWarning
 from bnstudio.io.limits import SizeBudget
-from bnstudio.io.messages import shorten
+from bnstudio.io.messages import shorten, tidy
 
 SUM_TOLERANCE = 1e-3  # rows further than this from 1 are errors; rows within it are rescaled ...
 QUIET_TOLERANCE = 1e-5  # ... with a RepairWarning when they are further than this from 1 ...
@@ -82,10 +82,10 @@ class RowRepairs:
         """The one-line warning text, or None when no row needed noticing."""
         if not self.count:
             return None
-        more = f" and {self.count - len(self.shown)} more" if self.count > len(self.shown) else ""
+        more = f" and {self.count - len(self.shown):,} more" if self.count > len(self.shown) else ""
         plural = "row whose sum was" if self.count == 1 else "rows whose sums were"
-        return (f"{self.path}: rescaled {self.count} {plural} off 1 by more than {QUIET_TOLERANCE:g} (at most "
-                f"{SUM_TOLERANCE:g}): {', '.join(self.shown)}{more}")
+        return tidy(f"{self.path}: rescaled {self.count:,} {plural} off 1 by more than {QUIET_TOLERANCE:g} (at "
+                    f"most {SUM_TOLERANCE:g}): {', '.join(self.shown)}{more}")
 
     def warn(self) -> None:
         """Emit one :class:`RepairWarning` if any row needed noticing."""
@@ -109,7 +109,7 @@ def row_label(parents: Sequence[tuple[str, Sequence[str]]], row: int) -> str:
     if not parents:
         return "()"
     index = np.unravel_index(row, tuple(len(states) for _, states in parents))
-    return "(" + ", ".join(f"{p}={states[int(i)]}" for (p, states), i in zip(parents, index)) + ")"
+    return "(" + ", ".join(f"{shorten(p)}={shorten(states[int(i)])}" for (p, states), i in zip(parents, index)) + ")"
 
 
 def make_cpt(values: Sequence[float], child: str, card: int, parents: Sequence[tuple[str, Sequence[str]]],

@@ -1,7 +1,7 @@
 """The long fuzz run, by hand: ``python -m tests.fuzz.run --cases 20000 [--formats bif,uai] [--out DIR]``.
 
-Cases run in a child process limited to 2 GB of address space (one in 8 also through the command line); a case that crashes the child, or runs past
-30 s, is recorded and the run goes on with a fresh child. Every case that misbehaves is written to ``--out``
+Cases run in a child process limited to 2 GB of address space (one in 8 also through the command line); a
+case that crashes the child, or runs past 30 s, is recorded and the run goes on with a fresh child. Every case that misbehaves is written to ``--out``
 (default: a temporary folder) with its problem, ready to be minimised and added to ``tests/fuzz/corpus``.
 """
 from __future__ import annotations

@@ -19,7 +19,8 @@ LONG = "n" * 5000
      f"unknown parent '{'n' * 57}...' in probability block of 'A'"),
     (parse_bif, "variable A { type discrete [ 2 ] { a, b }; }\nprobability ( A ) { table 1" + "1" * 5000 + ", 0; }",
      "non-finite probability 1111111111111111111111111111111111111... in the table of 'A'"),
-    (parse_uai, "BAYES 1 2 1 1 0 2 0.5 1" + "0" * 5000, "non-finite probability 1000000000000000000000000000000000000..."),
+    (parse_uai, "BAYES 1 2 1 1 0 2 0.5 1" + "0" * 5000,
+     "non-finite probability 1000000000000000000000000000000000000..."),
     (parse_xmlbif, f"<BIF><NETWORK><VARIABLE><NAME>A</NAME><OUTCOME>a</OUTCOME></VARIABLE><DEFINITION><FOR>A</FOR>"
                    f"<GIVEN>x\ny</GIVEN><TABLE>1</TABLE></DEFINITION></NETWORK></BIF>", "unknown parent 'x\\ny'"),
 ])
@@ -35,3 +36,13 @@ def test_helpers():
     assert listing(range(3), quote=False) == "0, 1, 2"
     assert listing(["a"] * 2, total=9, limit=2) == "'a', 'a' and 7 more"
     assert tidy("short 'name' kept") == "short 'name' kept"
+
+
+def test_a_parent_with_many_states_is_not_listed_in_full():
+    states = ", ".join(f"s{k}" for k in range(2000))
+    text = (f"variable P {{ type discrete [ 2000 ] {{ {states} }}; }}\nvariable A {{ type discrete [ 2 ] {{ a, b }}; }}\n"
+            f"probability ( P ) {{ default {', '.join(['0.0005'] * 2000)}; }}\n"
+            "probability ( A | P ) { (nope) 0.5, 0.5; default 0.5, 0.5; }")
+    with pytest.raises(FormatError, match=r"f:4:26: unknown state 'nope' of parent 'P' \(states: s0, s1, s2, s3, s4 "
+                                          r"and 1,995 more\)$"):
+        parse_bif(text, "f")
