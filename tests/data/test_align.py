@@ -146,3 +146,23 @@ def test_unobserved_variables_are_detectable():
     assert ds.unobserved_columns() == ["B"]
     assert aligned.unobserved_variables() == ["B", "C"]  # B: every cell missing; C: no column (latent)
     assert align(Dataset(["A"], [("x",)], np.zeros((0, 1), dtype=int)), net).unobserved_variables() == ["A", "B", "C"]
+
+
+def test_match_states_against_a_brute_force_comparison():
+    """Exact string match, else the single state with the same number (one sort, not a values x states table)."""
+    from bnstudio.data.states import match_states, numeric_values
+
+    rng = np.random.default_rng(11)
+    pool = ["1", "1.0", "01", "2", "2.5", "-0", "0", "x", "nan", "NaN", "1e0", "3", " 3", "inf", "-inf", "y"]
+    for _ in range(200):
+        labels = list(rng.choice(pool, size=rng.integers(0, 8)))
+        states = list(dict.fromkeys(rng.choice(pool, size=rng.integers(1, 6))))
+        expected = []
+        for label in labels:
+            if label in states:
+                expected.append(states.index(label))
+                continue
+            value = numeric_values([label])[0]
+            same = [i for i, v in enumerate(numeric_values(states)) if v == value]
+            expected.append(same[0] if len(same) == 1 else -1)
+        assert match_states(labels, states).tolist() == expected, (labels, states)
