@@ -163,7 +163,11 @@ def scan(data: bytes, name: str, sep: str) -> Layout:
     head, rows = solid[0], solid[1:]
     header_line = int(lines[head])
     text = data[starts[head]:ends[head]].decode("utf-8")
-    names = [n.strip() for n in next(csv.reader(io.StringIO(text, newline=""), delimiter=sep))]
+    try:
+        names = [n.strip() for n in next(csv.reader(io.StringIO(text, newline=""), delimiter=sep))]
+    except csv.Error as exc:  # e.g. a field over the csv module's 131,072 characters
+        raise FormatError(f"cannot split the header into column names ({exc})", path=name,
+                          line=header_line) from None
     if len(names) != seps[head] + 1:
         raise FormatError("cannot split the header into column names (check its quotes)", path=name,
                           line=header_line)

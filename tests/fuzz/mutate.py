@@ -33,8 +33,10 @@ NETWORKS = ["asia", "sachs", "child", "insurance", "alarm"]
 NETWORK_FORMATS = {"bif": ".bif", "xmlbif": ".xml", "net": ".net", "xdsl": ".xdsl", "uai": ".uai",
                    "bnsproj": ".bnsproj"}
 FORMATS = list(NETWORK_FORMATS) + ["csv"]
-TIME_LIMIT = 5.0  # seconds per case (a loaded 2-core machine; a case usually takes milliseconds)
-MEMORY_LIMIT = 200_000_000  # bytes traced at the peak of one case
+TIME_LIMIT = 3.0  # seconds per case (a loaded 2-core machine; a case usually takes milliseconds) ...
+TIME_PER_MB = 30.0  # ... plus this per megabyte of input, traced by tracemalloc (reading is linear in the size)
+MEMORY_LIMIT = 200_000_000  # bytes traced at the peak of one case ...
+MEMORY_PER_BYTE = 400  # ... plus this per byte of input (a token of a byte or two costs a few hundred)
 MESSAGE_LIMIT = 2_000  # characters of an error message
 CLI_EVERY = 8  # one case in CLI_EVERY also goes through the command line
 OUTPUTS = [".bif", ".xml", ".net", ".xdsl", ".uai", ".bnsproj"]
@@ -318,9 +320,9 @@ def check_case(fmt: str, path: Path) -> str | None:
         if not tracing:
             tracemalloc.stop()
     seconds = time.perf_counter() - started
-    if problem is None and seconds > TIME_LIMIT:
+    if problem is None and seconds > TIME_LIMIT + TIME_PER_MB * path.stat().st_size / 1e6:
         problem = f"took {seconds:.1f} s"
-    if problem is None and peak > MEMORY_LIMIT:
+    if problem is None and peak > MEMORY_LIMIT + MEMORY_PER_BYTE * path.stat().st_size:
         problem = f"peak memory {peak / 1e6:.0f} MB"
     return problem
 
