@@ -46,7 +46,7 @@ from bnstudio.core.variable import Variable
 from bnstudio.errors import BNStudioError, CycleError, FormatError
 from bnstudio.io.atomic import PathLike, read_text
 from bnstudio.io.bif_writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.format_bif)
-from bnstudio.io.common import SUM_TOLERANCE, RowRepairs, row_label
+from bnstudio.io.common import NUMBER, SUM_TOLERANCE, RowRepairs, row_label
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import listing, shorten, tidy
 
@@ -56,7 +56,7 @@ _TOKEN = re.compile(r"""(?:[\s,|]+|//[^\n]*|/\*.*?\*/)*
     (?: (?P<word>[^\s{}()\[\];,|"/]+(?:/(?![/*])[^\s{}()\[\];,|"/]*)*
                |/(?![/*])[^\s{}()\[\];,|"/]*(?:/(?![/*])[^\s{}()\[\];,|"/]*)*)
       | (?P<punct>[{}()\[\];]) | (?P<str>"(?:[^"\\]|\\.)*") | (?P<bad>.) )?""", re.VERBOSE | re.DOTALL)
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
 _UNESCAPE = re.compile(r'\\(["\\])')
 
 _Token = tuple  # (kind, value, start, end); kind is 'word', 'str', a punctuation character or 'eof'
@@ -145,7 +145,7 @@ class _Parser:
     def values(self, what: str) -> list[float]:
         """NUMBER {NUMBER} ';' -- finite and non-negative."""
         out: list[float] = []
-        toks, i, number = self.toks, self.i, _NUMBER.fullmatch
+        toks, i, number = self.toks, self.i, NUMBER.fullmatch
         while True:
             tok = toks[i]
             if tok[0] == ";" and out:
@@ -411,7 +411,7 @@ def _position(value: str) -> tuple[float, float] | None:
     if not (inner.startswith("(") and inner.endswith(")")):
         return None
     parts = inner[1:-1].split(",")
-    if len(parts) != 2 or not all(_NUMBER.fullmatch(p.strip()) for p in parts):
+    if len(parts) != 2 or not all(NUMBER.fullmatch(p.strip()) for p in parts):
         return None
     x, y = (float(p) for p in parts)
     return (x, y) if math.isfinite(x) and math.isfinite(y) else None

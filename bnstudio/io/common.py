@@ -36,7 +36,9 @@ SUM_TOLERANCE = 1e-3  # rows further than this from 1 are errors; rows within it
 QUIET_TOLERANCE = 1e-5  # ... with a RepairWarning when they are further than this from 1 ...
 EXACT_TOLERANCE = 1e-12  # ... unless they already sum to 1 up to float rounding: those are kept bit for bit
 
-NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+# a decimal or scientific number; unambiguous (no two ways to split a run of digits), so a failed match of a
+# long token costs linear time, not quadratic backtracking
+NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 #: ``fail(message)`` builds the :class:`FormatError` (with the reader's location) that a helper raises.

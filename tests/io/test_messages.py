@@ -46,3 +46,24 @@ def test_a_parent_with_many_states_is_not_listed_in_full():
     with pytest.raises(FormatError, match=r"f:4:26: unknown state 'nope' of parent 'P' \(states: s0, s1, s2, s3, s4 "
                                           r"and 1,995 more\)$"):
         parse_bif(text, "f")
+
+
+@pytest.mark.parametrize("ext", [".bif", ".xml", ".net", ".xdsl", ".uai"])
+def test_a_long_token_that_is_almost_a_number_costs_linear_time(tmp_path, ext):
+    """The number pattern once split a run of digits two ways: 10^4 digits and a letter took seconds."""
+    import time
+
+    import numpy as np
+
+    from bnstudio.core.network import Network
+    from bnstudio.io import read_network, write_network
+
+    net = Network("n")
+    net.add_variable("A", ["a", "b"], cpt=np.array([0.125, 0.875]))
+    path = tmp_path / f"n{ext}"
+    write_network(net, path)
+    path.write_text(path.read_text().replace("0.125", "1" * 20_000 + "x", 1))
+    started = time.perf_counter()
+    with pytest.raises(FormatError, match=r"expected a number.*, found '1{37}\.\.\.'"):
+        read_network(path)
+    assert time.perf_counter() - started < 1
