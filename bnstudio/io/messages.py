@@ -14,7 +14,7 @@ from typing import Iterable
 
 SHOWN = 5  # items a list in a message shows before "and N more"
 NAME_CHARS = 60  # longest name shown in full
-_QUOTED = re.compile(r"'([^']{%d,})'" % (NAME_CHARS + 1))
+_QUOTED = re.compile(r"""(['"])((?:(?!\1).){%d,})\1""" % (NAME_CHARS + 1))  # 'name' or "key" (a JSON path)
 
 
 def shorten(text: str, limit: int = NAME_CHARS) -> str:
@@ -34,6 +34,7 @@ def listing(items: Iterable[object], total: int | None = None, limit: int = SHOW
 
 
 def tidy(message: str) -> str:
-    """``message`` on one line, with every quoted name longer than :data:`NAME_CHARS` shortened."""
+    """``message`` on one line, with every quoted name (``'...'`` or ``"..."``) longer than :data:`NAME_CHARS`
+    shortened."""
     message = message.replace("\r", "\\r").replace("\n", "\\n")
-    return _QUOTED.sub(lambda m: f"'{shorten(m.group(1))}'", message)
+    return _QUOTED.sub(lambda m: f"{m.group(1)}{shorten(m.group(2))}{m.group(1)}", message)

@@ -9,7 +9,9 @@ other encoding is decoded by Python first, and one Python does not know (or cann
 """
 from __future__ import annotations
 
+import codecs
 import re
+import warnings
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
 
@@ -44,6 +46,7 @@ def describe(element: ET.Element) -> str:
 
 _DECLARATION = re.compile(rb"""\s*<\?xml\s[^>]*?\bencoding\s*=\s*(["'])([^"'>]*)\1""")
 _EXPAT_ENCODINGS = {"utf-8", "utf8", "utf-16", "utf16", "iso-8859-1", "us-ascii"}
+_PYTHON_ONLY = {"unicode-escape", "raw-unicode-escape", "undefined"}  # Python codecs, not text encodings
 
 
 def _decoded(data: bytes, path: str) -> bytes | str:
@@ -56,7 +59,11 @@ def _decoded(data: bytes, path: str) -> bytes | str:
     if encoding.lower() in _EXPAT_ENCODINGS:
         return data
     try:
-        return data.decode(encoding)
+        if codecs.lookup(encoding).name in _PYTHON_ONLY:
+            raise LookupError(encoding)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a codec that warns (unicode_escape) has failed
+            return data.decode(encoding)
     except LookupError:  # unknown, or not a text encoding (rot13, zlib...)
         raise FormatError(f"the XML declaration names the encoding '{shown}', which is not a known text "
                           f"encoding (save the file as UTF-8)", path=path, line=1) from None
@@ -64,7 +71,7 @@ def _decoded(data: bytes, path: str) -> bytes | str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise FormatError(f"not valid {shown} text (byte 0x{data[exc.start]:02x}), the encoding the XML "
                           f"declaration names", path=path, line=line) from None
-    except (UnicodeError, ValueError) as exc:  # codecs with odd failures (idna, punycode...)
+    except (UnicodeError, ValueError, Warning) as exc:  # codecs with odd failures (idna, punycode...)
         raise FormatError(f"cannot decode the file as {shown}, the encoding the XML declaration names "
                           f"({shorten(str(exc), 200)})", path=path, line=1) from None
 

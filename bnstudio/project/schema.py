@@ -15,7 +15,7 @@ import math
 from typing import Any, Callable, NoReturn
 
 from bnstudio.errors import FormatError, ValidationError
-from bnstudio.io.messages import tidy
+from bnstudio.io.messages import shorten, tidy
 
 #: The schema version this BN Studio writes and the newest it reads.
 SCHEMA_VERSION = 1
@@ -36,9 +36,11 @@ class ProjectFormatError(FormatError):
 
 
 def child(where: str, key: str | int) -> str:
-    """The JSON path of ``key`` inside ``where``: ``a.b``, ``a[3]`` or ``a["odd key"]``."""
+    """The JSON path of ``key`` inside ``where``: ``a.b``, ``a[3]`` or ``a["odd key"]`` (a key too long to read
+    is shortened: the path is for messages)."""
     if isinstance(key, int):
         return f"{where}[{key}]"
+    key = shorten(key)
     if key.isidentifier():
         return f"{where}.{key}" if where else key
     return f"{where}[{json.dumps(key, ensure_ascii=False)}]"

@@ -36,6 +36,7 @@ def test_helpers():
     assert listing(range(3), quote=False) == "0, 1, 2"
     assert listing(["a"] * 2, total=9, limit=2) == "'a', 'a' and 7 more"
     assert tidy("short 'name' kept") == "short 'name' kept"
+    assert tidy('a["' + "k" * 100 + '"]') == 'a["' + "k" * 57 + '..."]'  # JSON paths quote keys with "
 
 
 def test_a_parent_with_many_states_is_not_listed_in_full():

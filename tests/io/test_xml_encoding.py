@@ -30,7 +30,9 @@ def test_the_issue_cases(name):
     ("no-such-thing", "names the encoding 'no-such-thing', which is not a known text encoding"),
     ("rot13", "names the encoding 'rot13', which is not a known text encoding"),  # a codec, not a text encoding
     ("zlib", "names the encoding 'zlib', which is not a known text encoding"),
-    ("undefined", "cannot decode the file as undefined"),
+    ("undefined", "names the encoding 'undefined', which is not a known text encoding"),  # Python codecs ...
+    ("unicode_escape", "names the encoding 'unicode_escape', which is not a known text encoding"),  # ... warned
+    ("punycode", "cannot decode the file as punycode"),
 ])
 def test_encodings_that_cannot_be_used(tmp_path, template, ext, encoding, fragment):
     path = tmp_path / f"n{ext}"
