@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bnstudio.core.network import Network
-from bnstudio.data.dataset import Dataset
+from bnstudio.data.dataset import Dataset, describe_positions
 from bnstudio.data.errors import BNStudioDataWarning, StateProblem, UnknownDataStates
 from bnstudio.data.states import match_states
+from bnstudio.io.messages import listing, shorten
 
 
 @dataclass
@@ -54,6 +55,12 @@ class AlignedData:
     def n_rows(self) -> int:
         return int(self.codes.shape[0])
 
+    def unobserved_variables(self) -> list[str]:
+        """Variables observed in no row: latent ones and those whose every cell is missing (nothing to learn
+        their parameters from but the other variables, e.g. by EM)."""
+        observed = (self.codes >= 0).any(axis=0)
+        return [v for v, seen in zip(self.variables, observed) if not seen]
+
     def evidence(self) -> dict[str, np.ndarray]:
         """``{variable: (N,) codes}`` for the observed (not latent) variables: the engine's mapping form."""
         return {v: self.codes[:, k] for k, v in enumerate(self.variables) if v not in self.latent}
@@ -91,17 +98,18 @@ def align(dataset: Dataset, net: Network, *, extend_states: bool = False) -> Ali
     """
     ignored = [c for c in dataset.columns if c not in net]
     if ignored:
-        warnings.warn(f"data column(s) not in network '{net.name}', ignored: {', '.join(ignored)}",
-                      BNStudioDataWarning, stacklevel=2)
-    latent = [v for v in net.variables if v not in dataset.columns]
+        warnings.warn(f"data column(s) not in network '{shorten(net.name)}', ignored: "
+                      f"{listing(ignored, quote=False)}", BNStudioDataWarning, stacklevel=2)
+    position = {c: j for j, c in enumerate(dataset.columns)}
+    latent = [v for v in net.variables if v not in position]
     target = net.copy() if extend_states else net
     lookups: dict[str, np.ndarray] = {}
     problems: list[StateProblem] = []
     added: dict[str, list[str]] = {}
     for var in net.variables:
-        if var in latent:
+        if var not in position:  # latent
             continue
-        j = dataset.index(var)
+        j = position[var]
         lookup = np.r_[match_states(dataset.states[j], net.states(var)), -1]  # last entry: missing -> -1
         unmatched = np.flatnonzero(lookup[:-1] < 0)
         if unmatched.size:
@@ -117,20 +125,32 @@ def align(dataset: Dataset, net: Network, *, extend_states: bool = False) -> Ali
                         lookup[k] = target.cardinality(var)
                         target.add_state(var, state)
                 else:
-                    for k in unmatched:
-                        rows = np.flatnonzero(col == k)
-                        problems.append(StateProblem(var, dataset.states[j][k], int(rows.size),
-                                                     dataset.describe_rows(rows)))
+                    problems += _problems(dataset, var, dataset.states[j], col, unmatched, counts)
         lookups[var] = lookup
     if problems:
         raise UnknownDataStates(problems)
     observed = [var for var in net.variables if var in lookups]
-    codes = _remap(dataset.codes, [dataset.index(v) for v in observed], [lookups[v] for v in observed])
+    codes = _remap(dataset.codes, [position[v] for v in observed], [lookups[v] for v in observed])
     if latent:
         full = np.full((dataset.n_rows, len(net)), -1, dtype=np.int64)
-        full[:, [net.variables.index(v) for v in observed]] = codes
+        full[:, [k for k, v in enumerate(net.variables) if v in lookups]] = codes
         codes = full
     return AlignedData(codes, target, latent, ignored, added, dataset.weights)
+
+
+def _problems(dataset: Dataset, var: str, states: tuple[str, ...], col: np.ndarray, unmatched: np.ndarray,
+              counts: np.ndarray, shown: int = 5) -> list[StateProblem]:
+    """One :class:`StateProblem` per code in ``unmatched`` (ordered by first row), its first ``shown`` rows
+    found with one stable sort of the column (not one scan of it per value)."""
+    order = np.argsort(col, kind="stable")
+    start = np.searchsorted(col[order], unmatched)
+    firsts = order[np.minimum(start[:, None] + np.arange(shown), col.size - 1)]  # (values, shown) rows
+    out = []
+    for k, rows in zip(unmatched, firsts):
+        n = int(counts[k])
+        numbers, kind = dataset.row_numbers(rows[:min(n, shown)])
+        out.append(StateProblem(var, states[k], n, describe_positions(numbers, n, kind, shown)))
+    return out
 
 
 def _remap(source: np.ndarray, columns: list[int], lookups: list[np.ndarray]) -> np.ndarray:

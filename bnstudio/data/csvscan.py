@@ -16,6 +16,7 @@ import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -106,14 +107,15 @@ def _blank(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, seps: np.ndarr
     return blank
 
 
-def check_names(names: list[str], name: str, line: int) -> None:
-    """Column names must be non-empty and distinct."""
+def check_names(names: list[str], fail: Callable[[str], Exception]) -> None:
+    """Column names must be non-empty and distinct; ``fail(message)`` builds the error."""
+    first: dict[str, int] = {}
     for j, col in enumerate(names):
         if not col:
-            raise FormatError(f"column {j + 1} of the header has no name", path=name, line=line)
-        if col in names[:j]:
-            raise FormatError(f"duplicate column name '{col}' (columns {names.index(col) + 1} and {j + 1})",
-                              path=name, line=line)
+            raise fail(f"column {j + 1} of the header has no name")
+        if col in first:
+            raise fail(f"duplicate column name '{col}' (columns {first[col] + 1} and {j + 1})")
+        first[col] = j
 
 
 def first_line_header(data: bytes, name: str, sep: str) -> tuple[list[str], int]:
@@ -128,7 +130,7 @@ def first_line_header(data: bytes, name: str, sep: str) -> tuple[list[str], int]
     text = data[start:end if end >= 0 else len(data)].decode("utf-8")
     names = [n.strip() for n in text.split(sep)]
     line = data.count(b"\n", 0, start) + 1
-    check_names(names, name, line)
+    check_names(names, lambda m: FormatError(m, path=name, line=line))
     return names, line
 
 
@@ -161,11 +163,15 @@ def scan(data: bytes, name: str, sep: str) -> Layout:
     head, rows = solid[0], solid[1:]
     header_line = int(lines[head])
     text = data[starts[head]:ends[head]].decode("utf-8")
-    names = [n.strip() for n in next(csv.reader(io.StringIO(text, newline=""), delimiter=sep))]
+    try:
+        names = [n.strip() for n in next(csv.reader(io.StringIO(text, newline=""), delimiter=sep))]
+    except csv.Error as exc:  # e.g. a field over the csv module's 131,072 characters
+        raise FormatError(f"cannot split the header into column names ({exc})", path=name,
+                          line=header_line) from None
     if len(names) != seps[head] + 1:
         raise FormatError("cannot split the header into column names (check its quotes)", path=name,
                           line=header_line)
-    check_names(names, name, header_line)
+    check_names(names, lambda m: FormatError(m, path=name, line=header_line))
     if rows.size == 0:
         raise FormatError("the file has a header but no data rows", path=name, line=header_line)
     bad = rows[seps[rows] != seps[head]]

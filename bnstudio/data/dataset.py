@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 
 from bnstudio.errors import UnknownVariableError, ValidationError
+from bnstudio.io.common import first_duplicate
+from bnstudio.io.messages import listing
 
 
 def describe_positions(numbers: np.ndarray, total: int, kind: str, limit: int = 5) -> str:
@@ -61,11 +63,10 @@ class Dataset:
             raise ValidationError(f"dataset has {len(self.columns)} columns, {len(self.states)} state lists and "
                                   f"{codes.shape[1]} code columns")
         if len(set(self.columns)) != len(self.columns):
-            dup = next(c for c in self.columns if self.columns.count(c) > 1)
-            raise ValidationError(f"dataset column '{dup}' appears twice")
+            raise ValidationError(f"dataset column '{first_duplicate(self.columns)}' appears twice")
         for name, st in zip(self.columns, self.states):
             if len(set(st)) != len(st):
-                raise ValidationError(f"dataset column '{name}' lists a state twice: {list(st)}")
+                raise ValidationError(f"dataset column '{name}' lists a state twice: '{first_duplicate(st)}'")
         if codes.size:
             low, high = codes.min(axis=0), codes.max(axis=0)
             cards = np.array([len(s) for s in self.states])
@@ -101,7 +102,7 @@ class Dataset:
             return self.columns.index(name)
         except ValueError:
             raise UnknownVariableError(f"the data have no column '{name}' "
-                                       f"(columns: {', '.join(self.columns)})") from None
+                                       f"(columns: {listing(self.columns, quote=False)})") from None
 
     def column(self, name: str) -> np.ndarray:
         """The (n_rows,) int64 codes of column ``name`` (a view; -1 = missing)."""
@@ -116,6 +117,11 @@ class Dataset:
         """Number of missing cells per column."""
         counts = (self.codes < 0).sum(axis=0)
         return {name: int(c) for name, c in zip(self.columns, counts)}
+
+    def unobserved_columns(self) -> list[str]:
+        """Columns whose every cell is missing (all of them when the dataset has no rows)."""
+        observed = (self.codes >= 0).any(axis=0)
+        return [name for name, seen in zip(self.columns, observed) if not seen]
 
     def state_counts(self, column: str) -> np.ndarray:
         """Occurrences of each state of ``column`` (missing cells skipped).

@@ -18,6 +18,8 @@ import pandas as pd
 
 from bnstudio.data.mdl import mdl_cuts
 from bnstudio.errors import ValidationError
+from bnstudio.io.limits import STATES
+from bnstudio.io.messages import listing, shorten
 
 Spec = Union[str, tuple[str, int], "Discretiser"]
 
@@ -43,7 +45,7 @@ class Discretiser:
         """A discretiser with the given cut points (sorted, duplicates removed) and standard labels."""
         cuts = np.unique(np.asarray(cuts, dtype=float))
         if not np.all(np.isfinite(cuts)):
-            raise ValidationError(f"cut points must be finite numbers, got {cuts.tolist()}")
+            raise ValidationError(f"cut points must be finite numbers, got {listing(cuts.tolist(), quote=False)}")
         ends = ["-inf"] + _format_cuts(cuts) + ["inf"]
         labels = tuple(f"({lo}, {hi}]" for lo, hi in zip(ends[:-2], ends[1:-1])) + (f"({ends[-2]}, inf)",)
         cuts.setflags(write=False)
@@ -69,7 +71,7 @@ def _numeric(values: Sequence[float] | np.ndarray, what: str = "values") -> np.n
     bad = np.isnan(x) & series.notna().to_numpy()
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
-        raise ValidationError(f"{what} must be numbers: row {k + 1} holds {series.iloc[k]!r}")
+        raise ValidationError(f"{what} must be numbers: row {k + 1} holds {shorten(repr(series.iloc[k]))}")
     return x
 
 
@@ -82,8 +84,13 @@ def _finite(values: Sequence[float] | np.ndarray) -> np.ndarray:
 
 
 def _check_bins(bins: int) -> int:
-    if int(bins) != bins or bins < 1:
-        raise ValidationError(f"the number of bins must be a positive integer, got {bins!r}")
+    """A positive integer, at most the states a variable may have (:mod:`bnstudio.io.limits`)."""
+    if isinstance(bins, bool) or not isinstance(bins, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(bins) or int(bins) != bins or bins < 1:
+        raise ValidationError(f"the number of bins must be a positive integer, got {shorten(repr(bins))}")
+    limit = STATES.value()
+    if bins > limit:
+        raise ValidationError(STATES.message("the number of bins is", int(bins), limit))
     return int(bins)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple, Sequence
 
 from bnstudio.errors import FormatError, ValidationError
+from bnstudio.io.messages import SHOWN, listing, shorten, tidy
 
 
 class BNStudioDataWarning(UserWarning):
@@ -25,18 +26,25 @@ class StateProblem(NamedTuple):
 
 
 class UnknownDataStates(ValidationError):
-    """Data values that are not states of the matching network variable; ``problems`` lists each one."""
+    """Data values that are not states of the matching network variable; ``problems`` lists each one, the
+    message the first :data:`~bnstudio.io.messages.SHOWN` and how many there are."""
 
     def __init__(self, problems: Sequence[StateProblem]) -> None:
         self.problems = list(problems)
-        parts = [f"column '{p.column}' value '{p.value}' ({p.count} row{'s' if p.count != 1 else ''}: {p.where})"
-                 for p in self.problems]
+        parts = [f"column '{shorten(p.column)}' value '{shorten(p.value)}' ({p.count:,} "
+                 f"row{'s' if p.count != 1 else ''}: {p.where})" for p in self.problems[:SHOWN]]
+        more = len(self.problems) - len(parts)
+        if more:
+            columns = list(dict.fromkeys(p.column for p in self.problems))
+            parts.append(f"and {more:,} more ({len(self.problems):,} values in all, in "
+                         f"column{'s' if len(columns) != 1 else ''} {listing(columns)})")
         super().__init__("data values that are not states of the network: " + "; ".join(parts)
                          + " (align with extend_states=True to add them)")
 
 
 def fail(message: str, source: str | None, line: int | None = None) -> FormatError | ValidationError:
-    """A :class:`FormatError` naming the file when the data came from one, else a :class:`ValidationError`."""
+    """A :class:`FormatError` naming the file when the data came from one, else a :class:`ValidationError`
+    (on one line, long names shortened)."""
     if source is None:
-        return ValidationError(message)
-    return FormatError(message, path=source, line=line)
+        return ValidationError(tidy(message))
+    return FormatError(tidy(message), path=source, line=line)

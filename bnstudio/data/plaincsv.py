@@ -1,8 +1,9 @@
 """Tokenise a plain delimited file straight into per-column value codes with numpy: no Python object per cell.
 
 "Plain" means what most exported data sets are: no quotes, LF or CRLF line breaks, a header on line 1 and
-every line with the same number of fields (so no blank lines), no NUL bytes. Anything else returns None and the
-caller takes the general path (pandas after a layout scan), which also produces the precise error messages.
+every line with the same number of fields (so no blank lines), no NUL bytes, no cell longer than 256 bytes.
+Anything else returns None and the caller takes the general path (pandas after a layout scan), which also
+produces the precise error messages.
 The cells are exactly the ones pandas' C parser gives for such a file (the raw text between separators).
 
 Each cell's bytes are read as little-endian 64-bit words from an overlapping (stride-1) uint64 view of the
@@ -28,6 +29,7 @@ _MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [2 ** 64 - 1], dtype=
 _BLOCK = 1 << 18    # bytes per tokenising block
 _WORKERS = min(4, os.cpu_count() or 1)  # threads sharing the blocks
 _MAX_PAIRS = 1 << 22     # the largest dense (column, key) table worth building when there are fewer cells
+_MAX_CELL = 256     # longer cells (rare in categorical data) go to pandas: hashing costs a pass per 8 bytes
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9))
 
 
@@ -135,6 +137,8 @@ class _Cells:
         if self.crlf:
             last = lengths[self.n_fields - 1::self.n_fields]
             last -= self.buf[line_ends - 1] == _CR
+        if lengths.max() > _MAX_CELL:
+            return None
         keys = self._word_at(starts)
         keys &= np.take(_MASKS, lengths, mode="clip")
         long = np.flatnonzero(lengths > 8)

@@ -15,13 +15,16 @@ from typing import Mapping, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from bnstudio.data.csvscan import (Layout, check_separator, check_utf8, first_line_header, quick_layout,
-                                  read_bytes, scan, sniff_separator)
+from bnstudio.data.csvscan import (Layout, check_names, check_separator, check_utf8, first_line_header,
+                                  quick_layout, read_bytes, scan, sniff_separator)
 from bnstudio.data.dataset import Dataset
 from bnstudio.data.errors import fail
 from bnstudio.data.plaincsv import PlainTable, plain_table
 from bnstudio.data.states import DEFAULT_MISSING, encode_labels, label_text
 from bnstudio.errors import FormatError
+from bnstudio.io.atomic import check_regular_file
+from bnstudio.io.limits import SizeBudget
+from bnstudio.io.messages import listing
 
 PathLike = Union[str, Path]
 StateOrder = Mapping[str, Sequence[str]]
@@ -29,7 +32,7 @@ TEXT_SUFFIXES = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
 
 
 def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] = DEFAULT_MISSING,
-             state_order: StateOrder | None = None, allow_constant: bool = False) -> Dataset:
+             state_order: StateOrder | None = None) -> Dataset:
     """Read a delimited UTF-8 text file with a header line into a :class:`Dataset`.
 
     Parameters
@@ -43,14 +46,18 @@ def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] =
         Cell values meaning "missing" (compared after stripping blanks).
     state_order : mapping column -> list of states, optional
         Explicit state order of some columns (states absent from the data are kept).
-    allow_constant : bool
-        Keep columns with fewer than two distinct values instead of raising.
+
+    A column showing a single value is a one-state column (a small sample may show one state of many: aligned
+    to a network, its states come from the network); a column whose every cell is missing has no states (a
+    latent variable, see :meth:`Dataset.unobserved_columns`).
 
     Raises
     ------
     FormatError
-        Naming the file and, where it applies, the line: missing or empty file, header without rows, unnamed or
-        duplicate columns, ragged rows, non-UTF-8 bytes, constant columns, values outside ``state_order``.
+        Naming the file and, where it applies, the line: missing or empty file (or not a regular file), header
+        without rows, unnamed or duplicate columns, ragged rows, non-UTF-8 bytes, values outside
+        ``state_order``, no observed value at all, more columns or distinct values than
+        :mod:`bnstudio.io.limits` allows.
     """
     path = Path(path)
     name = str(path)
@@ -66,8 +73,7 @@ def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] =
         names, header_line = first_line_header(data, name, sep)
         plain = plain_table(data, sep, len(names)) if header_line == 1 else None
         if plain is not None:   # the common case, tokenised with numpy (the cells pandas would give)
-            return _encode_plain(names, plain, missing=missing, state_order=state_order,
-                                 allow_constant=allow_constant, source=name)
+            return _encode_plain(names, plain, missing=missing, state_order=state_order, source=name)
         layout = None
     frame = _parse(data, sep, names)
     if layout is None and not isinstance(frame, Exception):
@@ -79,8 +85,8 @@ def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] =
     if len(frame) != layout.row_lines.size:
         raise FormatError(f"found {layout.row_lines.size} data rows but pandas parsed {len(frame)}; "
                           f"check quotes and line breaks", path=name)
-    return _encode_frame(frame, missing=missing, state_order=state_order, allow_constant=allow_constant,
-                         source=name, row_lines=layout.row_lines)
+    return _encode_frame(frame, missing=missing, state_order=state_order, source=name,
+                         row_lines=layout.row_lines)
 
 
 def _parse(data: bytes, sep: str, names: list[str]) -> pd.DataFrame | Exception:
@@ -96,19 +102,14 @@ def _parse(data: bytes, sep: str, names: list[str]) -> pd.DataFrame | Exception:
 
 
 def from_frame(frame: pd.DataFrame, *, missing: Sequence[str] = DEFAULT_MISSING,
-               state_order: StateOrder | None = None, allow_constant: bool = False,
-               source: str | None = None) -> Dataset:
+               state_order: StateOrder | None = None, source: str | None = None) -> Dataset:
     """Encode every column of ``frame`` as a categorical variable (see :mod:`bnstudio.data.states`).
 
     NaN/None cells and ``missing`` values are missing; pandas ``category`` columns keep their category order.
     Problems raise :class:`~bnstudio.errors.ValidationError` (a :class:`FormatError` naming ``source`` if given).
     """
-    names = [str(c) for c in frame.columns]
-    for j, col in enumerate(names):
-        if col in names[:j]:
-            raise fail(f"duplicate column name '{col}' (columns {names.index(col) + 1} and {j + 1})", source)
-    return _encode_frame(frame, missing=missing, state_order=state_order, allow_constant=allow_constant,
-                         source=source, row_lines=None)
+    check_names([str(c) for c in frame.columns], lambda m: fail(m, source))
+    return _encode_frame(frame, missing=missing, state_order=state_order, source=source, row_lines=None)
 
 
 def read_table(path: PathLike, **options) -> Dataset:
@@ -116,7 +117,7 @@ def read_table(path: PathLike, **options) -> Dataset:
 
     ``.csv .txt .tsv .tab`` use :func:`read_csv` (``options`` are passed on); ``.xlsx``/``.xlsm`` need the
     optional package openpyxl and ``.parquet`` needs pyarrow (neither is a dependency of BN Studio). For those,
-    ``options`` may hold ``missing``, ``state_order`` and ``allow_constant``.
+    ``options`` may hold ``missing`` and ``state_order``.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -130,8 +131,7 @@ def read_table(path: PathLike, **options) -> Dataset:
     package, reader = readers[suffix]
     if not has_package(package):
         raise FormatError(f"reading {suffix} files needs the optional package {package}", path=str(path))
-    if not path.is_file():
-        raise FormatError("no such file", path=str(path))
+    check_regular_file(path)
     return reader(path, options)
 
 
@@ -182,8 +182,9 @@ def _factorise(series: pd.Series) -> tuple[np.ndarray, list[str], bool]:
 
 
 def _encode_frame(frame: pd.DataFrame, *, missing: Sequence[str], state_order: StateOrder | None,
-                  allow_constant: bool, source: str | None, row_lines: np.ndarray | None) -> Dataset:
+                  source: str | None, row_lines: np.ndarray | None) -> Dataset:
     names = [str(c) for c in frame.columns]
+    budget = _checked_columns(names, source)
     order = _checked_order(state_order, names, source)
     codes = np.empty((len(frame), len(names)), dtype=np.int64, order="F")
     states: list[tuple[str, ...]] = []
@@ -191,49 +192,61 @@ def _encode_frame(frame: pd.DataFrame, *, missing: Sequence[str], state_order: S
         raw, labels, keep = _factorise(frame.iloc[:, j])
         # categories may be unused: count what occurs (factorised values all occur)
         present = np.bincount(raw + 1, minlength=len(labels) + 1)[1:] > 0 if keep else None
-        st, lookup = _column_states(col, labels, present, keep, missing, order.get(col), allow_constant, source)
+        st, lookup = _column_states(col, labels, present, keep, missing, order.get(col), budget, source)
         np.take(lookup, raw, out=codes[:, j])  # raw -1 picks lookup[-1] == -1
         states.append(st)
-    return Dataset(names, states, codes, source=source, row_lines=row_lines)
+    return _checked_observed(Dataset(names, states, codes, source=source, row_lines=row_lines))
 
 
 def _encode_plain(names: list[str], plain: PlainTable, *, missing: Sequence[str], state_order: StateOrder | None,
-                  allow_constant: bool, source: str) -> Dataset:
+                  source: str) -> Dataset:
     """States per column from its distinct keys, then every code in one gather of (column, key) pairs."""
+    budget = _checked_columns(names, source)
     order = _checked_order(state_order, names, source)
     n_keys = len(plain.texts)
     table = np.full(len(names) * n_keys, -1, dtype=np.int64)
     states: list[tuple[str, ...]] = []
     for j, (col, used) in enumerate(zip(names, plain.column_values())):
         labels = [plain.texts[k] for k in used]
-        st, lookup = _column_states(col, labels, None, False, missing, order.get(col), allow_constant, source)
+        st, lookup = _column_states(col, labels, None, False, missing, order.get(col), budget, source)
         table[j * n_keys + used] = lookup[:-1]
         states.append(st)
     n_rows = len(plain.pairs)
-    return Dataset(names, states, plain.map(table), source=source,
-                   row_lines=np.arange(2, n_rows + 2, dtype=np.int64))
+    return _checked_observed(Dataset(names, states, plain.map(table), source=source,
+                                     row_lines=np.arange(2, n_rows + 2, dtype=np.int64)))
+
+
+def _checked_columns(names: list[str], source: str | None) -> SizeBudget:
+    """The size budget of a table, after checking its number of columns."""
+    budget = SizeBudget()
+    budget.variables(len(names), lambda m: fail(m, source), "columns")
+    return budget
+
+
+def _checked_observed(ds: Dataset) -> Dataset:
+    """``ds``, unless not one of its cells is observed (nothing to learn from or evaluate)."""
+    if ds.n_columns and len(ds.unobserved_columns()) == ds.n_columns:
+        raise fail(f"every cell is missing ({ds.n_rows:,} row{'s' if ds.n_rows != 1 else ''}, {ds.n_columns:,} "
+                   f"column{'s' if ds.n_columns != 1 else ''}): there is no observed value", ds.source)
+    return ds
 
 
 def _checked_order(state_order: StateOrder | None, names: list[str], source: str | None) -> dict:
     order = dict(state_order or {})
-    unknown = [c for c in order if c not in names]
+    known = set(names)
+    unknown = [c for c in order if c not in known]
     if unknown:
-        raise fail(f"state_order names column(s) the data lack: {', '.join(map(str, unknown))}", source)
+        raise fail(f"state_order names column(s) the data lack: {listing(map(str, unknown))}", source)
     return order
 
 
 def _column_states(col: str, labels: list[str], present: np.ndarray | None, keep: bool, missing: Sequence[str],
-                   order: Sequence[str] | None, allow_constant: bool, source: str | None
+                   order: Sequence[str] | None, budget: SizeBudget, source: str | None
                    ) -> tuple[tuple[str, ...], np.ndarray]:
     """(states, lookup label -> state code, with a final -1) of one column, or the error naming it."""
+    budget.states(col, len(labels) if order is None else len(order), lambda m: fail(m, source), "column")
     st, lookup, outside = encode_labels(labels, missing=missing, order=order, keep_order=keep)
     if outside:
-        raise fail(f"column '{col}' has value(s) not in its state_order {list(st)}: "
-                   f"{', '.join(repr(v) for v in sorted(outside)[:10])}", source)
-    codes = lookup[:-1] if present is None else lookup[:-1][present]
-    used = np.unique(codes[codes >= 0])
-    if len(used) < 2 and not allow_constant:
-        what = "no values (every cell is missing)" if len(used) == 0 else \
-            f"a single distinct value '{st[int(used[0])]}'"
-        raise fail(f"column '{col}' has {what}; pass allow_constant=True to keep it", source)
+        raise fail(f"column '{col}' has value(s) not in its state_order ({listing(st)}): "
+                   f"{listing(sorted(outside))}", source)
     return st, lookup

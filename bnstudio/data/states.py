@@ -52,9 +52,11 @@ def match_states(labels: Sequence[str], states: Sequence[str]) -> np.ndarray:
     if unmatched.size:
         wanted = numeric_values([labels[i] for i in unmatched])
         offered = numeric_values(list(states))
-        equal = wanted[:, None] == offered[None, :]  # NaN never equals anything
-        unique = equal.sum(axis=1) == 1
-        out[unmatched[unique]] = equal[unique].argmax(axis=1)
+        order = np.argsort(offered, kind="stable")  # NaN (no number) sorts last and never equals anything
+        ranked = offered[order]
+        first = np.searchsorted(ranked, wanted, side="left")
+        unique = (np.searchsorted(ranked, wanted, side="right") - first == 1) & ~np.isnan(wanted)
+        out[unmatched[unique]] = order[first[unique]]
     return out
 
 

@@ -20,10 +20,10 @@ Conventions
 * ``table`` lists the numbers in header order (X, P1, ..., Pk) in row-major order: the **child varies
   slowest** and the last parent fastest, i.e. all of p(X=x1 | .) over the parent configurations, then X=x2...
   (checked against JavaBayes' ``dog-problem.bif``, which gives the same CPT both ways, and pgmpy).
-* Entries must be finite and non-negative. A row whose sum is off 1 by more than 1e-3 is an error; any other
-  row is rescaled to sum to 1 (published tables are rounded: 0.999, 0.9999999), except rows already within
-  1e-12 of 1, which are kept bit for bit -- so a file written by :func:`write_bif` reads back identically
-  as long as the network's rows sum to 1 up to float rounding.
+* Entries must be finite and non-negative; rows are checked and rescaled as described in
+  :mod:`bnstudio.io.common` (off 1 by more than 1e-3: an error; published tables are rounded: 0.999,
+  0.9999999), so a file written by :func:`write_bif` reads back identically as long as the network's rows
+  sum to 1 up to float rounding.
 * ``property key = value;`` in the network block goes to ``net.properties[key]``; in the block of variable V
   it goes to ``net.properties["V.key"]``, except ``position = (x, y)`` which goes to ``net.positions[V]``.
   Properties in probability blocks are ignored. The writer (:mod:`bnstudio.io.bif_writer`, re-exported here)
@@ -46,7 +46,9 @@ from bnstudio.core.variable import Variable
 from bnstudio.errors import BNStudioError, CycleError, FormatError
 from bnstudio.io.atomic import PathLike, read_text
 from bnstudio.io.bif_writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.format_bif)
-from bnstudio.io.common import EXACT_TOLERANCE, MAX_CPT_ENTRIES, SUM_TOLERANCE, normalise_rows  # noqa: F401
+from bnstudio.io.common import NUMBER, SUM_TOLERANCE, RowRepairs, row_label
+from bnstudio.io.limits import SizeBudget
+from bnstudio.io.messages import listing, shorten, tidy
 
 # blanks, comments and the separators ',' and '|' (ignored between tokens, as the original format says), then
 # one token -- or nothing, at the end of the text
@@ -54,7 +56,7 @@ _TOKEN = re.compile(r"""(?:[\s,|]+|//[^\n]*|/\*.*?\*/)*
     (?: (?P<word>[^\s{}()\[\];,|"/]+(?:/(?![/*])[^\s{}()\[\];,|"/]*)*
                |/(?![/*])[^\s{}()\[\];,|"/]*(?:/(?![/*])[^\s{}()\[\];,|"/]*)*)
       | (?P<punct>[{}()\[\];]) | (?P<str>"(?:[^"\\]|\\.)*") | (?P<bad>.) )?""", re.VERBOSE | re.DOTALL)
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
 _UNESCAPE = re.compile(r'\\(["\\])')
 
 _Token = tuple  # (kind, value, start, end); kind is 'word', 'str', a punctuation character or 'eof'
@@ -101,7 +103,7 @@ class _Parser:
             self._newlines = [m.start() for m in re.finditer("\n", self.text)]
         line = bisect_right(self._newlines, offset - 1)
         column = offset - (self._newlines[line - 1] + 1 if line else 0)
-        return FormatError(message, path=self.path, line=line + 1, column=column + 1)
+        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
 
     def line(self, tok: _Token) -> int:
         return self.error("", tok).line or 0
@@ -143,7 +145,7 @@ class _Parser:
     def values(self, what: str) -> list[float]:
         """NUMBER {NUMBER} ';' -- finite and non-negative."""
         out: list[float] = []
-        toks, i, number = self.toks, self.i, _NUMBER.fullmatch
+        toks, i, number = self.toks, self.i, NUMBER.fullmatch
         while True:
             tok = toks[i]
             if tok[0] == ";" and out:
@@ -154,8 +156,8 @@ class _Parser:
                 raise self.error(f"expected {expected} in {what}, found {self.show(tok)}", tok)
             value = float(tok[1])
             if not math.isfinite(value) or value < 0:
-                raise self.error(f"{'negative' if value < 0 else 'non-finite'} probability {tok[1]} in {what}",
-                                 tok)
+                raise self.error(f"{'negative' if value < 0 else 'non-finite'} probability "
+                                 f"{shorten(tok[1], 40)} in {what}", tok)
             out.append(value + 0.0)  # no -0.0
             i += 1
 
@@ -241,8 +243,9 @@ class _Parser:
             self.expect("{", "before the state list")
             decl.states = self.names_until("}", "a state name")
             self.expect(";", "after the state list")
-            if len(decl.states) != int(count[1]):
-                raise self.error(f"variable '{decl.name[1]}' declares {int(count[1])} states but lists "
+            declared = count[1].lstrip("0") or "0"  # compared as text: int() refuses 4,300+ digits
+            if declared != str(len(decl.states)):
+                raise self.error(f"variable '{decl.name[1]}' declares {shorten(declared, 40)} states but lists "
                                  f"{len(decl.states)}", tok)
         if decl.type_tok is None:
             raise self.error(f"variable '{decl.name[1]}' has no 'type discrete [n] {{...}};' line", decl.name)
@@ -271,6 +274,9 @@ class _Parser:
     # ---------------------------------------------------------------- semantics
     def build(self) -> Network:
         name, props, decls, blocks = self.parse()
+        budget, repairs = SizeBudget(), RowRepairs(self.path)
+        if len(decls) > budget.max_variables:
+            budget.variables(len(decls), lambda m: self.error(m, decls[budget.max_variables].name))
         variables: dict[str, Variable] = {}
         decl_of: dict[str, _VarDecl] = {}
         positions: dict[str, tuple[float, float]] = {}
@@ -280,6 +286,7 @@ class _Parser:
                 line = self.line(decl_of[var].name)
                 raise self.error(f"variable '{var}' is declared twice (first on line {line})", decl.name)
             seen: set[str] = set()
+            budget.states(var, len(decl.states), lambda m: self.error(m, decl.name))
             for tok in decl.states:
                 if tok[1] in seen:
                     raise self.error(f"variable '{var}' lists the state '{tok[1]}' twice", tok)
@@ -310,22 +317,25 @@ class _Parser:
                 raise self.error(f"missing probability block for '{var}'", decl_of[var].name)
             block = block_of[var]
             families.append((var, variables[var].states, [p[1] for p in block.parents],
-                             self.table(block, variables)))
+                             self.table(block, variables, budget, repairs)))
         try:
             net = build_network(families, name)
         except CycleError as exc:
             raise self.error(f"cycle {' -> '.join(exc.cycle)}", block_of[exc.cycle[0]].child
                              if exc.cycle and exc.cycle[0] in block_of else 0) from None
         except BNStudioError as exc:
-            raise FormatError(str(exc), path=self.path) from None
+            raise FormatError(tidy(str(exc)), path=self.path) from None
         net.properties = props
         net.positions = positions
+        repairs.warn()
         return net
 
-    def table(self, block: _ProbBlock, variables: dict[str, Variable]) -> np.ndarray:
+    def table(self, block: _ProbBlock, variables: dict[str, Variable], budget: SizeBudget,
+              repairs: RowRepairs) -> np.ndarray:
         """The CPT of a probability block, shape (|P1|, ..., |Pk|, |X|), with rows checked and rescaled."""
         child = variables[block.child[1]]
         parents: list[Variable] = []
+        budget.parents(child.name, len(block.parents), lambda m: self.error(m, block.child))
         for tok in block.parents:
             if tok[1] not in variables:
                 raise self.error(f"unknown parent '{tok[1]}' in probability block of '{child.name}'", tok)
@@ -335,22 +345,23 @@ class _Parser:
                 raise self.error(f"parent '{tok[1]}' is listed twice for '{child.name}'", tok)
             parents.append(variables[tok[1]])
         pshape = tuple(p.cardinality for p in parents)
-        n_rows, card = math.prod(pshape), child.cardinality
-        if n_rows * card > MAX_CPT_ENTRIES:
-            raise self.error(f"the CPT of '{child.name}' would have {n_rows * card} entries "
-                             f"(limit {MAX_CPT_ENTRIES})", block.child)
+        labels = [(p.name, p.states) for p in parents]
+        positions = [{state: i for i, state in enumerate(p.states)} for p in parents]
+        card = child.cardinality
+        budget.family(child.name, pshape + (card,), lambda m: self.error(m, block.child))
+        n_rows = math.prod(pshape)
         cpt = np.zeros((n_rows, card))
-        source: list[_Token | None] = [None] * n_rows
+        source = np.full(n_rows, -1, dtype=np.int64)  # the entry that gave each row
         default = None
-        for kind, tok, states, values in block.entries:
+        for e, (kind, tok, states, values) in enumerate(block.entries):
             if kind == "default":
                 if default is not None:
                     raise self.error(f"second 'default' entry for '{child.name}'", tok)
-                default = (tok, values)
+                default = e
                 self._check_count(values, card, tok, f"the default of '{child.name}'")
                 continue
             if kind == "table":
-                rows = list(range(n_rows))
+                rows: np.ndarray | slice = slice(None)
                 self._check_count(values, n_rows * card, tok, f"the table of '{child.name}'",
                                   f" ({card} states x {n_rows} parent configurations)" if parents else "")
                 matrix = np.array(values).reshape(card, n_rows).T
@@ -359,45 +370,39 @@ class _Parser:
                     raise self.error(f"a row of '{child.name}' names {len(states)} parent state(s), expected "
                                      f"{len(parents)} ({', '.join(p.name for p in parents) or 'no parents'})", tok)
                 index = []
-                for p, s in zip(parents, states):
-                    if s[1] not in p.states:
+                for p, position, s in zip(parents, positions, states):
+                    if s[1] not in position:
                         raise self.error(f"unknown state '{s[1]}' of parent '{p.name}' (states: "
-                                         f"{', '.join(p.states)})", s)
-                    index.append(p.states.index(s[1]))
-                rows = [int(np.ravel_multi_index(index, pshape))] if parents else [0]
-                self._check_count(values, card, tok, f"the row {self.label(parents, rows[0])} of '{child.name}'")
+                                         f"{listing(p.states, quote=False)})", s)
+                    index.append(position[s[1]])
+                rows = np.array([np.ravel_multi_index(index, pshape) if parents else 0])
+                self._check_count(values, card, tok, f"the row {row_label(labels, int(rows[0]))} of '{child.name}'")
                 matrix = np.array([values])
-            for r in rows:
-                if source[r] is not None:
-                    line = self.line(source[r])
-                    raise self.error(f"row {self.label(parents, r)} of '{child.name}' is given twice "
-                                     f"(first on line {line})", tok)
-                source[r] = tok
+            twice = np.flatnonzero(source[rows] >= 0)
+            if twice.size:
+                r = int(np.arange(n_rows)[rows][twice[0]])
+                line = self.line(block.entries[source[r]][1])
+                raise self.error(f"row {row_label(labels, r)} of '{child.name}' is given twice "
+                                 f"(first on line {line})", tok)
+            source[rows] = e
             cpt[rows] = matrix
-        for r in range(n_rows):
-            if source[r] is None:
-                if default is None:
-                    where = f"row {self.label(parents, r)}" if parents else "values"
-                    raise self.error(f"the probability block of '{child.name}' gives no {where} "
-                                     f"and has no 'default'", block.child)
-                source[r] = default[0]
-                cpt[r] = default[1]
-        r = normalise_rows(cpt)
+        missing = np.flatnonzero(source < 0)
+        if missing.size:
+            if default is None:
+                where = f"row {row_label(labels, int(missing[0]))}" if parents else "values"
+                raise self.error(f"the probability block of '{child.name}' gives no {where} "
+                                 f"and has no 'default'", block.child)
+            source[missing] = default
+            cpt[missing] = block.entries[default][3]
+        r = repairs.rescale(cpt, lambda r: f"row {row_label(labels, r)} of '{child.name}'")
         if r is not None:
-            raise self.error(f"row {self.label(parents, r)} of '{child.name}' sums to {cpt[r].sum():.6g}, "
-                             f"not 1 (tolerance {SUM_TOLERANCE:g})", source[r])
+            raise self.error(f"row {row_label(labels, r)} of '{child.name}' sums to {cpt[r].sum():.6g}, "
+                             f"not 1 (tolerance {SUM_TOLERANCE:g})", block.entries[source[r]][1])
         return cpt.reshape(pshape + (card,))
 
     def _check_count(self, values: list, expected: int, tok: _Token, what: str, detail: str = "") -> None:
         if len(values) != expected:
             raise self.error(f"{what} has {len(values)} values, expected {expected}{detail}", tok)
-
-    @staticmethod
-    def label(parents: list[Variable], row: int) -> str:
-        if not parents:
-            return "()"
-        index = np.unravel_index(row, tuple(p.cardinality for p in parents))
-        return "(" + ", ".join(f"{p.name}={p.states[int(i)]}" for p, i in zip(parents, index)) + ")"
 
 
 def _position(value: str) -> tuple[float, float] | None:
@@ -406,7 +411,7 @@ def _position(value: str) -> tuple[float, float] | None:
     if not (inner.startswith("(") and inner.endswith(")")):
         return None
     parts = inner[1:-1].split(",")
-    if len(parts) != 2 or not all(_NUMBER.fullmatch(p.strip()) for p in parts):
+    if len(parts) != 2 or not all(NUMBER.fullmatch(p.strip()) for p in parts):
         return None
     x, y = (float(p) for p in parts)
     return (x, y) if math.isfinite(x) and math.isfinite(y) else None

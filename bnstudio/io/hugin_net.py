@@ -32,8 +32,10 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import (assemble, checked_name, fmt, identifiers, make_cpt, parse_position, probability,
-                                split_properties)
+from bnstudio.io.common import (RowRepairs, assemble, checked_name, fmt, identifiers, make_cpt, parse_position,
+                                probability, split_properties)
+from bnstudio.io.limits import SizeBudget
+from bnstudio.io.messages import tidy
 
 _TOKEN = re.compile(r"""(?:\s+|%[^\n]*)*(?:(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<punct>[(){}=;|])
                         |(?P<word>[^\s(){}=;|"%]+)|(?P<bad>.))?""", re.VERBOSE | re.DOTALL)
@@ -63,12 +65,13 @@ class _Parser:
         self.props: dict[str, str] = {}
         self.nodes: dict[str, dict] = {}  # name -> {'tok', 'states', 'label', 'position'}
         self.potentials: dict[str, tuple[_Token, list[_Token], list[_Token]]] = {}  # child -> (tok, parents, data)
+        self.budget, self.repairs = SizeBudget(), RowRepairs(path)
 
     def error(self, message: str, where: int | _Token) -> FormatError:
         offset = where if isinstance(where, int) else where[2]
         line = bisect_right(self.newlines, offset - 1)
         column = offset - (self.newlines[line - 1] + 1 if line else 0)
-        return FormatError(message, path=self.path, line=line + 1, column=column + 1)
+        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
 
     def next(self) -> _Token:
         tok = self.toks[self.i]
@@ -179,6 +182,7 @@ class _Parser:
         if name[1] in self.nodes:
             first = self.error("", self.nodes[name[1]]["tok"]).line
             raise self.error(f"node '{name[1]}' is declared twice (first on line {first})", name)
+        self.budget.variables(len(self.nodes) + 1, lambda m: self.error(m, name))
         self.expect("{", f"after the node name '{name[1]}'")
         node: dict = {"tok": name, "states": None, "label": "", "position": None, "props": {}}
         for key, value in self.attributes():
@@ -200,14 +204,15 @@ class _Parser:
     def states(self, var: str, key: _Token, value: list[_Token]) -> tuple[str, ...]:
         if len(value) < 2 or value[0][0] != "(" or value[-1][0] != ")":
             raise self.error(f"the states of '{var}' must be a list '(\"a\" \"b\" ...)'", key)
-        out: list[str] = []
+        self.budget.states(var, len(value) - 2, lambda m: self.error(m, key))
+        out: dict[str, None] = {}
         for tok in value[1:-1]:
             if tok[0] not in ("str", "word"):
                 raise self.error(f"expected a state name of '{var}', found {self.show(tok)}", tok)
             state = checked_name(tok[1], f"state of '{var}'", lambda m, t=tok: self.error(m, t))
             if state in out:
                 raise self.error(f"node '{var}' lists the state '{state}' twice", tok)
-            out.append(state)
+            out[state] = None
         if not out:
             raise self.error(f"node '{var}' has no states", key)
         return tuple(out)
@@ -257,11 +262,13 @@ class _Parser:
                 net.set_description(var, node["label"])
             net.properties.update({f"{var}.{k}": v for k, v in node["props"].items()})
         net.properties.update(self.props)
+        self.repairs.warn()
         return net
 
     def table(self, var: str) -> tuple[list[str], np.ndarray]:
         child, parent_toks, data = self.potentials[var]
         parents: list[str] = []
+        self.budget.parents(var, len(parent_toks), lambda m: self.error(m, child))
         for tok in parent_toks:
             if tok[1] not in self.nodes:
                 raise self.error(f"unknown parent '{tok[1]}' in the potential of '{var}'", tok)
@@ -273,7 +280,8 @@ class _Parser:
         values = [probability(t[1], lambda m, t=t: self.error(f"{m} in the data of '{var}'", t))
                   for t in data if t[0] not in ("(", ")")]
         cpt = make_cpt(values, var, len(self.nodes[var]["states"]),
-                       [(p, self.nodes[p]["states"]) for p in parents], lambda m: self.error(m, child))
+                       [(p, self.nodes[p]["states"]) for p in parents], lambda m: self.error(m, child),
+                       self.budget, self.repairs)
         return parents, cpt
 
 

@@ -36,10 +36,26 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import MAX_CPT_ENTRIES, assemble, fmt, make_cpt, probability
+from bnstudio.io.common import RowRepairs, assemble, fmt, make_cpt, probability
+from bnstudio.io.limits import SizeBudget
+from bnstudio.io.messages import tidy
 
 NOTE = ("UAI files store no names: variables are named V0..Vn-1 in file order and their states s0..sk-1")
 _TOKEN = re.compile(r"^[ \t]*c(?:[ \t][^\n]*)?$|#[^\n]*|[^\s#]+", re.MULTILINE)  # comments, then a token
+_DIGITS = 18  # integers with more digits are beyond every limit (and int() refuses 4,300+ digits)
+
+
+class _StateNames:
+    """``s0 .. s{n-1}`` without making them (they are made once every table has been read)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, k: int) -> str:
+        return f"s{k}"
 
 
 class _Reader:
@@ -55,7 +71,7 @@ class _Reader:
             offset = self.toks[self.i - 1][1] if self.i else 0
         line = bisect_right(self.newlines, offset - 1)
         column = offset - (self.newlines[line - 1] + 1 if line else 0)
-        return FormatError(message, path=self.path, line=line + 1, column=column + 1)
+        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
 
     def next(self, what: str) -> str:
         if self.i >= len(self.toks):
@@ -67,7 +83,10 @@ class _Reader:
         tok = self.next(what)
         if not (tok.isascii() and tok.isdigit()):
             raise self.error(f"expected {what} (a non-negative integer), found '{tok[:40]}'")
-        value = int(tok)
+        digits = tok.lstrip("0") or "0"
+        if len(digits) > _DIGITS:
+            raise self.error(f"{what} is {digits[:20]}... ({len(digits)} digits), far too large")
+        value = int(digits)
         if value < low or (high is not None and value > high):
             bound = f"{low}..{high}" if high is not None else f">= {low}"
             raise self.error(f"{what} is {value}, expected {bound}")
@@ -80,15 +99,52 @@ class _Reader:
                              "'BAYES' UAI files can be read")
         if preamble.upper() != "BAYES":
             raise self.error(f"expected the preamble 'BAYES', found '{preamble[:40]}'")
+        budget, repairs = SizeBudget(), RowRepairs(self.path)
         n = self.integer("the number of variables")
-        cards = [self.integer(f"the cardinality of variable {i}", 1) for i in range(n)]
+        budget.variables(n, self.error)
+        cards = []
+        for i in range(n):
+            cards.append(self.integer(f"the cardinality of variable {i}", 1))
+            budget.states(f"V{i}", cards[-1], self.error)
         n_functions = self.integer("the number of functions")
         if n_functions != n:
             raise self.error(f"a BAYES file needs one function per variable: {n_functions} functions for "
                              f"{n} variables")
+        scopes, starts = self.scopes(n), {}
+        names = [f"V{i}" for i in range(n)]
+        for scope in scopes:  # every size, before any table is read
+            budget.family(names[scope[-1]], [cards[v] for v in scope], self.error)
+        states = [_StateNames(c) for c in cards]
+        tables: dict[int, tuple[list[str], np.ndarray]] = {}
+        for f, scope in enumerate(scopes):
+            *parents, child = scope
+            expected = math.prod(cards[v] for v in scope)
+            size = self.integer(f"the number of entries of function {f}")
+            start = self.toks[self.i - 1][1]
+            if size != expected:
+                raise self.error(f"function {f} (the CPT of V{child}) has {size} entries, expected {expected} "
+                                 f"(the product of the cardinalities of its scope {scope})")
+            values = [probability(self.next(f"{expected} entries for function {f}"), self.error)
+                      for _ in range(expected)]
+            cpt = make_cpt(values, names[child], cards[child], [(names[p], states[p]) for p in parents],
+                           lambda m, s=start: self.error(f"function {f}: {m}", s), None, repairs)
+            tables[child], starts[child] = ([names[p] for p in parents], cpt), start
+        if self.i < len(self.toks):
+            raise self.error(f"unexpected data after the last table: '{self.toks[self.i][0][:40]}'",
+                             self.toks[self.i][1])
+        families = [(names[v], tuple(states[v][k] for k in range(cards[v]))) + tables[v] for v in range(n)]
+        stem = Path(self.path).name.split(".")[0] if self.path != "<string>" else ""
+        net = assemble(families, stem or "network",
+                       lambda v, m: self.error(m, starts[int(v[1:])] if v else 0))
+        net.properties["note"] = NOTE
+        repairs.warn()
+        return net
+
+    def scopes(self, n: int) -> list[list[int]]:
+        """The scope of each of the ``n`` functions (parents, then the child), checked."""
         scopes: list[list[int]] = []
         child_of: dict[int, int] = {}
-        for f in range(n_functions):
+        for f in range(n):
             size = self.integer(f"the scope size of function {f}", 1, n)
             scope = [self.integer(f"a variable index in the scope of function {f}", 0, n - 1) for _ in range(size)]
             if len(set(scope)) != size:
@@ -99,35 +155,7 @@ class _Reader:
                                  f"end with variable {child}")
             child_of[child] = f
             scopes.append(scope)
-        names = [f"V{i}" for i in range(n)]
-        states = [tuple(f"s{k}" for k in range(c)) for c in cards]
-        tables: dict[int, tuple[list[str], np.ndarray]] = {}
-        starts: dict[int, int] = {}
-        for f, scope in enumerate(scopes):
-            *parents, child = scope
-            expected = math.prod(cards[v] for v in scope)
-            if expected > MAX_CPT_ENTRIES:
-                raise self.error(f"the table of function {f} would have {expected} entries (limit "
-                                 f"{MAX_CPT_ENTRIES})", self.toks[self.i][1] if self.i < len(self.toks) else 0)
-            size = self.integer(f"the number of entries of function {f}")
-            start = self.toks[self.i - 1][1]
-            if size != expected:
-                raise self.error(f"function {f} (the CPT of V{child}) has {size} entries, expected {expected} "
-                                 f"(the product of the cardinalities of its scope {scope})")
-            values = [probability(self.next(f"{expected} entries for function {f}"), self.error)
-                      for _ in range(expected)]
-            cpt = make_cpt(values, names[child], cards[child], [(names[p], states[p]) for p in parents],
-                           lambda m, s=start: self.error(f"function {f}: {m}", s))
-            tables[child], starts[child] = ([names[p] for p in parents], cpt), start
-        if self.i < len(self.toks):
-            raise self.error(f"unexpected data after the last table: '{self.toks[self.i][0][:40]}'",
-                             self.toks[self.i][1])
-        families = [(names[v], states[v]) + tables[v] for v in range(n)]
-        stem = Path(self.path).name.split(".")[0] if self.path != "<string>" else ""
-        net = assemble(families, stem or "network",
-                       lambda v, m: self.error(m, starts[int(v[1:])] if v else 0))
-        net.properties["note"] = NOTE
-        return net
+        return scopes
 
 
 def parse_uai(text: str, path: str = "<string>") -> Network:

@@ -37,7 +37,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 from bnstudio.core.network import Network
 from bnstudio.io.atomic import PathLike, atomic_write_text
-from bnstudio.io.common import NUMBER, assemble, checked_name, fmt, identifiers, make_cpt, probability
+from bnstudio.io.common import (NUMBER, RowRepairs, assemble, checked_name, first_duplicate, fmt, identifiers,
+                                make_cpt, probability)
+from bnstudio.io.limits import SizeBudget
 from bnstudio.io.xmltree import XmlDocument, describe, parse_xml, read_bytes, text
 
 NODE_WIDTH, NODE_HEIGHT = 80, 40
@@ -55,6 +57,8 @@ def parse_xdsl(data: bytes | str, path: str = "<string>") -> Network:
         raise doc.error(f"expected one <nodes> element, found {len(nodes)}", root)
     states: dict[str, tuple[str, ...]] = {}
     element_of: dict[str, ET.Element] = {}
+    budget, repairs = SizeBudget(), RowRepairs(doc.path)
+    budget.variables(len(nodes[0]), lambda m: doc.error(m, nodes[0]))
     for node in nodes[0]:
         var = checked_name(node.get("id"), "node id", lambda m, n=node: doc.error(m, n))
         if node.tag != "cpt":
@@ -62,25 +66,31 @@ def parse_xdsl(data: bytes | str, path: str = "<string>") -> Network:
                             f"nodes)", node)
         if var in states:
             raise doc.error(f"node '{var}' is defined twice (first on line {doc.line(element_of[var])})", node)
+        elements = node.findall("state")
+        budget.states(var, len(elements), lambda m: doc.error(m, node))
         names = [checked_name(s.get("id"), f"state of '{var}'", lambda m, s=s: doc.error(m, s, describe(node)))
-                 for s in node.findall("state")]
+                 for s in elements]
         if not names:
             raise doc.error(f"node '{var}' has no <state>", node)
-        if len(set(names)) != len(names):
-            twice = next(s for s in names if names.count(s) > 1)
+        twice = first_duplicate(names)
+        if twice is not None:
             raise doc.error(f"node '{var}' lists the state '{twice}' twice", node)
         states[var], element_of[var] = tuple(names), node
-    families = [(var, states[var]) + _family(doc, element_of[var], states) for var in states]
+    families = [(var, states[var]) + _family(doc, element_of[var], states, budget, repairs) for var in states]
     net = assemble(families, _network_name(root), lambda v, m: doc.error(m, element_of.get(v or "")))
     _read_genie(doc, net)
+    repairs.warn()
     return net
 
 
-def _family(doc: XmlDocument, node: ET.Element, states: dict[str, tuple[str, ...]]) -> tuple:
+def _family(doc: XmlDocument, node: ET.Element, states: dict[str, tuple[str, ...]], budget: SizeBudget,
+            repairs: RowRepairs) -> tuple:
     var = node.get("id", "").strip()
     parents: list[str] = []
     for el in node.findall("parents"):
-        for parent in text(el).split():
+        names = text(el).split()
+        budget.parents(var, len(parents) + len(names), lambda m: doc.error(m, el, describe(node)))
+        for parent in names:
             if parent not in states:
                 raise doc.error(f"unknown parent '{parent}' in <parents>", el, describe(node))
             if parent == var:
@@ -93,7 +103,8 @@ def _family(doc: XmlDocument, node: ET.Element, states: dict[str, tuple[str, ...
         raise doc.error(f"expected one <probabilities>, found {len(tables)}", node)
     fail = lambda m: doc.error(m, tables[0], describe(node))  # noqa: E731
     values = [probability(tok, fail) for tok in text(tables[0]).split()]
-    return parents, make_cpt(values, var, len(states[var]), [(p, states[p]) for p in parents], fail)
+    return parents, make_cpt(values, var, len(states[var]), [(p, states[p]) for p in parents], fail, budget,
+                             repairs)
 
 
 def _network_name(root: ET.Element) -> str:

@@ -30,8 +30,9 @@ from xml.sax.saxutils import escape
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
-from bnstudio.io.common import (assemble, checked_name, fmt, make_cpt, parse_position, probability,
-                                split_properties, split_property)
+from bnstudio.io.common import (RowRepairs, assemble, checked_name, first_duplicate, fmt, make_cpt,
+                                parse_position, probability, split_properties, split_property)
+from bnstudio.io.limits import SizeBudget
 from bnstudio.io.xmltree import XmlDocument, parse_xml, read_bytes, text
 
 
@@ -75,8 +76,11 @@ def parse_xmlbif(data: bytes | str, path: str = "<string>") -> Network:
         key, value = split_property(prop.text or "")
         if key:
             properties[key] = value
-    for var_el in _children(network, "VARIABLE"):
-        var, outcomes, props = _variable(doc, var_el)
+    budget, repairs = SizeBudget(), RowRepairs(doc.path)
+    var_elements = _children(network, "VARIABLE")
+    budget.variables(len(var_elements), lambda m: doc.error(m, network))
+    for var_el in var_elements:
+        var, outcomes, props = _variable(doc, var_el, budget)
         if var in states:
             raise doc.error(f"variable '{var}' is declared twice (first on line {doc.line(element_of[var])})",
                             var_el, f"<VARIABLE name='{var}'>")
@@ -106,7 +110,7 @@ def parse_xmlbif(data: bytes | str, path: str = "<string>") -> Network:
     for var, var_states in states.items():
         if var not in definition_of:
             raise doc.error(f"variable '{var}' has no <DEFINITION>", element_of[var], f"<VARIABLE name='{var}'>")
-        families.append((var, var_states) + _family(doc, definition_of[var], var, states))
+        families.append((var, var_states) + _family(doc, definition_of[var], var, states, budget, repairs))
 
     def fail_at(var: str | None, message: str) -> FormatError:
         return doc.error(message, definition_of.get(var or ""), f"<DEFINITION> for '{var}'")
@@ -115,10 +119,12 @@ def parse_xmlbif(data: bytes | str, path: str = "<string>") -> Network:
     net.properties, net.positions = properties, positions
     for var, description in descriptions.items():
         net.set_description(var, description)
+    repairs.warn()
     return net
 
 
-def _variable(doc: XmlDocument, var_el: ET.Element) -> tuple[str, tuple[str, ...], list[tuple[str, str]]]:
+def _variable(doc: XmlDocument, var_el: ET.Element, budget: SizeBudget
+              ) -> tuple[str, tuple[str, ...], list[tuple[str, str]]]:
     """(name, states, [(property key, value)]) of a <VARIABLE>, checked."""
     var = checked_name(_one(doc, var_el, "NAME", "<VARIABLE>").text, "variable",
                        lambda m: doc.error(m, var_el, "<VARIABLE>"))
@@ -126,20 +132,25 @@ def _variable(doc: XmlDocument, var_el: ET.Element) -> tuple[str, tuple[str, ...
     kind = var_el.get("TYPE", var_el.get("type", "nature")).strip().lower()
     if kind != "nature":
         raise doc.error(f"variables of type '{kind}' are not supported (only 'nature')", var_el, label)
+    elements = _children(var_el, "OUTCOME")
+    budget.states(var, len(elements), lambda m: doc.error(m, var_el, label))
     outcomes = [checked_name(out.text, f"state of '{var}'", lambda m, e=out: doc.error(m, e, label))
-                for out in _children(var_el, "OUTCOME")]
+                for out in elements]
     if not outcomes:
         raise doc.error(f"variable '{var}' has no <OUTCOME>", var_el, label)
-    if len(set(outcomes)) != len(outcomes):
-        twice = next(s for s in outcomes if outcomes.count(s) > 1)
+    twice = first_duplicate(outcomes)
+    if twice is not None:
         raise doc.error(f"variable '{var}' lists the state '{twice}' twice", var_el, label)
     return var, tuple(outcomes), [split_property(prop.text or "") for prop in _children(var_el, "PROPERTY")]
 
 
-def _family(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, tuple[str, ...]]) -> tuple:
+def _family(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, tuple[str, ...]],
+            budget: SizeBudget, repairs: RowRepairs) -> tuple:
     label = f"<{def_el.tag}> for '{child}'"
     parents: list[str] = []
-    for given in _children(def_el, "GIVEN"):
+    givens = _children(def_el, "GIVEN")
+    budget.parents(child, len(givens), lambda m: doc.error(m, def_el, label))
+    for given in givens:
         parent = text(given)
         if parent not in states:
             raise doc.error(f"unknown parent '{parent}' in <GIVEN>", given, label)
@@ -151,7 +162,7 @@ def _family(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, 
     table = _one(doc, def_el, "TABLE", label)
     fail = lambda m: doc.error(m, table, label)  # noqa: E731
     values = [probability(tok, fail) for tok in (table.text or "").split()]
-    cpt = make_cpt(values, child, len(states[child]), [(p, states[p]) for p in parents], fail)
+    cpt = make_cpt(values, child, len(states[child]), [(p, states[p]) for p in parents], fail, budget, repairs)
     return parents, cpt
 
 

@@ -2,16 +2,22 @@
 
 The stdlib expat parser (the one ElementTree uses) drives an ElementTree ``TreeBuilder``; the position of each
 start tag is recorded so that readers can say *where* a bad element is. Malformed XML becomes a
-:class:`~bnstudio.errors.FormatError` with expat's line and column. The bytes go to expat as they are, so the
-encoding named in the ``<?xml ...?>`` declaration is honoured (UTF-8 by default).
+:class:`~bnstudio.errors.FormatError` with expat's line and column. The encoding named in the ``<?xml ...?>``
+declaration is honoured (UTF-8 by default): expat decodes UTF-8, UTF-16, ISO-8859-1 and US-ASCII itself; any
+other encoding is decoded by Python first, and one Python does not know (or cannot decode the file with) is a
+:class:`~bnstudio.errors.FormatError` naming it.
 """
 from __future__ import annotations
 
+import codecs
+import re
+import warnings
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
 
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, read_bytes
+from bnstudio.io.messages import shorten, tidy
 
 
 class XmlDocument:
@@ -26,9 +32,10 @@ class XmlDocument:
     def error(self, message: str, element: ET.Element | None = None, label: str | None = None) -> FormatError:
         """A FormatError at ``element``'s start tag; the message starts with ``label`` (default: the tag)."""
         if element is None:
-            return FormatError(message, path=self.path)
+            return FormatError(tidy(message), path=self.path)
         line, column = self._where.get(element, (None, None))
-        return FormatError(f"{label or describe(element)}: {message}", path=self.path, line=line, column=column)
+        return FormatError(tidy(f"{label or describe(element)}: {message}"), path=self.path, line=line,
+                           column=column)
 
 
 def describe(element: ET.Element) -> str:
@@ -37,8 +44,42 @@ def describe(element: ET.Element) -> str:
     return f"<{element.tag} id='{ident}'>" if ident is not None else f"<{element.tag}>"
 
 
+_DECLARATION = re.compile(rb"""\s*<\?xml\s[^>]*?\bencoding\s*=\s*(["'])([^"'>]*)\1""")
+_EXPAT_ENCODINGS = {"utf-8", "utf8", "utf-16", "utf16", "iso-8859-1", "us-ascii"}
+_PYTHON_ONLY = {"unicode-escape", "raw-unicode-escape", "undefined"}  # Python codecs, not text encodings
+
+
+def _decoded(data: bytes, path: str) -> bytes | str:
+    """``data`` as it is if expat decodes it itself, else decoded with the declared encoding."""
+    declared = _DECLARATION.match(data[:4096])
+    if declared is None:
+        return data
+    encoding = declared.group(2).decode("ascii", "replace").strip()
+    shown = shorten(encoding, 40)
+    if encoding.lower() in _EXPAT_ENCODINGS:
+        return data
+    try:
+        if codecs.lookup(encoding).name in _PYTHON_ONLY:
+            raise LookupError(encoding)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a codec that warns (unicode_escape) has failed
+            return data.decode(encoding)
+    except LookupError:  # unknown, or not a text encoding (rot13, zlib...)
+        raise FormatError(f"the XML declaration names the encoding '{shown}', which is not a known text "
+                          f"encoding (save the file as UTF-8)", path=path, line=1) from None
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FormatError(f"not valid {shown} text (byte 0x{data[exc.start]:02x}), the encoding the XML "
+                          f"declaration names", path=path, line=line) from None
+    except (UnicodeError, ValueError, Warning) as exc:  # codecs with odd failures (idna, punycode...)
+        raise FormatError(f"cannot decode the file as {shown}, the encoding the XML declaration names "
+                          f"({shorten(str(exc), 200)})", path=path, line=1) from None
+
+
 def parse_xml(data: bytes | str, path: str, upper_tags: bool = False) -> XmlDocument:
     """Parse ``data``; ``upper_tags`` folds tag names to upper case (XMLBIF readers accept either case)."""
+    if isinstance(data, bytes):
+        data = _decoded(data, path)
     builder = ET.TreeBuilder()
     parser = expat.ParserCreate()
     where: dict[ET.Element, tuple[int, int]] = {}
@@ -56,8 +97,10 @@ def parse_xml(data: bytes | str, path: str, upper_tags: bool = False) -> XmlDocu
     except expat.ExpatError as exc:
         raise FormatError(f"malformed XML: {expat.ErrorString(exc.code)}", path=path, line=exc.lineno,
                           column=exc.offset + 1) from None
-    except (ValueError, UnicodeError) as exc:  # e.g. an encoding expat does not know
-        raise FormatError(f"malformed XML: {exc}", path=path) from None
+    except (ValueError, UnicodeError) as exc:  # e.g. bytes that do not decode in the declared encoding
+        raise FormatError(f"malformed XML: {shorten(str(exc), 200)}", path=path) from None
+    except LookupError as exc:  # an encoding declaration _decoded did not see (not at the start of the file)
+        raise FormatError(f"malformed XML: {shorten(str(exc), 200)}", path=path) from None
     return XmlDocument(root, where, path)
 
 

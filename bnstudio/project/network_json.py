@@ -1,19 +1,24 @@
 """The ``"network"`` object of a project file: variables in order, states, ordered parents, CPTs, alpha.
 
 Tables are nested JSON arrays in the core CPT layout (parents' axes in parent order, the child's states
-last), written with Python's shortest round-trip float repr, so a save/load cycle is exact.
+last), written with Python's shortest round-trip float repr, so a save/load cycle is exact for rows summing to
+1 up to float rounding. Rows are judged as in every other format (:mod:`bnstudio.io.common`): rescaled within
+1e-3 of 1 (with one :class:`~bnstudio.errors.RepairWarning` per file for rows off by more than 1e-5), refused
+beyond; sizes are checked against :mod:`bnstudio.io.limits` before the tables are read.
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 import networkx as nx
 import numpy as np
 
 from bnstudio.core.network import Network
-from bnstudio.core.validation import ROW_TOLERANCE
 from bnstudio.core.variable import Variable, check_name
 from bnstudio.errors import ValidationError
+from bnstudio.io.common import SUM_TOLERANCE, RowRepairs, row_label
+from bnstudio.io.limits import SizeBudget
 from bnstudio.project.schema import Checker, child, json_type
 
 NETWORK_KEYS = {"name", "properties", "variables"}
@@ -54,10 +59,12 @@ def _shape_of(value: Any) -> tuple[int, ...]:
 
 
 def read_table(check: Checker, value: Any, shape: tuple[int, ...], where: str, family: str, *,
-               probabilities: bool, parents: Sequence[tuple[str, list[str]]] = ()) -> np.ndarray:
-    """A nested array of non-negative finite numbers of exactly ``shape``; CPT rows must sum to 1.
+               probabilities: bool, parents: Sequence[tuple[str, list[str]]] = (), variable: str = "",
+               repairs: RowRepairs | None = None) -> np.ndarray:
+    """A nested array of non-negative finite numbers of exactly ``shape``; CPT rows (``probabilities``) are
+    checked and rescaled with ``repairs`` (see the module docstring).
 
-    ``parents`` ((name, states) in parent order) label the rows in messages.
+    ``parents`` ((name, states) in parent order) and ``variable`` label the rows in messages.
     """
     given = _shape_of(value)
     if given != shape:  # judged from the first entry at each depth; ragged arrays are caught by walk()
@@ -79,13 +86,14 @@ def read_table(check: Checker, value: Any, shape: tuple[int, ...], where: str, f
     walk(value, 0, where)
     table = np.array(flat, dtype=float).reshape(shape)
     if probabilities:
-        sums = table.sum(axis=-1)
-        off = np.argwhere(np.abs(sums - 1.0) > ROW_TOLERANCE)
-        if len(off):
-            row = tuple(int(i) for i in off[0])
-            path = where + "".join(f"[{i}]" for i in row)
-            label = ", ".join(f"{p}={states[i]}" for (p, states), i in zip(parents, row))
-            check.fail(path, f"row ({label}) sums to {sums[row]:.10g}, not 1")
+        rows = table.reshape(-1, shape[-1])  # a view: rescaled in place
+        repairs = repairs if repairs is not None else RowRepairs(check.file or "<project>")
+        bad = repairs.rescale(rows, lambda r: f"row {row_label(parents, r)} of '{variable}'")
+        if bad is not None:
+            index = np.unravel_index(bad, shape[:-1]) if len(shape) > 1 else ()
+            path = where + "".join(f"[{int(i)}]" for i in index)
+            check.fail(path, f"row {row_label(parents, bad)} sums to {rows[bad].sum():.10g}, not 1 "
+                             f"(tolerance {SUM_TOLERANCE:g})")
     return table
 
 
@@ -98,11 +106,14 @@ def _position(check: Checker, value: Any, where: str) -> tuple[float, float] | N
     return check.number(pair[0], child(where, 0)), check.number(pair[1], child(where, 1))
 
 
-def _read_variable(check: Checker, value: Any, where: str) -> dict[str, Any]:
+def _read_variable(check: Checker, value: Any, where: str, budget: SizeBudget) -> dict[str, Any]:
     obj = check.of(value, dict, where)
     check_keys(check, obj, VARIABLE_KEYS, where)
     name = check.key(obj, "name", str, where)
     states = check.strings(check.key(obj, "states", list, where), child(where, "states"))
+    parents = check.strings(check.key(obj, "parents", list, where), child(where, "parents"))
+    budget.states(name, len(states), lambda m: check.error(child(where, "states"), m))
+    budget.parents(name, len(parents), lambda m: check.error(child(where, "parents"), m))
     try:
         check_name(name, "variable")
     except ValidationError as exc:
@@ -111,8 +122,7 @@ def _read_variable(check: Checker, value: Any, where: str) -> dict[str, Any]:
         Variable(name, tuple(states))
     except ValidationError as exc:
         check.fail(child(where, "states"), str(exc))
-    return {"name": name, "states": states,
-            "parents": check.strings(check.key(obj, "parents", list, where), child(where, "parents")),
+    return {"name": name, "states": states, "parents": parents,
             "description": check.key(obj, "description", str, where, default=""),
             "position": _position(check, obj.get("position"), child(where, "position")),
             "cpt": check.key(obj, "cpt", list, where), "alpha": obj.get("alpha")}
@@ -151,8 +161,10 @@ def network_from_json(check: Checker, value: Any, where: str = "network") -> Net
     for key, text in properties.items():
         check.of(text, str, child(child(where, "properties"), key))
     vars_path = child(where, "variables")
-    specs = [_read_variable(check, v, child(vars_path, i))
-             for i, v in enumerate(check.key(obj, "variables", list, where))]
+    budget, repairs = SizeBudget(), RowRepairs(check.file or "<project>")
+    variables = check.key(obj, "variables", list, where)
+    budget.variables(len(variables), lambda m: check.error(vars_path, m))
+    specs = [_read_variable(check, v, child(vars_path, i), budget) for i, v in enumerate(variables)]
     seen: dict[str, int] = {}
     for i, spec in enumerate(specs):
         if spec["name"] in seen:
@@ -161,6 +173,12 @@ def network_from_json(check: Checker, value: Any, where: str = "network") -> Net
         seen[spec["name"]] = i
     _check_parents(check, specs, vars_path)
     cards = {s["name"]: len(s["states"]) for s in specs}
+    for i, spec in enumerate(specs):  # every size, before any table is read
+        shape = [cards[p] for p in spec["parents"]] + [cards[spec["name"]]]
+        fail = lambda m, i=i: check.error(child(child(vars_path, i), "cpt"), m)  # noqa: E731
+        budget.family(spec["name"], shape, fail)
+        if spec["alpha"] is not None:
+            budget.table(spec["name"], math.prod(shape), fail)
     net = Network(name)
     for spec in specs:
         net.add_variable(spec["name"], spec["states"], description=spec["description"], position=spec["position"])
@@ -170,9 +188,10 @@ def network_from_json(check: Checker, value: Any, where: str = "network") -> Net
         family = f"parents {spec['parents']} then '{spec['name']}'"
         labels = [(p, specs[seen[p]]["states"]) for p in spec["parents"]]
         cpt = read_table(check, spec["cpt"], shape, child(path, "cpt"), family, probabilities=True,
-                         parents=labels)
+                         parents=labels, variable=spec["name"], repairs=repairs)
         alpha = None if spec["alpha"] is None else read_table(check, spec["alpha"], shape, child(path, "alpha"),
                                                               family, probabilities=False)
         net.set_parents(spec["name"], spec["parents"], cpt, alpha)
     net.properties = dict(properties)
+    repairs.warn()
     return net

@@ -15,6 +15,7 @@ import math
 from typing import Any, Callable, NoReturn
 
 from bnstudio.errors import FormatError, ValidationError
+from bnstudio.io.messages import shorten, tidy
 
 #: The schema version this BN Studio writes and the newest it reads.
 SCHEMA_VERSION = 1
@@ -35,9 +36,11 @@ class ProjectFormatError(FormatError):
 
 
 def child(where: str, key: str | int) -> str:
-    """The JSON path of ``key`` inside ``where``: ``a.b``, ``a[3]`` or ``a["odd key"]``."""
+    """The JSON path of ``key`` inside ``where``: ``a.b``, ``a[3]`` or ``a["odd key"]`` (a key too long to read
+    is shortened: the path is for messages)."""
     if isinstance(key, int):
         return f"{where}[{key}]"
+    key = shorten(key)
     if key.isidentifier():
         return f"{where}.{key}" if where else key
     return f"{where}[{json.dumps(key, ensure_ascii=False)}]"
@@ -69,8 +72,12 @@ class Checker:
     def __init__(self, file: str | None = None) -> None:
         self.file = file
 
+    def error(self, where: str, message: str) -> ProjectFormatError:
+        """The error :meth:`fail` raises (for helpers that raise it themselves)."""
+        return ProjectFormatError(tidy(message), path=self.file, json_path=tidy(where))
+
     def fail(self, where: str, message: str) -> NoReturn:
-        raise ProjectFormatError(message, path=self.file, json_path=where)
+        raise self.error(where, message)
 
     def of(self, value: Any, kind: type, where: str) -> Any:
         """``value`` if it has JSON type ``kind`` (``float`` means any number, booleans excluded)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bnstudio.core.network import Network
+from bnstudio.io.messages import listing
 from bnstudio.project.network_json import check_keys
 from bnstudio.project.schema import Checker, child, json_type
 
@@ -20,7 +21,7 @@ def read_state(check: Checker, net: Network, var: Any, state: Any, where: str) -
         check.fail(where, f"unknown variable '{var}'")
     check.of(state, str, where)
     if state not in net.states(var):
-        check.fail(where, f"variable '{var}' has no state '{state}' (states: {', '.join(net.states(var))})")
+        check.fail(where, f"variable '{var}' has no state '{state}' (states: {listing(net.states(var), quote=False)})")
     return state
 
 

@@ -132,3 +132,37 @@ def test_numeric_states_match_by_value():
     assert [(p.column, p.value) for p in err.value.problems] == [("Amb", "1.00")]
     ok = Dataset(["N"], [("0.0", "1", "2.50")], np.array([[2], [1], [0]]))
     assert align(ok, net).codes[:, 0].tolist() == [2, 1, 0]
+
+
+def test_unobserved_variables_are_detectable():
+    from bnstudio.core.network import Network
+    from bnstudio.data import Dataset, align
+
+    net = Network("n")
+    for v in "ABC":
+        net.add_variable(v, ["x", "y"])
+    ds = Dataset(["A", "B"], [("x", "y"), ("x",)], np.array([[0, -1], [1, -1]]))
+    aligned = align(ds, net)
+    assert ds.unobserved_columns() == ["B"]
+    assert aligned.unobserved_variables() == ["B", "C"]  # B: every cell missing; C: no column (latent)
+    assert align(Dataset(["A"], [("x",)], np.zeros((0, 1), dtype=int)), net).unobserved_variables() == ["A", "B", "C"]
+
+
+def test_match_states_against_a_brute_force_comparison():
+    """Exact string match, else the single state with the same number (one sort, not a values x states table)."""
+    from bnstudio.data.states import match_states, numeric_values
+
+    rng = np.random.default_rng(11)
+    pool = ["1", "1.0", "01", "2", "2.5", "-0", "0", "x", "nan", "NaN", "1e0", "3", " 3", "inf", "-inf", "y"]
+    for _ in range(200):
+        labels = list(rng.choice(pool, size=rng.integers(0, 8)))
+        states = list(dict.fromkeys(rng.choice(pool, size=rng.integers(1, 6))))
+        expected = []
+        for label in labels:
+            if label in states:
+                expected.append(states.index(label))
+                continue
+            value = numeric_values([label])[0]
+            same = [i for i, v in enumerate(numeric_values(states)) if v == value]
+            expected.append(same[0] if len(same) == 1 else -1)
+        assert match_states(labels, states).tolist() == expected, (labels, states)

@@ -204,7 +204,7 @@ def test_discretise_frame_and_reuse_on_test_data():
     assert again == fitted
     assert cut_test["age"].cat.codes.tolist() == [0, 1, -1]
     assert cut_test["dose"].cat.codes.tolist() == fitted["dose"].apply([0.0, 0.5, 1.0]).tolist()
-    ds = from_frame(cut_test.drop(columns="kind"), allow_constant=True)
+    ds = from_frame(cut_test.drop(columns="kind"))
     assert ds.column_states("age") == fitted["age"].labels  # interval order, not string order
 
 
@@ -218,3 +218,15 @@ def test_discretise_frame_errors():
         discretise_frame(frame, {"b": ("equal_width", 2)})
     with pytest.raises(ValidationError, match="values of column 't' must be numbers: row 1 holds 'x'"):
         discretise_frame(frame, {"t": ("equal_width", 2)})
+
+
+@pytest.mark.parametrize("bins", [float("nan"), float("inf"), -1, 0, 2.5, "3", True, None])
+def test_a_bad_number_of_bins_is_one_validation_error(bins):
+    with pytest.raises(ValidationError, match="^the number of bins must be a positive integer, got "):
+        equal_width([1.0, 2.0, 3.0], bins)
+
+
+def test_the_number_of_bins_is_bounded_before_anything_is_allocated():
+    with pytest.raises(ValidationError, match=r"^the number of bins is 1,000,000,000, above the limit of 1,000,000 "
+                                              r"\(set the environment variable BNSTUDIO_MAX_STATES to raise it\)$"):
+        equal_frequency([1.0, 2.0, 3.0], 10 ** 9)

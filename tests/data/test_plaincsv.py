@@ -124,3 +124,18 @@ def test_state_order_errors_list_values_the_same_way_on_both_paths(write):
             reader(path, state_order={"A": ["x"]})
         messages.append(str(info.value))
     assert messages[0] == messages[1] and "'b', 'c'" in messages[0]
+
+
+def test_long_cells_take_the_general_path_and_read_the_same(tmp_path):
+    """A cell longer than 256 bytes would cost the numpy tokeniser a pass per 8 bytes: pandas reads it."""
+    import time
+
+    from bnstudio.data import read_csv
+
+    long = "y" * 300_000
+    path = tmp_path / "long.csv"
+    path.write_text("A,B\n" + "".join(f"a{k % 3},{long if k == 5 else 'x'}\n" for k in range(50)))
+    started = time.perf_counter()
+    ds = read_csv(path)
+    assert time.perf_counter() - started < 2
+    assert ds.column_states("B") == ("x", long) and ds.column("B").tolist() == [0] * 5 + [1] + [0] * 44

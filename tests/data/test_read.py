@@ -46,7 +46,7 @@ def test_custom_missing_markers(write):
 
 
 def test_values_are_stripped(write):
-    ds = read_csv(write("s.csv", "A , B\n a ,x\na,y \n"), allow_constant=True)
+    ds = read_csv(write("s.csv", "A , B\n a ,x\na,y \n"))
     assert ds.columns == ["A", "B"]
     assert ds.column_states("A") == ("a",) and ds.column_states("B") == ("x", "y")
 
@@ -181,15 +181,21 @@ def test_duplicate_and_unnamed_columns(write):
         read_csv(write("u.csv", "\nA,,C\n1,2,3\n4,5,6\n"))
 
 
-def test_constant_and_empty_columns(write):
+def test_constant_and_empty_columns_are_observations(write):
+    """A small sample may show one value of a column, or none (a latent variable): both are data."""
     path = write("c.csv", "A,B,C\nx,1,?\nx,2,\n")
-    with pytest.raises(FormatError, match=r"c\.csv: column 'A' has a single distinct value 'x'.*allow_constant"):
-        read_csv(path)
-    ds = read_csv(path, allow_constant=True)
+    ds = read_csv(path)
     assert ds.states == [("x",), ("1", "2"), ()]
-    assert ds.column("C").tolist() == [-1, -1]
-    with pytest.raises(FormatError, match="column 'C' has no values"):
-        read_csv(write("e.csv", "B,C\n1,?\n2,\n"))
+    assert ds.column("A").tolist() == [0, 0] and ds.column("C").tolist() == [-1, -1]
+    assert ds.unobserved_columns() == ["C"]
+    assert read_csv(write("e.csv", "B,C\n1,?\n1,\n")).states == [("1",), ()]
+
+
+@pytest.mark.parametrize("text", ["A,B\n?,\n,NA\n", "A,B\n\"\",?\n"])
+def test_a_file_without_any_observed_value_is_refused(write, text):
+    with pytest.raises(FormatError, match=r"m\.csv: every cell is missing \(\d rows?, 2 columns\): there is no "
+                                          r"observed value$"):
+        read_csv(write("m.csv", text))
 
 
 # ---------------------------------------------------------------------------------------------- frames
@@ -223,8 +229,9 @@ def test_from_frame_round_trips_to_frame():
 
 
 def test_from_frame_errors_are_validation_errors_without_a_file():
-    with pytest.raises(ValidationError, match="column 'k' has a single distinct value") as err:
-        from_frame(pd.DataFrame({"k": [1, 1], "v": [1, 2]}))
+    assert from_frame(pd.DataFrame({"k": [1, 1], "v": [1, 2]})).states == [("1",), ("1", "2")]
+    with pytest.raises(ValidationError, match="every cell is missing") as err:
+        from_frame(pd.DataFrame({"k": [np.nan, np.nan]}))
     assert not isinstance(err.value, FormatError)
     with pytest.raises(ValidationError, match="duplicate column name 'a'"):
         from_frame(pd.DataFrame([[1, 2], [3, 4]], columns=["a", "a"]))
@@ -232,7 +239,7 @@ def test_from_frame_errors_are_validation_errors_without_a_file():
 
 def test_read_table_dispatch(write, tmp_path):
     assert read_table(write("t.tsv", "A\tB\n1\tx\n2\ty\n")).states == [("1", "2"), ("x", "y")]
-    assert read_table(write("t.csv", "A,B\n1,x\n1,y\n"), allow_constant=True).states[0] == ("1",)
+    assert read_table(write("t.csv", "A,B\n1,x\n1,y\n")).states[0] == ("1",)
     with pytest.raises(FormatError, match=r"t\.json: unknown table type.*\.csv"):
         read_table(tmp_path / "t.json")
 

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from bnstudio.core.network import Network
+from bnstudio.errors import RepairWarning
 from bnstudio.io.bif import format_bif, parse_bif
 
 MESSY = r'''/* A header comment
@@ -141,7 +142,11 @@ def test_rows_within_tolerance_are_rescaled_rows_summing_to_one_kept_exactly():
     variable B { type discrete [ 2 ] { x, y }; }
     probability ( A ) { table 0.333, 0.333, 0.333; }
     probability ( B | A ) { (a) 0.2, 0.7995; (b) 0.1, 0.9000001; (c) 0.1, 0.9; }"""
-    net = parse_bif(text)
+    with pytest.warns(RepairWarning) as caught:  # one warning for the file, naming the noticeable rows
+        net = parse_bif(text)
+    assert len(caught) == 1 and "\n" not in str(caught[0].message)
+    assert str(caught[0].message) == ("<string>: rescaled 2 rows whose sums were off 1 by more than 1e-05 (at "
+                                      "most 0.001): row () of 'A' sums to 0.999, row (A=a) of 'B' sums to 0.9995")
     assert np.allclose(net.cpt("A"), [1 / 3] * 3, atol=1e-15)
     assert net.cpt("B")[0].sum() == pytest.approx(1.0, abs=1e-15)
     assert net.cpt("B")[0, 0] == pytest.approx(0.2 / 0.9995, abs=1e-15)
