@@ -4,6 +4,7 @@ runs, queries, a structure proposal: :meth:`Document.unsaved_work`), and the min
 the whole session."""
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
-from bnstudio.errors import BNStudioError, FormatError
+from bnstudio.errors import BNStudioError, FormatError, RepairWarning
 from bnstudio.gui import commands as cmd
 from bnstudio.gui import dialogs, file_io
 from bnstudio.gui import settings as cfg
@@ -66,7 +67,9 @@ class FileController(QObject):
             return False
         path = Path(path)
         try:
-            self.document.load(path)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", RepairWarning)
+                self.document.load(path)
         except FormatError as exc:
             dialogs.show_format_error(self.window, exc)
             if remember:
@@ -78,6 +81,9 @@ class FileController(QObject):
             self.document.path_changed.emit()
         elif remember:
             self._remember(path)
+        repairs = [str(w.message) for w in caught if issubclass(w.category, RepairWarning)]
+        if repairs:   # read the way its authoring tool would, and said so
+            self.window.show_message("warning", "Opened with repairs: " + " · ".join(repairs))
         self.window.view.open_view()
         return True
 

@@ -186,3 +186,13 @@ def test_the_long_training_example_opens_with_its_data_and_target(qtbot, window)
     with qtbot.waitSignal(panel.run_cancelled, timeout=30000):
         panel.cancel()
     assert panel.runs == [] and not window.document.modified
+
+
+def test_a_file_read_after_a_repair_says_so_in_the_window(window, tmp_path):
+    path = tmp_path / "rounded.bif"
+    path.write_text("network x {\n}\nvariable A {\n  type discrete [ 2 ] { a, b };\n}\n"
+                    "probability ( A ) {\n  table 0.5 0.4995 ;\n}\n")
+    assert window.open_path(path)
+    text = window.message_bar.label.text()
+    assert window.message_bar.isVisible() and "Opened with repairs" in text and "'A'" in text
+    np.testing.assert_allclose(window.document.network.cpt("A").sum(), 1.0)

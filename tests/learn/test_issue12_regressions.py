@@ -24,7 +24,7 @@ RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 @pytest.fixture(scope="module")
 def insurance():
     net = read_network(RESOURCES / "networks" / "insurance.bif")
-    codes = align(read_csv(RESOURCES / "data" / "insurance.csv", allow_constant=True), net).codes
+    codes = align(read_csv(RESOURCES / "data" / "insurance.csv"), net).codes
     return net, codes
 
 

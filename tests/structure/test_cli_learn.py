@@ -92,3 +92,13 @@ def test_bad_files_are_one_line_errors(capsys, tmp_path, asia_csv):
     bad.write_text("[[1, 2]]")
     status, _, err = run(capsys, "learn", asia_csv, "-a", "chow-liu", "--tiers", bad, "-o", tmp_path / "o.bif")
     assert status == 2 and "tiers must be" in err
+
+
+def test_a_column_without_any_value_is_a_one_line_error(tmp_path, capsys):
+    from bnstudio.cli import main
+
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,c\nx,,1\ny,,2\nx,,1\n")
+    assert main(["learn", "-a", "chow-liu", "-o", str(tmp_path / "o.bif"), str(data)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no observed value for 'b'" in err[0]
