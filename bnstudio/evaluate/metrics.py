@@ -1,7 +1,7 @@
 """Scores of a network on a data set (Zhou §3.1): LL, CLL, classification error, AE, SE, Brier, confusion.
 
-For each row the target is hidden and p(q | e) computed from the other observed cells (one batched
-propagation over the unique evidence patterns). Means are per case, natural logs; rows whose target is
+For each row the target is hidden and p(q | e) computed from the other observed cells (batched propagations
+over the unique evidence patterns, in chunks that fit ``memory_budget``: :mod:`bnstudio.learn.batches`). Means are per case, natural logs; rows whose target is
 missing count for the log-likelihood only.
 
 * ``ll``  = mean log p(row)                     * ``cll`` = mean log p(q | e)          (eq 3.2, 3.4)
@@ -22,8 +22,9 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.errors import ImpossibleEvidence, ValidationError
-from bnstudio.inference import InferenceEngine
-from bnstudio.learn.params.suffstats import check_codes, unique_rows
+from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
+from bnstudio.learn.batches import batch_size, spans
+from bnstudio.learn.params.suffstats import check_codes, narrow_codes, unique_rows
 from bnstudio.learn.params.terms import Terms
 
 
@@ -45,22 +46,32 @@ class Metrics:
         return asdict(self)
 
 
-def target_posteriors(net: Network, codes: np.ndarray, target: str, row_numbers: np.ndarray | None = None
-                      ) -> np.ndarray:
-    """p(target | other observed cells) for every row, shape (N, |target|), via unique evidence patterns.
+def target_posteriors(net: Network, codes: np.ndarray, target: str, row_numbers: np.ndarray | None = None,
+                      memory_budget: int = DEFAULT_MEMORY_BUDGET) -> np.ndarray:
+    """p(target | other observed cells) for every row, shape (N, |target|), via unique evidence patterns
+    (in chunks that fit ``memory_budget``, bytes).
 
     Rows whose other cells have probability 0 raise :class:`ImpossibleEvidence` naming them (``row_numbers``:
     how to number the rows in the message, default 0..N-1).
     """
     t = net.variables.index(target)
-    hidden = codes.copy()
+    hidden = narrow_codes(codes)
+    hidden = hidden.copy() if hidden is codes else hidden
     hidden[:, t] = -1
     unique, inverse = unique_rows(hidden)
-    engine = InferenceEngine(net)
+    del hidden
+    engine = InferenceEngine(net, memory_budget=memory_budget)
+    # per pattern beside the propagation: its evidence likelihoods, its posterior and its code row
+    cards = sum(net.cardinality(v) for v in net.variables)
+    parts = list(spans(len(unique), batch_size(engine, 8 * (cards + net.cardinality(target)) + len(net),
+                                                "scoring the data rows")))
+    post = np.empty((len(unique), net.cardinality(target)))
     try:
-        post = engine.posterior_batch(target, unique)[target]
+        for part in parts:
+            post[part] = engine.posterior_batch(target, unique[part])[target]
     except ImpossibleEvidence:
-        bad = np.flatnonzero(np.isneginf(engine.log_evidence_batch(unique))[inverse])
+        log = np.concatenate([engine.log_evidence_batch(unique[part]) for part in parts])
+        bad = np.flatnonzero(np.isneginf(log)[inverse])
         rows = bad if row_numbers is None else np.asarray(row_numbers)[bad]
         raise ImpossibleEvidence(f"the network gives probability 0 to the other cells of data row(s) "
                                  f"{', '.join(str(int(r)) for r in rows[:10])}"
@@ -69,19 +80,21 @@ def target_posteriors(net: Network, codes: np.ndarray, target: str, row_numbers:
     return post[inverse]
 
 
-def evaluate(net: Network, data, target: str, weights: np.ndarray | None = None) -> Metrics:
-    """All scores of ``net`` on ``data`` (codes aligned to ``net.variables``) for ``target``."""
+def evaluate(net: Network, data, target: str, weights: np.ndarray | None = None,
+             memory_budget: int = DEFAULT_MEMORY_BUDGET) -> Metrics:
+    """All scores of ``net`` on ``data`` (codes aligned to ``net.variables``) for ``target``; batched inference
+    in chunks that fit ``memory_budget`` (bytes)."""
     codes, weights = check_codes(net, data, weights)
     if target not in net:
         raise ValidationError(f"unknown target variable '{target}'")
     t = net.variables.index(target)
-    terms = Terms(net)
+    terms = Terms(net, memory_budget)
     logp = terms.stats(codes, weights, want_counts=False).logp
     rows = codes[:, t] >= 0
     if not rows.any():
         raise ValidationError(f"the target '{target}' is missing in every row")
     y, w = codes[rows, t], weights[rows]
-    post = target_posteriors(net, codes[rows], target, np.flatnonzero(rows))
+    post = target_posteriors(net, codes[rows], target, np.flatnonzero(rows), memory_budget)
     p_true = post[np.arange(len(y)), y]
     predicted = post.argmax(axis=1)
     onehot = np.eye(post.shape[1])[y]

@@ -11,3 +11,5 @@ MAX_ESS = 1e9
 MIN_ESS = 1e-6
 #: the largest L2 penalty per case (larger ones overflow the penalty at the first step)
 MAX_L2 = 1e12
+#: the largest memory budget (bytes) of one batched propagation
+MAX_MEMORY_BUDGET = 2 ** 50

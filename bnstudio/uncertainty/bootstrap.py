@@ -2,7 +2,8 @@
 
 A bagged model answers a query by averaging the query response over its T parameter sets; the central
 ``level`` quantile interval of the T responses is the bootstrap interval shown beside the delta-method
-(Dirichlet) intervals. The bags are the engine's parameter axis: one batched propagation for all of them.
+(Dirichlet) intervals. The bags are the engine's parameter axis: batched propagations of as many bags as fit the
+memory budget (:func:`~bnstudio.uncertainty.sensitivity.query_response`).
 """
 from __future__ import annotations
 

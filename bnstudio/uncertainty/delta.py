@@ -22,6 +22,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ImpossibleEvidence
 from bnstudio.inference import InferenceEngine
 from bnstudio.inference.evidence import VariableIndex, describe, likelihood_vector
+from bnstudio.learn.batches import check_one_case
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ def delta_method(net: Network, alpha: Mapping[str, np.ndarray], query: Mapping[s
     """σ²(q) by Theorem 2 for q = p(query | evidence), a state or a joint configuration."""
     engine = engine or InferenceEngine(net)
     evidence = dict(evidence or {})
+    check_one_case(engine, "the delta-method error bars")
     fams, log_z = engine.calibrate_batch(query_cases(net, query, evidence))
     if np.isneginf(log_z[0]):
         raise ImpossibleEvidence(f"impossible evidence: p({describe(engine.compiled.index, evidence)}) = 0")

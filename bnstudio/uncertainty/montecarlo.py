@@ -1,7 +1,7 @@
 """Monte-Carlo check of the error bars (Singh §3.6): sample Θ from the Dirichlet rows, evaluate q(Θ) exactly.
 
-Parameter sets are drawn in chunks as large as the engine's memory budget allows and the query is evaluated
-on each chunk in one batched propagation (the engine's parameter axis):
+Parameter sets are drawn in chunks as large as fit the engine's memory budget (:mod:`bnstudio.learn.batches`)
+and the query is evaluated on each chunk in one batched propagation (the engine's parameter axis):
 q_i = exp(log p(q, e | Θ_i) − log p(e | Θ_i)).
 The draws continue the same per-CPT random streams from chunk to chunk, so a seed gives the same draws
 whatever the memory budget. Reported: the empirical mean,
@@ -18,8 +18,9 @@ import numpy as np
 from scipy import stats
 
 from bnstudio.core.network import Network
-from bnstudio.errors import EvidenceError, MemoryBudgetExceeded
+from bnstudio.errors import EvidenceError, ValidationError
 from bnstudio.inference import InferenceEngine
+from bnstudio.learn.batches import batch_size
 from bnstudio.uncertainty.dirichlet import check_draws, parameter_streams, sample_parameters
 from bnstudio.uncertainty.intervals import Intervals
 
@@ -43,20 +44,22 @@ def query_samples(net: Network, alpha: Mapping[str, np.ndarray], query: Mapping[
                   evidence: Mapping[str, str] | None, r: int, seed: int | None = None,
                   engine: InferenceEngine | None = None) -> np.ndarray:
     """q(Θ_i) for r draws Θ_i (hard evidence only), in batched propagations of as many draws as fit the
-    engine's memory budget."""
+    engine's memory budget. Every q(Θ_i) is kept (8 bytes a draw): more draws than the budget holds are
+    refused before anything is drawn."""
     engine = engine or InferenceEngine(net)
     evidence = dict(evidence or {})
     if any(not isinstance(s, str) for s in evidence.values()):
         raise EvidenceError("the Monte-Carlo check takes hard evidence (VAR=STATE) only")
     r = check_draws(r)
     if 8 * r > engine.memory_budget:
-        raise MemoryBudgetExceeded(f"{r} Monte-Carlo draws do not fit the memory budget of "
-                                   f"{engine.memory_budget / 2**30:.3g} GiB")
+        raise ValidationError(f"{r:,} Monte-Carlo draws of '{net.name}' would need {8 * r / 2**30:.3g} GiB for the "
+                              f"answers alone, more than the memory budget of {engine.memory_budget / 2**30:.3g} "
+                              f"GiB; use at most {engine.memory_budget // 8:,} draws")
     if any(k in evidence and evidence[k] != query[k] for k in query):
         return np.zeros(r)
     streams = parameter_streams(alpha, seed)
     # per draw: the Gamma draws, their totals and the normalised parameter sets
-    chunk = engine.batch_capacity(3 * 8 * sum(a.size for a in alpha.values()))
+    chunk = batch_size(engine, 3 * 8 * sum(a.size for a in alpha.values()), "the Monte-Carlo check")
     return np.concatenate([_query_chunk(net, engine, alpha, query, evidence, min(chunk, r - start), streams)
                            for start in range(0, r, chunk)])
 

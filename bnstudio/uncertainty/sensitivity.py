@@ -19,6 +19,7 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import UnknownStateError, ValidationError
 from bnstudio.inference import InferenceEngine
+from bnstudio.learn.batches import check_one_case, parameter_batches
 from bnstudio.uncertainty.delta import query_cases
 from bnstudio.uncertainty.errorbars import ErrorBars
 
@@ -48,9 +49,12 @@ class Sensitivity:
 def query_response(net: Network, query: Mapping[str, str], evidence: Mapping[str, Any],
                    parameters: Mapping[str, np.ndarray], engine: InferenceEngine | None = None) -> np.ndarray:
     """q(Θ_s) = p(query | evidence, Θ_s) for S parameter sets {var: (S, *family)} (other variables keep the
-    network's CPTs), in one batched propagation; 0 where p(q, e | Θ_s) = 0."""
+    network's CPTs), in batched propagations of as many sets as fit the memory budget
+    (:func:`~bnstudio.learn.batches.parameter_batches`); 0 where p(q, e | Θ_s) = 0."""
     engine = engine or InferenceEngine(net)
-    log = engine.log_evidence_batch(query_cases(net, query, evidence), parameters=parameters)
+    cases = query_cases(net, query, evidence)
+    log = np.concatenate([engine.log_evidence_batch(cases, parameters=sets)
+                          for sets in parameter_batches(engine, parameters, 2, "the query over parameter sets")])
     with np.errstate(invalid="ignore"):
         return np.where(np.isneginf(log[:, 1]), 0.0, np.exp(log[:, 1] - log[:, 0]))
 
@@ -115,6 +119,7 @@ def sensitivity(net: Network, bars: ErrorBars, variable: str, row: tuple[int, ..
     params = np.broadcast_to(table, (3,) + table.shape).copy()
     params[(slice(None),) + tuple(row)] = covaried_rows(theta_row, state, anchors)
     engine = engine or InferenceEngine(net)
+    check_one_case(engine, "the sensitivity curve")
     log = engine.log_evidence_batch(query_cases(net, bars.query, bars.evidence), parameters={variable: params})
     with np.errstate(over="ignore"):
         joint, evidence = np.exp(log[:, 1] - log[1, 0]), np.exp(log[:, 0] - log[1, 0])  # N, D at 0, θ*, 1 / D(θ*)

@@ -16,8 +16,10 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
+from bnstudio.inference import DEFAULT_MEMORY_BUDGET
+from bnstudio.learn.batches import fitting, spans
 from bnstudio.learn.params.suffstats import check_codes, family_counts, family_index, one_hot_rows
-from bnstudio.learn.params.terms import Terms
+from bnstudio.learn.params.terms import PreparedRows, Terms
 
 
 #: the default L2 penalty of ``clgd`` / ``lgd`` (on β − β₀) and ``wanbia`` (on w − 1) is DEFAULT_L2 / N per
@@ -141,11 +143,11 @@ class DataScorer:
 
     def __init__(self, net: Network, data: np.ndarray, weights: np.ndarray | None = None,
                  target: str | None = None, terms: Terms | None = None,
-                 conditional: "ConditionalRows | None" = None) -> None:
+                 conditional: "ConditionalRows | None" = None, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
         self.codes, self.weights = check_codes(net, data, weights)
-        self.terms = terms or Terms(net)
+        self.terms = terms or Terms(net, memory_budget)
         complete = (self.codes >= 0).all(axis=1)
-        self.incomplete = self.terms.prepare(self.codes[~complete])
+        self._incomplete: PreparedRows | None = None          # prepared at the first nll: often never needed
         self.incomplete_weights = self.weights[~complete]
         whole = self.codes[complete]
         counts = family_counts(net, whole, self.weights[complete]) if len(whole) else {}
@@ -159,8 +161,10 @@ class DataScorer:
         if theta is not None:
             self.terms.set_cpts(theta)
         total = self.complete(self.terms.theta)
-        if self.incomplete.n:
-            logp = self.terms.stats(self.incomplete, self.incomplete_weights, want_counts=False).logp
+        if self.incomplete_weights.size:
+            if self._incomplete is None:
+                self._incomplete = self.terms.prepare(self.codes[(self.codes < 0).any(axis=1)])
+            logp = self.terms.stats(self._incomplete, self.incomplete_weights, want_counts=False).logp
             total += weighted_sum(self.incomplete_weights, logp)
         return -total / self.weights.sum()
 
@@ -215,10 +219,12 @@ class ConditionalRows:
             perm.append(terms.offsets[k] + order.ravel())
             offset += rest.size
         self._perm = np.concatenate(perm)
-        n_fast = len(fast_codes)
-        self.onehot = one_hot_rows(rest_index, n_fast, offset)
-        self._rows = np.arange(n_fast)
-        self.onehot_t = self.onehot.T            # CSC view of the same arrays: Xᵀ v without a transpose copy
+        self.width = offset
+        onehot = one_hot_rows(rest_index, len(fast_codes), offset)
+        # X in blocks of rows whose scores, exponentials and residuals fit the memory budget (one block usually)
+        size = fitting(8 * (3 * self.n_classes + 4), terms.engine.memory_budget)
+        self.blocks = [(part, onehot if size >= len(fast_codes) else onehot[part])
+                       for part in spans(len(fast_codes), size)]
         slow = self.codes[~self.fast]
         hidden = slow.copy()
         hidden[:, target] = -1
@@ -230,20 +236,17 @@ class ConditionalRows:
         """L: the log T-family tables as (rest, |T|) blocks, stacked (R × |T|)."""
         return self.terms.flat_logs[self._perm].reshape(-1, self.n_classes)
 
-    def _scores(self) -> np.ndarray:
-        """S transposed (|T| × n_fast), up to a per-row constant; -inf where a row's θ is zero.
+    def _scores(self, block, table: np.ndarray, relative: bool) -> np.ndarray:
+        """S transposed (|T| × rows of the block), up to a per-row constant; -inf where a row's θ is zero.
 
         Class-major so that every reduction over classes is an elementwise pass over contiguous rows.
+        ``table`` is L as (|T| or |T| − 1) × R: relative to class 0 (``relative``: every log θ finite) or
+        absolute, so that -inf stays -inf.
         """
-        stacked = self._stacked_logs()
-        scores = np.zeros((self.n_classes, self.onehot.shape[0]))
-        if np.isfinite(stacked).all():
-            relative = (stacked[:, 1:] - stacked[:, :1]).T.copy()
-            for value in range(1, self.n_classes):
-                scores[value] = self.onehot @ relative[value - 1]
-        else:   # zeros in θ: absolute scores, so -inf stays -inf
-            for value, column in enumerate(stacked.T.copy()):
-                scores[value] = self.onehot @ column
+        scores = np.zeros((self.n_classes, block.shape[0]))
+        first = 1 if relative else 0
+        for value in range(first, self.n_classes):
+            scores[value] = block @ table[value - first]
         return scores
 
     def logp(self) -> np.ndarray:
@@ -257,23 +260,17 @@ class ConditionalRows:
         w = self.weights if row_factor is None else self.weights * row_factor
         flat = np.zeros(int(self.terms.offsets[-1])) if want_counts else None
         if self.fast.any():
-            scores = self._scores()
-            top = scores.max(axis=0)
-            finite = np.isfinite(top)
-            all_finite = bool(finite.all())
-            if not all_finite:
-                top = np.where(finite, top, 0.0)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                exp = np.exp(scores - top)
-                total = exp.sum(axis=0)
-                own = scores[self.q, self._rows] - top - np.log(total)
-            logp[self.fast] = own if all_finite else np.where(finite, own, -np.inf)
+            stacked = self._stacked_logs()
+            relative = bool(np.isfinite(stacked).all())
+            table = (stacked[:, 1:] - stacked[:, :1]).T.copy() if relative else stacked.T.copy()
+            fast_logp, w_fast = np.empty(len(self.q)), w[self.fast]
+            product = np.zeros((self.n_classes, self.width)) if want_counts else None
+            for part, block in self.blocks:     # each block's rows, their Xᵀ-products summed
+                fast_logp[part] = self._block(block, self._scores(block, table, relative), self.q[part],
+                                              w_fast[part] if want_counts else None, product)
+            logp[self.fast] = fast_logp
             if flat is not None:
-                post = exp / total if all_finite else np.where(finite, exp / np.where(finite, total, 1.0), 0.0)
-                w_fast = w[self.fast]
-                post *= -w_fast
-                post[self.q, self._rows] += w_fast          # (1{q = k} − p(k | e)) w, class-major
-                flat[self._perm] = self._transposed_product(post, all_finite).T.ravel()
+                flat[self._perm] = product.T.ravel()
         counts = None if flat is None else self.terms.split(flat)
         slow = ~self.fast
         if slow.any():
@@ -285,11 +282,34 @@ class ConditionalRows:
                 counts = [c + a - b for c, a, b in zip(counts, qe.counts, e.counts)]
         return logp, counts
 
-    def _transposed_product(self, residual: np.ndarray, rows_sum_to_zero: bool) -> np.ndarray:
-        """Xᵀ residual, class-major (|T| × R); class 0 from the others when every residual row sums to zero."""
-        out = np.empty((self.n_classes, self.onehot.shape[1]))
+    def _block(self, block, scores: np.ndarray, q: np.ndarray, w: np.ndarray | None,
+               product: np.ndarray | None) -> np.ndarray:
+        """log p(q | e) of a block's rows from their scores; with weights ``w``, adds Xᵀ (1{q = k} − p(k | e)) w
+        of the block to ``product`` (class-major, |T| × R)."""
+        rows = np.arange(len(q))
+        top = scores.max(axis=0)
+        finite = np.isfinite(top)
+        all_finite = bool(finite.all())
+        if not all_finite:
+            top = np.where(finite, top, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            exp = np.exp(scores - top)
+            total = exp.sum(axis=0)
+            own = scores[q, rows] - top - np.log(total)
+        if w is not None:
+            post = exp / total if all_finite else np.where(finite, exp / np.where(finite, total, 1.0), 0.0)
+            post *= -w
+            post[q, rows] += w                                  # (1{q = k} − p(k | e)) w, class-major
+            product += self._transposed_product(block, post, all_finite)
+        return own if all_finite else np.where(finite, own, -np.inf)
+
+    def _transposed_product(self, block, residual: np.ndarray, rows_sum_to_zero: bool) -> np.ndarray:
+        """Xᵀ residual for a block of X, class-major (|T| × R); class 0 from the others when every residual
+        row sums to zero."""
+        out = np.empty((self.n_classes, self.width))
+        columns = block.T                     # CSC view of the same arrays: Xᵀ v without a transpose copy
         for value in range(1 if rows_sum_to_zero else 0, self.n_classes):
-            out[value] = self.onehot_t @ residual[value]
+            out[value] = columns @ residual[value]
         if rows_sum_to_zero:
             out[0] = -out[1:].sum(axis=0)
         return out

@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 from bnstudio.errors import ValidationError
 
-from bnstudio.learn.bounds import MAX_ESS, MAX_ITER, MAX_L2, MIN_ESS  # noqa: F401 (re-exported)
+from bnstudio.learn.bounds import MAX_ESS, MAX_ITER, MAX_L2, MAX_MEMORY_BUDGET, MIN_ESS  # noqa: F401 (re-exported)
 
 
 def show(value: Any) -> str:
@@ -98,3 +98,9 @@ def check_seed(value: Any) -> int | None:
 def check_ess(value: Any) -> float:
     """An equivalent sample size (pseudo-counts) in [MIN_ESS, MAX_ESS]."""
     return check_number("ess (the equivalent sample size)", value, low=MIN_ESS, high=MAX_ESS)
+
+
+def check_memory_budget(value: Any) -> int:
+    """The bytes one batched propagation (or batch of bags, rows) may use: an integer in [1, 2^50]. Batches are
+    chunked to it; only a single case that does not fit raises MemoryBudgetExceeded."""
+    return check_integer("memory_budget", value, low=1, high=MAX_MEMORY_BUDGET)

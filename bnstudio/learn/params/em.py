@@ -1,8 +1,9 @@
 """``em``: expectation–maximisation for missing cells and latent variables (Zhou §3.2.3; tutorial, "EM").
 
 E-step: expected counts E[N(x, π)] = Σ_n w_n p(x, π | e_n) — complete rows by counting, rows missing only the
-target in closed form, all other rows grouped into unique patterns and sent through one batched calibration
-(:class:`~bnstudio.learn.params.terms.Terms`). M-step: ``ml`` (θ ∝ E[N]) or ``mp`` (θ ∝ α + E[N]).
+target in closed form, all other rows grouped into unique patterns and sent through batched calibrations, in
+chunks that fit ``memory_budget`` (bytes; :mod:`bnstudio.learn.batches`), the counts summed over the chunks
+(:class:`~bnstudio.learn.params.terms.Terms`): memory stays bounded and time grows linearly with the rows. M-step: ``ml`` (θ ∝ E[N]) or ``mp`` (θ ∝ α + E[N]).
 
 The returned parameters are the M-step after the last recorded E-step (the history's last entry is the
 E-step before it). With the ``ml`` M-step the log-likelihood never decreases; with ``mp`` the monotone quantity is the
@@ -27,7 +28,8 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.params.base import DataScorer, FitResult
-from bnstudio.learn.params.checks import check_choice, check_integer, check_seed
+from bnstudio.inference import DEFAULT_MEMORY_BUDGET
+from bnstudio.learn.params.checks import check_choice, check_integer, check_memory_budget, check_seed
 from bnstudio.learn.params.counting import check_prior, prior_counts
 from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.params.stopping import StopRule
@@ -45,13 +47,14 @@ class ExpectationMaximisation:
 
     def __init__(self, m_step: str = "ml", prior: str = "laplace", ess: float = 1.0, max_iter: int = 100,
                  tol: float = 1e-6, max_time: float = float("inf"), restarts: int = 0, init: str = "current",
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
         self.m_step = check_choice("m_step", m_step, ("ml", "mp"))
         self.init = check_choice("init", init, ("current", "random"))
         self.prior, self.ess = prior, check_prior(prior, ess)
         self.stop = StopRule(max_iter, tol, max_time)
         self.restarts = check_integer("restarts", restarts, low=0, high=MAX_RESTARTS)
         self.seed = check_seed(seed)
+        self.memory_budget = check_memory_budget(memory_budget)
 
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
@@ -62,10 +65,11 @@ class ExpectationMaximisation:
         rng = np.random.default_rng(self.seed)
         pseudo = prior_counts(net, self.prior, self.ess) if self.m_step == "mp" else None
         progress = Progress(reporter, self.name, total=self.stop.max_iter * (1 + self.restarts))
-        terms = Terms(net)
+        terms = Terms(net, self.memory_budget)
         rows = terms.prepare(codes)     # row kinds and family indices, once for all iterations
         scorer = DataScorer(net, codes, weights, target, terms=terms) if target is not None else None
-        val_scorer = DataScorer(net, validation, None, target) if validation is not None else None
+        val_scorer = (DataScorer(net, validation, None, target, memory_budget=self.memory_budget)
+                      if validation is not None else None)
         best = None
         for run in range(1 + self.restarts):
             random_start = run > 0 or self.init == "random"

@@ -32,7 +32,9 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.params.base import ConditionalRows, DataScorer, FitResult, resolve_l2, weighted_sum
-from bnstudio.learn.params.checks import MAX_ITER, MAX_L2, check_choice, check_integer, check_number
+from bnstudio.inference import DEFAULT_MEMORY_BUDGET
+from bnstudio.learn.params.checks import (MAX_ITER, MAX_L2, check_choice, check_integer, check_memory_budget,
+                                          check_number)
 from bnstudio.learn.params.floor import floored_softmax, row_floor
 from bnstudio.learn.params.stopping import StopRule, StopRun, minimise
 from bnstudio.learn.params.suffstats import check_codes, check_target
@@ -80,9 +82,10 @@ class SoftmaxObjective:
     """Loss and gradient of a criterion as a function of the flat softmax parameter vector β."""
 
     def __init__(self, net: Network, codes: np.ndarray, weights: np.ndarray, target: str | None,
-                 criterion: str, alpha: float = 0.0, l2: float = 0.0, center: np.ndarray | None = None) -> None:
+                 criterion: str, alpha: float = 0.0, l2: float = 0.0, center: np.ndarray | None = None,
+                 memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
         check_criterion(criterion, alpha, target)
-        self.terms = Terms(net)
+        self.terms = Terms(net, memory_budget)
         self.layout = RowLayout([net.family_shape(v) for v in net.variables])
         self.sizes = self.layout.sizes
         self.criterion, self.alpha, self.l2 = criterion, alpha, l2
@@ -191,12 +194,15 @@ class GradientTraining:
 
     ``l2``: None for the default — c / N for ``clgd`` (module docstring), 0 for ``lgd``, whose optimum on complete
     data is then ``ml`` (floored) — else a finite number in [0, 1e12] per training case;
-    ``patience``: None (no early stopping) or an integer ≥ 1, used with validation rows.
+    ``patience``: None (no early stopping) or an integer ≥ 1, used with validation rows;
+    ``memory_budget``: bytes per batched propagation — rows needing inference go through the engine in chunks
+    that fit it, and the closed-form rows in blocks (:mod:`bnstudio.learn.batches`).
     """
 
     def __init__(self, criterion: str = "cll", alpha: float = 0.0, l2: float | None = None,
                  optimizer: str = "lbfgs", init: str = "mp", max_iter: int = 200, tol: float = 1e-9,
-                 max_time: float = math.inf, patience: int | None = None) -> None:
+                 max_time: float = math.inf, patience: int | None = None,
+                 memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
         self.alpha = check_criterion(criterion, alpha, None, fitting=False)
         self.l2 = None if l2 is None else check_number("l2", l2, low=0.0, high=MAX_L2)
         self.optimizer = check_choice("optimizer", optimizer, ("lbfgs", "cg"))
@@ -204,6 +210,7 @@ class GradientTraining:
         self.stop = StopRule(max_iter, tol, max_time)
         self.patience = None if patience is None else check_integer("patience", patience, low=1, high=MAX_ITER)
         self.criterion = criterion
+        self.memory_budget = check_memory_budget(memory_budget)
         self.name = "lgd" if criterion == "ll" else "clgd"
 
     def _initial(self, net: Network, codes, weights) -> list[np.ndarray]:
@@ -223,10 +230,12 @@ class GradientTraining:
             check_target(net, codes, weights, target, self.name)
         l2 = (self.l2 or 0.0) if self.criterion == "ll" else resolve_l2(self.l2, weights)
         beta0 = SoftmaxObjective.beta_from(self._initial(net, codes, weights))
-        objective = SoftmaxObjective(net, codes, weights, target, self.criterion, self.alpha, l2, center=beta0)
+        objective = SoftmaxObjective(net, codes, weights, target, self.criterion, self.alpha, l2, center=beta0,
+                                     memory_budget=self.memory_budget)
         scorer = DataScorer(net, codes, weights, target, terms=objective.terms,
                             conditional=getattr(objective, "cond", None))
-        val_scorer = DataScorer(net, validation, None, target) if validation is not None else None
+        val_scorer = (DataScorer(net, validation, None, target, memory_budget=self.memory_budget)
+                      if validation is not None else None)
         progress = Progress(reporter, self.name, total=self.stop.max_iter)
         history: list[dict[str, float]] = []
         best = {"score": math.inf, "beta": None, "since": 0}

@@ -8,7 +8,8 @@ counts C_f = Σ_n w_n p(X_f, Pa_f | e_n) per family — everything the objective
 * rows missing exactly one variable V (the target, or a latent variable, ...): with the Markov-blanket scores
   s_nk = Σ_{f ∋ V} log θ_f[idx_f,n(V=k)], log p(e_n) = base_n + logsumexp_k s_nk and p(V=k | e_n) = softmax_k s_nk
   (closed form, any structure);
-* all other rows: grouped into unique patterns (summed weights) and sent through the batched engine.
+* all other rows: grouped into unique patterns (summed weights) and sent through the batched engine in chunks
+  that fit the memory budget (:mod:`bnstudio.learn.batches`), their counts and log p(e) accumulated.
 
 The split and every family index depend only on the data, so they are computed once (:class:`PreparedRows`)
 and reused for every θ an optimiser or EM tries.
@@ -21,8 +22,9 @@ import numpy as np
 from scipy.special import logsumexp
 
 from bnstudio.core.network import Network
-from bnstudio.inference import InferenceEngine
-from bnstudio.learn.params.suffstats import Family, families, family_index, unique_rows
+from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
+from bnstudio.learn.batches import batch_size, spans
+from bnstudio.learn.params.suffstats import Family, families, family_index, narrow_codes, unique_rows
 
 
 @dataclass
@@ -56,13 +58,16 @@ class PreparedRows:
 
 
 class Terms:
-    """Evaluates :class:`EvidenceStats` for a fixed structure; CPTs change between calls."""
+    """Evaluates :class:`EvidenceStats` for a fixed structure; CPTs change between calls. ``memory_budget``
+    (bytes) bounds each batched propagation of the engine rows."""
 
-    def __init__(self, net: Network) -> None:
+    def __init__(self, net: Network, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
         self.net = net.copy()
-        self.engine = InferenceEngine(self.net)
+        self.engine = InferenceEngine(self.net, memory_budget=memory_budget)
         self.fams: list[Family] = families(net)
         self.cards = np.array([net.cardinality(v) for v in net.variables])
+        # per engine case beside the propagation: its evidence likelihoods, code row, weight and log p(e)
+        self.case_bytes = 8 * int(self.cards.sum()) + self.cards.size + 16
         self.theta: list[np.ndarray] = [net.cpt(v) for v in net.variables]
         self.offsets = np.concatenate([[0], np.cumsum([f.size for f in self.fams])]).astype(np.int64)
         self._logs: list[np.ndarray] | None = None
@@ -115,7 +120,7 @@ class Terms:
                 rows.blankets.append(self._blanket_group(codes[mask], mask, int(column)))
             rest &= ~single
         if rest.any():
-            unique, inverse = unique_rows(codes[rest])
+            unique, inverse = unique_rows(narrow_codes(codes)[rest])
             rows.engine, rows.unique, rows.inverse = rest, unique, inverse
         return rows
 
@@ -170,13 +175,17 @@ class Terms:
             counts[k] += np.bincount(shifted.ravel(), weights=weighted, minlength=fam.size).reshape(fam.shape)
 
     def _engine_rows(self, rows: PreparedRows, weights, logp, counts) -> None:
-        """Unique incomplete patterns through the engine: log p(e) and weighted family marginals, one calibration."""
+        """Unique incomplete patterns through the engine, a chunk at a time: log p(e) and the weighted family
+        marginals, one calibration per chunk, the counts summed over the chunks."""
         self._sync_engine()
-        if counts is None:
-            logp[rows.engine] = self.engine.log_evidence_batch(rows.unique)[rows.inverse]
-            return
-        grouped = np.bincount(rows.inverse, weights=weights, minlength=len(rows.unique))
-        marg, logp_unique = self.engine.calibrate_batch(rows.unique, weights=grouped, reduce=True)
+        logp_unique = np.empty(len(rows.unique))
+        grouped = None if counts is None else np.bincount(rows.inverse, weights=weights, minlength=len(rows.unique))
+        for part in spans(len(rows.unique), batch_size(self.engine, self.case_bytes, "inference on the data rows with missing cells")):
+            if counts is None:
+                logp_unique[part] = self.engine.log_evidence_batch(rows.unique[part])
+                continue
+            marg, logp_unique[part] = self.engine.calibrate_batch(rows.unique[part], weights=grouped[part],
+                                                                  reduce=True)
+            for k, fam in enumerate(self.fams):
+                counts[k] += marg[fam.var]
         logp[rows.engine] = logp_unique[rows.inverse]
-        for k, fam in enumerate(self.fams):
-            counts[k] += marg[fam.var]

@@ -36,9 +36,11 @@ from scipy.special import logsumexp, softmax
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
+from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.jobs import Progress, Reporter
+from bnstudio.learn.batches import fitting, spans
 from bnstudio.learn.params.base import CountLogLikelihood, DataScorer, FitResult, resolve_l2, weighted_sum
-from bnstudio.learn.params.checks import MAX_L2, check_choice, check_number
+from bnstudio.learn.params.checks import MAX_L2, check_choice, check_memory_budget, check_number
 from bnstudio.learn.params.counting import check_prior, prior_counts
 from bnstudio.learn.params.floor import below_floor, floor_rows
 from bnstudio.learn.params.stopping import StopRule, StopRun, minimise
@@ -88,10 +90,12 @@ class WeightedCLL:
     one bincount over the |Y|·R cells. Only s_k − s_0 enter the softmax and the rows of R sum to zero, so
     |Y| − 1 sparse products each way suffice while every log θ is finite; with zeros in θ the scores are
     absolute so that −∞ stays −∞ (p = 0), and a cell whose residual sum is 0 adds 0 (the limit of 0 · log θ).
+    The rows are taken in blocks whose per-row arrays fit ``memory_budget`` (bytes; one block unless the
+    data are very large), the loss and Xᵀ R summed over the blocks.
     """
 
     def __init__(self, net: Network, theta: dict[str, np.ndarray], codes: np.ndarray, weights: np.ndarray,
-                 target: str, level: str, l2: float) -> None:
+                 target: str, level: str, l2: float, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
         t = net.variables.index(target)
         self.n_classes = k = net.cardinality(target)
         self.row_weights, self.total, self.l2 = weights, weights.sum(), l2
@@ -121,23 +125,25 @@ class WeightedCLL:
         self.n_weights = offset
         self.logs, self.ids = np.concatenate(logs, axis=1), np.concatenate(ids, axis=1)   # L, G: (|Y|, R)
         self.finite = bool(np.isfinite(self.logs).all())
-        self.onehot = one_hot_rows(rest_index, len(codes), rest_offset)
-        self.onehot_t = self.onehot.T            # CSC view of the same arrays: Xᵀ v without a transpose copy
-        self._rows = np.arange(len(codes))
-        self._own = np.zeros((k, len(codes)))                 # w_n 1{y_n = k}, class-major
-        self._own[self.y, self._rows] = weights
+        self.width = rest_offset
+        onehot = one_hot_rows(rest_index, len(codes), rest_offset)
+        # X in blocks of rows whose scores and residuals (|Y| per row, a few arrays) fit the memory budget
+        size = fitting(8 * (4 * k + 4), memory_budget)
+        self.blocks = [(part, onehot if size >= len(codes) else onehot[part]) for part in spans(len(codes), size)]
         self._last: tuple[bytes, float, np.ndarray] | None = None   # (w, mean −CLL, its gradient) last evaluated
 
-    def scores(self, w: np.ndarray) -> np.ndarray:
-        """Class scores s_nk = Σ_f w[g_f(n, k)] log θ_f(n, k) (eq 16), class-major (|Y|, n); relative to
-        class 0 (s_n0 = 0, which the softmax ignores) when every log θ is finite."""
+    def score_table(self, w: np.ndarray) -> np.ndarray:
+        """w[G] ∘ L, relative to class 0 ((|Y| − 1) × R) when every log θ is finite, else (|Y| × R)."""
         table = w[self.ids] * self.logs
+        return table[1:] - table[:1] if self.finite else table
+
+    def scores(self, table: np.ndarray, block) -> np.ndarray:
+        """Class scores s_nk = Σ_f w[g_f(n, k)] log θ_f(n, k) (eq 16) of a block of rows from
+        :meth:`score_table`, class-major (|Y|, rows); s_n0 = 0 (which the softmax ignores) when relative."""
         first = 1 if self.finite else 0
-        if self.finite:
-            table = table[1:] - table[:1]
-        out = np.zeros((self.n_classes, self.onehot.shape[0]))
+        out = np.zeros((self.n_classes, block.shape[0]))
         for value in range(first, self.n_classes):
-            out[value] = self.onehot @ table[value - first]
+            out[value] = block @ table[value - first]
         return out
 
     def cnll(self, w: np.ndarray) -> float:
@@ -152,41 +158,51 @@ class WeightedCLL:
     def _evaluate(self, w: np.ndarray) -> tuple[float, np.ndarray]:
         key = w.tobytes()
         if self._last is None or self._last[0] != key:
-            residual = np.zeros((self.n_classes, len(self.y)))
-            if self.n_classes == 1:        # a class with one state: p(y | x) = 1 whatever the weights
-                loss = 0.0
-            else:
-                loss = self._relative(w, residual) if self.finite else self._absolute(w, residual)
-            self._last = (key, loss, self._gradient(residual))
+            loss, spread = 0.0, np.zeros_like(self.logs)      # (Xᵀ R)ᵀ: residual summed per cell, over blocks
+            if self.n_classes > 1:         # a class with one state: p(y | x) = 1 whatever the weights
+                table = self.score_table(w)
+                for part, block in self.blocks:
+                    residual = np.zeros((self.n_classes, block.shape[0]))
+                    own = np.zeros_like(residual)             # w_n 1{y_n = k}, class-major
+                    own[self.y[part], np.arange(block.shape[0])] = self.row_weights[part]
+                    s = self.scores(table, block)
+                    loss += (self._relative(s, own, self.row_weights[part], residual) if self.finite
+                             else self._absolute(s, own, self.y[part], self.row_weights[part], residual))
+                    self._spread(block, residual, spread)
+            self._last = (key, loss, self._gradient(spread))
         return self._last[1], self._last[2]
 
-    def _relative(self, w: np.ndarray, residual: np.ndarray) -> float:
-        """Mean −CLL from s_k − s_0 (k ≥ 1); fills residual[1:] with R (residual[0] is never needed)."""
-        d = self.scores(w)[1:]
+    def _relative(self, s: np.ndarray, own: np.ndarray, weights: np.ndarray, residual: np.ndarray) -> float:
+        """−CLL / N of a block from s_k − s_0 (k ≥ 1); fills residual[1:] with R (residual[0] is never needed)."""
+        d = s[1:]
         top = np.maximum(d.max(axis=0), 0.0)                       # max over every class, s_0 = 0 included
         exp = np.exp(d - top)
         total = np.exp(-top)
         total += exp.sum(axis=0)
         log_norm = np.log(total)
         log_norm += top
-        gain = float(np.einsum("kn,kn->", self._own[1:], d)) - weighted_sum(self.row_weights, log_norm)
+        gain = float(np.einsum("kn,kn->", own[1:], d)) - weighted_sum(weights, log_norm)
         np.divide(exp, total, out=residual[1:])
-        residual[1:] *= -self.row_weights
-        residual[1:] += self._own[1:]
+        residual[1:] *= -weights
+        residual[1:] += own[1:]
         return -gain / self.total
 
-    def _absolute(self, w: np.ndarray, residual: np.ndarray) -> float:
-        """Mean −CLL from absolute scores (some log θ is −∞); fills every row of residual with R."""
-        s = self.scores(w)
-        loss = -weighted_sum(self.row_weights, s[self.y, self._rows] - logsumexp(s, axis=0)) / self.total
-        residual[:] = self._own - softmax(s, axis=0) * self.row_weights
+    def _absolute(self, s: np.ndarray, own: np.ndarray, y: np.ndarray, weights: np.ndarray,
+                  residual: np.ndarray) -> float:
+        """−CLL / N of a block from absolute scores (some log θ is −∞); fills every row of residual with R."""
+        loss = -weighted_sum(weights, s[y, np.arange(len(y))] - logsumexp(s, axis=0)) / self.total
+        residual[:] = own - softmax(s, axis=0) * weights
         return loss
 
-    def _gradient(self, residual: np.ndarray) -> np.ndarray:
-        """Eq 17–21: −Σ over the cells of each weight of log θ · (Xᵀ R), over the total row weight."""
-        spread = np.empty_like(self.logs)                            # (Xᵀ R)ᵀ: residual summed per cell
+    def _spread(self, block, residual: np.ndarray, spread: np.ndarray) -> None:
+        """Adds Xᵀ R of a block to ``spread`` (class-major); class 0 only when some log θ is infinite (else
+        :meth:`_gradient` takes it from the others: the rows of R sum to zero)."""
+        columns = block.T                       # CSC view of the same arrays: Xᵀ v without a transpose copy
         for value in range(1 if self.finite else 0, self.n_classes):
-            spread[value] = self.onehot_t @ residual[value]
+            spread[value] += columns @ residual[value]
+
+    def _gradient(self, spread: np.ndarray) -> np.ndarray:
+        """Eq 17–21: −Σ over the cells of each weight of log θ · (Xᵀ R), over the total row weight."""
         if self.finite:                                              # rows of R sum to zero
             spread[0] = -spread[1:].sum(axis=0)
             cells = self.logs * spread
@@ -274,17 +290,20 @@ def labelled_rows(net: Network, data, weights, target: str) -> tuple[np.ndarray,
 class WeightedConditional:
     """``wanbia``: learn weights on fixed ``mp`` parameters by conditional log-likelihood (module docstring).
 
-    ``l2``: None for the default c / N (module docstring), else a finite number in [0, 1e12] per training case.
+    ``l2``: None for the default c / N (module docstring), else a finite number in [0, 1e12] per training case;
+    ``memory_budget``: bytes for the per-row arrays of one block of rows (:class:`WeightedCLL`).
     """
 
     name = "wanbia"
 
     def __init__(self, level: str = "parameter", l2: float | None = None, prior: str = "laplace",
-                 ess: float = 1.0, max_iter: int = 200, tol: float = 1e-9, max_time: float = math.inf) -> None:
+                 ess: float = 1.0, max_iter: int = 200, tol: float = 1e-9, max_time: float = math.inf,
+                 memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
         self.level = check_choice("level", level, LEVELS)
         self.l2 = None if l2 is None else check_number("l2", l2, low=0.0, high=MAX_L2)
         self.prior, self.ess = prior, check_prior(prior, ess)
         self.stop = StopRule(max_iter, tol, max_time)
+        self.memory_budget = check_memory_budget(memory_budget)
 
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
@@ -299,10 +318,11 @@ class WeightedConditional:
         counts = family_counts(net, codes, weights)     # counted once: for θ and for every history nll
         pseudo = prior_counts(net, self.prior, self.ess)
         theta = {v: floor_rows(normalise_rows(pseudo[v] + counts[v])) for v in net.variables}   # ``mp``
-        objective = WeightedCLL(net, theta, codes, weights, target, self.level, l2)
+        objective = WeightedCLL(net, theta, codes, weights, target, self.level, l2, self.memory_budget)
         log_likelihood = CountLogLikelihood([counts[v] for v in net.variables])   # cnll: from the objective
         equivalent = EquivalentNetwork(net, target, theta)
-        val_scorer = DataScorer(net, validation, None, target) if validation is not None else None
+        val_scorer = (DataScorer(net, validation, None, target, memory_budget=self.memory_budget)
+                      if validation is not None else None)
         progress = Progress(reporter, self.name, total=self.stop.max_iter)
         history: list[dict[str, float]] = []
 
