@@ -78,16 +78,18 @@ class CompiledStructure:
         """Junction tree of the sub-network on ``variables``, which must be ancestrally closed (every
         parent of a member is a member). Cliques and homes use the network's variable indices."""
         members = sorted(variables)
+        whole = len(members) == len(self.families)  # then local indices are the network's
         local = {v: k for k, v in enumerate(members)}
-        families = [tuple(local[u] for u in self.families[v]) for v in members]
+        families = self.families if whole else [tuple(local[u] for u in self.families[v]) for v in members]
         cards = [self.index.cards[v] for v in members]
         try:
             stats = best_elimination_order(moral_graph(len(members), families), cards, max_clique=self.max_clique)
         except CliqueTooLarge as exc:
             return Tree(None, None, exc)
+        if whole:
+            jt = build_junction_tree(cards, stats.order, stats.cliques, self.families)
+            return Tree(stats, jt, None)
         order = [members[k] for k in stats.order]
         cliques = [tuple(members[k] for k in c) for c in stats.cliques]
-        wanted = set(members)
-        fams = [self.families[v] if v in wanted else () for v in range(len(self.families))]
-        jt = build_junction_tree(self.index.cards, order, cliques, fams)
-        return Tree(stats, jt, None)
+        fams = [self.families[v] if v in local else () for v in range(len(self.families))]
+        return Tree(stats, build_junction_tree(self.index.cards, order, cliques, fams), None)

@@ -118,9 +118,10 @@ class InferenceEngine:
         jt = self.compiled.jt
         return jt is not None and jt.total_size * BYTES_PER_ENTRY <= self.memory_budget
 
-    def _tree(self, variables: frozenset[int] | None = None) -> TreeModel:
+    def _tree(self, variables: frozenset[int] | None = None, pruned_batch: bool = False) -> TreeModel:
         """The junction tree (with potentials) of the whole network (None) or of an ancestrally closed part;
-        raises MemoryBudgetExceeded when a single case of it does not fit."""
+        raises MemoryBudgetExceeded when a single case of it does not fit. ``pruned_batch``: the tree is
+        what a batch's targets and observed columns need (fewer of them would shrink it)."""
         cs = self.compiled
         if variables is not None and len(variables) == len(cs.families):
             variables = None
@@ -131,14 +132,20 @@ class InferenceEngine:
         tree = cs.full if variables is None else cs.tree_over(sorted(variables))
         what = "the junction tree of " + (self._label() if variables is None else
                                           f"the {len(variables)} variables this batch needs in {self._label()}")
+        if pruned_batch:
+            advice = ("fewer targets or observed columns per call, or a larger memory_budget "
+                      "(InferenceEngine(net, memory_budget=...)), would make it fit")
+        else:
+            advice = ("single queries still work (pruned elimination); for this call a larger memory_budget "
+                      "(InferenceEngine(net, memory_budget=...)) is needed")
         if tree.jt is None:
             raise MemoryBudgetExceeded(f"{what} does not fit the memory budget of {self._gib(self.memory_budget)} "
-                                       f"even for one case ({tree.too_large}); {self._advice(variables)}")
+                                       f"even for one case ({tree.too_large}); {advice}")
         need = tree.jt.total_size * BYTES_PER_ENTRY
         if need > self.memory_budget:
             raise MemoryBudgetExceeded(f"{what} needs {tree.jt.total_size:.3g} entries ({self._gib(need)}) for one "
                                        f"case: it does not fit the memory budget of {self._gib(self.memory_budget)} "
-                                       f"even for one case; {self._advice(variables)}")
+                                       f"even for one case; {advice}")
         model = self._models[variables] = TreeModel(tree.jt, cs.families, self._cpt)
         if len(self._models) > SUBTREE_CACHE + 1:
             oldest = next(k for k in self._models if k is not None)
@@ -147,14 +154,11 @@ class InferenceEngine:
 
     @staticmethod
     def _gib(nbytes: float) -> str:
-        return f"{nbytes / 2**30:.3g} GiB"
-
-    def _advice(self, variables) -> str:
-        if variables is None:
-            return ("single queries still work (pruned elimination); for this call a larger memory_budget "
-                    "(InferenceEngine(net, memory_budget=...)) is needed")
-        return ("fewer targets or observed columns per call, or a larger memory_budget "
-                "(InferenceEngine(net, memory_budget=...)), would make it fit")
+        """A byte count for messages: 240 bytes, 3.5 MiB, 2 GiB."""
+        for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+            if nbytes >= size:
+                return f"{nbytes / size:.3g} {unit}"
+        return f"{nbytes:.0f} bytes"
 
     def batch_capacity(self, bytes_per_element: int = 0) -> int:
         """How many batch elements (evidence cases x parameter sets) one propagation of the whole network's
@@ -468,7 +472,7 @@ class InferenceEngine:
         if (cs.has_full_tree and cs.jt is not None and 2 * len(region) > len(cs.families)
                 and cs.jt.total_size * BYTES_PER_ENTRY <= self.memory_budget):
             return self._tree()
-        return self._tree(region)
+        return self._tree(region, pruned_batch=True)
 
     def _propagations(self, model: TreeModel, batch: ev.BatchColumns, params: dict[int, np.ndarray], s: int,
                       with_scale: np.ndarray | None = None):

@@ -125,18 +125,20 @@ def build_junction_tree(cards: Sequence[int], order: Sequence[int], elim_cliques
     kept = sorted({find(i) for i in range(n)})
     index = {k: j for j, k in enumerate(kept)}
     edges = {(index[find(i)], index[find(p)]) for i, p in enumerate(parent) if p >= 0}
-    cliques, neighbours = _merge_small(cards, [tuple(elim_cliques[k]) for k in kept],
-                                       sorted((a, b) for a, b in edges if a != b), merge_below)
+    cliques, neighbours, sizes = _merge_small(cards, [tuple(elim_cliques[k]) for k in kept],
+                                              sorted((a, b) for a, b in edges if a != b), merge_below)
     tree_parent = _root(neighbours)
-    family_home, var_home = _homes(cards, cliques, families)
-    return JunctionTree(tuple(cards), cliques, neighbours, tree_parent, family_home, var_home)
+    family_home, var_home = _homes(sizes, cliques, families, len(cards))
+    jt = JunctionTree(tuple(cards), cliques, neighbours, tree_parent, family_home, var_home)
+    jt.__dict__["sizes"] = sizes  # the cached property, known already
+    return jt
 
 
 def _merge_small(cards: Sequence[int], cliques: list[tuple[int, ...]], edges: list[tuple[int, int]],
-                 limit: int) -> tuple[list[tuple[int, ...]], list[list[int]]]:
+                 limit: int) -> tuple[list[tuple[int, ...]], list[list[int]], list[int]]:
     """Contract tree edges whose two cliques together have at most ``limit`` entries (contracting an edge of
     a junction tree keeps the running-intersection property). Tiny cliques cost a message each, whatever
-    their size; merged, a small network answers with a few numpy calls. Returns (cliques, neighbours)."""
+    their size; merged, a small network answers with a few numpy calls. Returns (cliques, neighbours, sizes)."""
     rep = list(range(len(cliques)))
     members = [set(c) for c in cliques]
 
@@ -146,20 +148,29 @@ def _merge_small(cards: Sequence[int], cliques: list[tuple[int, ...]], edges: li
             i = rep[i]
         return i
 
-    for a, b in sorted(edges, key=lambda e: math.prod(cards[v] for v in members[e[0]] | members[e[1]])):
+    sizes = [math.prod(cards[v] for v in c) for c in cliques]
+    small = [(a, b) for a, b in edges if sizes[a] * sizes[b] <= limit * limit and max(sizes[a], sizes[b]) <= limit]
+    if not small:
+        neighbours: list[list[int]] = [[] for _ in cliques]
+        for a, b in edges:
+            neighbours[a].append(b)
+            neighbours[b].append(a)
+        return cliques, neighbours, sizes
+    for a, b in sorted(small, key=lambda e: math.prod(cards[v] for v in members[e[0]] | members[e[1]])):
         ra, rb = find(a), find(b)
         union = members[ra] | members[rb]
         if ra != rb and math.prod(cards[v] for v in union) <= limit:
             rep[rb], members[ra] = ra, union
     roots = sorted({find(i) for i in range(len(cliques))})
     index = {r: j for j, r in enumerate(roots)}
-    neighbours: list[list[int]] = [[] for _ in roots]
+    neighbours = [[] for _ in roots]
     for a, b in edges:
         ra, rb = index[find(a)], index[find(b)]
         if ra != rb and rb not in neighbours[ra]:
             neighbours[ra].append(rb)
             neighbours[rb].append(ra)
-    return [tuple(sorted(members[r])) for r in roots], neighbours
+    merged = [tuple(sorted(members[r])) for r in roots]
+    return merged, neighbours, [math.prod(cards[v] for v in c) for c in merged]
 
 
 def _root(neighbours: list[list[int]]) -> list[int]:
@@ -185,19 +196,22 @@ def _root(neighbours: list[list[int]]) -> list[int]:
     return parent
 
 
-def _homes(cards: Sequence[int], cliques: list[tuple[int, ...]], families: Sequence[Sequence[int]]
+def _homes(sizes: list[int], cliques: list[tuple[int, ...]], families: Sequence[Sequence[int]], n_vars: int
            ) -> tuple[list[int], list[int]]:
     """The smallest clique holding each family, and each variable (ties: the lower clique index)."""
+    by_size = sorted(range(len(cliques)), key=lambda c: (sizes[c], c))
+    var_home = [-1] * n_vars
     containing: dict[int, list[int]] = {}
-    for c, members in enumerate(cliques):
-        for v in members:
+    for c in by_size:  # smallest first: the first clique seen holding v is its home
+        for v in cliques[c]:
+            if var_home[v] < 0:
+                var_home[v] = c
             containing.setdefault(v, []).append(c)
-    sizes = [math.prod(cards[v] for v in c) for c in cliques]
-    sets = [set(c) for c in cliques]
-    var_home = [min(containing[v], key=lambda c: (sizes[c], c)) if v in containing else -1
-                for v in range(len(cards))]
+    sets = [frozenset(c) for c in cliques]
     family_home = []
     for v, fam in enumerate(families):
-        candidates = [c for c in containing.get(v, ()) if sets[c].issuperset(fam)]
-        family_home.append(min(candidates, key=lambda c: (sizes[c], c)) if candidates else -1)
+        if len(fam) <= 1:  # no family (outside the tree), or a root: the variable's home
+            family_home.append(var_home[v] if fam else -1)
+            continue
+        family_home.append(next((c for c in containing.get(v, ()) if sets[c].issuperset(fam)), -1))
     return family_home, var_home

@@ -115,3 +115,36 @@ def test_a_query_over_budget_is_refused_while_ordering():
 def test_empty_network_compiles():
     compiled = InferenceEngine(Network("empty")).compiled
     assert compiled.jt is not None and compiled.jt.cliques == []
+
+
+@pytest.mark.parametrize("merge_below", [1, 64, 10**6])
+@pytest.mark.parametrize("seed", range(8))
+def test_junction_trees_keep_running_intersection_with_small_cliques_merged(seed, merge_below):
+    """One tree; each variable's cliques form a connected subtree; each family inside its home clique."""
+    from bnstudio.inference.elimination import best_elimination_order
+    from bnstudio.inference.jtree import build_junction_tree
+    rng = np.random.default_rng(seed)
+    n = 14
+    families = [tuple(int(p) for p in rng.choice(v, size=min(v, rng.integers(0, 4)), replace=False)) + (v,)
+                for v in range(n)]
+    cards = [int(c) for c in rng.integers(2, 4, size=n)]
+    stats = best_elimination_order(moral_graph(n, families), cards)
+    jt = build_junction_tree(cards, stats.order, stats.cliques, families, merge_below=merge_below)
+    k = len(jt.cliques)
+    assert sum(len(nb) for nb in jt.neighbours) == 2 * (k - 1) and sorted(jt.preorder) == list(range(k))
+    for v in range(n):
+        holding = {c for c in range(k) if v in jt.cliques[c]}
+        start = next(iter(holding))
+        seen, stack = {start}, [start]
+        while stack:
+            for d in jt.neighbours[stack.pop()]:
+                if d in holding and d not in seen:
+                    seen.add(d)
+                    stack.append(d)
+        assert seen == holding
+        assert set(families[v]) <= set(jt.cliques[jt.family_home[v]])
+        assert jt.sizes[jt.var_home[v]] == min(jt.sizes[c] for c in holding)
+    for a in range(k):  # no edge left that could merge (chained pieces, with empty separators, are not merged)
+        for b in jt.neighbours[a]:
+            union = set(jt.cliques[a]) | set(jt.cliques[b])
+            assert math.prod(cards[v] for v in union) > merge_below or not set(jt.cliques[a]) & set(jt.cliques[b])
