@@ -15,17 +15,19 @@ from bnstudio.errors import MemoryBudgetExceeded
 CHUNK_ELEMENTS = 1 << 14
 
 
-def chunks(n_cases: int, n_sets: int, budget: int, bytes_per_element: int, bytes_per_case: int = 0
-           ) -> Iterator[tuple[slice, slice]]:
-    """(parameter-set slice, case slice) pairs covering the S x N batch, each within the budget.
+def chunks(n_cases: int, n_sets: int, budget: int, bytes_per_element: int, bytes_per_case: int = 0,
+           label: str = "the network") -> Iterator[tuple[slice, slice]]:
+    """(parameter-set slice, case slice) pairs covering the S x N batch, each within the budget (``label``
+    names the network in the error raised when one element does not fit).
 
     >>> [(s.start, s.stop, r.start, r.stop) for s, r in chunks(5, 1, 3 * 100, 100)]
     [(0, 1, 0, 3), (0, 1, 3, 5)]
     """
     one = bytes_per_element + bytes_per_case
     if one > budget:
-        raise MemoryBudgetExceeded(f"one case needs {one / 2**30:.3g} GiB, more than the memory budget of "
-                                   f"{budget / 2**30:.3g} GiB")
+        raise MemoryBudgetExceeded(f"one case of {label} needs {one / 2**20:.3g} MiB, more than the memory budget "
+                                   f"of {budget / 2**20:.3g} MiB; a larger memory_budget "
+                                   f"(InferenceEngine(net, memory_budget=...)) is needed")
     if n_sets * bytes_per_element + bytes_per_case <= budget:
         per_chunk = budget // (n_sets * bytes_per_element + bytes_per_case)
         step = max(1, min(per_chunk, CHUNK_ELEMENTS // n_sets, n_cases))

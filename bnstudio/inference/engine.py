@@ -90,15 +90,20 @@ class InferenceEngine:
     def _cpt(self, var: int) -> np.ndarray:
         """Variable ``var``'s CPT with rows renormalised, shape (1, *family). The core tolerates sums within
         1e-6 of 1 (and editors may hold unnormalised rows), but barren-node pruning and p(e) are exact only
-        for normalised CPTs."""
+        for normalised CPTs; rows already within 1e-12 of 1 are used as they are."""
         table = self._cpts[var]
         if table is None:
-            table = self._cpts[var] = normalise_rows(self.net.cpt(self._structure.index.names[var]))[None]
+            raw = np.asarray(self.net.cpt(self._structure.index.names[var]), dtype=float)
+            if not np.all(np.abs(raw.sum(axis=-1) - 1.0) <= 1e-12):
+                raw = normalise_rows(raw)
+            table = self._cpts[var] = raw[None]
         return table
 
     def _has_zero(self, var: int) -> bool:
+        """Whether the CPT has a zero entry (read on the stored table: normalising keeps zeros, and turns an
+        all-zero row uniform, so this errs only towards checking)."""
         if var not in self._zeros:
-            self._zeros[var] = not bool(np.all(self._cpt(var) > 0))
+            self._zeros[var] = not bool(np.all(self.net.cpt(self._structure.index.names[var]) > 0))
         return self._zeros[var]
 
     def _label(self) -> str:
@@ -373,9 +378,10 @@ class InferenceEngine:
         return True
 
     def _always_possible(self, var: int, state: int) -> bool:
-        """Whether ``state`` of ``var`` has positive probability under every parent configuration."""
+        """Whether ``state`` of ``var`` has positive probability under every parent configuration (read on
+        the stored table, as :meth:`_has_zero`)."""
         if var not in self._positive_states:
-            cpt = self._cpt(var)[0]
+            cpt = self.net.cpt(self._structure.index.names[var])
             self._positive_states[var] = np.all(cpt > 0, axis=tuple(range(cpt.ndim - 1)))
         return bool(self._positive_states[var][state])
 
@@ -479,7 +485,8 @@ class InferenceEngine:
         """(parameter-set slice, case slice, propagation) per chunk that fits the memory budget; with
         ``with_scale`` the removed log scale of soft evidence is added to it for each chunk."""
         per_case = 16 * sum(batch.cards[v] for v in batch)
-        for sets, rows in chunks(batch.n_cases, s, self.memory_budget, model.bytes_per_element, per_case):
+        for sets, rows in chunks(batch.n_cases, s, self.memory_budget, model.bytes_per_element, per_case,
+                                 self._label()):
             lams = batch.likelihoods(rows)
             part = {v: t[sets] for v, t in params.items()}
             if with_scale is not None:
