@@ -12,7 +12,7 @@ import pytest
 from bnstudio.core import Network, network_from_dsl
 from bnstudio.errors import ImpossibleEvidence
 from bnstudio.inference import InferenceEngine
-from bnstudio.inference.pruning import relevance
+from bnstudio.inference.pruning import ancestral_set, relevance
 from bnstudio.inference.variable_elimination import possible
 from tests.brute import marginal, weighted_joint
 
@@ -142,3 +142,24 @@ def test_relevance_drops_barren_and_d_separated_variables():
     plan = relevance(cs.families, cs.parents, [index("E")], [index("D")], [index("D")])
     assert {cs.index.names[v] for v in plan.requisite()} == {"E"}
     assert [{cs.index.names[v] for v in c} for c in plan.others()] == [{"A", "D"}]  # D's CPT, sliced, is on A
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_batch_on_the_tree_of_its_ancestral_part_equals_the_whole_tree(seed):
+    rng = np.random.default_rng(100 + seed)
+    net = network_from_dsl("; ".join([f"V{j}->V{i}" for i in range(9) for j in range(i) if rng.random() < 0.3]
+                                     + [f"V{i}" for i in range(9)]), seed=seed)
+    names = net.variables
+    observed = [int(k) for k in rng.choice(9, size=2, replace=False)]
+    codes = np.full((25, 9), -1)
+    for k in observed:
+        codes[:, k] = rng.integers(-1, net.cardinality(names[k]), size=25)
+    target = names[int(rng.integers(9))]
+    pruned = InferenceEngine(net)
+    whole = InferenceEngine(net, method="junction-tree")
+    got = pruned.posterior_batch(target, codes)[target]
+    np.testing.assert_allclose(got, whole.posterior_batch(target, codes)[target], atol=1e-12)
+    np.testing.assert_allclose(pruned.log_evidence_batch(codes), whole.log_evidence_batch(codes), atol=1e-12)
+    cs = pruned.compiled
+    region = ancestral_set(cs.parents, [names.index(target)] + observed)
+    assert cs.has_full_tree == (len(region) == len(names))  # the whole network's tree only when needed
