@@ -6,10 +6,12 @@
 * **Single queries** (``posterior`` of a few targets, ``joint``, ``log_evidence``, ``query_probability``) are
   answered on what the query needs: barren nodes removed, hard evidence absorbed into the CPTs, and the
   components of the moral graph that are d-separated from the targets left out
-  (:mod:`bnstudio.inference.pruning`), then variable elimination on the rest. A first query never compiles
-  the whole network. The parts left out are still checked for impossible evidence (a cheap support test).
-  When the requisite part is a large share of the network (andes, diabetes), the whole network's junction
-  tree, with its cached evidence-free messages, is made and used instead — at the second such query, so a
+  (:mod:`bnstudio.inference.pruning`), then variable elimination on the rest
+  (:mod:`bnstudio.inference.pruned`). A first query never compiles the whole network. The parts left out are
+  still checked for impossible evidence (a cheap support test). Once the whole network's junction tree
+  exists, each query takes the cheaper of the two (priced in table entries plus a cost per step: the tree
+  recomputes only the messages from its evidence to its answer, the rest come from the evidence-free cache);
+  the tree is made at the second query that needs over a quarter of the network (andes, diabetes), so a
   one-off query never pays for it.
 * **Many marginals** (``posterior`` of many targets, ``family_marginals``) come from one calibration of the
   whole network's junction tree.
@@ -43,9 +45,10 @@ from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExcee
 from bnstudio.inference import evidence as ev
 from bnstudio.inference.batching import chunks
 from bnstudio.inference.compiled import CompiledStructure
-from bnstudio.inference.pruning import Relevance, ancestral_set, relevance
+from bnstudio.inference.pruned import PrunedQueries
+from bnstudio.inference.pruning import Relevance, ancestral_set
 from bnstudio.inference.trees import BYTES_PER_ENTRY, TreeModel, check_parameter_sets
-from bnstudio.inference.variable_elimination import STEP_COST, eliminate, possible, restrict
+from bnstudio.inference.variable_elimination import STEP_COST
 
 DEFAULT_MEMORY_BUDGET = 2 * 2**30  # bytes
 Parameters = Mapping[str, np.ndarray]
@@ -67,8 +70,7 @@ class InferenceEngine:
         self._structure_version = -1
         self._parameter_version = -1
         self._cpts: list[np.ndarray | None] = []
-        self._zeros: dict[int, bool] = {}
-        self._positive_states: dict[int, np.ndarray] = {}
+        self._pruned: PrunedQueries | None = None
         self._models: OrderedDict[frozenset[int] | None, TreeModel] = OrderedDict()
         self._large_queries = 0
 
@@ -83,7 +85,8 @@ class InferenceEngine:
             self._large_queries = 0
         if self._parameter_version != self.net.parameter_version:
             self._cpts = [None] * len(self._structure.families)
-            self._zeros, self._positive_states, self._models = {}, {}, OrderedDict()
+            self._models = OrderedDict()
+            self._pruned = PrunedQueries(self._structure, self._cpt, self._stored, self.memory_budget, self._label)
             self._parameter_version = self.net.parameter_version
         return self._structure
 
@@ -93,18 +96,14 @@ class InferenceEngine:
         for normalised CPTs; rows already within 1e-12 of 1 are used as they are."""
         table = self._cpts[var]
         if table is None:
-            raw = np.asarray(self.net.cpt(self._structure.index.names[var]), dtype=float)
+            raw = np.asarray(self._stored(var), dtype=float)
             if not np.all(np.abs(raw.sum(axis=-1) - 1.0) <= 1e-12):
                 raw = normalise_rows(raw)
             table = self._cpts[var] = raw[None]
         return table
 
-    def _has_zero(self, var: int) -> bool:
-        """Whether the CPT has a zero entry (read on the stored table: normalising keeps zeros, and turns an
-        all-zero row uniform, so this errs only towards checking)."""
-        if var not in self._zeros:
-            self._zeros[var] = not bool(np.all(self.net.cpt(self._structure.index.names[var]) > 0))
-        return self._zeros[var]
+    def _stored(self, var: int) -> np.ndarray:
+        return self.net.cpt(self._structure.index.names[var])
 
     def _label(self) -> str:
         """The network, for messages: its name, or its size when its file gives no name."""
@@ -184,7 +183,7 @@ class InferenceEngine:
         out = {}
         for name, var in zip(names, idx):
             route = self._route([var], lams)
-            answer = None if route is None else self._ve_conditional([var], lams, *route, evidence)
+            answer = None if route is None else self._pruned.conditional([var], lams, *route, evidence)
             if answer is None:
                 out.update(self._tree_posterior([name], [var], lams, evidence))
             else:
@@ -210,13 +209,13 @@ class InferenceEngine:
         lams = ev.single_evidence(cs.index, evidence)
         route = self._route(idx, lams)
         if route is not None:
-            answer = self._ve_conditional(idx, lams, *route, evidence)
+            answer = self._pruned.conditional(idx, lams, *route, evidence)
             if answer is not None:
                 return answer
         model = self._tree()
         home = model.clique_containing(idx)
         if home is None:  # targets in no one clique: eliminate whatever it costs
-            return self._ve_conditional(idx, lams, self._relevance(idx, lams), None, evidence)
+            return self._pruned.conditional(idx, lams, self._pruned.relevance(idx, lams), None, evidence)
         belief, log_z = model.propagation(lams).belief(home)
         self._check_possible(log_z, evidence)
         return model.marginal(belief, home, idx)[0, 0]
@@ -231,14 +230,12 @@ class InferenceEngine:
     def _log_evidence(self, lams: dict[int, np.ndarray]) -> float:
         """log Σ_x p(x) Π_v λ_v(x_v) for these (scaled) likelihoods."""
         route = self._route([], lams)
-        result = None if route is None else self._ve(route[0], (), lams, False, route[1])
-        if result is None:
+        answer = None if route is None else self._pruned.log_evidence(route[0], lams, route[1])
+        if answer is None:
             model = self._tree()
             home = model.jt.var_home[next(iter(lams))]
             return float(model.propagation(lams).belief(home)[1][0, 0])
-        table, log_scale = result
-        total = float(table.sum())
-        return log_scale + math.log(total) if total > 0 and log_scale > -math.inf else -math.inf
+        return answer
 
     def probability_of_evidence(self, evidence: ev.Evidence | None = None) -> float:
         """p(e) (likelihood findings above 1 can make it exceed 1, even overflow to inf)."""
@@ -266,8 +263,9 @@ class InferenceEngine:
         cs = self.compiled
         lams = ev.single_evidence(cs.index, evidence)
         if self.method == "elimination" or not self.fits_budget:
-            return {name: self._ve_conditional(list(cs.families[v]), lams, self._relevance(cs.families[v], lams),
-                                               None, evidence) for v, name in enumerate(cs.index.names)}
+            pruned = self._pruned
+            return {name: pruned.conditional(list(cs.families[v]), lams, pruned.relevance(cs.families[v], lams),
+                                             None, evidence) for v, name in enumerate(cs.index.names)}
         model = self._tree()
         prop = model.propagation(lams)
         prop.calibrate()
@@ -280,33 +278,34 @@ class InferenceEngine:
         return {name: out[name] for name in cs.index.names}
 
     # ------------------------------------------------------------------ pruned elimination
-    def _hard(self, targets: Sequence[int], lams: Mapping[int, np.ndarray]) -> dict[int, int]:
-        """Findings with one non-zero entry, absorbed as hard evidence (targets keep theirs as a factor)."""
-        return {v: int(np.argmax(lam[0])) for v, lam in lams.items()
-                if v not in targets and np.count_nonzero(lam[0]) == 1}
-
-    def _relevance(self, targets: Sequence[int], lams: Mapping[int, np.ndarray]) -> Relevance:
-        cs = self.compiled
-        return relevance(cs.families, cs.parents, targets, lams, self._hard(targets, lams))
-
     def _route(self, targets: Sequence[int], lams: Mapping[int, np.ndarray]
                ) -> tuple[Relevance, float | None] | None:
         """How to answer one query: None for the whole network's tree, else its relevance for pruned
-        elimination and the cost above which the tree is cheaper (None: no tree to compare with)."""
+        elimination and the cost above which the tree is cheaper (None: no tree to compare with).
+
+        With the tree at hand its price comes first: a query whose evidence-to-answer paths cost no more than
+        a few steps goes to the tree at once, and so does one that costs less than a step per requisite CPT
+        (a floor for elimination); only otherwise is elimination's order priced (by ``eliminate``)."""
         if self.method == "junction-tree":
             return None
-        plan = self._relevance(targets, lams)
+        cs = self.compiled
+        tree_cost = None
+        if self.method == "auto" and cs.has_full_tree and self.fits_budget:
+            tree_cost = self._tree_cost(targets, lams)
+            if tree_cost <= 4 * STEP_COST:
+                return None
+        plan = self._pruned.relevance(targets, lams)
         if self.method == "elimination":
             return plan, None
-        cs = self.compiled
-        if not cs.has_full_tree:
+        if tree_cost is None:
             if 4 * len(plan.requisite()) > len(cs.families):
                 self._large_queries += 1
-            if self._large_queries < 2:  # a one-off query does not pay for the whole tree
+            if self._large_queries < 2 or not self.fits_budget:  # a one-off query does not pay for the tree
                 return plan, None
-        if not self.fits_budget:
-            return plan, None
-        return plan, self._tree_cost(targets, lams)
+            tree_cost = self._tree_cost(targets, lams)
+        if tree_cost <= STEP_COST * len(plan.requisite()):
+            return None
+        return plan, tree_cost
 
     def _tree_cost(self, targets: Sequence[int], lams: Mapping[int, np.ndarray]) -> float:
         """What one query costs on the whole tree: the cliques whose messages towards the answer's clique
@@ -325,76 +324,6 @@ class InferenceEngine:
                     cost += jt.sizes[d] + STEP_COST
                     stack.append((d, c))
         return cost
-
-    def _ve(self, plan: Relevance, targets: Sequence[int], lams: Mapping[int, np.ndarray],
-            conditional: bool, max_cost: float | None = None) -> tuple[np.ndarray, float] | None:
-        """Pruned variable elimination: (unnormalised table over ``targets``, log scale); the log scale is
-        -inf when evidence in a part the answer does not need is impossible. None when its order would cost
-        more than ``max_cost``."""
-        cs = self.compiled
-        hard = self._hard(targets, lams)
-        budget = self.memory_budget / 8
-        requisite = plan.requisite()
-        factors = [restrict(self._cpt(v)[0], cs.families[v], hard) for v in requisite]
-        kept = set(requisite)
-        factors += [(lam[0], (v,)) for v, lam in lams.items() if v not in hard and v in kept]
-        try:
-            result = eliminate(factors, cs.index.cards, targets, budget, max_cost=max_cost)
-        except MemoryBudgetExceeded as exc:
-            raise MemoryBudgetExceeded(f"{self._label()}: {exc}; more evidence around the targets or a larger "
-                                       f"memory_budget (InferenceEngine(net, memory_budget=...)) would make it "
-                                       f"fit") from None
-        if result is None:
-            return None
-        table, log_scale = result
-        # a one-nonzero likelihood is sliced in as hard evidence; its value still scales p(e)
-        log_scale += sum(math.log(lams[v][0, s]) for v, s in hard.items())
-        for v in plan.constant:  # families observed whole: constant factors
-            value = float(restrict(self._cpt(v)[0], cs.families[v], hard)[0])
-            log_scale += math.log(value) if value > 0 else -math.inf
-        if conditional and log_scale > -math.inf and not self._rest_possible(plan, lams, hard, budget):
-            log_scale = -math.inf
-        return table, log_scale
-
-    def _rest_possible(self, plan: Relevance, lams, hard: dict[int, int], budget: float) -> bool:
-        """Whether the components no target needs can all be non-zero (their evidence is possible).
-
-        Only findings constrain: CPTs of unobserved variables alone always have a configuration (each row
-        has a positive entry: pick states parents first). So a component is checked on supports only when
-        it holds a finding that can be impossible: a hard finding whose state has probability 0 for some
-        parent configuration, or a likelihood with zeros.
-        """
-        cs = self.compiled
-        for component in plan.others():
-            constraints = [v for v in component if (v in hard and not self._always_possible(v, hard[v]))
-                           or (v in lams and v not in hard and not np.all(lams[v][0] > 0))]
-            if not constraints:
-                continue
-            factors = [restrict(self._cpt(v)[0], cs.families[v], hard) for v in component
-                       if v in hard or self._has_zero(v)]
-            factors += [(lams[v][0], (v,)) for v in constraints if v not in hard]
-            if not possible(factors, cs.index.cards, budget):
-                return False
-        return True
-
-    def _always_possible(self, var: int, state: int) -> bool:
-        """Whether ``state`` of ``var`` has positive probability under every parent configuration (read on
-        the stored table, as :meth:`_has_zero`)."""
-        if var not in self._positive_states:
-            cpt = self.net.cpt(self._structure.index.names[var])
-            self._positive_states[var] = np.all(cpt > 0, axis=tuple(range(cpt.ndim - 1)))
-        return bool(self._positive_states[var][state])
-
-    def _ve_conditional(self, targets: Sequence[int], lams, plan: Relevance, max_cost: float | None,
-                        evidence) -> np.ndarray | None:
-        result = self._ve(plan, targets, lams, True, max_cost)
-        if result is None:
-            return None
-        table, log_scale = result
-        total = table.sum()
-        if log_scale == -math.inf or total <= 0:
-            raise ImpossibleEvidence(f"impossible evidence: p({ev.describe(self.compiled.index, evidence)}) = 0")
-        return table / total
 
     # ------------------------------------------------------------------ batched
     def posterior_batch(self, targets: str | Sequence[str], cases: Mapping[str, np.ndarray] | np.ndarray,
