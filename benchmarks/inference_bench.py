@@ -34,15 +34,29 @@ def model_path(name: str) -> Path:
     return Path(pgmpy.__file__).parent / "utils" / "example_models" / f"{name}.bif.gz"
 
 
-def make_queries(net, n: int, seed: int) -> list[tuple[str, dict[str, str]]]:
+def make_queries(net, n: int, seed: int, findings: int | None = None) -> list[tuple[str, dict[str, str]]]:
+    """Seeded (target, evidence) pairs: a random target and 0-4 findings (exactly ``findings`` if given)
+    taken from one forward sample, so that p(e) > 0."""
     rng = np.random.default_rng(seed)
     names = net.variables
     queries = []
     for row in forward_sample(net, n, seed=seed):
         order = rng.permutation(len(names))
-        evidence = {names[k]: net.states(names[k])[row[k]] for k in order[1:1 + rng.integers(0, 5)]}
+        count = rng.integers(0, 5) if findings is None else findings
+        evidence = {names[k]: net.states(names[k])[row[k]] for k in order[1:1 + count]}
         queries.append((names[order[0]], evidence))
     return queries
+
+
+def load_pyagrum(path: Path):
+    """pyAgrum's BayesNet from a .bif.gz (pyAgrum reads plain files only)."""
+    import pyagrum as gum
+    with tempfile.NamedTemporaryFile("wb", suffix=".bif", delete=False) as fh:
+        fh.write(gzip.decompress(path.read_bytes()))
+    try:
+        return gum.loadBN(fh.name)
+    finally:
+        os.unlink(fh.name)
 
 
 def median_ms(fn, queries, budget_s: float) -> tuple[float, int]:
@@ -74,12 +88,7 @@ def pgmpy_runner(path: Path):
 
 def pyagrum_runners(path: Path):
     import pyagrum as gum
-    with tempfile.NamedTemporaryFile("wb", suffix=".bif", delete=False) as fh:
-        fh.write(gzip.decompress(path.read_bytes()))
-    try:
-        bn = gum.loadBN(fh.name)
-    finally:
-        os.unlink(fh.name)
+    bn = load_pyagrum(path)
     runners = {}
     for label, cls in (("pyAgrum LP", gum.LazyPropagation), ("pyAgrum VE", gum.VariableElimination)):
         engine = cls(bn)

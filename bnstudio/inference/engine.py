@@ -1,20 +1,26 @@
-"""The compiled exact inference engine: one junction tree per structure, reused for every parameter change.
+"""The exact inference engine: relevance-pruned elimination for single queries, junction trees for the rest.
 
-``InferenceEngine(net)`` compiles lazily: the elimination order and junction tree are rebuilt only when
-``net.structure_version`` changes; clique potentials and the cached no-evidence messages only when
-``net.parameter_version`` changes. Answers:
+``InferenceEngine(net)`` follows the network: the compiled structure is rebuilt when
+``net.structure_version`` changes, CPTs and clique potentials when ``net.parameter_version`` changes.
 
-* ``posterior`` / ``joint`` / ``query_probability`` / ``log_evidence`` / ``family_marginals`` for one case,
-  with hard (state) or soft (likelihood vector) evidence;
-* the ``*_batch`` variants for N evidence cases (codes, -1 = unobserved) and/or S parameter sets (a leading
-  axis on the CPTs) in one vectorised propagation — what EM, gradient training (Zhou eq 3.12/3.15) and the
+* **Single queries** (``posterior`` of a few targets, ``joint``, ``log_evidence``, ``query_probability``) are
+  answered on what the query needs: barren nodes removed, hard evidence absorbed into the CPTs, and the
+  components of the moral graph that are d-separated from the targets left out
+  (:mod:`bnstudio.inference.pruning`), then variable elimination on the rest
+  (:mod:`bnstudio.inference.pruned`). A first query never compiles the whole network. The parts left out are
+  still checked for impossible evidence (a cheap support test). Once the whole network's junction tree
+  exists, each query takes the cheaper of the two (priced in table entries plus a cost per step: the tree
+  recomputes only the messages from its evidence to its answer, the rest come from the evidence-free cache);
+  the tree is made at the second query that needs over a quarter of the network (andes, diabetes), so a
+  one-off query never pays for it.
+* **Many marginals** (``posterior`` of many targets, ``family_marginals``) come from one calibration of the
+  whole network's junction tree.
+* **Batches** (``*_batch``: N evidence cases, codes with -1 = unobserved, and/or S parameter sets on a leading
+  axis of some CPTs) propagate on a junction tree — the whole network's, or for ``posterior_batch`` and
+  ``log_evidence_batch`` one over An(targets ∪ observed columns) when that is smaller — in chunks that fit
+  the memory budget, accumulated into the result. Any number of cases works; :class:`MemoryBudgetExceeded`
+  means that a single case does not fit. This is what EM, gradient training (Zhou eq 3.12/3.15) and the
   delta-method variance (Singh Theorem 2) are built on.
-
-When the full junction tree does not fit the memory budget (munin1, link), single queries fall back to
-relevance pruning plus query-specific variable elimination; batched calls then raise
-:class:`MemoryBudgetExceeded` with the sizes involved. Compilation itself is bounded: the search for an
-elimination order stops at the first clique bigger than the budget allows (a 60×60 grid compiles in seconds to
-"no junction tree", not in minutes to a tree that could never be allocated).
 
 Likelihood (soft) evidence is used scaled to a maximum of 1 per vector (see
 :func:`bnstudio.inference.evidence.single_evidence`), so 1e308-sized likelihoods cannot overflow a clique; the
@@ -28,6 +34,7 @@ log of the scale is added back to log p(e).
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -36,19 +43,22 @@ from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded
 from bnstudio.inference import evidence as ev
+from bnstudio.inference.batching import chunks
 from bnstudio.inference.compiled import CompiledStructure
-from bnstudio.inference.propagation import Propagation
-from bnstudio.inference.pruning import requisite_variables
-from bnstudio.inference.variable_elimination import eliminate, restrict
+from bnstudio.inference.pruned import PrunedQueries
+from bnstudio.inference.pruning import Relevance, ancestral_set
+from bnstudio.inference.trees import BYTES_PER_ENTRY, TreeModel, check_parameter_sets
+from bnstudio.inference.variable_elimination import STEP_COST
 
 DEFAULT_MEMORY_BUDGET = 2 * 2**30  # bytes
-TREE_BYTES_PER_ENTRY = 8 * 3  # potentials, messages and beliefs of one propagation, float64
 Parameters = Mapping[str, np.ndarray]
 METHODS = ("auto", "junction-tree", "elimination")
+FEW_TARGETS = 4        # more targets than this in one call: one calibration of the whole tree
+SUBTREE_CACHE = 8      # junction trees over parts of the network kept for batched calls
 
 
 class InferenceEngine:
-    """Exact inference on a :class:`Network`, compiled once per structure (see module docstring)."""
+    """Exact inference on a :class:`Network` (see module docstring)."""
 
     def __init__(self, net: Network, memory_budget: int = DEFAULT_MEMORY_BUDGET, method: str = "auto") -> None:
         if method not in METHODS:
@@ -59,87 +69,107 @@ class InferenceEngine:
         self._structure: CompiledStructure | None = None
         self._structure_version = -1
         self._parameter_version = -1
-        self._base_cpts: list[np.ndarray] = []
-        self._potentials: list[np.ndarray] | None = None
-        self._prior: Propagation | None = None
+        self._cpts: list[np.ndarray | None] = []
+        self._pruned: PrunedQueries | None = None
+        self._models: OrderedDict[frozenset[int] | None, TreeModel] = OrderedDict()
+        self._large_queries = 0
 
-    # ------------------------------------------------------------------ compilation
+    # ------------------------------------------------------------------ structure and parameters
     @property
     def compiled(self) -> CompiledStructure:
-        """The compiled structure for the network as it is now (recompiled after structural edits)."""
+        """The compiled structure for the network as it is now (rebuilt after structural edits)."""
         if self._structure is None or self._structure_version != self.net.structure_version:
-            self._structure = CompiledStructure.compile(self.net, self.memory_budget / TREE_BYTES_PER_ENTRY)
+            self._structure = CompiledStructure.compile(self.net, self.memory_budget / BYTES_PER_ENTRY)
             self._structure_version = self.net.structure_version
             self._parameter_version = -1
+            self._large_queries = 0
         if self._parameter_version != self.net.parameter_version:
-            # rows are renormalised: the core tolerates sums within 1e-6 of 1 (and editors may hold
-            # unnormalised rows), but barren-node pruning and p(e) are exact only for normalised CPTs
-            self._base_cpts = [normalise_rows(self.net.cpt(v))[None] for v in self._structure.index.names]
-            self._potentials, self._prior = None, None
+            self._cpts = [None] * len(self._structure.families)
+            self._models = OrderedDict()
+            self._pruned = PrunedQueries(self._structure, self._cpt, self._stored, self.memory_budget, self._label)
             self._parameter_version = self.net.parameter_version
         return self._structure
 
+    def _cpt(self, var: int) -> np.ndarray:
+        """Variable ``var``'s CPT with rows renormalised, shape (1, *family). The core tolerates sums within
+        1e-6 of 1 (and editors may hold unnormalised rows), but barren-node pruning and p(e) are exact only
+        for normalised CPTs; rows already within 1e-12 of 1 are used as they are."""
+        table = self._cpts[var]
+        if table is None:
+            raw = np.asarray(self._stored(var), dtype=float)
+            if not np.all(np.abs(raw.sum(axis=-1) - 1.0) <= 1e-12):
+                raw = normalise_rows(raw)
+            table = self._cpts[var] = raw[None]
+        return table
+
+    def _stored(self, var: int) -> np.ndarray:
+        return self.net.cpt(self._structure.index.names[var])
+
+    def _label(self) -> str:
+        """The network, for messages: its name, or its size when its file gives no name."""
+        n, name = len(self.compiled.families), self.net.name
+        if name and name not in ("unknown", "network"):
+            return f"'{name}' ({n} variables)"
+        return f"this {n}-variable network (its file gives no name)"
+
+    # ------------------------------------------------------------------ junction trees
     @property
     def fits_budget(self) -> bool:
-        """Whether single queries use the junction tree: it fits the memory budget (or is forced by
-        ``method``); otherwise they use pruned variable elimination."""
+        """Whether many-marginal and single queries may use the whole network's junction tree: it exists and
+        one case fits the memory budget (or ``method`` forces the choice). Makes the tree if needed."""
         if self.method != "auto":
             return self.method == "junction-tree"
-        return self.compiled.jt is not None and self._tree_bytes(1) <= self.memory_budget
+        jt = self.compiled.jt
+        return jt is not None and jt.total_size * BYTES_PER_ENTRY <= self.memory_budget
 
-    def _tree_bytes(self, batch_elements: int) -> int:
-        """Working memory of one propagation: potentials, messages and beliefs (about 3x the tree)."""
-        return self.compiled.jt.total_size * TREE_BYTES_PER_ENTRY * batch_elements
+    def _tree(self, variables: frozenset[int] | None = None, pruned_batch: bool = False) -> TreeModel:
+        """The junction tree (with potentials) of the whole network (None) or of an ancestrally closed part;
+        raises MemoryBudgetExceeded when a single case of it does not fit. ``pruned_batch``: the tree is
+        what a batch's targets and observed columns need (fewer of them would shrink it)."""
+        cs = self.compiled
+        if variables is not None and len(variables) == len(cs.families):
+            variables = None
+        model = self._models.get(variables)
+        if model is not None:
+            self._models.move_to_end(variables)
+            return model
+        tree = cs.full if variables is None else cs.tree_over(sorted(variables))
+        what = "the junction tree of " + (self._label() if variables is None else
+                                          f"the {len(variables)} variables this batch needs in {self._label()}")
+        if pruned_batch:
+            advice = ("fewer targets or observed columns per call, or a larger memory_budget "
+                      "(InferenceEngine(net, memory_budget=...)), would make it fit")
+        else:
+            advice = ("single queries still work (pruned elimination); for this call a larger memory_budget "
+                      "(InferenceEngine(net, memory_budget=...)) is needed")
+        if tree.jt is None:
+            raise MemoryBudgetExceeded(f"{what} does not fit the memory budget of {self._gib(self.memory_budget)} "
+                                       f"even for one case ({tree.too_large}); {advice}")
+        need = tree.jt.total_size * BYTES_PER_ENTRY
+        if need > self.memory_budget:
+            raise MemoryBudgetExceeded(f"{what} needs {tree.jt.total_size:.3g} entries ({self._gib(need)}) for one "
+                                       f"case: it does not fit the memory budget of {self._gib(self.memory_budget)} "
+                                       f"even for one case; {advice}")
+        model = self._models[variables] = TreeModel(tree.jt, cs.families, self._cpt)
+        if len(self._models) > SUBTREE_CACHE + 1:
+            oldest = next(k for k in self._models if k is not None)
+            del self._models[oldest]
+        return model
+
+    @staticmethod
+    def _gib(nbytes: float) -> str:
+        """A byte count for messages: 240 bytes, 3.5 MiB, 2 GiB."""
+        for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+            if nbytes >= size:
+                return f"{nbytes / size:.3g} {unit}"
+        return f"{nbytes:.0f} bytes"
 
     def batch_capacity(self, bytes_per_element: int = 0) -> int:
-        """How many batch elements (evidence cases x parameter sets) one propagation may take within the
-        memory budget, counting ``bytes_per_element`` of the caller's own arrays; at least 1."""
-        self._require_tree()
-        per_element = self._tree_bytes(1) + bytes_per_element
-        return max(1, int(self.memory_budget // per_element))
-
-    def _require_tree(self, batch_elements: int = 1) -> CompiledStructure:
-        cs = self.compiled
-        if cs.jt is None:
-            raise MemoryBudgetExceeded(
-                f"the junction tree of '{self.net.name}' does not fit the memory budget of "
-                f"{self.memory_budget / 2**30:.3g} GiB ({cs.too_large}); ask single queries (pruned elimination) "
-                f"instead")
-        need = self._tree_bytes(batch_elements)
-        if need > self.memory_budget:
-            raise MemoryBudgetExceeded(
-                f"the junction tree of '{self.net.name}' needs {cs.jt.total_size:.3g} entries per case "
-                f"({need / 2**30:.3g} GiB for this call), more than the memory budget of "
-                f"{self.memory_budget / 2**30:.3g} GiB; ask single queries (pruned elimination) instead")
-        return cs
-
-    def _base_propagation(self) -> Propagation:
-        cs = self._require_tree()
-        if self._prior is None:
-            self._potentials = cs.potentials(self._base_cpts)
-            self._prior = Propagation(cs.jt, self._potentials)
-        return self._prior
-
-    def _propagation(self, lams: dict[int, np.ndarray], parameters: Parameters | None = None,
-                     n_cases: int = 1) -> Propagation:
-        """A propagation for evidence ``lams`` ({var: (1|N, |X|)}) and optional parameter sets."""
-        base = self._base_propagation()
-        cs = self.compiled
-        potentials, dirty = base.potentials, 0
-        if parameters:
-            cpts, changed = cs.parameter_sets(self._base_cpts, parameters)
-            self._require_tree(cpts_batch(cpts) * n_cases)
-            homes = {cs.jt.family_home[v] for v in changed}
-            potentials = cs.potentials(cpts, only=homes, base=base.potentials)
-            dirty = sum(1 << c for c in homes)
-        else:
-            self._require_tree(n_cases)
-        placed: dict[int, list[np.ndarray]] = {}
-        for var, lam in lams.items():
-            home = cs.jt.var_home[var]
-            placed.setdefault(home, []).append(lam.reshape((1, lam.shape[0]) + cs.jt.axis_shape(home, [var])))
-            dirty |= 1 << home
-        return Propagation(cs.jt, potentials, placed, dirty, clean=base)
+        """How many batch elements (evidence cases x parameter sets) one propagation of the whole network's
+        tree may take within the memory budget, counting ``bytes_per_element`` of the caller's own arrays;
+        at least 1."""
+        model = self._tree()
+        return max(1, int(self.memory_budget // (model.bytes_per_element + bytes_per_element)))
 
     # ------------------------------------------------------------------ single case
     def posterior(self, targets: str | Sequence[str], evidence: ev.Evidence | None = None) -> dict[str, np.ndarray]:
@@ -148,15 +178,27 @@ class InferenceEngine:
         names = [targets] if isinstance(targets, str) else list(targets)
         idx = [cs.index.index(t) for t in names]
         lams = ev.single_evidence(cs.index, evidence)
-        if not self.fits_budget:
-            return {n: self._ve_joint([v], lams, evidence) for n, v in zip(names, idx)}
-        prop = self._propagation(lams)
+        if len(idx) > FEW_TARGETS and self.method != "elimination" and self.fits_budget:
+            return self._tree_posterior(names, idx, lams, evidence)
         out = {}
         for name, var in zip(names, idx):
-            belief, log_z = prop.belief(cs.jt.var_home[var])
-            self._check_possible(log_z, evidence)
-            out[name] = cs.marginal(belief, cs.jt.var_home[var], [var])[0, 0]
+            route = self._route([var], lams)
+            answer = None if route is None else self._pruned.conditional([var], lams, *route, evidence)
+            if answer is None:
+                out.update(self._tree_posterior([name], [var], lams, evidence))
+            else:
+                out[name] = answer
         return out
+
+    def _tree_posterior(self, names, idx, lams, evidence) -> dict[str, np.ndarray]:
+        model = self._tree()
+        prop = model.propagation(lams)
+        if len(idx) > FEW_TARGETS:
+            prop.calibrate()
+        marginals, possible = model.posteriors(prop, idx)
+        if not np.all(possible):
+            self._check_possible(np.array([[-np.inf]]), evidence)
+        return {name: marginals[var][0, 0] for name, var in zip(names, idx)}
 
     def joint(self, targets: Sequence[str], evidence: ev.Evidence | None = None) -> np.ndarray:
         """Joint posterior p(T_1, ..., T_k | e) with axes in ``targets`` order."""
@@ -165,27 +207,35 @@ class InferenceEngine:
         if len(set(idx)) != len(idx):
             raise EvidenceError(f"targets repeat a variable: {list(targets)}")
         lams = ev.single_evidence(cs.index, evidence)
-        home = self._require_tree().clique_containing(idx) if self.fits_budget else None
-        if home is None:
-            return self._ve_joint(idx, lams, evidence)
-        belief, log_z = self._propagation(lams).belief(home)
+        route = self._route(idx, lams)
+        if route is not None:
+            answer = self._pruned.conditional(idx, lams, *route, evidence)
+            if answer is not None:
+                return answer
+        model = self._tree()
+        home = model.clique_containing(idx)
+        if home is None:  # targets in no one clique: eliminate whatever it costs
+            return self._pruned.conditional(idx, lams, self._pruned.relevance(idx, lams), None, evidence)
+        belief, log_z = model.propagation(lams).belief(home)
         self._check_possible(log_z, evidence)
-        return cs.marginal(belief, home, idx)[0, 0]
+        return model.marginal(belief, home, idx)[0, 0]
 
     def log_evidence(self, evidence: ev.Evidence | None = None) -> float:
         """log p(e) (natural log); -inf for impossible evidence."""
-        cs = self.compiled
-        lams = ev.single_evidence(cs.index, evidence)
+        lams = ev.single_evidence(self.compiled.index, evidence)
         if not lams:
             return 0.0
         return self._log_evidence(lams) + lams.log_scale
 
     def _log_evidence(self, lams: dict[int, np.ndarray]) -> float:
         """log Σ_x p(x) Π_v λ_v(x_v) for these (scaled) likelihoods."""
-        if not self.fits_budget:
-            return self._ve_log_evidence(lams)
-        home = self.compiled.jt.var_home[next(iter(lams))]
-        return float(self._propagation(lams).belief(home)[1][0, 0])
+        route = self._route([], lams)
+        answer = None if route is None else self._pruned.log_evidence(route[0], lams, route[1])
+        if answer is None:
+            model = self._tree()
+            home = model.jt.var_home[next(iter(lams))]
+            return float(model.propagation(lams).belief(home)[1][0, 0])
+        return answer
 
     def probability_of_evidence(self, evidence: ev.Evidence | None = None) -> float:
         """p(e) (likelihood findings above 1 can make it exceed 1, even overflow to inf)."""
@@ -193,7 +243,7 @@ class InferenceEngine:
             return float(np.exp(self.log_evidence(evidence)))
 
     def query_probability(self, query: Mapping[str, str | int], evidence: ev.Evidence | None = None) -> float:
-        """p(q | e) for a joint configuration q = {name: state}: p(q, e) / p(e) from two propagations."""
+        """p(q | e) for a joint configuration q = {name: state}: p(q, e) / p(e)."""
         cs = self.compiled
         evidence = dict(evidence or {})
         log_e = self.log_evidence(evidence)
@@ -208,9 +258,72 @@ class InferenceEngine:
         return math.exp(log_qe - log_e) if log_qe > -math.inf else 0.0
 
     def family_marginals(self, evidence: ev.Evidence | None = None) -> dict[str, np.ndarray]:
-        """p(X, Pa(X) | e) for every variable, in CPT layout (parents..., X), from one calibration."""
-        lams = ev.single_evidence(self.compiled.index, evidence)
-        return {k: v[0, 0] for k, v in self._family_marginals(lams, None, 1, evidence)[0].items()}
+        """p(X, Pa(X) | e) for every variable, in CPT layout (parents..., X), from one calibration (or, when
+        the whole tree does not fit, one pruned elimination per family)."""
+        cs = self.compiled
+        lams = ev.single_evidence(cs.index, evidence)
+        if self.method == "elimination" or not self.fits_budget:
+            pruned = self._pruned
+            return {name: pruned.conditional(list(cs.families[v]), lams, pruned.relevance(cs.families[v], lams),
+                                             None, evidence) for v, name in enumerate(cs.index.names)}
+        model = self._tree()
+        prop = model.propagation(lams)
+        prop.calibrate()
+        out = {}
+        for c, members in model.homed.items():
+            belief, log_z = prop.belief(c)
+            self._check_possible(log_z, evidence)
+            for v in members:
+                out[cs.index.names[v]] = model.marginal(belief, c, list(cs.families[v]))[0, 0]
+        return {name: out[name] for name in cs.index.names}
+
+    # ------------------------------------------------------------------ pruned elimination
+    def _route(self, targets: Sequence[int], lams: Mapping[int, np.ndarray]
+               ) -> tuple[Relevance, float | None] | None:
+        """How to answer one query: None for the whole network's tree, else its relevance for pruned
+        elimination and the cost above which the tree is cheaper (None: no tree to compare with).
+
+        With the tree at hand its price comes first: a query whose evidence-to-answer paths cost no more than
+        a few steps goes to the tree at once, and so does one that costs less than a step per requisite CPT
+        (a floor for elimination); only otherwise is elimination's order priced (by ``eliminate``)."""
+        if self.method == "junction-tree":
+            return None
+        cs = self.compiled
+        tree_cost = None
+        if self.method == "auto" and cs.has_full_tree and self.fits_budget:
+            tree_cost = self._tree_cost(targets, lams)
+            if tree_cost <= 4 * STEP_COST:
+                return None
+        plan = self._pruned.relevance(targets, lams)
+        if self.method == "elimination":
+            return plan, None
+        if tree_cost is None:
+            if 4 * len(plan.requisite()) > len(cs.families):
+                self._large_queries += 1
+            if self._large_queries < 2 or not self.fits_budget:  # a one-off query does not pay for the tree
+                return plan, None
+            tree_cost = self._tree_cost(targets, lams)
+        if tree_cost <= STEP_COST * len(plan.requisite()):
+            return None
+        return plan, tree_cost
+
+    def _tree_cost(self, targets: Sequence[int], lams: Mapping[int, np.ndarray]) -> float:
+        """What one query costs on the whole tree: the cliques whose messages towards the answer's clique
+        hold evidence (the others come from the evidence-free cache), in table entries plus STEP_COST each."""
+        jt = self._tree().jt
+        dirty = 0
+        for v in lams:
+            dirty |= 1 << jt.var_home[v]
+        start = jt.var_home[targets[0] if targets else next(iter(lams))]
+        cost = jt.sizes[start] + STEP_COST
+        stack = [(start, -1)]
+        while stack:
+            c, came = stack.pop()
+            for d in jt.neighbours[c]:
+                if d != came and jt.side(d, c) & dirty:
+                    cost += jt.sizes[d] + STEP_COST
+                    stack.append((d, c))
+        return cost
 
     # ------------------------------------------------------------------ batched
     def posterior_batch(self, targets: str | Sequence[str], cases: Mapping[str, np.ndarray] | np.ndarray,
@@ -220,37 +333,47 @@ class InferenceEngine:
         cs = self.compiled
         names = [targets] if isinstance(targets, str) else list(targets)
         idx = [cs.index.index(t) for t in names]
-        lams, n = ev.batch_evidence(cs.index, cases, columns)
-        prop = self._propagation(lams, parameters, n)
-        out = {}
-        for name, var in zip(names, idx):
-            belief, log_z = prop.belief(cs.jt.var_home[var])
-            self._check_possible_batch(log_z)
-            out[name] = self._shape_out(cs.marginal(belief, cs.jt.var_home[var], [var]), n, parameters)
-        return out
+        batch = ev.batch_columns(cs.index, cases, columns)
+        params, s = self._parameter_sets(parameters)
+        if not idx:
+            return {}
+        model = self._batch_tree(idx, batch)
+        out = {name: np.empty((s, batch.n_cases, cs.index.cards[v])) for name, v in zip(names, idx)}
+        bad = []
+        for sets, rows, prop in self._propagations(model, batch, params, s):
+            if len(idx) > FEW_TARGETS:
+                prop.calibrate()
+            marginals, possible = model.posteriors(prop, idx)
+            for name, var in zip(names, idx):
+                out[name][sets, rows] = marginals[var]
+            bad.append(rows.start + np.flatnonzero((~possible).any(axis=0)))
+        self._raise_impossible(bad)
+        return {name: arr if parameters else arr[0] for name, arr in out.items()}
 
     def log_evidence_batch(self, cases: Mapping[str, np.ndarray] | np.ndarray, columns: Sequence[str] | None = None,
                            parameters: Parameters | None = None) -> np.ndarray:
         """log p(e_n) per case: (N,), or (S, N) with parameter sets; -inf marks impossible cases."""
         cs = self.compiled
-        lams, n = ev.batch_evidence(cs.index, cases, columns)
-        prop = self._propagation(lams, parameters, n)
-        home = cs.jt.var_home[next(iter(lams))] if lams else 0
-        log_z = prop.belief(home)[1]
-        return self._shape_out(np.broadcast_to(log_z, (log_z.shape[0], n)) + lams.log_scale, n, parameters)
+        batch = ev.batch_columns(cs.index, cases, columns)
+        params, s = self._parameter_sets(parameters)
+        out = np.zeros((s, batch.n_cases))
+        if batch:
+            model = self._batch_tree([], batch)
+            home = model.jt.var_home[next(iter(batch))]
+            for sets, rows, prop in self._propagations(model, batch, params, s, with_scale=out):
+                out[sets, rows] += prop.belief(home)[1]
+        return out if parameters else out[0]
 
     def family_marginals_batch(self, cases: Mapping[str, np.ndarray] | np.ndarray,
                                columns: Sequence[str] | None = None, parameters: Parameters | None = None,
                                weights: np.ndarray | None = None, reduce: bool = True) -> dict[str, np.ndarray]:
         """Family marginals for N cases: Σ_n w_n p(X, Pa | e_n) when ``reduce`` (expected counts, the EM
         E-step), else per case (N, *family). With S parameter sets a leading S axis is added."""
-        cs = self.compiled
-        lams, n = ev.batch_evidence(cs.index, cases, columns)
-        weights = self._check_weights(weights, n)
-        result, _ = self._family_marginals(lams, parameters, n, None, weights if reduce else None, reduce)
-        if reduce:
-            return {k: v[:, 0] if parameters else v[0, 0] for k, v in result.items()}
-        return {k: self._shape_out(v, n, parameters) for k, v in result.items()}
+        batch = ev.batch_columns(self.compiled.index, cases, columns)
+        weights = self._check_weights(weights, batch.n_cases)
+        params, s = self._parameter_sets(parameters)
+        out, _ = self._family_marginals(batch, params, s, weights, reduce, check=True)
+        return {k: v if parameters else v[0] for k, v in out.items()}
 
     def calibrate_batch(self, cases: Mapping[str, np.ndarray] | np.ndarray, columns: Sequence[str] | None = None,
                         weights: np.ndarray | None = None, reduce: bool = False
@@ -259,15 +382,78 @@ class InferenceEngine:
         ``reduce`` the weighted sums Σ_n w_n p(X, Pa | e_n) (EM's expected counts) — and log p(e_n) (N,).
         Impossible cases get all-zero marginals and log p(e) = -inf instead of an error (e.g. the (q, e)
         calibration of the delta method when q contradicts e)."""
-        cs = self.compiled
-        lams, n = ev.batch_evidence(cs.index, cases, columns)
-        weights = self._check_weights(weights, n)
-        out, log_z = self._family_marginals(lams, None, n, None, weights, reduce, check=False)
-        out = {k: v[0, 0] for k, v in out.items()} if reduce else {k: self._shape_out(v, n, None)
-                                                                    for k, v in out.items()}
-        return out, np.broadcast_to(log_z, (1, n))[0] + lams.log_scale
+        batch = ev.batch_columns(self.compiled.index, cases, columns)
+        weights = self._check_weights(weights, batch.n_cases)
+        out, log_z = self._family_marginals(batch, {}, 1, weights, reduce, check=False)
+        return {k: v[0] for k, v in out.items()}, log_z[0]
 
-    # ------------------------------------------------------------------ helpers
+    # ------------------------------------------------------------------ batch helpers
+    def _parameter_sets(self, parameters: Parameters | None) -> tuple[dict[int, np.ndarray], int]:
+        """{var: (S, *family)} validated against the CPT shapes, and S (1 without parameter sets)."""
+        if not parameters:
+            return {}, 1
+        cs = self.compiled
+        tables = {cs.index.index(name): np.asarray(t, dtype=float) for name, t in parameters.items()}
+        shapes = {v: self._cpt(v).shape[1:] for v in tables}
+        return tables, check_parameter_sets(shapes, cs.index.names, tables)
+
+    def _batch_tree(self, targets: Sequence[int], batch: ev.BatchColumns) -> TreeModel:
+        """The tree a batch propagates on: the whole network's, or one over An(targets ∪ observed) when the
+        whole tree is not made yet or not usable, or that part is at most half the network."""
+        cs = self.compiled
+        if self.method == "junction-tree":
+            return self._tree()
+        region = frozenset(ancestral_set(cs.parents, set(targets) | set(batch)))
+        if (cs.has_full_tree and cs.jt is not None and 2 * len(region) > len(cs.families)
+                and cs.jt.total_size * BYTES_PER_ENTRY <= self.memory_budget):
+            return self._tree()
+        return self._tree(region, pruned_batch=True)
+
+    def _propagations(self, model: TreeModel, batch: ev.BatchColumns, params: dict[int, np.ndarray], s: int,
+                      with_scale: np.ndarray | None = None):
+        """(parameter-set slice, case slice, propagation) per chunk that fits the memory budget; with
+        ``with_scale`` the removed log scale of soft evidence is added to it for each chunk."""
+        per_case = 16 * sum(batch.cards[v] for v in batch)
+        for sets, rows in chunks(batch.n_cases, s, self.memory_budget, model.bytes_per_element, per_case,
+                                 self._label()):
+            lams = batch.likelihoods(rows)
+            part = {v: t[sets] for v, t in params.items()}
+            if with_scale is not None:
+                with_scale[sets, rows] += lams.log_scale
+            yield sets, rows, model.propagation(lams, part)
+
+    def _family_marginals(self, batch: ev.BatchColumns, params: dict[int, np.ndarray], s: int,
+                          weights: np.ndarray | None, reduce: bool, check: bool
+                          ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Family marginals {name: (S, N, *family)} (or (S, *family) summed with ``reduce``) and log p(e) (S, N),
+        from one calibration of the whole tree per chunk."""
+        cs = self.compiled
+        model = self._tree()
+        n = batch.n_cases
+        shape = (s,) if reduce else (s, n)
+        out = {cs.index.names[v]: np.zeros(shape + tuple(cs.index.cards[u] for u in cs.families[v])) for v in range(len(cs.families))}
+        log_z = np.zeros((s, n))
+        bad = []
+        for sets, rows, prop in self._propagations(model, batch, params, s, with_scale=log_z):
+            prop.calibrate()
+            for c, members in model.homed.items():
+                belief, z = prop.belief(c)
+                if reduce:
+                    belief = np.broadcast_to(belief, belief.shape[:-1] + (rows.stop - rows.start,))
+                    w = weights[rows] if weights is not None else None
+                    belief = (np.einsum("...sn,n->...s", belief, w) if w is not None else belief.sum(axis=-1))[..., None]
+                for v in members:
+                    marginal = model.marginal(belief, c, list(cs.families[v]))
+                    if reduce:
+                        out[cs.index.names[v]][sets] += marginal[:, 0]
+                    else:
+                        out[cs.index.names[v]][sets, rows] = marginal
+            log_z[sets, rows] += z
+            bad.append(rows.start + np.flatnonzero(np.isneginf(z).any(axis=0)))
+        if check:
+            self._raise_impossible(bad)
+        return out, log_z
+
     @staticmethod
     def _check_weights(weights, n: int) -> np.ndarray | None:
         if weights is None:
@@ -277,69 +463,13 @@ class InferenceEngine:
             raise EvidenceError(f"weights must have shape ({n},), got {weights.shape}")
         return weights
 
-    def _family_marginals(self, lams, parameters, n, evidence, weights=None, reduce=False, check=True
-                          ) -> tuple[dict[str, np.ndarray], np.ndarray]:
-        """Family marginals (S, N|1, *family) from one calibration, and log p(e) (S', N')."""
-        cs = self.compiled
-        if not self.fits_budget and n == 1 and not parameters:
-            out = {name: self._ve_joint(list(cs.families[v]), lams, evidence)[None, None]
-                   for v, name in enumerate(cs.index.names)}
-            return out, np.array([[self._ve_log_evidence(lams) if lams else 0.0]])
-        prop = self._propagation(lams, parameters, n)
-        out, log_z = {}, np.zeros((1, 1))
-        for c in sorted(set(cs.jt.family_home)):
-            belief, log_z = prop.belief(c)
-            if check:
-                self._check_possible_batch(log_z) if evidence is None else self._check_possible(log_z, evidence)
-            if reduce:
-                belief = np.broadcast_to(belief, belief.shape[:1] + (n,) + belief.shape[2:])
-                belief = (np.einsum("sn...,n->s...", belief, weights) if weights is not None
-                          else belief.sum(axis=1))[:, None]
-            for v in cs.vars_homed_at(c):
-                out[cs.index.names[v]] = cs.marginal(belief, c, list(cs.families[v]))
-        return out, log_z
-
-    def _shape_out(self, arr: np.ndarray, n: int, parameters: Parameters | None) -> np.ndarray:
-        arr = np.broadcast_to(arr, (arr.shape[0], n) + arr.shape[2:])
-        return np.array(arr) if parameters else np.array(arr[0])
-
     def _check_possible(self, log_z: np.ndarray, evidence) -> None:
         if np.any(np.isneginf(log_z)):
             raise ImpossibleEvidence(f"impossible evidence: p({ev.describe(self.compiled.index, evidence)}) = 0")
 
-    def _check_possible_batch(self, log_z: np.ndarray) -> None:
-        bad = np.isneginf(log_z)
-        if np.any(bad):
-            cases = np.flatnonzero(bad.any(axis=0))
+    @staticmethod
+    def _raise_impossible(bad: list[np.ndarray]) -> None:
+        cases = np.unique(np.concatenate(bad)) if bad else np.zeros(0, dtype=int)
+        if cases.size:
             raise ImpossibleEvidence(f"impossible evidence (p(e) = 0) in case(s) {cases[:10].tolist()}"
                                      + (f" and {cases.size - 10} more" if cases.size > 10 else ""))
-
-    def _ve_query(self, targets: Sequence[int], lams: dict[int, np.ndarray],
-                  conditional: bool) -> tuple[np.ndarray, float]:
-        """Pruned variable elimination: (unnormalised table over ``targets``, log scale)."""
-        cs = self.compiled
-        hard = {v: int(np.argmax(lam[0])) for v, lam in lams.items()
-                if v not in targets and np.count_nonzero(lam[0]) == 1}
-        keep = requisite_variables(cs.parents, targets, lams, hard, conditional)
-        factors = [restrict(self._base_cpts[v][0], cs.families[v], hard) for v in sorted(keep)]
-        factors += [(lam[0], (v,)) for v, lam in lams.items() if v not in hard and v in keep]
-        table, log_scale = eliminate(factors, cs.index.cards, targets, self.memory_budget / 8)
-        # a one-nonzero likelihood is sliced in as hard evidence; its value still scales p(e)
-        return table, log_scale + sum(math.log(lams[v][0, s]) for v, s in hard.items())
-
-    def _ve_joint(self, targets: Sequence[int], lams: dict[int, np.ndarray], evidence) -> np.ndarray:
-        table, log_scale = self._ve_query(targets, lams, conditional=True)
-        total = table.sum()
-        if log_scale == -math.inf or total <= 0:
-            raise ImpossibleEvidence(f"impossible evidence: p({ev.describe(self.compiled.index, evidence)}) = 0")
-        return table / total
-
-    def _ve_log_evidence(self, lams: dict[int, np.ndarray]) -> float:
-        table, log_scale = self._ve_query((), lams, conditional=False)
-        total = float(table.sum())
-        return log_scale + math.log(total) if total > 0 and log_scale > -math.inf else -math.inf
-
-
-def cpts_batch(cpts: list[np.ndarray]) -> int:
-    """The number S of parameter sets in a list of (S|1, *family) arrays."""
-    return max(c.shape[0] for c in cpts)

@@ -92,9 +92,69 @@ def single_evidence(index: VariableIndex, evidence: Evidence | None) -> Likeliho
     out = Likelihoods()
     for name, spec in (evidence or {}).items():
         var = index.index(name)
-        out[var], scale = _scaled(likelihood_vector(index, var, spec))
-        out.log_scale += scale
+        lam = likelihood_vector(index, var, spec)
+        if isinstance(spec, (str, int, np.integer)):  # an indicator: already at most 1
+            out[var] = lam
+        else:
+            out[var], scale = _scaled(lam)
+            out.log_scale += scale
     return out
+
+
+class BatchColumns(dict):
+    """Validated batched evidence: {variable index: (N,) integer codes (-1 = unobserved) or (N, |X|) likelihoods},
+    views of the caller's arrays (nothing per case is allocated), with ``n_cases``. Columns without any
+    observation are left out."""
+
+    def __init__(self, items: Mapping[int, np.ndarray], n_cases: int, cards: Sequence[int]) -> None:
+        super().__init__(items)
+        self.n_cases = n_cases
+        self.cards = cards
+
+    def soft(self, var: int) -> bool:
+        """Whether column ``var`` holds likelihood vectors (else state codes)."""
+        return self[var].ndim == 2
+
+    def likelihoods(self, rows: slice = slice(None)) -> Likelihoods:
+        """{var: (n, |X|) likelihood} for the cases in ``rows`` (rows of soft evidence scaled to max 1)."""
+        out = Likelihoods()
+        for var, arr in self.items():
+            part = arr[rows]
+            if part.ndim == 2:
+                out[var], scale = _scaled(part.astype(float))
+                out.log_scale = out.log_scale + scale
+            elif np.any(part >= 0):
+                lam = (part[:, None] == np.arange(self.cards[var])[None, :]).astype(float)
+                lam[part < 0] = 1.0
+                out[var] = lam
+        return out
+
+
+def batch_columns(index: VariableIndex, cases: Mapping[str, np.ndarray] | np.ndarray,
+                  columns: Sequence[str] | None = None) -> BatchColumns:
+    """Validate N cases at once, with no Python loop over cases (see :func:`batch_evidence`)."""
+    if isinstance(cases, np.ndarray) or not isinstance(cases, Mapping):
+        table = np.asarray(cases)
+        if table.ndim != 2:
+            raise EvidenceError(f"a case table must be 2-D (cases x variables), got shape {table.shape}")
+        columns = list(columns) if columns is not None else index.names
+        if table.shape[1] != len(columns):
+            raise EvidenceError(f"case table has {table.shape[1]} columns but {len(columns)} names")
+        cases = {name: table[:, k] for k, name in enumerate(columns)}
+    n_cases = None
+    out: dict[int, np.ndarray] = {}
+    for name, values in cases.items():
+        var = index.index(name)
+        arr = np.asarray(values)
+        n = arr.shape[0] if arr.ndim >= 1 else None
+        if n is None or (n_cases is not None and n != n_cases):
+            raise EvidenceError(f"evidence column '{name}' has {n} cases, expected {n_cases}")
+        n_cases = n
+        if _check_column(index, var, arr):
+            out[var] = arr
+    if n_cases is None:
+        raise EvidenceError("no evidence columns given")
+    return BatchColumns(out, n_cases, index.cards)
 
 
 def batch_evidence(index: VariableIndex, cases: Mapping[str, np.ndarray] | np.ndarray,
@@ -107,53 +167,26 @@ def batch_evidence(index: VariableIndex, cases: Mapping[str, np.ndarray] | np.nd
     contradicts its evidence): batched answers report it as impossible (log p(e) = -inf).
     Fully unobserved columns are dropped. Returns ({var: (N, |X|) likelihood, rows scaled to max 1}, N).
     """
-    if isinstance(cases, np.ndarray) or not isinstance(cases, Mapping):
-        table = np.asarray(cases)
-        if table.ndim != 2:
-            raise EvidenceError(f"a case table must be 2-D (cases x variables), got shape {table.shape}")
-        columns = list(columns) if columns is not None else index.names
-        if table.shape[1] != len(columns):
-            raise EvidenceError(f"case table has {table.shape[1]} columns but {len(columns)} names")
-        cases = {name: table[:, k] for k, name in enumerate(columns)}
-    n_cases = None
-    out = Likelihoods()
-    for name, values in cases.items():
-        var = index.index(name)
-        arr = np.asarray(values)
-        n = arr.shape[0] if arr.ndim >= 1 else None
-        if n is None or (n_cases is not None and n != n_cases):
-            raise EvidenceError(f"evidence column '{name}' has {n} cases, expected {n_cases}")
-        n_cases = n
-        lam = _column_likelihood(index, var, arr)
-        if lam is not None:
-            out[var], scale = _scaled(lam) if arr.ndim == 2 else (lam, 0.0)
-            out.log_scale = out.log_scale + scale
-    if n_cases is None:
-        raise EvidenceError("no evidence columns given")
-    return out, n_cases
+    parsed = batch_columns(index, cases, columns)
+    return parsed.likelihoods(), parsed.n_cases
 
 
-def _column_likelihood(index: VariableIndex, var: int, arr: np.ndarray) -> np.ndarray | None:
+def _check_column(index: VariableIndex, var: int, arr: np.ndarray) -> bool:
+    """Raise EvidenceError for a malformed column; False when it observes nothing."""
     card, name = index.cards[var], index.names[var]
     if arr.ndim == 2:
         if arr.shape[1] != card:
             raise EvidenceError(f"likelihood evidence on '{name}' needs {card} columns, got {arr.shape[1]}")
-        lam = arr.astype(float)
-        if not np.all(np.isfinite(lam)) or np.any(lam < 0):
+        if not np.issubdtype(arr.dtype, np.number) or not np.all(np.isfinite(arr)) or np.any(arr < 0):
             raise EvidenceError(f"likelihood evidence on '{name}' must be finite and non-negative")
-        return lam
+        return True
     if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
         raise EvidenceError(f"evidence codes for '{name}' must be a 1-D integer array (-1 = unobserved)")
     bad = (arr < -1) | (arr >= card)
     if np.any(bad):
         rows = np.flatnonzero(bad)[:5].tolist()
         raise EvidenceError(f"evidence codes for '{name}' out of range -1..{card - 1} in case(s) {rows}")
-    observed = arr >= 0
-    if not np.any(observed):
-        return None
-    lam = (arr[:, None] == np.arange(card)[None, :]).astype(float)
-    lam[~observed] = 1.0
-    return lam
+    return bool(np.any(arr >= 0))
 
 
 def describe(index: VariableIndex, evidence: Evidence | None) -> str:

@@ -1,39 +1,36 @@
-"""A junction tree built from an elimination order, with everything message passing needs precomputed.
+"""A junction tree built from an elimination order, with the plans message passing needs made on demand.
 
 Construction (Koller & Friedman §10.4.1): the clique C_v created by eliminating v is linked to the clique of the
 first-eliminated variable of C_v \\ {v}; this elimination tree has the running-intersection property. A clique
 that is a subset of another is non-maximal; it can only be contained in one of its elimination-tree children's
-cliques, and is merged into it. Disconnected pieces are chained with empty separators, so there is one tree.
+cliques, and is merged into it. Disconnected pieces are chained with empty separators, so there is one tree,
+rooted at clique 0.
 
 Every clique lists its variables in ascending index order. A separator is then in the same relative order in
 both neighbours, so a message summed out of one clique broadcasts into the other by a reshape, no transpose.
+Arrays carry their batch axes last: clique axis k of clique c is array axis k, followed by (S, N).
 """
 from __future__ import annotations
 
 import math
-from functools import cached_property
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Sequence
 
-from bnstudio.inference.elimination import elimination_cliques
+MERGE_BELOW = 64  # entries: neighbouring cliques this small together become one (see _merge_small)
 
 
 @dataclass
 class JunctionTree:
-    """Cliques, tree edges and per-directed-edge index plans for batched message passing.
-
-    Arrays in the engine carry two leading batch axes (parameter sets S, evidence cases N), so clique axis k
-    of clique c is array axis 2 + k.
-    """
+    """Cliques, tree edges (``parent`` roots the tree at clique 0) and per-directed-edge index plans."""
 
     cards: tuple[int, ...]
     cliques: list[tuple[int, ...]]
     neighbours: list[list[int]]
-    family_home: list[int]              # variable -> clique holding its family {X} ∪ Pa(X)
-    var_home: list[int]                 # variable -> smallest clique containing it
-    sum_axes: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
-    into_shape: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
-    subtree_mask: dict[tuple[int, int], int] = field(default_factory=dict)
+    parent: list[int]                   # clique -> its parent towards the root (-1 for the root)
+    family_home: list[int]              # variable -> smallest clique holding its family {X} ∪ Pa(X)
+    var_home: list[int]                 # variable -> smallest clique containing it (-1: not in the tree)
+    _plans: dict = field(default_factory=dict, repr=False)
 
     @cached_property
     def sizes(self) -> list[int]:
@@ -50,23 +47,67 @@ class JunctionTree:
     def shape(self, c: int) -> tuple[int, ...]:
         return tuple(self.cards[v] for v in self.cliques[c])
 
-    def axis_shape(self, c: int, variables: Sequence[int]) -> tuple[int, ...]:
+    def axis_shape(self, c: int, variables) -> tuple[int, ...]:
         """Clique c's shape with 1 for every variable not in ``variables`` (for broadcasting)."""
         keep = set(variables)
         return tuple(self.cards[v] if v in keep else 1 for v in self.cliques[c])
 
+    @cached_property
+    def below(self) -> list[int]:
+        """Bit mask of the cliques in each clique's rooted subtree (itself included)."""
+        masks = [1 << c for c in range(len(self.cliques))]
+        for c in reversed(self.preorder):
+            p = self.parent[c]
+            if p >= 0:
+                masks[p] |= masks[c]
+        return masks
 
-def build_junction_tree(adj: list[set[int]], cards: Sequence[int], order: Sequence[int],
-                        families: Sequence[Sequence[int]]) -> JunctionTree:
-    """Junction tree of the moral graph ``adj`` for ``order``; ``families[v]`` = {v} ∪ Pa(v) as indices."""
+    @cached_property
+    def preorder(self) -> list[int]:
+        """Cliques with every parent before its children."""
+        children: list[list[int]] = [[] for _ in self.cliques]
+        roots = []
+        for c, p in enumerate(self.parent):
+            (children[p] if p >= 0 else roots).append(c)
+        out, stack = [], roots[::-1]
+        while stack:
+            c = stack.pop()
+            out.append(c)
+            stack.extend(reversed(children[c]))
+        return out
+
+    def side(self, i: int, j: int) -> int:
+        """Bit mask of the cliques on i's side of the edge i - j."""
+        if self.parent[i] == j:
+            return self.below[i]
+        return ((1 << len(self.cliques)) - 1) ^ self.below[j]
+
+    def plan(self, i: int, j: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """For the message i -> j: the axes of clique i to sum out, and its shape broadcast into clique j."""
+        key = (i, j)
+        plan = self._plans.get(key)
+        if plan is None:
+            sep = set(self.cliques[i]).intersection(self.cliques[j])
+            plan = self._plans[key] = (tuple(k for k, v in enumerate(self.cliques[i]) if v not in sep),
+                                       self.axis_shape(j, sep))
+        return plan
+
+
+def build_junction_tree(cards: Sequence[int], order: Sequence[int], elim_cliques: Sequence[Sequence[int]],
+                        families: Sequence[Sequence[int]], merge_below: int = MERGE_BELOW) -> JunctionTree:
+    """Junction tree from an elimination order and the clique each step created (``elim_cliques[i]`` holds
+    ``order[i]``); ``families[v]`` = {v} ∪ Pa(v) as indices (variables not in ``order`` are left out).
+    Neighbouring cliques whose union has at most ``merge_below`` entries are merged."""
     n = len(order)
-    elim = elimination_cliques(adj, order)
     position = {v: i for i, v in enumerate(order)}
+    bits = [sum(1 << u for u in c) for c in elim_cliques]
     parent = [-1] * n
-    for i, (v, clique) in enumerate(zip(order, elim)):
-        rest = [u for u in clique if u != v]
+    children: list[list[int]] = [[] for _ in range(n)]
+    for i, (v, clique) in enumerate(zip(order, elim_cliques)):
+        rest = [position[u] for u in clique if u != v]
         if rest:
-            parent[i] = min(position[u] for u in rest)
+            parent[i] = min(rest)
+            children[parent[i]].append(i)
     rep = list(range(n))
 
     def find(i: int) -> int:
@@ -75,84 +116,102 @@ def build_junction_tree(adj: list[set[int]], cards: Sequence[int], order: Sequen
             i = rep[i]
         return i
 
-    children: list[list[int]] = [[] for _ in range(n)]
-    for i, p in enumerate(parent):
-        if p >= 0:
-            children[p].append(i)
     for i in range(n):  # elimination order: children are processed before their parent
         for c in children[i]:
             rc = find(c)
-            if elim[i] <= elim[rc]:
+            if not bits[i] & ~bits[rc]:
                 rep[i] = rc
                 break
     kept = sorted({find(i) for i in range(n)})
     index = {k: j for j, k in enumerate(kept)}
-    edges = set()
-    for i, p in enumerate(parent):
-        if p >= 0:
-            a, b = index[find(i)], index[find(p)]
-            if a != b:
-                edges.add((min(a, b), max(a, b)))
-    cliques = [tuple(sorted(elim[k])) for k in kept]
-    neighbours: list[list[int]] = [[] for _ in cliques]
-    for a, b in sorted(edges):
-        neighbours[a].append(b)
-        neighbours[b].append(a)
-    _chain_components(neighbours)
-    sets = [set(c) for c in cliques]
-    by_size = sorted(range(len(cliques)), key=lambda c: (math.prod(cards[v] for v in cliques[c]), c))
-    family_home = [next(c for c in by_size if sets[c].issuperset(fam)) for fam in families]
-    var_home = [next(c for c in by_size if v in sets[c]) for v in range(len(cards))]
-    jt = JunctionTree(tuple(cards), cliques, neighbours, family_home, var_home)
-    _plan_messages(jt)
+    edges = {(index[find(i)], index[find(p)]) for i, p in enumerate(parent) if p >= 0}
+    cliques, neighbours, sizes = _merge_small(cards, [tuple(elim_cliques[k]) for k in kept],
+                                              sorted((a, b) for a, b in edges if a != b), merge_below)
+    tree_parent = _root(neighbours)
+    family_home, var_home = _homes(sizes, cliques, families, len(cards))
+    jt = JunctionTree(tuple(cards), cliques, neighbours, tree_parent, family_home, var_home)
+    jt.__dict__["sizes"] = sizes  # the cached property, known already
     return jt
 
 
-def _chain_components(neighbours: list[list[int]]) -> None:
-    """Link the trees of a forest in a chain (empty separators) so that message passing sees one tree."""
-    seen: set[int] = set()
-    roots = []
+def _merge_small(cards: Sequence[int], cliques: list[tuple[int, ...]], edges: list[tuple[int, int]],
+                 limit: int) -> tuple[list[tuple[int, ...]], list[list[int]], list[int]]:
+    """Contract tree edges whose two cliques together have at most ``limit`` entries (contracting an edge of
+    a junction tree keeps the running-intersection property). Tiny cliques cost a message each, whatever
+    their size; merged, a small network answers with a few numpy calls. Returns (cliques, neighbours, sizes)."""
+    rep = list(range(len(cliques)))
+    members = [set(c) for c in cliques]
+
+    def find(i: int) -> int:
+        while rep[i] != i:
+            rep[i] = rep[rep[i]]
+            i = rep[i]
+        return i
+
+    sizes = [math.prod(cards[v] for v in c) for c in cliques]
+    small = [(a, b) for a, b in edges if sizes[a] * sizes[b] <= limit * limit and max(sizes[a], sizes[b]) <= limit]
+    if not small:
+        neighbours: list[list[int]] = [[] for _ in cliques]
+        for a, b in edges:
+            neighbours[a].append(b)
+            neighbours[b].append(a)
+        return cliques, neighbours, sizes
+    for a, b in sorted(small, key=lambda e: math.prod(cards[v] for v in members[e[0]] | members[e[1]])):
+        ra, rb = find(a), find(b)
+        union = members[ra] | members[rb]
+        if ra != rb and math.prod(cards[v] for v in union) <= limit:
+            rep[rb], members[ra] = ra, union
+    roots = sorted({find(i) for i in range(len(cliques))})
+    index = {r: j for j, r in enumerate(roots)}
+    neighbours = [[] for _ in roots]
+    for a, b in edges:
+        ra, rb = index[find(a)], index[find(b)]
+        if ra != rb and rb not in neighbours[ra]:
+            neighbours[ra].append(rb)
+            neighbours[rb].append(ra)
+    merged = [tuple(sorted(members[r])) for r in roots]
+    return merged, neighbours, [math.prod(cards[v] for v in c) for c in merged]
+
+
+def _root(neighbours: list[list[int]]) -> list[int]:
+    """Parent pointers of the forest rooted at the first clique of each piece; the pieces are chained (each
+    root becomes a child of the previous piece's root, an empty separator) so that there is one tree."""
+    parent = [-2] * len(neighbours)
+    previous_root = -1
     for start in range(len(neighbours)):
-        if start in seen:
+        if parent[start] != -2:
             continue
-        roots.append(start)
+        parent[start] = previous_root
+        if previous_root >= 0:
+            neighbours[start].append(previous_root)
+            neighbours[previous_root].append(start)
+        previous_root = start
         stack = [start]
-        seen.add(start)
         while stack:
             c = stack.pop()
             for d in neighbours[c]:
-                if d not in seen:
-                    seen.add(d)
+                if parent[d] == -2:
+                    parent[d] = c
                     stack.append(d)
-    for a, b in zip(roots, roots[1:]):
-        neighbours[a].append(b)
-        neighbours[b].append(a)
+    return parent
 
 
-def _plan_messages(jt: JunctionTree) -> None:
-    """For each directed edge i->j: axes of clique i to sum out, the broadcast shape in j, the subtree of i."""
-    for i, nbrs in enumerate(jt.neighbours):
-        for j in nbrs:
-            sep = set(jt.cliques[i]) & set(jt.cliques[j])
-            jt.sum_axes[(i, j)] = tuple(2 + k for k, v in enumerate(jt.cliques[i]) if v not in sep)
-            jt.into_shape[(i, j)] = jt.axis_shape(j, sep)
-    for i, nbrs in enumerate(jt.neighbours):
-        for j in nbrs:
-            if (i, j) not in jt.subtree_mask:
-                _fill_masks(jt, i, j)
-
-
-def _fill_masks(jt: JunctionTree, i: int, j: int) -> None:
-    """Bit mask of the cliques on i's side of edge (i, j), for every directed edge on that side (iterative)."""
-    stack = [(i, j, False)]
-    while stack:
-        a, b, done = stack.pop()
-        if done:
-            mask = 1 << a
-            for c in jt.neighbours[a]:
-                if c != b:
-                    mask |= jt.subtree_mask[(c, a)]
-            jt.subtree_mask[(a, b)] = mask
+def _homes(sizes: list[int], cliques: list[tuple[int, ...]], families: Sequence[Sequence[int]], n_vars: int
+           ) -> tuple[list[int], list[int]]:
+    """The smallest clique holding each family, and each variable (ties: the lower clique index)."""
+    by_size = sorted(range(len(cliques)), key=lambda c: (sizes[c], c))
+    var_home = [-1] * n_vars
+    containing: dict[int, list[int]] = {}
+    for c in by_size:  # smallest first: the first clique seen holding v is its home
+        for v in cliques[c]:
+            if var_home[v] < 0:
+                var_home[v] = c
+            containing.setdefault(v, []).append(c)
+    sets = [frozenset(c) for c in cliques]
+    family_home = []
+    for v, fam in enumerate(families):
+        if len(fam) <= 1:  # no family (outside the tree), or a root: the variable's home
+            family_home.append(var_home[v] if fam else -1)
             continue
-        stack.append((a, b, True))
-        stack.extend((c, a, False) for c in jt.neighbours[a] if c != b and (c, a) not in jt.subtree_mask)
+        family_home.append(next((c for c in containing.get(v, ()) if sets[c].issuperset(fam)), -1))
+    return family_home, var_home

@@ -1,13 +1,21 @@
-"""Relevance pruning for a single query (Geiger, Verma & Pearl 1990; Lauritzen et al. 1990).
+"""Relevance reasoning before any propagation (Geiger, Verma & Pearl 1990; Lauritzen et al. 1990, §5).
 
-1. Barren nodes: only the ancestral set An(T ∪ E) of the targets T and the evidence E matters; a node with
+1. **Barren nodes**: only the ancestral set An(T ∪ E) of the targets T and the evidence E matters; a node with
    no observed or queried descendant sums out to 1.
-2. d-separation: in the moral graph of that ancestral set, delete the evidence nodes; a non-evidence node not
-   connected to T is d-separated from T given E. For p(T | e) keep the variables connected to T, plus the
-   evidence nodes with a parent among them (their CPTs still constrain T). For p(e) keep the ancestral set.
+2. **Evidence absorption**: a hard finding X = x is sliced into every CPT that mentions X, so X leaves the
+   graph (its CPT becomes a table over its parents, or a constant when they are observed too).
+3. **d-separation**: in the moral graph of the ancestral set with the hard-evidence nodes removed, each CPT's
+   free scope is a clique, so Σ_x Π CPTs factorises over the graph's connected components:
+   p(e) = Π_c Z_c, and p(T | e) needs only the components holding a target (a node outside them is
+   d-separated from T by E). Soft findings are observed virtual children: they pull in ancestors and activate
+   colliders but do not block paths.
+
+The components a query does not need still decide whether the evidence is possible (Z_c > 0); see
+:func:`bnstudio.inference.variable_elimination.possible` for the cheap check the engine makes on them.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 
@@ -23,32 +31,62 @@ def ancestral_set(parents: Sequence[Sequence[int]], nodes: Iterable[int]) -> set
     return seen
 
 
-def requisite_variables(parents: Sequence[Sequence[int]], targets: Iterable[int], observed: Iterable[int],
-                        blocking: Iterable[int] = (), conditional: bool = True) -> set[int]:
-    """Variables whose CPTs are needed to answer p(T | e) (``conditional``) or p(T, e).
+@dataclass
+class Relevance:
+    """The CPTs that p(e) needs, grouped by moral component (see module docstring)."""
 
-    ``observed`` are all variables with findings; ``blocking`` those with hard findings (instantiated). Soft
-    findings act as observed virtual children: they pull in ancestors but do not block paths. With hard
-    evidence fixed, each CPT's free scope is a clique of the moral graph minus the blocking nodes, so the sum
-    factorises over that graph's components; only T's component C matters for p(T | e): the CPTs of C's
-    variables and of the blocking nodes with a parent in C. Targets must not be blocking (callers pass a
-    target's own finding as a likelihood factor).
+    components: list[list[int]]     # per component: the variables whose CPTs have their free scope in it
+    needed: list[int]               # indices of the components holding a target
+    constant: list[int]             # variables whose whole family is observed: a constant factor each
+
+    def requisite(self) -> list[int]:
+        """Variables whose CPTs p(T | e) needs, ascending."""
+        return sorted(v for k in self.needed for v in self.components[k])
+
+    def others(self) -> list[list[int]]:
+        """The components no target needs (their Z_c only decides whether e is possible)."""
+        needed = set(self.needed)
+        return [c for k, c in enumerate(self.components) if k not in needed]
+
+
+def relevance(families: Sequence[Sequence[int]], parents: Sequence[Sequence[int]], targets: Iterable[int],
+              observed: Iterable[int], blocking: Iterable[int] = ()) -> Relevance:
+    """Group the CPTs of An(T ∪ E) by component of the moral graph minus the ``blocking`` (hard) nodes.
+
+    ``families[v]`` = (Pa(v)..., v). ``observed`` are all variables with findings, ``blocking`` those with hard
+    findings. Targets must not be blocking (callers pass a target's own finding as a likelihood factor). With
+    no targets every component is needed (p(e)).
     """
-    targets = set(targets)
-    blocking = set(blocking) - targets
-    keep = ancestral_set(parents, targets | set(observed) | blocking)
-    if not conditional or not targets:
-        return keep
-    adjacency: dict[int, set[int]] = {v: set() for v in keep}
-    for v in keep:
-        family = [v, *parents[v]]
-        for a in family:
-            adjacency[a].update(b for b in family if b != a)
-    component = set(targets)
-    stack = list(targets)
-    while stack:
-        for u in adjacency[stack.pop()]:
-            if u not in component and u not in blocking:
-                component.add(u)
-                stack.append(u)
-    return component | {v for v in blocking & keep if any(p in component for p in parents[v])}
+    targets = list(targets)
+    blocking = set(blocking).difference(targets)
+    region = ancestral_set(parents, set(targets) | set(observed) | blocking)
+    rep = {v: v for v in region if v not in blocking}
+
+    def find(x: int) -> int:
+        root = x
+        while rep[root] != root:
+            root = rep[root]
+        while rep[x] != root:
+            rep[x], x = root, rep[x]
+        return root
+
+    free_of: dict[int, list[int]] = {}
+    constant = []
+    for v in region:
+        free = [u for u in families[v] if u not in blocking]
+        if not free:
+            constant.append(v)
+            continue
+        free_of[v] = free
+        root = find(free[0])
+        for u in free[1:]:
+            other = find(u)
+            if other != root:
+                rep[other] = root
+    groups: dict[int, list[int]] = {}
+    for v, free in free_of.items():
+        groups.setdefault(find(free[0]), []).append(v)
+    keys = list(groups)
+    wanted = {find(t) for t in targets}
+    needed = [k for k, key in enumerate(keys) if key in wanted] if targets else list(range(len(keys)))
+    return Relevance([groups[key] for key in keys], needed, constant)

@@ -1,4 +1,4 @@
-"""Query-specific variable elimination for networks whose full junction tree exceeds the memory budget.
+"""Query-specific variable elimination on the CPTs that relevance reasoning keeps.
 
 After relevance pruning (:mod:`bnstudio.inference.pruning`) the remaining factors are the CPTs of the
 requisite variables with hard evidence sliced in and soft evidence as extra one-variable factors. Non-target
@@ -6,6 +6,12 @@ variables are summed out in a greedy min-fill order of the factors' interaction 
 ``einsum`` over the factors that mention the variable (Zhang & Poole 1994). Every intermediate table is sized
 before it is allocated and the budget is enforced; tables are rescaled to max 1 with the log scale carried,
 so p(e) stays finite on large networks.
+
+:func:`possible` decides whether the factors of a component no target needs can be non-zero together
+(Z_c > 0), so evidence that is impossible far from the targets is still reported. It works on supports (the
+Boolean semiring: "some configuration has every factor positive"), where a factor without zeros constrains
+nothing and a variable that one factor alone mentions can be maximised out of it on the spot; whatever is
+left, usually nothing, is eliminated with tables clipped to 0/1.
 """
 from __future__ import annotations
 
@@ -15,18 +21,19 @@ from typing import Sequence
 import numpy as np
 
 from bnstudio.errors import MemoryBudgetExceeded
-from bnstudio.inference.elimination import CliqueTooLarge, elimination_order
+from bnstudio.inference.elimination import CliqueTooLarge, elimination_plan
 
 Factor = tuple[np.ndarray, tuple[int, ...]]
+MAX_OPERANDS = 16
+STEP_COST = 8000  # an einsum or a message costs about as much Python and numpy overhead as this many entries
 
 
 def restrict(table: np.ndarray, scope: Sequence[int], hard: dict[int, int]) -> Factor:
     """Slice hard evidence {var: state} into a factor and drop those axes."""
+    if not hard.keys() & set(scope):
+        return table, tuple(scope)
     index = tuple(hard.get(v, slice(None)) for v in scope)
     return table[index], tuple(v for v in scope if v not in hard)
-
-
-MAX_OPERANDS = 16
 
 
 def _combine(factors: list[Factor], out_scope: tuple[int, ...]) -> np.ndarray:
@@ -47,43 +54,104 @@ def _combine(factors: list[Factor], out_scope: tuple[int, ...]) -> np.ndarray:
 
 
 def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
-              budget_entries: float) -> tuple[np.ndarray, float]:
+              budget_entries: float, boolean: bool = False, max_cost: float | None = None
+              ) -> tuple[np.ndarray, float] | None:
     """Sum out every variable except ``keep``; returns (table over ``keep`` in that order, log scale).
 
-    The true (unscaled) result is ``table * exp(log_scale)``. Raises :class:`MemoryBudgetExceeded` before
-    building any table with more than ``budget_entries`` entries.
+    The true (unscaled) result is ``table * exp(log_scale)``. With ``boolean`` every intermediate table is
+    clipped to 0/1 instead (the support of the result; log scale 0). Raises :class:`MemoryBudgetExceeded`
+    before building any table with more than ``budget_entries`` entries. With ``max_cost``, returns None
+    (having computed nothing but the order) when the order's cost — the total size of the tables it builds
+    plus :data:`STEP_COST` per factor — exceeds it.
     """
     scope_vars = sorted({v for _, s in factors for v in s} | set(keep))
     local = {v: k for k, v in enumerate(scope_vars)}
     adj: list[set[int]] = [set() for _ in scope_vars]
-    for _, scope in factors:
+    buckets: list[set[int]] = [set() for _ in scope_vars]
+    for f, (_, scope) in enumerate(factors):
         for a in scope:
             adj[local[a]].update(local[b] for b in scope if b != a)
+            buckets[local[a]].add(f)
     local_cards = [cards[v] for v in scope_vars]
     try:  # the order stops at the first table over budget: no time spent on a query that cannot run
-        order = elimination_order(adj, local_cards, "min-fill", keep=[local[v] for v in keep],
-                                  max_clique=budget_entries)
+        order, cost = elimination_plan(adj, local_cards, "min-fill", keep=[local[v] for v in keep],
+                                       max_clique=budget_entries)
     except CliqueTooLarge as exc:
-        raise MemoryBudgetExceeded(_budget_message(exc.n_vars, exc.size, budget_entries)) from None
-    pending = [scope_vars[k] for k in order[:len(scope_vars) - len(set(keep))]]
+        raise MemoryBudgetExceeded(budget_message(exc.n_vars, exc.size, budget_entries)) from None
+    if max_cost is not None and cost + STEP_COST * len(factors) > max_cost:
+        return None
+    store: dict[int, Factor] = dict(enumerate(factors))
     log_scale = 0.0
-    factors = list(factors)
-    for v in pending:
-        related = [f for f in factors if v in f[1]]
-        if not related:
+    for k in order[:len(scope_vars) - len(set(keep))]:
+        ids = sorted(buckets[k])
+        if not ids:
             continue
-        factors = [f for f in factors if v not in f[1]]
+        related = [store.pop(f) for f in ids]
         union = tuple(dict.fromkeys(u for _, s in related for u in s))
-        _check_budget(union, cards, budget_entries)
-        out_scope = tuple(u for u in union if u != v)
+        out_scope = tuple(u for u in union if u != scope_vars[k])
         table = _combine(related, out_scope)
-        table, log_scale = _rescale(table, log_scale)
-        factors.append((table, out_scope))
+        table, log_scale = _clip(table, log_scale) if boolean else _rescale(table, log_scale)
+        new = len(factors) + k
+        store[new] = (table, out_scope)
+        for u in union:
+            buckets[local[u]].difference_update(ids)
+        for u in out_scope:
+            buckets[local[u]].add(new)
     keep = tuple(keep)
-    _check_budget(keep, cards, budget_entries)
-    table = _combine(factors, keep) if factors else np.ones(tuple(cards[v] for v in keep))
-    table, log_scale = _rescale(table, log_scale)
-    return table, log_scale
+    check_budget(keep, cards, budget_entries)
+    rest = list(store.values())
+    table = _combine(rest, keep) if rest else np.ones(tuple(cards[v] for v in keep))
+    return _clip(table, log_scale) if boolean else _rescale(table, log_scale)
+
+
+def possible(factors: list[Factor], cards: Sequence[int], budget_entries: float) -> bool:
+    """Whether some configuration gives every factor a positive value (see module docstring).
+
+    On supports: a factor without zeros is dropped; a variable only one factor mentions is maximised out of
+    it at once (``any`` over its axis — a CPT's own variable always has a positive entry, so that factor
+    goes); a factor that becomes all-true is dropped, which may leave other variables to one factor; and so
+    on. What is left, where every variable is shared, is eliminated exactly.
+    """
+    tables: dict[int, np.ndarray] = {}
+    scopes: dict[int, tuple[int, ...]] = {}
+    users: dict[int, set[int]] = {}
+    for i, (table, scope) in enumerate(factors):
+        support = table > 0
+        if support.all():
+            continue
+        if support.ndim == 0:  # e.g. a fully observed family of probability 0
+            return False
+        tables[i], scopes[i] = support, tuple(scope)
+        for v in scope:
+            users.setdefault(v, set()).add(i)
+    work = [i for i in tables if any(len(users[v]) == 1 for v in scopes[i])]
+    while work:
+        i = work.pop()
+        if i not in tables:
+            continue
+        scope = scopes[i]
+        private = tuple(k for k, v in enumerate(scope) if len(users[v]) == 1)
+        if not private:
+            continue
+        table = tables[i].any(axis=private)
+        shared = tuple(v for v in scope if len(users[v]) > 1)
+        if table.ndim == 0 and not table:
+            return False
+        if table.all():
+            del tables[i], scopes[i]
+            for v in scope:
+                users[v].discard(i)
+                if len(users[v]) == 1:
+                    work.append(next(iter(users[v])))
+        else:
+            tables[i], scopes[i] = table, shared
+            for k in private:
+                users[scope[k]].discard(i)
+    if not tables:
+        return True
+    table, _ = eliminate([(tables[i].astype(float), scopes[i]) for i in tables], cards, (), budget_entries,
+                         boolean=True)
+    return bool(table > 0)
 
 
 def _rescale(table: np.ndarray, log_scale: float) -> tuple[np.ndarray, float]:
@@ -93,12 +161,16 @@ def _rescale(table: np.ndarray, log_scale: float) -> tuple[np.ndarray, float]:
     return table / top, log_scale + math.log(top)
 
 
-def _check_budget(scope: Sequence[int], cards: Sequence[int], budget_entries: float) -> None:
+def _clip(table: np.ndarray, log_scale: float) -> tuple[np.ndarray, float]:
+    return (table > 0).astype(float), 0.0
+
+
+def check_budget(scope: Sequence[int], cards: Sequence[int], budget_entries: float) -> None:
     size = math.prod(cards[v] for v in scope)
     if size > budget_entries:
-        raise MemoryBudgetExceeded(_budget_message(len(scope), size, budget_entries))
+        raise MemoryBudgetExceeded(budget_message(len(scope), size, budget_entries))
 
 
-def _budget_message(n_vars: int, size: int, budget_entries: float) -> str:
+def budget_message(n_vars: int, size: int, budget_entries: float) -> str:
     return (f"this query needs a table over {n_vars} variables with {size:.3g} entries ({size * 8 / 2**30:.3g} "
             f"GiB), more than the memory budget of {budget_entries * 8 / 2**30:.3g} GiB")
