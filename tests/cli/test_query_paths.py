@@ -16,7 +16,7 @@ from bnstudio.cli import main
 from bnstudio.cli.query import answer_queries
 from bnstudio.core import Network
 from bnstudio.inference import InferenceEngine
-from bnstudio.inference.engine import TREE_BYTES_PER_ENTRY
+from bnstudio.inference.trees import BYTES_PER_ENTRY as TREE_BYTES_PER_ENTRY
 from bnstudio.io import read_network, write_network
 from tests.brute import marginal, weighted_joint
 

@@ -1,0 +1,32 @@
+"""Measurements in fresh child processes, so that each one's peak resident memory (``ru_maxrss``) is its own."""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def rss_mib() -> float:
+    """Current resident size of this process (MiB), from /proc."""
+    with open("/proc/self/statm") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def peak_mib() -> float:
+    """Peak resident size of this process so far (MiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_child(script: str, *args: str) -> dict:
+    """Run ``script --child ARGS`` in a fresh interpreter; its last stdout line is a JSON result
+    ({"error": last stderr line} if it failed)."""
+    out = subprocess.run([sys.executable, script, "--child", *args], capture_output=True, text=True,
+                         cwd=HERE, env={**os.environ, "PYTHONPATH": str(HERE)})
+    if out.returncode:
+        return {"error": (out.stderr.strip().splitlines() or ["?"])[-1]}
+    return json.loads(out.stdout.strip().splitlines()[-1])
