@@ -53,9 +53,10 @@ def policy_network(diagram: InfluenceDiagram, policies: Mapping[str, tuple[tuple
 
 
 def expected_utilities(engine: InferenceEngine, scales: list[UtilityScale], cases: Mapping[str, np.ndarray],
-                       n: int) -> tuple[np.ndarray, np.ndarray]:
+                       n: int, parameters: Mapping[str, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(E[U | e_i], log p(e_i)) for n evidence cases ``cases`` = {node: (n, |X|) likelihoods}, in one batched
-    propagation of n · (1 + #utility nodes) cases; E[U | e_i] is NaN where p(e_i) = 0."""
+    propagation of n · (1 + #utility nodes) cases; E[U | e_i] is NaN where p(e_i) = 0. With ``parameters``
+    (S parameter sets of some CPTs, {var: (S, *family)}) both have a leading axis of S."""
     nodes = [s for s in scales if s.span > 0]
     base = sum(s.low for s in scales)
     blocks = 1 + len(nodes)
@@ -64,12 +65,24 @@ def expected_utilities(engine: InferenceEngine, scales: list[UtilityScale], case
         column = np.ones((blocks * n, 2))
         column[(j + 1) * n:(j + 2) * n, 0] = 0.0
         batch[s.name] = column
+    sets = () if parameters is None else (next(iter(parameters.values())).shape[0],)
     if not batch:
-        return np.full(n, base), np.zeros(n)
-    log_z = engine.log_evidence_batch(batch).reshape(blocks, n)
-    possible = np.isfinite(log_z[0])
-    safe = np.where(possible, log_z[0], 0.0)
+        return np.full(sets + (n,), base), np.zeros(sets + (n,))
+    log_z = engine.log_evidence_batch(batch, parameters=parameters).reshape(sets + (blocks, n))
+    first = log_z[..., 0, :]
+    possible = np.isfinite(first)
+    safe = np.where(possible, first, 0.0)[..., None, :]
+    rest = log_z[..., 1:, :]
     with np.errstate(invalid="ignore"):
-        high = np.exp(np.where(np.isfinite(log_z[1:]), log_z[1:] - safe, -np.inf))
-    eu = base + sum((s.span * high[j] for j, s in enumerate(nodes)), np.zeros(n))
-    return np.where(possible, eu, np.nan), log_z[0]
+        high = np.exp(np.where(np.isfinite(rest), rest - safe, -np.inf))
+    eu = base + sum((s.span * high[..., j, :] for j, s in enumerate(nodes)), np.zeros(sets + (n,)))
+    return np.where(possible, eu, np.nan), first
+
+
+def policy_expected_utility(diagram: InfluenceDiagram, policies: Mapping, likelihoods: Mapping[str, np.ndarray],
+                            memory_budget: int | None = None) -> tuple[float, float]:
+    """(E[U | e], p(e)) of ``diagram`` when its decisions follow ``policies`` ({D: Policy})."""
+    net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})
+    engine = InferenceEngine(net) if memory_budget is None else InferenceEngine(net, memory_budget)
+    eu, log_pe = expected_utilities(engine, utility_scales(diagram), {v: lam[None] for v, lam in likelihoods.items()}, 1)
+    return float(eu[0]), float(np.exp(log_pe[0]))

@@ -21,7 +21,8 @@ import numpy as np
 
 from bnstudio.decision.limid import single_policy_update
 from bnstudio.decision.model import InfluenceDiagram
-from bnstudio.decision.policy_net import expected_utilities, policy_network, utility_scales
+from bnstudio.decision.policy_net import (expected_utilities, policy_expected_utility, policy_network,
+                                          utility_scales)
 from bnstudio.decision.rollback import Policy, rollback
 from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
@@ -108,19 +109,16 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
             raise
         policies, iterations = single_policy_update(diagram, likelihoods, taken, memory_budget)
         used = "limid-spu"
-    net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})
-    engine = InferenceEngine(net, memory_budget)
-    scales = utility_scales(diagram)
-    cases = {v: lam[None] for v, lam in likelihoods.items()}
-    eu, log_pe = expected_utilities(engine, scales, cases, 1)
-    if not np.isfinite(log_pe[0]):
+    eu, p_e = policy_expected_utility(diagram, policies, likelihoods, memory_budget)
+    if p_e <= 0:
         raise ImpossibleEvidence(f"impossible evidence: p({describe_evidence(evidence)}) = 0 under the "
                                  f"optimal policies")
+    net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})
+    scales = utility_scales(diagram)
     options = {d: option_utilities(diagram, net, policies[d], scales, likelihoods, memory_budget)
                for d in diagram.decision_names}
     names = {d: diagram.states(d)[i] for d, i in taken.items()}
-    return DecisionSolution(used, evidence, float(eu[0]), float(np.exp(log_pe[0])), policies, options, names,
-                            iterations, diagram)
+    return DecisionSolution(used, evidence, eu, p_e, policies, options, names, iterations, diagram)
 
 
 def option_utilities(diagram: InfluenceDiagram, net, policy: Policy, scales, likelihoods: Mapping[str, np.ndarray],
