@@ -56,12 +56,19 @@ class UtilityErrorBar:
         return self.mean - z * self.sd, self.mean + z * self.sd
 
     def top_rows(self, diagram: InfluenceDiagram, k: int = 10) -> list[dict[str, Any]]:
-        """The k CPT rows adding most variance, largest first."""
-        items = [(float(v), var, index) for var, table in self.row_variance.items()
-                 for index, v in np.ndenumerate(table) if v > 0]
-        items.sort(key=lambda t: -t[0])
-        return [{"variable": var, "parents": {p: diagram.states(p)[i] for p, i in zip(diagram.parents(var), index)},
-                 "variance": v} for v, var, index in items[:k]]
+        """The k CPT rows adding most variance, largest first (one argsort over every row of every CPT)."""
+        names = list(self.row_variance)
+        flat = np.concatenate([self.row_variance[v].ravel() for v in names]) if names else np.zeros(0)
+        offsets = np.cumsum([0] + [self.row_variance[v].size for v in names])
+        order = np.argsort(-flat, kind="stable")
+        out = []
+        for i in order[flat[order] > 0][:k]:
+            owner = int(np.searchsorted(offsets, i, side="right")) - 1
+            var = names[owner]
+            index = np.unravel_index(int(i - offsets[owner]), self.row_variance[var].shape)
+            out.append({"variable": var, "variance": float(flat[i]),
+                        "parents": {p: diagram.states(p)[j] for p, j in zip(diagram.parents(var), index)}})
+        return out
 
     def to_json(self, diagram: InfluenceDiagram, top: int = 10) -> dict[str, Any]:
         out = {"mean": self.mean, "variance": self.variance, "sd": self.sd, "level": self.level,

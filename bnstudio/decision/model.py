@@ -19,7 +19,6 @@ Every problem is one :class:`~bnstudio.errors.ValidationError` line naming the n
 
 >>> from bnstudio.core import network_from_dsl
 >>> net = network_from_dsl("D->X", cpts={"D": [0.5, 0.5], "X": [[0.9, 0.1], [0.2, 0.8]]})
->>> net.remove_arc("D", "X"); net.add_arc("D", "X")
 >>> diagram = InfluenceDiagram(net, [DecisionNode("D")], [UtilityNode("U", ("X",), [10.0, 0.0])])
 >>> diagram.decision_names, diagram.kind("X")
 (('D',), 'chance')

@@ -16,9 +16,7 @@ SEEDS = range(12)
 def _evidence(diagram, rng):
     """Hard evidence on one chance node that descends from no decision (so p(e) does not depend on the
     policies and brute force over E[U · 1(e)] is the reference), or none."""
-    graph = diagram.graph()
-    downstream = set().union(*(nx.descendants(graph, d) for d in diagram.decision_names))
-    free = [v for v in diagram.chance_names if v not in downstream]
+    free = _evidence_free(diagram)
     if not free or rng.random() < 0.2:
         return {}
     node = free[int(rng.integers(len(free)))]
@@ -52,6 +50,31 @@ def test_meu_and_option_utilities_match_brute_force(seed):
                 assert got is None
             else:
                 assert got == pytest.approx(best_value / p_e, abs=1e-9, rel=1e-9), (d, state)
+
+
+def test_soft_evidence_matches_brute_force():
+    checked = 0
+    for seed in range(6):
+        diagram = random_diagram(seed)
+        free = _evidence_free(diagram)
+        if not free:
+            continue
+        rng = np.random.default_rng(seed)
+        soft = {free[0]: rng.uniform(0.1, 2.0, diagram.cardinality(free[0]))}
+        brute = BruteForce(diagram, soft)
+        p_e = brute.joint.sum() / np.prod([diagram.cardinality(d) for d in diagram.decision_names])
+        value, _ = brute.best()
+        solution = solve(diagram, soft)
+        assert solution.expected_utility == pytest.approx(value / p_e, abs=1e-9, rel=1e-9)
+        assert solution.probability_of_evidence == pytest.approx(p_e, rel=1e-9)
+        checked += 1
+    assert checked >= 3
+
+
+def _evidence_free(diagram):
+    graph = diagram.graph()
+    downstream = set().union(*(nx.descendants(graph, d) for d in diagram.decision_names))
+    return [v for v in diagram.chance_names if v not in downstream]
 
 
 def test_limid_update_equals_exact_solution_when_parents_include_the_past():
