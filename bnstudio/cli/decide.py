@@ -1,0 +1,101 @@
+"""``bnstudio decide DIAGRAM.json [--evidence VAR=STATE ...] [--method auto] [--errorbars --ess N] [--json]``.
+
+Solves an influence diagram given in the JSON form of :mod:`bnstudio.decision.serial` (reading decision and
+utility nodes from NET, XDSL and XMLBIF files comes with the readers): for the decisions in order, the expected
+utility of every option under the evidence and the optimal policy (exact under no-forgetting, or LIMID single
+policy updating when the exact tables exceed the memory budget; ``--method`` chooses). Evidence on a decision
+(``--evidence Test=yes``) is a decision already taken. ``--errorbars`` adds the delta-method error bar of the
+expected utility under Dirichlet uncertainty of the chance CPTs: stored counts (``alpha``) or ``--ess N`` per
+row; ``--mc R`` checks it with R Monte-Carlo parameter draws.
+
+numpy and the solver are imported when the command runs, never when the parser is built.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from bnstudio.cli import options as opt
+from bnstudio.cli.common import parse_evidence, parse_json, print_json, print_table
+from bnstudio.errors import EvidenceError, FormatError, ValidationError
+
+METHODS = ("auto", "no-forgetting", "limid")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Solve an influence diagram: expected utility of every option, optimal policies, error bars."""
+    parser.add_argument("diagram", type=opt.path, help="influence diagram (.json, bnstudio-influence-diagram)")
+    parser.add_argument("--evidence", action="append", default=[], metavar="VAR=STATE",
+                        help="hard evidence VAR=STATE, likelihood evidence VAR~l1,l2,..., or DECISION=OPTION for "
+                             "a decision already taken (repeatable)")
+    parser.add_argument("--method", choices=METHODS, default="auto",
+                        help="auto (exact, LIMID if the exact tables exceed memory), no-forgetting or limid")
+    parser.add_argument("--errorbars", action="store_true",
+                        help="delta-method error bar of the expected utility (needs counts or --ess)")
+    parser.add_argument("--ess", type=opt.ess, help="with --errorbars: Dirichlet effective sample size per CPT row "
+                        f"(overrides stored counts), in [{opt.MIN_ESS:g}, {opt.MAX_ESS:g}]")
+    parser.add_argument("--level", type=opt.probability, default=0.9, help="credible level in (0, 1) (default 0.9)")
+    parser.add_argument("--mc", type=opt.draws, default=0, metavar="R",
+                        help=f"with --errorbars: Monte-Carlo check with R parameter draws (0..{opt.MAX_DRAWS})")
+    parser.add_argument("--seed", type=opt.seed, help="seed of the Monte-Carlo draws (0 .. 2^64 - 1)")
+    parser.add_argument("--top", type=opt.non_negative_int, default=5,
+                        help="how many CPT rows adding most variance to list (default 5)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def load_diagram(path: str):
+    """The influence diagram in ``path``; every problem is one line naming the file."""
+    from bnstudio.decision import InfluenceDiagram
+    from bnstudio.io.atomic import read_text
+
+    data = parse_json(read_text(path), path)
+    try:
+        return InfluenceDiagram.from_dict(data)
+    except ValidationError as exc:
+        raise FormatError(str(exc), path) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.errorbars and (args.ess is not None or args.mc or args.seed is not None):
+        raise EvidenceError("--ess, --mc and --seed need --errorbars")
+    from bnstudio.decision import solve
+    from bnstudio.decision.errorbar import utility_error_bar
+
+    diagram = load_diagram(args.diagram)
+    solution = solve(diagram, parse_evidence(args.evidence), args.method)
+    record = solution.to_json()
+    if args.errorbars:
+        bar = utility_error_bar(diagram, solution, ess=args.ess, level=args.level, mc=args.mc, seed=args.seed)
+        record["errorbar"] = bar.to_json(diagram, args.top)
+    if args.json:
+        print_json(record)
+        return 0
+    _print(diagram.name, record)
+    return 0
+
+
+def _print(name: str, r: dict[str, Any]) -> None:
+    evidence = ", ".join(f"{k}={v}" for k, v in r["evidence"].items()) or "no evidence"
+    print(f"{name}: expected utility {r['expected_utility']:.6g} given {evidence} ({r['method']}"
+          + (f", {r['iterations']} sweeps" if r["iterations"] else "") + ")")
+    for d in r["decisions"]:
+        note = f" (taken: {d['taken']})" if d["taken"] else ""
+        print(f"\n{d['name']}{note}")
+        rows = [(option, "impossible" if eu is None else f"{eu:.6f}", "best" if option == d["best"] else "")
+                for option, eu in d["options"].items()]
+        print_table(rows, ["option", "expected utility", ""])
+        if d["policy"] and d["policy"][0]["past"]:
+            print("  policy: " + "; ".join(
+                ", ".join(f"{k}={v}" for k, v in row["past"].items()) + f" -> {row['choice']}"
+                for row in d["policy"]))
+    if "errorbar" in r:
+        e = r["errorbar"]
+        print(f"\nerror bar: sd {e['sd']:.6g}, {e['level']:.0%} normal interval [{e['normal'][0]:.6g}, "
+              f"{e['normal'][1]:.6g}]")
+        for c in e["contributions"]:
+            row = ", ".join(f"{p}={s}" for p, s in c["parents"].items())
+            share = c["variance"] / e["variance"] if e["variance"] > 0 else 0.0
+            print(f"  {share:6.1%}  {c['variable']}({row})")
+        if "mc" in e:
+            print(f"  Monte Carlo (r = {e['mc']['r']}): mean {e['mc']['mean']:.6g}, variance {e['mc']['variance']:.6g} "
+                  f"(delta {e['variance']:.6g})")

@@ -1,0 +1,246 @@
+"""An influence diagram: a chance :class:`~bnstudio.core.network.Network` plus decision and utility nodes.
+
+The network holds every *chance* variable with its CPT (and optional Dirichlet counts) and every *decision*
+variable with its states. A decision is a parentless variable of the network whose CPT is a placeholder never
+used (a uniform row), so chance CPTs may condition on decisions exactly as on chance parents, in the project's
+CPT layout. What makes a variable a decision is a :class:`DecisionNode` naming it with its *informational
+parents* (the nodes observed just before deciding). Utility nodes are not variables: a :class:`UtilityNode` is
+a real-valued table over its parents' states, shape ``(|P1|, ..., |Pk|)`` (no axis of its own), and the total
+utility is the sum of the utility tables (Jensen & Nielsen 2007, §4.2).
+
+The decisions are listed in the order they are taken. The diagram is valid when (Howard & Matheson 1984;
+Jensen, Jensen & Dittmer 1994, §2):
+
+* the graph of all arcs (CPT parents, informational arcs, utility arcs) is acyclic;
+* utility nodes have no children;
+* consecutive decisions lie on a directed path (D1 ⇝ D2 ⇝ ... ⇝ Dn), which makes their order total.
+
+Every problem is one :class:`~bnstudio.errors.ValidationError` line naming the node.
+
+>>> from bnstudio.core import network_from_dsl
+>>> net = network_from_dsl("D->X", cpts={"D": [0.5, 0.5], "X": [[0.9, 0.1], [0.2, 0.8]]})
+>>> diagram = InfluenceDiagram(net, [DecisionNode("D")], [UtilityNode("U", ("X",), [10.0, 0.0])])
+>>> diagram.decision_names, diagram.kind("X")
+(('D',), 'chance')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import networkx as nx
+import numpy as np
+
+from bnstudio.core.network import Network
+from bnstudio.core.variable import check_name
+from bnstudio.errors import CycleError, UnknownVariableError, ValidationError
+
+
+@dataclass(frozen=True)
+class DecisionNode:
+    """A decision variable of the network and its informational parents (observed before it is taken)."""
+
+    name: str
+    parents: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_name(self.name, "decision")
+        object.__setattr__(self, "parents", tuple(self.parents))
+
+
+@dataclass(frozen=True, eq=False)
+class UtilityNode:
+    """A utility table over its parents' states: ``table[p1, ..., pk]`` is the utility of that configuration."""
+
+    name: str
+    parents: tuple[str, ...]
+    table: np.ndarray = field(repr=False)
+
+    def __post_init__(self) -> None:
+        check_name(self.name, "utility")
+        object.__setattr__(self, "parents", tuple(self.parents))
+        try:
+            table = np.array(self.table, dtype=float)
+        except (TypeError, ValueError):
+            raise ValidationError(f"utility table of '{self.name}' is not numeric") from None
+        if not np.all(np.isfinite(table)):
+            raise ValidationError(f"utility table of '{self.name}' has a non-finite entry")
+        table.setflags(write=False)
+        object.__setattr__(self, "table", table)
+
+
+class InfluenceDiagram:
+    """Chance network + decisions (in the order taken) + utilities; validated on construction.
+
+    The diagram keeps its own copy of ``network``; use :meth:`with_parameters` for a diagram with other CPTs.
+    """
+
+    def __init__(self, network: Network, decisions: Sequence[DecisionNode], utilities: Sequence[UtilityNode],
+                 name: str | None = None) -> None:
+        self._net = network.copy()
+        self.name = network.name if name is None else name
+        self.decisions: tuple[DecisionNode, ...] = tuple(decisions)
+        self.utilities: tuple[UtilityNode, ...] = tuple(utilities)
+        validate_diagram(self._net, self.decisions, self.utilities)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def network(self) -> Network:
+        """A copy of the network of chance and decision variables (decisions' CPTs are placeholders)."""
+        return self._net.copy()
+
+    @property
+    def decision_names(self) -> tuple[str, ...]:
+        return tuple(d.name for d in self.decisions)
+
+    @property
+    def chance_names(self) -> tuple[str, ...]:
+        decided = set(self.decision_names)
+        return tuple(v for v in self._net.variables if v not in decided)
+
+    @property
+    def utility_names(self) -> tuple[str, ...]:
+        return tuple(u.name for u in self.utilities)
+
+    def kind(self, name: str) -> str:
+        """``"chance"``, ``"decision"`` or ``"utility"``."""
+        if name in self.decision_names:
+            return "decision"
+        if name in self.utility_names:
+            return "utility"
+        if name in self._net:
+            return "chance"
+        raise UnknownVariableError(f"unknown node '{name}'")
+
+    def states(self, name: str) -> tuple[str, ...]:
+        return self._net.states(name)
+
+    def cardinality(self, name: str) -> int:
+        return self._net.cardinality(name)
+
+    def parents(self, name: str) -> tuple[str, ...]:
+        """CPT parents of a chance node, informational parents of a decision, parents of a utility."""
+        kind = self.kind(name)
+        if kind == "decision":
+            return self.decision(name).parents
+        if kind == "utility":
+            return self.utility(name).parents
+        return self._net.parents(name)
+
+    def cpt(self, name: str) -> np.ndarray:
+        """The CPT of a chance node (read-only)."""
+        if self.kind(name) != "chance":
+            raise ValidationError(f"'{name}' is a {self.kind(name)} node and has no CPT")
+        return self._net.cpt(name)
+
+    def alpha(self, name: str) -> np.ndarray | None:
+        """The Dirichlet counts of a chance node, or None."""
+        self.cpt(name)
+        return self._net.alpha(name)
+
+    def decision(self, name: str) -> DecisionNode:
+        for d in self.decisions:
+            if d.name == name:
+                return d
+        raise UnknownVariableError(f"unknown decision '{name}'")
+
+    def utility(self, name: str) -> UtilityNode:
+        for u in self.utilities:
+            if u.name == name:
+                return u
+        raise UnknownVariableError(f"unknown utility node '{name}'")
+
+    def graph(self) -> nx.DiGraph:
+        """All arcs: CPT parents, informational arcs and utility arcs."""
+        return full_graph(self._net, self.decisions, self.utilities)
+
+    # ------------------------------------------------------------------ derived diagrams
+    def with_parameters(self, cpts: Mapping[str, np.ndarray] | None = None,
+                        alphas: Mapping[str, np.ndarray | None] | None = None) -> "InfluenceDiagram":
+        """The same diagram with some chance CPTs (and/or Dirichlet counts) replaced."""
+        for name in list(cpts or {}) + list(alphas or {}):
+            self.cpt(name)
+        net = self._net.copy()
+        net.set_parameters(dict(cpts or {}), dict(alphas or {}))
+        return InfluenceDiagram(net, self.decisions, self.utilities, self.name)
+
+    def to_dict(self) -> dict:
+        """The JSON form (see :mod:`bnstudio.decision.serial`)."""
+        from bnstudio.decision.serial import diagram_to_dict
+        return diagram_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "InfluenceDiagram":
+        """Build from the JSON form; errors are one line naming the node."""
+        from bnstudio.decision.serial import diagram_from_dict
+        return diagram_from_dict(data)
+
+
+def full_graph(net: Network, decisions: Sequence[DecisionNode], utilities: Sequence[UtilityNode]) -> nx.DiGraph:
+    """The DAG (if valid) of every node and arc of the diagram."""
+    graph = net.graph()
+    for d in decisions:
+        graph.add_edges_from((p, d.name) for p in d.parents)
+    for u in utilities:
+        graph.add_node(u.name)
+        graph.add_edges_from((p, u.name) for p in u.parents)
+    return graph
+
+
+def validate_diagram(net: Network, decisions: Sequence[DecisionNode], utilities: Sequence[UtilityNode]) -> None:
+    """Raise a one-line :class:`ValidationError` for the first problem (see the module docstring)."""
+    names = [d.name for d in decisions]
+    utility_names = [u.name for u in utilities]
+    _check_names(net, names, utility_names)
+    for d in decisions:
+        if net.parents(d.name):
+            raise ValidationError(f"decision '{d.name}' must have no CPT parents in the network; give its "
+                                  f"informational parents {list(net.parents(d.name))} to the decision node")
+        _check_parents(net, d.name, "decision", d.parents, set(utility_names))
+    for u in utilities:
+        _check_parents(net, u.name, "utility node", u.parents, set(utility_names))
+        shape = tuple(net.cardinality(p) for p in u.parents)
+        if u.table.shape != shape:
+            raise ValidationError(f"utility table of '{u.name}' has shape {u.table.shape}, expected {shape} "
+                                  f"(one axis per parent {list(u.parents)})")
+    graph = full_graph(net, decisions, utilities)
+    try:
+        cycle = [a for a, _ in nx.find_cycle(graph)]
+    except nx.NetworkXNoCycle:
+        cycle = []
+    if cycle:
+        raise CycleError(f"the diagram has the cycle {' -> '.join(cycle + cycle[:1])}", cycle + cycle[:1])
+    for first, second in zip(names, names[1:]):
+        if not nx.has_path(graph, first, second):
+            raise ValidationError(f"decisions '{first}' and '{second}' are not ordered: there is no directed path "
+                                  f"from '{first}' to '{second}' (the decisions, in the order taken, must lie on "
+                                  f"one directed path)")
+
+
+def _check_names(net: Network, decisions: list[str], utilities: list[str]) -> None:
+    for kind, names in (("decision", decisions), ("utility node", utilities)):
+        seen = set()
+        for n in names:
+            if n in seen:
+                raise ValidationError(f"{kind} '{n}' is listed twice")
+            seen.add(n)
+    for d in decisions:
+        if d not in net:
+            raise ValidationError(f"decision '{d}' is not a variable of the network (it needs its states there)")
+    for u in utilities:
+        if u in net:
+            raise ValidationError(f"utility node '{u}' has the name of a variable of the network")
+    for var in net.variables:
+        bad = [p for p in net.parents(var) if p in utilities]
+        if bad:
+            raise ValidationError(f"utility node '{bad[0]}' has a child '{var}'; utility nodes cannot have children")
+
+
+def _check_parents(net: Network, name: str, kind: str, parents: tuple[str, ...], utilities: set[str]) -> None:
+    if len(set(parents)) != len(parents):
+        raise ValidationError(f"{kind} '{name}' lists a parent twice: {list(parents)}")
+    for p in parents:
+        if p in utilities:
+            raise ValidationError(f"utility node '{p}' has a child '{name}'; utility nodes cannot have children")
+        if p not in net:
+            raise ValidationError(f"{kind} '{name}' has an unknown parent '{p}'")

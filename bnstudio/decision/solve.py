@@ -1,0 +1,134 @@
+"""Solve an influence diagram under evidence: optimal policies, the expected utility of every option.
+
+``solve(diagram, evidence)`` runs the exact no-forgetting rollback (:mod:`bnstudio.decision.rollback`); with
+``method="auto"``, when a table of that solution would exceed the memory budget, it runs the LIMID single
+policy update instead (:mod:`bnstudio.decision.limid`) and says so in :attr:`DecisionSolution.method`.
+Then the policies are fixed and the diagram is a Bayesian network (:mod:`bnstudio.decision.policy_net`):
+
+* the expected utility E[U | e] of the policies and p(e) under them;
+* for each decision D and option d, EU(D = d | e): the expected utility given e when D is forced to d in every
+  past and every other decision follows its policy (later ones may react to d) — what is shown beside a
+  decision like beliefs beside a chance node. Options that e makes impossible get None.
+
+Evidence: {chance node: state or likelihood vector} and {decision: option} for decisions already taken.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from bnstudio.decision.limid import single_policy_update
+from bnstudio.decision.model import InfluenceDiagram
+from bnstudio.decision.policy_net import (expected_utilities, policy_expected_utility, policy_network,
+                                          utility_scales)
+from bnstudio.decision.rollback import Policy, rollback
+from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded
+from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
+from bnstudio.inference.evidence import VariableIndex, describe, likelihood_vector
+
+METHODS = ("auto", "no-forgetting", "limid")
+
+
+@dataclass
+class DecisionSolution:
+    """Policies and expected utilities of a diagram under evidence (see the module docstring)."""
+
+    method: str                                  # "no-forgetting" or "limid-spu"
+    evidence: dict[str, Any]
+    expected_utility: float                      # E[U | e] under the policies
+    probability_of_evidence: float               # p(e) under the policies
+    policies: dict[str, Policy]
+    options: dict[str, dict[str, float | None]]  # EU(D = d | e) per decision and option
+    taken: dict[str, str]
+    iterations: int = 0                          # LIMID sweeps (0 for the exact solution)
+    diagram: InfluenceDiagram = field(repr=False, default=None)
+
+    def best_option(self, decision: str) -> str | None:
+        """The option of ``decision`` with the largest EU(D = d | e) (first one on ties)."""
+        values = {d: v for d, v in self.options[decision].items() if v is not None}
+        return max(values, key=values.__getitem__) if values else None
+
+    def policy_rows(self, decision: str) -> list[dict[str, Any]]:
+        """The policy as rows {"past": {node: state}, "choice": option}, in row-major order."""
+        policy = self.policies[decision]
+        states = [self.diagram.states(p) for p in policy.parents]
+        options = self.diagram.states(decision)
+        return [{"past": {p: states[k][i] for k, (p, i) in enumerate(zip(policy.parents, index))},
+                 "choice": options[int(policy.table[index])]} for index in np.ndindex(policy.table.shape)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"method": self.method, "evidence": self.evidence, "expected_utility": self.expected_utility,
+                "probability_of_evidence": self.probability_of_evidence, "iterations": self.iterations,
+                "decisions": [{"name": d, "taken": self.taken.get(d), "best": self.best_option(d),
+                               "options": self.options[d], "policy": self.policy_rows(d)}
+                              for d in self.diagram.decision_names]}
+
+
+def split_evidence(diagram: InfluenceDiagram, evidence: Mapping | None) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+    """({chance node: (|X|,) likelihood}, {decision taken: option index}); errors name the node."""
+    net = diagram.network
+    index = VariableIndex(net.variables, [net.states(v) for v in net.variables])
+    likelihoods, taken = {}, {}
+    for name, spec in (evidence or {}).items():
+        kind = diagram.kind(name)
+        if kind == "utility":
+            raise EvidenceError(f"'{name}' is a utility node: evidence goes on chance and decision nodes")
+        if kind == "decision":
+            if not isinstance(spec, (str, int, np.integer)) or isinstance(spec, bool):
+                raise EvidenceError(f"decision '{name}' takes an option (DECISION=OPTION), not likelihoods")
+            taken[name] = index.state_index(index.index(name), spec)
+        else:
+            likelihoods[name] = likelihood_vector(index, index.index(name), spec)[0]
+    return likelihoods, taken
+
+
+def describe_evidence(evidence: Mapping) -> str:
+    """``Test=no, Result=closed`` for messages."""
+    return describe(VariableIndex([], []), evidence)
+
+
+def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: str = "auto",
+          memory_budget: int = DEFAULT_MEMORY_BUDGET) -> DecisionSolution:
+    """Optimal policies and option expected utilities of ``diagram`` given ``evidence``."""
+    if method not in METHODS:
+        raise EvidenceError(f"unknown solution method {method!r}; use one of {', '.join(METHODS)}")
+    evidence = dict(evidence or {})
+    likelihoods, taken = split_evidence(diagram, evidence)
+    iterations = 0
+    try:
+        if method == "limid":
+            raise MemoryBudgetExceeded("LIMID requested")
+        policies = rollback(diagram, likelihoods, taken, memory_budget / 8).policies
+        used = "no-forgetting"
+    except ImpossibleEvidence:
+        raise ImpossibleEvidence(f"impossible evidence: p({describe_evidence(evidence)}) = 0") from None
+    except MemoryBudgetExceeded:
+        if method == "no-forgetting":
+            raise
+        policies, iterations = single_policy_update(diagram, likelihoods, taken, memory_budget)
+        used = "limid-spu"
+    eu, p_e = policy_expected_utility(diagram, policies, likelihoods, memory_budget)
+    if p_e <= 0:
+        raise ImpossibleEvidence(f"impossible evidence: p({describe_evidence(evidence)}) = 0 under the "
+                                 f"optimal policies")
+    net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})
+    scales = utility_scales(diagram)
+    options = {d: option_utilities(diagram, net, policies[d], scales, likelihoods, memory_budget)
+               for d in diagram.decision_names}
+    names = {d: diagram.states(d)[i] for d, i in taken.items()}
+    return DecisionSolution(used, evidence, eu, p_e, policies, options, names, iterations, diagram)
+
+
+def option_utilities(diagram: InfluenceDiagram, net, policy: Policy, scales, likelihoods: Mapping[str, np.ndarray],
+                     memory_budget: int) -> dict[str, float | None]:
+    """EU(D = d | e) for every option d of D: D's policy made uniform, then one case per option (D = d, e)."""
+    d = policy.decision
+    card = diagram.cardinality(d)
+    forced = net.copy()
+    forced.set_cpt(d, np.full(policy.table.shape + (card,), 1.0 / card))
+    cases = {v: np.tile(lam, (card, 1)) for v, lam in likelihoods.items()}
+    cases[d] = np.eye(card)
+    eu, _ = expected_utilities(InferenceEngine(forced, memory_budget), scales, cases, card)
+    return {s: (None if np.isnan(v) else float(v)) for s, v in zip(diagram.states(d), eu)}
