@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, str] = {
     "fit": "bnstudio.cli.fit",
     "evaluate": "bnstudio.cli.evaluate",
     "errorbars": "bnstudio.cli.errorbars",
+    "decide": "bnstudio.cli.decide",
     "learn": "bnstudio.cli.learn",
     "gui": "bnstudio.cli.gui",
     "screenshot": "bnstudio.cli.screenshot",

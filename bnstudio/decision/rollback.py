@@ -29,7 +29,7 @@ import numpy as np
 from bnstudio.decision.model import InfluenceDiagram
 from bnstudio.decision.order import strong_groups
 from bnstudio.errors import ImpossibleEvidence, MemoryBudgetExceeded
-from bnstudio.inference.variable_elimination import _combine as combine
+from bnstudio.inference.variable_elimination import combine
 
 Factor = tuple[np.ndarray, tuple[str, ...]]
 #: relative spread along D below which φ_D counts as independent of D (it is 1 up to rounding without evidence)

@@ -36,7 +36,7 @@ def restrict(table: np.ndarray, scope: Sequence[int], hard: dict[int, int]) -> F
     return table[index], tuple(v for v in scope if v not in hard)
 
 
-def _combine(factors: list[Factor], out_scope: tuple[int, ...]) -> np.ndarray:
+def combine(factors: list[Factor], out_scope: tuple[int, ...]) -> np.ndarray:
     """Π factors summed onto ``out_scope`` with einsum (local subscripts keep it under 52 letters).
 
     Many factors are first multiplied in groups (einsum takes a bounded number of operands).
@@ -45,7 +45,7 @@ def _combine(factors: list[Factor], out_scope: tuple[int, ...]) -> np.ndarray:
     while len(factors) > MAX_OPERANDS:
         group, factors = factors[:MAX_OPERANDS], factors[MAX_OPERANDS:]
         scope = tuple(dict.fromkeys(v for _, s in group for v in s))
-        factors.append((_combine(group, scope), scope))
+        factors.append((combine(group, scope), scope))
     local = {v: k for k, v in enumerate(dict.fromkeys(v for _, s in factors for v in s))}
     args: list = []
     for table, scope in factors:
@@ -89,7 +89,7 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
         related = [store.pop(f) for f in ids]
         union = tuple(dict.fromkeys(u for _, s in related for u in s))
         out_scope = tuple(u for u in union if u != scope_vars[k])
-        table = _combine(related, out_scope)
+        table = combine(related, out_scope)
         table, log_scale = _clip(table, log_scale) if boolean else _rescale(table, log_scale)
         new = len(factors) + k
         store[new] = (table, out_scope)
@@ -100,7 +100,7 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
     keep = tuple(keep)
     check_budget(keep, cards, budget_entries)
     rest = list(store.values())
-    table = _combine(rest, keep) if rest else np.ones(tuple(cards[v] for v in keep))
+    table = combine(rest, keep) if rest else np.ones(tuple(cards[v] for v in keep))
     return _clip(table, log_scale) if boolean else _rescale(table, log_scale)
 
 
