@@ -20,10 +20,9 @@ Conventions
 * ``table`` lists the numbers in header order (X, P1, ..., Pk) in row-major order: the **child varies
   slowest** and the last parent fastest, i.e. all of p(X=x1 | .) over the parent configurations, then X=x2...
   (checked against JavaBayes' ``dog-problem.bif``, which gives the same CPT both ways, and pgmpy).
-* Entries must be finite and non-negative; rows are checked and rescaled as described in
-  :mod:`bnstudio.io.common` (off 1 by more than 1e-3: an error; published tables are rounded: 0.999,
-  0.9999999), so a file written by :func:`write_bif` reads back identically as long as the network's rows
-  sum to 1 up to float rounding.
+* Entries and rows are checked and repaired as described in :mod:`bnstudio.io.repairs` (off 1 by more
+  than 1e-3: an error; published tables are rounded: 0.999, 0.9999999), so a file written by
+  :func:`write_bif` reads back identically as long as the network's rows sum to 1 up to float rounding.
 * ``property key = value;`` in the network block goes to ``net.properties[key]``; in the block of variable V
   it goes to ``net.properties["V.key"]``, except ``position = (x, y)`` which goes to ``net.positions[V]``.
   Properties in probability blocks are ignored. The writer (:mod:`bnstudio.io.bif_writer`, re-exported here)
@@ -46,7 +45,8 @@ from bnstudio.core.variable import Variable
 from bnstudio.errors import BNStudioError, CycleError, FormatError
 from bnstudio.io.atomic import PathLike, read_text
 from bnstudio.io.bif_writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.format_bif)
-from bnstudio.io.common import NUMBER, SUM_TOLERANCE, RowRepairs, row_label
+from bnstudio.io.common import NUMBER, row_label
+from bnstudio.io.repairs import Repairs, entry_problem
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import listing, shorten, tidy
 
@@ -78,8 +78,8 @@ class _ProbBlock:
 
 
 class _Parser:
-    def __init__(self, text: str, path: str) -> None:
-        self.text, self.path = text, path
+    def __init__(self, text: str, path: str, strict: bool = False) -> None:
+        self.text, self.path, self.strict = text, path, strict
         self._newlines: list[int] | None = None
         self.toks: list[_Token] = []
         append = self.toks.append
@@ -155,9 +155,9 @@ class _Parser:
                 expected = "a number or ';'" if out else "a number"
                 raise self.error(f"expected {expected} in {what}, found {self.show(tok)}", tok)
             value = float(tok[1])
-            if not math.isfinite(value) or value < 0:
-                raise self.error(f"{'negative' if value < 0 else 'non-finite'} probability "
-                                 f"{shorten(tok[1], 40)} in {what}", tok)
+            problem = entry_problem(value)
+            if problem is not None:
+                raise self.error(f"{problem} {shorten(tok[1], 40)} in {what}", tok)
             out.append(value + 0.0)  # no -0.0
             i += 1
 
@@ -274,7 +274,7 @@ class _Parser:
     # ---------------------------------------------------------------- semantics
     def build(self) -> Network:
         name, props, decls, blocks = self.parse()
-        budget, repairs = SizeBudget(), RowRepairs(self.path)
+        budget, repairs = SizeBudget(), Repairs(self.path, self.strict)
         if len(decls) > budget.max_variables:
             budget.variables(len(decls), lambda m: self.error(m, decls[budget.max_variables].name))
         variables: dict[str, Variable] = {}
@@ -331,8 +331,8 @@ class _Parser:
         return net
 
     def table(self, block: _ProbBlock, variables: dict[str, Variable], budget: SizeBudget,
-              repairs: RowRepairs) -> np.ndarray:
-        """The CPT of a probability block, shape (|P1|, ..., |Pk|, |X|), with rows checked and rescaled."""
+              repairs: Repairs) -> np.ndarray:
+        """The CPT of a probability block, shape (|P1|, ..., |Pk|, |X|), with rows checked and repaired."""
         child = variables[block.child[1]]
         parents: list[Variable] = []
         budget.parents(child.name, len(block.parents), lambda m: self.error(m, block.child))
@@ -394,10 +394,10 @@ class _Parser:
                                  f"and has no 'default'", block.child)
             source[missing] = default
             cpt[missing] = block.entries[default][3]
-        r = repairs.rescale(cpt, lambda r: f"row {row_label(labels, r)} of '{child.name}'")
+        r = repairs.rows(cpt, lambda r: f"row {row_label(labels, r)} of '{child.name}'")
         if r is not None:
-            raise self.error(f"row {row_label(labels, r)} of '{child.name}' sums to {cpt[r].sum():.6g}, "
-                             f"not 1 (tolerance {SUM_TOLERANCE:g})", block.entries[source[r]][1])
+            raise self.error(repairs.refusal(f"row {row_label(labels, r)} of '{child.name}'"),
+                             block.entries[source[r]][1])
         return cpt.reshape(pshape + (card,))
 
     def _check_count(self, values: list, expected: int, tok: _Token, what: str, detail: str = "") -> None:
@@ -417,17 +417,18 @@ def _position(value: str) -> tuple[float, float] | None:
     return (x, y) if math.isfinite(x) and math.isfinite(y) else None
 
 
-def parse_bif(text: str, path: str = "<string>") -> Network:
-    """Parse BIF ``text`` (see the module docstring); ``path`` is only used in error messages.
+def parse_bif(text: str, path: str = "<string>", strict: bool = False) -> Network:
+    """Parse BIF ``text`` (see the module docstring); ``path`` is only used in error messages; ``strict``
+    refuses what would need a repair (see :mod:`bnstudio.io.repairs`).
 
     Raises
     ------
     FormatError
         For any problem, with path, line and column.
     """
-    return _Parser(text, str(path)).build()
+    return _Parser(text, str(path), strict).build()
 
 
-def read_bif(path: PathLike) -> Network:
+def read_bif(path: PathLike, strict: bool = False) -> Network:
     """Read a ``.bif`` (or gzip-compressed ``.bif.gz``) file; every failure is a :class:`FormatError`."""
-    return parse_bif(read_text(path), str(path))
+    return parse_bif(read_text(path), str(path), strict)

@@ -37,17 +37,20 @@ from xml.sax.saxutils import escape, quoteattr
 
 from bnstudio.core.network import Network
 from bnstudio.io.atomic import PathLike, atomic_write_text
-from bnstudio.io.common import (NUMBER, RowRepairs, assemble, checked_name, first_duplicate, fmt, identifiers,
+from bnstudio.io.common import (NUMBER, assemble, checked_name, first_duplicate, fmt, identifiers,
                                 make_cpt, probability)
 from bnstudio.io.limits import SizeBudget
+from bnstudio.io.repairs import Repairs
 from bnstudio.io.xmltree import XmlDocument, describe, parse_xml, read_bytes, text
 
 NODE_WIDTH, NODE_HEIGHT = 80, 40
 
 
-def parse_xdsl(data: bytes | str, path: str = "<string>") -> Network:
-    """Parse XDSL ``data`` (see the module docstring); every problem is a :class:`FormatError`."""
-    doc = parse_xml(data, str(path))
+def parse_xdsl(data: bytes | str, path: str = "<string>", strict: bool = False) -> Network:
+    """Parse XDSL ``data`` (see the module docstring); every problem is a :class:`FormatError`; ``strict``
+    refuses what would need a repair (see :mod:`bnstudio.io.repairs`)."""
+    repairs = Repairs(str(path), strict, normaliser="GeNIe")
+    doc = parse_xml(data, str(path), repairs)
     root = doc.root
     if root.tag != "smile":
         hint = " (this looks like XMLBIF: give it the .xmlbif extension)" if root.tag.upper() == "BIF" else ""
@@ -57,7 +60,7 @@ def parse_xdsl(data: bytes | str, path: str = "<string>") -> Network:
         raise doc.error(f"expected one <nodes> element, found {len(nodes)}", root)
     states: dict[str, tuple[str, ...]] = {}
     element_of: dict[str, ET.Element] = {}
-    budget, repairs = SizeBudget(), RowRepairs(doc.path)
+    budget = SizeBudget()
     budget.variables(len(nodes[0]), lambda m: doc.error(m, nodes[0]))
     for node in nodes[0]:
         var = checked_name(node.get("id"), "node id", lambda m, n=node: doc.error(m, n))
@@ -84,7 +87,7 @@ def parse_xdsl(data: bytes | str, path: str = "<string>") -> Network:
 
 
 def _family(doc: XmlDocument, node: ET.Element, states: dict[str, tuple[str, ...]], budget: SizeBudget,
-            repairs: RowRepairs) -> tuple:
+            repairs: Repairs) -> tuple:
     var = node.get("id", "").strip()
     parents: list[str] = []
     for el in node.findall("parents"):
@@ -135,9 +138,9 @@ def _read_genie(doc: XmlDocument, net: Network) -> None:
         net.positions[var] = ((left + right) / 2, (top + bottom) / 2)
 
 
-def read_xdsl(path: PathLike) -> Network:
+def read_xdsl(path: PathLike, strict: bool = False) -> Network:
     """Read a GeNIe ``.xdsl`` file; every failure is a :class:`FormatError`."""
-    return parse_xdsl(read_bytes(path), str(path))
+    return parse_xdsl(read_bytes(path), str(path), strict)
 
 
 def format_xdsl(net: Network) -> str:
