@@ -19,6 +19,7 @@ from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike
 from bnstudio.io.bif import format_bif, parse_bif, read_bif, write_bif
 from bnstudio.io.hugin_net import read_net, write_net
+from bnstudio.io.repairs import reading_strictly, strict_reading
 from bnstudio.io.uai import read_uai, write_uai
 from bnstudio.io.xdsl import read_xdsl, write_xdsl
 from bnstudio.io.xmlbif import read_xmlbif, write_xmlbif
@@ -69,14 +70,17 @@ def format_for(path: PathLike) -> FileFormat:
     return FORMATS[max(matches, key=len)]
 
 
-def read_network(path: PathLike, strict: bool = False) -> Network:
+def read_network(path: PathLike, strict: bool | None = None) -> Network:
     """Read a network file of any registered format; every failure is a :class:`FormatError`.
 
     What the authoring tool would repair (rounded rows, tiny negative entries, Hugin weights...) is repaired and
     said in one :class:`~bnstudio.errors.RepairWarning`; ``strict=True`` refuses the file instead, naming the first
-    thing that would need a repair (see :mod:`bnstudio.io.repairs`).
+    thing that would need a repair (see :mod:`bnstudio.io.repairs`); None: as the enclosing
+    :func:`~bnstudio.io.repairs.strict_reading` block says (lenient outside any).
     """
     fmt = format_for(path)
+    if strict is None:
+        strict = reading_strictly()
     if not Path(path).exists():
         raise FormatError("no such file", path=str(path))
     return fmt.read(path, strict=strict)
@@ -88,5 +92,5 @@ def write_network(net: Network, path: PathLike) -> None:
 
 
 __all__ = ["FORMATS", "FileFormat", "format_bif", "format_for", "parse_bif", "read_bif", "read_net", "read_network",
-           "read_uai", "read_xdsl", "read_xmlbif", "write_bif", "write_net", "write_network", "write_uai",
+           "read_uai", "read_xdsl", "read_xmlbif", "strict_reading", "write_bif", "write_net", "write_network", "write_uai",
            "write_xdsl", "write_xmlbif"]

@@ -28,11 +28,16 @@ Strict reading keeps the first two cases (rounding is not a repair) and refuses 
 
 Other repairs (blanks before ``<?xml``, a quoted NET string running over two lines) are reported the same
 way through :meth:`Repairs.note`.
+
+``with strict_reading():`` makes every :func:`bnstudio.io.read_network` in the block strict unless the call says
+otherwise (the command line's ``--strict`` wraps a whole subcommand in it, so no reading path can forget it).
 """
 from __future__ import annotations
 
+import contextlib
 import warnings
-from typing import Callable
+from contextvars import ContextVar
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -43,6 +48,24 @@ SUM_TOLERANCE = 1e-3  # rows further than this from 1 are errors (or weights); r
 QUIET_TOLERANCE = 1e-5  # ... with a RepairWarning when they are further than this from 1 ...
 EXACT_TOLERANCE = 1e-12  # ... unless they already sum to 1 up to float rounding: those are kept bit for bit
 NEGATIVE_TOLERANCE = 1e-5  # entries in [-1e-5, 0) are noise, set to 0; below: an error
+
+_STRICT: ContextVar[bool] = ContextVar("bnstudio_strict_reading", default=False)
+
+
+@contextlib.contextmanager
+def strict_reading(strict: bool = True) -> Iterator[None]:
+    """Within the block, :func:`bnstudio.io.read_network` reads strictly (``strict``) unless told otherwise."""
+    token = _STRICT.set(strict)
+    try:
+        yield
+    finally:
+        _STRICT.reset(token)
+
+
+def reading_strictly() -> bool:
+    """Whether the enclosing :func:`strict_reading` block (if any) asks for strict reading."""
+    return _STRICT.get()
+
 
 #: ``fail(message)`` builds the :class:`FormatError` (with the reader's location) that a check raises.
 Fail = Callable[[str], FormatError]
