@@ -26,13 +26,18 @@ Conventions
 * ``property key = value;`` in the network block goes to ``net.properties[key]``; in the block of variable V
   it goes to ``net.properties["V.key"]``, except ``position = (x, y)`` which goes to ``net.positions[V]``.
   Properties in probability blocks are ignored. The writer (:mod:`bnstudio.io.bif_writer`, re-exported here)
-  puts ``"V.key"`` properties back into V's block.
+  puts ``"V.key"`` properties back into V's block. A quoted value is the string (``\\n``, ``\\t``, ``\\r``,
+  ``\\xHH`` decoded as the writer escapes them).
+* ``property bnstudio_name = "...";`` (network or variable block) and ``property bnstudio_states = "[...]";``
+  (a JSON list) give the original spelling of names the writer had to make legal for other readers; they
+  rename the network, variable or states back (unless they do not fit: then they stay properties).
 
 Every problem raises :class:`~bnstudio.errors.FormatError` with path, line and column; nothing is built
 until the whole file has been checked, so a failed read never yields a partial network.
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from bisect import bisect_right
@@ -41,9 +46,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bnstudio.core.network import Network, build_network
-from bnstudio.core.variable import Variable
+from bnstudio.core.variable import Variable, check_name
 from bnstudio.errors import BNStudioError, CycleError, FormatError
 from bnstudio.io.atomic import PathLike, read_text
+from bnstudio.io.bif_writer import NAME_KEY, PROPERTY_KEY, STATES_KEY
 from bnstudio.io.bif_writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.format_bif)
 from bnstudio.io.common import NUMBER, row_label
 from bnstudio.io.repairs import Repairs, entry_problem
@@ -58,6 +64,13 @@ _TOKEN = re.compile(r"""(?:[\s,|]+|//[^\n]*|/\*.*?\*/)*
       | (?P<punct>[{}()\[\];]) | (?P<str>"(?:[^"\\]|\\.)*") | (?P<bad>.) )?""", re.VERBOSE | re.DOTALL)
 
 _UNESCAPE = re.compile(r'\\(["\\])')
+_PROPERTY_ESCAPE = re.compile(r'\\(["\\nrt]|x[0-9A-Fa-f]{2})')  # in property strings (see bif_writer)
+_ESCAPED = {"n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unescape_property(raw: str) -> str:
+    return _PROPERTY_ESCAPE.sub(lambda m: _ESCAPED.get(m.group(1)) or (
+        chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "x" else m.group(1)), raw)
 
 _Token = tuple  # (kind, value, start, end); kind is 'word', 'str', a punctuation character or 'eof'
 
@@ -170,13 +183,21 @@ class _Parser:
         if not toks:
             return "", ""
         if len(toks) == 3 and toks[0][0] == toks[2][0] == "str" and toks[1][1] == "=":
-            return toks[0][1], toks[2][1]
+            return toks[0][1], self.property_string(toks[2])
+        if len(toks) >= 2 and toks[-1][0] == "str":  # key = "value" (a one-line string, escapes decoded)
+            key = self.text[toks[0][2]:toks[-2][3]].strip()
+            if key.endswith("=") and key[:-1].strip():
+                return key[:-1].strip(), self.property_string(toks[-1])
         text = toks[0][1] if len(toks) == 1 and toks[0][0] == "str" else \
             self.text[toks[0][2]:toks[-1][3]]
         key, sep, value = text.partition("=")
         if not sep:
             key, value = (text.split(None, 1) + [""])[:2]
         return key.strip(), value.strip()
+
+    def property_string(self, tok: _Token) -> str:
+        """The text of a quoted property value, with the writer's escapes (``\\n``, ``\\x3b``...) decoded."""
+        return _unescape_property(self.text[tok[2] + 1:tok[3] - 1])
 
     # ---------------------------------------------------------------- blocks
     def parse(self) -> tuple[str, dict[str, str], list[_VarDecl], list[_ProbBlock]]:
@@ -318,15 +339,16 @@ class _Parser:
             block = block_of[var]
             families.append((var, variables[var].states, [p[1] for p in block.parents],
                              self.table(block, variables, budget, repairs)))
+        names = _Originals(name, props, decls)
         try:
-            net = build_network(families, name)
+            net = build_network([names.family(*f) for f in families], names.network)
         except CycleError as exc:
             raise self.error(f"cycle {' -> '.join(exc.cycle)}", block_of[exc.cycle[0]].child
                              if exc.cycle and exc.cycle[0] in block_of else 0) from None
         except BNStudioError as exc:
             raise FormatError(tidy(str(exc)), path=self.path) from None
-        net.properties = props
-        net.positions = positions
+        net.properties = names.properties(props)
+        net.positions = {names.var(v): p for v, p in positions.items()}
         repairs.warn()
         return net
 
@@ -403,6 +425,78 @@ class _Parser:
     def _check_count(self, values: list, expected: int, tok: _Token, what: str, detail: str = "") -> None:
         if len(values) != expected:
             raise self.error(f"{what} has {len(values)} values, expected {expected}{detail}", tok)
+
+
+class _Originals:
+    """The names the writer had to respell (``bnstudio_name``/``bnstudio_states`` properties, see
+    :mod:`bnstudio.io.bif_writer`), taken out of the properties and put back; an original that does not fit (a
+    clash, a wrong count of states, not a name) is left as a property."""
+
+    def __init__(self, name: str, props: dict[str, str], decls: list[_VarDecl]) -> None:
+        self.network = name
+        if NAME_KEY in props and "\n" not in props[NAME_KEY]:
+            self.network = props.pop(NAME_KEY)
+        self.names: dict[str, str] = {}
+        self.states: dict[str, tuple[str, ...]] = {}
+        for decl in decls:
+            var = decl.name[1]
+            original = props.get(f"{var}.{NAME_KEY}")
+            if original is not None and _valid([original]):
+                self.names[var] = original
+            states = _json_names(props.get(f"{var}.{STATES_KEY}"), len(decl.states))
+            if states is not None:
+                self.states[var] = states
+                del props[f"{var}.{STATES_KEY}"]
+        final = [self.names.get(d.name[1], d.name[1]) for d in decls]
+        if len(set(final)) == len(final):
+            for var in self.names:
+                del props[f"{var}.{NAME_KEY}"]
+        else:
+            self.names = {}
+
+    def var(self, name: str) -> str:
+        return self.names.get(name, name)
+
+    def properties(self, props: dict[str, str]) -> dict[str, str]:
+        """``props`` with variables' keys renamed and ``bnstudio_property_<n>`` pairs put back."""
+        out = {}
+        for key, value in props.items():
+            var, dot, rest = key.rpartition(".")
+            pair = _json_names(value, 2, distinct=False) if rest.startswith(PROPERTY_KEY) else None
+            if pair is not None and pair[0]:
+                key = f"{var}.{pair[0]}" if dot else pair[0]
+                value = pair[1]
+            out[self.key(key)] = value
+        return out
+
+    def key(self, key: str) -> str:
+        """A property key ``V.rest`` with V's original name."""
+        var, dot, rest = key.partition(".")
+        return f"{self.var(var)}.{rest}" if dot and var in self.names else key
+
+    def family(self, var: str, states: tuple[str, ...], parents: list[str], cpt: np.ndarray) -> tuple:
+        return self.var(var), self.states.get(var, states), [self.var(p) for p in parents], cpt
+
+
+def _valid(names: list[str]) -> bool:
+    try:
+        for n in names:
+            check_name(n, "")
+    except BNStudioError:
+        return False
+    return len(set(names)) == len(names)
+
+
+def _json_names(text: str | None, count: int, distinct: bool = True) -> tuple[str, ...] | None:
+    """The JSON list of ``count`` strings in ``text`` (``distinct``: distinct valid names), else None."""
+    if text is None:
+        return None
+    try:
+        names = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    ok = isinstance(names, list) and len(names) == count and all(isinstance(n, str) for n in names)
+    return tuple(names) if ok and (not distinct or _valid(names)) else None
 
 
 def _position(value: str) -> tuple[float, float] | None:

@@ -142,24 +142,36 @@ def split_properties(net: Network) -> tuple[list[tuple[str, str]], dict[str, lis
     return network_props, owned
 
 
-def identifiers(names: Sequence[str]) -> dict[str, str]:
-    """Map names to distinct identifiers (a letter, then letters, digits, ``_``); valid names map to themselves.
+def legal_names(names: Iterable[str], legal: re.Pattern, reserved: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Map names to distinct names matching ``legal`` and not ``reserved``, deterministically: such names map to
+    themselves; in the others each character outside ``[A-Za-z0-9_]`` becomes ``_``, an ``x`` is put in front
+    when that still does not match, and ``_2``, ``_3``, ... is appended until the result is new.
 
-    Hugin node names and GeNIe node and state ids must be identifiers.
+    >>> legal_names(["my var", "my_var", "1", "ok"], re.compile("[A-Za-z][A-Za-z0-9_]*"))
+    {'my_var': 'my_var', 'ok': 'ok', 'my var': 'my_var_2', '1': 'x1'}
     """
-    out = {n: n for n in names if _IDENTIFIER.fullmatch(n)}
-    taken = set(out)
+    names = list(names)
+    out = {n: n for n in names if legal.fullmatch(n) and n not in reserved}
+    taken = set(out) | set(reserved)
     for n in names:
         if n in out:
             continue
         base = re.sub(r"[^A-Za-z0-9_]", "_", n)
-        base = base if base[:1].isascii() and base[:1].isalpha() else "x" + base
+        base = base if legal.fullmatch(base) else "x" + base
         ident, k = base, 2
         while ident in taken:
             ident, k = f"{base}_{k}", k + 1
         out[n] = ident
         taken.add(ident)
     return out
+
+
+def identifiers(names: Sequence[str]) -> dict[str, str]:
+    """Map names to distinct identifiers (a letter, then letters, digits, ``_``); valid names map to themselves.
+
+    Hugin node names and GeNIe node and state ids must be identifiers.
+    """
+    return legal_names(names, _IDENTIFIER)
 
 
 def is_identifier(name: str) -> bool:

@@ -19,7 +19,8 @@ Conventions
   wants integers). ``label`` becomes the variable's description unless it just repeats the node name; the
   writer puts the description (else the name) in ``label``. ``name`` in ``net`` is the network name.
 * Hugin node names must be identifiers: the writer replaces other names (see ``common.identifiers``).
-  Strings use ``\\"`` and ``\\\\`` escapes. Rows are checked as described in :mod:`bnstudio.io.common`.
+  Strings use ``\\"``, ``\\n`` and ``\\\\`` escapes on read; the writer puts ``'`` for ``"`` (pyAgrum's
+  reader refuses ``\\"``). Rows are checked as described in :mod:`bnstudio.io.common`.
 """
 from __future__ import annotations
 
@@ -312,7 +313,8 @@ def read_net(path: PathLike, strict: bool = False) -> Network:
 
 
 def _quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    """A NET string others read too: pyAgrum's reader refuses ``\\"``, so a ``"`` inside is written as ``'``."""
+    return '"' + s.replace("\\", "\\\\").replace('"', "'").replace("\n", "\\n") + '"'
 
 
 def format_net(net: Network) -> str:
