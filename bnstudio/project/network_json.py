@@ -15,6 +15,7 @@ from typing import Any, Sequence
 import networkx as nx
 import numpy as np
 
+from bnstudio.core.canonical import Canonical, canonical_from_json, canonical_of
 from bnstudio.core.network import Network
 from bnstudio.core.variable import Variable, check_name
 from bnstudio.errors import ValidationError
@@ -24,7 +25,7 @@ from bnstudio.io.limits import SizeBudget
 from bnstudio.project.schema import Checker, child, json_type
 
 NETWORK_KEYS = {"name", "properties", "variables"}
-VARIABLE_KEYS = {"name", "states", "parents", "description", "position", "cpt", "alpha"}
+VARIABLE_KEYS = {"name", "states", "parents", "description", "position", "cpt", "alpha", "canonical"}
 
 
 def network_to_json(net: Network) -> dict[str, Any]:
@@ -42,6 +43,9 @@ def network_to_json(net: Network) -> dict[str, Any]:
             "cpt": net.cpt(v).tolist(),
             "alpha": None if alpha is None else alpha.tolist(),
         })
+        model = canonical_of(net, v)
+        if model is not None:  # the few parameters the CPT was expanded from (bnstudio.core.canonical)
+            variables[-1]["canonical"] = model.to_json()
     return {"name": net.name, "properties": dict(net.properties), "variables": variables}
 
 
@@ -129,7 +133,18 @@ def _read_variable(check: Checker, value: Any, where: str, budget: SizeBudget) -
     return {"name": name, "states": states, "parents": parents,
             "description": check.key(obj, "description", str, where, default=""),
             "position": _position(check, obj.get("position"), child(where, "position")),
-            "cpt": check.key(obj, "cpt", list, where), "alpha": obj.get("alpha")}
+            "cpt": check.key(obj, "cpt", list, where), "alpha": obj.get("alpha"),
+            "canonical": _canonical(check, obj.get("canonical"), child(where, "canonical"))}
+
+
+def _canonical(check: Checker, value: Any, where: str) -> Canonical | None:
+    """An optional canonical model (kept beside the CPT only while it gives the CPT)."""
+    if value is None:
+        return None
+    try:
+        return canonical_from_json(check.of(value, dict, where))
+    except ValidationError as exc:
+        check.fail(where, str(exc))
 
 
 def _check_parents(check: Checker, specs: list[dict[str, Any]], where: str) -> None:
@@ -197,6 +212,8 @@ def network_from_json(check: Checker, value: Any, where: str = "network", strict
         alpha = None if spec["alpha"] is None else read_table(check, spec["alpha"], shape, child(path, "alpha"),
                                                               family, probabilities=False)
         net.set_parents(spec["name"], spec["parents"], cpt, alpha)
+        if spec["canonical"] is not None:
+            net.canonical[spec["name"]] = spec["canonical"]
     net.properties = dict(properties)
     repairs.warn()
     return net
