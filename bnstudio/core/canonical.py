@@ -34,13 +34,13 @@ from bnstudio.errors import ValidationError
 ATOL = 1e-9  # a model is the CPT's if its expansion matches every entry within this
 
 
-def _cumulative(dist: np.ndarray) -> np.ndarray:
+def tail_sums(dist: np.ndarray) -> np.ndarray:
     """``C(j) = sum_{k >= j} dist(k)`` along the last axis (so ``C(0) = 1``)."""
     return np.flip(np.cumsum(np.flip(dist, -1), -1), -1)
 
 
-def _from_cumulative(cum: np.ndarray) -> np.ndarray:
-    """The distribution whose cumulative (as in :func:`_cumulative`) is ``cum``."""
+def from_tail_sums(cum: np.ndarray) -> np.ndarray:
+    """The distribution whose cumulative (as in :func:`tail_sums`) is ``cum``."""
     return cum - np.concatenate([cum[..., 1:], np.zeros(cum.shape[:-1] + (1,))], -1)
 
 
@@ -98,23 +98,23 @@ class NoisyMax:
     def cumulative(self) -> np.ndarray:
         """F(j | x) of the module docstring, shape (|X_1|, ..., |X_k|, |Y|)."""
         k = len(self.links)
-        out = _cumulative(np.asarray(self.leak, dtype=float)).reshape((1,) * k + (-1,))
+        out = tail_sums(np.asarray(self.leak, dtype=float)).reshape((1,) * k + (-1,))
         for i, link in enumerate(self.links):
             shape = [1] * k + [link.shape[1]]
             shape[i] = link.shape[0]
-            out = out * _cumulative(np.asarray(link, dtype=float)).reshape(shape)
+            out = out * tail_sums(np.asarray(link, dtype=float)).reshape(shape)
         return out
 
     def expand(self) -> np.ndarray:
         """The CPT, shape :attr:`shape` (rows clipped at 0 against rounding, then summing to 1)."""
-        cpt = np.clip(_from_cumulative(self.cumulative()), 0.0, None)
+        cpt = np.clip(from_tail_sums(self.cumulative()), 0.0, None)
         return cpt / cpt.sum(-1, keepdims=True)
 
     def henrion(self) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
         """Henrion's parameters (h_1, ..., h_k) and the leak: h_i(. | x_i) = P(Y | X_i = x_i, others
         distinguished) (so the row of a distinguished state is the leak)."""
-        leak_cum = _cumulative(np.asarray(self.leak, dtype=float))
-        return tuple(_from_cumulative(leak_cum * _cumulative(link)) for link in self.links), self.leak.copy()
+        leak_cum = tail_sums(np.asarray(self.leak, dtype=float))
+        return tuple(from_tail_sums(leak_cum * tail_sums(link)) for link in self.links), self.leak.copy()
 
     @classmethod
     def from_henrion(cls, links: Sequence[np.ndarray], leak: np.ndarray,
@@ -122,17 +122,17 @@ class NoisyMax:
         """The model whose Henrion parameters are ``links`` (C_i = H_i / C_L where C_L > 0, else 1; the rows of
         the distinguished states are not read: theirs is the leak by definition)."""
         leak = np.asarray(leak, dtype=float)
-        leak_cum = _cumulative(leak)
+        leak_cum = tail_sums(leak)
         safe = np.where(leak_cum > 0, leak_cum, 1.0)
         out = []
         for i, (h, d) in enumerate(zip(links, distinguished)):
-            h_cum = _cumulative(np.asarray(h, dtype=float))
+            h_cum = tail_sums(np.asarray(h, dtype=float))
             active = np.arange(len(h_cum)) != d
             if np.any(h_cum[active] > leak_cum + 1e-9):
                 raise ValidationError(f"noisy-MAX parent {i}: Henrion parameters less severe than the leak alone")
             c_cum = np.where(leak_cum > 0, h_cum / safe, 1.0)
             c_cum = np.minimum.accumulate(np.clip(c_cum, 0, 1), axis=-1)  # non-increasing, as a cumulative is
-            link = np.clip(_from_cumulative(c_cum), 0, None)
+            link = np.clip(from_tail_sums(c_cum), 0, None)
             link[d] = np.eye(len(leak))[-1]
             out.append(link)
         return cls(tuple(out), leak, tuple(distinguished))
