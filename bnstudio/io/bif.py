@@ -16,7 +16,8 @@ Conventions
 -----------
 * ``probability ( X | P1, P2 )``: X is the child, the parents keep the listed order (our CPT axes).
 * A ``(p1, p2) v1, v2, ...;`` row gives p(X | P1=p1, P2=p2) over X's states. ``default`` fills every row not
-  given; a row given twice, or a missing row without ``default``, is an error.
+  given; a row given twice, or a missing row without ``default``, is an error. A lone ``default`` listing a
+  whole table's numbers is read as ``table`` (as pgmpy reads it), reported as a repair.
 * ``table`` lists the numbers in header order (X, P1, ..., Pk) in row-major order: the **child varies
   slowest** and the last parent fastest, i.e. all of p(X=x1 | .) over the parent configurations, then X=x2...
   (checked against JavaBayes' ``dog-problem.bif``, which gives the same CPT both ways, and pgmpy).
@@ -376,6 +377,10 @@ class _Parser:
         source = np.full(n_rows, -1, dtype=np.int64)  # the entry that gave each row
         default = None
         for e, (kind, tok, states, values) in enumerate(block.entries):
+            if kind == "default" and len(block.entries) == 1 and n_rows > 1 and len(values) == n_rows * card:
+                repairs.note(f"read the 'default' of '{child.name}' as its whole table ({len(values)} values, as "
+                             f"pgmpy does)", lambda m: self.error(m, tok))
+                kind = "table"
             if kind == "default":
                 if default is not None:
                     raise self.error(f"second 'default' entry for '{child.name}'", tok)

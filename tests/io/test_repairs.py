@@ -166,3 +166,19 @@ def test_an_empty_network_is_written_and_read_in_every_format(tmp_path, ext):
     write_network(Network("empty"), path)
     net = _read_quietly(path, strict=True)
     assert len(net) == 0
+
+
+def test_a_lone_default_with_a_whole_table_is_read_as_the_table():
+    """pgmpy's test files write JavaBayes' dog problem with 'default' where the original has 'table'."""
+    from bnstudio.io.bif import parse_bif
+
+    text = ('network d {\n}\nvariable A {\n  type discrete [ 2 ] { t, f };\n}\nvariable B {\n  type discrete [ 2 ] '
+            '{ t, f };\n}\nprobability ( A ) {\n  default 0.15 0.85 ;\n}\nprobability ( B | A ) {\n'
+            '  default 0.9 0.3 0.1 0.7 ;\n}\n')
+    with pytest.warns(RepairWarning) as caught:
+        net = parse_bif(text, "d.bif")
+    assert str(caught[0].message) == "d.bif: read the 'default' of 'B' as its whole table (4 values, as pgmpy does)"
+    assert net.cpt("B").tolist() == [[0.9, 0.1], [0.3, 0.7]] and net.cpt("A").tolist() == [0.15, 0.85]
+    with pytest.raises(FormatError, match=r"d\.bif:13:3: read the .default. of .B. as its whole table .*strict "
+                                          r"reading repairs nothing"):
+        parse_bif(text, "d.bif", strict=True)
