@@ -73,6 +73,24 @@ def print_table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> None:
             print("  ".join("-" * w for w in widths))
 
 
+def add_strict_option(parser) -> None:
+    """``--strict`` for a subcommand reading a network: refuse a file needing a repair instead of reading it with
+    a warning (the subcommand runs in ``strict_reading(args.strict)``, see :func:`reading_as_asked`)."""
+    parser.add_argument("--strict", action="store_true",
+                        help="refuse a network file the reader would repair (rounded or unnormalised rows, tiny "
+                             "negative probabilities, ...) instead of reading it with a warning")
+
+
+@contextlib.contextmanager
+def reading_as_asked(args) -> Iterator[None]:
+    """Every network read in the block is strict when ``args.strict`` is set (see :mod:`bnstudio.io.repairs`);
+    without it each repair is one ``bnstudio: warning:`` line."""
+    from bnstudio.io.repairs import strict_reading  # light: no numerical library beyond numpy
+
+    with strict_reading(bool(getattr(args, "strict", False))):
+        yield
+
+
 def load_data(net, path: str):
     """Read a table and align it to ``net`` (its warnings, e.g. ignored columns, reach stderr through main)."""
     from bnstudio.data import align, read_table

@@ -10,7 +10,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import print_json, writing
+from bnstudio.cli.common import add_strict_option, print_json, reading_as_asked, writing
 
 if TYPE_CHECKING:
     from bnstudio.core.network import Network
@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", type=opt.path, help=f"network file to read ({', '.join(sorted(FORMATS))})")
     parser.add_argument("output", type=opt.path, help="file to write; its extension picks the format")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_strict_option(parser)
 
 
 def _name_map(before: Network, after: Network) -> dict[str, str] | None:
@@ -78,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
     from bnstudio.io import format_for, read_network, write_network
 
     out_format = format_for(args.output)  # an unknown output extension fails before any work
-    net = read_network(args.input)
+    with reading_as_asked(args):
+        net = read_network(args.input)
     with writing(args.output):
         write_network(net, args.output)
     lost = lost_information(net, read_network(args.output))

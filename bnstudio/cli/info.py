@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import cycle_collector_paused, print_json, print_table
+from bnstudio.cli.common import add_strict_option, cycle_collector_paused, print_json, print_table, reading_as_asked
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Describe a network: variables, states, parents, parameters, treewidth."""
     parser.add_argument("network", type=opt.path, help="network file (.bif, ...)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_strict_option(parser)
 
 
 def network_info(path: str) -> dict:
@@ -44,7 +45,7 @@ def network_info(path: str) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    with cycle_collector_paused():
+    with cycle_collector_paused(), reading_as_asked(args):
         data = network_info(args.network)
     if args.json:
         print_json(data)

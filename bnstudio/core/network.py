@@ -53,6 +53,9 @@ class Network:
         self.events = EventEmitter()
         self.positions: dict[str, tuple[float, float]] = {}
         self.properties: dict[str, str] = {}
+        #: variable -> the canonical model (noisy-MAX, deterministic) its CPT was expanded from; only valid while
+        #: the expansion equals the CPT (see bnstudio.core.canonical.canonical_of)
+        self.canonical: dict[str, object] = {}
         self._vars: dict[str, Variable] = {}
         self._parents: dict[str, tuple[str, ...]] = {}
         self._cpt: dict[str, np.ndarray] = {}
@@ -131,6 +134,7 @@ class Network:
         new = Network(self.name)
         new.positions = dict(self.positions)
         new.properties = dict(self.properties)
+        new.canonical = dict(self.canonical)
         new._vars = dict(self._vars)
         new._parents = dict(self._parents)
         new._cpt = dict(self._cpt)

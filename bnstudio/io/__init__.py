@@ -3,9 +3,11 @@
 >>> sorted(FORMATS)
 ['.bif', '.bif.gz', '.bifxml', '.bnsproj', '.net', '.uai', '.xdsl', '.xml', '.xmlbif']
 
-To add a format, register its extension(s) in :data:`FORMATS` with a reader ``(path) -> Network`` and a writer
-``(net, path) -> None``. Readers raise :class:`~bnstudio.errors.FormatError` for every problem (missing file,
-bad encoding, syntax, inconsistent tables); writers write atomically (see :mod:`bnstudio.io.atomic`).
+To add a format, register its extension(s) in :data:`FORMATS` with a reader ``(path, strict=False) -> Network`` and
+a writer ``(net, path) -> None``. Readers raise :class:`~bnstudio.errors.FormatError` for every problem (missing
+file, bad encoding, syntax, inconsistent tables) and read what the authoring tool would read, reporting each repair
+in one :class:`~bnstudio.errors.RepairWarning` (``strict=True``: refuse instead; see :mod:`bnstudio.io.repairs`);
+writers write atomically (see :mod:`bnstudio.io.atomic`).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike
 from bnstudio.io.bif import format_bif, parse_bif, read_bif, write_bif
 from bnstudio.io.hugin_net import read_net, write_net
+from bnstudio.io.repairs import reading_strictly, strict_reading
 from bnstudio.io.uai import read_uai, write_uai
 from bnstudio.io.xdsl import read_xdsl, write_xdsl
 from bnstudio.io.xmlbif import read_xmlbif, write_xmlbif
@@ -26,16 +29,16 @@ class FileFormat(NamedTuple):
     """A file format: a human-readable name, a reader and a writer."""
 
     name: str
-    read: Callable[[PathLike], Network]
+    read: Callable[..., Network]  # (path, strict=False) -> Network
     write: Callable[[Network, PathLike], None]
 
 
 _BIF = FileFormat("BIF", read_bif, write_bif)
 _XMLBIF = FileFormat("XMLBIF", read_xmlbif, write_xmlbif)
 
-def _read_project(path: PathLike) -> Network:
+def _read_project(path: PathLike, strict: bool = False) -> Network:
     from bnstudio.project import read_project_network  # lazy: the project package builds on bnstudio.io
-    return read_project_network(path)
+    return read_project_network(path, strict)
 
 
 def _write_project(net: Network, path: PathLike) -> None:
@@ -67,12 +70,20 @@ def format_for(path: PathLike) -> FileFormat:
     return FORMATS[max(matches, key=len)]
 
 
-def read_network(path: PathLike) -> Network:
-    """Read a network file of any registered format; every failure is a :class:`FormatError`."""
+def read_network(path: PathLike, strict: bool | None = None) -> Network:
+    """Read a network file of any registered format; every failure is a :class:`FormatError`.
+
+    What the authoring tool would repair (rounded rows, tiny negative entries, Hugin weights...) is repaired and
+    said in one :class:`~bnstudio.errors.RepairWarning`; ``strict=True`` refuses the file instead, naming the first
+    thing that would need a repair (see :mod:`bnstudio.io.repairs`); None: as the enclosing
+    :func:`~bnstudio.io.repairs.strict_reading` block says (lenient outside any).
+    """
     fmt = format_for(path)
+    if strict is None:
+        strict = reading_strictly()
     if not Path(path).exists():
         raise FormatError("no such file", path=str(path))
-    return fmt.read(path)
+    return fmt.read(path, strict=strict)
 
 
 def write_network(net: Network, path: PathLike) -> None:
@@ -81,5 +92,5 @@ def write_network(net: Network, path: PathLike) -> None:
 
 
 __all__ = ["FORMATS", "FileFormat", "format_bif", "format_for", "parse_bif", "read_bif", "read_net", "read_network",
-           "read_uai", "read_xdsl", "read_xmlbif", "write_bif", "write_net", "write_network", "write_uai",
+           "read_uai", "read_xdsl", "read_xmlbif", "strict_reading", "write_bif", "write_net", "write_network", "write_uai",
            "write_xdsl", "write_xmlbif"]

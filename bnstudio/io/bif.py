@@ -16,24 +16,29 @@ Conventions
 -----------
 * ``probability ( X | P1, P2 )``: X is the child, the parents keep the listed order (our CPT axes).
 * A ``(p1, p2) v1, v2, ...;`` row gives p(X | P1=p1, P2=p2) over X's states. ``default`` fills every row not
-  given; a row given twice, or a missing row without ``default``, is an error.
+  given; a row given twice, or a missing row without ``default``, is an error. A lone ``default`` listing a
+  whole table's numbers is read as ``table`` (as pgmpy reads it), reported as a repair.
 * ``table`` lists the numbers in header order (X, P1, ..., Pk) in row-major order: the **child varies
   slowest** and the last parent fastest, i.e. all of p(X=x1 | .) over the parent configurations, then X=x2...
   (checked against JavaBayes' ``dog-problem.bif``, which gives the same CPT both ways, and pgmpy).
-* Entries must be finite and non-negative; rows are checked and rescaled as described in
-  :mod:`bnstudio.io.common` (off 1 by more than 1e-3: an error; published tables are rounded: 0.999,
-  0.9999999), so a file written by :func:`write_bif` reads back identically as long as the network's rows
-  sum to 1 up to float rounding.
+* Entries and rows are checked and repaired as described in :mod:`bnstudio.io.repairs` (off 1 by more
+  than 1e-3: an error; published tables are rounded: 0.999, 0.9999999), so a file written by
+  :func:`write_bif` reads back identically as long as the network's rows sum to 1 up to float rounding.
 * ``property key = value;`` in the network block goes to ``net.properties[key]``; in the block of variable V
   it goes to ``net.properties["V.key"]``, except ``position = (x, y)`` which goes to ``net.positions[V]``.
   Properties in probability blocks are ignored. The writer (:mod:`bnstudio.io.bif_writer`, re-exported here)
-  puts ``"V.key"`` properties back into V's block.
+  puts ``"V.key"`` properties back into V's block. A quoted value is the string (``\\n``, ``\\t``, ``\\r``,
+  ``\\xHH`` decoded as the writer escapes them).
+* ``property bnstudio_name = "...";`` (network or variable block) and ``property bnstudio_states = "[...]";``
+  (a JSON list) give the original spelling of names the writer had to make legal for other readers; they
+  rename the network, variable or states back (unless they do not fit: then they stay properties).
 
 Every problem raises :class:`~bnstudio.errors.FormatError` with path, line and column; nothing is built
 until the whole file has been checked, so a failed read never yields a partial network.
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from bisect import bisect_right
@@ -42,11 +47,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bnstudio.core.network import Network, build_network
-from bnstudio.core.variable import Variable
+from bnstudio.core.variable import Variable, check_name
 from bnstudio.errors import BNStudioError, CycleError, FormatError
 from bnstudio.io.atomic import PathLike, read_text
+from bnstudio.io.bif_writer import NAME_KEY, PROPERTY_KEY, STATES_KEY
 from bnstudio.io.bif_writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.format_bif)
-from bnstudio.io.common import NUMBER, SUM_TOLERANCE, RowRepairs, row_label
+from bnstudio.io.common import NUMBER, row_label
+from bnstudio.io.repairs import Repairs, entry_problem
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import listing, shorten, tidy
 
@@ -58,6 +65,13 @@ _TOKEN = re.compile(r"""(?:[\s,|]+|//[^\n]*|/\*.*?\*/)*
       | (?P<punct>[{}()\[\];]) | (?P<str>"(?:[^"\\]|\\.)*") | (?P<bad>.) )?""", re.VERBOSE | re.DOTALL)
 
 _UNESCAPE = re.compile(r'\\(["\\])')
+_PROPERTY_ESCAPE = re.compile(r'\\(["\\nrt]|x[0-9A-Fa-f]{2})')  # in property strings (see bif_writer)
+_ESCAPED = {"n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unescape_property(raw: str) -> str:
+    return _PROPERTY_ESCAPE.sub(lambda m: _ESCAPED.get(m.group(1)) or (
+        chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "x" else m.group(1)), raw)
 
 _Token = tuple  # (kind, value, start, end); kind is 'word', 'str', a punctuation character or 'eof'
 
@@ -78,8 +92,8 @@ class _ProbBlock:
 
 
 class _Parser:
-    def __init__(self, text: str, path: str) -> None:
-        self.text, self.path = text, path
+    def __init__(self, text: str, path: str, strict: bool = False) -> None:
+        self.text, self.path, self.strict = text, path, strict
         self._newlines: list[int] | None = None
         self.toks: list[_Token] = []
         append = self.toks.append
@@ -155,9 +169,9 @@ class _Parser:
                 expected = "a number or ';'" if out else "a number"
                 raise self.error(f"expected {expected} in {what}, found {self.show(tok)}", tok)
             value = float(tok[1])
-            if not math.isfinite(value) or value < 0:
-                raise self.error(f"{'negative' if value < 0 else 'non-finite'} probability "
-                                 f"{shorten(tok[1], 40)} in {what}", tok)
+            problem = entry_problem(value)
+            if problem is not None:
+                raise self.error(f"{problem} {shorten(tok[1], 40)} in {what}", tok)
             out.append(value + 0.0)  # no -0.0
             i += 1
 
@@ -170,13 +184,21 @@ class _Parser:
         if not toks:
             return "", ""
         if len(toks) == 3 and toks[0][0] == toks[2][0] == "str" and toks[1][1] == "=":
-            return toks[0][1], toks[2][1]
+            return toks[0][1], self.property_string(toks[2])
+        if len(toks) >= 2 and toks[-1][0] == "str":  # key = "value" (a one-line string, escapes decoded)
+            key = self.text[toks[0][2]:toks[-2][3]].strip()
+            if key.endswith("=") and key[:-1].strip():
+                return key[:-1].strip(), self.property_string(toks[-1])
         text = toks[0][1] if len(toks) == 1 and toks[0][0] == "str" else \
             self.text[toks[0][2]:toks[-1][3]]
         key, sep, value = text.partition("=")
         if not sep:
             key, value = (text.split(None, 1) + [""])[:2]
         return key.strip(), value.strip()
+
+    def property_string(self, tok: _Token) -> str:
+        """The text of a quoted property value, with the writer's escapes (``\\n``, ``\\x3b``...) decoded."""
+        return _unescape_property(self.text[tok[2] + 1:tok[3] - 1])
 
     # ---------------------------------------------------------------- blocks
     def parse(self) -> tuple[str, dict[str, str], list[_VarDecl], list[_ProbBlock]]:
@@ -274,7 +296,7 @@ class _Parser:
     # ---------------------------------------------------------------- semantics
     def build(self) -> Network:
         name, props, decls, blocks = self.parse()
-        budget, repairs = SizeBudget(), RowRepairs(self.path)
+        budget, repairs = SizeBudget(), Repairs(self.path, self.strict)
         if len(decls) > budget.max_variables:
             budget.variables(len(decls), lambda m: self.error(m, decls[budget.max_variables].name))
         variables: dict[str, Variable] = {}
@@ -318,21 +340,22 @@ class _Parser:
             block = block_of[var]
             families.append((var, variables[var].states, [p[1] for p in block.parents],
                              self.table(block, variables, budget, repairs)))
+        names = _Originals(name, props, decls)
         try:
-            net = build_network(families, name)
+            net = build_network([names.family(*f) for f in families], names.network)
         except CycleError as exc:
             raise self.error(f"cycle {' -> '.join(exc.cycle)}", block_of[exc.cycle[0]].child
                              if exc.cycle and exc.cycle[0] in block_of else 0) from None
         except BNStudioError as exc:
             raise FormatError(tidy(str(exc)), path=self.path) from None
-        net.properties = props
-        net.positions = positions
+        net.properties = names.properties(props)
+        net.positions = {names.var(v): p for v, p in positions.items()}
         repairs.warn()
         return net
 
     def table(self, block: _ProbBlock, variables: dict[str, Variable], budget: SizeBudget,
-              repairs: RowRepairs) -> np.ndarray:
-        """The CPT of a probability block, shape (|P1|, ..., |Pk|, |X|), with rows checked and rescaled."""
+              repairs: Repairs) -> np.ndarray:
+        """The CPT of a probability block, shape (|P1|, ..., |Pk|, |X|), with rows checked and repaired."""
         child = variables[block.child[1]]
         parents: list[Variable] = []
         budget.parents(child.name, len(block.parents), lambda m: self.error(m, block.child))
@@ -354,6 +377,10 @@ class _Parser:
         source = np.full(n_rows, -1, dtype=np.int64)  # the entry that gave each row
         default = None
         for e, (kind, tok, states, values) in enumerate(block.entries):
+            if kind == "default" and len(block.entries) == 1 and n_rows > 1 and len(values) == n_rows * card:
+                repairs.note(f"read the 'default' of '{child.name}' as its whole table ({len(values)} values, as "
+                             f"pgmpy does)", lambda m: self.error(m, tok))
+                kind = "table"
             if kind == "default":
                 if default is not None:
                     raise self.error(f"second 'default' entry for '{child.name}'", tok)
@@ -394,15 +421,87 @@ class _Parser:
                                  f"and has no 'default'", block.child)
             source[missing] = default
             cpt[missing] = block.entries[default][3]
-        r = repairs.rescale(cpt, lambda r: f"row {row_label(labels, r)} of '{child.name}'")
+        r = repairs.rows(cpt, lambda r: f"row {row_label(labels, r)} of '{child.name}'")
         if r is not None:
-            raise self.error(f"row {row_label(labels, r)} of '{child.name}' sums to {cpt[r].sum():.6g}, "
-                             f"not 1 (tolerance {SUM_TOLERANCE:g})", block.entries[source[r]][1])
+            raise self.error(repairs.refusal(f"row {row_label(labels, r)} of '{child.name}'"),
+                             block.entries[source[r]][1])
         return cpt.reshape(pshape + (card,))
 
     def _check_count(self, values: list, expected: int, tok: _Token, what: str, detail: str = "") -> None:
         if len(values) != expected:
             raise self.error(f"{what} has {len(values)} values, expected {expected}{detail}", tok)
+
+
+class _Originals:
+    """The names the writer had to respell (``bnstudio_name``/``bnstudio_states`` properties, see
+    :mod:`bnstudio.io.bif_writer`), taken out of the properties and put back; an original that does not fit (a
+    clash, a wrong count of states, not a name) is left as a property."""
+
+    def __init__(self, name: str, props: dict[str, str], decls: list[_VarDecl]) -> None:
+        self.network = name
+        if NAME_KEY in props and "\n" not in props[NAME_KEY]:
+            self.network = props.pop(NAME_KEY)
+        self.names: dict[str, str] = {}
+        self.states: dict[str, tuple[str, ...]] = {}
+        for decl in decls:
+            var = decl.name[1]
+            original = props.get(f"{var}.{NAME_KEY}")
+            if original is not None and _valid([original]):
+                self.names[var] = original
+            states = _json_names(props.get(f"{var}.{STATES_KEY}"), len(decl.states))
+            if states is not None:
+                self.states[var] = states
+                del props[f"{var}.{STATES_KEY}"]
+        final = [self.names.get(d.name[1], d.name[1]) for d in decls]
+        if len(set(final)) == len(final):
+            for var in self.names:
+                del props[f"{var}.{NAME_KEY}"]
+        else:
+            self.names = {}
+
+    def var(self, name: str) -> str:
+        return self.names.get(name, name)
+
+    def properties(self, props: dict[str, str]) -> dict[str, str]:
+        """``props`` with variables' keys renamed and ``bnstudio_property_<n>`` pairs put back."""
+        out = {}
+        for key, value in props.items():
+            var, dot, rest = key.rpartition(".")
+            pair = _json_names(value, 2, distinct=False) if rest.startswith(PROPERTY_KEY) else None
+            if pair is not None and pair[0]:
+                key = f"{var}.{pair[0]}" if dot else pair[0]
+                value = pair[1]
+            out[self.key(key)] = value
+        return out
+
+    def key(self, key: str) -> str:
+        """A property key ``V.rest`` with V's original name."""
+        var, dot, rest = key.partition(".")
+        return f"{self.var(var)}.{rest}" if dot and var in self.names else key
+
+    def family(self, var: str, states: tuple[str, ...], parents: list[str], cpt: np.ndarray) -> tuple:
+        return self.var(var), self.states.get(var, states), [self.var(p) for p in parents], cpt
+
+
+def _valid(names: list[str]) -> bool:
+    try:
+        for n in names:
+            check_name(n, "")
+    except BNStudioError:
+        return False
+    return len(set(names)) == len(names)
+
+
+def _json_names(text: str | None, count: int, distinct: bool = True) -> tuple[str, ...] | None:
+    """The JSON list of ``count`` strings in ``text`` (``distinct``: distinct valid names), else None."""
+    if text is None:
+        return None
+    try:
+        names = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    ok = isinstance(names, list) and len(names) == count and all(isinstance(n, str) for n in names)
+    return tuple(names) if ok and (not distinct or _valid(names)) else None
 
 
 def _position(value: str) -> tuple[float, float] | None:
@@ -417,17 +516,18 @@ def _position(value: str) -> tuple[float, float] | None:
     return (x, y) if math.isfinite(x) and math.isfinite(y) else None
 
 
-def parse_bif(text: str, path: str = "<string>") -> Network:
-    """Parse BIF ``text`` (see the module docstring); ``path`` is only used in error messages.
+def parse_bif(text: str, path: str = "<string>", strict: bool = False) -> Network:
+    """Parse BIF ``text`` (see the module docstring); ``path`` is only used in error messages; ``strict``
+    refuses what would need a repair (see :mod:`bnstudio.io.repairs`).
 
     Raises
     ------
     FormatError
         For any problem, with path, line and column.
     """
-    return _Parser(text, str(path)).build()
+    return _Parser(text, str(path), strict).build()
 
 
-def read_bif(path: PathLike) -> Network:
+def read_bif(path: PathLike, strict: bool = False) -> Network:
     """Read a ``.bif`` (or gzip-compressed ``.bif.gz``) file; every failure is a :class:`FormatError`."""
-    return parse_bif(read_text(path), str(path))
+    return parse_bif(read_text(path), str(path), strict)

@@ -1,36 +1,78 @@
 """Write BIF (the format read by :mod:`bnstudio.io.bif`; see its docstring for the grammar and conventions).
 
+The output is read by pyAgrum and pgmpy as well as by us (``tests/io/test_bif_interop.py``):
+
+* every name is a bare identifier those readers take: a variable or network name is ``[A-Za-z_][A-Za-z0-9_]*``,
+  a state ``[A-Za-z_][A-Za-z0-9_]*`` or an integer, and none is a BIF keyword. Other names get a deterministic
+  legal spelling (:func:`bif_names`: ``my var`` -> ``my_var``, ``Asy/Patch`` -> ``Asy_Patch``, ``1.5`` ->
+  ``x1_5``, clashes numbered ``_2``, ``_3``...) and the original is kept in the block as ``property
+  bnstudio_name = "...";`` (variables, the network) or ``property bnstudio_states = "[...]";`` (the state names
+  as a JSON list), which :mod:`bnstudio.io.bif` reads back; an unnamed network is written as ``unnamed``;
+* a property is ``property key = "value" ;`` with the key an identifier (pyAgrum refuses others, quoted or not:
+  such a property is written as ``property bnstudio_property_<n> = "[key, value]" ;``, a JSON pair numbered
+  within its block, read back as the original) and the value a one-line quoted string:
+  ``\\"``, ``\\\\``, ``\\n``, ``\\r``, ``\\t`` and ``\\x3b`` (for ``;``, which pyAgrum's reader refuses in a string)
+  are escaped.
+
 Each CPT row is written as ``(p1, p2) v1, v2, ...;`` at full float precision (``repr``), so reading the file
 back gives an identical network. Positions are written as ``property position = (x, y) ;`` in the variable's
 block and ``"V.key"`` properties go back into V's block. Variable descriptions are not stored.
 """
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.io.atomic import PathLike, atomic_write_text
-from bnstudio.io.common import split_properties
+from bnstudio.io.common import legal_names, split_properties
 
-_BARE = re.compile(r'(?:[^\s{}()\[\];,|"/]|/(?![/*]))+')  # names the tokenizer reads back as one word
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+KEYWORDS = frozenset({"network", "variable", "probability", "property", "type", "discrete", "table", "default"})
+NAME_KEY, STATES_KEY = "bnstudio_name", "bnstudio_states"  # where renamed names keep their original spelling
+PROPERTY_KEY = "bnstudio_property_"  # + n: a property whose key is not an identifier, as a JSON [key, value]
+UNNAMED = "unnamed"
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_STATE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", ";": "\\x3b"}
+_TO_ESCAPE = re.compile(r'[\\"\n\r\t;]')
 
 
-def _quote(name: str, always: bool = False) -> str:
-    if not always and _BARE.fullmatch(name):
-        return name
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def quoted(text: str) -> str:
+    """``text`` as a one-line BIF string (escapes in the module docstring)."""
+    return '"' + _TO_ESCAPE.sub(lambda m: _ESCAPES[m.group()], text) + '"'
+
+
+def bif_names(net: Network) -> tuple[str, dict[str, str], dict[str, tuple[str, ...]]]:
+    """(network name, {variable: BIF name}, {variable: BIF state names}) as written (see the module docstring)."""
+    name = legal_names([net.name], _NAME, KEYWORDS)[net.name] if net.name and net.name != "network" else UNNAMED
+    names = legal_names(net.variables, _NAME, KEYWORDS)
+    states = {}
+    for var in net.variables:
+        ids = legal_names(net.states(var), _STATE, KEYWORDS)
+        states[var] = tuple(ids[s] for s in net.states(var))
+    return name, names, states
 
 
 def _property(key: str, value: str) -> str:
-    """``property key = value ;`` when that reads back unchanged, else both sides quoted."""
-    plain = value == value.strip() == value.strip(",|") and not any(
-        s in value for s in (";", "}", '"', "//", "/*", "\n"))  # ',' and '|' at the ends would be dropped
-    if _IDENT.fullmatch(key) and plain:
-        return f"property {key} = {value} ;"
-    return f"property {_quote(key, True)} = {_quote(value, True)} ;"
+    """``property key = "value" ;`` for an identifier ``key`` (see :func:`_properties` for the others)."""
+    return f"property {key} = {quoted(value)} ;"
+
+
+def _properties(items: list[tuple[str, str]]) -> list[str]:
+    """The property lines of one block (see the module docstring)."""
+    lines, n = [], 0
+    for key, value in items:
+        if key in (NAME_KEY, STATES_KEY) or key.startswith(PROPERTY_KEY):
+            continue  # ours: written from the network itself
+        if _KEY.fullmatch(key):
+            lines.append(f"  {_property(key, value)}")
+        else:
+            n += 1
+            lines.append(f"  {_property(f'{PROPERTY_KEY}{n}', json.dumps([key, value], ensure_ascii=False))}")
+    return lines
 
 
 def _numbers(values: np.ndarray) -> str:
@@ -40,28 +82,34 @@ def _numbers(values: np.ndarray) -> str:
 def format_bif(net: Network) -> str:
     """The BIF text of ``net``: full float precision, so reading it back gives an identical network."""
     network_props, owned = split_properties(net)
-    lines = [f"network {_quote(net.name)} {{"]
-    lines += [f"  {_property(k, v)}" for k, v in network_props]
+    name, names, states = bif_names(net)
+    lines = [f"network {name} {{"]
+    if name != net.name:
+        lines.append(f"  {_property(NAME_KEY, net.name)}")
+    lines += _properties(network_props)
     lines.append("}")
     for var in net.variables:
-        states = net.states(var)
-        lines.append(f"variable {_quote(var)} {{")
-        lines.append(f"  type discrete [ {len(states)} ] {{ {', '.join(map(_quote, states))} }};")
+        lines.append(f"variable {names[var]} {{")
+        lines.append(f"  type discrete [ {len(states[var])} ] {{ {', '.join(states[var])} }};")
+        if names[var] != var:
+            lines.append(f"  {_property(NAME_KEY, var)}")
+        if states[var] != net.states(var):
+            lines.append(f"  {_property(STATES_KEY, json.dumps(list(net.states(var)), ensure_ascii=False))}")
         if var in net.positions:
             x, y = net.positions[var]
             lines.append(f"  property position = ({_numbers([x, y])}) ;")
-        lines += [f"  {_property(k, v)}" for k, v in owned[var]]
+        lines += _properties(owned[var])
         lines.append("}")
     for var in net.variables:
         parents, cpt = net.parents(var), net.cpt(var)
-        head = _quote(var) + (" | " + ", ".join(map(_quote, parents)) if parents else "")
+        head = names[var] + (" | " + ", ".join(names[p] for p in parents) if parents else "")
         lines.append(f"probability ( {head} ) {{")
         if not parents:
             lines.append(f"  table {_numbers(cpt)};")
         else:
             rows = cpt.reshape(-1, cpt.shape[-1])
             for r, index in enumerate(np.ndindex(*cpt.shape[:-1])):
-                label = ", ".join(_quote(net.states(p)[i]) for p, i in zip(parents, index))
+                label = ", ".join(states[p][i] for p, i in zip(parents, index))
                 lines.append(f"  ({label}) {_numbers(rows[r])};")
         lines.append("}")
     return "\n".join(lines) + "\n"

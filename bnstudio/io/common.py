@@ -1,18 +1,8 @@
 """Helpers shared by the file-format readers and writers: probability rows, names, properties, assembly.
 
-Row policy (the same for every reader, :mod:`bnstudio.project` included): entries must be finite, non-negative
-numbers, and each row of a CPT is judged by how far its sum is from 1:
-
-* within :data:`EXACT_TOLERANCE` (float rounding): kept bit for bit -- so a file written at full precision
-  (``repr`` of each float) reads back identically;
-* within :data:`QUIET_TOLERANCE`: rescaled to sum to 1 without a word -- numbers printed with 6 or more
-  significant digits leave rows a few 1e-6 off 1 (bnlearn's alarm has rows summing to 0.9999999, pyAgrum
-  writes 6 digits), which is rounding, not news;
-* within :data:`SUM_TOLERANCE` (published tables are rounded: 0.333, 0.333, 0.333): rescaled, and the file's
-  reader emits one :class:`~bnstudio.errors.RepairWarning` naming the first few such rows and their count;
-* further: a :class:`~bnstudio.errors.FormatError` naming the row.
-
-Sizes a file declares are checked against :mod:`bnstudio.io.limits` before anything is allocated.
+How entries and rows are judged (and repaired) is the tolerance policy of :mod:`bnstudio.io.repairs`, the same
+for every reader, :mod:`bnstudio.project` included. Sizes a file declares are checked against
+:mod:`bnstudio.io.limits` before anything is allocated.
 
 Every format here stores a CPT as one flat list in the row-major order of our layout
 ``cpt[p1, ..., pk, x]``: parents in their declared order, the first slowest, and the child fastest.
@@ -21,88 +11,32 @@ from __future__ import annotations
 
 import math
 import re
-import warnings
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
 from bnstudio.core.network import Network, build_network
 from bnstudio.core.variable import check_name
-from bnstudio.errors import BNStudioError, CycleError, FormatError, RepairWarning
+from bnstudio.errors import BNStudioError, CycleError, FormatError
 from bnstudio.io.limits import SizeBudget
-from bnstudio.io.messages import shorten, tidy
-
-SUM_TOLERANCE = 1e-3  # rows further than this from 1 are errors; rows within it are rescaled ...
-QUIET_TOLERANCE = 1e-5  # ... with a RepairWarning when they are further than this from 1 ...
-EXACT_TOLERANCE = 1e-12  # ... unless they already sum to 1 up to float rounding: those are kept bit for bit
+from bnstudio.io.messages import shorten
+from bnstudio.io.repairs import Fail, Repairs, entry_problem
 
 # a decimal or scientific number; unambiguous (no two ways to split a run of digits), so a failed match of a
 # long token costs linear time, not quadratic backtracking
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
-#: ``fail(message)`` builds the :class:`FormatError` (with the reader's location) that a helper raises.
-Fail = Callable[[str], FormatError]
-
-
-class RowRepairs:
-    """The rows rescaled while reading one file (see the module docstring); :meth:`warn` reports them once.
-
-    >>> repairs = RowRepairs("n.bif")
-    >>> rows = np.array([[0.3, 0.6995], [0.5, 0.5]])
-    >>> repairs.rescale(rows, lambda r: f"row {r}") is None, float(rows[0].sum())
-    (True, 1.0)
-    >>> print(repairs.message())
-    n.bif: rescaled 1 row whose sum was off 1 by more than 1e-05 (at most 0.001): row 0 sums to 0.9995
-    """
-
-    SHOWN = 3  # rows named in the warning; the count covers the rest
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.count = 0
-        self.shown: list[str] = []
-
-    def rescale(self, rows: np.ndarray, describe: Callable[[int], str]) -> int | None:
-        """Rescale the rows of a 2-d float array in place and record the noticeable ones (``describe(r)`` names
-        row ``r``); return the index of the first row off 1 by more than :data:`SUM_TOLERANCE` (then nothing
-        is changed), else None."""
-        sums = rows.sum(axis=1)
-        off = np.abs(sums - 1.0)
-        bad = np.flatnonzero(~(off <= SUM_TOLERANCE))  # NaN sums are bad too
-        if bad.size:
-            return int(bad[0])
-        noticed = np.flatnonzero(off > QUIET_TOLERANCE)
-        for r in noticed[:max(self.SHOWN - len(self.shown), 0)]:
-            self.shown.append(f"{describe(int(r))} sums to {sums[r]:.6g}")
-        self.count += int(noticed.size)
-        rescale = off > EXACT_TOLERANCE
-        rows[rescale] /= sums[rescale, None]
-        return None
-
-    def message(self) -> str | None:
-        """The one-line warning text, or None when no row needed noticing."""
-        if not self.count:
-            return None
-        more = f" and {self.count - len(self.shown):,} more" if self.count > len(self.shown) else ""
-        plural = "row whose sum was" if self.count == 1 else "rows whose sums were"
-        return tidy(f"{self.path}: rescaled {self.count:,} {plural} off 1 by more than {QUIET_TOLERANCE:g} (at "
-                    f"most {SUM_TOLERANCE:g}): {', '.join(self.shown)}{more}")
-
-    def warn(self) -> None:
-        """Emit one :class:`RepairWarning` if any row needed noticing."""
-        message = self.message()
-        if message is not None:
-            warnings.warn(message, RepairWarning, stacklevel=3)
-
 
 def probability(token: str, fail: Fail) -> float:
-    """A finite, non-negative number written in decimal or scientific notation (no ``nan``, ``inf``, ``1_0``)."""
+    """A finite number written in decimal or scientific notation (no ``nan``, ``inf``, ``1_0``), at least
+    -:data:`~bnstudio.io.repairs.NEGATIVE_TOLERANCE` (tiny negatives are repaired with the table)."""
     if not NUMBER.fullmatch(token):
         raise fail(f"expected a number, found '{shorten(token, 40)}'")
     value = float(token)
-    if not math.isfinite(value) or value < 0:
-        raise fail(f"{'negative' if value < 0 else 'non-finite'} probability {shorten(token, 40)}")
+    problem = entry_problem(value)
+    if problem is not None:
+        raise fail(f"{problem} {shorten(token, 40)}")
     return value + 0.0  # no -0.0
 
 
@@ -115,9 +49,9 @@ def row_label(parents: Sequence[tuple[str, Sequence[str]]], row: int) -> str:
 
 
 def make_cpt(values: Sequence[float], child: str, card: int, parents: Sequence[tuple[str, Sequence[str]]],
-             fail: Fail, budget: SizeBudget | None, repairs: RowRepairs) -> np.ndarray:
+             fail: Fail, budget: SizeBudget | None, repairs: Repairs) -> np.ndarray:
     """The CPT of ``child`` from its flat table (child fastest), shape (|P1|, ..., |Pk|, |X|), rows checked and
-    rescaled (``repairs``), its size checked against ``budget`` first (None: the caller checked it)."""
+    repaired (``repairs``), its size checked against ``budget`` first (None: the caller checked it)."""
     pshape = tuple(len(states) for _, states in parents)
     if budget is not None:
         budget.family(child, pshape + (card,), fail)
@@ -127,10 +61,9 @@ def make_cpt(values: Sequence[float], child: str, card: int, parents: Sequence[t
         detail = f" ({card} states x {n_rows} parent configurations)" if parents else ""
         raise fail(f"the table of '{child}' has {len(values)} values, expected {entries}{detail}")
     rows = np.array(values, dtype=float).reshape(n_rows, card)
-    bad = repairs.rescale(rows, lambda r: f"row {row_label(parents, r)} of '{child}'")
+    bad = repairs.rows(rows, lambda r: f"row {row_label(parents, r)} of '{child}'")
     if bad is not None:
-        raise fail(f"row {row_label(parents, bad)} of '{child}' sums to {rows[bad].sum():.6g}, not 1 "
-                   f"(tolerance {SUM_TOLERANCE:g})")
+        raise fail(repairs.refusal(f"row {row_label(parents, bad)} of '{child}'"))
     return rows.reshape(pshape + (card,))
 
 
@@ -209,24 +142,36 @@ def split_properties(net: Network) -> tuple[list[tuple[str, str]], dict[str, lis
     return network_props, owned
 
 
-def identifiers(names: Sequence[str]) -> dict[str, str]:
-    """Map names to distinct identifiers (a letter, then letters, digits, ``_``); valid names map to themselves.
+def legal_names(names: Iterable[str], legal: re.Pattern, reserved: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Map names to distinct names matching ``legal`` and not ``reserved``, deterministically: such names map to
+    themselves; in the others each character outside ``[A-Za-z0-9_]`` becomes ``_``, an ``x`` is put in front
+    when that still does not match, and ``_2``, ``_3``, ... is appended until the result is new.
 
-    Hugin node names and GeNIe node and state ids must be identifiers.
+    >>> legal_names(["my var", "my_var", "1", "ok"], re.compile("[A-Za-z][A-Za-z0-9_]*"))
+    {'my_var': 'my_var', 'ok': 'ok', 'my var': 'my_var_2', '1': 'x1'}
     """
-    out = {n: n for n in names if _IDENTIFIER.fullmatch(n)}
-    taken = set(out)
+    names = list(names)
+    out = {n: n for n in names if legal.fullmatch(n) and n not in reserved}
+    taken = set(out) | set(reserved)
     for n in names:
         if n in out:
             continue
         base = re.sub(r"[^A-Za-z0-9_]", "_", n)
-        base = base if base[:1].isascii() and base[:1].isalpha() else "x" + base
+        base = base if legal.fullmatch(base) else "x" + base
         ident, k = base, 2
         while ident in taken:
             ident, k = f"{base}_{k}", k + 1
         out[n] = ident
         taken.add(ident)
     return out
+
+
+def identifiers(names: Sequence[str]) -> dict[str, str]:
+    """Map names to distinct identifiers (a letter, then letters, digits, ``_``); valid names map to themselves.
+
+    Hugin node names and GeNIe node and state ids must be identifiers.
+    """
+    return legal_names(names, _IDENTIFIER)
 
 
 def is_identifier(name: str) -> bool:

@@ -19,7 +19,8 @@ Conventions
   wants integers). ``label`` becomes the variable's description unless it just repeats the node name; the
   writer puts the description (else the name) in ``label``. ``name`` in ``net`` is the network name.
 * Hugin node names must be identifiers: the writer replaces other names (see ``common.identifiers``).
-  Strings use ``\\"`` and ``\\\\`` escapes. Rows are checked as described in :mod:`bnstudio.io.common`.
+  Strings use ``\\"``, ``\\n`` and ``\\\\`` escapes on read; the writer puts ``'`` for ``"`` (pyAgrum's
+  reader refuses ``\\"``). Rows are checked as described in :mod:`bnstudio.io.common`.
 """
 from __future__ import annotations
 
@@ -32,12 +33,16 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import (RowRepairs, assemble, checked_name, fmt, identifiers, make_cpt, parse_position,
+from bnstudio.io.common import (assemble, checked_name, fmt, identifiers, make_cpt, parse_position,
                                 probability, split_properties)
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import tidy
+from bnstudio.io.repairs import Repairs
 
-_TOKEN = re.compile(r"""(?:\s+|%[^\n]*)*(?:(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<punct>[(){}=;|])
+# a string runs over several lines only as a whole attribute value (``label = "two\nlines";``, as UnBBayes writes
+# long labels): elsewhere a quote without its end on the same line is an error
+_TOKEN = re.compile(r"""(?:\s+|%[^\n]*)*(?:(?P<str>"(?:[^"\\\n]|\\.)*")
+                        |(?P<lines>"(?:[^"\\]|\\.)*"(?=[ \t\r\n]*;))|(?P<punct>[(){}=;|])
                         |(?P<word>[^\s(){}=;|"%]+)|(?P<bad>.))?""", re.VERBOSE | re.DOTALL)
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _NODE_RESERVED = {"states", "label", "position", "subtype", "state_values"}
@@ -46,9 +51,10 @@ _Token = tuple  # (kind, value, offset): kind is 'str', 'word', a punctuation ch
 
 
 class _Parser:
-    def __init__(self, text: str, path: str) -> None:
+    def __init__(self, text: str, path: str, strict: bool = False) -> None:
         self.text, self.path, self.i = text, path, 0
         self.newlines = [m.start() for m in re.finditer("\n", text)]
+        self.budget, self.repairs = SizeBudget(), Repairs(path, strict, normaliser="Hugin")
         self.toks: list[_Token] = []
         for m in _TOKEN.finditer(text):
             kind = m.lastgroup
@@ -57,6 +63,8 @@ class _Parser:
             value, start = m.group(kind), m.start(kind)
             if kind == "bad":
                 raise self.error("unterminated string", start)
+            if kind == "lines":
+                value, kind = self.joined(value, start), "str"
             if kind == "str":
                 value = _ESCAPE.sub(lambda e: "\n" if e.group(1) == "n" else e.group(1), value[1:-1])
             self.toks.append((value if kind == "punct" else kind, value, start))
@@ -65,7 +73,15 @@ class _Parser:
         self.props: dict[str, str] = {}
         self.nodes: dict[str, dict] = {}  # name -> {'tok', 'states', 'label', 'position'}
         self.potentials: dict[str, tuple[_Token, list[_Token], list[_Token]]] = {}  # child -> (tok, parents, data)
-        self.budget, self.repairs = SizeBudget(), RowRepairs(path)
+
+    def joined(self, quoted: str, start: int) -> str:
+        """A quoted attribute value running over several lines, on one line (each line break and the blanks
+        around it become one space), reported as a repair."""
+        first = self.error("", start).line or 0
+        last = first + quoted.count("\n")
+        self.repairs.note(f"read the string on lines {first}-{last} as one line (a quoted attribute value runs "
+                          f"over {last - first + 1} lines)", lambda m: self.error(m, start))
+        return re.sub(r"[ \t\r]*\n[ \t\r]*", " ", quoted)
 
     def error(self, message: str, where: int | _Token) -> FormatError:
         offset = where if isinstance(where, int) else where[2]
@@ -285,18 +301,20 @@ class _Parser:
         return parents, cpt
 
 
-def parse_net(text: str, path: str = "<string>") -> Network:
-    """Parse Hugin NET ``text`` (see the module docstring); every problem is a :class:`FormatError`."""
-    return _Parser(text, str(path)).build()
+def parse_net(text: str, path: str = "<string>", strict: bool = False) -> Network:
+    """Parse Hugin NET ``text`` (see the module docstring); every problem is a :class:`FormatError`;
+    ``strict`` refuses what would need a repair (see :mod:`bnstudio.io.repairs`)."""
+    return _Parser(text, str(path), strict).build()
 
 
-def read_net(path: PathLike) -> Network:
+def read_net(path: PathLike, strict: bool = False) -> Network:
     """Read a Hugin ``.net`` file; every failure is a :class:`FormatError`."""
-    return parse_net(read_text(path), str(path))
+    return parse_net(read_text(path), str(path), strict)
 
 
 def _quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    """A NET string others read too: pyAgrum's reader refuses ``\\"``, so a ``"`` inside is written as ``'``."""
+    return '"' + s.replace("\\", "\\\\").replace('"', "'").replace("\n", "\\n") + '"'
 
 
 def format_net(net: Network) -> str:

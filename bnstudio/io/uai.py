@@ -36,9 +36,10 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import RowRepairs, assemble, fmt, make_cpt, probability
+from bnstudio.io.common import assemble, fmt, make_cpt, probability
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import tidy
+from bnstudio.io.repairs import Repairs
 
 NOTE = ("UAI files store no names: variables are named V0..Vn-1 in file order and their states s0..sk-1")
 _TOKEN = re.compile(r"^[ \t]*c(?:[ \t][^\n]*)?$|#[^\n]*|[^\s#]+", re.MULTILINE)  # comments, then a token
@@ -59,8 +60,8 @@ class _StateNames:
 
 
 class _Reader:
-    def __init__(self, text: str, path: str) -> None:
-        self.path = path
+    def __init__(self, text: str, path: str, strict: bool = False) -> None:
+        self.path, self.strict = path, strict
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.toks = [(m.group(), m.start()) for m in _TOKEN.finditer(text)
                      if not m.group().startswith("#") and not m.group().lstrip(" \t").startswith("c")]
@@ -99,7 +100,7 @@ class _Reader:
                              "'BAYES' UAI files can be read")
         if preamble.upper() != "BAYES":
             raise self.error(f"expected the preamble 'BAYES', found '{preamble[:40]}'")
-        budget, repairs = SizeBudget(), RowRepairs(self.path)
+        budget, repairs = SizeBudget(), Repairs(self.path, self.strict)
         n = self.integer("the number of variables")
         budget.variables(n, self.error)
         cards = []
@@ -158,14 +159,15 @@ class _Reader:
         return scopes
 
 
-def parse_uai(text: str, path: str = "<string>") -> Network:
-    """Parse UAI ``text`` (a BAYES model; see the module docstring); every problem is a :class:`FormatError`."""
-    return _Reader(text, str(path)).read()
+def parse_uai(text: str, path: str = "<string>", strict: bool = False) -> Network:
+    """Parse UAI ``text`` (a BAYES model; see the module docstring); every problem is a :class:`FormatError`;
+    ``strict`` refuses what would need a repair (see :mod:`bnstudio.io.repairs`)."""
+    return _Reader(text, str(path), strict).read()
 
 
-def read_uai(path: PathLike) -> Network:
+def read_uai(path: PathLike, strict: bool = False) -> Network:
     """Read a ``.uai`` Bayesian network; every failure is a :class:`FormatError`."""
-    return parse_uai(read_text(path), str(path))
+    return parse_uai(read_text(path), str(path), strict)
 
 
 def format_uai(net: Network) -> str:

@@ -17,8 +17,9 @@ Conventions
   (the same reading as pgmpy's XDSL reader and writer; pyAgrum 3.3.1 instead varies the *first*
   parent fastest after the child -- its reader's comment says it means to reverse the parents -- so its
   multi-parent tables read here with the parent axes permuted).
-* Only ``<cpt>`` (chance) nodes are read; ``deterministic``, ``decision``, ``utility``, ``noisymax``,
-  ``equation`` and every other node type are refused with the node id and its type.
+* ``<cpt>`` (chance) nodes are read, and the canonical ``<noisymax>`` and ``<deterministic>`` nodes (see
+  :mod:`bnstudio.io.xdsl_canonical`: their model is kept in ``net.canonical`` and written back as it was read);
+  ``decision``, ``utility``, ``equation`` and every other node type are refused with the node id and its type.
 * Positions: ``net.positions[X]`` is the centre of the ``<position>`` rectangle; the writer draws an 80 x 40
   rectangle around the position rounded to whole pixels (GeNIe wants integers). Positions inside submodels
   are read as they are (relative to their submodel).
@@ -35,19 +36,24 @@ import math
 import xml.etree.ElementTree as ET
 from xml.sax.saxutils import escape, quoteattr
 
+from bnstudio.core.canonical import canonical_of
 from bnstudio.core.network import Network
 from bnstudio.io.atomic import PathLike, atomic_write_text
-from bnstudio.io.common import (NUMBER, RowRepairs, assemble, checked_name, first_duplicate, fmt, identifiers,
+from bnstudio.io.common import (NUMBER, assemble, checked_name, first_duplicate, fmt, identifiers,
                                 make_cpt, probability)
 from bnstudio.io.limits import SizeBudget
+from bnstudio.io.repairs import Repairs
+from bnstudio.io.xdsl_canonical import TAGS as CANONICAL_TAGS, canonical_tag, format_canonical, read_canonical
 from bnstudio.io.xmltree import XmlDocument, describe, parse_xml, read_bytes, text
 
 NODE_WIDTH, NODE_HEIGHT = 80, 40
 
 
-def parse_xdsl(data: bytes | str, path: str = "<string>") -> Network:
-    """Parse XDSL ``data`` (see the module docstring); every problem is a :class:`FormatError`."""
-    doc = parse_xml(data, str(path))
+def parse_xdsl(data: bytes | str, path: str = "<string>", strict: bool = False) -> Network:
+    """Parse XDSL ``data`` (see the module docstring); every problem is a :class:`FormatError`; ``strict``
+    refuses what would need a repair (see :mod:`bnstudio.io.repairs`)."""
+    repairs = Repairs(str(path), strict, normaliser="GeNIe")
+    doc = parse_xml(data, str(path), repairs)
     root = doc.root
     if root.tag != "smile":
         hint = " (this looks like XMLBIF: give it the .xmlbif extension)" if root.tag.upper() == "BIF" else ""
@@ -57,13 +63,13 @@ def parse_xdsl(data: bytes | str, path: str = "<string>") -> Network:
         raise doc.error(f"expected one <nodes> element, found {len(nodes)}", root)
     states: dict[str, tuple[str, ...]] = {}
     element_of: dict[str, ET.Element] = {}
-    budget, repairs = SizeBudget(), RowRepairs(doc.path)
+    budget = SizeBudget()
     budget.variables(len(nodes[0]), lambda m: doc.error(m, nodes[0]))
     for node in nodes[0]:
         var = checked_name(node.get("id"), "node id", lambda m, n=node: doc.error(m, n))
-        if node.tag != "cpt":
-            raise doc.error(f"node '{var}' has type '{node.tag}', which is not supported (only 'cpt' chance "
-                            f"nodes)", node)
+        if node.tag not in ("cpt",) + CANONICAL_TAGS:
+            raise doc.error(f"node '{var}' has type '{node.tag}', which is not supported (only 'cpt' chance, "
+                            f"'noisymax' and 'deterministic' nodes)", node)
         if var in states:
             raise doc.error(f"node '{var}' is defined twice (first on line {doc.line(element_of[var])})", node)
         elements = node.findall("state")
@@ -76,15 +82,18 @@ def parse_xdsl(data: bytes | str, path: str = "<string>") -> Network:
         if twice is not None:
             raise doc.error(f"node '{var}' lists the state '{twice}' twice", node)
         states[var], element_of[var] = tuple(names), node
-    families = [(var, states[var]) + _family(doc, element_of[var], states, budget, repairs) for var in states]
+    models: dict = {}
+    families = [(var, states[var]) + _family(doc, element_of[var], states, budget, repairs, models)
+                for var in states]
     net = assemble(families, _network_name(root), lambda v, m: doc.error(m, element_of.get(v or "")))
+    net.canonical.update(models)
     _read_genie(doc, net)
     repairs.warn()
     return net
 
 
 def _family(doc: XmlDocument, node: ET.Element, states: dict[str, tuple[str, ...]], budget: SizeBudget,
-            repairs: RowRepairs) -> tuple:
+            repairs: Repairs, models: dict) -> tuple:
     var = node.get("id", "").strip()
     parents: list[str] = []
     for el in node.findall("parents"):
@@ -98,6 +107,11 @@ def _family(doc: XmlDocument, node: ET.Element, states: dict[str, tuple[str, ...
             if parent in parents:
                 raise doc.error(f"parent '{parent}' is listed twice", el, describe(node))
             parents.append(parent)
+    if node.tag in CANONICAL_TAGS:  # the model (kept in models), expanded to the CPT
+        fail = lambda m: doc.error(m, node)  # noqa: E731
+        budget.family(var, tuple(len(states[p]) for p in parents) + (len(states[var]),), fail)
+        models[var] = read_canonical(node, var, states[var], [(p, states[p]) for p in parents], repairs, fail)
+        return parents, models[var].expand()
     tables = node.findall("probabilities")
     if len(tables) != 1:
         raise doc.error(f"expected one <probabilities>, found {len(tables)}", node)
@@ -135,9 +149,9 @@ def _read_genie(doc: XmlDocument, net: Network) -> None:
         net.positions[var] = ((left + right) / 2, (top + bottom) / 2)
 
 
-def read_xdsl(path: PathLike) -> Network:
+def read_xdsl(path: PathLike, strict: bool = False) -> Network:
     """Read a GeNIe ``.xdsl`` file; every failure is a :class:`FormatError`."""
-    return parse_xdsl(read_bytes(path), str(path))
+    return parse_xdsl(read_bytes(path), str(path), strict)
 
 
 def format_xdsl(net: Network) -> str:
@@ -150,12 +164,18 @@ def format_xdsl(net: Network) -> str:
     order = net.topological_order()
     for var in order:
         state_ids = identifiers(net.states(var))
-        lines.append(f"    <cpt id={quoteattr(ids[var])}>")
+        model = canonical_of(net, var)
+        tag = "cpt" if model is None else canonical_tag(model)
+        lines.append(f"    <{tag} id={quoteattr(ids[var])}>")
         lines += [f"      <state id={quoteattr(state_ids[s])} />" for s in net.states(var)]
         if net.parents(var):
             lines.append(f"      <parents>{' '.join(ids[p] for p in net.parents(var))}</parents>")
-        lines.append(f"      <probabilities>{' '.join(map(fmt, net.cpt(var).ravel()))}</probabilities>")
-        lines.append("    </cpt>")
+        if model is None:
+            lines.append(f"      <probabilities>{' '.join(map(fmt, net.cpt(var).ravel()))}</probabilities>")
+        else:
+            lines += format_canonical(model, ids[var], [state_ids[s] for s in net.states(var)],
+                                      [ids[p] for p in net.parents(var)])
+        lines.append(f"    </{tag}>")
     lines += ["  </nodes>", "  <extensions>",
               f'    <genie version="1.0" app="BN Studio" name={quoteattr(net.name)}>']
     for var in order:

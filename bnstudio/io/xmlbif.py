@@ -30,9 +30,10 @@ from xml.sax.saxutils import escape
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
-from bnstudio.io.common import (RowRepairs, assemble, checked_name, first_duplicate, fmt, make_cpt,
+from bnstudio.io.common import (assemble, checked_name, first_duplicate, fmt, make_cpt,
                                 parse_position, probability, split_properties, split_property)
 from bnstudio.io.limits import SizeBudget
+from bnstudio.io.repairs import Repairs
 from bnstudio.io.xmltree import XmlDocument, parse_xml, read_bytes, text
 
 
@@ -61,9 +62,11 @@ def _one(doc: XmlDocument, parent: ET.Element, tag: str, label: str) -> ET.Eleme
     return found[0]
 
 
-def parse_xmlbif(data: bytes | str, path: str = "<string>") -> Network:
-    """Parse XMLBIF ``data`` (see the module docstring); every problem is a :class:`FormatError`."""
-    doc = parse_xml(data, str(path), upper_tags=True)
+def parse_xmlbif(data: bytes | str, path: str = "<string>", strict: bool = False) -> Network:
+    """Parse XMLBIF ``data`` (see the module docstring); every problem is a :class:`FormatError`; ``strict``
+    refuses what would need a repair (see :mod:`bnstudio.io.repairs`)."""
+    repairs = Repairs(str(path), strict)
+    doc = parse_xml(data, str(path), repairs, upper_tags=True)
     network = _network_element(doc)
     names = _children(network, "NAME")
     name = (text(names[0]) if names else "") or "network"
@@ -76,7 +79,7 @@ def parse_xmlbif(data: bytes | str, path: str = "<string>") -> Network:
         key, value = split_property(prop.text or "")
         if key:
             properties[key] = value
-    budget, repairs = SizeBudget(), RowRepairs(doc.path)
+    budget = SizeBudget()
     var_elements = _children(network, "VARIABLE")
     budget.variables(len(var_elements), lambda m: doc.error(m, network))
     for var_el in var_elements:
@@ -145,7 +148,7 @@ def _variable(doc: XmlDocument, var_el: ET.Element, budget: SizeBudget
 
 
 def _family(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, tuple[str, ...]],
-            budget: SizeBudget, repairs: RowRepairs) -> tuple:
+            budget: SizeBudget, repairs: Repairs) -> tuple:
     label = f"<{def_el.tag}> for '{child}'"
     parents: list[str] = []
     givens = _children(def_el, "GIVEN")
@@ -166,9 +169,9 @@ def _family(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, 
     return parents, cpt
 
 
-def read_xmlbif(path: PathLike) -> Network:
+def read_xmlbif(path: PathLike, strict: bool = False) -> Network:
     """Read an XMLBIF 0.3 file (``.xmlbif``, ``.xml``, ``.bifxml``); every failure is a :class:`FormatError`."""
-    return parse_xmlbif(read_bytes(path), str(path))
+    return parse_xmlbif(read_bytes(path), str(path), strict)
 
 
 def _prop(key: str, value: str, indent: str) -> str:

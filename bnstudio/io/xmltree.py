@@ -18,6 +18,7 @@ from xml.parsers import expat
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, read_bytes
 from bnstudio.io.messages import shorten, tidy
+from bnstudio.io.repairs import Repairs
 
 
 class XmlDocument:
@@ -76,8 +77,22 @@ def _decoded(data: bytes, path: str) -> bytes | str:
                           f"({shorten(str(exc), 200)})", path=path, line=1) from None
 
 
-def parse_xml(data: bytes | str, path: str, upper_tags: bool = False) -> XmlDocument:
-    """Parse ``data``; ``upper_tags`` folds tag names to upper case (XMLBIF readers accept either case)."""
+_LEADING_BLANKS = re.compile(r"[ \t\r\n]+(?=<\?xml[ \t\r\n])")
+_LEADING_BLANK_BYTES = re.compile(rb"[ \t\r\n]+(?=<\?xml[ \t\r\n])")
+
+
+def parse_xml(data: bytes | str, path: str, repairs: Repairs, upper_tags: bool = False) -> XmlDocument:
+    """Parse ``data``; ``upper_tags`` folds tag names to upper case (XMLBIF readers accept either case).
+
+    Blanks before the ``<?xml ...?>`` declaration (which XML forbids, and which hand-edited and some generated
+    files have) are skipped and reported to ``repairs`` (a strict reading refuses them).
+    """
+    blanks = (_LEADING_BLANK_BYTES if isinstance(data, bytes) else _LEADING_BLANKS).match(data)
+    if blanks is not None:
+        message = f"skipped {blanks.end():,} blank character{'s' if blanks.end() != 1 else ''} before the XML " \
+                  f"declaration"
+        repairs.note(message, lambda m: FormatError(m, path=path, line=1))
+        data = data[blanks.end():]
     if isinstance(data, bytes):
         data = _decoded(data, path)
     builder = ET.TreeBuilder()

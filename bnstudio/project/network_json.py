@@ -2,9 +2,10 @@
 
 Tables are nested JSON arrays in the core CPT layout (parents' axes in parent order, the child's states
 last), written with Python's shortest round-trip float repr, so a save/load cycle is exact for rows summing to
-1 up to float rounding. Rows are judged as in every other format (:mod:`bnstudio.io.common`): rescaled within
+1 up to float rounding. Rows are judged as in every other format (:mod:`bnstudio.io.repairs`): rescaled within
 1e-3 of 1 (with one :class:`~bnstudio.errors.RepairWarning` per file for rows off by more than 1e-5), refused
-beyond; sizes are checked against :mod:`bnstudio.io.limits` before the tables are read.
+beyond (a strict reading refuses every repair); sizes are checked against :mod:`bnstudio.io.limits` before the
+tables are read.
 """
 from __future__ import annotations
 
@@ -14,15 +15,17 @@ from typing import Any, Sequence
 import networkx as nx
 import numpy as np
 
+from bnstudio.core.canonical import Canonical, canonical_from_json, canonical_of
 from bnstudio.core.network import Network
 from bnstudio.core.variable import Variable, check_name
 from bnstudio.errors import ValidationError
-from bnstudio.io.common import SUM_TOLERANCE, RowRepairs, row_label
+from bnstudio.io.common import row_label
+from bnstudio.io.repairs import Repairs, entry_problem
 from bnstudio.io.limits import SizeBudget
 from bnstudio.project.schema import Checker, child, json_type
 
 NETWORK_KEYS = {"name", "properties", "variables"}
-VARIABLE_KEYS = {"name", "states", "parents", "description", "position", "cpt", "alpha"}
+VARIABLE_KEYS = {"name", "states", "parents", "description", "position", "cpt", "alpha", "canonical"}
 
 
 def network_to_json(net: Network) -> dict[str, Any]:
@@ -40,6 +43,9 @@ def network_to_json(net: Network) -> dict[str, Any]:
             "cpt": net.cpt(v).tolist(),
             "alpha": None if alpha is None else alpha.tolist(),
         })
+        model = canonical_of(net, v)
+        if model is not None:  # the few parameters the CPT was expanded from (bnstudio.core.canonical)
+            variables[-1]["canonical"] = model.to_json()
     return {"name": net.name, "properties": dict(net.properties), "variables": variables}
 
 
@@ -60,9 +66,9 @@ def _shape_of(value: Any) -> tuple[int, ...]:
 
 def read_table(check: Checker, value: Any, shape: tuple[int, ...], where: str, family: str, *,
                probabilities: bool, parents: Sequence[tuple[str, list[str]]] = (), variable: str = "",
-               repairs: RowRepairs | None = None) -> np.ndarray:
-    """A nested array of non-negative finite numbers of exactly ``shape``; CPT rows (``probabilities``) are
-    checked and rescaled with ``repairs`` (see the module docstring).
+               repairs: Repairs | None = None) -> np.ndarray:
+    """A nested array of finite numbers of exactly ``shape``, non-negative for counts; CPT rows
+    (``probabilities``) are checked and repaired with ``repairs`` (see the module docstring).
 
     ``parents`` ((name, states) in parent order) and ``variable`` label the rows in messages.
     """
@@ -75,7 +81,10 @@ def read_table(check: Checker, value: Any, shape: tuple[int, ...], where: str, f
 
     def walk(item: Any, depth: int, path: str) -> None:
         if depth == len(shape):
-            flat.append(check.number(item, path, non_negative=True, what=noun))
+            value = check.number(item, path, non_negative=not probabilities, what=noun)
+            if probabilities and entry_problem(value):
+                check.fail(path, f"negative {noun} {value:g}")
+            flat.append(value)
             return
         check.of(item, list, path)
         if len(item) != shape[depth]:
@@ -87,13 +96,12 @@ def read_table(check: Checker, value: Any, shape: tuple[int, ...], where: str, f
     table = np.array(flat, dtype=float).reshape(shape)
     if probabilities:
         rows = table.reshape(-1, shape[-1])  # a view: rescaled in place
-        repairs = repairs if repairs is not None else RowRepairs(check.file or "<project>")
-        bad = repairs.rescale(rows, lambda r: f"row {row_label(parents, r)} of '{variable}'")
+        repairs = repairs if repairs is not None else Repairs(check.file or "<project>")
+        bad = repairs.rows(rows, lambda r: f"row {row_label(parents, r)} of '{variable}'")
         if bad is not None:
             index = np.unravel_index(bad, shape[:-1]) if len(shape) > 1 else ()
             path = where + "".join(f"[{int(i)}]" for i in index)
-            check.fail(path, f"row {row_label(parents, bad)} sums to {rows[bad].sum():.10g}, not 1 "
-                             f"(tolerance {SUM_TOLERANCE:g})")
+            check.fail(path, repairs.refusal(f"row {row_label(parents, bad)}"))
     return table
 
 
@@ -125,7 +133,18 @@ def _read_variable(check: Checker, value: Any, where: str, budget: SizeBudget) -
     return {"name": name, "states": states, "parents": parents,
             "description": check.key(obj, "description", str, where, default=""),
             "position": _position(check, obj.get("position"), child(where, "position")),
-            "cpt": check.key(obj, "cpt", list, where), "alpha": obj.get("alpha")}
+            "cpt": check.key(obj, "cpt", list, where), "alpha": obj.get("alpha"),
+            "canonical": _canonical(check, obj.get("canonical"), child(where, "canonical"))}
+
+
+def _canonical(check: Checker, value: Any, where: str) -> Canonical | None:
+    """An optional canonical model (kept beside the CPT only while it gives the CPT)."""
+    if value is None:
+        return None
+    try:
+        return canonical_from_json(check.of(value, dict, where))
+    except ValidationError as exc:
+        check.fail(where, str(exc))
 
 
 def _check_parents(check: Checker, specs: list[dict[str, Any]], where: str) -> None:
@@ -152,8 +171,9 @@ def _check_parents(check: Checker, specs: list[dict[str, Any]], where: str) -> N
                f"the arcs form the cycle {' -> '.join(nodes)}")
 
 
-def network_from_json(check: Checker, value: Any, where: str = "network") -> Network:
-    """Decode and validate the ``"network"`` object; every problem fails with its JSON path."""
+def network_from_json(check: Checker, value: Any, where: str = "network", strict: bool = False) -> Network:
+    """Decode and validate the ``"network"`` object; every problem fails with its JSON path (``strict``: every
+    repair too, see :mod:`bnstudio.io.repairs`)."""
     obj = check.of(value, dict, where)
     check_keys(check, obj, NETWORK_KEYS, where)
     name = check.key(obj, "name", str, where)
@@ -161,7 +181,7 @@ def network_from_json(check: Checker, value: Any, where: str = "network") -> Net
     for key, text in properties.items():
         check.of(text, str, child(child(where, "properties"), key))
     vars_path = child(where, "variables")
-    budget, repairs = SizeBudget(), RowRepairs(check.file or "<project>")
+    budget, repairs = SizeBudget(), Repairs(check.file or "<project>", strict)
     variables = check.key(obj, "variables", list, where)
     budget.variables(len(variables), lambda m: check.error(vars_path, m))
     specs = [_read_variable(check, v, child(vars_path, i), budget) for i, v in enumerate(variables)]
@@ -192,6 +212,8 @@ def network_from_json(check: Checker, value: Any, where: str = "network") -> Net
         alpha = None if spec["alpha"] is None else read_table(check, spec["alpha"], shape, child(path, "alpha"),
                                                               family, probabilities=False)
         net.set_parents(spec["name"], spec["parents"], cpt, alpha)
+        if spec["canonical"] is not None:
+            net.canonical[spec["name"]] = spec["canonical"]
     net.properties = dict(properties)
     repairs.warn()
     return net

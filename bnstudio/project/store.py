@@ -82,15 +82,16 @@ def _read_sections(check: Checker, doc: dict[str, Any], net: Network) -> Project
     )
 
 
-def project_from_json(doc: Any, file: str | None = None) -> Project:
-    """Validate (after migrating to the current schema) and decode a parsed project document."""
+def project_from_json(doc: Any, file: str | None = None, strict: bool = False) -> Project:
+    """Validate (after migrating to the current schema) and decode a parsed project document (``strict``: refuse
+    what would need a repair, see :mod:`bnstudio.io.repairs`)."""
     check = Checker(file)
     check.of(doc, dict, "")
     if check.key(doc, "format", str, "") != schema.FORMAT_TAG:
         check.fail("format", f"not a BN Studio project (expected {schema.FORMAT_TAG!r}, got {doc['format']!r})")
     doc = schema.migrate(doc, check)
     check_keys(check, doc, TOP_KEYS, "")
-    net = network_from_json(check, check.key(doc, "network", dict, ""))
+    net = network_from_json(check, check.key(doc, "network", dict, ""), strict=strict)
     return _read_sections(check, doc, net)
 
 
@@ -110,9 +111,9 @@ def save_project(project: Project, path: PathLike) -> None:
     atomic_write_text(path, dumps(project_to_json(project)) + "\n")
 
 
-def load_project(path: PathLike) -> Project:
+def load_project(path: PathLike, strict: bool = False) -> Project:
     """Read and validate a project file; every problem is a :class:`~bnstudio.errors.FormatError` naming
-    the file and the JSON path (or line and column for invalid JSON)."""
+    the file and the JSON path (or line and column for invalid JSON); ``strict`` refuses repairs too."""
     text = read_text(path)
     try:
         doc = json.loads(text)
@@ -123,12 +124,12 @@ def load_project(path: PathLike) -> Project:
         raise ProjectFormatError(f"invalid JSON: {exc}", path=str(path)) from None
     except RecursionError:
         raise ProjectFormatError("invalid JSON: nested too deeply", path=str(path)) from None
-    return project_from_json(doc, str(path))
+    return project_from_json(doc, str(path), strict)
 
 
-def read_project_network(path: PathLike) -> Network:
+def read_project_network(path: PathLike, strict: bool = False) -> Network:
     """The network of a project file (a reader for the format registry)."""
-    return load_project(path).network
+    return load_project(path, strict).network
 
 
 def write_project_network(net: Network, path: PathLike) -> None:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInp
 
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.cpt_editor import operations as ops
+from bnstudio.gui.cpt_editor.canonical import CanonicalEditor
 from bnstudio.gui.cpt_editor.delegate import NumberDelegate
 from bnstudio.gui.cpt_editor.model import CptTableModel
 from bnstudio.gui.document import Document
@@ -29,12 +30,15 @@ class CptEditor(QWidget):
         self.status = QLabel()
         self.toolbar = QToolBar()
         self.table = QTableView()
+        self.canonical = CanonicalEditor(document)  # a noisy-MAX's few parameters, above its expanded CPT
         self.actions_by_name: dict[str, QAction] = {}
         self._compose()
         self.model.variable_changed.connect(self._refresh_labels)
         self.model.modelReset.connect(self._refresh_labels)
         self.model.modelReset.connect(self._fit_columns)
         self.model.dataChanged.connect(self._refresh_labels)
+        self.model.modelReset.connect(self.canonical.refresh)
+        self.model.dataChanged.connect(self.canonical.refresh)
         self.model.rejected.connect(lambda text: document.message.emit("warning", text))
         self._refresh_labels()
 
@@ -83,7 +87,8 @@ class CptEditor(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
         layout.addWidget(self.toolbar)
-        layout.addWidget(self.table)
+        layout.addWidget(self.canonical)
+        layout.addWidget(self.table, 2)
 
     def _fit_columns(self) -> None:
         """Columns as wide as their header and the first rows (never scans a whole large table)."""
@@ -95,6 +100,7 @@ class CptEditor(QWidget):
     # ------------------------------------------------------------------ binding
     def set_variable(self, name: str | None) -> None:
         self.model.set_variable(name or None)
+        self.canonical.set_variable(name or None)
 
     @property
     def variable(self) -> str | None:

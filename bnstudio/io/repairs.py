@@ -1,0 +1,228 @@
+"""The tolerance policy of every reader (:mod:`bnstudio.project` included), and the report of what was repaired.
+
+A file is read the way the tool that wrote it reads it, and every repair is said: the reader collects them in
+one :class:`Repairs` per file and emits one :class:`~bnstudio.errors.RepairWarning` naming which node, which
+rows and how much. Reading *strictly* (``read_network(path, strict=True)``, ``bnstudio ... --strict``) repairs
+nothing: the first repair that would be needed is a :class:`~bnstudio.errors.FormatError` instead.
+
+Entries of a table must be finite numbers; each table is then judged row by row. Lenient reading (the default):
+
+* a row summing to 1 within :data:`EXACT_TOLERANCE` (float rounding) is kept bit for bit, so a file written at
+  full precision reads back identically;
+* a row off 1 by at most :data:`QUIET_TOLERANCE` is rescaled without a word: numbers printed with 6 or more
+  significant digits leave rows a few 1e-6 off 1 (bnlearn's alarm has rows summing to 0.9999999);
+* a row off 1 by at most :data:`SUM_TOLERANCE` is rescaled and reported (published tables are rounded:
+  0.333, 0.333, 0.333);
+* an entry in [-:data:`NEGATIVE_TOLERANCE`, 0) is set to 0 and reported (single-precision noise such as the
+  ``-1.1920929E-7`` of UnBBayes' Pathfinder);
+* a table of counts (every entry a whole number, some row summing to more than 1) has each row divided by its
+  sum, reported;
+* in a Hugin NET or GeNIe XDSL file, a row further off 1 is divided by its sum, reported: those tools
+  normalise what they read (a Hugin potential ``(10 90)`` means 0.1, 0.9; GeNIe opens a row summing to
+  0.99808);
+* in a table of counts or weights, a row of zeros becomes uniform, reported;
+* anything else is refused, naming the row: a row further off 1 in another format, a row summing to 0, an
+  entry below -:data:`NEGATIVE_TOLERANCE`, NaN or infinity.
+
+Strict reading keeps the first two cases (rounding is not a repair) and refuses every other one.
+
+Other repairs (blanks before ``<?xml``, a quoted NET string running over two lines) are reported the same
+way through :meth:`Repairs.note`.
+
+``with strict_reading():`` makes every :func:`bnstudio.io.read_network` in the block strict unless the call says
+otherwise (the command line's ``--strict`` wraps a whole subcommand in it, so no reading path can forget it).
+"""
+from __future__ import annotations
+
+import contextlib
+import warnings
+from contextvars import ContextVar
+from typing import Callable, Iterator
+
+import numpy as np
+
+from bnstudio.errors import FormatError, RepairWarning
+from bnstudio.io.messages import tidy
+
+SUM_TOLERANCE = 1e-3  # rows further than this from 1 are errors (or weights); rows within it are rescaled ...
+QUIET_TOLERANCE = 1e-5  # ... with a RepairWarning when they are further than this from 1 ...
+EXACT_TOLERANCE = 1e-12  # ... unless they already sum to 1 up to float rounding: those are kept bit for bit
+NEGATIVE_TOLERANCE = 1e-5  # entries in [-1e-5, 0) are noise, set to 0; below: an error
+
+_STRICT: ContextVar[bool] = ContextVar("bnstudio_strict_reading", default=False)
+
+
+@contextlib.contextmanager
+def strict_reading(strict: bool = True) -> Iterator[None]:
+    """Within the block, :func:`bnstudio.io.read_network` reads strictly (``strict``) unless told otherwise."""
+    token = _STRICT.set(strict)
+    try:
+        yield
+    finally:
+        _STRICT.reset(token)
+
+
+def reading_strictly() -> bool:
+    """Whether the enclosing :func:`strict_reading` block (if any) asks for strict reading."""
+    return _STRICT.get()
+
+
+#: ``fail(message)`` builds the :class:`FormatError` (with the reader's location) that a check raises.
+Fail = Callable[[str], FormatError]
+
+
+def entry_problem(value: float) -> str | None:
+    """Why ``value`` cannot be a probability in any reading (None if it can: tiny negatives are repaired)."""
+    if not np.isfinite(value):
+        return "non-finite probability"
+    if value < -NEGATIVE_TOLERANCE:
+        return "negative probability"
+    return None
+
+
+class _Kind:
+    """One kind of repair: how many rows it touched and the first few, described."""
+
+    SHOWN = 3  # rows named in the warning; the count covers the rest
+
+    def __init__(self, text: str, unit: tuple[str, str]) -> None:
+        self.text, self.unit = text, unit
+        self.count = 0
+        self.shown: list[str] = []
+
+    def add(self, items: list[str], total: int) -> None:
+        self.shown += [tidy(item) for item in items[:max(self.SHOWN - len(self.shown), 0)]]
+        self.count += total
+
+    def message(self) -> str:
+        more = f" and {self.count - len(self.shown):,} more" if self.count > len(self.shown) else ""
+        unit = self.unit[self.count != 1]
+        return f"{self.text.format(n=f'{self.count:,}', unit=unit)}: {', '.join(self.shown)}{more}"
+
+
+class Repairs:
+    """The repairs made while reading one file (see the module docstring); :meth:`warn` reports them once.
+
+    ``strict``: refuse instead of repairing. ``normaliser``: the authoring tool that reads any row as weights
+    (``"Hugin"``, ``"GeNIe"``), or None.
+
+    >>> repairs = Repairs("n.bif")
+    >>> rows = np.array([[0.3, 0.6995], [0.5, 0.5]])
+    >>> repairs.rows(rows, lambda r: f"row {r}") is None, float(rows[0].sum())
+    (True, 1.0)
+    >>> print(repairs.message())
+    n.bif: rescaled 1 row whose sum was off 1 by more than 1e-05 (at most 0.001): row 0 sums to 0.9995
+    """
+
+    def __init__(self, path: str, strict: bool = False, normaliser: str | None = None) -> None:
+        self.path, self.strict, self.normaliser = path, strict, normaliser
+        self._kinds: dict[str, _Kind] = {}
+        self._notes: list[str] = []
+        self._refusal = ""
+
+    def _kind(self, key: str, text: str, unit: tuple[str, str]) -> _Kind:
+        if key not in self._kinds:
+            self._kinds[key] = _Kind(text, unit)
+        return self._kinds[key]
+
+    @property
+    def count(self) -> int:
+        """How many repairs were reported so far (rows and notes)."""
+        return sum(k.count for k in self._kinds.values()) + len(self._notes)
+
+    # ------------------------------------------------------------------ tables
+    def rows(self, rows: np.ndarray, describe: Callable[[int], str]) -> int | None:
+        """Repair the rows of a 2-d float array in place and record what was done (``describe(r)`` names row
+        ``r``); return the index of the first row that cannot be read (then nothing is changed and
+        :meth:`refusal` says why), else None."""
+        sums = rows.sum(axis=1)
+        negative = rows < 0
+        counts = self.normaliser is None and _whole_numbers(rows)
+        weights = counts or self.normaliser is not None
+        bad = self._refused(rows, sums, negative, weights)
+        if bad is not None:
+            return bad
+        if negative.any():
+            hit = np.flatnonzero(negative.any(axis=1))
+            self._kind("negative", "set {n} tiny negative {unit} to 0 (at least -" + f"{NEGATIVE_TOLERANCE:g})",
+                       ("probability", "probabilities")).add(
+                [f"{describe(int(r))} had {rows[r][negative[r]].min():.6g}" for r in hit[:_Kind.SHOWN]],
+                int(negative.sum()))
+            rows[negative] = 0.0
+            sums = rows.sum(axis=1)
+        off = np.abs(sums - 1.0)
+        empty = sums <= 0  # a row of zero weights (counts without a case): no distribution to scale
+        far = (off > SUM_TOLERANCE) & ~empty
+        if empty.any():
+            self._kind("empty", "made {n} {unit} uniform", ("row of zeros", "rows of zeros")).add(
+                [describe(int(r)) for r in np.flatnonzero(empty)[:_Kind.SHOWN]], int(empty.sum()))
+        if far.any():
+            key, text, unit = ("counts", "normalised {n} {unit} (read as counts: whole numbers)", ("row", "rows")) \
+                if counts else ("weights", "normalised {n} {unit} far from 1 (read as weights, as " +
+                                f"{self.normaliser} does)", ("row whose sum was", "rows whose sums were"))
+            self._kind(key, text, unit).add(
+                [f"{describe(int(r))} sums to {sums[r]:.6g}" for r in np.flatnonzero(far)[:_Kind.SHOWN]],
+                int(far.sum()))
+        noticed = np.flatnonzero((off > QUIET_TOLERANCE) & ~far & ~empty)
+        if noticed.size:
+            self._kind("rescaled", "rescaled {n} {unit} off 1 by more than " +
+                       f"{QUIET_TOLERANCE:g} (at most {SUM_TOLERANCE:g})",
+                       ("row whose sum was", "rows whose sums were")).add(
+                [f"{describe(int(r))} sums to {sums[r]:.6g}" for r in noticed[:_Kind.SHOWN]], int(noticed.size))
+        rows[empty] = 1.0 / rows.shape[1]
+        rescale = (off > EXACT_TOLERANCE) & ~empty
+        rows[rescale] /= sums[rescale, None]
+        return None
+
+    def _refused(self, rows: np.ndarray, sums: np.ndarray, negative: np.ndarray, weights: bool) -> int | None:
+        """The first row this reading cannot take (the reason kept for :meth:`refusal`), or None."""
+        off = np.abs(sums - 1.0)
+        reasons = [((rows < -NEGATIVE_TOLERANCE).any(axis=1) | ~np.isfinite(sums),
+                    "has an entry that is not a probability")]
+        if self.strict:
+            reasons += [(negative.any(axis=1), "has the negative probability {min} (strict reading repairs "
+                                               "nothing)"),
+                        (off > QUIET_TOLERANCE, "sums to {sum}, not 1 (tolerance " + f"{QUIET_TOLERANCE:g}; "
+                                                "strict reading repairs nothing)")]
+        elif not weights:
+            reasons += [(sums <= 0, "sums to {sum}, not 1"),
+                        (off > SUM_TOLERANCE, "sums to {sum}, not 1 (tolerance " + f"{SUM_TOLERANCE:g})")]
+        first = None
+        for mask, text in reasons:
+            hit = np.flatnonzero(mask)
+            if hit.size and (first is None or hit[0] < first):
+                first = int(hit[0])
+                self._refusal = text.format(sum=f"{sums[first]:.6g}", min=f"{rows[first].min():.6g}")
+        return first
+
+    def refusal(self, label: str) -> str:
+        """The message for the row :meth:`rows` refused, named ``label`` (e.g. ``row (A=a) of 'B'``)."""
+        return f"{label} {self._refusal}"
+
+    # ------------------------------------------------------------------ other repairs
+    def note(self, message: str, fail: Fail) -> None:
+        """Record a repair other than a table's (said as ``message``); a strict reading raises ``fail`` instead."""
+        if self.strict:
+            raise fail(f"{message} (strict reading repairs nothing)")
+        self._notes.append(tidy(message))
+
+    def message(self) -> str | None:
+        """The one-line warning text, or None when nothing needed saying."""
+        parts = [self._kinds[k].message() for k in _ORDER if k in self._kinds] + self._notes
+        path = self.path.replace("\r", "\\r").replace("\n", "\\n")
+        return f"{path}: {'; '.join(parts)}" if parts else None  # names shortened item by item (tidy)
+
+    def warn(self) -> None:
+        """Emit one :class:`RepairWarning` if anything was repaired."""
+        message = self.message()
+        if message is not None:
+            warnings.warn(message, RepairWarning, stacklevel=3)
+
+
+_ORDER = ("negative", "rescaled", "weights", "counts", "empty")  # the order of the parts of a message
+
+
+def _whole_numbers(rows: np.ndarray) -> bool:
+    """A table of counts: every entry a non-negative whole number and some row summing to more than 1."""
+    return bool(rows.size and np.all(rows >= 0) and np.all(rows == np.round(rows))
+                and np.any(rows.sum(axis=1) > 1 + SUM_TOLERANCE))

@@ -1,0 +1,73 @@
+"""The CPT editor edits a noisy-MAX's few parameters (Henrion's, as GeNIe shows them) with the expanded CPT
+below; every edit is one undo step and the table follows."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bnstudio.core.canonical import NoisyMax, canonical_of, set_canonical
+from bnstudio.core.network import Network
+from bnstudio.gui.cpt_editor import CptEditor
+from bnstudio.gui.document import Document
+
+
+def noisy_network() -> Network:
+    net = Network()
+    for v in "AB":
+        net.add_variable(v, ["present", "absent"], cpt=[0.3, 0.7])
+    net.add_variable("C", ["present", "absent"], ["A", "B"])
+    set_canonical(net, "C", NoisyMax.noisy_or([0.8, 0.6], 0.05))  # Díez
+    return net
+
+
+@pytest.fixture
+def editor(qtbot):
+    widget = CptEditor(Document(noisy_network()))
+    qtbot.addWidget(widget)
+    widget.set_variable("C")
+    widget.show()
+    return widget
+
+
+def test_the_parameters_are_shown_as_henrion_with_the_leak(editor):
+    table = editor.canonical.table
+    assert editor.canonical.table.isVisible() and table.rowCount() == 3
+    labels = [table.verticalHeaderItem(r).text() for r in range(3)]
+    assert labels == ["A = present", "B = present", "leak"]
+    henrion = [float(table.item(r, 0).text()) for r in range(3)]
+    assert henrion == pytest.approx([1 - 0.95 * 0.2, 1 - 0.95 * 0.4, 0.05])
+
+
+def test_editing_a_parameter_is_one_undo_step_and_the_cpt_follows(editor):
+    doc = editor.document
+    assert editor.canonical.set_parameter(0, 0, 0.9)  # Henrion P(C | A present only) = 0.9
+    cpt = doc.network.cpt("C")
+    assert cpt[0, 1, 0] == pytest.approx(0.9, abs=1e-12) and cpt[1, 1, 0] == pytest.approx(0.05, abs=1e-12)
+    assert cpt[0, 0, 1] == pytest.approx(0.1 * 0.38 / 0.95, abs=1e-12)  # (1-h_A)(1-h_B)/(1-leak)
+    assert canonical_of(doc.network, "C") is not None
+    assert float(editor.canonical.table.item(0, 0).text()) == pytest.approx(0.9)
+    doc.undo_stack.undo()
+    np.testing.assert_allclose(doc.network.cpt("C"), noisy_network().cpt("C"), rtol=0, atol=1e-15)
+    assert float(editor.canonical.table.item(0, 0).text()) == pytest.approx(0.81)
+
+
+def test_a_value_breaking_the_row_is_refused_and_plain_and_make_switch_modes(editor):
+    doc = editor.document
+    before = doc.network.cpt("C")
+    assert not editor.canonical.set_parameter(2, 0, 1.5)
+    np.testing.assert_array_equal(doc.network.cpt("C"), before)
+    assert editor.canonical.make_plain() and canonical_of(doc.network, "C") is None
+    assert not editor.canonical.table.isVisible() and editor.canonical.make.isVisible()
+    np.testing.assert_array_equal(doc.network.cpt("C"), before)
+    assert editor.canonical.make_noisy_max()  # fitted back from the table: the same noisy-OR
+    np.testing.assert_allclose(doc.network.cpt("C"), before, rtol=0, atol=1e-6)
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert canonical_of(doc.network, "C") is not None
+
+
+def test_editing_the_expanded_table_makes_it_a_plain_cpt(editor):
+    doc = editor.document
+    doc.network.set_cpt_row("C", ["present", "present"], [0.5, 0.5])
+    editor.canonical.refresh()
+    assert canonical_of(doc.network, "C") is None and not editor.canonical.table.isVisible()

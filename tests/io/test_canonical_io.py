@@ -1,0 +1,99 @@
+"""Canonical nodes in files: GeNIe's XDSL <noisymax> (Henrion's parameters, strengths order, leak last) and
+<deterministic>, read to the expanded CPT with the model kept, written back as such; .bnsproj keeps the model."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from bnstudio.core.canonical import Deterministic, NoisyMax, canonical_of, set_canonical
+from bnstudio.core.network import Network
+from bnstudio.errors import FormatError
+from bnstudio.io import read_network, write_network
+from bnstudio.io.xdsl import format_xdsl, parse_xdsl
+
+# Henrion's parameters: P(C present | A present, B absent) = 0.8, P(C present | B = strong) = 0.6,
+# B = weak 0.3; leak 0.05. B's strengths list its states strongest first: strong (2), weak (0), none (1).
+NOISY = """<?xml version="1.0" encoding="UTF-8"?>
+<smile version="1.0" id="canon" numsamples="10000">
+  <nodes>
+    <cpt id="A"><state id="present"/><state id="absent"/><probabilities>0.3 0.7</probabilities></cpt>
+    <cpt id="B"><state id="weak"/><state id="none"/><state id="strong"/><probabilities>0.2 0.5 0.3</probabilities></cpt>
+    <noisymax id="C"><state id="present"/><state id="absent"/><parents>A B</parents>
+      <strengths>0 1 2 0 1</strengths>
+      <parameters>0.8 0.2 0 1 0.6 0.4 0.3 0.7 0 1 0.05 0.95</parameters></noisymax>
+    <deterministic id="D"><state id="on"/><state id="off"/><parents>A C</parents>
+      <resultingstates>on on off off</resultingstates></deterministic>
+  </nodes>
+</smile>
+"""
+
+
+def henrion_noisy_or(present: dict[int, float], leak: float) -> float:
+    """P(child absent) with Henrion's parameters p_i of the present causes: (1 - leak) prod (1 - p_i)/(1 - leak)."""
+    out = 1 - leak
+    for p in present.values():
+        out *= (1 - p) / (1 - leak)
+    return out
+
+
+def test_genie_noisy_max_is_expanded_with_henrions_formula_and_kept():
+    net = parse_xdsl(NOISY)
+    cpt = net.cpt("C")
+    strength_b = {"weak": 0.3, "none": None, "strong": 0.6}
+    for (a, sa), (b, sb) in itertools.product(enumerate(net.states("A")), enumerate(net.states("B"))):
+        present = {i: p for i, p in enumerate([0.8 if sa == "present" else None, strength_b[sb]]) if p is not None}
+        assert cpt[a, b, 1] == pytest.approx(henrion_noisy_or(present, 0.05), abs=1e-15), (sa, sb)
+    model = canonical_of(net, "C")
+    assert isinstance(model, NoisyMax) and model.distinguished == (1, 1) and model.n_parameters() == 4
+    np.testing.assert_array_equal(net.cpt("D"), [[[1, 0], [1, 0]], [[0, 1], [0, 1]]])
+    assert isinstance(canonical_of(net, "D"), Deterministic)
+
+
+def test_canonical_nodes_are_written_back_as_genie_reads_them(tmp_path):
+    net = parse_xdsl(NOISY)
+    text = format_xdsl(net)
+    assert '<noisymax id="C">' in text and "<strengths>0 1 0 2 1</strengths>" in text  # distinguished last
+    assert "<resultingstates>on on off off</resultingstates>" in text
+    back = parse_xdsl(text)
+    for var in ("C", "D"):
+        np.testing.assert_allclose(back.cpt(var), net.cpt(var), rtol=0, atol=1e-15)
+        assert type(canonical_of(back, var)) is type(canonical_of(net, var))
+    for ext in (".bnsproj", ".xdsl"):
+        write_network(net, tmp_path / f"c{ext}")
+        again = read_network(tmp_path / f"c{ext}")
+        model = canonical_of(again, "C")
+        assert model is not None and all(np.allclose(x, y, atol=1e-15) for x, y in
+                                         zip(model.links, canonical_of(net, "C").links))
+
+
+def test_an_edited_table_is_written_as_a_plain_cpt():
+    net = parse_xdsl(NOISY)
+    net.set_cpt_row("C", ["present", "weak"], [0.5, 0.5])
+    assert '<cpt id="C">' in format_xdsl(net) and "<noisymax" not in format_xdsl(net)
+
+
+def test_a_network_built_here_is_written_as_noisy_max():
+    net = Network()
+    net.add_variable("A", ["yes", "no"], cpt=[0.5, 0.5])
+    net.add_variable("C", ["yes", "no"], ["A"])
+    set_canonical(net, "C", NoisyMax.noisy_or([0.9], 0.1))
+    back = parse_xdsl(format_xdsl(net))
+    np.testing.assert_allclose(back.cpt("C"), [[0.91, 0.09], [0.1, 0.9]], rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("<strengths>0 1 2 0 1</strengths>", "<strengths>0 1 2 0 0</strengths>",
+     "<strengths> of 'C' must list the state indices of 'B' (0..2) once each"),
+    ("<strengths>0 1 2 0 1</strengths>", "<strengths>0 1 2 0 1 0</strengths>", "<strengths> of 'C' has 6 numbers, expected 5"),
+    ("0.05 0.95</parameters>", "0.05</parameters>", "<parameters> of 'C' has 11 numbers, expected 12"),
+    ("0.05 0.95</parameters>", "0.05 -0.95</parameters>", "negative probability -0.95"),
+    ("<resultingstates>on on off off", "<resultingstates>on on off", "has 3 states, expected 4"),
+    ("<resultingstates>on on off off", "<resultingstates>on on off maybe", "unknown state 'maybe'"),
+    ("0.8 0.2 0 1 0.6", "0.01 0.99 0 1 0.6", "Henrion parameters less severe than the leak alone"),
+])
+def test_malformed_canonical_nodes_are_one_line_errors(old, new, message):
+    with pytest.raises(FormatError) as info:
+        parse_xdsl(NOISY.replace(old, new), "c.xdsl")
+    assert message in str(info.value) and "\n" not in str(info.value) and str(info.value).startswith("c.xdsl:")
