@@ -439,7 +439,7 @@ class _Originals:
 
     def __init__(self, name: str, props: dict[str, str], decls: list[_VarDecl]) -> None:
         self.network = name
-        if NAME_KEY in props and "\n" not in props[NAME_KEY]:
+        if NAME_KEY in props:
             self.network = props.pop(NAME_KEY)
         self.names: dict[str, str] = {}
         self.states: dict[str, tuple[str, ...]] = {}
