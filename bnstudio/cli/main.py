@@ -33,6 +33,8 @@ SUBCOMMANDS: dict[str, str] = {
     "evaluate": "bnstudio.cli.evaluate",
     "errorbars": "bnstudio.cli.errorbars",
     "learn": "bnstudio.cli.learn",
+    "experiment": "bnstudio.cli.experiment",
+    "report": "bnstudio.cli.report",
     "gui": "bnstudio.cli.gui",
     "screenshot": "bnstudio.cli.screenshot",
 }

@@ -1,0 +1,114 @@
+"""Where tasks run: worker processes on this machine (the default), behind the small interface the runner uses;
+:mod:`bnstudio.experiment.dask_executor` implements the same interface on a Dask cluster.
+
+Interface: ``start(context)`` sends the data to the workers once, ``submit(task)`` returns a handle,
+``wait(handles, timeout)`` the handles that finished, ``outcome(handle)`` an :class:`Outcome`, and
+``close(abandon)`` ends the workers (``abandon``: at once, dropping running tasks, which stay unfinished in the
+store and run again next time).
+
+Local workers are ``spawn``-ed processes (no state inherited by accident, the same on every platform) that
+receive the :class:`~bnstudio.experiment.evaluation.Context` once, in their initializer, ignore Ctrl+C (the
+process running the study handles it) and use one BLAS thread (``import bnstudio`` sets that), as Dask's
+workers do: so results are bit-for-bit the same in both.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+import traceback
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from bnstudio.errors import BNStudioError
+from bnstudio.experiment.evaluation import Context, run_task
+from bnstudio.experiment.tasks import Task
+
+_CONTEXT: Context | None = None
+
+
+@dataclass
+class Outcome:
+    """What came back for one task: a result dict or an error line, the task's seconds and the worker."""
+
+    result: dict[str, Any] | None
+    error: str | None
+    seconds: float
+    worker: str
+
+
+def execute(context: Context, task: Task, worker: str) -> Outcome:
+    """Run one task, turning any exception into an error line (a failed task, stored and retried next time)."""
+    start = time.perf_counter()
+    try:
+        result, error = run_task(context, task), None
+    except BNStudioError as exc:
+        result, error = None, " ".join(str(exc).splitlines())
+    except Exception as exc:   # a bug: keep where it happened, on one line
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        result, error = None, (f"internal error ({type(exc).__name__}: {' '.join(str(exc).splitlines())}) "
+                               f"at {os.path.basename(where.filename)}:{where.lineno}")
+    return Outcome(result, error, time.perf_counter() - start, worker)
+
+
+def _install(context: Context) -> None:
+    global _CONTEXT
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _CONTEXT = context
+
+
+def _run_installed(task: Task) -> Outcome:
+    assert _CONTEXT is not None, "worker started without its context"
+    return execute(_CONTEXT, task, f"pid {os.getpid()}")
+
+
+class LocalExecutor:
+    """``workers`` processes on this machine (default: every core)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = int(workers or os.cpu_count() or 1)
+        if self.workers < 1:
+            raise ValueError("workers must be at least 1")
+        self.pool: ProcessPoolExecutor | None = None
+        self.context: Context | None = None
+        self.description = f"{self.workers} local process{'es' if self.workers > 1 else ''}"
+
+    def start(self, context: Context) -> None:
+        self.context = context
+        self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_install, initargs=(context,))
+
+    def submit(self, task: Task) -> Future:
+        assert self.pool is not None and self.context is not None
+        try:
+            return self.pool.submit(_run_installed, task)
+        except BrokenProcessPool:   # a worker died: its tasks failed (retried next run); start fresh workers
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.start(self.context)
+            return self.pool.submit(_run_installed, task)
+
+    def wait(self, handles: Iterable[Future], timeout: float) -> list[Future]:
+        done, _ = wait(list(handles), timeout=timeout, return_when=FIRST_COMPLETED)
+        return list(done)
+
+    def outcome(self, handle: Future) -> Outcome:
+        try:
+            return handle.result()
+        except Exception as exc:    # the worker process died (killed, out of memory): the task failed
+            return Outcome(None, f"worker lost ({type(exc).__name__}: {exc})", 0.0, "")
+
+    def close(self, abandon: bool = False) -> None:
+        if self.pool is None:
+            return
+        if abandon:
+            terminate = getattr(self.pool, "terminate_workers", None)    # Python 3.14
+            if terminate is not None:
+                terminate()
+            else:
+                for process in list(getattr(self.pool, "_processes", {}).values()):
+                    process.terminate()
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool = None

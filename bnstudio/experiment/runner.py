@@ -1,0 +1,129 @@
+"""Run a study: prepare the data once, register the tasks in the store, skip the finished ones, run the rest on an
+executor and save every result the moment it arrives.
+
+Progress goes through the one protocol of :mod:`bnstudio.jobs`: ``begin("study", total)``, then one
+``iteration`` per finished task (and about once a second while tasks run) whose ``objectives`` are ``done``,
+``failed``, ``running``, ``pending`` and ``eta`` (seconds, from this run's pace; -1 before the first result);
+a reporter returning True stops the study: running tasks are abandoned (they stay unfinished in the store) and
+:class:`~bnstudio.errors.Cancelled` is raised. Ctrl+C (KeyboardInterrupt) does the same and propagates. At most
+two tasks per worker are handed out at a time, in task order, so a stop leaves little queued and the methods of
+one learned structure tend to meet in the same worker.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bnstudio.errors import Cancelled
+from bnstudio.experiment.datasets import PreparedData, prepare
+from bnstudio.experiment.evaluation import Context
+from bnstudio.experiment.spec import Study
+from bnstudio.experiment.store import StudyStore
+from bnstudio.experiment.tasks import Task, expand
+from bnstudio.jobs import IterationInfo, NullReporter, Reporter
+
+TICK = 1.0   # seconds between progress reports while nothing finishes
+
+
+@dataclass
+class RunSummary:
+    """How a run went: tasks in the study, skipped (done before), done and failed in this run, wall seconds."""
+
+    store: Path
+    total: int
+    skipped: int
+    done: int
+    failed: int
+    seconds: float
+    executor: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"store": str(self.store), "total": self.total, "skipped": self.skipped, "done": self.done,
+                "failed": self.failed, "seconds": self.seconds, "executor": self.executor}
+
+
+def plan(study: Study) -> tuple[Context, list[Task]]:
+    """The prepared data (and queries) and every task of ``study``."""
+    datasets: dict[str, PreparedData] = {d.name: prepare(d) for d in study.datasets}
+    queries, digest = None, ""
+    if study.queries is not None:
+        from bnstudio.experiment.queries import generate_queries, queries_digest
+
+        network = datasets[study.datasets[0].name].network
+        queries = generate_queries(network, study.queries)
+        digest = queries_digest(queries)
+    tasks = expand(study, {name: d.fingerprint for name, d in datasets.items()}, digest)
+    return Context(datasets, queries), tasks
+
+
+def run_study(study: Study, executor: Any = None, reporter: Reporter | None = None,
+              store_path: str | Path | None = None) -> RunSummary:
+    """Run every unfinished task of ``study`` (see the module docstring); results go to ``store_path``
+    (default: next to the study file)."""
+    from bnstudio.experiment.executors import LocalExecutor
+
+    executor = executor or LocalExecutor()
+    reporter = reporter or NullReporter()
+    store_path = Path(store_path) if store_path is not None else study.store_path()
+    context, tasks = plan(study)
+    start = time.perf_counter()
+    with StudyStore(store_path) as store:
+        store.register(study.to_json(), tasks)
+        by_key = {t.key: t for t in tasks}
+        todo = [by_key[k] for k in store.todo()]
+        skipped = len(tasks) - len(todo)
+        reporter.begin("study", len(tasks))
+        counts = {"done": 0, "failed": 0}
+        if todo:
+            needed = {t.dataset for t in todo}
+            executor.start(Context({n: d for n, d in context.datasets.items() if n in needed}, context.queries))
+            try:
+                _drive(executor, todo, store, reporter, counts, skipped, len(tasks), start)
+            except BaseException:
+                executor.close(abandon=True)
+                raise
+            executor.close()
+        else:
+            _report(reporter, counts, skipped, len(tasks), 0, start, 0)
+        reporter.end()
+    return RunSummary(store_path, len(tasks), skipped, counts["done"], counts["failed"],
+                      time.perf_counter() - start, executor.description)
+
+
+def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporter, counts: dict[str, int],
+           skipped: int, total: int, start: float) -> None:
+    """Hand out tasks (two per worker at most), store each outcome, report, stop on request."""
+    queue = list(reversed(todo))
+    in_flight: dict[Any, Task] = {}
+    store.set_state({"workers": executor.workers, "executor": executor.description, "started": time.time()})
+    last = 0.0
+    while queue or in_flight:
+        while queue and len(in_flight) < 2 * executor.workers:
+            task = queue.pop()
+            in_flight[executor.submit(task)] = task
+        finished = executor.wait(in_flight, timeout=TICK)
+        for handle in finished:
+            task = in_flight.pop(handle)
+            outcome = executor.outcome(handle)
+            store.record(task.key, outcome.result, outcome.error, outcome.seconds, outcome.worker)
+            counts["done" if outcome.error is None else "failed"] += 1
+        now = time.perf_counter()
+        if finished or now - last >= TICK:
+            last = now
+            running = min(len(in_flight), executor.workers)
+            if _report(reporter, counts, skipped, total, running, start, len(queue) + len(in_flight)):
+                raise Cancelled(f"study stopped: {counts['done']} task(s) finished in this run are saved")
+
+
+def _report(reporter: Reporter, counts: dict[str, int], skipped: int, total: int, running: int, start: float,
+            left: int) -> bool:
+    """One progress report; True when the reporter asks to stop."""
+    elapsed = time.perf_counter() - start
+    finished = counts["done"] + counts["failed"]
+    eta = elapsed / finished * left if finished else -1.0
+    objectives = {"done": float(skipped + counts["done"]), "failed": float(counts["failed"]),
+                  "running": float(running), "pending": float(total - skipped - finished - running),
+                  "eta": eta}
+    return bool(reporter.iteration(IterationInfo(skipped + finished, objectives, elapsed)))
