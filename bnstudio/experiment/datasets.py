@@ -60,11 +60,11 @@ def prepare(spec: DatasetSpec) -> PreparedData:
         network = read_network(spec.source)
         codes = forward_sample(network, spec.rows, seed=spec.seed)
         names, states = list(network.variables), [network.states(v) for v in network.variables]
-        digest, target = _file_digest(spec.source), spec.target
+        digest, target = file_digest(spec.source), spec.target
     else:
         table = _read_csv(spec)
         codes, names, states = table.codes, list(table.columns), list(table.states)
-        network, digest, target = None, _file_digest(spec.source), spec.target
+        network, digest, target = None, file_digest(spec.source), spec.target
     if target is not None and target not in names:
         raise ValidationError(f"data set '{spec.name}': no variable '{target}' to use as the target")
     described = {**spec.to_json(), "source": digest or spec.source}   # a file by its bytes, not where it lies
@@ -105,7 +105,8 @@ def _discretised(spec: DatasetSpec) -> Dataset:
     return from_frame(cut, source=spec.source)
 
 
-def _file_digest(path: str) -> str:
+def file_digest(path: str) -> str:
+    """SHA-256 of the file's bytes (a file's identity in task keys)."""
     digest = hashlib.sha256()
     try:
         with open(path, "rb") as handle:

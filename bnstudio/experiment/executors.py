@@ -6,7 +6,8 @@ Interface: ``start(context)`` sends the data to the workers once, ``submit(task)
 ``close(abandon)`` ends the workers (``abandon``: at once, dropping running tasks, which stay unfinished in the
 store and run again next time).
 
-Local workers are ``spawn``-ed processes (no state inherited by accident, the same on every platform) that
+:class:`SerialExecutor` runs the tasks one by one in this process (``--workers 0``; tests compare it with the
+others). Local workers are ``spawn``-ed processes (no state inherited by accident, the same on every platform) that
 receive the :class:`~bnstudio.experiment.evaluation.Context` once, in their initializer, ignore Ctrl+C (the
 process running the study handles it) and use one BLAS thread (``import bnstudio`` sets that), as Dask's
 workers do: so results are bit-for-bit the same in both.
@@ -18,6 +19,7 @@ import os
 import signal
 import time
 import traceback
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -32,12 +34,14 @@ _CONTEXT: Context | None = None
 
 @dataclass
 class Outcome:
-    """What came back for one task: a result dict or an error line, the task's seconds and the worker."""
+    """What came back for one task: a result dict or an error line, the task's seconds and the worker;
+    ``lost``: the task did not fail, its worker went away (the runner hands it out again)."""
 
     result: dict[str, Any] | None
     error: str | None
     seconds: float
     worker: str
+    lost: bool = False
 
 
 def execute(context: Context, task: Task, worker: str) -> Outcome:
@@ -97,8 +101,8 @@ class LocalExecutor:
     def outcome(self, handle: Future) -> Outcome:
         try:
             return handle.result()
-        except Exception as exc:    # the worker process died (killed, out of memory): the task failed
-            return Outcome(None, f"worker lost ({type(exc).__name__}: {exc})", 0.0, "")
+        except Exception as exc:    # the worker process died (killed, out of memory): every task it held is lost
+            return Outcome(None, f"worker lost ({type(exc).__name__}: {exc})", 0.0, "", lost=True)
 
     def close(self, abandon: bool = False) -> None:
         if self.pool is None:
@@ -112,3 +116,37 @@ class LocalExecutor:
                     process.terminate()
         self.pool.shutdown(wait=True, cancel_futures=True)
         self.pool = None
+
+
+class SerialExecutor:
+    """Every task in this process, one at a time, in the order handed out (no parallelism, no pickling)."""
+
+    workers = 1
+    description = "this process (serial)"
+
+    def __init__(self) -> None:
+        self.context: Context | None = None
+        self.queue: deque[Task] = deque()
+        self.outcomes: dict[str, Outcome] = {}
+
+    def start(self, context: Context) -> None:
+        self.context = context
+
+    def submit(self, task: Task) -> str:
+        self.queue.append(task)
+        return task.key
+
+    def wait(self, handles: Iterable[str], timeout: float) -> list[str]:
+        """Run the oldest submitted task (``timeout`` does not apply: a task runs to its end)."""
+        assert self.context is not None
+        if not self.queue:
+            return []
+        task = self.queue.popleft()
+        self.outcomes[task.key] = execute(self.context, task, f"pid {os.getpid()}")
+        return [task.key]
+
+    def outcome(self, handle: str) -> Outcome:
+        return self.outcomes.pop(handle)
+
+    def close(self, abandon: bool = False) -> None:
+        self.queue.clear()

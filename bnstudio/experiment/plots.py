@@ -1,6 +1,6 @@
 """The report's figures, drawn with matplotlib's object API on the Agg canvas (no pyplot, no global backend: safe
-in any process, the app's included) and written as PNG and SVG. Only :mod:`bnstudio.experiment.report` imports
-this module.
+in any process, the app's included) and written as PNG and SVG. matplotlib is imported inside the drawing
+functions only, so importing this module (or :mod:`bnstudio.experiment.report`) loads no plotting library.
 
 * :func:`scatter` — the diagonal figure of the ELR papers (Zhou Fig. 4.8): one point per data set (or query),
   x = the baseline's score, y = the other method's, with one-standard-deviation bars; below the diagonal the
@@ -12,15 +12,27 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FORMATS = ("png", "svg")
 
 
-def _save(fig: Figure, stem: Path) -> list[Path]:
+def _figure(size: tuple[float, float]) -> "Figure":
+    """A figure on its own Agg canvas (matplotlib imported here, on first use)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size)
     FigureCanvasAgg(fig)
+    return fig
+
+
+def _save(fig: "Figure", stem: Path) -> list[Path]:
     paths = []
     for fmt in FORMATS:
         path = stem.with_suffix(f".{fmt}")
@@ -33,7 +45,7 @@ def scatter(x: Sequence[float], y: Sequence[float], stem: Path, *, xlabel: str, 
             xerr: Sequence[float] | None = None, yerr: Sequence[float] | None = None,
             labels: Sequence[str] | None = None, log: bool = False) -> list[Path]:
     """Method against baseline with the diagonal y = x; returns the PNG and SVG paths."""
-    fig = Figure(figsize=(4.6, 4.4))
+    fig = _figure((4.6, 4.4))
     ax = fig.add_subplot()
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     ax.errorbar(x, y, xerr=xerr, yerr=yerr, fmt="o", ms=5, color="#1f5fa8", ecolor="#9bb7d8", elinewidth=1,
@@ -57,7 +69,7 @@ def scatter(x: Sequence[float], y: Sequence[float], stem: Path, *, xlabel: str, 
 
 def curves(series: Sequence[tuple[str, Sequence[float]]], stem: Path, *, ylabel: str, title: str) -> list[Path]:
     """One line per (label, values by iteration); returns the PNG and SVG paths."""
-    fig = Figure(figsize=(5.2, 3.6))
+    fig = _figure((5.2, 3.6))
     ax = fig.add_subplot()
     for label, values in series:
         ax.plot(np.arange(1, len(values) + 1), values, marker="." if len(values) < 40 else None, lw=1.4,

@@ -82,10 +82,12 @@ def query_cases(net: Network, queries: list[Query]) -> np.ndarray:
 def query_answers(net: Network, cases: np.ndarray, ensemble: Mapping[str, np.ndarray] | None = None) -> np.ndarray:
     """p(q_i | e_i) for the cases of :func:`query_cases`, (Q,); the mean of the bags' answers for an ensemble."""
     log = InferenceEngine(net).log_evidence_batch(cases, parameters=ensemble)
-    with np.errstate(invalid="ignore"):
-        answers = np.where(np.isneginf(log[..., 1::2]), 0.0, np.exp(log[..., 1::2] - log[..., 0::2]))
-    if not np.all(np.isfinite(answers)):
-        raise ValidationError("a query's evidence has probability 0 under the network: p(q | e) is undefined")
+    impossible = np.isneginf(log[..., 0::2])
+    if impossible.any():
+        first = int(np.argwhere(impossible)[0][-1])
+        raise ValidationError(f"query {first + 1}: its evidence has probability 0 under the network, so "
+                              "p(q | e) is undefined")
+    answers = np.exp(log[..., 1::2] - log[..., 0::2])     # p(q, e) = 0 gives exp(-inf) = 0
     return answers.mean(axis=0) if ensemble is not None else answers
 
 

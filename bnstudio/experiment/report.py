@@ -162,13 +162,13 @@ def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str]
                 key = "cnll" if history and "cnll" in history[0] else "nll"
                 values = [h[key] for h in history if h.get(key) is not None]
                 if len(values) > 1:
-                    series.append((method, values))
+                    series.append((f"{method} ({key})", values))
             if not series:
                 continue
             stem = report.folder / "figures" / _slug(f"convergence_{dataset}_{structure}")
             stem.parent.mkdir(parents=True, exist_ok=True)
             title = f"convergence: {dataset}, {structure} (fold 0)"
-            png, svg = plots.curves(series, stem, ylabel="training −CLL per row (cnll)", title=title)
+            png, svg = plots.curves(series, stem, ylabel="training objective per row (cnll: −CLL, nll: −LL)", title=title)
             report.figures.append((title, png, svg))
 
 

@@ -5,19 +5,22 @@ Progress goes through the one protocol of :mod:`bnstudio.jobs`: ``begin("study",
 ``iteration`` per finished task (and about once a second while tasks run) whose ``objectives`` are ``done``,
 ``failed``, ``running``, ``pending`` and ``eta`` (seconds, from this run's pace; -1 before the first result);
 a reporter returning True stops the study: running tasks are abandoned (they stay unfinished in the store) and
-:class:`~bnstudio.errors.Cancelled` is raised. Ctrl+C (KeyboardInterrupt) does the same and propagates. At most
+:class:`~bnstudio.errors.Cancelled` is raised. Ctrl+C (KeyboardInterrupt) does the same and propagates. A task whose worker died
+(killed, out of memory) is handed out again, up to :data:`MAX_LOSSES` times. The store's ``state`` says which
+process runs the study and how many tasks run (for the app's study view). At most
 two tasks per worker are handed out at a time, in task order, so a stop leaves little queued and the methods of
 one learned structure tend to meet in the same worker.
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bnstudio.errors import Cancelled
-from bnstudio.experiment.datasets import PreparedData, prepare
+from bnstudio.experiment.datasets import PreparedData, file_digest, prepare
 from bnstudio.experiment.evaluation import Context
 from bnstudio.experiment.spec import Study
 from bnstudio.experiment.store import StudyStore
@@ -25,6 +28,7 @@ from bnstudio.experiment.tasks import Task, expand
 from bnstudio.jobs import IterationInfo, NullReporter, Reporter
 
 TICK = 1.0   # seconds between progress reports while nothing finishes
+MAX_LOSSES = 3   # a task whose worker died this often in one run is stored as failed (retried on the next run)
 
 
 @dataclass
@@ -54,7 +58,8 @@ def plan(study: Study) -> tuple[Context, list[Task]]:
         network = datasets[study.datasets[0].name].network
         queries = generate_queries(network, study.queries)
         digest = queries_digest(queries)
-    tasks = expand(study, {name: d.fingerprint for name, d in datasets.items()}, digest)
+    files = {s.label: file_digest(s.network) for s in study.structures if s.network not in (None, "true")}
+    tasks = expand(study, {name: d.fingerprint for name, d in datasets.items()}, digest, files)
     return Context(datasets, queries), tasks
 
 
@@ -83,8 +88,10 @@ def run_study(study: Study, executor: Any = None, reporter: Reporter | None = No
                 _drive(executor, todo, store, reporter, counts, skipped, len(tasks), start)
             except BaseException:
                 executor.close(abandon=True)
+                store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": True})
                 raise
             executor.close()
+            store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": False})
         else:
             _report(reporter, counts, skipped, len(tasks), 0, start, 0)
         reporter.end()
@@ -97,7 +104,9 @@ def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporte
     """Hand out tasks (two per worker at most), store each outcome, report, stop on request."""
     queue = list(reversed(todo))
     in_flight: dict[Any, Task] = {}
-    store.set_state({"workers": executor.workers, "executor": executor.description, "started": time.time()})
+    losses: dict[str, int] = {}
+    state = {"workers": executor.workers, "executor": executor.description, "started": time.time(), "pid": os.getpid()}
+    store.set_state(state)
     last = 0.0
     while queue or in_flight:
         while queue and len(in_flight) < 2 * executor.workers:
@@ -107,19 +116,26 @@ def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporte
         for handle in finished:
             task = in_flight.pop(handle)
             outcome = executor.outcome(handle)
+            losses[task.key] = losses.get(task.key, 0) + outcome.lost
+            if outcome.lost and losses[task.key] < MAX_LOSSES:
+                queue.append(task)          # its worker died: hand it out again, next
+                continue
             store.record(task.key, outcome.result, outcome.error, outcome.seconds, outcome.worker)
             counts["done" if outcome.error is None else "failed"] += 1
         now = time.perf_counter()
         if finished or now - last >= TICK:
             last = now
             running = min(len(in_flight), executor.workers)
-            if _report(reporter, counts, skipped, total, running, start, len(queue) + len(in_flight)):
+            stop = _report(reporter, counts, skipped, total, running, start, len(queue) + len(in_flight))
+            store.set_state({**state, "running": running, "updated": time.time()})
+            if stop:
                 raise Cancelled(f"study stopped: {counts['done']} task(s) finished in this run are saved")
 
 
 def _report(reporter: Reporter, counts: dict[str, int], skipped: int, total: int, running: int, start: float,
             left: int) -> bool:
-    """One progress report; True when the reporter asks to stop."""
+    """One progress report; True when the reporter asks to stop. ETA = elapsed / finished × left (this run's
+    pace)."""
     elapsed = time.perf_counter() - start
     finished = counts["done"] + counts["failed"]
     eta = elapsed / finished * left if finished else -1.0

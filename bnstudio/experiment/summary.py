@@ -25,11 +25,13 @@ DRAW_TOLERANCE = 1e-9
 
 @dataclass
 class Cell:
-    """A metric over the folds × seeds of one (data set, structure, method)."""
+    """A metric over the folds × seeds of one (data set, structure, method); ``dropped``: NaN values left out
+    (shown in the report, never silently)."""
 
     mean: float
     sd: float
     n: int
+    dropped: int = 0
 
 
 @dataclass
@@ -53,19 +55,35 @@ class Comparison:
 
 
 def metric_values(rows: Iterable[dict[str, Any]], metric: str) -> dict[tuple[str, str, str], list[float]]:
-    """(data set, structure, method) -> the metric of every finished fold/seed (missing values left out)."""
+    """(data set, structure, method) -> the metric of every finished fold/seed (a metric a task does not have,
+    such as AUC of a three-class target, left out; ±inf kept, NaN kept for :func:`cells` to count)."""
     out: dict[tuple[str, str, str], list[float]] = {}
     for row in rows:
         value = (row.get("metrics") or {}).get(metric)
-        if row.get("status") == "done" and value is not None and math.isfinite(value):
+        if row.get("status") == "done" and value is not None:
             out.setdefault((row["dataset"], row["structure"], row["method"]), []).append(float(value))
     return out
 
 
 def cells(rows: Iterable[dict[str, Any]], metric: str) -> dict[tuple[str, str, str], Cell]:
-    """Mean and sample standard deviation (0 for one value) of ``metric`` per (data set, structure, method)."""
-    return {key: Cell(float(np.mean(v)), float(np.std(v, ddof=1)) if len(v) > 1 else 0.0, len(v))
-            for key, v in metric_values(rows, metric).items()}
+    """Mean and sample standard deviation (0 for one value) of ``metric`` per (data set, structure, method);
+    NaN values are left out and counted in ``dropped``."""
+    out = {}
+    for key, values in metric_values(rows, metric).items():
+        v = np.array(values)
+        kept = v[~np.isnan(v)]
+        with np.errstate(invalid="ignore"):    # sd of values with an infinity is NaN: reported as such
+            sd = float(np.std(kept, ddof=1)) if len(kept) > 1 else 0.0
+        out[key] = Cell(float(kept.mean()) if len(kept) else math.nan, sd, len(kept), int(len(v) - len(kept)))
+    return out
+
+
+def _rank_safe(gain: np.ndarray) -> np.ndarray:
+    """``gain`` with ±inf replaced by ±(twice the largest finite |gain|, or 1): the same ranks of |gain| and the
+    same signs, which is all the Wilcoxon and sign tests use."""
+    finite = np.abs(gain[np.isfinite(gain)])
+    big = 2.0 * float(finite.max()) if finite.size and finite.max() > 0 else 1.0
+    return np.where(np.isinf(gain), np.sign(gain) * big, gain)
 
 
 def paired_comparison(method_values: Sequence[float], baseline_values: Sequence[float], metric: str,
@@ -74,7 +92,11 @@ def paired_comparison(method_values: Sequence[float], baseline_values: Sequence[
     from scipy.stats import binomtest, wilcoxon
 
     a, b = np.asarray(method_values, dtype=float), np.asarray(baseline_values, dtype=float)
-    gain = (a - b) if metric in HIGHER_IS_BETTER else (b - a)      # > 0: the method is better
+    both = ~(np.isnan(a) | np.isnan(b))
+    a, b = a[both], b[both]
+    with np.errstate(invalid="ignore"):
+        gain = (a - b) if metric in HIGHER_IS_BETTER else (b - a)      # > 0: the method is better
+    gain = _rank_safe(np.nan_to_num(gain, nan=0.0))     # inf - inf: both infinitely bad, a draw
     wins, losses = int((gain > DRAW_TOLERANCE).sum()), int((gain < -DRAW_TOLERANCE).sum())
     nonzero = gain[np.abs(gain) > DRAW_TOLERANCE]
     wilcoxon_p = float(wilcoxon(nonzero).pvalue) if len(nonzero) > 0 else 1.0

@@ -1,7 +1,7 @@
 """The tasks of a study — one per (data set, structure, method, fold, seed) — and their keys.
 
 A key is the SHA-256 of everything the task's result depends on: the data set's fingerprint (file bytes and
-spec), the structure and method with all their options, the split (folds or test fraction), the fold, the seed,
+spec), the structure (a given network by its file's bytes) and method with all their options, the split (folds or test fraction), the fold, the seed,
 the queries of a query study and :data:`TASK_VERSION` (raised when the evaluation itself changes). The same study
 run again therefore finds its finished tasks; a changed option, file or seed gives new keys.
 """
@@ -46,9 +46,12 @@ def n_folds(study: Study) -> int:
     return study.folds if study.folds is not None else 1
 
 
-def expand(study: Study, fingerprints: Mapping[str, str], queries_digest: str = "") -> list[Task]:
+def expand(study: Study, fingerprints: Mapping[str, str], queries_digest: str = "",
+           structure_files: Mapping[str, str] | None = None) -> list[Task]:
     """Every task of ``study``, data set by data set (then structure, seed, fold, method): tasks sharing a learned
-    structure are neighbours, so a worker that learned it can reuse it."""
+    structure are neighbours, so a worker that learned it can reuse it. ``structure_files``: structure label ->
+    digest of its network file (a changed file makes new keys)."""
+    structure_files = structure_files or {}
     split = {"folds": study.folds, "test_fraction": study.test_fraction, "evaluation": study.evaluation}
     tasks = []
     for data in study.datasets:
@@ -59,6 +62,7 @@ def expand(study: Study, fingerprints: Mapping[str, str], queries_digest: str = 
                         spec = {"structure": structure.to_json(), "method": method.to_json(), "split": split,
                                 "target": data.target, "queries": queries_digest}
                         key = task_key({"dataset": data.name, "fingerprint": fingerprints[data.name], "fold": fold,
-                                        "seed": seed, **spec})
+                                        "seed": seed, "structure_file": structure_files.get(structure.label, ""),
+                                        **spec})
                         tasks.append(Task(key, data.name, structure.label, method.label, fold, seed, spec))
     return tasks
