@@ -9,14 +9,15 @@ store and run again next time).
 :class:`SerialExecutor` runs the tasks one by one in this process (``--workers 0``; tests compare it with the
 others). Local workers are ``spawn``-ed processes (no state inherited by accident, the same on every platform) that
 receive the :class:`~bnstudio.experiment.evaluation.Context` once, in their initializer, ignore Ctrl+C (the
-process running the study handles it) and use one BLAS thread (``import bnstudio`` sets that), as Dask's
-workers do: so results are bit-for-bit the same in both.
+process running the study handles it), end themselves when that process is killed and use one BLAS thread
+(``import bnstudio`` sets that), as Dask's workers do: so results are bit-for-bit the same in both.
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import traceback
 from collections import deque
@@ -58,10 +59,19 @@ def execute(context: Context, task: Task, worker: str) -> Outcome:
     return Outcome(result, error, time.perf_counter() - start, worker)
 
 
-def _install(context: Context) -> None:
+def _install(context: Context, parent: int) -> None:
     global _CONTEXT
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _CONTEXT = context
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker when the process running the study is gone (killed: its pool never says goodbye, and a
+    worker waiting on the task queue would otherwise wait for ever)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _run_installed(task: Task) -> Outcome:
@@ -83,7 +93,7 @@ class LocalExecutor:
     def start(self, context: Context) -> None:
         self.context = context
         self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_install, initargs=(context,))
+                                        initializer=_install, initargs=(context, os.getpid()))
 
     def submit(self, task: Task) -> Future:
         assert self.pool is not None and self.context is not None

@@ -2,6 +2,7 @@
 (SIGINT) stops it cleanly with every finished task saved."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -53,32 +54,45 @@ def _wait_for(store_path, count: int, process, limit: float = 60.0) -> int:
     pytest.fail(f"the study did not reach {count} finished tasks (exit code {process.poll()})")
 
 
-def _cleanup(process):
+def _session_alive(pid: int) -> bool:
     try:
-        os.killpg(process.pid, signal.SIGKILL)      # the session started for this test only
+        os.killpg(pid, 0)
     except ProcessLookupError:
-        pass
-    process.communicate(timeout=30)
+        return False
+    return True
 
 
-@pytest.mark.timeout(120)
-def test_killing_the_driver_loses_nothing_finished_and_the_rerun_resumes(tmp_path):
+def _interrupted(tmp_path, after: int, sig: int):
+    """Run the slow study, send ``sig`` once ``after`` tasks are done; (study file, store, return code, stderr)."""
     path = write_study(tmp_path, SLOW, "slow")
     store_path = tmp_path / "slow.sqlite"
     process = _start(path)
     try:
-        _wait_for(store_path, 5, process)
-        process.send_signal(signal.SIGKILL)
+        _wait_for(store_path, after, process)
+        process.send_signal(sig)
         process.wait(timeout=30)
+        end = time.monotonic() + 10
+        while time.monotonic() < end and _session_alive(process.pid):
+            time.sleep(0.1)
+        assert not _session_alive(process.pid), "a worker outlived the process running the study"
     finally:
-        _cleanup(process)
+        try:    # a worker orphaned by SIGKILL would hold the pipes open: end the session made for this test
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        _, err = process.communicate(timeout=30)
+    return path, store_path, process.returncode, err
+
+
+@pytest.mark.timeout(120)
+def test_killing_the_driver_loses_nothing_finished_and_the_rerun_resumes(tmp_path):
+    path, store_path, _, _ = _interrupted(tmp_path, 5, signal.SIGKILL)
     before = numbers(store_path)
     finished = {k: v for k, v in before.items() if v[0] == "done"}
     assert 5 <= len(finished) < 40, "the kill should land mid-study"
     rerun = subprocess.run([sys.executable, "-m", "bnstudio", "experiment", str(path), "--workers", "1",
                             "--no-report", "--json"], capture_output=True, text=True, timeout=120)
     assert rerun.returncode == 0, rerun.stderr
-    import json
     summary = json.loads(rerun.stdout)
     assert (summary["skipped"], summary["done"], summary["failed"]) == (len(finished), 40 - len(finished), 0)
     after = numbers(store_path)
@@ -87,16 +101,8 @@ def test_killing_the_driver_loses_nothing_finished_and_the_rerun_resumes(tmp_pat
 
 @pytest.mark.timeout(120)
 def test_ctrl_c_stops_cleanly_and_keeps_what_finished(tmp_path):
-    path = write_study(tmp_path, SLOW, "slow")
-    store_path = tmp_path / "slow.sqlite"
-    process = _start(path)
-    try:
-        _wait_for(store_path, 3, process)
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
-    finally:
-        _cleanup(process)
-    assert process.returncode == 130, err
+    _, store_path, code, err = _interrupted(tmp_path, 3, signal.SIGINT)
+    assert code == 130, err
     assert "interrupted" in err and "Traceback" not in err and str(store_path) in err
     with StudyStore(store_path, create=False) as store:
         counts, state = store.counts(), store.state()
