@@ -4,7 +4,8 @@ scheduler (``tcp://HOST:PORT``) or a :class:`distributed.LocalCluster` of worker
 The study's data (:class:`~bnstudio.experiment.evaluation.Context`) are scattered to every worker once
 (``broadcast=True``); each task then only names its data set. A task whose worker dies is run again elsewhere by
 the scheduler (up to ``distributed.scheduler.allowed-failures`` times; then it counts as failed here, and as
-unfinished in the store: the next run retries it). Workers started by a nanny use one BLAS thread, like the
+unfinished in the store: the next run retries it). A unit is the tasks of one learned structure (see
+:mod:`~bnstudio.experiment.executors`). Workers started by a nanny use one BLAS thread, like the
 local workers, so the numbers agree with a local run. Only this module imports dask.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, Iterable
 
 from bnstudio.errors import ValidationError
 from bnstudio.experiment.evaluation import Context
-from bnstudio.experiment.executors import Outcome, execute
+from bnstudio.experiment.executors import Outcome, WorkerLost, execute_all
 from bnstudio.experiment.tasks import Task
 
 
@@ -26,10 +27,10 @@ def _import_distributed():
     return distributed
 
 
-def _run_on_worker(context: Context, task: Task) -> Outcome:
+def _run_on_worker(context: Context, tasks: list[Task]) -> list[Outcome]:
     from distributed import get_worker
 
-    return execute(context, task, get_worker().address)
+    return execute_all(context, tasks, get_worker().address)
 
 
 class DaskExecutor:
@@ -64,8 +65,9 @@ class DaskExecutor:
         self.workers = max(threads, 1)
         self.context = self.client.scatter(context, broadcast=True)
 
-    def submit(self, task: Task) -> Any:
-        future = self.client.submit(_run_on_worker, self.context, task, key=f"bnstudio-task-{task.key}", pure=False)
+    def submit(self, tasks: list[Task]) -> Any:
+        future = self.client.submit(_run_on_worker, self.context, list(tasks), key=f"bnstudio-{tasks[0].key}",
+                                    pure=False)
         self.pending.add(future)
         return future
 
@@ -82,12 +84,12 @@ class DaskExecutor:
             return []
         return list(done)
 
-    def outcome(self, handle: Any) -> Outcome:
+    def outcome(self, handle: Any) -> list[Outcome]:
         self.pending.discard(handle)
         try:
             return handle.result()
         except Exception as exc:    # KilledWorker after repeated worker deaths, a lost connection
-            return Outcome(None, f"lost on the cluster ({type(exc).__name__}: {exc})", 0.0, "")
+            raise WorkerLost(f"lost on the cluster ({type(exc).__name__}: {exc})") from None
 
     def close(self, abandon: bool = False) -> None:
         if self.client is not None:

@@ -1,8 +1,10 @@
 """Where tasks run: worker processes on this machine (the default), behind the small interface the runner uses;
 :mod:`bnstudio.experiment.dask_executor` implements the same interface on a Dask cluster.
 
-Interface: ``start(context)`` sends the data to the workers once, ``submit(task)`` returns a handle,
-``wait(handles, timeout)`` the handles that finished, ``outcome(handle)`` an :class:`Outcome`, and
+Interface: ``start(context)`` sends the data to the workers once, ``submit(tasks)`` hands out a unit of tasks
+(the methods of one learned structure: run in one worker, the structure is learned once) and returns a handle,
+``wait(handles, timeout)`` the handles that finished, ``outcome(handle)`` an :class:`Outcome` per task (or raises
+:class:`WorkerLost` when the worker died before answering), and
 ``close(abandon)`` ends the workers (``abandon``: at once, dropping running tasks, which stay unfinished in the
 store and run again next time).
 
@@ -24,7 +26,7 @@ from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from bnstudio.errors import BNStudioError
 from bnstudio.experiment.evaluation import Context, run_task
@@ -35,14 +37,16 @@ _CONTEXT: Context | None = None
 
 @dataclass
 class Outcome:
-    """What came back for one task: a result dict or an error line, the task's seconds and the worker;
-    ``lost``: the task did not fail, its worker went away (the runner hands it out again)."""
+    """What came back for one task: a result dict or an error line, the task's seconds and the worker."""
 
     result: dict[str, Any] | None
     error: str | None
     seconds: float
     worker: str
-    lost: bool = False
+
+
+class WorkerLost(Exception):
+    """The worker running a unit went away (killed, out of memory): its tasks did not fail, they did not run."""
 
 
 def execute(context: Context, task: Task, worker: str) -> Outcome:
@@ -74,9 +78,14 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(0)
 
 
-def _run_installed(task: Task) -> Outcome:
+def execute_all(context: Context, tasks: Sequence[Task], worker: str) -> list[Outcome]:
+    """:func:`execute` every task of a unit, in order."""
+    return [execute(context, task, worker) for task in tasks]
+
+
+def _run_installed(tasks: Sequence[Task]) -> list[Outcome]:
     assert _CONTEXT is not None, "worker started without its context"
-    return execute(_CONTEXT, task, f"pid {os.getpid()}")
+    return execute_all(_CONTEXT, tasks, f"pid {os.getpid()}")
 
 
 class LocalExecutor:
@@ -95,24 +104,24 @@ class LocalExecutor:
         self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                         initializer=_install, initargs=(context, os.getpid()))
 
-    def submit(self, task: Task) -> Future:
+    def submit(self, tasks: Sequence[Task]) -> Future:
         assert self.pool is not None and self.context is not None
         try:
-            return self.pool.submit(_run_installed, task)
-        except BrokenProcessPool:   # a worker died: its tasks failed (retried next run); start fresh workers
+            return self.pool.submit(_run_installed, list(tasks))
+        except BrokenProcessPool:   # a worker died (its units come back as lost): start fresh workers
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.start(self.context)
-            return self.pool.submit(_run_installed, task)
+            return self.pool.submit(_run_installed, list(tasks))
 
     def wait(self, handles: Iterable[Future], timeout: float) -> list[Future]:
         done, _ = wait(list(handles), timeout=timeout, return_when=FIRST_COMPLETED)
         return list(done)
 
-    def outcome(self, handle: Future) -> Outcome:
+    def outcome(self, handle: Future) -> list[Outcome]:
         try:
             return handle.result()
-        except Exception as exc:    # the worker process died (killed, out of memory): every task it held is lost
-            return Outcome(None, f"worker lost ({type(exc).__name__}: {exc})", 0.0, "", lost=True)
+        except BrokenProcessPool as exc:    # a worker process died: every unit the pool held is lost
+            raise WorkerLost(f"worker lost ({type(exc).__name__}: {exc})") from None
 
     def close(self, abandon: bool = False) -> None:
         if self.pool is None:
@@ -136,26 +145,28 @@ class SerialExecutor:
 
     def __init__(self) -> None:
         self.context: Context | None = None
-        self.queue: deque[Task] = deque()
-        self.outcomes: dict[str, Outcome] = {}
+        self.queue: deque[tuple[int, list[Task]]] = deque()
+        self.outcomes: dict[int, list[Outcome]] = {}
+        self.count = 0
 
     def start(self, context: Context) -> None:
         self.context = context
 
-    def submit(self, task: Task) -> str:
-        self.queue.append(task)
-        return task.key
+    def submit(self, tasks: Sequence[Task]) -> int:
+        self.count += 1
+        self.queue.append((self.count, list(tasks)))
+        return self.count
 
-    def wait(self, handles: Iterable[str], timeout: float) -> list[str]:
-        """Run the oldest submitted task (``timeout`` does not apply: a task runs to its end)."""
+    def wait(self, handles: Iterable[int], timeout: float) -> list[int]:
+        """Run the oldest submitted unit (``timeout`` does not apply: a unit runs to its end)."""
         assert self.context is not None
         if not self.queue:
             return []
-        task = self.queue.popleft()
-        self.outcomes[task.key] = execute(self.context, task, f"pid {os.getpid()}")
-        return [task.key]
+        handle, tasks = self.queue.popleft()
+        self.outcomes[handle] = execute_all(self.context, tasks, f"pid {os.getpid()}")
+        return [handle]
 
-    def outcome(self, handle: str) -> Outcome:
+    def outcome(self, handle: int) -> list[Outcome]:
         return self.outcomes.pop(handle)
 
     def close(self, abandon: bool = False) -> None:

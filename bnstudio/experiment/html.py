@@ -21,30 +21,46 @@ def _e(text: Any) -> str:
     return html.escape(str(text))
 
 
-def _number(value: float | None, metric: str) -> str:
-    if value is None or not math.isfinite(value):
+def format_value(value: float | None, metric: str) -> str:
+    """A table number: percent for error (two decimals), four decimals otherwise, "–" for none; ±inf as ∞."""
+    if value is None or math.isnan(value):
         return "–"
+    if math.isinf(value):
+        return "−∞" if value < 0 else "∞"
     return f"{100 * value:.2f}" if metric in PERCENT else f"{value:.4f}"
+
+
+
+def cell_text(cell: dict[str, Any], metric: str) -> str:
+    """"mean ± sd" of a report cell (sd left out when unknown)."""
+    sd = "" if cell["sd"] is None else f" ± {format_value(cell['sd'], metric)}"
+    return f"{format_value(cell['mean'], metric)}{sd}"
+
+
+def table_rows(metric: str, table: dict[str, Any]) -> list[tuple[str, list[dict[str, Any] | None], float | None]]:
+    """Per data set of a report table: its cells in column order (None where nothing finished) and the best
+    mean of the row (lowest, or highest for cll, ll and auc)."""
+    out = []
+    for dataset in table["datasets"]:
+        found = [table["cells"].get(f"{dataset}|{s}|{m}") for s, m in table["pairs"]]
+        means = [c["mean"] for c in found if c is not None and c["mean"] is not None]
+        out.append((dataset, found, (max(means) if metric in HIGHER else min(means)) if means else None))
+    return out
 
 
 def _cell_table(metric: str, table: dict[str, Any]) -> str:
     """Rows = data sets, columns = structure+method, 'mean ± sd'; the best mean of each row in bold."""
-    cells, columns = table["cells"], table["columns"]
     unit = " (%)" if metric in PERCENT else ""
     out = [f"<h3>{_e(metric)}{unit}: mean ± sd over folds and seeds</h3><table><tr><th>data set</th>"]
-    out += [f"<th>{_e(c)}</th>" for c in columns] + ["</tr>"]
-    for dataset in table["datasets"]:
-        found = [cells.get(f"{dataset}|{s}|{m}") for s, m in table["pairs"]]
-        means = [c["mean"] for c in found if c is not None and c["mean"] is not None]
-        best = (max(means) if metric in HIGHER else min(means)) if means else None
+    out += [f"<th>{_e(c)}</th>" for c in table["columns"]] + ["</tr>"]
+    for dataset, found, best in table_rows(metric, table):
         out.append(f"<tr><td>{_e(dataset)}</td>")
         for cell in found:
             if cell is None:
                 out.append("<td></td>")
                 continue
             mark = ' class="best"' if best is not None and cell["mean"] == best else ""
-            sd = "" if cell["sd"] is None else f" ± {_number(cell['sd'], metric)}"
-            out.append(f"<td{mark}>{_number(cell['mean'], metric)}{sd}</td>")
+            out.append(f"<td{mark}>{_e(cell_text(cell, metric))}</td>")
         out.append("</tr>")
     return "".join(out) + "</table>"
 

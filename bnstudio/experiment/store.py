@@ -45,6 +45,7 @@ class StudyStore:
         try:
             self.db = sqlite3.connect(self.path, timeout=30.0)
             self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")    # WAL + NORMAL: a commit survives a killed process
             self.db.executescript(_SCHEMA)
             version = self._meta("schema_version")
         except sqlite3.DatabaseError as exc:
