@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import time
 from pathlib import Path
 
@@ -23,6 +24,20 @@ def numbers(path: Path) -> dict:
         return {r["key"]: (r["status"], {k: v for k, v in (r["metrics"] or {}).items() if k not in TIMING},
                            [{k: v for k, v in h.items() if k not in TIMING} for h in r["history"] or []])
                 for r in store.rows()}
+
+
+def _cpu() -> tuple[float, float]:
+    """CPU seconds (user + system) of this process and of its finished children (local workers)."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, children.ru_utime + children.ru_stime
+
+
+def _task_seconds(path: Path) -> float:
+    """The tasks' own wall seconds, summed (as measured inside the workers)."""
+    from bnstudio.experiment.store import StudyStore
+
+    with StudyStore(path, create=False) as store:
+        return sum(r["seconds"] or 0.0 for r in store.rows())
 
 
 def main() -> None:
@@ -44,11 +59,14 @@ def main() -> None:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{store}{suffix}").unlink(missing_ok=True)
         load = os.getloadavg()
-        start = time.perf_counter()
+        start, before = time.perf_counter(), _cpu()
         summary = run_study(suite(args.suite), make(), store_path=store)
         wall = time.perf_counter() - start
+        driver, workers = (after - first for after, first in zip(_cpu(), before))
         print(f"{label:30s} {summary.done:4d} done {summary.failed:2d} failed  {wall:7.1f} s wall "
-              f"(study {summary.seconds:.1f} s)  load before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
+              f"(study {summary.seconds:.1f} s; CPU: driver {driver:.1f} s, local workers {workers:.1f} s, "
+              f"tasks {_task_seconds(store):.1f} s)  load before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
+              flush=True)
         stores.append(store)
     first = numbers(stores[0])
     for store in stores[1:]:

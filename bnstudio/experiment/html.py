@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}
-table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #ccc;padding:3px 7px;
+table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #ccc;padding:3px 7px;white-space:nowrap;
 text-align:right}th{background:#f1f4f8}td:first-child,th:first-child{text-align:left}.best{font-weight:bold;
 background:#e6f2e6}figure{display:inline-block;margin:6px;vertical-align:top}figcaption{font-size:12px;
 max-width:520px}img{max-width:520px}.note{color:#555;font-size:13px}"""
@@ -22,12 +22,17 @@ def _e(text: Any) -> str:
 
 
 def format_value(value: float | None, metric: str) -> str:
-    """A table number: percent for error (two decimals), four decimals otherwise, "–" for none; ±inf as ∞."""
+    """A table number: percent for error (two decimals), iterations with one decimal, seconds with three
+    significant digits, four decimals otherwise; "–" for none, ±inf as ∞."""
     if value is None or math.isnan(value):
         return "–"
     if math.isinf(value):
         return "−∞" if value < 0 else "∞"
-    return f"{100 * value:.2f}" if metric in PERCENT else f"{value:.4f}"
+    if metric in PERCENT:
+        return f"{100 * value:.2f}"
+    if metric == "iterations":
+        return f"{value:.1f}"
+    return f"{value:.3g}" if metric == "time" else f"{value:.4f}"
 
 
 

@@ -56,8 +56,12 @@ def scatter(x: Sequence[float], y: Sequence[float], stem: Path, *, xlabel: str, 
         ax.set_xscale("log")
         ax.set_yscale("log")
         low = float(values[values > 0].min()) if (values > 0).any() else 1e-6
-    pad = (high - low) * 0.05 if not log and high > low else 0.0
-    ax.plot([low - pad, high + pad], [low - pad, high + pad], color="#888888", lw=1, ls="--")
+    pad = (high - low) * 0.08 if not log and high > low else 0.0
+    limits = (low - pad, high + pad) if not log else (low / 1.5, high * 1.5)
+    ax.plot(limits, limits, color="#888888", lw=1, ls="--")
+    ax.set_xlim(*limits)        # the same scale on both axes: the diagonal is the 45° line
+    ax.set_ylim(*limits)
+    ax.set_aspect("equal", adjustable="box")
     for k, label in enumerate(labels or []):
         ax.annotate(label, (x[k], y[k]), textcoords="offset points", xytext=(4, 3), fontsize=7, color="#333333")
     ax.set_xlabel(xlabel)

@@ -42,6 +42,8 @@ from bnstudio.learn.names import ALGORITHMS, METHODS
 #: classification scores a study can report (per task, on the held-out rows)
 METRICS = ("error", "cll", "ll", "brier", "auc", "ae", "se", "time", "iterations")
 DEFAULT_METRICS = ("error", "cll", "ll", "brier", "auc", "time", "iterations")
+#: what a query study reports: the squared error of each answer against the true network's (Singh §4.6)
+QUERY_METRICS = ("mse", "time", "iterations")
 GENERATORS = ("mofn-3-7-10", "corral")
 DISCRETISATIONS = ("mdl", "equal-width", "equal-frequency")
 MAX_FOLDS = 1000
@@ -222,10 +224,13 @@ def study_from_dict(doc: Mapping[str, Any], base: Path, source: str = "study") -
     for what, items in (("structures", [s.label for s in structures]), ("methods", [m.label for m in methods])):
         if len(set(items)) != len(items):
             raise r.fail(what, f"labels must be distinct, got {', '.join(items)}")
-    metrics = list(r.texts("metrics", doc["metrics"])) if "metrics" in doc else list(DEFAULT_METRICS)
-    bad = [m for m in metrics if m not in METRICS]
+    allowed = QUERY_METRICS if queries is not None else METRICS
+    metrics = list(r.texts("metrics", doc["metrics"])) if "metrics" in doc else (
+        ["mse"] if queries is not None else list(DEFAULT_METRICS))
+    bad = [m for m in metrics if m not in allowed]
     if bad:
-        raise r.fail("metrics", f"unknown metric '{bad[0]}'; use {', '.join(METRICS)}")
+        kind = "a query study" if queries is not None else "a classification study"
+        raise r.fail("metrics", f"unknown metric '{bad[0]}' for {kind}; use {', '.join(allowed)}")
     baseline = r.text("baseline", doc["baseline"]) if "baseline" in doc else _default_baseline(methods)
     if baseline not in [m.label for m in methods]:
         raise r.fail("baseline", f"'{baseline}' is not one of the methods ({', '.join(m.label for m in methods)})")

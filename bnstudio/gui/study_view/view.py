@@ -84,8 +84,8 @@ class StudyView(QWidget):
         inner = QVBoxLayout(tables)
         inner.addLayout(tools)
         inner.addWidget(self.table, 1)
-        hint = QLabel("Mean ± sd over folds and seeds; the best of each row in bold. Double-click a cell to open "
-                      "that run's fitted network.")
+        hint = QLabel("Mean ± sd over folds and seeds (error in %); the best of each row in bold. Select a cell "
+                      "and a run, or double-click a cell, to open that run's fitted network.")
         hint.setWordWrap(True)
         inner.addWidget(hint)
         self.comparisons.setHorizontalHeaderLabels(COMPARISON_HEAD)
