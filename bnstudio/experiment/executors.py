@@ -8,7 +8,7 @@ Interface: ``start(context)`` sends the data to the workers once, ``submit(tasks
 ``close(abandon)`` ends the workers (``abandon``: at once, dropping running tasks, which stay unfinished in the
 store and run again next time).
 
-:class:`SerialExecutor` runs the tasks one by one in this process (``--workers 0``; tests compare it with the
+:class:`SerialExecutor` runs the tasks one by one in this process (the tests compare it with the
 others). Local workers are ``spawn``-ed processes (no state inherited by accident, the same on every platform) that
 receive the :class:`~bnstudio.experiment.evaluation.Context` once, in their initializer, ignore Ctrl+C (the
 process running the study handles it), end themselves when that process is killed and use one BLAS thread
