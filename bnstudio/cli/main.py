@@ -34,6 +34,8 @@ SUBCOMMANDS: dict[str, str] = {
     "errorbars": "bnstudio.cli.errorbars",
     "decide": "bnstudio.cli.decide",
     "learn": "bnstudio.cli.learn",
+    "experiment": "bnstudio.cli.experiment",
+    "report": "bnstudio.cli.report",
     "gui": "bnstudio.cli.gui",
     "screenshot": "bnstudio.cli.screenshot",
 }

@@ -26,6 +26,7 @@ class Actions:
         self.new = self._make("&New", files.new_file, QKeySequence.New, standard(QStyle.SP_FileIcon))
         self.open = self._make("&Open…", files.open_dialog, QKeySequence.Open,
                                standard(QStyle.SP_DialogOpenButton))
+        self.open_study = self._make("Open S&tudy…", self._open_study)
         self.save = self._make("&Save", files.save, QKeySequence.Save, standard(QStyle.SP_DialogSaveButton))
         self.save_as = self._make("Save &As…", files.save_as, QKeySequence.SaveAs)
         self.export_png = self._make("Export Image as &PNG…", files.export_png_dialog)
@@ -104,6 +105,11 @@ class Actions:
             group.addAction(action)
         return action
 
+    def _open_study(self) -> None:
+        from bnstudio.gui.study_view import open_study_dialog   # on use: the app starts without the study code
+
+        open_study_dialog(self.window)
+
     def _select_all(self) -> None:
         for item in self.window.scene.nodes.values():
             item.setSelected(True)
@@ -118,6 +124,7 @@ class Actions:
         m.addActions([self.new, self.open])
         menus["recent"] = m.addMenu("Open &Recent")
         menus["examples"] = m.addMenu("E&xamples")
+        m.addAction(self.open_study)
         m.addSeparator()
         m.addActions([self.save, self.save_as])
         m.addSeparator()

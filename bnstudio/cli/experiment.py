@@ -1,0 +1,128 @@
+"""``bnstudio experiment STUDY.toml | --suite papers [--workers N | --scheduler URL | --dask-local N]``: run a
+whole study — every (data set, structure, method, fold, seed) — on all local cores or a Dask cluster, resumably,
+with a progress bar, then write its report (see docs/experiments.md)."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from bnstudio.cli import options as opt
+from bnstudio.cli.common import print_json
+from bnstudio.errors import ValidationError
+
+SUITES = ("papers", "singh-bagging")    # bnstudio.experiment.suite.SUITES (kept light here for --help)
+BAR = 28
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Run a study over many data sets (resumable; all cores or a Dask cluster) and write its report."""
+    parser.add_argument("study", nargs="?", type=opt.path, help="study file (.toml); results go to STUDY.sqlite")
+    parser.add_argument("--suite", choices=SUITES, help="a built-in study instead of a file (papers: 8 data sets x "
+                        "NB/TAN/KDB-1 x ml/mp/clgd/wanbia; singh-bagging: MP vs bagged MP on ALARM queries)")
+    parser.add_argument("--store", type=opt.path, help="the SQLite results file (default: next to the study "
+                        "file; SUITE.sqlite in the current folder for a suite)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=opt.positive_int, help="local worker processes (default: every core)")
+    where.add_argument("--scheduler", type=opt.name("a scheduler address"),
+                       help="run on the Dask cluster at tcp://HOST:PORT (pip install 'bnstudio[cluster]')")
+    where.add_argument("--dask-local", type=opt.positive_int, metavar="N",
+                       help="start a local Dask cluster of N worker processes and run there")
+    parser.add_argument("--report", type=opt.path, help="report folder (default: STUDY-report beside the results)")
+    parser.add_argument("--no-report", action="store_true", help="do not write the report at the end")
+    parser.add_argument("--json", action="store_true", help="print the run's summary as JSON")
+
+
+class ProgressBar:
+    """The study's reporter on stderr: ``[####....] 120/480 done 118 failed 2 running 2 ETA 3m12s``, redrawn in
+    place on a terminal, a line every few seconds otherwise."""
+
+    def __init__(self, stream: Any = None) -> None:
+        self.stream = stream or sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.total, self.last, self.text = 0, 0.0, ""
+
+    def begin(self, label: str, total: int | None) -> None:
+        self.total = int(total or 0)
+
+    def iteration(self, info: Any) -> bool:
+        o = info.objectives
+        finished = int(o["done"] + o["failed"])
+        filled = BAR * finished // self.total if self.total else BAR
+        eta = "" if o["eta"] < 0 else f"  ETA {_duration(o['eta'])}"
+        self.text = (f"[{'#' * filled}{'.' * (BAR - filled)}] {finished}/{self.total}  done {int(o['done'])}  "
+                     f"failed {int(o['failed'])}  running {int(o['running'])}{eta}")
+        now = time.monotonic()
+        if self.tty:
+            self.stream.write("\r" + self.text.ljust(96))
+            self.stream.flush()
+        elif now - self.last >= 5.0 or finished == self.total:
+            self.last = now
+            print(self.text, file=self.stream, flush=True)
+        return False
+
+    def end(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+def _executor(args: argparse.Namespace):
+    if args.scheduler is not None or args.dask_local is not None:
+        from bnstudio.experiment.dask_executor import DaskExecutor
+
+        return DaskExecutor(args.scheduler, args.dask_local)
+    from bnstudio.experiment.executors import LocalExecutor
+
+    return LocalExecutor(args.workers)
+
+
+def run(args: argparse.Namespace) -> int:
+    if (args.study is None) == (args.suite is None):
+        raise ValidationError("experiment: give a study file or --suite NAME (one of them)")
+    from bnstudio.experiment.runner import run_study
+
+    if args.suite is not None:
+        from bnstudio.experiment.suite import suite
+
+        study = suite(args.suite)
+    else:
+        from bnstudio.experiment.spec import load_study
+
+        study = load_study(args.study)
+    store = args.store or study.store_path()
+    bar = ProgressBar()
+    try:
+        summary = run_study(study, _executor(args), bar, store)
+    except KeyboardInterrupt:
+        bar.end()
+        print(f"bnstudio: interrupted; every finished task is saved in {store}: run the same command again to "
+              "resume", file=sys.stderr)
+        return 130
+    report = None
+    if not args.no_report:
+        from bnstudio.experiment.report import write_report
+
+        report = write_report(summary.store, args.report)
+    if args.json:
+        print_json({**summary.to_json(), "report": None if report is None else str(report.html)})
+    else:
+        print(f"{study.name}: {summary.total} tasks ({summary.skipped} done before, {summary.done} done now, "
+              f"{summary.failed} failed) in {summary.seconds:.1f} s on {summary.executor} -> {summary.store}")
+        if report is not None:
+            print(f"report: {report.html}")
+    if summary.failed:
+        print(f"bnstudio: error: {summary.failed} task(s) failed (listed in the report and in {summary.store}); "
+              "running the study again retries them", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,117 @@
+"""A data set spec made into integer codes, once, in the process that starts the study; the result is what goes to
+the workers (once per worker, not once per task).
+
+* ``csv``: the file read as categorical columns (:func:`bnstudio.data.read_table`); with ``discretise`` the
+  numeric columns are cut first (:func:`bnstudio.data.discretise_frame`, on the whole file); ``rows`` keeps the
+  first rows.
+* ``network``: ``rows`` forward samples of the network (:func:`bnstudio.sampling.forward_sample`, ``seed``); the
+  network is kept as the data set's true structure and parameters (structure ``true``, query answers).
+* ``generator``: :mod:`bnstudio.experiment.generators` (class ``Class``).
+
+The fingerprint hashes the spec with the file's bytes in place of its path, so a changed file or option makes
+new task keys and a moved one does not.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bnstudio.core.network import Network
+from bnstudio.data.dataset import Dataset
+from bnstudio.errors import FormatError, ValidationError
+from bnstudio.experiment.generators import GENERATORS
+from bnstudio.experiment.spec import DatasetSpec
+
+
+@dataclass
+class PreparedData:
+    """Codes (N, V) over ``names`` (``states`` per column), the class ``target``, the generating ``network``
+    (sampled data sets) and a fingerprint of where the data came from."""
+
+    name: str
+    names: list[str]
+    states: list[tuple[str, ...]]
+    codes: np.ndarray
+    target: str | None
+    network: Network | None
+    fingerprint: str
+
+    @property
+    def dataset(self) -> Dataset:
+        """The codes as a :class:`Dataset` (to align them with a given network)."""
+        return Dataset(list(self.names), list(self.states), self.codes, source=self.name)
+
+
+def prepare(spec: DatasetSpec) -> PreparedData:
+    """Read, sample or generate the data set of ``spec``; a problem is one error naming the data set."""
+    if spec.kind == "generator":
+        codes, names, states = GENERATORS[spec.source](spec.rows, spec.seed)
+        network, digest = None, ""
+        target = spec.target or "Class"
+    elif spec.kind == "network":
+        from bnstudio.io import read_network
+        from bnstudio.sampling import forward_sample
+
+        network = read_network(spec.source)
+        codes = forward_sample(network, spec.rows, seed=spec.seed)
+        names, states = list(network.variables), [network.states(v) for v in network.variables]
+        digest, target = file_digest(spec.source), spec.target
+    else:
+        table = _read_csv(spec)
+        codes, names, states = table.codes, list(table.columns), list(table.states)
+        network, digest, target = None, file_digest(spec.source), spec.target
+    if target is not None and target not in names:
+        raise ValidationError(f"data set '{spec.name}': no variable '{target}' to use as the target")
+    described = {**spec.to_json(), "source": digest or spec.source}   # a file by its bytes, not where it lies
+    fingerprint = hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    return PreparedData(spec.name, names, [tuple(s) for s in states], codes, target, network, fingerprint)
+
+
+def _read_csv(spec: DatasetSpec) -> Dataset:
+    from bnstudio.data import read_table
+
+    if not spec.discretise:
+        table = read_table(spec.source)
+    else:
+        table = _discretised(spec)
+    if spec.rows is not None:
+        table = table.select_rows(slice(0, spec.rows))
+    return table
+
+
+def _discretised(spec: DatasetSpec) -> Dataset:
+    """The CSV with its numeric columns cut as ``spec.discretise`` says (see :mod:`bnstudio.experiment.spec`)."""
+    import pandas as pd
+
+    from bnstudio.data import discretise_frame, from_frame
+
+    try:
+        frame = pd.read_csv(spec.source, skipinitialspace=True)
+    except (OSError, ValueError) as exc:
+        raise FormatError(f"cannot read the table: {exc}", spec.source) from None
+    options = spec.discretise
+    columns = options.get("columns") or [c for c in frame.columns
+                                         if c != spec.target and pd.api.types.is_numeric_dtype(frame[c])]
+    method: Any = "mdl" if options["method"] == "mdl" else (options["method"].replace("-", "_"), options["bins"])
+    if method == "mdl" and spec.target not in frame.columns:
+        raise ValidationError(f"data set '{spec.name}': mdl discretisation needs the target column '{spec.target}'")
+    cut, _ = discretise_frame(frame, {c: method for c in columns}, class_column=spec.target)
+    return from_frame(cut, source=spec.source)
+
+
+def file_digest(path: str) -> str:
+    """SHA-256 of the file's bytes (a file's identity in task keys)."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as exc:
+        raise FormatError(f"cannot read the file: {exc.strerror or exc}", str(Path(path))) from None
+    return digest.hexdigest()

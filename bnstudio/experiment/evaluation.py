@@ -1,0 +1,146 @@
+"""One task, start to end, as a pure function of the data and the task: the same inputs give the same numbers in
+any process, on any worker (what makes a local run and a Dask run agree).
+
+Classification: the rows are split by the task's seed (k-fold: :func:`bnstudio.data.k_folds`; or one
+train/test split), the structure is learned on the training part (or fixed: ``true`` / a file), the method fits
+the parameters there (``validation``: a seeded share of the training rows held out for early stopping) and the
+held-out rows are scored (:mod:`~bnstudio.experiment.scores`; a bagged ensemble averages its bags' answers).
+Query studies fit on all rows and compare the answers with the generating network's
+(:mod:`~bnstudio.experiment.queries`). Seeded learners without an explicit seed get one derived from the task's
+seed and fold.
+
+A learned structure is kept per process (a few of them), so the methods of one (data set, structure, fold,
+seed) learn it once when they run in the same worker.
+"""
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import numpy as np
+
+from bnstudio.core.network import Network
+from bnstudio.experiment.datasets import PreparedData
+from bnstudio.experiment.queries import Query, query_answers, query_cases, query_scores
+from bnstudio.experiment.scores import classification_scores
+from bnstudio.experiment.tasks import Task
+
+SEEDED_METHODS = ("em", "bagged-mp")
+_STRUCTURES: "OrderedDict[tuple, tuple[Network, np.ndarray, float]]" = OrderedDict()
+_KEEP = 8
+
+
+@dataclass
+class Context:
+    """What every worker needs, sent once: the prepared data sets by name and a query study's queries."""
+
+    datasets: Mapping[str, PreparedData]
+    queries: list[Query] | None = None
+
+
+def derived_seed(*parts: int) -> int:
+    """A seed for a task's random choices from its seed and fold (numpy's SeedSequence)."""
+    return int(np.random.SeedSequence([int(p) for p in parts]).generate_state(1, np.uint64)[0] >> 1)
+
+
+def split_rows(n: int, split: Mapping[str, Any], fold: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(train, test) row indices of fold ``fold`` (k-fold) or of the seeded train/test split."""
+    from bnstudio.data.split import k_folds, train_test_indices
+
+    if split["folds"] is None:
+        return train_test_indices(n, split["test_fraction"], seed)
+    for k, (train, test) in enumerate(k_folds(n, split["folds"], seed)):
+        if k == fold:
+            return train, test
+    raise ValueError(f"fold {fold} out of range")    # pragma: no cover (tasks are generated in range)
+
+
+def _structure(data: PreparedData, spec: Mapping[str, Any], train: np.ndarray, fold: int,
+               seed: int) -> tuple[Network, np.ndarray, float]:
+    """(network, codes aligned to it, seconds to learn it) for the task's structure, cached per process."""
+    cache_key = (data.fingerprint, json.dumps(spec, sort_keys=True), fold, seed, len(train))
+    if cache_key in _STRUCTURES:
+        _STRUCTURES.move_to_end(cache_key)
+        return _STRUCTURES[cache_key]
+    start = time.perf_counter()
+    if spec["network"] == "true":
+        if data.network is None:
+            from bnstudio.errors import ValidationError
+            raise ValidationError(f"structure 'true' needs a data set sampled from a network; '{data.name}' is not")
+        found = (data.network, data.codes, 0.0)
+    elif spec["network"] is not None:
+        from bnstudio.data import align
+        from bnstudio.io import read_network
+
+        net = read_network(spec["network"])
+        found = (net, align(data.dataset, net).codes, 0.0)
+    else:
+        from bnstudio.learn.structure.api import learn_structure
+
+        options = dict(spec["options"])
+        if spec["algorithm"] in ("hill-climb", "bnc") and "seed" not in options:
+            options["seed"] = derived_seed(seed, fold)
+        learned = learn_structure(spec["algorithm"], data.codes[train], data.names, data.states,
+                                  target=data.target, **options)
+        found = (learned.network, data.codes, time.perf_counter() - start)
+    _STRUCTURES[cache_key] = found
+    while len(_STRUCTURES) > _KEEP:
+        _STRUCTURES.popitem(last=False)
+    return found
+
+
+def _fit(net: Network, codes: np.ndarray, target: str | None, method: Mapping[str, Any], fold: int, seed: int):
+    from bnstudio.data.split import train_test_indices
+    from bnstudio.learn.params import make_learner
+
+    options = dict(method["options"])
+    if method["method"] in SEEDED_METHODS and "seed" not in options:
+        options["seed"] = derived_seed(seed, fold, 1)
+    validation = None
+    if method["validation"] is not None:
+        keep, held = train_test_indices(len(codes), method["validation"], derived_seed(seed, fold, 2))
+        codes, validation = codes[keep], codes[held]
+    return make_learner(method["method"], **options).fit(net, codes, target=target, validation=validation)
+
+
+def network_blob(net: Network) -> bytes:
+    """The fitted network as a compressed ``.bnsproj`` document (what the app opens from a study cell)."""
+    from bnstudio.project import project_from_network, project_to_json
+
+    return zlib.compress(json.dumps(project_to_json(project_from_network(net))).encode(), 6)
+
+
+def run_task(context: Context, task: Task) -> dict[str, Any]:
+    """Run ``task`` on its data set; returns metrics, the convergence history, the stop reason and the fitted
+    network (compressed project JSON). Errors propagate: the runner stores them as the task's failure."""
+    data = context.datasets[task.dataset]
+    spec = task.spec
+    if spec["split"]["evaluation"] == "queries":
+        return _query_task(context, data, task)
+    train, test = split_rows(len(data.codes), spec["split"], task.fold, task.seed)
+    net, codes, structure_seconds = _structure(data, spec["structure"], train, task.fold, task.seed)
+    fit = _fit(net, codes[train], data.target, spec["method"], task.fold, task.seed)
+    fitted = fit.network(net)
+    metrics = classification_scores(fitted, codes[test], data.target, fit.ensemble)
+    metrics.update(time=fit.seconds, structure_time=structure_seconds, iterations=fit.n_iterations)
+    return {"metrics": metrics, "history": fit.history, "stop_reason": fit.stop_reason,
+            "network": network_blob(fitted)}
+
+
+def _query_task(context: Context, data: PreparedData, task: Task) -> dict[str, Any]:
+    net, codes, _ = _structure(data, task.spec["structure"], np.arange(len(data.codes)), task.fold, task.seed)
+    fit = _fit(net, codes, None, task.spec["method"], task.fold, task.seed)
+    fitted = fit.network(net)
+    queries = context.queries or []
+    cases = query_cases(net, queries)
+    truth = query_answers(data.network, query_cases(data.network, queries))
+    metrics = query_scores(query_answers(fitted, cases, fit.ensemble), truth)
+    if fit.ensemble is not None:     # for comparison: the answer of the bag-mean CPTs (not Singh's estimator)
+        metrics["mean_cpt_answers"] = query_answers(fitted, cases).tolist()
+    metrics.update(truth=truth.tolist(), time=fit.seconds, iterations=fit.n_iterations)
+    return {"metrics": metrics, "history": fit.history, "stop_reason": fit.stop_reason,
+            "network": network_blob(fitted)}

@@ -1,0 +1,173 @@
+"""Where tasks run: worker processes on this machine (the default), behind the small interface the runner uses;
+:mod:`bnstudio.experiment.dask_executor` implements the same interface on a Dask cluster.
+
+Interface: ``start(context)`` sends the data to the workers once, ``submit(tasks)`` hands out a unit of tasks
+(the methods of one learned structure: run in one worker, the structure is learned once) and returns a handle,
+``wait(handles, timeout)`` the handles that finished, ``outcome(handle)`` an :class:`Outcome` per task (or raises
+:class:`WorkerLost` when the worker died before answering), and
+``close(abandon)`` ends the workers (``abandon``: at once, dropping running tasks, which stay unfinished in the
+store and run again next time).
+
+:class:`SerialExecutor` runs the tasks one by one in this process (the tests compare it with the
+others). Local workers are ``spawn``-ed processes (no state inherited by accident, the same on every platform) that
+receive the :class:`~bnstudio.experiment.evaluation.Context` once, in their initializer, ignore Ctrl+C (the
+process running the study handles it), end themselves when that process is killed and use one BLAS thread
+(``import bnstudio`` sets that), as Dask's workers do: so results are bit-for-bit the same in both.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+import traceback
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from bnstudio.errors import BNStudioError
+from bnstudio.experiment.evaluation import Context, run_task
+from bnstudio.experiment.tasks import Task
+
+_CONTEXT: Context | None = None
+
+
+@dataclass
+class Outcome:
+    """What came back for one task: a result dict or an error line, the task's seconds and the worker."""
+
+    result: dict[str, Any] | None
+    error: str | None
+    seconds: float
+    worker: str
+
+
+class WorkerLost(Exception):
+    """The worker running a unit went away (killed, out of memory): its tasks did not fail, they did not run."""
+
+
+def execute(context: Context, task: Task, worker: str) -> Outcome:
+    """Run one task, turning any exception into an error line (a failed task, stored and retried next time)."""
+    start = time.perf_counter()
+    try:
+        result, error = run_task(context, task), None
+    except BNStudioError as exc:
+        result, error = None, " ".join(str(exc).splitlines())
+    except Exception as exc:   # a bug: keep where it happened, on one line
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        result, error = None, (f"internal error ({type(exc).__name__}: {' '.join(str(exc).splitlines())}) "
+                               f"at {os.path.basename(where.filename)}:{where.lineno}")
+    return Outcome(result, error, time.perf_counter() - start, worker)
+
+
+def _install(context: Context, parent: int) -> None:
+    global _CONTEXT
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _CONTEXT = context
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker when the process running the study is gone (killed: its pool never says goodbye, and a
+    worker waiting on the task queue would otherwise wait for ever)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def execute_all(context: Context, tasks: Sequence[Task], worker: str) -> list[Outcome]:
+    """:func:`execute` every task of a unit, in order."""
+    return [execute(context, task, worker) for task in tasks]
+
+
+def _run_installed(tasks: Sequence[Task]) -> list[Outcome]:
+    assert _CONTEXT is not None, "worker started without its context"
+    return execute_all(_CONTEXT, tasks, f"pid {os.getpid()}")
+
+
+class LocalExecutor:
+    """``workers`` processes on this machine (default: every core)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = int(workers or os.cpu_count() or 1)
+        if self.workers < 1:
+            raise ValueError("workers must be at least 1")
+        self.pool: ProcessPoolExecutor | None = None
+        self.context: Context | None = None
+        self.description = f"{self.workers} local process{'es' if self.workers > 1 else ''}"
+
+    def start(self, context: Context) -> None:
+        self.context = context
+        self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_install, initargs=(context, os.getpid()))
+
+    def submit(self, tasks: Sequence[Task]) -> Future:
+        assert self.pool is not None and self.context is not None
+        try:
+            return self.pool.submit(_run_installed, list(tasks))
+        except BrokenProcessPool:   # a worker died (its units come back as lost): start fresh workers
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.start(self.context)
+            return self.pool.submit(_run_installed, list(tasks))
+
+    def wait(self, handles: Iterable[Future], timeout: float) -> list[Future]:
+        done, _ = wait(list(handles), timeout=timeout, return_when=FIRST_COMPLETED)
+        return list(done)
+
+    def outcome(self, handle: Future) -> list[Outcome]:
+        try:
+            return handle.result()
+        except BrokenProcessPool as exc:    # a worker process died: every unit the pool held is lost
+            raise WorkerLost(f"worker lost ({type(exc).__name__}: {exc})") from None
+
+    def close(self, abandon: bool = False) -> None:
+        if self.pool is None:
+            return
+        if abandon:
+            terminate = getattr(self.pool, "terminate_workers", None)    # Python 3.14
+            if terminate is not None:
+                terminate()
+            else:
+                for process in list(getattr(self.pool, "_processes", {}).values()):
+                    process.terminate()
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool = None
+
+
+class SerialExecutor:
+    """Every task in this process, one at a time, in the order handed out (no parallelism, no pickling)."""
+
+    workers = 1
+    description = "this process (serial)"
+
+    def __init__(self) -> None:
+        self.context: Context | None = None
+        self.queue: deque[tuple[int, list[Task]]] = deque()
+        self.outcomes: dict[int, list[Outcome]] = {}
+        self.count = 0
+
+    def start(self, context: Context) -> None:
+        self.context = context
+
+    def submit(self, tasks: Sequence[Task]) -> int:
+        self.count += 1
+        self.queue.append((self.count, list(tasks)))
+        return self.count
+
+    def wait(self, handles: Iterable[int], timeout: float) -> list[int]:
+        """Run the oldest submitted unit (``timeout`` does not apply: a unit runs to its end)."""
+        assert self.context is not None
+        if not self.queue:
+            return []
+        handle, tasks = self.queue.popleft()
+        self.outcomes[handle] = execute_all(self.context, tasks, f"pid {os.getpid()}")
+        return [handle]
+
+    def outcome(self, handle: int) -> list[Outcome]:
+        return self.outcomes.pop(handle)
+
+    def close(self, abandon: bool = False) -> None:
+        self.queue.clear()

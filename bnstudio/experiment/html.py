@@ -1,0 +1,138 @@
+"""The report's one HTML page: the study, the Zhou Table 4-2 tables, the comparisons and every figure, embedded as
+PNG data (the page stands alone; each figure links its SVG file)."""
+from __future__ import annotations
+
+import base64
+import html
+import math
+from pathlib import Path
+from typing import Any, Sequence
+
+STYLE = """body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}
+table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #ccc;padding:3px 7px;white-space:nowrap;
+text-align:right}th{background:#f1f4f8}td:first-child,th:first-child{text-align:left}.best{font-weight:bold;
+background:#e6f2e6}figure{display:inline-block;margin:6px;vertical-align:top}figcaption{font-size:12px;
+max-width:520px}img{max-width:520px}.note{color:#555;font-size:13px}"""
+PERCENT = {"error"}
+HIGHER = {"cll", "ll", "auc"}
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text))
+
+
+def format_value(value: float | None, metric: str) -> str:
+    """A table number: percent for error (two decimals), iterations with one decimal, seconds with three
+    significant digits, four decimals otherwise; "–" for none, ±inf as ∞."""
+    if value is None or math.isnan(value):
+        return "–"
+    if math.isinf(value):
+        return "−∞" if value < 0 else "∞"
+    if metric in PERCENT:
+        return f"{100 * value:.2f}"
+    if metric == "iterations":
+        return f"{value:.1f}"
+    return f"{value:.3g}" if metric == "time" else f"{value:.4f}"
+
+
+
+def cell_text(cell: dict[str, Any], metric: str) -> str:
+    """"mean ± sd" of a report cell (sd left out when unknown)."""
+    sd = "" if cell["sd"] is None else f" ± {format_value(cell['sd'], metric)}"
+    return f"{format_value(cell['mean'], metric)}{sd}"
+
+
+def table_rows(metric: str, table: dict[str, Any]) -> list[tuple[str, list[dict[str, Any] | None], float | None]]:
+    """Per data set of a report table: its cells in column order (None where nothing finished) and the best
+    mean of the row (lowest, or highest for cll, ll and auc)."""
+    out = []
+    for dataset in table["datasets"]:
+        found = [table["cells"].get(f"{dataset}|{s}|{m}") for s, m in table["pairs"]]
+        means = [c["mean"] for c in found if c is not None and c["mean"] is not None]
+        out.append((dataset, found, (max(means) if metric in HIGHER else min(means)) if means else None))
+    return out
+
+
+def _cell_table(metric: str, table: dict[str, Any]) -> str:
+    """Rows = data sets, columns = structure+method, 'mean ± sd'; the best mean of each row in bold."""
+    unit = " (%)" if metric in PERCENT else ""
+    out = [f"<h3>{_e(metric)}{unit}: mean ± sd over folds and seeds</h3><table><tr><th>data set</th>"]
+    out += [f"<th>{_e(c)}</th>" for c in table["columns"]] + ["</tr>"]
+    for dataset, found, best in table_rows(metric, table):
+        out.append(f"<tr><td>{_e(dataset)}</td>")
+        for cell in found:
+            if cell is None:
+                out.append("<td></td>")
+                continue
+            mark = ' class="best"' if best is not None and cell["mean"] == best else ""
+            out.append(f"<td{mark}>{_e(cell_text(cell, metric))}</td>")
+        out.append("</tr>")
+    return "".join(out) + "</table>"
+
+
+def _comparisons(comparisons: Sequence[dict[str, Any]]) -> str:
+    if not comparisons:
+        return ""
+    head = ("structure", "method", "vs", "metric", "n", "wins", "draws", "losses", "Wilcoxon p", "sign test p")
+    out = ["<h2>Comparisons with the baseline</h2><p class='note'>Paired by data set (query studies: by query) on "
+           "the means; two-sided tests.</p><table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+    for c in comparisons:
+        values = (c["structure"], c["method"], c["baseline"], c["metric"], c["n"], c["wins"], c["draws"],
+                  c["losses"], f"{c['wilcoxon_p']:.3g}", f"{c['sign_p']:.3g}")
+        out.append("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in values) + "</tr>")
+    return "".join(out) + "</table>"
+
+
+def _queries(found: dict[str, Any]) -> str:
+    head = "<h2>Query answers (Singh §4.6)</h2><table><tr><th>method</th><th>data sets</th><th>mean MSE</th>" \
+           "<th>mean bias²</th><th>mean variance</th></tr>"
+    rows = []
+    for name, entry in found["methods"].items():
+        bias2, variance = entry["bias2"], entry["variance"]
+        rows.append(f"<tr><td>{_e(name)}</td><td>{entry['datasets']}</td><td>{entry['mean_mse']:.5f}</td>"
+                    f"<td>{sum(bias2) / len(bias2):.5f}</td><td>{sum(variance) / len(variance):.5f}</td></tr>")
+    return head + "".join(rows) + "</table>"
+
+
+def _figures(figures: Sequence[tuple[str, Path, Path]], folder: Path) -> str:
+    out = ["<h2>Figures</h2>"]
+    for title, png, svg in figures:
+        data = base64.b64encode(png.read_bytes()).decode()
+        link = svg.relative_to(folder).as_posix()
+        out.append(f'<figure><img alt="{_e(title)}" src="data:image/png;base64,{data}"><figcaption>{_e(title)} '
+                   f'(<a href="{_e(link)}">SVG</a>)</figcaption></figure>')
+    return "".join(out)
+
+
+def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], folder: Path) -> str:
+    """The whole page for the report ``document`` (see :func:`bnstudio.experiment.report.write_report`)."""
+    study, counts = document["study"], document["counts"]
+    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_e(study['name'])}</title>"
+             f"<style>{STYLE}</style></head><body><h1>Study {_e(study['name'])}</h1>",
+             f"<p class='note'>{len(study['datasets'])} data sets × {len(study['structures'])} structures × "
+             f"{len(study['methods'])} methods; {_e(_split(study))}; seeds {_e(study['seeds'])}; baseline "
+             f"<b>{_e(study['baseline'])}</b>. Tasks: {counts['done']} done, {counts['failed']} failed, "
+             f"{counts['pending']} not run{'; ran on ' + _e(document['executor']) if document.get('executor') else ''}"
+             ".</p>"]
+    for metric, table in document.get("tables", {}).items():
+        parts.append(_cell_table(metric, table))
+    if "queries" in document:
+        parts.append(_queries(document["queries"]))
+        parts.append(_comparisons(document["queries"]["comparisons"]))
+    parts.append(_comparisons(document.get("comparisons", [])))
+    if document.get("failures"):
+        parts.append("<h2>Failed tasks</h2><table><tr><th>data set</th><th>structure</th><th>method</th><th>fold"
+                     "</th><th>seed</th><th>error</th></tr>" + "".join(
+                         "<tr>" + "".join(f"<td>{_e(f[k])}</td>" for k in ("dataset", "structure", "method", "fold",
+                                                                           "seed", "error")) + "</tr>"
+                         for f in document["failures"]) + "</table>")
+    parts.append(_figures(figures, folder))
+    return "".join(parts) + "</body></html>\n"
+
+
+def _split(study: dict[str, Any]) -> str:
+    if study.get("evaluation") == "queries":
+        return "query answers against the generating network"
+    if study.get("folds"):
+        return f"{study['folds']}-fold cross-validation"
+    return f"a {study['test_fraction']:g} test split per seed"

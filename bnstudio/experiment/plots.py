@@ -1,0 +1,86 @@
+"""The report's figures, drawn with matplotlib's object API on the Agg canvas (no pyplot, no global backend: safe
+in any process, the app's included) and written as PNG and SVG. matplotlib is imported inside the drawing
+functions only, so importing this module (or :mod:`bnstudio.experiment.report`) loads no plotting library.
+
+* :func:`scatter` — the diagonal figure of the ELR papers (Zhou Fig. 4.8): one point per data set (or query),
+  x = the baseline's score, y = the other method's, with one-standard-deviation bars; below the diagonal the
+  method is better when lower is better.
+* :func:`curves` — convergence: an objective per iteration, one line per method.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+FORMATS = ("png", "svg")
+
+
+def _figure(size: tuple[float, float]) -> "Figure":
+    """A figure on its own Agg canvas (matplotlib imported here, on first use)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _save(fig: "Figure", stem: Path) -> list[Path]:
+    paths = []
+    for fmt in FORMATS:
+        path = stem.with_suffix(f".{fmt}")
+        fig.savefig(path, format=fmt, dpi=110, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
+        paths.append(path)
+    return paths
+
+
+def scatter(x: Sequence[float], y: Sequence[float], stem: Path, *, xlabel: str, ylabel: str, title: str,
+            xerr: Sequence[float] | None = None, yerr: Sequence[float] | None = None,
+            labels: Sequence[str] | None = None, log: bool = False) -> list[Path]:
+    """Method against baseline with the diagonal y = x; returns the PNG and SVG paths."""
+    fig = _figure((4.6, 4.4))
+    ax = fig.add_subplot()
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    ax.errorbar(x, y, xerr=xerr, yerr=yerr, fmt="o", ms=5, color="#1f5fa8", ecolor="#9bb7d8", elinewidth=1,
+                capsize=2)
+    values = np.concatenate([x, y])
+    low, high = float(values.min()), float(values.max())
+    if log:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        low = float(values[values > 0].min()) if (values > 0).any() else 1e-6
+    pad = (high - low) * 0.08 if not log and high > low else 0.0
+    limits = (low - pad, high + pad) if not log else (low / 1.5, high * 1.5)
+    ax.plot(limits, limits, color="#888888", lw=1, ls="--")
+    ax.set_xlim(*limits)        # the same scale on both axes: the diagonal is the 45° line
+    ax.set_ylim(*limits)
+    ax.set_aspect("equal", adjustable="box")
+    for k, label in enumerate(labels or []):
+        ax.annotate(label, (x[k], y[k]), textcoords="offset points", xytext=(4, 3), fontsize=7, color="#333333")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, lw=0.4, alpha=0.5)
+    return _save(fig, stem)
+
+
+def curves(series: Sequence[tuple[str, Sequence[float]]], stem: Path, *, ylabel: str, title: str) -> list[Path]:
+    """One line per (label, values by iteration); returns the PNG and SVG paths."""
+    fig = _figure((5.2, 3.6))
+    ax = fig.add_subplot()
+    for label, values in series:
+        ax.plot(np.arange(1, len(values) + 1), values, marker="." if len(values) < 40 else None, lw=1.4,
+                label=label)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, lw=0.4, alpha=0.5)
+    ax.legend(fontsize=8)
+    return _save(fig, stem)

@@ -1,0 +1,200 @@
+"""``bnstudio report STUDY.sqlite``: the study's tables as CSV and JSON, its figures as PNG and SVG, and one HTML
+page embedding them (:mod:`~bnstudio.experiment.html`).
+
+Classification studies: per metric, the long table (data set, structure, method, mean, sd, n) and the wide
+table of Zhou Table 4-2 (a row per data set, a column per structure + method, "mean ± sd" over folds and
+seeds); the comparisons with the baseline (:mod:`~bnstudio.experiment.summary`); the failed tasks; scatter
+plots of each method's error (and CLL) against the baseline's per data set; convergence curves (training
+objective per iteration, first seed, fold 0) per data set and structure. Query studies: per query the true
+answer and each method's MSE, bias² and variance over the data sets, the comparisons by query and a log-log
+scatter of per-query MSE.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from bnstudio.experiment import plots, summary
+from bnstudio.experiment.html import page
+from bnstudio.experiment.store import StudyStore
+
+SCATTER_METRICS = ("error", "cll")
+NOT_TABULATED = {"n"}
+
+
+@dataclass
+class Report:
+    """Where the report went: the folder, the HTML page, the JSON, every CSV and every figure (PNG, SVG)."""
+
+    folder: Path
+    html: Path
+    json: Path
+    tables: list[Path] = field(default_factory=list)
+    figures: list[tuple[str, Path, Path]] = field(default_factory=list)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
+
+
+def _finite(value: Any) -> Any:
+    """JSON-safe: non-finite floats become None (recursively)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+def write_report(store_path: str | Path, folder: str | Path | None = None) -> Report:
+    """Write the report of the study file ``store_path`` into ``folder`` (default ``STUDY-report`` beside it)."""
+    store_path = Path(store_path)
+    folder = Path(folder) if folder is not None else store_path.with_name(f"{store_path.stem}-report")
+    with StudyStore(store_path, create=False) as store:
+        study, rows, counts, state = store.study() or {}, store.rows(), store.counts(), store.state() or {}
+    if not study:
+        from bnstudio.errors import FormatError
+        raise FormatError("the study file holds no study (run `bnstudio experiment` first)", str(store_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    report = Report(folder, folder / "index.html", folder / "report.json")
+    document: dict[str, Any] = {"study": study, "counts": counts, "executor": state.get("executor")}
+    if study.get("evaluation") == "queries":
+        document.update(_query_report(study, rows, report))
+    else:
+        document.update(_classification_report(study, rows, report))
+    failed = [r for r in rows if r["status"] == "failed"]
+    report.tables.append(_write_csv(folder / "tables" / "failures.csv",
+                                    ["dataset", "structure", "method", "fold", "seed", "attempts", "error"],
+                                    [[r["dataset"], r["structure"], r["method"], r["fold"], r["seed"], r["attempts"],
+                                      r["error"]] for r in failed]))
+    document["failures"] = [{k: r[k] for k in ("dataset", "structure", "method", "fold", "seed", "error")}
+                            for r in failed]
+    report.json.write_text(json.dumps(_finite(document), indent=1, allow_nan=False), encoding="utf-8")
+    report.html.write_text(page(document, report.figures, folder), encoding="utf-8")
+    return report
+
+
+# ----------------------------------------------------------------------------------------- classification
+def _labels(study: dict[str, Any], key: str) -> list[str]:
+    return [item["label"] for item in study.get(key, [])]
+
+
+def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Report) -> dict[str, Any]:
+    structures, methods, baseline = _labels(study, "structures"), _labels(study, "methods"), study["baseline"]
+    datasets = [d["name"] for d in study["datasets"]]
+    metrics = [m for m in study["metrics"] if m not in NOT_TABULATED]
+    tables: dict[str, Any] = {}
+    compared: list[dict[str, Any]] = []
+    for metric in metrics:
+        table = summary.cells(rows, metric)
+        if not table:
+            continue
+        long_rows = [[d, s, m, c.mean, c.sd, c.n] for (d, s, m), c in sorted(table.items())]
+        report.tables.append(_write_csv(report.folder / "tables" / f"cells_{metric}.csv",
+                                        ["dataset", "structure", "method", "mean", "sd", "n"], long_rows))
+        columns = [(s, m) for s in structures for m in methods]
+        wide = [[d] + [_pair(table.get((d, s, m))) for s, m in columns] for d in datasets]
+        report.tables.append(_write_csv(report.folder / "tables" / f"table_{metric}.csv",
+                                        ["dataset"] + [f"{s}+{m}" for s, m in columns], wide))
+        tables[metric] = {"columns": [f"{s}+{m}" for s, m in columns], "pairs": columns, "datasets": datasets,
+                          "cells": {f"{d}|{s}|{m}": {"mean": c.mean, "sd": c.sd, "n": c.n}
+                                    for (d, s, m), c in table.items()}}
+        compared += [c.to_json() for c in summary.comparisons(rows, metric, structures, methods, baseline)]
+        if metric in SCATTER_METRICS:
+            _scatters(report, table, datasets, structures, methods, baseline, metric)
+    report.tables.append(_write_csv(report.folder / "tables" / "comparisons.csv", list(summary.Comparison.__annotations__),
+                                    [list(c.values()) for c in compared]))
+    _convergence(report, rows, datasets, structures, methods)
+    return {"tables": tables, "comparisons": compared}
+
+
+def _pair(cell: summary.Cell | None) -> str:
+    return "" if cell is None else f"{cell.mean:.6g} ± {cell.sd:.3g}"
+
+
+def _scatters(report: Report, table: dict, datasets: list[str], structures: list[str], methods: list[str],
+              baseline: str, metric: str) -> None:
+    for structure in structures:
+        for method in methods:
+            if method == baseline:
+                continue
+            keys = [d for d in datasets if (d, structure, method) in table and (d, structure, baseline) in table]
+            if not keys:
+                continue
+            base = [table[d, structure, baseline] for d in keys]
+            other = [table[d, structure, method] for d in keys]
+            stem = report.folder / "figures" / _slug(f"scatter_{metric}_{structure}_{method}_vs_{baseline}")
+            stem.parent.mkdir(parents=True, exist_ok=True)
+            title = f"{metric}: {structure}+{method} vs {structure}+{baseline} ({len(keys)} data sets)"
+            png, svg = plots.scatter([c.mean for c in base], [c.mean for c in other], stem,
+                                     xerr=[c.sd for c in base], yerr=[c.sd for c in other], labels=keys,
+                                     xlabel=f"{baseline} {metric}", ylabel=f"{method} {metric}", title=title)
+            report.figures.append((title, png, svg))
+
+
+def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str], structures: list[str],
+                 methods: list[str]) -> None:
+    """Training objective per iteration of the iterative methods, first seed and fold 0."""
+    first_seed = min((r["seed"] for r in rows), default=0)
+    for dataset in datasets:
+        for structure in structures:
+            series = []
+            for method in methods:
+                row = next((r for r in rows if (r["dataset"], r["structure"], r["method"], r["fold"], r["seed"]) ==
+                            (dataset, structure, method, 0, first_seed) and r["status"] == "done"), None)
+                history = (row or {}).get("history") or []
+                key = "cnll" if history and "cnll" in history[0] else "nll"
+                values = [h[key] for h in history if h.get(key) is not None]
+                if len(values) > 1:
+                    series.append((f"{method} ({key})", values))
+            if not series:
+                continue
+            stem = report.folder / "figures" / _slug(f"convergence_{dataset}_{structure}")
+            stem.parent.mkdir(parents=True, exist_ok=True)
+            title = f"convergence: {dataset}, {structure} (fold 0)"
+            png, svg = plots.curves(series, stem, ylabel="training objective per row (cnll: −CLL, nll: −LL)", title=title)
+            report.figures.append((title, png, svg))
+
+
+# ----------------------------------------------------------------------------------------- query studies
+def _query_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Report) -> dict[str, Any]:
+    structures, methods, baseline = _labels(study, "structures"), _labels(study, "methods"), study["baseline"]
+    found = summary.query_summary(rows, structures, methods, baseline)
+    per = found["methods"]
+    names = list(per)
+    truth = found["truth"] or []
+    header = ["query", "truth"] + [f"{n} {k}" for n in names for k in ("mse", "bias2", "variance")]
+    table = [[q + 1, truth[q]] + [per[n][k][q] for n in names for k in ("mse", "bias2", "variance")]
+             for q in range(len(truth))]
+    report.tables.append(_write_csv(report.folder / "tables" / "queries.csv", header, table))
+    report.tables.append(_write_csv(report.folder / "tables" / "comparisons.csv",
+                                    list(summary.Comparison.__annotations__),
+                                    [list(c.values()) for c in found["comparisons"]]))
+    for comparison in found["comparisons"]:
+        structure, method = comparison["structure"], comparison["method"]
+        base = per[f"{structure}/{baseline}"]["mse"]
+        other = per[f"{structure}/{method}"]["mse"]
+        stem = report.folder / "figures" / _slug(f"scatter_queries_{structure}_{method}_vs_{baseline}")
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        title = (f"per-query MSE: {method} vs {baseline} ({comparison['wins']} of {comparison['n']} queries "
+                 "better)")
+        png, svg = plots.scatter(base, other, stem, xlabel=f"{baseline} MSE", ylabel=f"{method} MSE", title=title,
+                                 log=True)
+        report.figures.append((title, png, svg))
+    return {"queries": found}

@@ -1,0 +1,159 @@
+"""Run a study: prepare the data once, register the tasks in the store, skip the finished ones, run the rest on an
+executor and save every result the moment it arrives.
+
+Progress goes through the one protocol of :mod:`bnstudio.jobs`: ``begin("study", total)``, then one
+``iteration`` per finished unit (and about once a second while tasks run) whose ``objectives`` are ``done``,
+``failed``, ``running``, ``pending`` and ``eta`` (seconds, from this run's pace; -1 before the first result);
+a reporter returning True stops the study: running tasks are abandoned (they stay unfinished in the store) and
+:class:`~bnstudio.errors.Cancelled` is raised. Ctrl+C (KeyboardInterrupt) does the same and propagates.
+
+Tasks go out in units, the methods of one learned structure (:func:`units`); at most two units per worker at a
+time, in task order, so a stop leaves little queued. A unit whose worker died (killed, out of memory) is handed
+out again, up to :data:`MAX_LOSSES` times. The store's ``state`` says which process runs the study, how many
+tasks run and the ETA (for the app's study view).
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bnstudio.errors import Cancelled
+from bnstudio.experiment.datasets import PreparedData, file_digest, prepare
+from bnstudio.experiment.evaluation import Context
+from bnstudio.experiment.executors import LocalExecutor, Outcome, WorkerLost
+from bnstudio.experiment.spec import Study
+from bnstudio.experiment.store import StudyStore
+from bnstudio.experiment.tasks import Task, expand
+from bnstudio.jobs import IterationInfo, NullReporter, Reporter
+
+TICK = 1.0   # seconds between progress reports while nothing finishes
+MAX_LOSSES = 3   # a unit whose worker died this often in one run is stored as failed (retried on the next run)
+
+
+@dataclass
+class RunSummary:
+    """How a run went: tasks in the study, skipped (done before), done and failed in this run, wall seconds."""
+
+    store: Path
+    total: int
+    skipped: int
+    done: int
+    failed: int
+    seconds: float
+    executor: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"store": str(self.store), "total": self.total, "skipped": self.skipped, "done": self.done,
+                "failed": self.failed, "seconds": self.seconds, "executor": self.executor}
+
+
+def plan(study: Study) -> tuple[Context, list[Task]]:
+    """The prepared data (and queries) and every task of ``study``."""
+    datasets: dict[str, PreparedData] = {d.name: prepare(d) for d in study.datasets}
+    queries, digest = None, ""
+    if study.queries is not None:
+        from bnstudio.experiment.queries import generate_queries, queries_digest
+
+        network = datasets[study.datasets[0].name].network
+        queries = generate_queries(network, study.queries)
+        digest = queries_digest(queries)
+    files = {s.label: file_digest(s.network) for s in study.structures if s.network not in (None, "true")}
+    tasks = expand(study, {name: d.fingerprint for name, d in datasets.items()}, digest, files)
+    return Context(datasets, queries), tasks
+
+
+def run_study(study: Study, executor: Any = None, reporter: Reporter | None = None,
+              store_path: str | Path | None = None) -> RunSummary:
+    """Run every unfinished task of ``study`` (see the module docstring); results go to ``store_path``
+    (default: next to the study file)."""
+    executor = executor or LocalExecutor()
+    reporter = reporter or NullReporter()
+    store_path = Path(store_path) if store_path is not None else study.store_path()
+    context, tasks = plan(study)
+    start = time.perf_counter()
+    with StudyStore(store_path) as store:
+        store.register(study.to_json(), tasks)
+        by_key = {t.key: t for t in tasks}
+        todo = [by_key[k] for k in store.todo()]
+        skipped = len(tasks) - len(todo)
+        reporter.begin("study", len(tasks))
+        counts = {"done": 0, "failed": 0}
+        if todo:
+            needed = {t.dataset for t in todo}
+            executor.start(Context({n: d for n, d in context.datasets.items() if n in needed}, context.queries))
+            try:
+                _drive(executor, todo, store, reporter, counts, skipped, len(tasks), start)
+            except BaseException:
+                executor.close(abandon=True)
+                store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": True})
+                raise
+            executor.close()
+            store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": False})
+        else:
+            _report(reporter, counts, skipped, len(tasks), 0, start, 0)
+        reporter.end()
+    return RunSummary(store_path, len(tasks), skipped, counts["done"], counts["failed"],
+                      time.perf_counter() - start, executor.description)
+
+
+def units(tasks: list[Task]) -> list[list[Task]]:
+    """The tasks grouped by (data set, structure, seed, fold), in first-appearance order: one unit learns its
+    structure once and fits every method on it."""
+    grouped: dict[tuple[str, str, int, int], list[Task]] = {}
+    for task in tasks:
+        grouped.setdefault((task.dataset, task.structure, task.seed, task.fold), []).append(task)
+    return list(grouped.values())
+
+
+def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporter, counts: dict[str, int],
+           skipped: int, total: int, start: float) -> None:
+    """Hand out units (two per worker at most), store each outcome, report, stop on request."""
+    queue = list(reversed(units(todo)))
+    in_flight: dict[Any, list[Task]] = {}
+    losses: dict[str, int] = {}
+    state = {"workers": executor.workers, "executor": executor.description, "started": time.time(), "pid": os.getpid()}
+    store.set_state(state)
+    last = 0.0
+    while queue or in_flight:
+        while queue and len(in_flight) < 2 * executor.workers:
+            unit = queue.pop()
+            in_flight[executor.submit(unit)] = unit
+        finished = executor.wait(in_flight, timeout=TICK)
+        for handle in finished:
+            unit = in_flight.pop(handle)
+            try:
+                outcomes = executor.outcome(handle)
+            except WorkerLost as lost:
+                losses[unit[0].key] = losses.get(unit[0].key, 0) + 1
+                if losses[unit[0].key] < MAX_LOSSES:
+                    queue.append(unit)          # its worker died: hand it out again, next
+                    continue
+                outcomes = [Outcome(None, str(lost), 0.0, "") for _ in unit]
+            for task, outcome in zip(unit, outcomes):
+                store.record(task.key, outcome.result, outcome.error, outcome.seconds, outcome.worker)
+                counts["done" if outcome.error is None else "failed"] += 1
+        now = time.perf_counter()
+        if finished or now - last >= TICK:
+            last = now
+            running = sum(len(u) for u in list(in_flight.values())[:executor.workers])
+            left = len(todo) - counts["done"] - counts["failed"]
+            stop, eta = _report(reporter, counts, skipped, total, running, start, left)
+            store.set_state({**state, "running": running, "eta": eta, "updated": time.time()})
+            if stop:
+                raise Cancelled(f"study stopped: {counts['done']} task(s) finished in this run are saved")
+
+
+def _report(reporter: Reporter, counts: dict[str, int], skipped: int, total: int, running: int, start: float,
+            left: int) -> tuple[bool, float]:
+    """One progress report: (the reporter asks to stop, ETA in seconds = elapsed / finished × left, this run's
+    pace; -1 before the first result)."""
+    elapsed = time.perf_counter() - start
+    finished = counts["done"] + counts["failed"]
+    eta = elapsed / finished * left if finished else -1.0
+    objectives = {"done": float(skipped + counts["done"]), "failed": float(counts["failed"]),
+                  "running": float(running), "pending": float(total - skipped - finished - running),
+                  "eta": eta}
+    return bool(reporter.iteration(IterationInfo(skipped + finished, objectives, elapsed))), eta

@@ -1,0 +1,68 @@
+"""Built-in studies (``bnstudio experiment --suite NAME``).
+
+* ``papers`` — generative against discriminative parameters (Zhou Table 4-2; Zaidi et al. §7) on 8 data sets:
+  Kohavi's mofn-3-7-10 (300 rows, Zhou's training size) and corral (128 rows, Zhou's size), and 1,000 fresh
+  forward samples of the bundled networks with one discrete class each (insurance: PropCost and Accident, ALARM:
+  BP, CHILD: Disease, ASIA: lung, SACHS: Akt, a discretised protein level) — samples drawn here, never the
+  bundled CSV files the learners' defaults were chosen on. Structures NB, TAN and KDB-1 learned on each training
+  part; methods ml, mp, clgd and wanbia with their default options; 5-fold cross-validation, one seed.
+* ``singh-bagging`` — Singh §4.6's second experiment: ALARM, 75 data sets of n = 100 rows, 100 queries with one of
+  ALARM's 8 diagnoses as query variable and 3 to 5 of its 16 findings as evidence (Beinlich et al. 1989), the
+  true structure, and MP (uniform prior: Laplace, one pseudo-count per cell) against bagged MP and m-bagged MP
+  (bags of ⌊√n⌋ rows), 30 bags each; the answers are compared with the true network's.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from bnstudio.errors import ValidationError
+from bnstudio.experiment.spec import DatasetSpec, MethodSpec, QuerySpec, Study, StructureSpec
+
+SUITES = ("papers", "singh-bagging")
+NETWORK_CLASSES = [("insurance", "PropCost"), ("insurance", "Accident"), ("alarm", "BP"), ("child", "Disease"),
+                   ("asia", "lung"), ("sachs", "Akt")]
+ALARM_DIAGNOSES = ("HYPOVOLEMIA", "LVFAILURE", "ANAPHYLAXIS", "INSUFFANESTH", "PULMEMBOLUS", "INTUBATION",
+                   "KINKEDTUBE", "DISCONNECT")
+ALARM_FINDINGS = ("CVP", "PCWP", "HISTORY", "TPR", "BP", "CO", "HRBP", "HREKG", "HRSAT", "PAP", "SAO2", "FIO2",
+                  "PRESS", "EXPCO2", "MINVOL", "MINVOLSET")
+
+
+def networks_folder() -> Path:
+    """The bundled example networks (``resources/networks`` of the checkout or of a packaged build)."""
+    frozen = getattr(sys, "_MEIPASS", None)
+    root = Path(frozen) / "resources" if frozen else Path(__file__).resolve().parents[2] / "resources"
+    return root / "networks"
+
+
+def papers_suite(rows: int = 1000, folds: int = 5) -> Study:
+    """The ``papers`` study (see the module docstring)."""
+    folder = networks_folder()
+    datasets = [DatasetSpec("mofn-3-7-10", "generator", "mofn-3-7-10", "Class", 300, 1),
+                DatasetSpec("corral", "generator", "corral", "Class", 128, 2)]
+    datasets += [DatasetSpec(f"{name}-{target}", "network", str(folder / f"{name}.bif"), target, rows, 100 + k)
+                 for k, (name, target) in enumerate(NETWORK_CLASSES)]
+    structures = [StructureSpec("nb", "nb"), StructureSpec("tan", "tan"), StructureSpec("kdb-1", "kdb", {"k": 1})]
+    methods = [MethodSpec(m, m) for m in ("ml", "mp", "clgd", "wanbia")]
+    return Study("papers", datasets, structures, methods, folds=folds, seeds=[0], baseline="mp")
+
+
+def singh_bagging_suite(rows: int = 100, replicates: int = 75, queries: int = 100, bags: int = 30) -> Study:
+    """The ``singh-bagging`` query study (see the module docstring)."""
+    alarm = str(networks_folder() / "alarm.bif")
+    datasets = [DatasetSpec(f"alarm-n{rows}#{seed}", "network", alarm, None, rows, seed)
+                for seed in range(1, replicates + 1)]
+    methods = [MethodSpec("mp", "mp"), MethodSpec("bagged-mp", "bagged-mp", {"bags": bags}),
+               MethodSpec("m-bagged-mp", "bagged-mp", {"bags": bags, "m_bagging": True})]
+    spec = QuerySpec(queries, 0, ALARM_DIAGNOSES, ALARM_FINDINGS, (3, 5))
+    return Study("singh-bagging", datasets, [StructureSpec("true", network="true")], methods, folds=None,
+                 seeds=[0], metrics=["mse"], baseline="mp", queries=spec)
+
+
+def suite(name: str) -> Study:
+    """The built-in study called ``name``."""
+    if name == "papers":
+        return papers_suite()
+    if name == "singh-bagging":
+        return singh_bagging_suite()
+    raise ValidationError(f"unknown suite '{name}'; use {', '.join(SUITES)}")

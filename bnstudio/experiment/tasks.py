@@ -1,0 +1,68 @@
+"""The tasks of a study — one per (data set, structure, method, fold, seed) — and their keys.
+
+A key is the SHA-256 of everything the task's result depends on: the data set's fingerprint (file bytes and
+spec), the structure (a given network by its file's bytes) and method with all their options, the split (folds or test fraction), the fold, the seed,
+the queries of a query study and :data:`TASK_VERSION` (raised when the evaluation itself changes). The same study
+run again therefore finds its finished tasks; a changed option, file or seed gives new keys.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from bnstudio.experiment.spec import Study
+
+#: raise when what a task computes changes, so that stored results are not reused
+TASK_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work; ``spec`` holds the structure, method, split and (query studies) queries digest."""
+
+    key: str
+    dataset: str
+    structure: str
+    method: str
+    fold: int
+    seed: int
+    spec: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "dataset": self.dataset, "structure": self.structure, "method": self.method,
+                "fold": self.fold, "seed": self.seed, "spec": dict(self.spec)}
+
+
+def task_key(content: Mapping[str, Any]) -> str:
+    """The key of a task: SHA-256 of its canonical JSON (sorted keys), 32 hex digits."""
+    text = json.dumps({"version": TASK_VERSION, **content}, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def n_folds(study: Study) -> int:
+    """Folds per seed: ``folds``, 1 for a train/test split or a query study."""
+    return study.folds if study.folds is not None else 1
+
+
+def expand(study: Study, fingerprints: Mapping[str, str], queries_digest: str = "",
+           structure_files: Mapping[str, str] | None = None) -> list[Task]:
+    """Every task of ``study``, data set by data set (then structure, seed, fold, method): tasks sharing a learned
+    structure are neighbours, so a worker that learned it can reuse it. ``structure_files``: structure label ->
+    digest of its network file (a changed file makes new keys)."""
+    structure_files = structure_files or {}
+    split = {"folds": study.folds, "test_fraction": study.test_fraction, "evaluation": study.evaluation}
+    tasks = []
+    for data in study.datasets:
+        for structure in study.structures:
+            for seed in study.seeds:
+                for fold in range(n_folds(study)):
+                    for method in study.methods:
+                        spec = {"structure": structure.to_json(), "method": method.to_json(), "split": split,
+                                "target": data.target, "queries": queries_digest}
+                        key = task_key({"dataset": data.name, "fingerprint": fingerprints[data.name], "fold": fold,
+                                        "seed": seed, "structure_file": structure_files.get(structure.label, ""),
+                                        **spec})
+                        tasks.append(Task(key, data.name, structure.label, method.label, fold, seed, spec))
+    return tasks

@@ -1,0 +1,79 @@
+"""`bnstudio report`: Table 4-2 tables (CSV, JSON), paired tests, scatter and convergence figures (PNG, SVG) and
+one HTML page; matplotlib is loaded only to draw."""
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from bnstudio.experiment.executors import SerialExecutor
+from bnstudio.experiment.report import write_report
+from bnstudio.experiment.runner import run_study
+from bnstudio.experiment.spec import load_study
+from bnstudio.experiment.store import StudyStore
+from tests.experiment.helpers import write_study
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("report")
+    return run_study(load_study(write_study(folder)), SerialExecutor()).store
+
+
+def test_the_report_writes_every_table_figure_and_one_page(store, tmp_path):
+    report = write_report(store, tmp_path / "out")
+    names = {p.name for p in report.tables}
+    assert {"table_error.csv", "cells_error.csv", "table_cll.csv", "comparisons.csv", "failures.csv"} <= names
+    assert report.html.is_file() and report.json.is_file()
+    titles = [t for t, _, _ in report.figures]
+    assert any(t.startswith("error: nb+clgd vs nb+mp") for t in titles)
+    assert any(t.startswith("convergence: corral, tan") for t in titles)
+    for _, png, svg in report.figures:
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and b"<svg" in svg.read_bytes()[:2000]
+    page = report.html.read_text(encoding="utf-8")
+    assert page.count("<img") == len(report.figures) and "Comparisons with the baseline" in page
+
+
+def test_table_cells_are_the_mean_and_sd_over_folds(store, tmp_path):
+    report = write_report(store, tmp_path / "out")
+    with StudyStore(store, create=False) as s:
+        rows = s.rows()
+    errors = [r["metrics"]["error"] for r in rows if (r["dataset"], r["structure"], r["method"]) ==
+              ("asia-lung", "tan", "clgd")]
+    with open(report.folder / "tables" / "cells_error.csv", newline="") as handle:
+        found = [r for r in csv.DictReader(handle) if (r["dataset"], r["structure"], r["method"]) ==
+                 ("asia-lung", "tan", "clgd")]
+    assert len(errors) == 3 and float(found[0]["mean"]) == pytest.approx(np.mean(errors))
+    assert float(found[0]["sd"]) == pytest.approx(np.std(errors, ddof=1)) and found[0]["n"] == "3"
+    with open(report.folder / "tables" / "table_error.csv", newline="") as handle:
+        wide = list(csv.reader(handle))
+    assert wide[0] == ["dataset"] + [f"{s}+{m}" for s in ("nb", "tan") for m in ("mp", "clgd", "bag")]
+    assert [r[0] for r in wide[1:]] == ["corral", "asia-lung"] and " ± " in wide[2][5]
+    document = json.loads(report.json.read_text())
+    compared = [c for c in document["comparisons"] if c["metric"] == "error"]
+    assert {(c["structure"], c["method"]) for c in compared} == {(s, m) for s in ("nb", "tan")
+                                                                 for m in ("clgd", "bag")}
+    assert all(c["wins"] + c["draws"] + c["losses"] == 2 for c in compared)
+
+
+def test_importing_the_experiment_package_loads_no_plotting_library():
+    code = ("import sys, bnstudio.experiment.report, bnstudio.experiment.runner, bnstudio.experiment.plots, "
+            "bnstudio.experiment.dask_executor, bnstudio.cli.experiment, bnstudio.cli.report\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('matplotlib', 'distributed', 'dask', "
+            "'PySide6')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_report_of_a_missing_or_foreign_file_is_one_line_exit_2(tmp_path):
+    bad = tmp_path / "x.sqlite"
+    bad.write_bytes(b"junk" * 500)
+    for target in (tmp_path / "none.sqlite", bad):
+        done = subprocess.run([sys.executable, "-m", "bnstudio", "report", str(target)], capture_output=True,
+                              text=True)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith("bnstudio: error:"), done.stderr
