@@ -10,6 +10,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "bnstudio"
 FORBIDDEN = ("PySide6", "pyqtgraph", "matplotlib", "shiboken6")
+# the one core module that draws figures for files (`bnstudio report`: PNG/SVG): matplotlib only, imported inside
+# its drawing functions (test_importing_the_experiment_package_loads_no_plotting_library checks that)
+FIGURE_WRITERS = {Path("experiment/plots.py"): {"matplotlib"}}
 
 
 def _imported_roots(path: Path) -> set[str]:
@@ -29,7 +32,7 @@ def test_core_modules_never_import_gui_libraries():
         rel = path.relative_to(PACKAGE)
         if rel.parts[0] == "gui":
             continue
-        bad = _imported_roots(path) & set(FORBIDDEN)
+        bad = _imported_roots(path) & set(FORBIDDEN) - FIGURE_WRITERS.get(rel, set())
         if bad:
             offenders.append(f"{rel}: {sorted(bad)}")
     assert not offenders, "GUI libraries imported outside bnstudio/gui: " + "; ".join(offenders)

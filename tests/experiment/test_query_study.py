@@ -52,8 +52,6 @@ def test_a_query_study_scores_answers_against_the_true_network(tmp_path):
     assert any(p.name == "queries.csv" for p in report.tables) and "Query answers" in report.html.read_text()
 
 
-@pytest.mark.xfail(strict=True, reason="bnstudio/learn/params/bagging.py draws round(√n) rows per m-bag; Singh "
-                   "§4.6.1 says m = ⌊√n⌋ (the same for n = 100, not for n = 120)")
 def test_m_bagging_draws_floor_sqrt_n_rows_per_bag():
     learner = make_learner("bagged-mp", bags=3, m_bagging=True, seed=0)
     assert set(learner.bag_weights(np.ones(120)).sum(axis=1)) == {math.isqrt(120)}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QSlider, QSpinBox,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QSlider, QSpinBox,
                                QWidget)
 
 from bnstudio.learn.params import METHODS
@@ -29,13 +29,13 @@ FIELDS = {"ml": (), "mp": ("prior", "ess"),
           "lgd": ("l2", "optimizer", "max_iter", "patience"),
           "clgd": ("criterion", "alpha", "l2", "optimizer", "max_iter", "patience"),
           "wanbia": ("level", "l2", "prior", "ess", "max_iter"),
-          "bagged-mp": ("bags", "prior", "ess", "seed")}
+          "bagged-mp": ("bags", "m_bagging", "prior", "ess", "seed")}
 #: the L2 field's "default" value: the learner's own default (10/N toward the start for clgd and wanbia, 0 for lgd)
 L2_DEFAULT = -0.001
 LABELS = {"prior": "Prior", "ess": "ESS", "m_step": "M-step", "max_iter": "Max iterations",
           "restarts": "Restarts", "seed": "Seed", "l2": "L2 penalty", "optimizer": "Optimiser",
           "patience": "Patience", "criterion": "Criterion", "alpha": "α (mixed)", "level": "Weights",
-          "bags": "Bags"}
+          "bags": "Bags", "m_bagging": "m-bagging"}
 
 
 def visible_fields(method: str, values: dict[str, Any]) -> tuple[str, ...]:
@@ -78,7 +78,7 @@ class MethodOptions(QWidget):
         self.alpha.valueChanged.connect(self._update)
         for name, editor in self.editors.items():
             signal = editor.currentIndexChanged if isinstance(editor, QComboBox) else getattr(
-                editor, "valueChanged", None)
+                editor, "valueChanged", getattr(editor, "toggled", None))
             if signal is not None and name != "alpha":
                 signal.connect(self._update)
         self._update()
@@ -109,6 +109,9 @@ class MethodOptions(QWidget):
             spin.setRange(low, high)
             spin.setValue(value)
             self.editors[name] = spin
+        self.editors["m_bagging"] = QCheckBox("bags of ⌊√n⌋ rows")
+        self.editors["m_bagging"].setToolTip("Singh §4.6.1: each bag draws ⌊√n⌋ of the n rows instead of n "
+                                             "(the query answers of the bags are averaged either way)")
         self.editors["patience"].setSpecialValueText("off")
         self.editors["patience"].setToolTip("Stop after this many iterations without improvement of the "
                                             "validation score (needs validation rows)")
@@ -123,7 +126,7 @@ class MethodOptions(QWidget):
         row.addWidget(QLabel("gen."))
         row.addWidget(self.alpha_label)
         self.editors["alpha"] = alpha_row
-        for name in ("criterion", "alpha", "m_step", "prior", "ess", "l2", "optimizer", "level", "bags",
+        for name in ("criterion", "alpha", "m_step", "prior", "ess", "l2", "optimizer", "level", "bags", "m_bagging",
                      "max_iter", "restarts", "patience", "seed"):
             self.form.addRow(LABELS[name], self.editors[name])
 
@@ -141,6 +144,8 @@ class MethodOptions(QWidget):
                 out[name] = editor.currentText()
             elif isinstance(editor, (QSpinBox, QDoubleSpinBox)):
                 out[name] = editor.value()
+            elif isinstance(editor, QCheckBox):
+                out[name] = editor.isChecked()
         return out
 
     def set_value(self, name: str, value: Any) -> None:
@@ -149,7 +154,12 @@ class MethodOptions(QWidget):
             self.alpha.setValue(round(100 * float(value)))
             return
         editor = self.editors[name]
-        editor.setCurrentText(str(value)) if isinstance(editor, QComboBox) else editor.setValue(value)
+        if isinstance(editor, QCheckBox):
+            editor.setChecked(bool(value))
+        elif isinstance(editor, QComboBox):
+            editor.setCurrentText(str(value))
+        else:
+            editor.setValue(value)
 
     def options(self) -> dict[str, Any]:
         return learner_options(self.current_method(), self.values())
@@ -160,7 +170,7 @@ class MethodOptions(QWidget):
         bits = [str(opts[k]) for k in ("criterion", "m_step") if k in opts]
         bits += [f"α={opts['alpha']:.2f}"] if "alpha" in opts else []
         bits += [f"L2={opts['l2']:g}"] if opts.get("l2") else []
-        bits += [f"{opts['bags']} bags"] if "bags" in opts else []
+        bits += [f"{opts['bags']} {'m-' if opts.get('m_bagging') else ''}bags"] if "bags" in opts else []
         return method + (f" ({', '.join(bits)})" if bits else "")
 
     def _update(self, *_args: Any) -> None:

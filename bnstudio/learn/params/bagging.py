@@ -1,6 +1,6 @@
 """``bagged-mp``: bootstrap aggregation of the mean-posterior estimate (Singh §4.5.1).
 
-T bootstrap replicates of the rows (multinomial resampling weights, seeded; ``m_bagging`` draws m = √n rows per
+T bootstrap replicates of the rows (multinomial resampling weights, seeded; ``m_bagging`` draws m = ⌊√n⌋ rows per
 bag instead of n) each give an ``mp`` estimate. The bags are counted together — the bag is an array axis, one
 ``np.bincount`` over t·|family| bins per family — in chunks of t bags whose resampling weights fit
 ``memory_budget`` (bytes; :mod:`bnstudio.learn.batches`), drawn one chunk after the other from the same seeded
@@ -14,6 +14,7 @@ in [1, 10^5]; bags × CPT cells (the ensemble kept) may be at most :data:`MAX_EN
 """
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -56,7 +57,7 @@ class BaggedMeanPosterior:
         if not self.resample:
             return np.tile(weights, (bags, 1))
         rng = np.random.default_rng(self.seed) if rng is None else rng
-        draws = max(1, int(round(np.sqrt(n)))) if self.m_bagging else n
+        draws = max(1, math.isqrt(n)) if self.m_bagging else n   # Singh §4.6.1: m = ⌊√n⌋
         return rng.multinomial(draws, np.full(n, 1.0 / n), size=bags) * weights[None, :]
 
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,

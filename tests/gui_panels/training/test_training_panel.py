@@ -64,6 +64,12 @@ def test_fields_are_shown_only_where_relevant(qtbot, training_panel):
     assert opts.options()["alpha"] == pytest.approx(0.3) and "α=0.30" in opts.describe()
     assert set(FIELDS["wanbia"]) == {"level", "l2", "prior", "ess", "max_iter"}
     assert learner_options("clgd", {**opts.values(), "patience": 5})["patience"] == 5
+    opts.set_method("bagged-mp")
+    assert "m_bagging" in shown() and opts.options()["m_bagging"] is False
+    opts.set_value("m_bagging", True)
+    learner = make_learner("bagged-mp", **opts.options())
+    assert learner.m_bagging and "m-bags" in opts.describe()
+    assert set(learner.bag_weights(np.ones(120)).sum(axis=1)) == {10}   # Singh §4.6.1: ⌊√120⌋ rows a bag
 
 
 def test_two_methods_give_two_curves_with_the_history_lengths(qtbot, training_panel, asia_selection):
