@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from bnstudio.core.canonical import NoisyMax, canonical_of
@@ -78,7 +79,8 @@ def with_parameter(net, var: str, model: NoisyMax, row: int, column: int, value:
 
 
 class CanonicalEditor(QWidget):
-    """Shows and edits the noisy-MAX parameters of the CPT editor's variable (hidden for other nodes)."""
+    """Shows and edits the noisy-MAX parameters of the CPT editor's variable (hidden for other nodes, so a
+    plain table keeps the editor's height; ``make`` is an action the CPT editor puts in its toolbar)."""
 
     def __init__(self, document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -86,23 +88,23 @@ class CanonicalEditor(QWidget):
         self.var: str | None = None
         self.title = QLabel()
         self.table = QTableWidget()
-        self.make = QPushButton("Make noisy-MAX")
+        self.make = QAction("Make noisy-MAX", self)
         self.make.setToolTip("Replace the table by the closest noisy-MAX (a few parameters per parent)")
         self.plain = QPushButton("Plain table")
         self.plain.setToolTip("Keep the expanded table and edit it freely")
         top = QHBoxLayout()
         top.addWidget(self.title)
         top.addStretch(1)
-        top.addWidget(self.make)
         top.addWidget(self.plain)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self.table)
-        self.make.clicked.connect(self.make_noisy_max)
+        self.make.triggered.connect(self.make_noisy_max)
         self.plain.clicked.connect(self.make_plain)
         self.table.itemChanged.connect(self._edited)
         self._filling = False
+        self.refresh()                     # hidden until a noisy-MAX node is shown
 
     def model(self) -> NoisyMax | None:
         if self.var is None or self.var not in self.document.network:
@@ -120,6 +122,7 @@ class CanonicalEditor(QWidget):
         self.make.setVisible(has_parents and model is None)
         self.plain.setVisible(model is not None)
         self.table.setVisible(model is not None)
+        self.setVisible(model is not None)
         self.title.setText("Noisy-MAX parameters (Henrion; leak included)" if model is not None else "")
         if model is None:
             return

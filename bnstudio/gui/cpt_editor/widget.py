@@ -79,6 +79,9 @@ class CptEditor(QWidget):
         self.actions_by_name["set_ess"] = self.toolbar.addAction("Set ESS…", self.ask_ess)
         self.actions_by_name["set_ess"].setToolTip("Set Dirichlet counts = CPT × effective sample size")
         self.actions_by_name["remove_counts"] = self.toolbar.addAction("Remove counts", self.remove_counts)
+        self.toolbar.addSeparator()
+        self.toolbar.addAction(self.canonical.make)   # shown for a plain table with parents
+        self.actions_by_name["make_noisy_max"] = self.canonical.make
         top = QHBoxLayout()
         top.addWidget(self.title)
         top.addStretch(1)
