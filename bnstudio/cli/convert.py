@@ -1,8 +1,8 @@
 """``bnstudio convert IN OUT [--json]``: read a network in one format and write it in another (by extension).
 
 What the output format cannot keep is found by reading the written file back and comparing it with the input:
-``lost`` lists the kinds of information that did not survive (for instance UAI keeps no names, BIF no
-descriptions, XDSL no properties and its own node order).
+``lost`` lists the kinds of information that did not survive (for instance UAI keeps no names nor canonical
+models, BIF no descriptions, XDSL no properties and its own node order).
 """
 from __future__ import annotations
 
@@ -44,6 +44,8 @@ def lost_information(before: Network, after: Network) -> list[str]:
     """The kinds of information of ``before`` that ``after`` (the written file, read back) does not have."""
     import numpy as np
 
+    from bnstudio.core.canonical import canonical_of
+
     names = _name_map(before, after)
     if names is None:
         return ["structure"]
@@ -65,6 +67,8 @@ def lost_information(before: Network, after: Network) -> list[str]:
         lost.append("descriptions")
     if any(after.positions.get(names[v]) != pos for v, pos in before.positions.items()):
         lost.append("positions")
+    if any(canonical_of(before, v) is not None and canonical_of(after, w) is None for v, w in names.items()):
+        lost.append("canonical models")
     renamed = {f"{v}.": f"{w}." for v, w in names.items() if v != w}
     for key, value in before.properties.items():
         owner = next((old for old in renamed if key.startswith(old)), None)

@@ -185,6 +185,46 @@ def canonical_from_json(obj: dict) -> Canonical:
     raise ValidationError(f"unknown canonical model kind {obj.get('kind')!r}")
 
 
+def _numbers(values) -> str:
+    return ",".join(repr(float(x)) for x in np.ravel(values))
+
+
+def canonical_to_text(model: Canonical) -> str:
+    """One line without quotes or semicolons (a property value any format keeps)::
+
+        noisy-max distinguished=1,1 leak=0.05,0.95 links=2x2:0.8,0.2,0.0,1.0|2x2:0.6,0.4,0.0,1.0
+        deterministic card=2 shape=2,2 states=0,1,1,1
+    """
+    if isinstance(model, Deterministic):
+        return (f"deterministic card={model.card} shape={','.join(map(str, np.shape(model.states)))} "
+                f"states={','.join(str(int(k)) for k in np.ravel(model.states))}")
+    links = "|".join(f"{l.shape[0]}x{l.shape[1]}:{_numbers(l)}" for l in model.links)
+    return (f"noisy-max distinguished={','.join(map(str, model.distinguished))} leak={_numbers(model.leak)} "
+            f"links={links}")
+
+
+def canonical_from_text(text: str) -> Canonical:
+    """The inverse of :func:`canonical_to_text` (a :class:`ValidationError` for anything else)."""
+    kind, *fields = text.split()
+    try:
+        values = dict(f.split("=", 1) for f in fields)
+        if kind == "deterministic":
+            shape = tuple(int(k) for k in values["shape"].split(",") if k)
+            states = np.array([int(k) for k in values["states"].split(",") if k], dtype=int).reshape(shape)
+            return Deterministic(states, int(values["card"]))
+        if kind == "noisy-max":
+            links = []
+            for part in values["links"].split("|") if values["links"] else []:
+                dims, numbers = part.split(":", 1)
+                rows, cols = (int(k) for k in dims.split("x"))
+                links.append(np.array([float(x) for x in numbers.split(",")]).reshape(rows, cols))
+            return NoisyMax(tuple(links), np.array([float(x) for x in values["leak"].split(",")]),
+                            tuple(int(k) for k in values["distinguished"].split(",") if k))
+    except (KeyError, ValueError) as exc:
+        raise ValidationError(f"not a canonical model: {exc}") from None
+    raise ValidationError(f"unknown canonical model kind {kind!r}")
+
+
 def canonical_of(net, var: str) -> Canonical | None:
     """The canonical model of ``var`` if it still gives ``var``'s CPT (shape and every entry within
     :data:`ATOL`), else None."""

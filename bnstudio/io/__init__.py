@@ -18,6 +18,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike
 from bnstudio.io.bif import format_bif, parse_bif, read_bif, write_bif
+from bnstudio.io.canonical_props import take_model_properties, with_model_properties
 from bnstudio.io.hugin_net import read_net, write_net
 from bnstudio.io.repairs import reading_strictly, strict_reading
 from bnstudio.io.uai import read_uai, write_uai
@@ -33,8 +34,14 @@ class FileFormat(NamedTuple):
     write: Callable[[Network, PathLike], None]
 
 
-_BIF = FileFormat("BIF", read_bif, write_bif)
-_XMLBIF = FileFormat("XMLBIF", read_xmlbif, write_xmlbif)
+def _keeping_models(name: str, read: Callable[..., Network], write: Callable[[Network, PathLike], None]) -> FileFormat:
+    """A format that keeps canonical models as properties (see :mod:`bnstudio.io.canonical_props`)."""
+    return FileFormat(name, lambda path, strict=False: take_model_properties(read(path, strict=strict)),
+                      lambda net, path: write(with_model_properties(net), path))
+
+
+_BIF = _keeping_models("BIF", read_bif, write_bif)
+_XMLBIF = _keeping_models("XMLBIF", read_xmlbif, write_xmlbif)
 
 def _read_project(path: PathLike, strict: bool = False) -> Network:
     from bnstudio.project import read_project_network  # lazy: the project package builds on bnstudio.io
@@ -53,7 +60,7 @@ FORMATS: dict[str, FileFormat] = {
     ".xmlbif": _XMLBIF,
     ".xml": _XMLBIF,
     ".bifxml": _XMLBIF,  # pyAgrum's name for XMLBIF
-    ".net": FileFormat("Hugin NET", read_net, write_net),
+    ".net": _keeping_models("Hugin NET", read_net, write_net),
     ".xdsl": FileFormat("GeNIe XDSL", read_xdsl, write_xdsl),
     ".uai": FileFormat("UAI", read_uai, write_uai),
     ".bnsproj": FileFormat("BN Studio project", _read_project, _write_project),

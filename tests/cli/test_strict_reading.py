@@ -73,3 +73,14 @@ def test_strict_reading_blocks_nest_and_an_explicit_argument_wins(rounded):
             read_network(rounded, strict=False)
         with pytest.raises(FormatError):
             read_network(rounded)
+
+
+def test_convert_says_when_the_output_loses_a_noisy_max(capsys, tmp_path):
+    from tests.io.test_canonical_io import NOISY
+
+    source = tmp_path / "n.xdsl"
+    source.write_text(NOISY, encoding="utf-8")
+    status, out, _ = run(capsys, "convert", source, tmp_path / "n.uai", "--json")
+    assert status == 0 and "canonical models" in json.loads(out)["lost"]
+    status, out, _ = run(capsys, "convert", source, tmp_path / "n.bif", "--json")
+    assert status == 0 and "canonical models" not in json.loads(out)["lost"]

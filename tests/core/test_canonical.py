@@ -111,3 +111,16 @@ def test_deterministic_node_is_one_hot_and_invalid_models_are_refused():
     with pytest.raises(ValidationError, match="distinguished"):
         NoisyMax((np.array([[0.5, 0.5], [0.2, 0.8]]),), np.array([0.1, 0.9]), (1,))
     assert NoisyMax.noisy_or([0.8] * 8, 0.01).n_parameters() == 9  # 8 links and a leak, not 256 rows
+
+
+def test_the_one_line_text_form_reads_back_and_refuses_garbage():
+    from bnstudio.core.canonical import canonical_from_text, canonical_to_text
+
+    model = random_noisy_max(np.random.default_rng(3))
+    back = canonical_from_text(canonical_to_text(model))
+    np.testing.assert_array_equal(back.expand(), model.expand())
+    det = Deterministic(np.array([[0, 2], [1, 1]]), 3)
+    np.testing.assert_array_equal(canonical_from_text(canonical_to_text(det)).expand(), det.expand())
+    for bad in ("noisy-max leak=abc", "noisy-max distinguished=0 leak=0.5,0.5", "mystery x=1", "deterministic"):
+        with pytest.raises(ValidationError):
+            canonical_from_text(bad)

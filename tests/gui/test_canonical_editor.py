@@ -31,7 +31,8 @@ def editor(qtbot):
 
 def test_the_parameters_are_shown_as_henrion_with_the_leak(editor):
     table = editor.canonical.table
-    assert editor.canonical.table.isVisible() and table.rowCount() == 3
+    assert editor.canonical.isVisible() and table.rowCount() == 3
+    assert editor.actions_by_name["plain"].isEnabled() and not editor.actions_by_name["noisy_max"].isEnabled()
     labels = [table.verticalHeaderItem(r).text() for r in range(3)]
     assert labels == ["A = present", "B = present", "leak"]
     henrion = [float(table.item(r, 0).text()) for r in range(3)]
@@ -57,7 +58,8 @@ def test_a_value_breaking_the_row_is_refused_and_plain_and_make_switch_modes(edi
     assert not editor.canonical.set_parameter(2, 0, 1.5)
     np.testing.assert_array_equal(doc.network.cpt("C"), before)
     assert editor.canonical.make_plain() and canonical_of(doc.network, "C") is None
-    assert not editor.canonical.table.isVisible() and editor.canonical.make.isVisible()
+    assert not editor.canonical.isVisible() and editor.actions_by_name["noisy_max"].isEnabled()
+    assert not editor.actions_by_name["plain"].isEnabled()
     np.testing.assert_array_equal(doc.network.cpt("C"), before)
     assert editor.canonical.make_noisy_max()  # fitted back from the table: the same noisy-OR
     np.testing.assert_allclose(doc.network.cpt("C"), before, rtol=0, atol=1e-6)
@@ -70,4 +72,4 @@ def test_editing_the_expanded_table_makes_it_a_plain_cpt(editor):
     doc = editor.document
     doc.network.set_cpt_row("C", ["present", "present"], [0.5, 0.5])
     editor.canonical.refresh()
-    assert canonical_of(doc.network, "C") is None and not editor.canonical.table.isVisible()
+    assert canonical_of(doc.network, "C") is None and not editor.canonical.isVisible()

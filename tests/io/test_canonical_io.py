@@ -97,3 +97,29 @@ def test_malformed_canonical_nodes_are_one_line_errors(old, new, message):
     with pytest.raises(FormatError) as info:
         parse_xdsl(NOISY.replace(old, new), "c.xdsl")
     assert message in str(info.value) and "\n" not in str(info.value) and str(info.value).startswith("c.xdsl:")
+
+
+@pytest.mark.parametrize("ext", [".bif", ".bif.gz", ".xmlbif", ".net", ".xdsl", ".bnsproj"])
+def test_every_format_with_properties_keeps_the_models_and_the_table(tmp_path, ext):
+    net = parse_xdsl(NOISY)
+    path = tmp_path / f"c{ext}"
+    write_network(net, path)
+    back = read_network(path)
+    for var in ("C", "D"):
+        np.testing.assert_allclose(back.cpt(var), net.cpt(var), rtol=0, atol=1e-15)
+        model = canonical_of(back, var)
+        assert type(model) is type(canonical_of(net, var))
+        np.testing.assert_allclose(model.expand(), net.cpt(var), rtol=0, atol=1e-15)
+    assert not any(k.endswith("bnstudio_canonical") for k in back.properties)
+    assert not any(k.endswith("bnstudio_canonical") for k in net.properties)  # the network written is unchanged
+
+
+def test_a_table_edited_elsewhere_reads_as_a_plain_cpt(tmp_path):
+    net = parse_xdsl(NOISY)
+    path = tmp_path / "c.bif"
+    write_network(net, path)
+    text = path.read_text(encoding="utf-8")
+    assert 'property bnstudio_canonical = "noisy-max distinguished=1,1 ' in text
+    row = next(line for line in text.splitlines() if line.strip().startswith("(present, weak)"))
+    path.write_text(text.replace(row, "  (present, weak) 0.5, 0.5;"), encoding="utf-8")
+    assert canonical_of(read_network(path), "C") is None

@@ -9,9 +9,8 @@ is what makes the row sum to 1. Editing a cell is one undo command that sets the
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from bnstudio.core.canonical import NoisyMax, canonical_of
 from bnstudio.errors import ValidationError
@@ -79,32 +78,26 @@ def with_parameter(net, var: str, model: NoisyMax, row: int, column: int, value:
 
 
 class CanonicalEditor(QWidget):
-    """Shows and edits the noisy-MAX parameters of the CPT editor's variable (hidden for other nodes, so a
-    plain table keeps the editor's height; ``make`` is an action the CPT editor puts in its toolbar)."""
+    """Shows and edits the noisy-MAX parameters of the CPT editor's variable (hidden for other nodes, so a plain
+    table's editor keeps its size). The CPT editor's toolbar holds :meth:`make_noisy_max` and :meth:`make_plain`
+    (:meth:`can_make` and :meth:`is_noisy_max` say when they apply; ``changed`` after every refresh)."""
+
+    changed = Signal()
 
     def __init__(self, document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.var: str | None = None
-        self.title = QLabel()
+        self.title = QLabel("Noisy-MAX parameters (Henrion's: leak included; the last state takes the rest)")
         self.table = QTableWidget()
-        self.make = QAction("Make noisy-MAX", self)
-        self.make.setToolTip("Replace the table by the closest noisy-MAX (a few parameters per parent)")
-        self.plain = QPushButton("Plain table")
-        self.plain.setToolTip("Keep the expanded table and edit it freely")
-        top = QHBoxLayout()
-        top.addWidget(self.title)
-        top.addStretch(1)
-        top.addWidget(self.plain)
+        self.table.setMaximumHeight(160)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(top)
+        layout.addWidget(self.title)
         layout.addWidget(self.table)
-        self.make.triggered.connect(self.make_noisy_max)
-        self.plain.clicked.connect(self.make_plain)
         self.table.itemChanged.connect(self._edited)
         self._filling = False
-        self.refresh()                     # hidden until a noisy-MAX node is shown
+        self.setVisible(False)
 
     def model(self) -> NoisyMax | None:
         if self.var is None or self.var not in self.document.network:
@@ -116,15 +109,19 @@ class CanonicalEditor(QWidget):
         self.var = var
         self.refresh()
 
+    def can_make(self) -> bool:
+        """The variable has parents and is not a noisy-MAX yet."""
+        net = self.document.network
+        return self.var is not None and self.var in net and bool(net.parents(self.var)) and self.model() is None
+
+    def is_noisy_max(self) -> bool:
+        return self.model() is not None
+
     def refresh(self) -> None:
         net, model = self.document.network, self.model()
-        has_parents = self.var is not None and self.var in net and bool(net.parents(self.var))
-        self.make.setVisible(has_parents and model is None)
-        self.plain.setVisible(model is not None)
-        self.table.setVisible(model is not None)
         self.setVisible(model is not None)
-        self.title.setText("Noisy-MAX parameters (Henrion; leak included)" if model is not None else "")
         if model is None:
+            self.changed.emit()
             return
         labels, rows = parameter_rows(net, self.var, model)
         self._filling = True
@@ -141,6 +138,7 @@ class CanonicalEditor(QWidget):
                 self.table.setItem(r, c, item)
         finally:
             self._filling = False
+        self.changed.emit()
 
     def _edited(self, item: QTableWidgetItem) -> None:
         if self._filling:

@@ -39,6 +39,7 @@ class CptEditor(QWidget):
         self.model.dataChanged.connect(self._refresh_labels)
         self.model.modelReset.connect(self.canonical.refresh)
         self.model.dataChanged.connect(self.canonical.refresh)
+        self.canonical.changed.connect(self._refresh_labels)
         self.model.rejected.connect(lambda text: document.message.emit("warning", text))
         self._refresh_labels()
 
@@ -80,8 +81,11 @@ class CptEditor(QWidget):
         self.actions_by_name["set_ess"].setToolTip("Set Dirichlet counts = CPT × effective sample size")
         self.actions_by_name["remove_counts"] = self.toolbar.addAction("Remove counts", self.remove_counts)
         self.toolbar.addSeparator()
-        self.toolbar.addAction(self.canonical.make)   # shown for a plain table with parents
-        self.actions_by_name["make_noisy_max"] = self.canonical.make
+        self.actions_by_name["noisy_max"] = self.toolbar.addAction("Noisy-MAX", self.canonical.make_noisy_max)
+        self.actions_by_name["noisy_max"].setToolTip("Replace the table by the closest noisy-MAX: a few parameters "
+                                                     "per parent and a leak, edited above the table")
+        self.actions_by_name["plain"] = self.toolbar.addAction("Plain table", self.canonical.make_plain)
+        self.actions_by_name["plain"].setToolTip("Keep the expanded table and edit it freely")
         top = QHBoxLayout()
         top.addWidget(self.title)
         top.addStretch(1)
@@ -124,6 +128,8 @@ class CptEditor(QWidget):
                             if bad else "")
         has_counts = self.model.has_counts
         self.actions_by_name["remove_counts"].setEnabled(has_counts)
+        self.actions_by_name["noisy_max"].setEnabled(self.canonical.can_make())
+        self.actions_by_name["plain"].setEnabled(self.canonical.is_noisy_max())
         if self.model.show_counts and not has_counts:
             self.status.setText("No Dirichlet counts: use Set ESS… to add them")
 
