@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, Signal
 from PySide6.QtGui import QPen, Qt
-from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
 from bnstudio.core.events import Event
 from bnstudio.gui import commands as cmd
@@ -93,7 +93,7 @@ class NetworkScene(QGraphicsScene):
                 target = self.nodes.get(key[1]) or self.utility_items[key[1]]
                 self.arcs[key] = arc = ArcItem(self.nodes[key[0]], target)
                 if key in extra:
-                    arc.setFlag(ArcItem.ItemIsSelectable, False)
+                    arc.setFlag(QGraphicsItem.ItemIsSelectable, False)
                 self.addItem(arc)
         self.update_scene_rect()
         self.update_beliefs()

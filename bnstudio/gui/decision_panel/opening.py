@@ -32,6 +32,14 @@ def example_diagrams() -> list[Path]:
     return sorted((resource_root() / "decision").glob("*.json"))
 
 
+def is_bundled_diagram(path: str | Path) -> bool:
+    """Whether ``path`` is a bundled influence diagram (opened as an untitled copy)."""
+    try:
+        return Path(path).resolve().parent == (resource_root() / "decision").resolve()
+    except OSError:
+        return False
+
+
 def diagram_layout(diagram: InfluenceDiagram) -> dict[str, tuple[float, float]]:
     """Layered centre positions of every node of the diagram (parents above children)."""
     net = diagram.network
