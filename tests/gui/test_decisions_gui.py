@@ -219,3 +219,12 @@ def test_background_solution_through_the_job_worker(diagram_window, qtbot):
     with qtbot.waitSignal(solver.solved, timeout=20000):
         window.document.set_evidence("Result", "open")
     assert_shows(window, solve(load_diagram(str(OIL)), {"Result": "open"}))
+
+
+def test_chance_beliefs_follow_the_optimal_policies(diagram_window):
+    """Testing is optimal, so Result = none (only without a test) has probability 0 on the canvas; the network's
+    own beliefs (decisions as uniform placeholders) would say 0.5."""
+    item = diagram_window.scene.nodes["Result"]
+    assert item.beliefs == pytest.approx([0.24, 0.35, 0.41, 0.0])
+    diagram_window.document.set_evidence("Test", "no")
+    assert item.beliefs == pytest.approx([0.0, 0.0, 0.0, 1.0])

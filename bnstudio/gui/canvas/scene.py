@@ -33,6 +33,7 @@ class NetworkScene(QGraphicsScene):
 
     rename_requested = Signal(str)
     current_variable_changed = Signal(str)  # "" when not exactly one node is selected
+    current_utility_changed = Signal(str)   # a utility node alone was selected ("" otherwise)
     context_menu_requested = Signal(object, object)  # (item or None, QGraphicsSceneContextMenuEvent)
 
     def __init__(self, document: Document, parent=None) -> None:
@@ -41,6 +42,7 @@ class NetworkScene(QGraphicsScene):
         self.nodes: dict[str, NodeItem] = {}
         self.arcs: dict[tuple[str, str], ArcItem] = {}
         self.utility_items: dict[str, UtilityItem] = {}
+        self.policy_beliefs: dict | None = None   # influence diagrams: chance beliefs under the optimal policies
         self.node_style = st.BARS     # the user's choice
         self.drawn_style = st.BARS    # what the nodes show at the current zoom (see set_zoom)
         self.zoom = 1.0
@@ -116,8 +118,11 @@ class NetworkScene(QGraphicsScene):
                 item.setPos(QPointF(*wanted[name]))
 
     def show_decision_values(self, options: dict[str, dict[str, float | None]] | None,
-                             utilities: dict[str, float] | None) -> None:
-        """EU(D = d | e) beside every decision and E[U | e] in every utility node (None: unknown)."""
+                             utilities: dict[str, float] | None, beliefs: dict | None = None) -> None:
+        """EU(D = d | e) beside every decision, E[U | e] in every utility node (None: unknown), and the chance
+        nodes' beliefs under the optimal policies (None: the document's own beliefs)."""
+        self.policy_beliefs = beliefs
+        self.update_beliefs()
         for name, item in self.nodes.items():
             if item.kind == "decision":
                 values = None if options is None or name not in options else options[name]
@@ -182,6 +187,8 @@ class NetworkScene(QGraphicsScene):
     def update_beliefs(self) -> None:
         """Refresh every node's bars in place from the document's cached posteriors."""
         posteriors = self.document.posteriors()
+        if self.policy_beliefs is not None and self.document.decisions is not None:
+            posteriors = self.policy_beliefs
         evidence = self.document.evidence
         for name, item in self.nodes.items():
             item.set_beliefs(None if posteriors is None else posteriors.get(name), evidence.get(name))
@@ -220,6 +227,7 @@ class NetworkScene(QGraphicsScene):
     def _on_selection_changed(self) -> None:
         names = self.selected_names()
         self.current_variable_changed.emit(names[0] if len(names) == 1 else "")
+        self.current_utility_changed.emit(self.selected_utility())
 
     def node_at(self, pos: QPointF) -> NodeItem | None:
         for item in self.items(pos):

@@ -5,6 +5,8 @@
 :mod:`bnstudio.decision.policy_net`):
 
 * E[U_i | e] of every utility node, = m_i + (M_i − m_i) p(U_i = high | e) (policy_net eq 1);
+* p(X | e) of every chance node under those policies (what the canvas shows as beliefs: the document's own
+  beliefs treat the decisions as uniform placeholders);
 * p(past | e) of every row of every policy (the joint of the policy's parents), so the panel lists only the
   pasts that can happen;
 * the delta-method error bar of the MEU (:func:`bnstudio.decision.utility_error_bar`), when every chance CPT
@@ -35,6 +37,7 @@ class DecisionResult:
     solution: DecisionSolution | None = None
     utilities: dict[str, float] = field(default_factory=dict)      # E[U_i | e] per utility node
     pasts: dict[str, np.ndarray] = field(default_factory=dict)     # p(past | e), shaped like each policy table
+    beliefs: dict[str, np.ndarray] = field(default_factory=dict)   # p(X | e) of chance nodes under the policies
     errorbar: UtilityErrorBar | None = None
     errorbar_note: str = ""                                        # why there is no error bar
     error: str = ""
@@ -65,7 +68,8 @@ def compute_decisions(diagram: InfluenceDiagram, evidence: Mapping[str, Any], es
                  for u, s in scales.items()}
     pasts = {d: (engine.joint(p.parents, lams) if p.parents else np.ones(()))
              for d, p in solution.policies.items()}
-    result = DecisionResult(solution, utilities, pasts, diagram=diagram)
+    beliefs = engine.posterior(list(diagram.chance_names), lams) if diagram.chance_names else {}
+    result = DecisionResult(solution, utilities, pasts, beliefs, diagram=diagram)
     try:
         result.errorbar = utility_error_bar(diagram, solution, ess=ess, level=level)
     except BNStudioError as exc:

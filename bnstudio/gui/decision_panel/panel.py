@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QGroupBox, QHBoxLayout,
-                               QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.decision_panel.compute import DecisionResult
@@ -26,6 +26,7 @@ def read_only_table(headers: list[str]) -> QTableWidget:
     table.setEditTriggers(QAbstractItemView.NoEditTriggers)
     table.setSelectionMode(QAbstractItemView.NoSelection)
     table.verticalHeader().hide()
+    table.verticalHeader().setDefaultSectionSize(22)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
     return table
 
@@ -45,6 +46,7 @@ class DecisionPanel(QWidget):
     """See the module docstring; ``row_selected(variable, parent states)`` asks to open a CPT row."""
 
     row_selected = Signal(str, dict)
+    utility_selected = Signal()      # a utility node was chosen on the canvas: its table is shown
 
     def __init__(self, document: Document, solver: DecisionSolver, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -62,6 +64,7 @@ class DecisionPanel(QWidget):
         self.interval = QLabel()
         self.contributions = ContributionsView()
         self.utilities = UtilityTableEditor(document)
+        self.tabs = QTabWidget()
         self._setup_controls()
         self._compose()
         self.policy_choice.currentTextChanged.connect(lambda _name: self._show_policy())
@@ -91,9 +94,8 @@ class DecisionPanel(QWidget):
         self.level.setValue(90.0)
         self.level.setSuffix(" %")
         self.level.setToolTip("Credible level of the normal interval")
-        self.options.setMinimumHeight(90)
         self.policy.setMinimumHeight(90)
-        self.contributions.setMinimumHeight(130)
+        self.contributions.setMinimumHeight(120)
 
     def _compose(self) -> None:
         layout = QVBoxLayout(self)
@@ -101,13 +103,13 @@ class DecisionPanel(QWidget):
         layout.addWidget(self.details)
         options_box = QGroupBox("Options: EU(decision = option | evidence)")
         QVBoxLayout(options_box).addWidget(self.options)
-        policy_box = QGroupBox("Policy")
-        policy = QVBoxLayout(policy_box)
+        policy_tab = QWidget()
+        policy = QVBoxLayout(policy_tab)
         policy.addWidget(self.policy_choice)
-        policy.addWidget(self.policy)
+        policy.addWidget(self.policy, 1)
         policy.addWidget(self.policy_note)
-        error_box = QGroupBox("Error bar of the expected utility (delta method)")
-        error = QVBoxLayout(error_box)
+        error_tab = QWidget()
+        error = QVBoxLayout(error_tab)
         settings = QHBoxLayout()
         settings.addWidget(self.use_ess)
         settings.addWidget(self.ess, 1)
@@ -116,11 +118,18 @@ class DecisionPanel(QWidget):
         error.addLayout(settings)
         error.addWidget(self.interval)
         error.addWidget(self.contributions, 1)
-        utility_box = QGroupBox("Utility table")
-        QVBoxLayout(utility_box).addWidget(self.utilities)
-        for box in (options_box, policy_box, error_box, utility_box):
-            layout.addWidget(box)
-        layout.addStretch(1)
+        self.tabs.addTab(policy_tab, "Policy")
+        self.tabs.addTab(error_tab, "Error bar of the MEU")
+        self.tabs.addTab(self.utilities, "Utility table")
+        layout.addWidget(options_box)
+        layout.addWidget(self.tabs, 1)
+
+    def select_utility(self, name: str) -> None:
+        """Show the table of utility node ``name`` (the canvas selected it; "" changes nothing)."""
+        if name:
+            self.utilities.set_utility(name)
+            self.tabs.setCurrentWidget(self.utilities)
+            self.utility_selected.emit()
 
     def _options_changed(self) -> None:
         self.solver.set_options(self.ess.value() if self.use_ess.isChecked() else None, self.level.value() / 100)
@@ -165,6 +174,8 @@ class DecisionPanel(QWidget):
                 rows.append([d, option + (" (best)" if option == top else "") + (" — taken" if taken else ""),
                              "impossible under the evidence" if value is None else f"{value:.6g}"])
         fill(self.options, rows, best)
+        shown = min(len(rows), 8)   # as tall as its rows (up to 8), so the tabs below get the room
+        self.options.setFixedHeight(self.options.horizontalHeader().height() + 22 * shown + 4)
 
     def _show_policy(self) -> None:
         result = self.result

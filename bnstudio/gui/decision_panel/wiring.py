@@ -40,7 +40,9 @@ def install(window) -> DecisionPanel:
         window.tabifyDockWidget(query, dock)
     solver.solved.connect(lambda result: show_on_canvas(window.scene, result))
     show_on_canvas(window.scene, solver.latest)
-    window.scene.selectionChanged.connect(lambda: _select_utility(window))
+    window.scene.current_utility_changed.connect(panel.select_utility)
+    panel.utility_selected.connect(dock.show)
+    panel.utility_selected.connect(dock.raise_)
     panel.row_selected.connect(lambda var, parents: open_cpt_row(window, var, parents))
     doc.network_replaced.connect(lambda: doc.decisions is not None and _raise(dock))
     menus = getattr(window, "menus", {})
@@ -52,14 +54,8 @@ def install(window) -> DecisionPanel:
 def show_on_canvas(scene, result: DecisionResult | None) -> None:
     solution = None if result is None else result.solution
     scene.show_decision_values(None if solution is None else solution.options,
-                               None if solution is None else result.utilities)
-
-
-def _select_utility(window) -> None:
-    name = window.scene.selected_utility()
-    if name:
-        window.decision_panel.utilities.set_utility(name)
-        _raise(window.decision_dock)
+                               None if solution is None else result.utilities,
+                               None if solution is None else result.beliefs)
 
 
 def _raise(dock: QDockWidget) -> None:
