@@ -10,6 +10,12 @@ training runs and saved queries (all kept in :attr:`Document.project`) and what 
 :meth:`Document.unsaved_work` names every part that changed since the file was opened or saved (plus "network
 edits" while the undo stack is not clean). ``modified`` is true when that list is not empty, so New, Open,
 Examples, Close and Quit ask before any of it is dropped, and the recovery copy is written whenever it changes.
+
+**An influence diagram** is the network (its chance and decision variables) plus :attr:`Document.decisions`, a
+:class:`~bnstudio.gui.commands.decisions.DecisionPart` (decisions in the order taken, utility nodes and tables)
+or None for a plain network. It is edited through undo commands and is a session part of its own ("decisions"):
+a network or project file does not keep it, so its changes stay unsaved work until it is written as an
+influence-diagram JSON file.
 """
 from __future__ import annotations
 
@@ -29,7 +35,8 @@ from bnstudio.gui import file_io
 from bnstudio.gui.belief_updates import BeliefUpdates
 from bnstudio.gui.beliefs import Beliefs
 from bnstudio.gui.commands.base import NetworkCommand
-from bnstudio.gui.session import SessionPart, SessionParts, project_parts
+from bnstudio.gui.commands.decisions import DecisionPart
+from bnstudio.gui.session import SessionPart, SessionParts, decision_part, project_parts
 
 
 class Document(QObject):
@@ -42,6 +49,7 @@ class Document(QObject):
     beliefs_changed = Signal()
     rows_checked = Signal(dict)           # {variable: [row index tuples]} of CPT rows that do not sum to 1
     path_changed = Signal()
+    decisions_changed = Signal()          # the decision part was replaced (or became None)
     session_changed = Signal()            # something that makes `modified` / `unsaved_work` change may have
     message = Signal(str, str)            # level ("info" | "warning" | "error"), text
 
@@ -52,6 +60,7 @@ class Document(QObject):
         self.path: Path | None = None
         self.untitled_name = ""  # the title while there is no file, e.g. "alarm (example)"
         self.project: Any = None
+        self.decisions: DecisionPart | None = None
         self.network = Network("untitled")
         self.beliefs = Beliefs(self.network)
         #: called with a network about to be shown (the window uses it to place nodes without positions)
@@ -63,6 +72,7 @@ class Document(QObject):
         self.session = SessionParts()
         for name, part in project_parts(self).items():
             self.session.add(name, part)
+        self.session.add("decisions", decision_part(self))
         self.undo_stack.indexChanged.connect(self._after_command)
         self.undo_stack.cleanChanged.connect(self.session_changed)
         self.updates = BeliefUpdates(self)   # large networks: beliefs in the background
@@ -71,8 +81,9 @@ class Document(QObject):
 
     # ------------------------------------------------------------------ network lifetime
     def replace_network(self, net: Network, path: str | Path | None = None, project: Any = None,
-                        evidence: dict[str, Any] | None = None) -> None:
-        """Start editing ``net`` (a fresh undo history, clean state)."""
+                        evidence: dict[str, Any] | None = None, decisions: DecisionPart | None = None) -> None:
+        """Start editing ``net`` (a fresh undo history, clean state); ``decisions`` makes it an influence
+        diagram (its decision variables must be variables of ``net``)."""
         self.network.events.unsubscribe(self._on_event)
         self.beliefs.detach()
         self.undo_stack.clear()
@@ -80,6 +91,7 @@ class Document(QObject):
             self.prepare_network(net)
         self.network = net
         self.project = project
+        self.decisions = decisions
         self.beliefs = Beliefs(net)
         self.updates.good_evidence = {}
         if evidence:
@@ -91,13 +103,23 @@ class Document(QObject):
         self.path = Path(path) if path is not None else None
         self.untitled_name = ""
         self.network_replaced.emit()
+        self.decisions_changed.emit()
         self.mark_saved()
         self.path_changed.emit()
         self._refresh_beliefs(force=True)
 
     def _on_event(self, event: Event) -> None:
-        if event.phase == "after":
-            self.network_changed.emit(event)
+        if event.phase != "after":
+            return
+        if event.kind == "rename_variable" and self.decisions is not None:   # undo renames back the same way
+            self.decisions = self.decisions.renamed(event.data["old"], event.data["new"])
+        self.network_changed.emit(event)
+
+    def set_decision_part(self, part: DecisionPart | None) -> None:
+        """Replace the decision part (undo commands call this; edits go through :meth:`execute`)."""
+        self.decisions = part
+        self.decisions_changed.emit()
+        self.session_changed.emit()
 
     # ------------------------------------------------------------------ unsaved work
     @property

@@ -76,3 +76,10 @@ def project_parts(document: Any) -> dict[str, SessionPart]:
         "queries": SessionPart(lambda: canonical(section("queries")),
                                lambda: count(len(section("queries") or ()), "{} saved query", "{} saved queries")),
     }
+
+
+def decision_part(document: Any) -> SessionPart:
+    """The influence diagram's decisions and utility tables (``document.decisions``); no network or project
+    file keeps them (only an influence-diagram JSON file does)."""
+    return SessionPart(lambda: None if document.decisions is None else document.decisions.summary(),
+                       lambda: "the influence diagram's decisions and utility tables", in_project=False)

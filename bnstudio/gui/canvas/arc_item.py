@@ -1,4 +1,7 @@
-"""An arc between two node items: a straight line from border to border with an arrow head at the child."""
+"""An arc between two node items: a straight line from border to border with an arrow head at the child.
+
+Each end item says where a line towards a point leaves it (``border_point``): a rectangle for chance and
+decision nodes, a diamond for utility nodes."""
 from __future__ import annotations
 
 import math
@@ -47,10 +50,8 @@ class ArcItem(QGraphicsItem):
                 node.arcs.remove(self)
 
     def adjust(self) -> None:
-        s_rect = self.source.rect().translated(self.source.pos())
-        t_rect = self.target.rect().translated(self.target.pos())
-        start = border_point(s_rect, t_rect.center())
-        end = border_point(t_rect, s_rect.center())
+        start = self.source.border_point(self.target.pos())
+        end = self.target.border_point(self.source.pos())
         self.prepareGeometryChange()
         self.line = QLineF(start, end)
 

@@ -2,6 +2,10 @@
 probability and the number, like GeNIe's bar-chart nodes). The item only draws; the scene owns the logic.
 
 Beliefs and evidence are updated in place (:meth:`NodeItem.set_beliefs`), never by rebuilding the item.
+
+A *decision* node of an influence diagram (``kind == "decision"``) is a plain rectangle; its rows show the
+expected utility of each option under the evidence (:meth:`NodeItem.set_option_values`), the best one in green
+and bold, instead of beliefs.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem, QWidget
 
 from bnstudio.gui.canvas import style as st
+from bnstudio.gui.canvas.arc_item import border_point
 
 
 class NodeItem(QGraphicsItem):
@@ -27,6 +32,8 @@ class NodeItem(QGraphicsItem):
         self.evidence: Any = None  # a state name, a likelihood list, or None
         self.hover_row: int | None = None
         self.arcs: list = []  # ArcItems touching this node, kept by the scene
+        self.kind = "chance"  # or "decision"
+        self.option_values: list[float | None] | None = None   # decisions: EU of each option
         self._rect = QRectF()
         self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
                       | QGraphicsItem.ItemSendsGeometryChanges)
@@ -57,6 +64,24 @@ class NodeItem(QGraphicsItem):
         self.beliefs, self.evidence = beliefs, evidence
         self.update()
 
+    def set_kind(self, kind: str) -> None:
+        if kind != self.kind:
+            self.kind = kind
+            self.update()
+
+    def set_option_values(self, values: Sequence[float | None] | None) -> None:
+        """EU(D = d | e) of every option (None: impossible under the evidence), or None when unknown."""
+        self.option_values = None if values is None else list(values)
+        self.update()
+
+    @property
+    def corner(self) -> float:
+        return 0.0 if self.kind == "decision" else st.CORNER
+
+    def border_point(self, towards: QPointF) -> QPointF:
+        """Where the segment from the centre to ``towards`` (scene coordinates) leaves the node."""
+        return border_point(self._rect.translated(self.pos()), towards)
+
     @property
     def has_evidence(self) -> bool:
         return self.evidence is not None
@@ -67,7 +92,7 @@ class NodeItem(QGraphicsItem):
 
     def shape(self) -> QPainterPath:  # Qt override
         path = QPainterPath()
-        path.addRoundedRect(self._rect, st.CORNER, st.CORNER)
+        path.addRoundedRect(self._rect, self.corner, self.corner)
         return path
 
     def rect(self) -> QRectF:
@@ -97,21 +122,25 @@ class NodeItem(QGraphicsItem):
         r = self._rect
         painter.setPen(Qt.NoPen)
         painter.setBrush(st.NODE_FILL)
-        painter.drawRoundedRect(r, st.CORNER, st.CORNER)
+        painter.drawRoundedRect(r, self.corner, self.corner)
         self._paint_header(painter)
         if self.node_style == st.BARS:
-            self._paint_rows(painter)
+            if self.kind == "decision":
+                self._paint_options(painter)
+            else:
+                self._paint_rows(painter)
         border = st.SELECTED if selected else st.EVIDENCE_BORDER if self.has_evidence else st.NODE_BORDER
         painter.setPen(QPen(border, 2.4 if selected or self.has_evidence else 1.1))
         painter.setBrush(Qt.NoBrush)
-        painter.drawRoundedRect(r, st.CORNER, st.CORNER)
+        painter.drawRoundedRect(r, self.corner, self.corner)
 
     def _paint_header(self, painter: QPainter) -> None:
         header = self.header_rect()
         fill = (st.SOFT_EVIDENCE_HEADER if self.has_evidence and not isinstance(self.evidence, str)
-                else st.EVIDENCE_HEADER if self.has_evidence else st.HEADER_FILL)
+                else st.EVIDENCE_HEADER if self.has_evidence
+                else st.DECISION_HEADER if self.kind == "decision" else st.HEADER_FILL)
         path = QPainterPath()
-        path.addRoundedRect(header, st.CORNER, st.CORNER)
+        path.addRoundedRect(header, self.corner, self.corner)
         if self.node_style == st.BARS:  # square off the header's bottom corners
             path.addRect(QRectF(header.left(), header.center().y(), header.width(), header.height() / 2))
         painter.fillPath(path.simplified(), QBrush(fill))
@@ -147,6 +176,33 @@ class NodeItem(QGraphicsItem):
             number_rect = QRectF(right - st.NUMBER_COLUMN, row.top(), st.NUMBER_COLUMN, row.height())
             painter.drawText(number_rect, Qt.AlignVCenter | Qt.AlignRight,
                              "—" if p is None else st.format_probability(p))
+
+    def _paint_options(self, painter: QPainter) -> None:
+        """Decision rows: option name, a bar from the smallest to the largest EU (0 included), the EU."""
+        values = self.option_values or [None] * len(self.states)
+        known = [v for v in values if v is not None]
+        low, high = min(known + [0.0]), max(known + [0.0])
+        best = max((i for i, v in enumerate(values) if v is not None), key=lambda i: values[i], default=None)
+        left, right = self._rect.left() + st.PADDING, self._rect.right() - st.PADDING
+        bar_left, bar_right = left + st.NAME_COLUMN + 4, right - st.NUMBER_COLUMN - 4
+        for i, state in enumerate(self.states):
+            row = self.row_rect(i)
+            font = st.state_font()
+            font.setBold(i == best)
+            painter.setFont(font)
+            painter.setPen(st.TEXT)
+            painter.drawText(QRectF(left, row.top(), st.NAME_COLUMN, row.height()), Qt.AlignVCenter | Qt.AlignLeft,
+                             painter.fontMetrics().elidedText(state, Qt.ElideRight, int(st.NAME_COLUMN)))
+            track = QRectF(bar_left, row.top() + 3, bar_right - bar_left, row.height() - 6)
+            painter.fillRect(track, st.BAR_TRACK)
+            v = values[i]
+            if v is not None and high > low:
+                share = (v - low) / (high - low)
+                painter.fillRect(QRectF(track.left(), track.top(), max(1.0, track.width() * share), track.height()),
+                                 st.BEST_BAR if i == best else st.OPTION_BAR)
+            painter.setPen(st.TEXT if v is not None else st.MUTED_TEXT)
+            painter.drawText(QRectF(right - st.NUMBER_COLUMN, row.top(), st.NUMBER_COLUMN, row.height()),
+                             Qt.AlignVCenter | Qt.AlignRight, st.format_utility(v))
 
     # ------------------------------------------------------------------ interaction feedback
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # Qt override

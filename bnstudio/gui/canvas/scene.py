@@ -3,18 +3,24 @@
 It redraws on the network's events (structural edits are diffed against the items, renames keep the item),
 moves items on ``positions_changed``, updates bars in place on ``beliefs_changed``, and writes back only
 through undo commands (moves are pushed once, on mouse release).
+
+For an influence diagram (``document.decisions``), decision variables are drawn as rectangles showing the
+expected utility of each option, utility nodes as diamonds (:class:`UtilityItem`) with their arcs, and the
+informational arcs into decisions as well; the values come from :meth:`NetworkScene.show_decision_values`
+(the scene computes nothing). Those extra arcs are not network arcs and cannot be selected.
 """
 from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, Signal
 from PySide6.QtGui import QPen, Qt
-from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
 from bnstudio.core.events import Event
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.node_item import NodeItem
+from bnstudio.gui.canvas.utility_item import UtilityItem
 from bnstudio.gui.document import Document
 
 SELECT, ADD_NODE, ADD_ARC = "select", "add_node", "add_arc"
@@ -27,6 +33,7 @@ class NetworkScene(QGraphicsScene):
 
     rename_requested = Signal(str)
     current_variable_changed = Signal(str)  # "" when not exactly one node is selected
+    current_utility_changed = Signal(str)   # a utility node alone was selected ("" otherwise)
     context_menu_requested = Signal(object, object)  # (item or None, QGraphicsSceneContextMenuEvent)
 
     def __init__(self, document: Document, parent=None) -> None:
@@ -34,6 +41,8 @@ class NetworkScene(QGraphicsScene):
         self.document = document
         self.nodes: dict[str, NodeItem] = {}
         self.arcs: dict[tuple[str, str], ArcItem] = {}
+        self.utility_items: dict[str, UtilityItem] = {}
+        self.policy_beliefs: dict | None = None   # influence diagrams: chance beliefs under the optimal policies
         self.node_style = st.BARS     # the user's choice
         self.drawn_style = st.BARS    # what the nodes show at the current zoom (see set_zoom)
         self.zoom = 1.0
@@ -44,6 +53,7 @@ class NetworkScene(QGraphicsScene):
         document.network_replaced.connect(self.rebuild)
         document.network_changed.connect(self._on_network_changed)
         document.positions_changed.connect(self._on_positions_changed)
+        document.decisions_changed.connect(self.sync)
         document.beliefs_changed.connect(self.update_beliefs)
         document.evidence_changed.connect(self.update_beliefs)
         self.selectionChanged.connect(self._on_selection_changed)
@@ -55,14 +65,16 @@ class NetworkScene(QGraphicsScene):
         for arc in list(self.arcs.values()):
             arc.detach()
         self.clear()
-        self.nodes, self.arcs, self._preview = {}, {}, None
+        self.nodes, self.arcs, self.utility_items, self._preview = {}, {}, {}, None
         self.sync()
 
     def sync(self) -> None:
         """Bring the items in line with the network: add, remove and refresh what differs."""
-        net = self.document.network
+        net, part = self.document.network, self.document.decisions
         names, arcs = set(net.variables), set(net.arcs())
-        for key in [k for k in self.arcs if k not in arcs]:
+        decided = set() if part is None else set(part.decision_names)
+        extra = set() if part is None else {a for a in part.arcs() if a[0] in names}
+        for key in [k for k in self.arcs if k not in arcs | extra]:
             self._remove_arc(key)
         for name in [n for n in self.nodes if n not in names]:
             self.removeItem(self.nodes.pop(name))
@@ -76,12 +88,52 @@ class NetworkScene(QGraphicsScene):
             elif item.states != net.states(name):
                 item.set_identity(name, net.states(name))
             item.setToolTip(net.variable(name).description or name)
-        for key in arcs:
+            item.set_kind("decision" if name in decided else "chance")
+        self._sync_utilities()
+        for key in arcs | extra:
             if key not in self.arcs:
-                self.arcs[key] = arc = ArcItem(self.nodes[key[0]], self.nodes[key[1]])
+                target = self.nodes.get(key[1]) or self.utility_items[key[1]]
+                self.arcs[key] = arc = ArcItem(self.nodes[key[0]], target)
+                if key in extra:
+                    arc.setFlag(QGraphicsItem.ItemIsSelectable, False)
                 self.addItem(arc)
         self.update_scene_rect()
         self.update_beliefs()
+
+    def _sync_utilities(self) -> None:
+        part = self.document.decisions
+        wanted = {} if part is None else part.positions
+        names = () if part is None else part.utility_names
+        for name in [n for n in self.utility_items if n not in names]:
+            for key in [k for k in self.arcs if k[1] == name]:
+                self._remove_arc(key)
+            self.removeItem(self.utility_items.pop(name))
+        for name in names:
+            item = self.utility_items.get(name)
+            if item is None:
+                item = self.utility_items[name] = UtilityItem(name)
+                self.addItem(item)
+                item.setPos(QPointF(*wanted.get(name, self._free_spot())))
+            elif name in wanted and (item.pos().x(), item.pos().y()) != tuple(wanted[name]):
+                item.setPos(QPointF(*wanted[name]))
+
+    def show_decision_values(self, options: dict[str, dict[str, float | None]] | None,
+                             utilities: dict[str, float] | None, beliefs: dict | None = None) -> None:
+        """EU(D = d | e) beside every decision, E[U | e] in every utility node (None: unknown), and the chance
+        nodes' beliefs under the optimal policies (None: the document's own beliefs)."""
+        self.policy_beliefs = beliefs
+        self.update_beliefs()
+        for name, item in self.nodes.items():
+            if item.kind == "decision":
+                values = None if options is None or name not in options else options[name]
+                item.set_option_values(None if values is None else [values.get(s) for s in item.states])
+        for name, item in self.utility_items.items():
+            item.set_value(None if utilities is None else utilities.get(name))
+
+    def selected_utility(self) -> str:
+        """The one selected utility node, or ""."""
+        items = [i for i in self.selectedItems() if isinstance(i, UtilityItem)]
+        return items[0].name if len(items) == 1 and len(self.selectedItems()) == 1 else ""
 
     def update_scene_rect(self) -> None:
         """The network's bounds plus a margin, and at least what the views show now: it shrinks when nodes go
@@ -135,6 +187,8 @@ class NetworkScene(QGraphicsScene):
     def update_beliefs(self) -> None:
         """Refresh every node's bars in place from the document's cached posteriors."""
         posteriors = self.document.posteriors()
+        if self.policy_beliefs is not None and self.document.decisions is not None:
+            posteriors = self.policy_beliefs
         evidence = self.document.evidence
         for name, item in self.nodes.items():
             item.set_beliefs(None if posteriors is None else posteriors.get(name), evidence.get(name))
@@ -173,6 +227,7 @@ class NetworkScene(QGraphicsScene):
     def _on_selection_changed(self) -> None:
         names = self.selected_names()
         self.current_variable_changed.emit(names[0] if len(names) == 1 else "")
+        self.current_utility_changed.emit(self.selected_utility())
 
     def node_at(self, pos: QPointF) -> NodeItem | None:
         for item in self.items(pos):
@@ -219,9 +274,28 @@ class NetworkScene(QGraphicsScene):
             before = positions.get(name)
             if before is None or abs(before[0] - here[0]) > 1e-6 or abs(before[1] - here[1]) > 1e-6:
                 new[name], old[name] = here, before if before is not None else here
-        if not new:
+        moved = self._moved_utilities()
+        if not new and not moved:
             return False
-        return self.document.execute(cmd.MoveNodes(self.document, old, new, text, mergeable))
+        doc = self.document
+        if not moved:
+            return doc.execute(cmd.MoveNodes(doc, old, new, text, mergeable))
+        with doc.grouped(text or f"Move {len(new) + len(moved)} nodes"):
+            if new:
+                doc.execute(cmd.MoveNodes(doc, old, new, text, mergeable))
+            doc.execute(cmd.SetDecisionPart(doc, doc.decisions.with_positions(moved), "Move utility nodes"))
+        return True
+
+    def _moved_utilities(self) -> dict[str, tuple[float, float]]:
+        part = self.document.decisions
+        if part is None:
+            return {}
+        moved = {}
+        for name, item in self.utility_items.items():
+            here, before = (item.pos().x(), item.pos().y()), part.positions.get(name)
+            if before is None or abs(before[0] - here[0]) > 1e-6 or abs(before[1] - here[1]) > 1e-6:
+                moved[name] = here
+        return moved
 
     # ------------------------------------------------------------------ mouse
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override

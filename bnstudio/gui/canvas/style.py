@@ -21,6 +21,11 @@ EVIDENCE_HEADER = QColor("#FCE2C6")
 EVIDENCE_BAR = QColor("#E07020")
 SOFT_EVIDENCE_HEADER = QColor("#EADCF5")
 ARC = QColor("#5B6778")
+DECISION_HEADER = QColor("#D9EEDC")      # decision nodes (rectangles): a green header
+BEST_BAR = QColor("#2E8B57")             # the option with the largest expected utility
+OPTION_BAR = QColor("#9DB8D8")
+UTILITY_FILL = QColor("#FFF4D6")         # utility nodes (diamonds)
+UTILITY_BORDER = QColor("#B38A1E")
 ARC_PREVIEW = QColor("#1F64D8")
 
 BAR_NODE_WIDTH = 200.0
@@ -32,6 +37,8 @@ NUMBER_COLUMN = 42.0   # probabilities, right
 COMPACT_HEIGHT = 30.0
 COMPACT_MIN_WIDTH = 64.0
 CORNER = 5.0
+UTILITY_WIDTH = 168.0
+UTILITY_HEIGHT = 76.0
 
 #: the bar view's state names (10 px) stay readable (7 px on screen) from this zoom up; below it, nodes are
 #: drawn compact; they go back to bars from BARS_FROM (a little higher, so the view does not flicker)
@@ -88,3 +95,10 @@ def format_probability(p: float) -> str:
     if 0 < pct < 0.05:
         return "<0.1%"
     return f"{pct:.1f}%"
+
+
+def format_utility(value: float | None) -> str:
+    """An expected utility with 4 significant digits (``—`` when there is none)."""
+    if value is None:
+        return "—"
+    return f"{value:.4g}" if abs(value) < 1e5 else f"{value:.3e}"

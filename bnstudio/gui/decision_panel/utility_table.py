@@ -1,0 +1,165 @@
+"""The utility table editor: one row per configuration of the utility node's parents (row-major, as the CPT
+editor lists parent configurations), the parents' states, then the utility. Typed text that is not a finite
+number is refused with the reason (``rejected``); an accepted value is one undoable edit of the document."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from bnstudio.gui import commands as cmd
+from bnstudio.gui.canvas import style as st
+from bnstudio.gui.document import Document
+
+
+def parse_utility(text: Any) -> tuple[float | None, str]:
+    """(value, "") or (None, reason): a finite real number, decimal comma allowed."""
+    try:
+        number = float(str(text).strip().replace(",", ".")) if isinstance(text, str) else float(text)
+    except (TypeError, ValueError):
+        return None, f"'{text}' is not a number"
+    if not np.isfinite(number):
+        return None, f"{text} is not a finite number: a utility must be a finite real number"
+    return number, ""
+
+
+class UtilityTableModel(QAbstractTableModel):
+    """Rows of ``document.decisions.utility(name)``; the last column is editable."""
+
+    rejected = Signal(str)
+
+    def __init__(self, document: Document, parent=None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.name: str | None = None
+        self.parents: tuple[str, ...] = ()
+        self.rows: list[tuple[int, ...]] = []
+        document.decisions_changed.connect(self.refresh)
+        document.network_changed.connect(lambda _event: self.refresh())
+
+    def set_utility(self, name: str | None) -> None:
+        self.name = name
+        self.refresh()
+
+    def table(self) -> np.ndarray | None:
+        part = self.document.decisions
+        if part is None or self.name not in part.utility_names:
+            return None
+        return part.utility(self.name).table
+
+    def refresh(self) -> None:
+        self.beginResetModel()
+        table = self.table()
+        part = self.document.decisions
+        self.parents = () if table is None else part.utility(self.name).parents
+        self.rows = [] if table is None else list(np.ndindex(table.shape))
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # Qt override
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # Qt override
+        return 0 if parent.isValid() or self.table() is None else len(self.parents) + 1
+
+    def headerData(self, section: int, orientation, role=Qt.DisplayRole) -> Any:  # Qt override
+        if role != Qt.DisplayRole or orientation != Qt.Horizontal:
+            return None
+        return self.parents[section] if section < len(self.parents) else "Utility"
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlags:  # Qt override
+        base = Qt.ItemIsEnabled | Qt.ItemIsSelectable
+        return base | Qt.ItemIsEditable if index.column() == len(self.parents) else base
+
+    def data(self, index: QModelIndex, role=Qt.DisplayRole) -> Any:  # Qt override
+        table = self.table()
+        if table is None or not index.isValid():
+            return None
+        row = self.rows[index.row()]
+        if index.column() < len(self.parents):
+            if role == Qt.DisplayRole:
+                parent = self.parents[index.column()]
+                return self.document.network.states(parent)[row[index.column()]]
+            return None
+        value = float(table[row])
+        if role == Qt.DisplayRole:
+            return f"{value:g}"
+        if role == Qt.EditRole:
+            return repr(value)
+        if role == Qt.TextAlignmentRole:
+            return int(Qt.AlignRight | Qt.AlignVCenter)
+        return None
+
+    def row_label(self, row: int) -> str:
+        return ", ".join(f"{p}={self.document.network.states(p)[i]}" for p, i in zip(self.parents, self.rows[row]))
+
+    def setData(self, index: QModelIndex, value: Any, role=Qt.EditRole) -> bool:  # Qt override
+        table = self.table()
+        if role != Qt.EditRole or table is None or index.column() != len(self.parents):
+            return False
+        number, reason = parse_utility(value)
+        if number is None:
+            self.rejected.emit(reason)
+            return False
+        new = np.array(table)
+        new[self.rows[index.row()]] = number
+        where = f" ({self.row_label(index.row())})" if self.parents else ""
+        return self.document.execute(cmd.set_utility_table(self.document, self.name, new, where))
+
+
+class UtilityTableEditor(QWidget):
+    """A utility node chooser, its table, and the reason of the last refused entry."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.chooser = QComboBox()
+        self.model = UtilityTableModel(document, self)
+        self.view = QTableView()
+        self.notice = QLabel()
+        self.view.setModel(self.model)
+        self.view.verticalHeader().hide()
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.view.setMinimumHeight(110)
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet(f"color: {st.EVIDENCE_BORDER.name()}")
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Utility node"))
+        top.addWidget(self.chooser, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.notice)
+        self.chooser.currentTextChanged.connect(self._on_chosen)
+        self.model.rejected.connect(self.notice.setText)
+        document.decisions_changed.connect(self._fill_chooser)
+        self._fill_chooser()
+
+    def _fill_chooser(self) -> None:
+        part = self.document.decisions
+        names = list(part.utility_names) if part is not None else []
+        if names == [self.chooser.itemText(i) for i in range(self.chooser.count())]:
+            return
+        current = self.model.name
+        self.chooser.blockSignals(True)
+        self.chooser.clear()
+        self.chooser.addItems(names)
+        self.chooser.blockSignals(False)
+        self.set_utility(current if current in names else (names[0] if names else None))
+
+    def set_utility(self, name: str | None) -> None:
+        """Show (and edit) the table of utility node ``name``."""
+        if name is not None and name != self.chooser.currentText():
+            self.chooser.setCurrentText(name)
+        self._on_chosen(name or "")
+
+    def _on_chosen(self, name: str) -> None:
+        self.notice.clear()
+        if name != self.model.name:
+            self.model.set_utility(name or None)
+
+    def edit_cell(self, row: int, text: str) -> bool:
+        """Type ``text`` into the utility of row ``row`` (as the delegate would; tests use it)."""
+        return self.model.setData(self.model.index(row, len(self.model.parents)), text)
