@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QWidget
 
 #: (dock key, title) in tab order; the first of each area is raised
 RIGHT = (("properties", "Node"), ("history", "History"), ("data", "Data"), ("training", "Learn Parameters"),
-         ("structure", "Learn Structure"), ("query", "Query / Error Bars"))
+         ("structure", "Learn Structure"), ("query", "Query / Error Bars"), ("decisions", "Decisions"))
 BOTTOM = (("cpt", "Probability Table"),)
 TITLES = dict(RIGHT + BOTTOM)
 RIGHT_FRACTION = 0.47
@@ -46,7 +46,9 @@ def arrange(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     for area, group in ((Qt.RightDockWidgetArea, RIGHT), (Qt.BottomDockWidgetArea, BOTTOM)):
         first = None
         for key, _title in group:
-            dock = docks[key]
+            dock = docks.get(key)
+            if dock is None:          # a dock installed later (the decision panel) is placed then
+                continue
             dock.setFloating(False)
             window.addDockWidget(area, dock)
             dock.show()

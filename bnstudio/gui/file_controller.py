@@ -66,6 +66,12 @@ class FileController(QObject):
         if ask and not self.maybe_save():
             return False
         path = Path(path)
+        if file_io.is_diagram(path):
+            from bnstudio.gui.decision_panel import open_diagram_file   # the panel's module imports this one
+            opened = open_diagram_file(self.window, path, ask=False)
+            if opened and remember and not is_bundled_example(path):
+                self._remember(path)
+            return opened
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", RepairWarning)
@@ -98,6 +104,8 @@ class FileController(QObject):
         path = self.document.path
         if path is None or not file_io.can_write(path) or (self.session_only_work() and not file_io.is_project(path)):
             return self.save_as()
+        if self.document.decisions is not None and not file_io.is_diagram(path):
+            return self.save_as()
         return self.save_to(path)
 
     def session_only_work(self) -> list[str]:
@@ -109,6 +117,8 @@ class FileController(QObject):
         doc = self.document
         stem = doc.untitled_name.split(" (")[0] or (doc.path.stem if doc.path else doc.network.name)
         suffix = file_io.default_save_suffix() if doc.path is None or self.session_only_work() else doc.path.suffix
+        if doc.decisions is not None:     # only the diagram file keeps decisions and utilities
+            suffix = file_io.DIAGRAM_EXTENSION
         folder = doc.path.parent if doc.path else Path(self.settings.value(cfg.LAST_DIRECTORY) or Path.home())
         path, selected = QFileDialog.getSaveFileName(self.window, "Save network as", str(folder / (stem + suffix)),
                                                      file_io.save_filters())
@@ -121,7 +131,14 @@ class FileController(QObject):
         if not self.normalise_before_save():
             return False
         try:
-            self.document.save(path, view=self.window.view_options())
+            if file_io.is_diagram(path):
+                if self.document.decisions is None:
+                    raise BNStudioError("a .json file holds an influence diagram and this network has no decisions; "
+                                        "save it as a project or a network file")
+                from bnstudio.gui.decision_panel import save_influence_diagram
+                save_influence_diagram(self.document, path)
+            else:
+                self.document.save(path, view=self.window.view_options())
         except (BNStudioError, OSError) as exc:
             dialogs.show_error(self.window, "Cannot save", f"Could not save {Path(path).name}", str(exc))
             return False

@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - the package ships with bnstudio.projec
     bnproject = None
 
 PROJECT_EXTENSION = ".bnsproj" if bnproject is not None else None
+DIAGRAM_EXTENSION = ".json"   # an influence diagram (bnstudio.decision.serial), opened by the decision panel
 #: the evidence set a project file uses for the evidence entered in the app
 CURRENT_EVIDENCE = "current"
 
@@ -39,7 +40,7 @@ def is_project(path: str | Path) -> bool:
 
 def can_write(path: str | Path) -> bool:
     """Whether a registered writer handles ``path``'s extension."""
-    if is_project(path):
+    if is_project(path) or is_diagram(path):
         return True
     try:
         bnio.format_for(path)
@@ -86,7 +87,12 @@ def _extensions() -> list[tuple[str, list[str]]]:
     for ext, fmt in bnio.FORMATS.items():
         groups.setdefault(fmt.name, []).append(ext)
     out = [("BN Studio project", [PROJECT_EXTENSION])] if PROJECT_EXTENSION else []
-    return out + list(groups.items())
+    return out + list(groups.items()) + [("Influence diagram", [DIAGRAM_EXTENSION])]
+
+
+def is_diagram(path: str | Path) -> bool:
+    """An influence-diagram file (bnstudio.decision's JSON form), opened by the decision panel."""
+    return Path(path).suffix.lower() == DIAGRAM_EXTENSION
 
 
 def open_filters() -> str:

@@ -21,6 +21,7 @@ from bnstudio.gui.canvas import SELECT, NetworkScene, NetworkView
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arrange import auto_layout_command, fill_missing_positions
 from bnstudio.gui.cpt_editor import CptEditor
+from bnstudio.gui.decision_panel import install as install_decisions
 from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import FileController
 from bnstudio.gui.icons import app_icon
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self.files.attach_menus(self.menus["recent"], self.menus["examples"])
         self.view.background_actions = [self.actions.auto_layout, self.actions.fit, self.actions.clear_evidence]
         self._connect()
+        install_decisions(self)           # influence diagrams: the Decisions dock, canvas values, examples
         self._restore_settings()
         self._update_title()
         self._update_status()
@@ -177,6 +179,9 @@ class MainWindow(QMainWindow):
         shown = ", ".join(f"{k}={v}" if isinstance(v, str) else f"{k}~likelihood" for k, v in
                           list(evidence.items())[:3]) + ("…" if len(evidence) > 3 else "")
         p_e = doc.beliefs.probability_of_evidence()
+        if doc.decisions is not None:     # under the optimal policies, not with decisions taken as uniform
+            latest = self.decision_solver.latest
+            p_e = None if latest is None or latest.solution is None else latest.solution.probability_of_evidence
         self.evidence_label.setText(f"Evidence: {shown}" + (f"  ·  P(e) = {p_e:.4g}" if p_e is not None else ""))
 
     def _show_zoom(self, zoom: float) -> None:
@@ -279,5 +284,6 @@ class MainWindow(QMainWindow):
         self.save_settings()
         shutdown_panels(self)
         self.document.updates.shutdown()
+        self.decision_solver.shutdown()
         self.files.shutdown()
         event.accept()

@@ -13,16 +13,37 @@ from bnstudio.decision import solve, utility_error_bar
 from bnstudio.gui import commands as cmd
 from bnstudio.gui import dialogs
 from bnstudio.gui.canvas.utility_item import UtilityItem
-from bnstudio.gui.decision_panel import install, oil_wildcatter_path, open_diagram_file, save_influence_diagram
+from bnstudio.gui.decision_panel import oil_wildcatter_path, open_diagram_file, save_influence_diagram
 
 OIL = oil_wildcatter_path()
 
 
 @pytest.fixture
 def diagram_window(window):
-    install(window)
+    assert window.decision_panel is not None      # the main window installs the decision panel itself
     assert open_diagram_file(window, OIL, ask=False)
     return window
+
+
+def test_the_window_opens_and_saves_diagram_files_through_file_menu_paths(window, tmp_path):
+    """File ▸ Open takes a diagram file, File ▸ Examples lists the bundled one, Save writes the diagram (and
+    only to a diagram file), the status bar's P(e) is the one under the optimal policies."""
+    examples = [a.text() for a in window.menus["examples"].actions()]
+    assert any("influence diagram" in t for t in examples)
+    copy = tmp_path / "oil.json"
+    copy.write_bytes(OIL.read_bytes())
+    assert window.files.open_path(copy, ask=False)
+    doc = window.document
+    assert doc.decisions is not None and window.docks["decisions"].isVisible()
+    doc.set_evidence("Result", "closed")           # a small diagram is solved at once, on the GUI thread
+    solution = solve(load_diagram(str(copy)), {"Result": "closed"})
+    assert window.decision_solver.latest.solution.probability_of_evidence == pytest.approx(
+        solution.probability_of_evidence, abs=1e-12)
+    assert f"P(e) = {solution.probability_of_evidence:.4g}" in window.evidence_label.text()
+    assert window.files.save_to(tmp_path / "saved.json")
+    saved = load_diagram(str(tmp_path / "saved.json"))
+    assert solve(saved, {"Result": "closed"}).expected_utility == pytest.approx(solution.expected_utility, abs=1e-12)
+    assert "decisions" not in doc.unsaved_parts()
 
 
 def option_rows(panel) -> dict[tuple[str, str], str]:

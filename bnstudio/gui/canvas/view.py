@@ -104,14 +104,18 @@ class NetworkView(QGraphicsView):
         self.centerOn(0.0, 0.0)
 
     def fit_to_view(self) -> None:
-        """The whole network in the view (at most 150 %), however small that makes it."""
-        rect = self.scene().itemsBoundingRect()
-        if rect.isEmpty():
-            self.set_zoom(1.0)
-            return
-        rect = rect.adjusted(-30, -30, 30, 30)
-        self.set_zoom(min(self.fit_zoom(rect), 1.5))
-        self.centerOn(rect.center())
+        """The whole network in the view (at most 150 %), however small that makes it. The zoom can switch the
+        nodes between compact and bars (another size), so the fit is repeated on the nodes as then drawn."""
+        for _ in range(3):
+            rect = self.scene().itemsBoundingRect()
+            if rect.isEmpty():
+                self.set_zoom(1.0)
+                return
+            rect = rect.adjusted(-30, -30, 30, 30)
+            self.set_zoom(min(self.fit_zoom(rect), 1.5))
+            self.centerOn(rect.center())
+            if self.scene().itemsBoundingRect().adjusted(-30, -30, 30, 30) == rect:
+                return
 
     def fit_zoom(self, rect: QRectF) -> float:
         """The zoom at which ``rect`` (scene units) just fits the viewport."""

@@ -17,9 +17,9 @@ from bnstudio.gui.decision_panel.compute import DecisionResult
 from bnstudio.gui.decision_panel.opening import example_diagrams, is_bundled_diagram, open_influence_diagram
 from bnstudio.gui.decision_panel.panel import DecisionPanel
 from bnstudio.gui.decision_panel.solver import DecisionSolver
+from bnstudio.gui.dock_layout import RIGHT, make_dock, size_docks
 from bnstudio.gui.panels import open_cpt_row
 
-DOCK_TITLE = "Decisions"
 
 
 def install(window) -> DecisionPanel:
@@ -31,13 +31,15 @@ def install(window) -> DecisionPanel:
     area.setWidget(panel)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.NoFrame)
-    window.decision_dock = dock = QDockWidget(DOCK_TITLE, window)
-    dock.setObjectName("dock_decisions")
-    dock.setWidget(area)
+    window.decision_dock = dock = make_dock(window, "decisions", area)
     window.addDockWidget(Qt.RightDockWidgetArea, dock)
+    if hasattr(window, "docks"):
+        window.docks["decisions"] = dock     # View ▸ Reset Layout places it with the others
     query = getattr(window, "docks", {}).get("query")
     if query is not None:
         window.tabifyDockWidget(query, dock)
+        window.docks[RIGHT[0][0]].raise_()       # the Node tab stays in front
+        size_docks(window, window.docks)     # adding a dock resets the areas' shares
     solver.solved.connect(lambda result: show_on_canvas(window.scene, result))
     show_on_canvas(window.scene, solver.latest)
     window.scene.current_utility_changed.connect(panel.select_utility)
