@@ -15,7 +15,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import load_data, load_json_list, parse_evidence, print_json
+from bnstudio.cli.common import add_strict_option, load_data, load_json_list, parse_evidence, print_json
 from bnstudio.errors import EvidenceError, FormatError, UnknownVariableError
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bags", type=opt.bags, metavar="T",
                         help=f"with --data: bootstrap spread over T bagged-mp bags (1..{opt.MAX_BAGS})")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_strict_option(parser)
 
 
 def _queries(args: argparse.Namespace) -> list[dict[str, Any]]:

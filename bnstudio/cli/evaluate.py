@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import load_data, print_json, print_table
+from bnstudio.cli.common import add_strict_option, load_data, print_json, print_table
 from bnstudio.cli.fit import OPTIONS, add_learner_options, learner_options
 from bnstudio.errors import ValidationError
 from bnstudio.learn.names import METHODS
@@ -24,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--method", choices=METHODS, help="the learner cross-validated with --folds (required there)")
     add_learner_options(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_strict_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:

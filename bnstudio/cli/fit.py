@@ -5,7 +5,7 @@ import argparse
 from typing import Any
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import load_data, print_iteration, print_json, writing
+from bnstudio.cli.common import add_strict_option, load_data, print_iteration, print_json, writing
 from bnstudio.errors import ValidationError
 from bnstudio.learn.names import METHODS
 
@@ -24,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", type=opt.path, required=True,
                         help="output network (.bnsproj keeps counts and history)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_strict_option(parser)
 
 
 def add_learner_options(parser: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import parse_json, print_json, writing
+from bnstudio.cli.common import add_strict_option, parse_json, print_json, writing
 from bnstudio.errors import FormatError, ValidationError
 from bnstudio.learn.names import ALGORITHMS, SCORES
 
@@ -50,6 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", type=opt.path, required=True, metavar="OUT",
                         help="network file to write (.bif, ...)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
+    add_strict_option(parser)
 
 
 def read_tiers(path: str) -> list[list[str]]:

@@ -113,7 +113,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from bnstudio.gui.app import bundled_example, run as run_gui  # lazily: the core never imports Qt
 
                 return run_gui(bundled_example("alarm.bif"))
-            return importlib.import_module(SUBCOMMANDS[args.command]).run(args)
+            module = importlib.import_module(SUBCOMMANDS[args.command])
+            if not hasattr(args, "strict"):
+                return module.run(args)
+            from bnstudio.cli.common import reading_as_asked
+            with reading_as_asked(args):          # --strict: every network read refuses what needs a repair
+                return module.run(args)
     except BNStudioError as exc:
         print(f"bnstudio: error: {one_line(exc)}", file=sys.stderr)
         return 2

@@ -17,7 +17,8 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Sequence
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import cycle_collector_paused, load_json_list, parse_evidence, print_json, print_table
+from bnstudio.cli.common import (add_strict_option, cycle_collector_paused, load_json_list, parse_evidence, print_json,
+                                 print_table)
 from bnstudio.errors import EvidenceError, FormatError, ImpossibleEvidence, UnknownStateError, UnknownVariableError
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='a JSON list of {"target": "VAR" or ["A", "B"], "evidence": {"VAR": "STATE"}}')
     parser.add_argument("--joint", action="store_true", help="joint distribution of all targets")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_strict_option(parser)
 
 
 def load_queries(path: str) -> list[dict[str, Any]]:

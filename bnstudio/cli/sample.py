@@ -12,7 +12,7 @@ import argparse
 import time
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import print_json, writing
+from bnstudio.cli.common import add_strict_option, print_json, writing
 from bnstudio.errors import FormatError
 
 
@@ -29,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="variables whose whole column is left empty (latent)")
     parser.add_argument("-o", "--output", type=opt.path, required=True, metavar="OUT.csv", help="output CSV file")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
+    add_strict_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:

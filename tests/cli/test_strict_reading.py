@@ -84,3 +84,23 @@ def test_convert_says_when_the_output_loses_a_noisy_max(capsys, tmp_path):
     assert status == 0 and "canonical models" in json.loads(out)["lost"]
     status, out, _ = run(capsys, "convert", source, tmp_path / "n.bif", "--json")
     assert status == 0 and "canonical models" not in json.loads(out)["lost"]
+
+
+def test_every_subcommand_reading_a_network_takes_strict(capsys, tmp_path, rounded):
+    """query, sample, fit, evaluate, errorbars, learn (--start): a repair is a warning; --strict refuses it in one
+    error line before any work."""
+    data = tmp_path / "rows.csv"
+    data.write_text("A\na\nb\na\n", encoding="utf-8")
+    calls = {"query": ["query", rounded, "--target", "A"],
+             "sample": ["sample", rounded, "-n", "5", "-o", tmp_path / "s.csv"],
+             "fit": ["fit", rounded, data, "--method", "ml", "-o", tmp_path / "f.bif"],
+             "evaluate": ["evaluate", rounded, data, "--target", "A", "--folds", "2"],
+             "errorbars": ["errorbars", rounded, "--target", "A=a", "--data", data],
+             "learn": ["learn", data, "--algorithm", "hill-climb", "--start", rounded, "-o", tmp_path / "l.bif"]}
+    for name, argv in calls.items():
+        status, _, err = run(capsys, *argv)
+        assert "bnstudio: warning:" in err and "sums to 0.9995" in err, (name, status, err)
+        status, out, err = run(capsys, *argv, "--strict")
+        assert status == 2 and out == "", name
+        assert err.splitlines() == [f"bnstudio: error: {rounded}:7:3: row () of 'A' sums to 0.9995, not 1 (tolerance "
+                                    f"1e-05; strict reading repairs nothing)"], name
