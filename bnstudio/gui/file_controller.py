@@ -19,6 +19,7 @@ from bnstudio.gui import commands as cmd
 from bnstudio.gui import dialogs, file_io
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas.export import export_png, export_svg
+from bnstudio.gui.decision_panel import open_diagram_file, save_influence_diagram
 from bnstudio.gui.recovery import SLOTS, Recovery
 from bnstudio.gui.resources import example_networks, is_bundled_example
 from bnstudio.gui.window_parts import WindowParts
@@ -67,7 +68,6 @@ class FileController(QObject):
             return False
         path = Path(path)
         if file_io.is_diagram(path):
-            from bnstudio.gui.decision_panel import open_diagram_file   # the panel's module imports this one
             opened = open_diagram_file(self.window, path, ask=False)
             if opened and remember and not is_bundled_example(path):
                 self._remember(path)
@@ -135,7 +135,6 @@ class FileController(QObject):
                 if self.document.decisions is None:
                     raise BNStudioError("a .json file holds an influence diagram and this network has no decisions; "
                                         "save it as a project or a network file")
-                from bnstudio.gui.decision_panel import save_influence_diagram
                 save_influence_diagram(self.document, path)
             else:
                 self.document.save(path, view=self.window.view_options())
