@@ -22,8 +22,9 @@ Conventions
   Variables of TYPE ``decision`` or ``utility`` make an influence diagram (:func:`parse_xmlbif_model`, see
   :mod:`bnstudio.io.influence`), as pyAgrum writes it: a decision's ``<DEFINITION>`` lists its informational
   parents (a table there is not read); a utility variable has at most one (dummy) ``<OUTCOME>`` and one
-  ``<TABLE>`` entry per parent configuration, the first ``<GIVEN>`` slowest. :func:`parse_xmlbif` refuses them. Rows are checked and rescaled as described in
-  :mod:`bnstudio.io.common`; floats are written with ``repr`` so a round trip is exact.
+  ``<TABLE>`` entry per parent configuration, the first ``<GIVEN>`` slowest. :func:`parse_xmlbif` refuses them.
+  Rows are checked and rescaled as described in :mod:`bnstudio.io.common`; floats are written with ``repr`` so
+  a round trip is exact.
 """
 from __future__ import annotations
 

@@ -283,3 +283,15 @@ def test_xmlbif_utility_without_parents():
             '<DEFINITION><FOR>V</FOR><TABLE>-2</TABLE></DEFINITION></NETWORK></BIF>')
     diagram = parse_xmlbif_model(text)
     assert solve(diagram).expected_utility == 3.0 and solve(diagram).options["D"] == {"a": -1.0, "b": 3.0}
+
+
+def test_the_decision_order_follows_the_arcs_not_the_file_order():
+    text = (CORPUS / "oil_wildcatter.xmlbif").read_text()
+    drill = text[text.index('<VARIABLE TYPE="decision">\n\t<NAME>Drill'):]
+    drill = drill[:drill.index("</VARIABLE>") + len("</VARIABLE>")]
+    oil_variable = '<VARIABLE TYPE="nature">\n\t<NAME>Oil'
+    swapped = text.replace(drill, "").replace(oil_variable, drill + "\n" + oil_variable)
+    assert swapped.index("<NAME>Drill") < swapped.index("<NAME>Test")
+    diagram = parse_xmlbif_model(swapped)
+    assert diagram.decision_names == ("Test", "Drill")
+    assert_same_solution(diagram, oil())
