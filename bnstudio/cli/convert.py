@@ -3,6 +3,10 @@
 What the output format cannot keep is found by reading the written file back and comparing it with the input:
 ``lost`` lists the kinds of information that did not survive (for instance UAI keeps no names nor canonical
 models, BIF no descriptions, XDSL no properties and its own node order).
+
+An influence diagram (decision and utility nodes) converts between the formats that hold one: Hugin ``.net``,
+GeNIe ``.xdsl``, XMLBIF (``.xmlbif``, ``.xml``, ``.bifxml``), ``.bnsproj`` and the JSON form ``.json``; to
+another format it is refused in one line.
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from bnstudio.cli.common import add_strict_option, print_json, reading_as_asked,
 
 if TYPE_CHECKING:
     from bnstudio.core.network import Network
+    from bnstudio.decision.model import InfluenceDiagram
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,21 +84,75 @@ def lost_information(before: Network, after: Network) -> list[str]:
     return lost
 
 
-def run(args: argparse.Namespace) -> int:
-    from bnstudio.io import format_for, read_network, write_network
+def lost_diagram_information(before: InfluenceDiagram, after: InfluenceDiagram) -> list[str]:
+    """What of influence diagram ``before`` the written file, read back as ``after``, does not have: the
+    network's losses (:func:`lost_information`) and the decision and utility parts."""
+    from bnstudio.io.common import identifiers
 
-    out_format = format_for(args.output)  # an unknown output extension fails before any work
+    lost = lost_information(before.network, after.network)
+    names = identifiers(list(before.network.variables) + list(before.utility_names))
+    rename = names if set(after.utility_names) != set(before.utility_names) else {n: n for n in names}
+    if [rename[d] for d in before.decision_names] != list(after.decision_names) or any(
+            [rename[p] for p in d.parents] != list(after.decision(rename[d.name]).parents) for d in before.decisions):
+        return sorted(set(lost) | {"structure"})
+    for u in before.utilities:
+        if rename[u.name] not in after.utility_names or \
+                [rename[p] for p in u.parents] != list(after.utility(rename[u.name]).parents):
+            return sorted(set(lost) | {"structure"})
+        if not (after.utility(rename[u.name]).table == u.table).all() and "exact utilities" not in lost:
+            lost.append("exact utilities")
+    return lost
+
+
+def run(args: argparse.Namespace) -> int:
+    from bnstudio.core.network import Network
+    from bnstudio.errors import FormatError
+    from bnstudio.io import FORMATS, format_for, read_model, read_network, write_network
+    from bnstudio.io.diagram_files import diagram_format_for
+
+    out_diagram_format = diagram_format_for(args.output)
+    out_format = format_for(args.output) if out_diagram_format is None or args.output.lower().endswith(
+        tuple(FORMATS)) else None  # an unknown output extension fails before any work
     with reading_as_asked(args):
-        net = read_network(args.input)
+        model = read_model(args.input)
+    if not isinstance(model, Network):
+        return _convert_diagram(args, model)
+    if out_format is None:
+        raise FormatError("the JSON form holds influence diagrams only; the input is a Bayesian network",
+                          path=str(args.output))
     with writing(args.output):
-        write_network(net, args.output)
-    lost = lost_information(net, read_network(args.output))
-    data = {"input": str(args.input), "output": str(args.output), "variables": len(net),
-            "arcs": len(net.arcs()), "lost": lost}
+        write_network(model, args.output)
+    lost = lost_information(model, read_network(args.output))
+    data = {"input": str(args.input), "output": str(args.output), "variables": len(model),
+            "arcs": len(model.arcs()), "lost": lost}
+    return _report(args, data, out_format.name)
+
+
+def _convert_diagram(args: argparse.Namespace, diagram: InfluenceDiagram) -> int:
+    from bnstudio.errors import FormatError
+    from bnstudio.io import DIAGRAM_FORMATS, read_model, write_influence_diagram
+    from bnstudio.io.diagram_files import diagram_format_for
+
+    out_format = diagram_format_for(args.output)
+    if out_format is None:
+        raise FormatError(f"the input is an influence diagram (decision and utility nodes), which this format "
+                          f"cannot hold; use one of {', '.join(sorted(DIAGRAM_FORMATS))}", path=str(args.output))
+    with writing(args.output):
+        write_influence_diagram(diagram, args.output)
+    lost = lost_diagram_information(diagram, read_model(args.output))
+    data = {"input": str(args.input), "output": str(args.output), "variables": len(diagram.network),
+            "decisions": len(diagram.decisions), "utilities": len(diagram.utilities),
+            "arcs": diagram.graph().number_of_edges(), "lost": lost}
+    return _report(args, data, out_format.name)
+
+
+def _report(args: argparse.Namespace, data: dict, format_name: str) -> int:
+    lost = data["lost"]
     if args.json:
         print_json(data)
         return 0
-    print(f"wrote {args.output} ({out_format.name}): {data['variables']} variables, {data['arcs']} arcs")
+    extra = f", {data['decisions']} decisions, {data['utilities']} utility nodes" if "decisions" in data else ""
+    print(f"wrote {args.output} ({format_name}): {data['variables']} variables{extra}, {data['arcs']} arcs")
     if lost:
-        print(f"not kept by {out_format.name}: {', '.join(lost)}")
+        print(f"not kept by {format_name}: {', '.join(lost)}")
     return 0

@@ -1,7 +1,8 @@
 """``bnstudio decide DIAGRAM.json [--evidence VAR=STATE ...] [--method auto] [--errorbars --ess N] [--json]``.
 
-Solves an influence diagram given in the JSON form of :mod:`bnstudio.decision.serial` (reading decision and
-utility nodes from NET, XDSL and XMLBIF files comes with the readers): for the decisions in order, the expected
+Solves an influence diagram read from a Hugin ``.net``, GeNIe ``.xdsl``, XMLBIF (``.xmlbif``, ``.xml``, ``.bifxml``)
+file, a ``.bnsproj`` project or the JSON form of :mod:`bnstudio.decision.serial` (``.json``; see
+:func:`bnstudio.io.read_model`): for the decisions in order, the expected
 utility of every option under the evidence and the optimal policy (exact under no-forgetting, or LIMID single
 policy updating when the exact tables exceed the memory budget; ``--method`` chooses). Evidence on a decision
 (``--evidence Test=yes``) is a decision already taken. ``--errorbars`` adds the delta-method error bar of the
@@ -16,15 +17,16 @@ import argparse
 from typing import Any
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import parse_evidence, parse_json, print_json, print_table
-from bnstudio.errors import EvidenceError, FormatError, ValidationError
+from bnstudio.cli.common import add_strict_option, parse_evidence, print_json, print_table, reading_as_asked
+from bnstudio.errors import EvidenceError, FormatError
 
 METHODS = ("auto", "no-forgetting", "limid")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Solve an influence diagram: expected utility of every option, optimal policies, error bars."""
-    parser.add_argument("diagram", type=opt.path, help="influence diagram (.json, bnstudio-influence-diagram)")
+    parser.add_argument("diagram", type=opt.path,
+                        help="influence diagram (.net, .xdsl, .xmlbif/.xml/.bifxml, .bnsproj or .json)")
     parser.add_argument("--evidence", action="append", default=[], metavar="VAR=STATE",
                         help="hard evidence VAR=STATE, likelihood evidence VAR~l1,l2,..., or DECISION=OPTION for "
                              "a decision already taken (repeatable)")
@@ -42,18 +44,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=opt.non_negative_int, default=5,
                         help="how many CPT rows adding most variance to list (default 5)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_strict_option(parser)
 
 
 def load_diagram(path: str):
-    """The influence diagram in ``path``; every problem is one line naming the file."""
+    """The influence diagram in ``path``; every problem (a Bayesian network without decisions included) is one
+    line naming the file."""
     from bnstudio.decision import InfluenceDiagram
-    from bnstudio.io.atomic import read_text
+    from bnstudio.io import read_model
 
-    data = parse_json(read_text(path), path)
-    try:
-        return InfluenceDiagram.from_dict(data)
-    except ValidationError as exc:
-        raise FormatError(str(exc), path) from None
+    model = read_model(path)
+    if not isinstance(model, InfluenceDiagram):
+        raise FormatError("this is a Bayesian network without decision or utility nodes: nothing to decide "
+                          "(use 'bnstudio query')", path)
+    return model
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     from bnstudio.decision import solve
     from bnstudio.decision.errorbar import utility_error_bar
 
-    diagram = load_diagram(args.diagram)
+    with reading_as_asked(args):
+        diagram = load_diagram(args.diagram)
     solution = solve(diagram, parse_evidence(args.evidence), args.method)
     record = solution.to_json()
     if args.errorbars:

@@ -1,4 +1,6 @@
-"""``bnstudio info NET [--json]``: variables, states, parents, parameters and the compiled plan's treewidth.
+"""``bnstudio info NET [--json]``: variables, states, parents, parameters and the compiled plan's treewidth; for an
+influence diagram (a file with decision and utility nodes), its decisions in the order taken with what is observed
+before each, its utility nodes and its chance variables.
 
 The junction tree is compiled under the engine's memory budget: when no elimination order keeps every clique
 within it (a 60×60 grid), the search stops at the first clique too big and ``info`` says so in a note instead
@@ -13,22 +15,27 @@ from bnstudio.cli.common import add_strict_option, cycle_collector_paused, print
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Describe a network: variables, states, parents, parameters, treewidth."""
-    parser.add_argument("network", type=opt.path, help="network file (.bif, ...)")
+    """Describe a network or an influence diagram: variables, states, parents, parameters, treewidth."""
+    parser.add_argument("network", type=opt.path, help="network or influence-diagram file (.bif, .net, ...)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_strict_option(parser)
 
 
 def network_info(path: str) -> dict:
     """Everything ``info`` prints, as a JSON-ready dict (``treewidth`` and ``junction_tree`` are None, with a
-    ``note``, when the junction tree does not fit the memory budget)."""
+    ``note``, when the junction tree does not fit the memory budget); ``kind`` is ``"Bayesian network"`` or
+    ``"influence diagram"`` (see :func:`diagram_info`)."""
+    from bnstudio.core.network import Network
     from bnstudio.inference import InferenceEngine
-    from bnstudio.io import read_network
+    from bnstudio.io import read_model
 
-    net = read_network(path)
+    net = read_model(path)
+    if not isinstance(net, Network):
+        return diagram_info(net, path)
     engine = InferenceEngine(net)
     compiled = engine.compiled
-    info = {"name": net.name, "file": str(path), "n_variables": len(net), "n_arcs": len(net.arcs()),
+    info = {"name": net.name, "file": str(path), "kind": "Bayesian network", "n_variables": len(net),
+            "n_arcs": len(net.arcs()),
             "n_parameters": net.n_parameters(), "treewidth": None, "junction_tree": None, "note": None}
     jt = compiled.jt
     if jt is None:
@@ -44,11 +51,45 @@ def network_info(path: str) -> dict:
     return info
 
 
+def diagram_info(diagram, path: str) -> dict:
+    """What ``info`` says of an influence diagram: decisions in the order taken (options, informational
+    parents), utility nodes (parents, range of the table) and chance variables."""
+    return {"name": diagram.name, "file": str(path), "kind": "influence diagram",
+            "n_chance": len(diagram.chance_names), "n_decisions": len(diagram.decisions),
+            "n_utilities": len(diagram.utilities),
+            "decisions": [{"name": d.name, "states": list(diagram.states(d.name)), "parents": list(d.parents)}
+                          for d in diagram.decisions],
+            "utilities": [{"name": u.name, "parents": list(u.parents),
+                           "range": [float(u.table.min()), float(u.table.max())]} for u in diagram.utilities],
+            "variables": [{"name": v, "states": list(diagram.states(v)), "parents": list(diagram.parents(v))}
+                          for v in diagram.chance_names]}
+
+
+def _print_diagram(data: dict) -> None:
+    print(f"{data['name']} ({data['file']}): influence diagram, {data['n_chance']} chance variables, "
+          f"{data['n_decisions']} decisions, {data['n_utilities']} utility nodes\n")
+    if data["decisions"]:
+        print("decisions, in the order taken:")
+        print_table([(d["name"], ", ".join(d["states"]), ", ".join(d["parents"]) or "-") for d in data["decisions"]],
+                    ["decision", "options", "observed before"])
+    if data["utilities"]:
+        print("\nutility nodes (their sum is the utility):")
+        print_table([(u["name"], ", ".join(u["parents"]) or "-", f"{u['range'][0]:g} .. {u['range'][1]:g}")
+                     for u in data["utilities"]], ["utility", "parents", "range"])
+    if data["variables"]:
+        print("\nchance variables:")
+        print_table([(v["name"], ", ".join(v["states"]), ", ".join(v["parents"]) or "-") for v in data["variables"]],
+                    ["variable", "states", "parents"])
+
+
 def run(args: argparse.Namespace) -> int:
     with cycle_collector_paused(), reading_as_asked(args):
         data = network_info(args.network)
     if args.json:
         print_json(data)
+        return 0
+    if data["kind"] == "influence diagram":
+        _print_diagram(data)
         return 0
     jt = data["junction_tree"]
     print(f"{data['name']} ({data['file']}): {data['n_variables']} variables, {data['n_arcs']} arcs, "

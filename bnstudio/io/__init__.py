@@ -12,18 +12,22 @@ writers write atomically (see :mod:`bnstudio.io.atomic`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike
 from bnstudio.io.bif import format_bif, parse_bif, read_bif, write_bif
 from bnstudio.io.canonical_props import take_model_properties, with_model_properties
+from bnstudio.io.diagram_files import DIAGRAM_FORMATS, diagram_format_for
 from bnstudio.io.hugin_net import read_net, write_net
 from bnstudio.io.repairs import reading_strictly, strict_reading
 from bnstudio.io.uai import read_uai, write_uai
 from bnstudio.io.xdsl import read_xdsl, write_xdsl
 from bnstudio.io.xmlbif import read_xmlbif, write_xmlbif
+
+if TYPE_CHECKING:
+    from bnstudio.decision.model import InfluenceDiagram
 
 
 class FileFormat(NamedTuple):
@@ -98,6 +102,36 @@ def write_network(net: Network, path: PathLike) -> None:
     format_for(path).write(net, path)
 
 
-__all__ = ["FORMATS", "FileFormat", "format_bif", "format_for", "parse_bif", "read_bif", "read_net", "read_network",
-           "read_uai", "read_xdsl", "read_xmlbif", "strict_reading", "write_bif", "write_net", "write_network", "write_uai",
-           "write_xdsl", "write_xmlbif"]
+def read_model(path: PathLike, strict: bool | None = None) -> Network | InfluenceDiagram:
+    """Read a Bayesian network or an influence diagram: a file with decision or utility nodes (Hugin NET,
+    GeNIe XDSL, XMLBIF, the JSON form ``.json``, a ``.bnsproj`` with a decision part) gives an
+    :class:`~bnstudio.decision.model.InfluenceDiagram`, any other file a :class:`Network` as
+    :func:`read_network` reads it. ``strict`` as in :func:`read_network`."""
+    fmt = diagram_format_for(path)
+    if fmt is None:
+        return read_network(path, strict)
+    if strict is None:
+        strict = reading_strictly()
+    if not Path(path).exists():
+        raise FormatError("no such file", path=str(path))
+    model = fmt.read(path, strict=strict)
+    return take_model_properties(model) if isinstance(model, Network) and fmt.name in _PROPERTY_MODELS else model
+
+
+_PROPERTY_MODELS = {"Hugin NET", "XMLBIF"}  # formats keeping canonical models as properties
+
+
+def write_influence_diagram(diagram: InfluenceDiagram, path: PathLike) -> None:
+    """Write ``diagram`` in the format given by ``path``'s extension (.net, .xdsl, .xmlbif/.xml/.bifxml,
+    .json, .bnsproj), atomically; other extensions are a :class:`FormatError` listing these."""
+    fmt = diagram_format_for(path)
+    if fmt is None:
+        raise FormatError(f"cannot write an influence diagram in this format; use one of "
+                          f"{', '.join(sorted(DIAGRAM_FORMATS))}", path=str(path))
+    fmt.write(diagram, path)
+
+
+__all__ = ["DIAGRAM_FORMATS", "FORMATS", "FileFormat", "format_bif", "format_for", "parse_bif", "read_bif",
+           "read_model", "read_net", "read_network", "read_uai", "read_xdsl", "read_xmlbif", "strict_reading",
+           "write_bif", "write_influence_diagram", "write_net", "write_network", "write_uai", "write_xdsl",
+           "write_xmlbif"]

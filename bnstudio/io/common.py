@@ -9,9 +9,10 @@ Every format here stores a CPT as one flat list in the row-major order of our la
 """
 from __future__ import annotations
 
+import json
 import math
 import re
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -176,3 +177,16 @@ def identifiers(names: Sequence[str]) -> dict[str, str]:
 
 def is_identifier(name: str) -> bool:
     return _IDENTIFIER.fullmatch(name) is not None
+
+
+def json_document(text: str, path: str, error: type[FormatError] = FormatError) -> Any:
+    """The parsed JSON ``text`` of file ``path``; malformed JSON, too deep nesting or too long numbers are one
+    ``error`` line (with line and column where JSON says)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno, column=exc.colno) from None
+    except RecursionError:
+        raise error("invalid JSON: nested too deeply", path=path) from None
+    except ValueError as exc:  # e.g. an integer literal with more digits than Python converts
+        raise error(f"invalid JSON: {exc}", path=path) from None

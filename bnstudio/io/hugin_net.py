@@ -13,8 +13,12 @@ Conventions
 * Accepted variations: ``%`` comments, ``node`` or ``discrete node``, attributes in any order, bare words
   as well as "strings" for states and values, a ``class NAME { ... }`` wrapper. Unknown attributes are
   ignored, except string-valued ones, kept as properties (``key`` of ``net`` -> ``net.properties[key]``, of
-  node V -> ``net.properties["V.key"]``) and written back. ``continuous``, ``decision``, ``utility`` and
-  ``function`` nodes and joint potentials ``( X Y | ... )`` are refused.
+  node V -> ``net.properties["V.key"]``) and written back. ``continuous`` and ``function`` nodes and joint
+  potentials ``( X Y | ... )`` are refused.
+* Influence diagrams (:func:`read_net_model`, see :mod:`bnstudio.io.influence`): ``decision D { states = ...; }``
+  with ``potential (D | P1 P2) { }`` listing its informational parents (a ``data`` there is not read), and
+  ``utility U { }`` with ``potential (U | A B) { data = ((u11 u12) (u21 u22)); }`` nested like a CPT without
+  the child's level (the last parent fastest). :func:`read_net` refuses them in one line.
 * ``position = (x y)`` goes to ``net.positions`` as is; the writer rounds positions to whole numbers (Hugin
   wants integers). ``label`` becomes the variable's description unless it just repeats the node name; the
   writer puts the description (else the name) in ``label``. ``name`` in ``net`` is the network name.
@@ -27,6 +31,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,9 +40,13 @@ from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.common import (assemble, checked_name, fmt, identifiers, make_cpt, parse_position,
                                 probability, split_properties)
+from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import tidy
 from bnstudio.io.repairs import Repairs
+
+if TYPE_CHECKING:
+    from bnstudio.decision.model import InfluenceDiagram
 
 # a string runs over several lines only as a whole attribute value (``label = "two\nlines";``, as UnBBayes writes
 # long labels): elsewhere a quote without its end on the same line is an error
@@ -138,15 +147,19 @@ class _Parser:
                 self.items(top=False)
             elif tok[1] == "potential":
                 self.potential(tok)
-            elif tok[1] in ("node", "discrete"):
+            elif tok[1] in ("node", "discrete", "decision", "utility"):
+                kind = "chance" if tok[1] in ("node", "discrete") else tok[1]
                 if tok[1] == "discrete":
-                    kind = self.word("'node'")
-                    if kind[1] != "node":
-                        raise self.error(f"{kind[1]} nodes are not supported (only discrete chance nodes)", kind)
-                self.node()
-            elif tok[1] in ("continuous", "decision", "utility", "function"):
+                    word = self.word("'node' or 'decision'")
+                    if word[1] not in ("node", "decision"):
+                        raise self.error(f"{word[1]} nodes are not supported (only discrete chance, decision "
+                                         f"and utility nodes)", word)
+                    kind = "chance" if word[1] == "node" else "decision"
+                self.node(kind)
+            elif tok[1] in ("continuous", "function"):
                 name = self.toks[min(self.i + (tok[1] == "continuous"), len(self.toks) - 1)][1]
-                raise self.error(f"{tok[1]} node '{name}' is not supported (only discrete chance nodes)", tok)
+                raise self.error(f"{tok[1]} node '{name}' is not supported (only discrete chance, decision and "
+                                 f"utility nodes)", tok)
             elif self.peek()[0] == "=" and not top:
                 self.i -= 1
                 self.attribute()  # class attributes (inputs, outputs, node_size, ...) are ignored
@@ -193,14 +206,14 @@ class _Parser:
             elif key[1] not in _NET_RESERVED and string is not None and value[0][0] == "str":
                 self.props[key[1]] = string
 
-    def node(self) -> None:
+    def node(self, kind: str) -> None:
         name = self.word("a node name")
         if name[1] in self.nodes:
             first = self.error("", self.nodes[name[1]]["tok"]).line
             raise self.error(f"node '{name[1]}' is declared twice (first on line {first})", name)
         self.budget.variables(len(self.nodes) + 1, lambda m: self.error(m, name))
         self.expect("{", f"after the node name '{name[1]}'")
-        node: dict = {"tok": name, "states": None, "label": "", "position": None, "props": {}}
+        node: dict = {"tok": name, "kind": kind, "states": None, "label": "", "position": None, "props": {}}
         for key, value in self.attributes():
             if key[1] == "states":
                 node["states"] = self.states(name[1], key, value)
@@ -213,7 +226,9 @@ class _Parser:
                     raise self.error(f"the position of '{name[1]}' must be '(x y)'", key)
             elif key[1] not in _NODE_RESERVED and len(value) == 1 and value[0][0] == "str":
                 node["props"][key[1]] = value[0][1]
-        if node["states"] is None:
+        if kind == "utility":
+            node["states"] = None  # a utility node has no states (Hugin writes none)
+        elif node["states"] is None:
             raise self.error(f"node '{name[1]}' has no 'states' attribute", name)
         self.nodes[name[1]] = node
 
@@ -255,34 +270,57 @@ class _Parser:
         for key, value in self.attributes():
             if key[1] == "data":
                 data = value
-        if data is None:
-            raise self.error(f"the potential of '{child[1]}' has no 'data'", child)
         self.potentials[child[1]] = (child, parents, data)
 
     # ---------------------------------------------------------------- semantics
     def build(self) -> Network:
+        """The network of a file without decision and utility nodes."""
         self.parse()
+        decisions = [v for v, node in self.nodes.items() if node["kind"] == "decision"]
+        utilities = [v for v, node in self.nodes.items() if node["kind"] == "utility"]
+        if decisions or utilities:
+            raise self.error(not_a_network(decisions, utilities), self.nodes[(decisions + utilities)[0]]["tok"])
+        return self.assemble()
+
+    def build_model(self) -> Network | InfluenceDiagram:
+        """The network, or the influence diagram when there are decision or utility nodes."""
+        self.parse()
+        return self.assemble()
+
+    def assemble(self) -> Network | InfluenceDiagram:
         for child, (tok, _, _) in self.potentials.items():
             if child not in self.nodes:
                 raise self.error(f"potential for undeclared node '{child}'", tok)
-        families = []
+        families, decisions, utilities = [], [], []
         for var, node in self.nodes.items():
-            if var not in self.potentials:
+            kind = node["kind"]
+            if var not in self.potentials and kind != "decision":
                 raise self.error(f"node '{var}' has no potential", node["tok"])
-            families.append((var, node["states"]) + self.table(var))
-        net = assemble(families, self.name, lambda v, m: self.error(m, self.potentials[v][0] if v else 0))
+            if kind == "decision":
+                families.append((var, node["states"], (), None))
+                decisions.append((var, self.parents(var) if var in self.potentials else []))
+            elif kind == "utility":
+                utilities.append((var, *self.utility(var)))
+            else:
+                families.append((var, node["states"]) + self.table(var))
+        fail_at = lambda v, m: self.error(m, self.potentials[v][0] if v in self.potentials else 0)  # noqa: E731
+        net = assemble(families, self.name, fail_at)
         for var, node in self.nodes.items():
+            if node["kind"] == "utility":
+                continue  # not a variable of the network: its label and position are not kept
             if node["position"] is not None:
                 net.positions[var] = node["position"]
             if node["label"] and node["label"] != var:
                 net.set_description(var, node["label"])
             net.properties.update({f"{var}.{k}": v for k, v in node["props"].items()})
         net.properties.update(self.props)
+        model = diagram_with(net, decisions, utilities, fail_at) if decisions or utilities else net
         self.repairs.warn()
-        return net
+        return model
 
-    def table(self, var: str) -> tuple[list[str], np.ndarray]:
-        child, parent_toks, data = self.potentials[var]
+    def parents(self, var: str) -> list[str]:
+        """The parents of ``var``'s potential, checked (a utility node is nobody's parent)."""
+        child, parent_toks, _ = self.potentials[var]
         parents: list[str] = []
         self.budget.parents(var, len(parent_toks), lambda m: self.error(m, child))
         for tok in parent_toks:
@@ -292,9 +330,33 @@ class _Parser:
                 raise self.error(f"cycle {var} -> {var} ('{var}' is its own parent)", tok)
             if tok[1] in parents:
                 raise self.error(f"parent '{tok[1]}' is listed twice for '{var}'", tok)
+            if self.nodes[tok[1]]["kind"] == "utility":
+                raise self.error(f"utility node '{tok[1]}' has a child '{var}'; utility nodes cannot have "
+                                 f"children", tok)
             parents.append(tok[1])
+        return parents
+
+    def data(self, var: str) -> list[_Token]:
+        child, _, data = self.potentials[var]
+        if data is None:
+            raise self.error(f"the potential of '{var}' has no 'data'", child)
+        return [t for t in data if t[0] not in ("(", ")")]
+
+    def utility(self, var: str) -> tuple[list[str], np.ndarray]:
+        """(parents, table of shape (|P1|, ..., |Pk|)) of utility node ``var``: ``data`` nested like a CPT
+        without the child's level, the last parent fastest."""
+        parents = self.parents(var)
+        child = self.potentials[var][0]
+        table = utility_table([t[1] for t in self.data(var)], var, [(p, self.nodes[p]["states"]) for p in parents],
+                              lambda m: self.error(m, child), self.budget)
+        return parents, table
+
+    def table(self, var: str) -> tuple[list[str], np.ndarray]:
+        child = self.potentials[var][0]
+        parents = self.parents(var)
+        data = self.data(var)
         values = [probability(t[1], lambda m, t=t: self.error(f"{m} in the data of '{var}'", t))
-                  for t in data if t[0] not in ("(", ")")]
+                  for t in data]
         cpt = make_cpt(values, var, len(self.nodes[var]["states"]),
                        [(p, self.nodes[p]["states"]) for p in parents], lambda m: self.error(m, child),
                        self.budget, self.repairs)
@@ -303,13 +365,24 @@ class _Parser:
 
 def parse_net(text: str, path: str = "<string>", strict: bool = False) -> Network:
     """Parse Hugin NET ``text`` (see the module docstring); every problem is a :class:`FormatError`;
-    ``strict`` refuses what would need a repair (see :mod:`bnstudio.io.repairs`)."""
+    ``strict`` refuses what would need a repair (see :mod:`bnstudio.io.repairs`). A file with decision or
+    utility nodes is refused (see :func:`parse_net_model`)."""
     return _Parser(text, str(path), strict).build()
+
+
+def parse_net_model(text: str, path: str = "<string>", strict: bool = False) -> Network | InfluenceDiagram:
+    """As :func:`parse_net`, but a file with decision or utility nodes gives an influence diagram."""
+    return _Parser(text, str(path), strict).build_model()
 
 
 def read_net(path: PathLike, strict: bool = False) -> Network:
     """Read a Hugin ``.net`` file; every failure is a :class:`FormatError`."""
     return parse_net(read_text(path), str(path), strict)
+
+
+def read_net_model(path: PathLike, strict: bool = False) -> Network | InfluenceDiagram:
+    """Read a Hugin ``.net`` file into a network or an influence diagram."""
+    return parse_net_model(read_text(path), str(path), strict)
 
 
 def _quote(s: str) -> str:
@@ -322,33 +395,59 @@ def format_net(net: Network) -> str:
 
     One CPT row per line and no ``%`` comments inside ``data`` (pgmpy's NET reader does not accept them).
     """
-    ids = identifiers(net.variables)
+    return _format(net, {}, [])
+
+
+def format_net_diagram(diagram: InfluenceDiagram) -> str:
+    """The Hugin NET text of an influence diagram: ``decision`` nodes with their informational parents as an
+    empty potential ``potential (D | P1 P2) { }``, ``utility`` nodes with ``data`` over their parents."""
+    return _format(diagram.network, {d.name: d.parents for d in diagram.decisions},
+                   [(u.name, u.parents, u.table) for u in diagram.utilities])
+
+
+def _format(net: Network, decisions: dict[str, tuple[str, ...]],
+            utilities: list[tuple[str, tuple[str, ...], np.ndarray]]) -> str:
+    ids = identifiers(list(net.variables) + [u[0] for u in utilities])
     network_props, owned = split_properties(net)
     lines = ["net", "{", "    node_size = (80 40);", f"    name = {_quote(net.name)};"]
     lines += [f"    {k} = {_quote(v)};" for k, v in network_props if _is_attr(k, _NET_RESERVED)]
     lines.append("}")
     for var in net.variables:
-        lines += ["", f"node {ids[var]}", "{", f"    label = {_quote(net.variable(var).description or var)};"]
+        keyword = "decision" if var in decisions else "node"
+        lines += ["", f"{keyword} {ids[var]}", "{", f"    label = {_quote(net.variable(var).description or var)};"]
         if var in net.positions and all(map(math.isfinite, net.positions[var])):
             x, y = net.positions[var]
             lines.append(f"    position = ({round(x)} {round(y)});")
         lines.append(f"    states = ({' '.join(map(_quote, net.states(var)))});")
         lines += [f"    {k} = {_quote(v)};" for k, v in owned[var] if _is_attr(k, _NODE_RESERVED)]
         lines.append("}")
+    for name, _, _ in utilities:
+        lines += ["", f"utility {ids[name]}", "{", f"    label = {_quote(name)};", "}"]
     for var in net.variables:
-        parents, cpt = net.parents(var), net.cpt(var)
+        parents = decisions[var] if var in decisions else net.parents(var)
         head = ids[var] + (" | " + " ".join(ids[p] for p in parents) if parents else "")
         lines += ["", f"potential ( {head} )", "{"]
-        rows = cpt.reshape(-1, cpt.shape[-1])
-        shape = cpt.shape[:-1]
-        for r, index in enumerate(np.ndindex(*shape)):
-            opens = 1 + _trailing(index, lambda i, n: i == 0, shape)
-            closes = 1 + _trailing(index, lambda i, n: i == n - 1, shape)
-            prefix = "    data = " if r == 0 else " " * (12 + len(shape) - opens)
-            end = ";" if r == len(rows) - 1 else ""
-            lines.append(f"{prefix}{'(' * opens} {' '.join(map(fmt, rows[r]))} {')' * closes}{end}")
+        if var not in decisions:
+            lines += _data_lines(net.cpt(var))
         lines.append("}")
+    for name, parents, table in utilities:
+        head = ids[name] + (" | " + " ".join(ids[p] for p in parents) if parents else "")
+        lines += ["", f"potential ( {head} )", "{"] + _data_lines(table.reshape(table.shape or (1,))) + ["}"]
     return "\n".join(lines) + "\n"
+
+
+def _data_lines(table: np.ndarray) -> list[str]:
+    """``data = ( ... );`` nested by the leading axes, one innermost row (the last axis) per line."""
+    lines = []
+    rows = table.reshape(-1, table.shape[-1])
+    shape = table.shape[:-1]
+    for r, index in enumerate(np.ndindex(*shape)):
+        opens = 1 + _trailing(index, lambda i, n: i == 0, shape)
+        closes = 1 + _trailing(index, lambda i, n: i == n - 1, shape)
+        prefix = "    data = " if r == 0 else " " * (12 + len(shape) - opens)
+        end = ";" if r == len(rows) - 1 else ""
+        lines.append(f"{prefix}{'(' * opens} {' '.join(map(fmt, rows[r]))} {')' * closes}{end}")
+    return lines
 
 
 def _trailing(index: tuple[int, ...], test, shape: tuple[int, ...]) -> int:
@@ -368,3 +467,8 @@ def _is_attr(key: str, reserved: set[str]) -> bool:
 def write_net(net: Network, path: PathLike) -> None:
     """Write ``net`` as a Hugin NET file to ``path`` atomically."""
     atomic_write_text(path, format_net(net))
+
+
+def write_net_diagram(diagram: InfluenceDiagram, path: PathLike) -> None:
+    """Write an influence diagram as a Hugin NET file to ``path`` atomically."""
+    atomic_write_text(path, format_net_diagram(diagram))

@@ -19,12 +19,17 @@ Conventions
   ``position = (x, y)`` goes to ``net.positions[V]``, ``description = text`` to V's description and any other
   property to ``net.properties["V.key"]`` (as in :mod:`bnstudio.io.bif`). The writer does the reverse.
 * Tag names are accepted in either case; ``<PROBABILITY>`` (the older name of ``<DEFINITION>``) is accepted.
-  Variables of TYPE ``decision`` or ``utility`` are refused. Rows are checked and rescaled as described in
-  :mod:`bnstudio.io.common`; floats are written with ``repr`` so a round trip is exact.
+  Variables of TYPE ``decision`` or ``utility`` make an influence diagram (:func:`parse_xmlbif_model`, see
+  :mod:`bnstudio.io.influence`), as pyAgrum writes it: a decision's ``<DEFINITION>`` lists its informational
+  parents (a table there is not read); a utility variable has at most one (dummy) ``<OUTCOME>`` and one
+  ``<TABLE>`` entry per parent configuration, the first ``<GIVEN>`` slowest. :func:`parse_xmlbif` refuses them.
+  Rows are checked and rescaled as described in :mod:`bnstudio.io.common`; floats are written with ``repr`` so
+  a round trip is exact.
 """
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from bnstudio.core.network import Network
@@ -32,9 +37,13 @@ from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
 from bnstudio.io.common import (assemble, checked_name, first_duplicate, fmt, make_cpt,
                                 parse_position, probability, split_properties, split_property)
+from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.repairs import Repairs
 from bnstudio.io.xmltree import XmlDocument, parse_xml, read_bytes, text
+
+if TYPE_CHECKING:
+    from bnstudio.decision.model import InfluenceDiagram
 
 
 def _children(element: ET.Element, *tags: str) -> list[ET.Element]:
@@ -64,7 +73,18 @@ def _one(doc: XmlDocument, parent: ET.Element, tag: str, label: str) -> ET.Eleme
 
 def parse_xmlbif(data: bytes | str, path: str = "<string>", strict: bool = False) -> Network:
     """Parse XMLBIF ``data`` (see the module docstring); every problem is a :class:`FormatError`; ``strict``
-    refuses what would need a repair (see :mod:`bnstudio.io.repairs`)."""
+    refuses what would need a repair (see :mod:`bnstudio.io.repairs`). A file with variables of TYPE
+    ``decision`` or ``utility`` is refused (see :func:`parse_xmlbif_model`)."""
+    return _parse(data, path, strict, model=False)
+
+
+def parse_xmlbif_model(data: bytes | str, path: str = "<string>", strict: bool = False
+                       ) -> Network | InfluenceDiagram:
+    """As :func:`parse_xmlbif`, but decision and utility variables give an influence diagram."""
+    return _parse(data, path, strict, model=True)
+
+
+def _parse(data: bytes | str, path: str, strict: bool, model: bool) -> Network | InfluenceDiagram:
     repairs = Repairs(str(path), strict)
     doc = parse_xml(data, str(path), repairs, upper_tags=True)
     network = _network_element(doc)
@@ -74,6 +94,7 @@ def parse_xmlbif(data: bytes | str, path: str = "<string>", strict: bool = False
     positions: dict[str, tuple[float, float]] = {}
     descriptions: dict[str, str] = {}
     states: dict[str, tuple[str, ...]] = {}
+    kinds: dict[str, str] = {}
     element_of: dict[str, ET.Element] = {}
     for prop in _children(network, "PROPERTY"):
         key, value = split_property(prop.text or "")
@@ -83,11 +104,13 @@ def parse_xmlbif(data: bytes | str, path: str = "<string>", strict: bool = False
     var_elements = _children(network, "VARIABLE")
     budget.variables(len(var_elements), lambda m: doc.error(m, network))
     for var_el in var_elements:
-        var, outcomes, props = _variable(doc, var_el, budget)
-        if var in states:
+        var, kind, outcomes, props = _variable(doc, var_el, budget)
+        if var in kinds:
             raise doc.error(f"variable '{var}' is declared twice (first on line {doc.line(element_of[var])})",
                             var_el, f"<VARIABLE name='{var}'>")
-        states[var], element_of[var] = outcomes, var_el
+        states[var], kinds[var], element_of[var] = outcomes, kind, var_el
+        if kind == "utility":
+            continue  # a utility node is not a variable of the network: no properties nor position kept
         for key, value in props:
             pos = parse_position(value) if key == "position" else None
             if pos is not None:
@@ -109,11 +132,24 @@ def parse_xmlbif(data: bytes | str, path: str = "<string>", strict: bool = False
             raise doc.error(f"second definition of '{child}' (first on line {doc.line(definition_of[child])})",
                             def_el, label)
         definition_of[child] = def_el
-    families = []
+    decisions = [v for v, k in kinds.items() if k == "decision"]
+    utilities = [v for v, k in kinds.items() if k == "utility"]
+    if (decisions or utilities) and not model:
+        first = next(v for v in kinds if v in decisions or v in utilities)
+        raise doc.error(not_a_network(decisions, utilities), element_of[first], f"<VARIABLE name='{first}'>")
+    families, decision_parts, utility_parts = [], [], []
     for var, var_states in states.items():
-        if var not in definition_of:
+        if var not in definition_of and kinds[var] != "decision":
             raise doc.error(f"variable '{var}' has no <DEFINITION>", element_of[var], f"<VARIABLE name='{var}'>")
-        families.append((var, var_states) + _family(doc, definition_of[var], var, states, budget, repairs))
+        if kinds[var] == "decision":
+            given = _given(doc, definition_of[var], var, kinds, budget) if var in definition_of else []
+            families.append((var, var_states, (), None))
+            decision_parts.append((var, given))
+        elif kinds[var] == "utility":
+            utility_parts.append((var,) + _utility(doc, definition_of[var], var, states, kinds, budget))
+        else:
+            families.append((var, var_states) + _family(doc, definition_of[var], var, states, kinds, budget,
+                                                        repairs))
 
     def fail_at(var: str | None, message: str) -> FormatError:
         return doc.error(message, definition_of.get(var or ""), f"<DEFINITION> for '{var}'")
@@ -122,20 +158,29 @@ def parse_xmlbif(data: bytes | str, path: str = "<string>", strict: bool = False
     net.properties, net.positions = properties, positions
     for var, description in descriptions.items():
         net.set_description(var, description)
+    result = diagram_with(net, decision_parts, utility_parts, fail_at) if decisions or utilities else net
     repairs.warn()
-    return net
+    return result
 
 
 def _variable(doc: XmlDocument, var_el: ET.Element, budget: SizeBudget
-              ) -> tuple[str, tuple[str, ...], list[tuple[str, str]]]:
-    """(name, states, [(property key, value)]) of a <VARIABLE>, checked."""
+              ) -> tuple[str, str, tuple[str, ...], list[tuple[str, str]]]:
+    """(name, kind, states, [(property key, value)]) of a <VARIABLE>, checked; a utility variable has no
+    states (pyAgrum writes one dummy <OUTCOME>, which is ignored)."""
     var = checked_name(_one(doc, var_el, "NAME", "<VARIABLE>").text, "variable",
                        lambda m: doc.error(m, var_el, "<VARIABLE>"))
     label = f"<VARIABLE name='{var}'>"
     kind = var_el.get("TYPE", var_el.get("type", "nature")).strip().lower()
-    if kind != "nature":
-        raise doc.error(f"variables of type '{kind}' are not supported (only 'nature')", var_el, label)
+    if kind not in ("nature", "decision", "utility"):
+        raise doc.error(f"variables of type '{kind}' are not supported (only 'nature', 'decision' and "
+                        f"'utility')", var_el, label)
     elements = _children(var_el, "OUTCOME")
+    props = [split_property(prop.text or "") for prop in _children(var_el, "PROPERTY")]
+    if kind == "utility":
+        if len(elements) > 1:
+            raise doc.error(f"utility variable '{var}' has {len(elements)} <OUTCOME>s, expected at most one",
+                            var_el, label)
+        return var, kind, (), props
     budget.states(var, len(elements), lambda m: doc.error(m, var_el, label))
     outcomes = [checked_name(out.text, f"state of '{var}'", lambda m, e=out: doc.error(m, e, label))
                 for out in elements]
@@ -144,24 +189,35 @@ def _variable(doc: XmlDocument, var_el: ET.Element, budget: SizeBudget
     twice = first_duplicate(outcomes)
     if twice is not None:
         raise doc.error(f"variable '{var}' lists the state '{twice}' twice", var_el, label)
-    return var, tuple(outcomes), [split_property(prop.text or "") for prop in _children(var_el, "PROPERTY")]
+    return var, kind, tuple(outcomes), props
 
 
-def _family(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, tuple[str, ...]],
-            budget: SizeBudget, repairs: Repairs) -> tuple:
+def _given(doc: XmlDocument, def_el: ET.Element, child: str, kinds: dict[str, str], budget: SizeBudget
+           ) -> list[str]:
+    """The parents a <DEFINITION> lists in <GIVEN>, checked (a utility variable is nobody's parent)."""
     label = f"<{def_el.tag}> for '{child}'"
     parents: list[str] = []
     givens = _children(def_el, "GIVEN")
     budget.parents(child, len(givens), lambda m: doc.error(m, def_el, label))
     for given in givens:
         parent = text(given)
-        if parent not in states:
+        if parent not in kinds:
             raise doc.error(f"unknown parent '{parent}' in <GIVEN>", given, label)
+        if kinds[parent] == "utility":
+            raise doc.error(f"utility node '{parent}' has a child '{child}'; utility nodes cannot have children",
+                            given, label)
         if parent == child:
             raise doc.error(f"cycle {child} -> {child} ('{child}' is its own parent)", given, label)
         if parent in parents:
             raise doc.error(f"parent '{parent}' is listed twice", given, label)
         parents.append(parent)
+    return parents
+
+
+def _family(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, tuple[str, ...]],
+            kinds: dict[str, str], budget: SizeBudget, repairs: Repairs) -> tuple:
+    label = f"<{def_el.tag}> for '{child}'"
+    parents = _given(doc, def_el, child, kinds, budget)
     table = _one(doc, def_el, "TABLE", label)
     fail = lambda m: doc.error(m, table, label)  # noqa: E731
     values = [probability(tok, fail) for tok in (table.text or "").split()]
@@ -169,9 +225,25 @@ def _family(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, 
     return parents, cpt
 
 
+def _utility(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, tuple[str, ...]],
+             kinds: dict[str, str], budget: SizeBudget) -> tuple:
+    """(parents, table) of a utility variable: one number per parent configuration, the first <GIVEN> slowest
+    (pyAgrum's order: checked in tests/io/test_influence_io.py)."""
+    label = f"<{def_el.tag}> for '{child}'"
+    parents = _given(doc, def_el, child, kinds, budget)
+    table = _one(doc, def_el, "TABLE", label)
+    return parents, utility_table((table.text or "").split(), child, [(p, states[p]) for p in parents],
+                                  lambda m: doc.error(m, table, label), budget)
+
+
 def read_xmlbif(path: PathLike, strict: bool = False) -> Network:
     """Read an XMLBIF 0.3 file (``.xmlbif``, ``.xml``, ``.bifxml``); every failure is a :class:`FormatError`."""
     return parse_xmlbif(read_bytes(path), str(path), strict)
+
+
+def read_xmlbif_model(path: PathLike, strict: bool = False) -> Network | InfluenceDiagram:
+    """Read an XMLBIF 0.3 file into a network or an influence diagram."""
+    return parse_xmlbif_model(read_bytes(path), str(path), strict)
 
 
 def _prop(key: str, value: str, indent: str) -> str:
@@ -180,12 +252,26 @@ def _prop(key: str, value: str, indent: str) -> str:
 
 def format_xmlbif(net: Network) -> str:
     """The XMLBIF 0.3 text of ``net`` (UTF-8), floats at full precision."""
+    return _format(net, {}, [])
+
+
+def format_xmlbif_diagram(diagram: InfluenceDiagram) -> str:
+    """The XMLBIF 0.3 text of an influence diagram as pyAgrum writes one: ``TYPE="decision"`` variables whose
+    ``<DEFINITION>`` lists the informational parents without a table, ``TYPE="utility"`` variables with one
+    dummy ``<OUTCOME>`` and one table entry per parent configuration (the first ``<GIVEN>`` slowest)."""
+    return _format(diagram.network, {d.name: d.parents for d in diagram.decisions},
+                   [(u.name, u.parents, u.table) for u in diagram.utilities])
+
+
+def _format(net: Network, decisions: dict[str, tuple[str, ...]],
+            utilities: list[tuple[str, tuple[str, ...], object]]) -> str:
     network_props, owned = split_properties(net)
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<!-- XMLBIF 0.3, written by BN Studio -->",
              '<BIF VERSION="0.3">', "<NETWORK>", f"  <NAME>{escape(net.name)}</NAME>"]
     lines += [_prop(k, v, "  ") for k, v in network_props]
     for var in net.variables:
-        lines += ['  <VARIABLE TYPE="nature">', f"    <NAME>{escape(var)}</NAME>"]
+        kind = "decision" if var in decisions else "nature"
+        lines += [f'  <VARIABLE TYPE="{kind}">', f"    <NAME>{escape(var)}</NAME>"]
         lines += [f"    <OUTCOME>{escape(s)}</OUTCOME>" for s in net.states(var)]
         if net.variable(var).description:
             lines.append(_prop("description", net.variable(var).description, "    "))
@@ -194,13 +280,22 @@ def format_xmlbif(net: Network) -> str:
             lines.append(_prop("position", f"({fmt(x)}, {fmt(y)})", "    "))
         lines += [_prop(k, v, "    ") for k, v in owned[var]]
         lines.append("  </VARIABLE>")
+    for name, _, _ in utilities:
+        lines += ['  <VARIABLE TYPE="utility">', f"    <NAME>{escape(name)}</NAME>", "    <OUTCOME>0</OUTCOME>",
+                  "  </VARIABLE>"]
     for var in net.variables:
-        cpt = net.cpt(var)
+        parents = decisions.get(var, net.parents(var))
         lines += ["  <DEFINITION>", f"    <FOR>{escape(var)}</FOR>"]
-        lines += [f"    <GIVEN>{escape(p)}</GIVEN>" for p in net.parents(var)]
-        rows = cpt.reshape(-1, cpt.shape[-1])
-        lines.append("    <TABLE>" + "\n      ".join(" ".join(map(fmt, row)) for row in rows) + "</TABLE>")
+        lines += [f"    <GIVEN>{escape(p)}</GIVEN>" for p in parents]
+        if var not in decisions:
+            cpt = net.cpt(var)
+            rows = cpt.reshape(-1, cpt.shape[-1])
+            lines.append("    <TABLE>" + "\n      ".join(" ".join(map(fmt, row)) for row in rows) + "</TABLE>")
         lines.append("  </DEFINITION>")
+    for name, parents, table in utilities:
+        lines += ["  <DEFINITION>", f"    <FOR>{escape(name)}</FOR>"]
+        lines += [f"    <GIVEN>{escape(p)}</GIVEN>" for p in parents]
+        lines += ["    <TABLE>" + " ".join(map(fmt, table.ravel())) + "</TABLE>", "  </DEFINITION>"]
     lines += ["</NETWORK>", "</BIF>"]
     return "\n".join(lines) + "\n"
 
@@ -208,3 +303,8 @@ def format_xmlbif(net: Network) -> str:
 def write_xmlbif(net: Network, path: PathLike) -> None:
     """Write ``net`` as XMLBIF 0.3 to ``path`` atomically."""
     atomic_write_text(path, format_xmlbif(net))
+
+
+def write_xmlbif_diagram(diagram: InfluenceDiagram, path: PathLike) -> None:
+    """Write an influence diagram as XMLBIF 0.3 to ``path`` atomically."""
+    atomic_write_text(path, format_xmlbif_diagram(diagram))

@@ -7,19 +7,24 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
+from bnstudio.io.common import json_document
 from bnstudio.project import schema
+from bnstudio.project.decision_json import decision_from_json, decision_to_json
 from bnstudio.project.network_json import check_keys, network_from_json, network_to_json
 from bnstudio.project.schema import Checker, ProjectFormatError, json_safe
 from bnstudio.project.sections import read_data, read_evidence_sets, read_queries, read_runs
 
 EXTENSION = ".bnsproj"
-TOP_KEYS = {"format", "schema_version", "network", "evidence_sets", "queries", "runs", "data", "view"}
+TOP_KEYS = {"format", "schema_version", "network", "decision", "evidence_sets", "queries", "runs", "data", "view"}
 Evidence = dict[str, str | list[float]]
+
+if TYPE_CHECKING:
+    from bnstudio.decision.model import InfluenceDiagram
 
 
 @dataclass(eq=False)
@@ -37,6 +42,9 @@ class Project:
     data: dict[str, Any] | None = None
     #: free-form GUI view options
     view: dict[str, Any] = field(default_factory=dict)
+    #: the influence diagram when the network has decisions and utilities (its decision and utility parts are
+    #: saved with ``network``, whose variables are its chance and decision variables), else None
+    diagram: "InfluenceDiagram | None" = None
 
     def data_file(self, project_file: PathLike) -> Path | None:
         """The data file's path, resolving a relative ``data["path"]`` against the project file's folder."""
@@ -51,12 +59,18 @@ def project_from_network(net: Network) -> Project:
     return Project(network=net)
 
 
+def project_from_diagram(diagram: "InfluenceDiagram") -> Project:
+    """A new project holding an influence diagram (its network, decisions and utilities) and nothing else."""
+    return Project(network=diagram.network, diagram=diagram)
+
+
 def project_to_json(project: Project) -> dict[str, Any]:
     """The project as a plain JSON document; ValidationError names the path of anything unsavable."""
     doc = {
         "format": schema.FORMAT_TAG,
         "schema_version": schema.SCHEMA_VERSION,
         "network": network_to_json(project.network),
+        **({} if project.diagram is None else {"decision": decision_to_json(project.diagram)}),
         "evidence_sets": json_safe(project.evidence_sets, "evidence_sets"),
         "queries": json_safe(project.queries, "queries"),
         "runs": json_safe(project.runs, "runs"),
@@ -73,6 +87,7 @@ def project_to_json(project: Project) -> dict[str, Any]:
 
 def _read_sections(check: Checker, doc: dict[str, Any], net: Network) -> Project:
     return Project(
+        diagram=None if doc.get("decision") is None else decision_from_json(check, doc["decision"], net),
         network=net,
         evidence_sets=read_evidence_sets(check, net, doc.get("evidence_sets", {})),
         queries=read_queries(check, net, doc.get("queries", [])),
@@ -114,22 +129,20 @@ def save_project(project: Project, path: PathLike) -> None:
 def load_project(path: PathLike, strict: bool = False) -> Project:
     """Read and validate a project file; every problem is a :class:`~bnstudio.errors.FormatError` naming
     the file and the JSON path (or line and column for invalid JSON); ``strict`` refuses repairs too."""
-    text = read_text(path)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ProjectFormatError(f"invalid JSON: {exc.msg}", path=str(path), line=exc.lineno,
-                                 column=exc.colno) from None
-    except ValueError as exc:  # e.g. an integer literal with more digits than Python converts
-        raise ProjectFormatError(f"invalid JSON: {exc}", path=str(path)) from None
-    except RecursionError:
-        raise ProjectFormatError("invalid JSON: nested too deeply", path=str(path)) from None
+    doc = json_document(read_text(path), str(path), ProjectFormatError)
     return project_from_json(doc, str(path), strict)
 
 
 def read_project_network(path: PathLike, strict: bool = False) -> Network:
-    """The network of a project file (a reader for the format registry)."""
-    return load_project(path, strict).network
+    """The network of a project file (a reader for the format registry); a project holding an influence
+    diagram is refused in one line (read it with :func:`load_project` or :func:`bnstudio.io.read_model`)."""
+    project = load_project(path, strict)
+    if project.diagram is not None:
+        from bnstudio.io.influence import not_a_network
+
+        raise ProjectFormatError(not_a_network(project.diagram.decision_names, project.diagram.utility_names),
+                                 path=str(path), json_path="decision")
+    return project.network
 
 
 def write_project_network(net: Network, path: PathLike) -> None:

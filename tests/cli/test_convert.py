@@ -101,8 +101,8 @@ def test_unknown_extensions(capsys, tmp_path):
 def test_malformed_and_unsupported_inputs_name_file_line_and_problem(capsys, tmp_path):
     bad = {
         "m.uai": ("MARKOV\n1\n2\n1\n1 0\n2\n0.5 0.5\n", ":1:1: this is a MARKOV network"),
-        "d.xdsl": ('<smile id="x">\n<nodes>\n<decision id="D"><state id="a"/></decision>\n</nodes>\n</smile>\n',
-                   ":3:1: <decision id='D'>: node 'D' has type 'decision', which is not supported"),
+        "d.xdsl": ('<smile id="x">\n<nodes>\n<equation id="D"><state id="a"/></equation>\n</nodes>\n</smile>\n',
+                   ":3:1: <equation id='D'>: node 'D' has type 'equation', which is not supported"),
         "t.xmlbif": ('<BIF VERSION="0.3"><NETWORK>\n<NAME>x</NAME>\n', ":3:1: malformed XML: no element found"),
         "c.net": ('node A { states = ("a"); }\ncontinuous node B { }\n',
                   ":2:1: continuous node 'B' is not supported"),

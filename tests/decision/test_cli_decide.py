@@ -83,7 +83,7 @@ def test_bad_files_name_the_file(run, tmp_path):
     bad_json = tmp_path / "bad.json"
     bad_json.write_text("{")
     status, _, err = run(bad_json)
-    assert status == 2 and "bad.json:1:2: not valid JSON" in err
+    assert status == 2 and "bad.json:1:2: invalid JSON" in err
 
 
 def test_the_module_imports_no_numerical_library_at_parse_time():

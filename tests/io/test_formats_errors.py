@@ -64,7 +64,9 @@ DEF_A = "<DEFINITION><FOR>A</FOR><TABLE>0.5 0.5</TABLE></DEFINITION>"
      ["<FOR> names the undeclared variable 'Q'"], 8),
     (xmlbif(AB, DEF_A + "\n" + DEF_A), ["second definition of 'A' (first on line 7)"], 8),
     (xmlbif(AB + '\n<VARIABLE TYPE="decision"><NAME>D</NAME><OUTCOME>x</OUTCOME></VARIABLE>', DEF_A),
-     ["<VARIABLE name='D'>", "type 'decision'"], 7),
+     ["<VARIABLE name='D'>", "is an influence diagram (decision node 'D')", "bnstudio decide"], 7),
+    (xmlbif(AB + '\n<VARIABLE TYPE="chance"><NAME>D</NAME><OUTCOME>x</OUTCOME></VARIABLE>', DEF_A),
+     ["<VARIABLE name='D'>", "type 'chance'", "not supported"], 7),
     (xmlbif(AB.replace("a2", "a1"), DEF_A), ["variable 'A' lists the state 'a1' twice"], 5),
     (xmlbif(AB.replace("<NAME>B</NAME>", "<NAME> </NAME>"), DEF_A), ["invalid variable name ''"], 6),
     (xmlbif(AB, "<DEFINITION><FOR>A</FOR><GIVEN>B</GIVEN><TABLE>1 0 0 1</TABLE></DEFINITION>\n"
@@ -94,8 +96,8 @@ potential (B | A) { data = ((1 0) (0 1)); }
     ("((1 0) (0 1))", "((1 0) (0 1)", ["unbalanced parentheses in 'data'"], 5),
     ("((1 0) (0 1))", "((1 0) (0 1)))", ["unbalanced ')' in 'data'"], 5),
     ("node B", "continuous node B", ["continuous node 'B' is not supported"], 3),
-    ("node B", "decision B", ["decision node 'B' is not supported"], 3),
-    ("node B", "utility B", ["utility node 'B' is not supported"], 3),
+    ("node B", "decision B", ["is an influence diagram (decision node 'B')", "bnstudio decide"], 3),
+    ("node B", "utility B", ["is an influence diagram (utility node 'B')", "bnstudio decide"], 3),
     ("node B", "discrete function B", ["function nodes are not supported"], 3),
     ("(B | A)", "(B A | )", ["exactly one child", "joint potentials"], 5),
     ("potential (A) { data = (0.5 0.5); }", "", ["node 'A' has no potential"], 2),
@@ -130,10 +132,23 @@ XDSL_OK = """<?xml version="1.0"?>
 """
 
 
-@pytest.mark.parametrize("kind", ["decision", "utility", "equation", "mau"])  # noisymax, deterministic: read
+@pytest.mark.parametrize("kind", ["equation", "cpt2"])  # noisymax, deterministic, decision, utility: read
 def test_xdsl_refuses_other_node_types(kind):
     text = XDSL_OK.replace("</nodes>", f'<{kind} id="Z"><state id="z"/></{kind}>\n</nodes>')
     fails(parse_xdsl, text, f"<{kind} id='Z'>", f"node 'Z' has type '{kind}'", "not supported", line=6)
+
+
+def test_xdsl_refuses_multi_attribute_utility_nodes():
+    text = XDSL_OK.replace("</nodes>", '<mau id="Z"><parents>A</parents><weights>1</weights></mau>\n</nodes>')
+    fails(parse_xdsl, text, "<mau id='Z'>", "multi-attribute utility node 'Z' (<mau>) is not supported", line=6)
+
+
+@pytest.mark.parametrize("kind, inner", [("decision", '<state id="z1"/><state id="z2"/>'),
+                                         ("utility", "<parents>A</parents><utilities>1 2</utilities>")])
+def test_xdsl_network_reader_refuses_influence_diagrams(kind, inner):
+    text = XDSL_OK.replace("</nodes>", f'<{kind} id="Z">{inner}</{kind}>\n</nodes>')
+    fails(parse_xdsl, text, f"<{kind} id='Z'>", f"is an influence diagram ({kind} node 'Z')", "bnstudio decide",
+          line=6)
 
 
 @pytest.mark.parametrize("old, new, fragments, line", [
