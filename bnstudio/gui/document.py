@@ -30,7 +30,7 @@ from PySide6.QtGui import QUndoStack
 from bnstudio.core.events import Event
 from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
-from bnstudio.errors import BNStudioError
+from bnstudio.errors import BNStudioError, ValidationError
 from bnstudio.gui import file_io
 from bnstudio.gui.belief_updates import BeliefUpdates
 from bnstudio.gui.beliefs import Beliefs
@@ -261,11 +261,17 @@ class Document(QObject):
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("no file name to save to")
-        written = file_io.write_file(self.network, target, self.project, self.evidence, view)
+        diagram = None if self.decisions is None else self.decisions.diagram(self.network)
+        if diagram is not None and not file_io.can_hold_diagram(target):
+            raise ValidationError(f"a {target.suffix} file cannot keep decisions and utilities: save the influence "
+                                  f"diagram as a project (.bnsproj), .net, .xdsl, .xmlbif or .json")
+        written = file_io.write_file(self.network, target, self.project, self.evidence, view, diagram)
         if written is not None:  # saving as BIF keeps the project's other sections for a later project save
             self.project = written
         self.path = target
         self.undo_stack.setClean()
         if file_io.is_project(target):
             self.mark_saved(self.session.in_project())
+        elif diagram is not None:
+            self.mark_saved(["decisions"])
         self.path_changed.emit()

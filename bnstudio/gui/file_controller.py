@@ -19,7 +19,7 @@ from bnstudio.gui import commands as cmd
 from bnstudio.gui import dialogs, file_io
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas.export import export_png, export_svg
-from bnstudio.gui.decision_panel import open_diagram_file, save_influence_diagram
+from bnstudio.gui.decision_panel import open_diagram_file, save_influence_diagram, show_diagram
 from bnstudio.gui.recovery import SLOTS, Recovery
 from bnstudio.gui.resources import example_networks, is_bundled_example
 from bnstudio.gui.window_parts import WindowParts
@@ -75,7 +75,11 @@ class FileController(QObject):
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", RepairWarning)
-                self.document.load(path)
+                loaded = file_io.read_file(path)
+            if loaded.diagram is not None:     # an influence diagram (NET, XDSL, XMLBIF, project)
+                show_diagram(self.document, loaded.diagram, path, project=loaded.project, evidence=loaded.evidence)
+            else:
+                self.document.replace_network(loaded.network, path, loaded.project, loaded.evidence)
         except FormatError as exc:
             dialogs.show_format_error(self.window, exc)
             if remember:
@@ -104,21 +108,25 @@ class FileController(QObject):
         path = self.document.path
         if path is None or not file_io.can_write(path) or (self.session_only_work() and not file_io.is_project(path)):
             return self.save_as()
-        if self.document.decisions is not None and not file_io.is_diagram(path):
+        if self.document.decisions is not None and not file_io.can_hold_diagram(path):
             return self.save_as()
         return self.save_to(path)
 
     def session_only_work(self) -> list[str]:
-        """Unsaved parts that only a project file keeps."""
-        kept = self.document.session.in_project()
+        """Unsaved parts that only a project file keeps (an influence diagram's decisions: also a diagram file
+        such as .net, .xdsl, .xmlbif, .json, when the document has one)."""
+        kept = set(self.document.session.in_project())
+        path = self.document.path
+        if path is not None and file_io.can_hold_diagram(path):
+            kept.discard("decisions")
         return [text for name, text in self.document.unsaved_parts().items() if name in kept]
 
     def save_as(self) -> bool:
         doc = self.document
         stem = doc.untitled_name.split(" (")[0] or (doc.path.stem if doc.path else doc.network.name)
         suffix = file_io.default_save_suffix() if doc.path is None or self.session_only_work() else doc.path.suffix
-        if doc.decisions is not None:     # only the diagram file keeps decisions and utilities
-            suffix = file_io.DIAGRAM_EXTENSION
+        if doc.decisions is not None and not file_io.can_hold_diagram("network" + suffix):
+            suffix = file_io.default_save_suffix()     # a project keeps the diagram and the session
         folder = doc.path.parent if doc.path else Path(self.settings.value(cfg.LAST_DIRECTORY) or Path.home())
         path, selected = QFileDialog.getSaveFileName(self.window, "Save network as", str(folder / (stem + suffix)),
                                                      file_io.save_filters())
@@ -131,7 +139,7 @@ class FileController(QObject):
         if not self.normalise_before_save():
             return False
         try:
-            if file_io.is_diagram(path):
+            if file_io.is_diagram(path):       # .json: the diagram only (no evidence, data or runs)
                 if self.document.decisions is None:
                     raise BNStudioError("a .json file holds an influence diagram and this network has no decisions; "
                                         "save it as a project or a network file")

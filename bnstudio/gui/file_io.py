@@ -27,11 +27,13 @@ CURRENT_EVIDENCE = "current"
 
 @dataclass
 class LoadedFile:
-    """A network read from disk, with the project it came from (None for plain network files)."""
+    """A network read from disk, with the project it came from (None for plain network files) and, for an
+    influence diagram, the whole diagram (its ``network`` holds the chance and decision variables)."""
 
     network: Network
     project: Any = None
     evidence: dict[str, Any] | None = None
+    diagram: Any = None
 
 
 def is_project(path: str | Path) -> bool:
@@ -56,13 +58,20 @@ def read_file(path: str | Path) -> LoadedFile:
             raise FormatError("no such file", path=str(path))
         project = bnproject.load_project(path)
         evidence = project.evidence_sets.get(CURRENT_EVIDENCE)
-        return LoadedFile(project.network, project, dict(evidence) if evidence else None)
-    return LoadedFile(bnio.read_network(path))
+        diagram = getattr(project, "diagram", None)
+        network = diagram.network if diagram is not None else project.network
+        return LoadedFile(network, project, dict(evidence) if evidence else None, diagram)
+    model = bnio.read_model(path)
+    if isinstance(model, Network):
+        return LoadedFile(model)
+    return LoadedFile(model.network, diagram=model)
 
 
 def write_file(net: Network, path: str | Path, project: Any = None,
-               evidence: dict[str, Any] | None = None, view: dict[str, Any] | None = None) -> Any:
-    """Write ``net`` (atomically, by the format's writer); for a project, also the evidence and view options.
+               evidence: dict[str, Any] | None = None, view: dict[str, Any] | None = None,
+               diagram: Any = None) -> Any:
+    """Write ``net`` (atomically, by the format's writer) or, when given, the influence ``diagram`` built on it
+    (formats in ``bnio.DIAGRAM_FORMATS``); for a project, also the evidence and view options.
 
     Returns the project written (or None for a network file).
     """
@@ -75,9 +84,13 @@ def write_file(net: Network, path: str | Path, project: Any = None,
             project.evidence_sets[CURRENT_EVIDENCE] = dict(evidence)
         if view is not None:
             project.view = dict(view)
+        project.diagram = diagram
         bnproject.save_project(project, path)
         return project
-    bnio.write_network(net, path)
+    if diagram is not None:
+        bnio.write_influence_diagram(diagram, path)
+    else:
+        bnio.write_network(net, path)
     return None
 
 
@@ -91,8 +104,13 @@ def _extensions() -> list[tuple[str, list[str]]]:
 
 
 def is_diagram(path: str | Path) -> bool:
-    """An influence-diagram file (bnstudio.decision's JSON form), opened by the decision panel."""
+    """A file that only an influence diagram goes to (bnstudio.decision's JSON form)."""
     return Path(path).suffix.lower() == DIAGRAM_EXTENSION
+
+
+def can_hold_diagram(path: str | Path) -> bool:
+    """Whether an influence diagram can be written to ``path`` (projects, NET, XDSL, XMLBIF, JSON)."""
+    return Path(path).suffix.lower() in bnio.DIAGRAM_FORMATS
 
 
 def open_filters() -> str:

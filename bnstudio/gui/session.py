@@ -82,4 +82,4 @@ def decision_part(document: Any) -> SessionPart:
     """The influence diagram's decisions and utility tables (``document.decisions``); no network or project
     file keeps them (only an influence-diagram JSON file does)."""
     return SessionPart(lambda: None if document.decisions is None else document.decisions.summary(),
-                       lambda: "the influence diagram's decisions and utility tables", in_project=False)
+                       lambda: "the influence diagram's decisions and utility tables", in_project=True)

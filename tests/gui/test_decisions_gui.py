@@ -3,6 +3,8 @@ MEU, option values and policies against the core's solver, evidence, utility-tab
 not finite), unsaved-work prompts and the background path."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF
@@ -249,3 +251,25 @@ def test_chance_beliefs_follow_the_optimal_policies(diagram_window):
     assert item.beliefs == pytest.approx([0.24, 0.35, 0.41, 0.0])
     diagram_window.document.set_evidence("Test", "no")
     assert item.beliefs == pytest.approx([0.0, 0.0, 0.0, 1.0])
+
+
+@pytest.mark.parametrize("name", ["oil_wildcatter.xdsl", "oil_wildcatter.net", "oil_wildcatter.xmlbif"])
+def test_diagram_files_of_other_tools_open_and_save_as_projects_and_their_own_format(window, tmp_path, name):
+    """File ▸ Open reads GeNIe/Hugin/XMLBIF influence diagrams; Save keeps the decisions in a project (with the
+    evidence) or in a diagram format, and refuses a BIF (which cannot hold them) in one message, saving nothing."""
+    source = Path(__file__).resolve().parents[1] / "io" / "corpus" / "influence" / name
+    assert window.files.open_path(source, ask=False)
+    doc = window.document
+    assert doc.decisions is not None and window.decision_panel.result.solution.expected_utility == pytest.approx(22.5)
+    doc.set_evidence("Result", "closed")
+    project = tmp_path / "oil.bnsproj"
+    assert window.files.save_to(project) and not doc.unsaved_parts()
+    assert window.files.open_path(project, ask=False)
+    assert doc.decisions is not None and doc.evidence == {"Result": "closed"}
+    expected = solve(load_diagram(str(source)), {"Result": "closed"}).expected_utility
+    assert window.decision_panel.result.solution.expected_utility == pytest.approx(expected, abs=1e-9)
+    net_file = tmp_path / "again.net"
+    assert window.files.save_to(net_file)
+    assert solve(load_diagram(str(net_file)), {}).expected_utility == pytest.approx(22.5, abs=1e-9)
+    bif = tmp_path / "plain.bif"
+    assert not window.files.save_to(bif) and not bif.exists()

@@ -6,8 +6,8 @@ utility nodes keep their positions in the document's decision part.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any
 
 from bnstudio.cli.decide import load_diagram
 from bnstudio.decision import InfluenceDiagram
@@ -17,7 +17,7 @@ from bnstudio.gui.commands.decisions import DecisionPart
 from bnstudio.gui.document import Document
 from bnstudio.gui.layout import layered_layout
 from bnstudio.gui.resources import resource_root
-from bnstudio.io.atomic import atomic_write_text
+from bnstudio.io import write_influence_diagram
 
 EXTENSION = ".json"
 
@@ -50,13 +50,14 @@ def diagram_layout(diagram: InfluenceDiagram) -> dict[str, tuple[float, float]]:
 
 
 def show_diagram(document: Document, diagram: InfluenceDiagram, path: str | Path | None = None,
-                 untitled_name: str = "") -> None:
-    """Make ``diagram`` the document's network and decision part (a fresh undo history, nothing unsaved)."""
+                 untitled_name: str = "", project: Any = None, evidence: dict[str, Any] | None = None) -> None:
+    """Make ``diagram`` the document's network and decision part (a fresh undo history, nothing unsaved), with
+    the ``project`` and ``evidence`` it was read with (a .bnsproj)."""
     net = diagram.network
     positions = diagram_layout(diagram)
     net.positions.update({v: positions[v] for v in net.variables if v not in net.positions})
     part = DecisionPart.of(diagram, {u: positions[u] for u in diagram.utility_names})
-    document.replace_network(net, path, decisions=part)
+    document.replace_network(net, path, project, evidence, decisions=part)
     if untitled_name:
         document.untitled_name = untitled_name
         document.path_changed.emit()
@@ -79,8 +80,7 @@ def save_influence_diagram(document: Document, path: str | Path) -> None:
     validate is a ValidationError and writes nothing."""
     if document.decisions is None:
         raise ValidationError("the document has no decisions or utility nodes: save it as a network")
-    diagram = document.decisions.diagram(document.network)
-    atomic_write_text(path, json.dumps(diagram.to_dict(), indent=1) + "\n")
+    write_influence_diagram(document.decisions.diagram(document.network), path)
     document.path = Path(path)
     document.mark_saved()
     document.path_changed.emit()
