@@ -304,3 +304,26 @@ def test_an_opened_diagram_is_edited_the_same_way(window):
     assert "Profit" in doc.decisions.utility_names and "Profit" in window.scene.utility_items
     doc.undo_stack.undo()
     assert "Payoff" in window.scene.utility_items
+
+
+def test_chance_node_to_decision_and_back(built):
+    """Result made a decision observes its CPT parents and is taken between Test (its ancestor) and Drill; made
+    a chance node again, the decision's observations become CPT parents. Undo restores each exactly."""
+    window, _ = built
+    doc = window.document
+    from bnstudio.gui.commands.diagram_edits import make_chance, make_decision
+    before = state(doc)
+    assert doc.execute(make_decision(doc, "Result"))
+    assert [(d.name, d.parents) for d in doc.decisions.decisions] == [
+        ("Test", ()), ("Result", ("Oil", "Test")), ("Drill", ("Test", "Result"))]
+    assert doc.network.parents("Result") == () and window.scene.nodes["Result"].kind == "decision"
+    assert window.decision_solver.latest.solution is not None
+    after = state(doc)
+    assert doc.execute(make_chance(doc, "Result"))
+    assert doc.decisions.decision_names == ("Test", "Drill") and doc.network.parents("Result") == ("Oil", "Test")
+    doc.undo_stack.undo()
+    assert state(doc) == after
+    doc.undo_stack.undo()
+    assert state(doc) == before
+    # a chance node that no order can take (Oil is no descendant of Test, and reaches Drill) is refused
+    assert "not ordered" in refused(window, lambda: doc.execute(make_decision(doc, "Oil")))

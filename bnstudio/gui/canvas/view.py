@@ -285,6 +285,11 @@ class NetworkView(QGraphicsView):
         menu.addAction("Focus on Parents and Children", lambda: self.focus_neighbourhood(name))
         menu.addAction("Rename…", lambda: self.start_rename(name))
         menu.addAction("Delete", scene.delete_selection)
+        menu.addSeparator()
+        if item.kind == "decision":
+            menu.addAction("Make Chance Node", lambda: doc.execute(diagram.make_chance(doc, name)))
+        else:
+            menu.addAction("Make Decision Node", lambda: doc.execute(diagram.make_decision(doc, name)))
 
     def _utility_menu(self, menu: QMenu, item: UtilityItem) -> None:
         scene = self.network_scene

@@ -9,12 +9,19 @@ the part and the network commands in reverse order, redo replays the same comman
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Sequence
 
+import networkx as nx
+import numpy as np
+
+from bnstudio.decision import DecisionNode
+from bnstudio.decision.model import full_graph
 from bnstudio.errors import ValidationError
 from bnstudio.gui.commands.arcs import AddArc, RemoveArc
 from bnstudio.gui.commands.base import EditedDocument, NetworkCommand
 from bnstudio.gui.commands.decisions import EMPTY, DecisionPart
+from bnstudio.gui.commands.params import SetCpt
 from bnstudio.gui.commands.variables import AddVariable, RemoveVariable, RenameVariable
 
 Step = Callable[[], NetworkCommand]
@@ -152,3 +159,37 @@ def move_decision(document: EditedDocument, name: str, step: int) -> DiagramEdit
     """Take decision ``name`` one place earlier (-1) or later (+1), see ``DecisionPart.with_decision_moved``."""
     where = "earlier" if step < 0 else "later"
     return DiagramEdit(document, f"Take {name} {where}", change=lambda p: p.with_decision_moved(name, step))
+
+
+def make_decision(document: EditedDocument, name: str) -> DiagramEdit:
+    """Turn chance variable ``name`` into a decision: its CPT parents become its informational parents (its
+    CPT a uniform placeholder), and it is taken after the decisions that are its ancestors — when that is
+    last, it also observes the decision before it, as a new decision does."""
+    net = document.network
+    parents = net.parents(name)
+    uniform = np.full(net.cardinality(name), 1.0 / net.cardinality(name))
+    steps: list[Step] = [lambda p=p: RemoveArc(document, p, name) for p in parents]
+    steps.append(lambda: SetCpt(document, name, uniform, f"Make {name} a decision"))
+
+    def change(part: DecisionPart) -> DecisionPart:
+        graph = full_graph(document.network, part.decisions, part.utilities)
+        graph.add_edges_from((p, name) for p in parents)
+        before = nx.ancestors(graph, name)
+        index = sum(d in before for d in part.decision_names)
+        observed = tuple(parents)
+        if index == len(part.decisions) and index and part.decisions[-1].name not in before:
+            observed += (part.decisions[-1].name,)
+        decisions = list(part.decisions)
+        decisions.insert(index, DecisionNode(name, observed))
+        return replace(part, decisions=tuple(decisions))
+    return DiagramEdit(document, f"Make {name} a decision", steps, change)
+
+
+def make_chance(document: EditedDocument, name: str) -> DiagramEdit:
+    """Turn decision ``name`` into a chance variable: its informational parents become CPT parents (rows to
+    fill in); every directed path through it stays, so the other decisions stay ordered."""
+    part = document.decisions
+    parents = part.decisions[part.decision_names.index(name)].parents
+    steps: list[Step] = [lambda p=p: AddArc(document, p, name) for p in parents]
+    return DiagramEdit(document, f"Make {name} a chance node", steps,
+                       lambda p: replace(p, decisions=tuple(d for d in p.decisions if d.name != name)))
