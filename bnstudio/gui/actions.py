@@ -10,7 +10,8 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QStyle, QToolBar
 
 from bnstudio.gui import icons
-from bnstudio.gui.canvas import ADD_ARC, ADD_NODE, SELECT
+from bnstudio.gui.canvas import ADD_ARC, ADD_DECISION, ADD_NODE, ADD_UTILITY, SELECT
+from bnstudio.gui.canvas import tool_icons
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.window_parts import WindowParts
 
@@ -67,8 +68,18 @@ class Actions:
                                     checkable=True, group=self.tools)
         self.tool_arc = self._make("Add &Arc", lambda: w.set_tool(ADD_ARC), "A", icons.add_arc(),
                                    checkable=True, group=self.tools)
+        self.tool_decision = self._make("Add &Decision Node", lambda: w.set_tool(ADD_DECISION), "D",
+                                        tool_icons.add_decision(), checkable=True, group=self.tools)
+        self.tool_utility = self._make("Add &Utility Node", lambda: w.set_tool(ADD_UTILITY), "U",
+                                       tool_icons.add_utility(), checkable=True, group=self.tools)
+        self.tool_decision.setIconText("Decision")
+        self.tool_utility.setIconText("Utility")
+        self.tool_decision.setToolTip("Click on empty space to add a decision (taken after the others); the "
+                                      "network becomes an influence diagram")
+        self.tool_utility.setToolTip("Click on empty space to add a utility node; draw arcs into it with Add Arc")
         self.tool_select.setChecked(True)
-        for action in (self.delete, self.rename, self.select_all, self.tool_select, self.tool_node, self.tool_arc):
+        for action in (self.delete, self.rename, self.select_all, self.tool_select, self.tool_node, self.tool_arc,
+                       self.tool_decision, self.tool_utility):
             # keys that mean something else in the table and the text fields work on the canvas only
             action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
             view.addAction(action)
@@ -146,7 +157,7 @@ class Actions:
         m.addAction(w.toolbar.toggleViewAction())
         m.addAction(self.reset_layout)
         m = menus["network"]
-        m.addActions([self.tool_select, self.tool_node, self.tool_arc])
+        m.addActions([self.tool_select, self.tool_node, self.tool_decision, self.tool_utility, self.tool_arc])
         m.addSeparator()
         m.addActions([self.auto_layout, self.normalise_all, self.check])
         menus["learn"].addActions([self.open_data, self.learn_parameters, self.learn_structure])
@@ -161,7 +172,7 @@ class Actions:
         toolbar.addSeparator()
         toolbar.addActions([self.undo, self.redo])
         toolbar.addSeparator()
-        toolbar.addActions([self.tool_select, self.tool_node, self.tool_arc])
+        toolbar.addActions([self.tool_select, self.tool_node, self.tool_decision, self.tool_utility, self.tool_arc])
         toolbar.addSeparator()
         toolbar.addActions([self.auto_layout, self.fit])
         toolbar.addSeparator()

@@ -4,7 +4,9 @@ folder; a clean exit deletes it, so a copy found at start-up means the last sess
 The copy is a project file (JSON) when :mod:`bnstudio.project` is available, BIF otherwise, plus a small JSON
 sidecar naming the original file. A project copy keeps the whole session: the network, the evidence, the data
 set's file and preparation, training runs and saved queries. The project format only holds normalised CPTs,
-so rows an editor left unnormalised are kept verbatim in the sidecar and put back on restore.
+so rows an editor left unnormalised are kept verbatim in the sidecar and put back on restore. The decision part
+of an influence diagram (decisions in order, utility nodes, their tables and positions; its decision variables
+are network variables of the copy) is kept in the sidecar too and restored with the network.
 
 Each running window takes a slot — the recovery folder itself, then ``slot-1`` ... ``slot-7`` — marked by a
 :class:`QLockFile` (a crashed session's lock is stale, so its slot is free again). A session whose own slot has
@@ -27,7 +29,9 @@ from PySide6.QtCore import QLockFile, QStandardPaths
 from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.core.cpt_ops import normalise_rows
+from bnstudio.errors import BNStudioError
 from bnstudio.gui import file_io
+from bnstudio.gui.commands.decisions import DecisionPart
 from bnstudio.io.atomic import atomic_write_text
 
 SIDECAR = "autosave.json"
@@ -41,6 +45,7 @@ class RecoveryInfo:
     source: str | None
     saved_at: float
     raw_tables: dict[str, Any]
+    decisions: dict[str, Any] | None = None      # DecisionPart.to_json() of an influence diagram
 
 
 def default_folder() -> Path:
@@ -57,6 +62,12 @@ class Recovery:
         self.folder = Path(folder) if folder is not None else default_folder()
         self.slot = self.folder
         self._lock: QLockFile | None = None
+        self.document: Any = None
+
+    def attach(self, document: Any) -> None:
+        """Keep ``document``'s decision part in every copy and give it back on restore
+        (:meth:`bnstudio.gui.document.Document.expect_decisions`), for callers that pass only the network."""
+        self.document = document
 
     @property
     def copy_path(self) -> Path:
@@ -96,7 +107,7 @@ class Recovery:
         except (OSError, ValueError):
             meta = {}
         return RecoveryInfo(self.copy_path, meta.get("source"), float(meta.get("saved_at", 0.0)),
-                            meta.get("raw_tables", {}))
+                            meta.get("raw_tables", {}), meta.get("decisions"))
 
     def _adopt_orphan(self) -> None:
         """Move the newest copy from a slot no live session holds into this session's slot."""
@@ -121,9 +132,10 @@ class Recovery:
                 lock.unlock()
 
     def save(self, net: Network, evidence: dict[str, Any], source: str | None, project: Any = None,
-             view: dict[str, Any] | None = None) -> None:
+             view: dict[str, Any] | None = None, decisions: DecisionPart | None = None) -> None:
         """Write the recovery copy (atomically) and its sidecar; ``project`` (not changed) gives the other
-        sections of the session (runs, queries, data), ``view`` the window's view options."""
+        sections of the session (runs, queries, data), ``view`` the window's view options, ``decisions`` the
+        decision part (by default the attached document's)."""
         if not self.active:
             return
         copy, raw = net.copy(), {}
@@ -134,7 +146,10 @@ class Recovery:
         if project is not None and file_io.is_project(self.copy_path):
             project = dataclasses.replace(project, network=copy, evidence_sets=dict(project.evidence_sets))
         file_io.write_file(copy, self.copy_path, project, evidence, view)
-        meta = {"source": source, "saved_at": time.time(), "raw_tables": raw}
+        if decisions is None and self.document is not None:
+            decisions = self.document.decisions
+        meta = {"source": source, "saved_at": time.time(), "raw_tables": raw,
+                "decisions": None if decisions is None else decisions.to_json()}
         atomic_write_text(self.sidecar_path, json.dumps(meta))
 
     def restore(self, info: RecoveryInfo) -> file_io.LoadedFile:
@@ -142,7 +157,22 @@ class Recovery:
         for var, table in info.raw_tables.items():
             if var in loaded.network:
                 loaded.network.set_cpt(var, np.array(table), check_sums=False)
+        part = self.decision_part(info, loaded.network)
+        if part is not None and self.document is not None:
+            self.document.expect_decisions(loaded.network, part)
         return loaded
+
+    @staticmethod
+    def decision_part(info: RecoveryInfo, net: Network) -> DecisionPart | None:
+        """The copy's decision part, if it had one that is valid over ``net`` (the restored network)."""
+        if not info.decisions:
+            return None
+        try:
+            part = DecisionPart.from_json(info.decisions)
+            part.diagram(net)
+        except (BNStudioError, KeyError, TypeError, ValueError):
+            return None      # a damaged sidecar: the network is still restored
+        return part
 
     def discard(self) -> None:
         for path in (self.copy_path, self.sidecar_path):

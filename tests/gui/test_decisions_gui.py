@@ -89,7 +89,8 @@ def test_canvas_draws_decisions_as_rectangles_and_utilities_as_diamonds(diagram_
     arc = scene.arcs[("Oil", "Payoff")]
     end = arc.line.p2() - scene.utility_items["Payoff"].pos()
     assert abs(end.x()) / (r.width() / 2) + abs(end.y()) / (r.height() / 2) == pytest.approx(1.0, abs=1e-6)
-    assert scene.selected_arcs() == [] and not arc.flags() & QGraphicsItem.ItemIsSelectable
+    # selectable, so Delete removes them (tests/gui/test_decisions_editing.py)
+    assert scene.selected_arcs() == [] and arc.flags() & QGraphicsItem.ItemIsSelectable
 
 
 def test_panel_and_canvas_show_the_core_solution(diagram_window):

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, Signal
 from PySide6.QtGui import QPen, Qt
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent
+from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
 from bnstudio.core.events import Event
 from bnstudio.gui import commands as cmd
+from bnstudio.gui.commands import diagram_edits as diagram
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.node_item import NodeItem
@@ -24,6 +25,7 @@ from bnstudio.gui.canvas.utility_item import UtilityItem
 from bnstudio.gui.document import Document
 
 SELECT, ADD_NODE, ADD_ARC = "select", "add_node", "add_arc"
+ADD_DECISION, ADD_UTILITY = "add_decision", "add_utility"
 DEFAULT_STATES = ("yes", "no")
 SCENE_MARGIN = 600.0  # room around the network to drag nodes into and to pan
 
@@ -47,7 +49,7 @@ class NetworkScene(QGraphicsScene):
         self.drawn_style = st.BARS    # what the nodes show at the current zoom (see set_zoom)
         self.zoom = 1.0
         self.tool = SELECT
-        self._arc_source: NodeItem | None = None
+        self._arc_source: NodeItem | UtilityItem | None = None
         self._preview: QGraphicsLineItem | None = None
         self.setBackgroundBrush(st.BACKGROUND)
         document.network_replaced.connect(self.rebuild)
@@ -73,7 +75,9 @@ class NetworkScene(QGraphicsScene):
         net, part = self.document.network, self.document.decisions
         names, arcs = set(net.variables), set(net.arcs())
         decided = set() if part is None else set(part.decision_names)
-        extra = set() if part is None else {a for a in part.arcs() if a[0] in names}
+        ends = names | set(() if part is None else part.utility_names)
+        # mid-edit (one DiagramEdit) the part may still name a deleted variable: draw only what exists
+        extra = set() if part is None else {a for a in part.arcs() if a[0] in names and a[1] in ends}
         for key in [k for k in self.arcs if k not in arcs | extra]:
             self._remove_arc(key)
         for name in [n for n in self.nodes if n not in names]:
@@ -94,8 +98,6 @@ class NetworkScene(QGraphicsScene):
             if key not in self.arcs:
                 target = self.nodes.get(key[1]) or self.utility_items[key[1]]
                 self.arcs[key] = arc = ArcItem(self.nodes[key[0]], target)
-                if key in extra:
-                    arc.setFlag(QGraphicsItem.ItemIsSelectable, False)
                 self.addItem(arc)
         self.update_scene_rect()
         self.update_beliefs()
@@ -229,6 +231,12 @@ class NetworkScene(QGraphicsScene):
         self.current_variable_changed.emit(names[0] if len(names) == 1 else "")
         self.current_utility_changed.emit(self.selected_utility())
 
+    def utility_at(self, pos: QPointF) -> UtilityItem | None:
+        for item in self.items(pos):
+            if isinstance(item, UtilityItem):
+                return item
+        return None
+
     def node_at(self, pos: QPointF) -> NodeItem | None:
         for item in self.items(pos):
             if isinstance(item, NodeItem):
@@ -237,29 +245,57 @@ class NetworkScene(QGraphicsScene):
 
     # ------------------------------------------------------------------ edits
     def unique_name(self, stem: str = "Node") -> str:
+        taken = set(self.document.network.variables)
+        if self.document.decisions is not None:
+            taken |= set(self.document.decisions.utility_names)
         k = 1
-        while f"{stem}{k}" in self.document.network:
+        while f"{stem}{k}" in taken:
             k += 1
         return f"{stem}{k}"
 
     def add_node_at(self, pos: QPointF) -> str | None:
         name = self.unique_name()
-        if self.document.execute(cmd.AddVariable(self.document, name, DEFAULT_STATES, (pos.x(), pos.y()))):
+        doc = self.document
+        if doc.execute(diagram.checked(doc, lambda: cmd.AddVariable(doc, name, DEFAULT_STATES, (pos.x(), pos.y())))):
             self.select_only([name])
             return name
         return None
 
+    def add_decision_at(self, pos: QPointF) -> str | None:
+        """A decision node (yes/no) taken after the others; a plain network becomes an influence diagram."""
+        name = self.unique_name("Decision")
+        if self.document.execute(diagram.add_decision(self.document, name, DEFAULT_STATES, (pos.x(), pos.y()))):
+            self.select_only([name])
+            return name
+        return None
+
+    def add_utility_at(self, pos: QPointF) -> str | None:
+        """A utility node (no parents, utility 0); a plain network becomes an influence diagram."""
+        name = self.unique_name("Utility")
+        if self.document.execute(diagram.add_utility(self.document, name, (pos.x(), pos.y()))):
+            self.clearSelection()
+            self.utility_items[name].setSelected(True)
+            return name
+        return None
+
     def add_arc(self, parent: str, child: str) -> bool:
-        return self.document.execute(cmd.AddArc(self.document, parent, child))
+        """A network arc, an informational arc (into a decision) or a utility arc (into a utility node)."""
+        return self.document.execute(diagram.add_arc(self.document, parent, child))
 
     def delete_selection(self) -> None:
         """Delete the selected arcs, then the selected nodes (with their arcs), as one undo step."""
         names, arcs = self.selected_names(), self.selected_arcs()
-        arcs = [a for a in arcs if a[0] not in names and a[1] not in names]
-        if not names and not arcs:
+        utilities = [i.name for i in self.selectedItems() if isinstance(i, UtilityItem)]
+        gone = set(names) | set(utilities)
+        arcs = [a for a in arcs if a[0] not in gone and a[1] not in gone]
+        if not names and not arcs and not utilities:
             return
         doc = self.document
-        with doc.grouped(f"Delete {len(names) + len(arcs)} items"):
+        text = f"Delete {len(names) + len(utilities) + len(arcs)} items"
+        if doc.decisions is not None:
+            doc.execute(diagram.delete_items(doc, names, utilities, arcs, text))
+            return
+        with doc.grouped(text):
             for parent, child in arcs:
                 doc.execute(cmd.RemoveArc(doc, parent, child))
             for name in names:
@@ -305,8 +341,14 @@ class NetworkScene(QGraphicsScene):
                 self._start_arc(node, event.scenePos())
                 event.accept()
                 return
-            if node is None and self.tool == ADD_NODE:
-                self.add_node_at(event.scenePos())
+            utility = self.utility_at(event.scenePos())
+            if utility is not None and self.tool == ADD_ARC:
+                self._start_arc(utility, event.scenePos())      # refused on release, with the reason
+                event.accept()
+                return
+            adders = {ADD_NODE: self.add_node_at, ADD_DECISION: self.add_decision_at, ADD_UTILITY: self.add_utility_at}
+            if node is None and utility is None and self.tool in adders:
+                adders[self.tool](event.scenePos())
                 event.accept()
                 return
         super().mousePressEvent(event)
@@ -330,8 +372,10 @@ class NetworkScene(QGraphicsScene):
         evidence."""
         if event.button() != Qt.LeftButton:
             return super().mouseDoubleClickEvent(event)
-        node = self.node_at(event.scenePos())
-        if node is None:
+        node, utility = self.node_at(event.scenePos()), self.utility_at(event.scenePos())
+        if utility is not None:
+            self.rename_requested.emit(utility.name)
+        elif node is None:
             self.add_node_at(event.scenePos())
         elif node.header_rect().contains(node.mapFromScene(event.scenePos())):
             self.rename_requested.emit(node.name)
@@ -342,10 +386,10 @@ class NetworkScene(QGraphicsScene):
         event.accept()
 
     def contextMenuEvent(self, event) -> None:  # Qt override
-        items = [i for i in self.items(event.scenePos()) if isinstance(i, (NodeItem, ArcItem))]
+        items = [i for i in self.items(event.scenePos()) if isinstance(i, (NodeItem, UtilityItem, ArcItem))]
         self.context_menu_requested.emit(items[0] if items else None, event)
 
-    def _start_arc(self, node: NodeItem, pos: QPointF) -> None:
+    def _start_arc(self, node: NodeItem | UtilityItem, pos: QPointF) -> None:
         self._arc_source = node
         self._preview = QGraphicsLineItem(QLineF(node.pos(), pos))
         self._preview.setPen(QPen(st.ARC_PREVIEW, 1.6, Qt.DashLine))
@@ -356,6 +400,6 @@ class NetworkScene(QGraphicsScene):
         source, self._arc_source = self._arc_source, None
         self.removeItem(self._preview)
         self._preview = None
-        target = self.node_at(pos)
+        target = self.node_at(pos) or self.utility_at(pos)
         if target is not None and target is not source:
             self.add_arc(source.name, target.name)

@@ -35,6 +35,11 @@ class UtilityItem(QGraphicsItem):
     def rect(self) -> QRectF:
         return QRectF(self._rect)
 
+    def title_rect(self) -> QRectF:
+        """Where the name is written (the rename editor goes over it)."""
+        r = self._rect
+        return QRectF(r.left() + r.width() / 5, r.center().y() - 19, r.width() * 3 / 5, 18)
+
     def diamond(self) -> QPolygonF:
         r = self._rect
         return QPolygonF([QPointF(r.center().x(), r.top()), QPointF(r.right(), r.center().y()),
@@ -65,16 +70,14 @@ class UtilityItem(QGraphicsItem):
         painter.setPen(QPen(st.SELECTED if selected else st.UTILITY_BORDER, 2.4 if selected else 1.3))
         painter.setBrush(st.UTILITY_FILL)
         painter.drawPolygon(self.diamond())
-        r = self._rect
-        inner = QRectF(r.left() + r.width() / 5, r.top(), r.width() * 3 / 5, r.height())
+        r, title = self._rect, self.title_rect()
         painter.setPen(st.TEXT)
         painter.setFont(st.title_font())
-        name = painter.fontMetrics().elidedText(self.name, Qt.ElideRight, int(inner.width()))
-        painter.drawText(QRectF(inner.left(), r.center().y() - 19, inner.width(), 18),
-                         Qt.AlignHCenter | Qt.AlignBottom, name)
+        name = painter.fontMetrics().elidedText(self.name, Qt.ElideRight, int(title.width()))
+        painter.drawText(title, Qt.AlignHCenter | Qt.AlignBottom, name)
         painter.setFont(st.state_font())
         painter.setPen(st.TEXT if self.value is not None else st.MUTED_TEXT)
-        painter.drawText(QRectF(inner.left(), r.center().y() + 1, inner.width(), 16), Qt.AlignHCenter | Qt.AlignTop,
+        painter.drawText(QRectF(title.left(), r.center().y() + 1, title.width(), 16), Qt.AlignHCenter | Qt.AlignTop,
                          f"EU {st.format_utility(self.value)}")
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # Qt override

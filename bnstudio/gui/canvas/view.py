@@ -7,11 +7,13 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QLineEdit, QMenu
 
 from bnstudio.gui import commands as cmd
+from bnstudio.gui.commands import diagram_edits as diagram
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.find_bar import FindBar
 from bnstudio.gui.canvas.node_item import NodeItem
 from bnstudio.gui.canvas.scene import NetworkScene
+from bnstudio.gui.canvas.utility_item import UtilityItem
 
 MIN_ZOOM, MAX_ZOOM = 0.1, 4.0
 WHEEL_STEP = 1.15
@@ -185,6 +187,8 @@ class NetworkView(QGraphicsView):
             scene.delete_selection()
         elif key == Qt.Key_F2 and len(scene.selected_names()) == 1:
             self.start_rename(scene.selected_names()[0])
+        elif key == Qt.Key_F2 and scene.selected_utility():
+            self.start_rename(scene.selected_utility())
         elif key in (Qt.Key_Left, Qt.Key_Right, Qt.Key_Up, Qt.Key_Down) and scene.selected_names():
             self.nudge(key)
         else:
@@ -207,12 +211,14 @@ class NetworkView(QGraphicsView):
     # ------------------------------------------------------------------ rename in place
     def start_rename(self, name: str) -> None:
         """Show a line editor over the node's title; Enter (or leaving it) renames, Escape cancels."""
-        item = self.network_scene.nodes.get(name)
+        scene = self.network_scene
+        item = scene.nodes.get(name) or scene.utility_items.get(name)
         if item is None:
             return
         self.commit_rename()
         self.centerOn(item)
-        rect = self.mapFromScene(item.mapRectToScene(item.header_rect())).boundingRect()
+        title = item.header_rect() if isinstance(item, NodeItem) else item.title_rect()
+        rect = self.mapFromScene(item.mapRectToScene(title)).boundingRect()
         editor = self._editor = QLineEdit(name, self.viewport())
         self._editing = name
         editor.setGeometry(rect.adjusted(1, 1, -1, -1) if rect.height() >= 18 else
@@ -238,9 +244,9 @@ class NetworkView(QGraphicsView):
         new = editor.text().strip()
         editor.hide()
         editor.deleteLater()
-        if new and new != old and old in self.network_scene.document.network:
-            doc = self.network_scene.document
-            doc.execute(cmd.RenameVariable(doc, old, new))
+        scene = self.network_scene
+        if new and new != old and (old in scene.nodes or old in scene.utility_items):
+            scene.document.execute(diagram.rename_node(scene.document, old, new))
         self.setFocus()
 
     def cancel_rename(self) -> None:
@@ -253,6 +259,8 @@ class NetworkView(QGraphicsView):
         menu = QMenu(self)
         if isinstance(item, NodeItem):
             self._node_menu(menu, item)
+        elif isinstance(item, UtilityItem):
+            self._utility_menu(menu, item)
         elif isinstance(item, ArcItem):
             self._arc_menu(menu, item)
         else:
@@ -277,9 +285,24 @@ class NetworkView(QGraphicsView):
         menu.addAction("Focus on Parents and Children", lambda: self.focus_neighbourhood(name))
         menu.addAction("Rename…", lambda: self.start_rename(name))
         menu.addAction("Delete", scene.delete_selection)
+        menu.addSeparator()
+        if item.kind == "decision":
+            menu.addAction("Make Chance Node", lambda: doc.execute(diagram.make_chance(doc, name)))
+        else:
+            menu.addAction("Make Decision Node", lambda: doc.execute(diagram.make_decision(doc, name)))
+
+    def _utility_menu(self, menu: QMenu, item: UtilityItem) -> None:
+        scene = self.network_scene
+        if not item.isSelected():
+            scene.clearSelection()
+            item.setSelected(True)
+        menu.addAction("Rename…", lambda: self.start_rename(item.name))
+        menu.addAction("Delete", scene.delete_selection)
 
     def _arc_menu(self, menu: QMenu, item: ArcItem) -> None:
         doc = self.network_scene.document
         parent, child = item.key
-        menu.addAction(f"Reverse {parent} → {child}", lambda: doc.execute(cmd.ReverseArc(doc, parent, child)))
-        menu.addAction("Delete arc", lambda: doc.execute(cmd.RemoveArc(doc, parent, child)))
+        if isinstance(item.target, NodeItem) and item.target.kind == "chance":   # a network arc
+            menu.addAction(f"Reverse {parent} → {child}",
+                           lambda: doc.execute(diagram.checked(doc, lambda: cmd.ReverseArc(doc, parent, child))))
+        menu.addAction("Delete arc", lambda: doc.execute(diagram.remove_arc(doc, parent, child)))

@@ -16,7 +16,7 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.decision import DecisionNode, InfluenceDiagram, UtilityNode
-from bnstudio.errors import UnknownVariableError
+from bnstudio.errors import UnknownVariableError, ValidationError
 from bnstudio.gui.commands.base import EditedDocument, NetworkCommand
 
 Positions = Mapping[str, tuple[float, float]]
@@ -76,11 +76,116 @@ class DecisionPart:
                        utilities=tuple(UtilityNode(u.name, tuple(map(name, u.parents)), u.table)
                                        for u in self.utilities))
 
+    # ------------------------------------------------------------------ structural edits (validated by the caller)
+    def with_decision(self, name: str) -> "DecisionPart":
+        """``name`` taken last; it observes the decision taken before it (an informational arc), which keeps the
+        decisions on one directed path."""
+        parents = (self.decisions[-1].name,) if self.decisions else ()
+        return replace(self, decisions=self.decisions + (DecisionNode(name, parents),))
+
+    def with_utility(self, name: str, position: tuple[float, float]) -> "DecisionPart":
+        """A new utility node without parents, utility 0."""
+        return replace(self, utilities=self.utilities + (UtilityNode(name, (), np.zeros(())),),
+                       positions={**self.positions, name: (float(position[0]), float(position[1]))})
+
+    def with_parent(self, child: str, parent: str, cardinality: int) -> "DecisionPart":
+        """Arc ``parent`` -> ``child`` (a decision: an informational arc; a utility node: its table gets a last
+        axis over the parent's ``cardinality`` states, the same utility in each)."""
+        if child in self.decision_names:
+            d = self._decision(child)
+            if parent in d.parents:
+                raise ValidationError(f"there is already an arc {parent} -> {child}")
+            return self._with_decision(DecisionNode(child, d.parents + (parent,)))
+        u = self.utility(child)
+        if parent in u.parents:
+            raise ValidationError(f"there is already an arc {parent} -> {child}")
+        table = np.repeat(u.table[..., None], cardinality, axis=-1)
+        return self._with_utility(UtilityNode(child, u.parents + (parent,), table))
+
+    def without_parent(self, child: str, parent: str) -> "DecisionPart":
+        """Delete the arc ``parent`` -> ``child``; a utility table is averaged over the parent's states (as the
+        core averages a CPT's rows when a parent arc is deleted)."""
+        if child in self.decision_names:
+            d = self._decision(child)
+            return self._with_decision(DecisionNode(child, tuple(p for p in d.parents if p != parent)))
+        u = self.utility(child)
+        axis = u.parents.index(parent)
+        return self._with_utility(UtilityNode(child, u.parents[:axis] + u.parents[axis + 1:],
+                                              u.table.mean(axis=axis)))
+
+    def without_nodes(self, names: set[str]) -> "DecisionPart":
+        """The part once the nodes ``names`` (variables, decisions or utility nodes) are deleted: their arcs into
+        decisions and utility nodes go (utility tables averaged over them), and the decision after a deleted
+        one inherits its informational parents, so the decisions left stay on one directed path."""
+        part, inherited = self, ()
+        for d in self.decisions:
+            if d.name in names:
+                inherited += d.parents
+            elif inherited:
+                extra = tuple(p for p in dict.fromkeys(inherited) if p not in d.parents and p != d.name)
+                part, inherited = part._with_decision(DecisionNode(d.name, d.parents + extra)), ()
+        part = replace(part, decisions=tuple(d for d in part.decisions if d.name not in names),
+                       utilities=tuple(u for u in part.utilities if u.name not in names),
+                       positions={k: v for k, v in part.positions.items() if k not in names})
+        for parent, child in part.arcs():
+            if parent in names:
+                part = part.without_parent(child, parent)
+        return part
+
+    def with_decision_moved(self, name: str, step: int) -> "DecisionPart":
+        """Decision ``name`` taken one place earlier (``step`` = -1) or later (+1): it swaps with its neighbour
+        A (taken first) / B, and the informational arc A -> B, if there is one, becomes B -> A. Whether another
+        directed path from A to B still orders them is for the validation to say."""
+        i = self.decision_names.index(name)
+        j = i + step
+        if not 0 <= j < len(self.decisions) or step not in (-1, 1):
+            raise ValidationError(f"decision '{name}' is already taken {'first' if step < 0 else 'last'}")
+        first, second = sorted((i, j))
+        a, b = self.decisions[first], self.decisions[second]
+        if a.name in b.parents:
+            b = DecisionNode(b.name, tuple(p for p in b.parents if p != a.name))
+            a = DecisionNode(a.name, a.parents + (b.name,))
+        order = list(self.decisions)
+        order[first], order[second] = b, a
+        return replace(self, decisions=tuple(order))
+
+    def renamed_utility(self, old: str, new: str) -> "DecisionPart":
+        u = self.utility(old)
+        if new in self.utility_names:
+            raise ValidationError(f"there is already a utility node '{new}'")
+        positions = {(new if k == old else k): v for k, v in self.positions.items()}
+        return replace(self._with_utility(UtilityNode(new, u.parents, u.table), old), positions=positions)
+
+    def _decision(self, name: str) -> DecisionNode:
+        return self.decisions[self.decision_names.index(name)]
+
+    def _with_decision(self, node: DecisionNode) -> "DecisionPart":
+        return replace(self, decisions=tuple(node if d.name == node.name else d for d in self.decisions))
+
+    def _with_utility(self, node: UtilityNode, old: str | None = None) -> "DecisionPart":
+        old = node.name if old is None else old
+        return replace(self, utilities=tuple(node if u.name == old else u for u in self.utilities))
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data (the recovery copy keeps it); :meth:`from_json` reads it back exactly."""
+        return {"decisions": [[d.name, list(d.parents)] for d in self.decisions],
+                "utilities": [[u.name, list(u.parents), u.table.tolist()] for u in self.utilities],
+                "positions": {k: list(v) for k, v in self.positions.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "DecisionPart":
+        return cls(tuple(DecisionNode(n, tuple(p)) for n, p in data["decisions"]),
+                   tuple(UtilityNode(n, tuple(p), np.array(t, dtype=float)) for n, p, t in data["utilities"]),
+                   {k: (float(x), float(y)) for k, (x, y) in data.get("positions", {}).items()})
+
     def summary(self) -> str:
         """Comparable text of what the user can change (decisions, utility nodes and tables)."""
         data: dict[str, Any] = {"decisions": [(d.name, d.parents) for d in self.decisions],
                                 "utilities": [(u.name, u.parents, u.table.tolist()) for u in self.utilities]}
         return json.dumps(data)
+
+
+EMPTY = DecisionPart((), ())
 
 
 class SetDecisionPart(NetworkCommand):

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleS
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.decision_panel.compute import DecisionResult
 from bnstudio.gui.decision_panel.solver import DecisionSolver
+from bnstudio.gui.decision_panel.order_view import DecisionOrder
 from bnstudio.gui.decision_panel.utility_table import UtilityTableEditor
 from bnstudio.gui.document import Document
 from bnstudio.gui.query_panel.contributions import ContributionsView
@@ -64,6 +65,7 @@ class DecisionPanel(QWidget):
         self.interval = QLabel()
         self.contributions = ContributionsView()
         self.utilities = UtilityTableEditor(document)
+        self.order = DecisionOrder(document)
         self.tabs = QTabWidget()
         self._setup_controls()
         self._compose()
@@ -121,6 +123,7 @@ class DecisionPanel(QWidget):
         self.tabs.addTab(policy_tab, "Policy")
         self.tabs.addTab(error_tab, "Error bar of the MEU")
         self.tabs.addTab(self.utilities, "Utility table")
+        self.tabs.addTab(self.order, "Order")
         layout.addWidget(options_box)
         layout.addWidget(self.tabs, 1)
 
