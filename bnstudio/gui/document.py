@@ -61,7 +61,6 @@ class Document(QObject):
         self.untitled_name = ""  # the title while there is no file, e.g. "alarm (example)"
         self.project: Any = None
         self.decisions: DecisionPart | None = None
-        self._expected: tuple[Network, DecisionPart] | None = None
         self.network = Network("untitled")
         self.beliefs = Beliefs(self.network)
         #: called with a network about to be shown (the window uses it to place nodes without positions)
@@ -88,9 +87,6 @@ class Document(QObject):
         self.network.events.unsubscribe(self._on_event)
         self.beliefs.detach()
         self.undo_stack.clear()
-        expected, self._expected = self._expected, None
-        if decisions is None and expected is not None and expected[0] is net:
-            decisions = expected[1]
         if self.prepare_network is not None:
             self.prepare_network(net)
         self.network = net
@@ -118,11 +114,6 @@ class Document(QObject):
         if event.kind == "rename_variable" and self.decisions is not None:   # undo renames back the same way
             self.decisions = self.decisions.renamed(event.data["old"], event.data["new"])
         self.network_changed.emit(event)
-
-    def expect_decisions(self, net: Network, part: DecisionPart) -> None:
-        """The next :meth:`replace_network` of this very ``net`` that brings no decision part gets ``part`` (a
-        recovery copy restored by a caller that passes only the network)."""
-        self._expected = (net, part)
 
     def set_decision_part(self, part: DecisionPart | None) -> None:
         """Replace the decision part (undo commands call this; edits go through :meth:`execute`)."""

@@ -242,7 +242,8 @@ class FileController(QObject):
             dialogs.show_error(self.window, "Cannot restore", "The recovery copy could not be read", str(exc))
             return False
         # the original file's path: a project's relative data path resolves against its folder
-        self.document.replace_network(loaded.network, info.source, loaded.project, loaded.evidence)
+        self.document.replace_network(loaded.network, info.source, loaded.project, loaded.evidence,
+                                      decisions=loaded.decisions)
         self.document.undo_stack.resetClean()  # restored work is unsaved work ...
         self.document.mark_unsaved()           # ... all of it
         self.document.path_changed.emit()
@@ -258,7 +259,8 @@ class FileController(QObject):
             return False
         try:
             path = str(doc.path) if doc.path else None
-            self.recovery.save(doc.network, doc.evidence, path, doc.project, self.window.view_options())
+            self.recovery.save(doc.network, doc.evidence, path, doc.project, self.window.view_options(),
+                               doc.decisions)
         except (BNStudioError, OSError) as exc:
             self.window.statusBar().showMessage(f"Autosave failed: {exc}", 10000)
             return False

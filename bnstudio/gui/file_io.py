@@ -34,6 +34,7 @@ class LoadedFile:
     project: Any = None
     evidence: dict[str, Any] | None = None
     diagram: Any = None
+    decisions: Any = None      # the window's decision part (utility positions included), from a recovery copy
 
 
 def is_project(path: str | Path) -> bool:

@@ -171,7 +171,10 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         net, doc = self.document.network, self.document
-        self.summary_label.setText(f"{len(net)} nodes · {len(net.arcs())} arcs")
+        nodes, arcs = len(net), len(net.arcs())
+        if doc.decisions is not None:     # utility nodes, informational and utility arcs too
+            nodes, arcs = nodes + len(doc.decisions.utilities), arcs + len(doc.decisions.arcs())
+        self.summary_label.setText(f"{nodes} nodes · {arcs} arcs")
         evidence = doc.evidence
         if not evidence:
             self.evidence_label.setText("No evidence")
@@ -224,7 +227,7 @@ class MainWindow(QMainWindow):
         self.view.viewport().setCursor(Qt.ArrowCursor if tool == SELECT else Qt.CrossCursor)
 
     def rename_selected(self) -> None:
-        names = self.scene.selected_names()
+        names = self.scene.selected_names() or [name for name in [self.scene.selected_utility()] if name]
         if len(names) == 1:
             self.view.start_rename(names[0])
 

@@ -62,12 +62,6 @@ class Recovery:
         self.folder = Path(folder) if folder is not None else default_folder()
         self.slot = self.folder
         self._lock: QLockFile | None = None
-        self.document: Any = None
-
-    def attach(self, document: Any) -> None:
-        """Keep ``document``'s decision part in every copy and give it back on restore
-        (:meth:`bnstudio.gui.document.Document.expect_decisions`), for callers that pass only the network."""
-        self.document = document
 
     @property
     def copy_path(self) -> Path:
@@ -146,8 +140,6 @@ class Recovery:
         if project is not None and file_io.is_project(self.copy_path):
             project = dataclasses.replace(project, network=copy, evidence_sets=dict(project.evidence_sets))
         file_io.write_file(copy, self.copy_path, project, evidence, view)
-        if decisions is None and self.document is not None:
-            decisions = self.document.decisions
         meta = {"source": source, "saved_at": time.time(), "raw_tables": raw,
                 "decisions": None if decisions is None else decisions.to_json()}
         atomic_write_text(self.sidecar_path, json.dumps(meta))
@@ -157,9 +149,7 @@ class Recovery:
         for var, table in info.raw_tables.items():
             if var in loaded.network:
                 loaded.network.set_cpt(var, np.array(table), check_sums=False)
-        part = self.decision_part(info, loaded.network)
-        if part is not None and self.document is not None:
-            self.document.expect_decisions(loaded.network, part)
+        loaded.decisions = self.decision_part(info, loaded.network)
         return loaded
 
     @staticmethod

@@ -42,6 +42,12 @@ def test_the_window_opens_and_saves_diagram_files_through_file_menu_paths(window
     assert window.decision_solver.latest.solution.probability_of_evidence == pytest.approx(
         solution.probability_of_evidence, abs=1e-12)
     assert f"P(e) = {solution.probability_of_evidence:.4g}" in window.evidence_label.text()
+    # 4 variables + 2 utilities; arcs: 2 chance, Test and Result into Drill, Test into TestCost, Drill and Oil into Payoff
+    assert window.summary_label.text() == "6 nodes · 7 arcs"
+    window.scene.clearSelection()
+    window.scene.utility_items["Payoff"].setSelected(True)
+    window.rename_selected()                                   # F2 on a utility node: its name in an editor
+    assert window.view._editor is not None and window.view._editor.text() == "Payoff"
     assert window.files.save_to(tmp_path / "saved.json")
     saved = load_diagram(str(tmp_path / "saved.json"))
     assert solve(saved, {"Result": "closed"}).expected_utility == pytest.approx(solution.expected_utility, abs=1e-12)

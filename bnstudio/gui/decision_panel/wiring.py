@@ -27,9 +27,6 @@ def install(window) -> DecisionPanel:
     doc = window.document
     window.decision_solver = solver = DecisionSolver(doc, window)
     window.decision_panel = panel = DecisionPanel(doc, solver)
-    files = getattr(window, "files", None)
-    if files is not None:
-        files.recovery.attach(doc)            # the recovery copy keeps the decision part
     area = QScrollArea()
     area.setWidget(panel)
     area.setWidgetResizable(True)
