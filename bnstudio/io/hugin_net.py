@@ -15,6 +15,8 @@ Conventions
   ignored, except string-valued ones, kept as properties (``key`` of ``net`` -> ``net.properties[key]``, of
   node V -> ``net.properties["V.key"]``) and written back. ``continuous`` and ``function`` nodes and joint
   potentials ``( X Y | ... )`` are refused.
+* Table-generator expressions (``model_nodes`` / ``model_data``, e.g. a noisy-OR) are not evaluated: the table
+  Hugin generated from them (``data``) is read; a potential with expressions and no ``data`` is refused.
 * Influence diagrams (:func:`read_net_model`, see :mod:`bnstudio.io.influence`): ``decision D { states = ...; }``
   with ``potential (D | P1 P2) { }`` listing its informational parents (a ``data`` there is not read), and
   ``utility U { }`` with ``potential (U | A B) { data = ((u11 u12) (u21 u22)); }`` nested like a CPT without
@@ -82,6 +84,7 @@ class _Parser:
         self.props: dict[str, str] = {}
         self.nodes: dict[str, dict] = {}  # name -> {'tok', 'states', 'label', 'position'}
         self.potentials: dict[str, tuple[_Token, list[_Token], list[_Token]]] = {}  # child -> (tok, parents, data)
+        self.expressions: set[str] = set()  # children whose potential has model_data
 
     def joined(self, quoted: str, start: int) -> str:
         """A quoted attribute value running over several lines, on one line (each line break and the blanks
@@ -270,6 +273,8 @@ class _Parser:
         for key, value in self.attributes():
             if key[1] == "data":
                 data = value
+            elif key[1] == "model_data":  # Hugin's table-generator expressions; the generated table is in data
+                self.expressions.add(child[1])
         self.potentials[child[1]] = (child, parents, data)
 
     # ---------------------------------------------------------------- semantics
@@ -338,6 +343,9 @@ class _Parser:
 
     def data(self, var: str) -> list[_Token]:
         child, _, data = self.potentials[var]
+        if data is None and var in self.expressions:
+            raise self.error(f"'{var}' has Hugin expressions (model_data) but no 'data' table; expressions are "
+                             f"not evaluated", child)
         if data is None:
             raise self.error(f"the potential of '{var}' has no 'data'", child)
         return [t for t in data if t[0] not in ("(", ")")]

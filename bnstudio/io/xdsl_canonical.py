@@ -8,12 +8,17 @@
 
 * The child's states are ordered from the most severe to the distinguished one (the last), as GeNIe orders them.
 * ``<strengths>``: for each parent in ``<parents>`` order, its state indices from the strongest to the weakest;
-  the weakest (last) is the parent's distinguished state.
-* ``<parameters>``: for each parent, for each of its states in strength order, a distribution over the child's
-  states; then the leak distribution. They are read as Henrion's parameters (each includes the leak: P(child |
-  this parent in this state, every other parent distinguished); GeNIe's default view of a noisy-MAX), and the row
-  of a distinguished state is written ``0 ... 0 1``. Rows are checked and repaired like any table
-  (:mod:`bnstudio.io.repairs`).
+  the weakest (last) is the parent's distinguished state. Optional in GeNIe's schema: without it every parent
+  keeps its declared order (its last state distinguished).
+* ``<parameters>``: SMILE's table of "conditionally independent" weights (``DSL_noisyMAX::GetCiWeights``): for
+  each parent, for each of its states in strength order, a distribution over the child's states; then the leak
+  distribution. These are Díez's parameters (SMILE's native ones, which exclude the leak: P(child | only this
+  parent acts, in this state)), not Henrion's (SMILE converts to those on request,
+  ``GetHenrionProbabilities``). The row of a distinguished state
+  is ``0 ... 0 1`` (SMILE constrains it so). Rows are checked and repaired like any table
+  (:mod:`bnstudio.io.repairs`). Sources: SMILE's ``defnoisymax.h`` ("As native parametrization we use weight[i]
+  = P(Y|Xi), called 'Diez' [...] We DON'T use P(Y|~X1,...,Xi,...,Xn)") and BayesFusion's SMILE manual, section
+  "Noisy-MAX" (the table has one row per parent state plus one for the leak, ordered by the parent strengths).
 * ``<resultingstates>``: the child's state id for each configuration of the parents (the first parent slowest).
 """
 from __future__ import annotations
@@ -53,7 +58,11 @@ def read_canonical(node: ET.Element, var: str, states: Sequence[str], parents: S
         index = np.array([list(states).index(s) for s in ids], dtype=int)
         return Deterministic(index.reshape(tuple(len(s) for _, s in parents)), len(states))
     card = len(states)
-    strengths = text(_one(node, "strengths", fail)).split()
+    found = node.findall("strengths")
+    if len(found) > 1:
+        raise fail(f"expected at most one <strengths>, found {len(found)}")
+    strengths = (text(found[0]).split() if found else
+                 [str(k) for _, pstates in parents for k in range(len(pstates))])
     orders, at = [], 0
     for name, pstates in parents:
         order = strengths[at:at + len(pstates)]
@@ -75,13 +84,16 @@ def read_canonical(node: ET.Element, var: str, states: Sequence[str], parents: S
     if bad is not None:
         raise fail(repairs.refusal(labels[bad]))
     links, at = [], 0
-    for (_, pstates), order in zip(parents, orders):
+    for (name, pstates), order in zip(parents, orders):
+        if not np.allclose(rows[at + len(pstates) - 1], np.eye(card)[-1], rtol=0, atol=1e-9):
+            raise fail(f"<parameters> of '{var}': the row of {name}={pstates[order[-1]]} (distinguished) must be "
+                       f"0 ... 0 1")
         link = np.empty((len(pstates), card))
         link[order] = rows[at:at + len(pstates)]
         links.append(link)
         at += len(pstates)
     try:
-        return NoisyMax.from_henrion(links, rows[-1], tuple(order[-1] for order in orders))
+        return NoisyMax(tuple(links), rows[-1], tuple(order[-1] for order in orders))
     except BNStudioError as exc:
         raise fail(f"the noisy-MAX of '{var}': {exc}") from None
 
@@ -92,13 +104,12 @@ def format_canonical(model: Canonical, var_id: str, state_ids: Sequence[str], pa
     if isinstance(model, Deterministic):
         return [f"      <resultingstates>{' '.join(state_ids[k] for k in np.ravel(model.states))}"
                 f"</resultingstates>"]
-    henrion, leak = model.henrion()
     orders, rows = [], []
-    for h, d in zip(henrion, model.distinguished):
-        order = [k for k in range(len(h)) if k != d] + [d]
+    for link, d in zip(model.links, model.distinguished):
+        order = [k for k in range(len(link)) if k != d] + [d]
         orders += order
-        rows += [h[k] if k != d else np.eye(len(leak))[-1] for k in order]
-    rows.append(leak)
+        rows += [link[k] for k in order]
+    rows.append(model.leak)
     return [f"      <strengths>{' '.join(map(str, orders))}</strengths>",
             f"      <parameters>{' '.join(fmt(x) for x in np.ravel(rows))}</parameters>"]
 

@@ -1,4 +1,4 @@
-"""Canonical nodes in files: GeNIe's XDSL <noisymax> (Henrion's parameters, strengths order, leak last) and
+"""Canonical nodes in files: GeNIe's XDSL <noisymax> (Díez's parameters, strengths order, leak last) and
 <deterministic>, read to the expanded CPT with the model kept, written back as such; .bnsproj keeps the model."""
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from bnstudio.errors import FormatError
 from bnstudio.io import read_network, write_network
 from bnstudio.io.xdsl import format_xdsl, parse_xdsl
 
-# Henrion's parameters: P(C present | A present, B absent) = 0.8, P(C present | B = strong) = 0.6,
-# B = weak 0.3; leak 0.05. B's strengths list its states strongest first: strong (2), weak (0), none (1).
+# Díez's parameters (SMILE's native CI weights, the leak excluded): P(C present | only A acts, present) = 0.8,
+# only B acts: strong 0.6, weak 0.3; leak 0.05. B's strengths list its states strongest first: strong (2), weak (0), none (1).
 NOISY = """<?xml version="1.0" encoding="UTF-8"?>
 <smile version="1.0" id="canon" numsamples="10000">
   <nodes>
@@ -30,21 +30,21 @@ NOISY = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-def henrion_noisy_or(present: dict[int, float], leak: float) -> float:
-    """P(child absent) with Henrion's parameters p_i of the present causes: (1 - leak) prod (1 - p_i)/(1 - leak)."""
+def diez_noisy_or(present: dict[int, float], leak: float) -> float:
+    """P(child absent) with Díez's parameters c_i of the present causes: (1 - leak) prod (1 - c_i)."""
     out = 1 - leak
     for p in present.values():
-        out *= (1 - p) / (1 - leak)
+        out *= 1 - p
     return out
 
 
-def test_genie_noisy_max_is_expanded_with_henrions_formula_and_kept():
+def test_genie_noisy_max_is_expanded_with_diezs_formula_and_kept():
     net = parse_xdsl(NOISY)
     cpt = net.cpt("C")
     strength_b = {"weak": 0.3, "none": None, "strong": 0.6}
     for (a, sa), (b, sb) in itertools.product(enumerate(net.states("A")), enumerate(net.states("B"))):
         present = {i: p for i, p in enumerate([0.8 if sa == "present" else None, strength_b[sb]]) if p is not None}
-        assert cpt[a, b, 1] == pytest.approx(henrion_noisy_or(present, 0.05), abs=1e-15), (sa, sb)
+        assert cpt[a, b, 1] == pytest.approx(diez_noisy_or(present, 0.05), abs=1e-15), (sa, sb)
     model = canonical_of(net, "C")
     assert isinstance(model, NoisyMax) and model.distinguished == (1, 1) and model.n_parameters() == 4
     np.testing.assert_array_equal(net.cpt("D"), [[[1, 0], [1, 0]], [[0, 1], [0, 1]]])
@@ -55,6 +55,7 @@ def test_canonical_nodes_are_written_back_as_genie_reads_them(tmp_path):
     net = parse_xdsl(NOISY)
     text = format_xdsl(net)
     assert '<noisymax id="C">' in text and "<strengths>0 1 0 2 1</strengths>" in text  # distinguished last
+    assert "<parameters>0.8 0.2 0.0 1.0 0.3 0.7 0.6 0.4 0.0 1.0 0.05 0.95</parameters>" in text  # Díez's, as read
     assert "<resultingstates>on on off off</resultingstates>" in text
     back = parse_xdsl(text)
     for var in ("C", "D"):
@@ -91,7 +92,7 @@ def test_a_network_built_here_is_written_as_noisy_max():
     ("0.05 0.95</parameters>", "0.05 -0.95</parameters>", "negative probability -0.95"),
     ("<resultingstates>on on off off", "<resultingstates>on on off", "has 3 states, expected 4"),
     ("<resultingstates>on on off off", "<resultingstates>on on off maybe", "unknown state 'maybe'"),
-    ("0.8 0.2 0 1 0.6", "0.01 0.99 0 1 0.6", "Henrion parameters less severe than the leak alone"),
+    ("0.8 0.2 0 1 0.6", "0.8 0.2 0.1 0.9 0.6", "the row of A=absent (distinguished) must be 0 ... 0 1"),
 ])
 def test_malformed_canonical_nodes_are_one_line_errors(old, new, message):
     with pytest.raises(FormatError) as info:
@@ -123,3 +124,13 @@ def test_a_table_edited_elsewhere_reads_as_a_plain_cpt(tmp_path):
     row = next(line for line in text.splitlines() if line.strip().startswith("(present, weak)"))
     path.write_text(text.replace(row, "  (present, weak) 0.5, 0.5;"), encoding="utf-8")
     assert canonical_of(read_network(path), "C") is None
+
+
+def test_strengths_are_optional_and_default_to_the_declared_order():
+    """GeNIe's schema has <strengths> minOccurs=0: each parent's states in declared order, the last distinguished."""
+    with_them = NOISY.replace("<strengths>0 1 2 0 1</strengths>", "<strengths>0 1 0 1 2</strengths>")
+    without = NOISY.replace("<strengths>0 1 2 0 1</strengths>", "")
+    np.testing.assert_array_equal(parse_xdsl(without).cpt("C"), parse_xdsl(with_them).cpt("C"))
+    assert canonical_of(parse_xdsl(without), "C").distinguished == (1, 2)
+    with pytest.raises(FormatError, match="expected at most one <strengths>, found 2"):
+        parse_xdsl(NOISY.replace("<strengths>", "<strengths>0 1 0 1 2</strengths><strengths>"))

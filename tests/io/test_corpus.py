@@ -81,24 +81,29 @@ def test_empty_networks(name):
 
 
 def test_genie_noisy_max_with_leak():
-    """Henrion's parameters h (leak included) combine as F(j|x) = C_L(j) prod_i H_i(j|x_i) / C_L(j), with
-    F, H, C_L the probabilities of being no more severe than state j (tail sums)."""
+    """<parameters> are SMILE's native CI weights, Díez's (the leak excluded): brute force over the hidden causes
+    Y_Flu, Y_Cold, Y_L (independent, each with its row), the child being the most severe of them (lowest index)."""
     net, _ = read("noisymax.xdsl", repaired=False)
     leak = [0.01, 0.04, 0.95]
-    flu = {0: [0.6, 0.3, 0.1], 1: None}                               # present, absent (distinguished)
-    cold = {0: [0.3, 0.4, 0.3], 1: [0.05, 0.25, 0.7], 2: None}        # severe, mild, absent (distinguished)
-
-    def tail(p):
-        return [sum(p[j:]) for j in range(3)]
-
+    flu = {0: [0.6, 0.3, 0.1], 1: [0, 0, 1]}                             # present, absent (distinguished)
+    cold = {0: [0.3, 0.4, 0.3], 1: [0.05, 0.25, 0.7], 2: [0, 0, 1]}     # severe, mild, absent (distinguished)
     for f, c in itertools.product(range(2), range(3)):
-        cum = tail(leak)
-        for h in (flu[f], cold[c]):
-            if h is not None:
-                cum = [a * b / l for a, b, l in zip(cum, tail(h), tail(leak))]
-        expected = [cum[0] - cum[1], cum[1] - cum[2], cum[2]]
+        expected = [0.0, 0.0, 0.0]
+        for yf, yc, yl in itertools.product(range(3), repeat=3):
+            expected[min(yf, yc, yl)] += flu[f][yf] * cold[c][yc] * leak[yl]
         np.testing.assert_allclose(net.cpt("Fever")[f, c], expected, rtol=0, atol=1e-14, err_msg=f"{f}, {c}")
     assert isinstance(canonical_of(net, "Fever"), NoisyMax)
+
+
+def test_genie_noisy_max_with_parent_strengths_reordered():
+    """SMILE's manual example shape (binary child, two parents of three states); p2's <strengths> 2 0 1 put its
+    rows in the order State2, State0, State1 (distinguished). Hand-computed: P(State1 | x) = 0.9 (1 - c1)(1 - c2)
+    with c1 = 0.9, 0.4, 0 and c2 = 0.2, 0, 0.7 for State0..State2."""
+    net, _ = read("genie_noisymax_strengths.xdsl", repaired=False)
+    absent = [[0.072, 0.09, 0.027], [0.432, 0.54, 0.162], [0.72, 0.9, 0.27]]
+    np.testing.assert_allclose(net.cpt("node1")[..., 1], absent, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(net.cpt("node1")[..., 0], 1 - np.array(absent), rtol=0, atol=1e-15)
+    assert canonical_of(net, "node1").distinguished == (2, 1)
 
 
 def test_genie_deterministic_node():
