@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 
 import pytest
 
 from bnstudio.experiment.executors import LocalExecutor, SerialExecutor
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.spec import load_study
-from tests.experiment.helpers import numbers, write_study
+from tests.experiment.helpers import numbers, worker_state, write_study
 
 
 class KillOnce:
@@ -59,6 +60,22 @@ def test_a_killed_local_worker_does_not_stop_the_study(tmp_path, serial):
     assert reporter.killed is not None
     assert (summary.done, summary.failed) == (36, 0)
     assert numbers(summary.store) == serial
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no forkserver on Windows")
+def test_local_workers_are_forked_with_the_task_modules_already_imported():
+    from bnstudio.experiment.evaluation import Context
+    from bnstudio.experiment.executors import PRELOAD
+
+    executor = LocalExecutor(2)
+    executor.warm_up()
+    executor.start(Context({}))
+    try:
+        assert executor.pool._mp_context.get_start_method() == "forkserver"
+        pid, imported = executor.pool.submit(worker_state).result(timeout=60)
+        assert pid != os.getpid() and imported == list(PRELOAD)
+    finally:
+        executor.close()
 
 
 @pytest.mark.timeout(120)
