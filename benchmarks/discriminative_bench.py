@@ -173,24 +173,25 @@ def cv_l2(net, train: np.ndarray, target: str, seed: int, folds: int = 3) -> flo
     return max(L2_GRID, key=score)
 
 
-def rule_fits(net, train: np.ndarray, target: str, seed: int) -> dict:
-    """Every rule's fit on ``train``."""
+def rule_fits(net, train: np.ndarray, target: str, seed: int) -> tuple[dict, float]:
+    """Every rule's fit on ``train``, and the c that cross-validation chose."""
     from bnstudio.data.split import train_test_indices
 
     keep, held = train_test_indices(len(train), 0.2, seed)
     stopped = make_learner("clgd", patience=5).fit(net, train[keep], target=target, validation=train[held])
     best = int(np.argmin([h["val_cnll"] for h in stopped.history])) + 1
+    c = cv_l2(net, train, target, seed)
     return {"mp": make_learner("mp").fit(net, train, target=target),
             RULES[0]: make_learner("clgd").fit(net, train, target=target),
-            RULES[1]: make_learner("clgd", l2=cv_l2(net, train, target, seed) / len(train)).fit(net, train,
-                                                                                              target=target),
+            RULES[1]: make_learner("clgd", l2=c / len(train)).fit(net, train, target=target),
             RULES[2]: make_learner("clgd", max_iter=best).fit(net, train, target=target),
             RULES[3]: make_learner("clgd", l2=0.0, patience=5).fit(net, train[keep], target=target,
-                                                                   validation=train[held])}
+                                                                   validation=train[held])}, c
 
 
 def papers_unit(job: tuple[int, int, str, int]) -> tuple[tuple, dict]:
-    """(replicate, data set, structure, fold) -> {rule: (error, CLL)} on the held-out fold."""
+    """(replicate, data set, structure, fold) -> {rule: (error, CLL)} on the held-out fold, and under "c" the
+    cross-validated c."""
     import dataclasses
 
     from bnstudio.experiment.datasets import prepare
@@ -205,10 +206,11 @@ def papers_unit(job: tuple[int, int, str, int]) -> tuple[tuple, dict]:
     options = {"k": 1} if structure == "kdb" else {}
     net = learn_structure(structure, data.codes[train], data.names, data.states, target=data.target,
                           **options).network
-    fits = rule_fits(net, data.codes[train], data.target, derived_seed(replicate, fold, 2))
+    fits, c = rule_fits(net, data.codes[train], data.target, derived_seed(replicate, fold, 2))
     scores = {rule: classification_scores(fit.network(net), data.codes[test], data.target) for rule, fit in
               fits.items()}
-    return (replicate, data.name, structure, fold), {r: (s["error"], s["cll"]) for r, s in scores.items()}
+    return (replicate, data.name, structure, fold), {"c": c, **{r: (s["error"], s["cll"]) for r, s in
+                                                               scores.items()}}
 
 
 def papers(replicates: int) -> None:
@@ -226,7 +228,11 @@ def papers(replicates: int) -> None:
     print(f"{len(jobs)} (replicate, data set, structure, fold) units in {time.perf_counter() - start:.0f} s; "
           "wins/draws/losses against mp, Wilcoxon p")
     means: dict = {}
+    chosen: dict = {}
     for (replicate, name, structure, _), scores in results.items():
+        c = scores.pop("c")
+        chosen.setdefault(structure, {}).setdefault(c, 0)
+        chosen[structure][c] += 1
         for rule, values in scores.items():
             means.setdefault((replicate, name, structure, rule), []).append(values)
     keys = sorted({(r, n) for r, n, _, _ in means})
@@ -242,6 +248,9 @@ def papers(replicates: int) -> None:
                     cells.append(f"{c.wins}/{c.draws}/{c.losses} p={c.wilcoxon_p:.3f}")
                 print(f"  {metric:5} {structure:4} {label:11} " + " | ".join(
                     f"{rule}: {cell}" for rule, cell in zip(RULES, cells)), flush=True)
+    for structure, counts in chosen.items():
+        print(f"  c chosen by cross-validation, {structure}: " + ", ".join(
+            f"{c:g}: {k} fits" for c, k in sorted(counts.items())))
 
 
 def main() -> None:
