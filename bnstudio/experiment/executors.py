@@ -10,10 +10,9 @@ stay unfinished in the store and run again next time).
 
 :class:`SerialExecutor` runs the tasks one by one in this process (the tests compare it with the
 others). Local workers are fresh processes (no state inherited by accident), forked from a ``forkserver``
-that has imported the modules a task needs (:data:`PRELOAD`) once: a worker then starts in milliseconds
-instead of paying ~1.5 s of imports (numpy, scipy, pandas, bnstudio) each. The server is started by
-:meth:`LocalExecutor.warm_up` before the driver prepares the data, so its imports overlap that work. Where
-``forkserver`` does not exist (Windows) the workers are ``spawn``-ed. Workers receive the
+that has imported the modules a task needs once (:mod:`~bnstudio.experiment.worker_start`): a worker starts in
+milliseconds instead of paying ~1.5 s of imports each. :meth:`LocalExecutor.warm_up` starts the server before
+the driver prepares the data, so its imports overlap that work. Workers receive the
 :class:`~bnstudio.experiment.evaluation.Context` once, in their initializer, ignore Ctrl+C (the process
 running the study handles it), end themselves when that process is gone (killed: the pipe it holds to each
 worker closes) and use one BLAS thread (``import bnstudio`` sets that), as Dask's workers do: so results are
@@ -37,12 +36,9 @@ from typing import Any, Iterable, Sequence
 from bnstudio.errors import BNStudioError
 from bnstudio.experiment.evaluation import Context, run_task
 from bnstudio.experiment.tasks import Task
+from bnstudio.experiment.worker_start import start_forkserver, worker_context
 
 _CONTEXT: Context | None = None
-#: what a task imports (learning, scoring, structure search, the fitted network's project JSON): imported once
-#: by the forkserver, so every worker forked from it has them
-PRELOAD = ("bnstudio.experiment.evaluation", "bnstudio.learn.params", "bnstudio.learn.structure.api",
-           "bnstudio.project", "scipy.optimize")
 
 
 @dataclass
@@ -90,16 +86,6 @@ def _exit_with_parent() -> None:
     os._exit(0)
 
 
-def worker_context() -> multiprocessing.context.BaseContext:
-    """The start method of local workers: ``forkserver`` with :data:`PRELOAD` (``spawn`` where it does not
-    exist). Preloading is a setting of this process's one forkserver; a server already running keeps its own."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(list(PRELOAD))
-    return context
-
-
 def execute_all(context: Context, tasks: Sequence[Task], worker: str) -> list[Outcome]:
     """:func:`execute` every task of a unit, in order."""
     return [execute(context, task, worker) for task in tasks]
@@ -122,11 +108,8 @@ class LocalExecutor:
         self.description = f"{self.workers} local process{'es' if self.workers > 1 else ''}"
 
     def warm_up(self) -> None:
-        """Start the forkserver now, without waiting for its imports (they run while the driver prepares the
-        data; the first worker waits for them)."""
-        if worker_context().get_start_method() == "forkserver":
-            from multiprocessing import forkserver
-            forkserver.ensure_running()
+        """Start the forkserver now: its imports run while the driver prepares the data."""
+        start_forkserver()
 
     def start(self, context: Context) -> None:
         self.context = context

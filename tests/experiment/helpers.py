@@ -52,6 +52,6 @@ def worker_state() -> tuple[int, list[str]]:
     import os
     import sys
 
-    from bnstudio.experiment.executors import PRELOAD
+    from bnstudio.experiment.worker_start import PRELOAD
 
     return os.getpid(), [name for name in PRELOAD if name in sys.modules]
