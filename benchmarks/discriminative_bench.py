@@ -1,6 +1,7 @@
 """Held-out conditional log-likelihood and error of ml, mp, clgd and wanbia on NB and TAN, k-fold, seeded.
 
     .venv/bin/python benchmarks/discriminative_bench.py [--quick] [--grid] [--rows N] [--folds K]
+    .venv/bin/python benchmarks/discriminative_bench.py --papers R
 
 What the defaults of ``clgd`` and ``wanbia`` are judged by (docs/learning.md): discriminative training should
 beat ``ml`` / ``mp`` on held-out CLL (Zhou 2002, Table 4-2; Zaidi et al. §7), not over-fit toward zero CLL.
@@ -15,6 +16,15 @@ C = 1, one-hot attributes) is the reference peer for NB + clgd. ``--grid`` adds 
 strengths (c / N per training case) to show how the default was chosen. Runs our code only (plus scikit-learn
 when installed), so it also runs against an older checkout: ``PYTHONPATH=<old checkout> python
 benchmarks/discriminative_bench.py`` gives the "before" figures.
+
+``--papers R`` instead measures rules for clgd's L2 on the data sets of ``bnstudio experiment --suite papers``
+(NB, TAN, KDB-1 learned on each training part, 5 folds): replicate 0 is the suite itself, replicate r > 0 draws
+fresh samples (data seeds + 1000 r) and folds (seed r). Rules, none of which looks at the test fold: the default
+c / N; L2 chosen by 3-fold cross-validation on the training rows (held-out CLL, c in 1, 10, 100, 1000; Zaidi et
+al. §5.2 suggest tuning λ so); early stopping on 20% of the training rows with patience 5 and a refit on all of
+them for the best number of iterations (default L2); early stopping alone (l2 = 0, the best validation
+parameters). Prints wins/draws/losses against mp per replicate and pooled over the replicates (paired by data
+set and replicate; Wilcoxon signed-rank test on the fold means).
 """
 from __future__ import annotations
 
@@ -144,6 +154,105 @@ def run_case(name: str, target: str, n: int, folds: int, seed: int, grid: bool) 
     return results
 
 
+# ------------------------------------------------------------------------------------- --papers: L2 rules
+L2_GRID = (1.0, 10.0, 100.0, 1000.0)
+RULES = ("clgd 10/N", "clgd L2 by CV", "clgd early stop+refit", "clgd early stop, l2=0")
+
+
+def _cll(net, fit, codes: np.ndarray, target: str) -> float:
+    from bnstudio.experiment.scores import classification_scores
+
+    return classification_scores(fit.network(net), codes, target, fit.ensemble)["cll"]
+
+
+def cv_l2(net, train: np.ndarray, target: str, seed: int, folds: int = 3) -> float:
+    """c of the L2 c / N with the best held-out CLL in ``folds``-fold cross-validation on the training rows."""
+    def score(c: float) -> float:
+        return sum(_cll(net, make_learner("clgd", l2=c / len(tr)).fit(net, train[tr], target=target), train[te],
+                        target) * len(te) for tr, te in k_folds(len(train), folds, seed))
+    return max(L2_GRID, key=score)
+
+
+def rule_fits(net, train: np.ndarray, target: str, seed: int) -> tuple[dict, float]:
+    """Every rule's fit on ``train``, and the c that cross-validation chose."""
+    from bnstudio.data.split import train_test_indices
+
+    keep, held = train_test_indices(len(train), 0.2, seed)
+    stopped = make_learner("clgd", patience=5).fit(net, train[keep], target=target, validation=train[held])
+    best = int(np.argmin([h["val_cnll"] for h in stopped.history])) + 1
+    c = cv_l2(net, train, target, seed)
+    return {"mp": make_learner("mp").fit(net, train, target=target),
+            RULES[0]: make_learner("clgd").fit(net, train, target=target),
+            RULES[1]: make_learner("clgd", l2=c / len(train)).fit(net, train, target=target),
+            RULES[2]: make_learner("clgd", max_iter=best).fit(net, train, target=target),
+            RULES[3]: make_learner("clgd", l2=0.0, patience=5).fit(net, train[keep], target=target,
+                                                                   validation=train[held])}, c
+
+
+def papers_unit(job: tuple[int, int, str, int]) -> tuple[tuple, dict]:
+    """(replicate, data set, structure, fold) -> {rule: (error, CLL)} on the held-out fold, and under "c" the
+    cross-validated c."""
+    import dataclasses
+
+    from bnstudio.experiment.datasets import prepare
+    from bnstudio.experiment.evaluation import derived_seed, split_rows
+    from bnstudio.experiment.scores import classification_scores
+    from bnstudio.experiment.suite import papers_suite
+
+    replicate, index, structure, fold = job
+    spec = papers_suite().datasets[index]
+    data = prepare(dataclasses.replace(spec, seed=spec.seed + 1000 * replicate))
+    train, test = split_rows(len(data.codes), {"folds": 5}, fold, replicate)
+    options = {"k": 1} if structure == "kdb" else {}
+    net = learn_structure(structure, data.codes[train], data.names, data.states, target=data.target,
+                          **options).network
+    fits, c = rule_fits(net, data.codes[train], data.target, derived_seed(replicate, fold, 2))
+    scores = {rule: classification_scores(fit.network(net), data.codes[test], data.target) for rule, fit in
+              fits.items()}
+    return (replicate, data.name, structure, fold), {"c": c, **{r: (s["error"], s["cll"]) for r, s in
+                                                               scores.items()}}
+
+
+def papers(replicates: int) -> None:
+    """Run :func:`papers_unit` for every replicate, data set, structure and fold on two processes; print tables."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from bnstudio.experiment.worker_start import worker_context
+    from bnstudio.experiment.summary import paired_comparison
+
+    jobs = [(r, d, s, f) for r in range(replicates) for d in range(8) for s in ("nb", "tan", "kdb")
+            for f in range(5)]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(2, mp_context=worker_context()) as pool:
+        results = dict(pool.map(papers_unit, jobs))
+    print(f"{len(jobs)} (replicate, data set, structure, fold) units in {time.perf_counter() - start:.0f} s; "
+          "wins/draws/losses against mp, Wilcoxon p")
+    means: dict = {}
+    chosen: dict = {}
+    for (replicate, name, structure, _), scores in results.items():
+        c = scores.pop("c")
+        chosen.setdefault(structure, {}).setdefault(c, 0)
+        chosen[structure][c] += 1
+        for rule, values in scores.items():
+            means.setdefault((replicate, name, structure, rule), []).append(values)
+    keys = sorted({(r, n) for r, n, _, _ in means})
+    for metric, col in (("error", 0), ("cll", 1)):
+        for structure in ("nb", "tan", "kdb"):
+            for subset, label in [([k for k in keys if k[0] == r], f"replicate {r}") for r in range(replicates)] \
+                    + [(keys, "pooled")]:
+                cells = []
+                for rule in RULES:
+                    a = [np.mean([v[col] for v in means[r, n, structure, rule]]) for r, n in subset]
+                    b = [np.mean([v[col] for v in means[r, n, structure, "mp"]]) for r, n in subset]
+                    c = paired_comparison(a, b, metric)
+                    cells.append(f"{c.wins}/{c.draws}/{c.losses} p={c.wilcoxon_p:.3f}")
+                print(f"  {metric:5} {structure:4} {label:11} " + " | ".join(
+                    f"{rule}: {cell}" for rule, cell in zip(RULES, cells)), flush=True)
+    for structure, counts in chosen.items():
+        print(f"  c chosen by cross-validation, {structure}: " + ", ".join(
+            f"{c:g}: {k} fits" for c, k in sorted(counts.items())))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="two data sets only")
@@ -151,7 +260,11 @@ def main() -> None:
     parser.add_argument("--rows", type=int, help="rows per data set (default: per data set, 600-1200)")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--papers", type=int, metavar="R", help="L2 rules on the papers suite, R replicates")
     args = parser.parse_args()
+    if args.papers:
+        papers(args.papers)
+        return
     for name, target, n in QUICK if args.quick else CASES:
         n = args.rows or n
         start = time.perf_counter()

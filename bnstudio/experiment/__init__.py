@@ -12,8 +12,8 @@ Modules, one job each:
 * :mod:`~bnstudio.experiment.scores` and :mod:`~bnstudio.experiment.queries` — classification scores from
   posteriors and query answers (Singh §4.5.1, bagged answers averaged over the bags);
 * :mod:`~bnstudio.experiment.store` — the SQLite file (resumable);
-* :mod:`~bnstudio.experiment.executors` (local processes) and :mod:`~bnstudio.experiment.dask_executor`
-  (a Dask distributed cluster, optional extra ``cluster``);
+* :mod:`~bnstudio.experiment.executors` (local processes; :mod:`~bnstudio.experiment.worker_start`: how they
+  start) and :mod:`~bnstudio.experiment.dask_executor` (a Dask distributed cluster, optional extra ``cluster``);
 * :mod:`~bnstudio.experiment.runner` — skip what is done, run the rest, save each result as it arrives;
 * :mod:`~bnstudio.experiment.summary` — tables, wins/draws/losses and paired tests from the store;
 * :mod:`~bnstudio.experiment.report` — CSV/JSON, PNG/SVG figures (matplotlib, Agg) and one HTML page.

@@ -50,6 +50,9 @@ class DaskExecutor:
         self.description = (f"a local Dask cluster of {local_workers} process{'es' if local_workers != 1 else ''}"
                             if local_workers else f"the Dask cluster at {scheduler}")
 
+    def warm_up(self) -> None:
+        """Nothing to start before the data are ready (the cluster starts in :meth:`start`)."""
+
     def start(self, context: Context) -> None:
         distributed = _import_distributed()
         if self.local_workers is not None:

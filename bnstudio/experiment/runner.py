@@ -72,6 +72,7 @@ def run_study(study: Study, executor: Any = None, reporter: Reporter | None = No
     executor = executor or LocalExecutor()
     reporter = reporter or NullReporter()
     store_path = Path(store_path) if store_path is not None else study.store_path()
+    executor.warm_up()      # local workers' imports run while the data are prepared
     context, tasks = plan(study)
     start = time.perf_counter()
     with StudyStore(store_path) as store:

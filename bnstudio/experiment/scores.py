@@ -20,7 +20,6 @@ from typing import Mapping
 
 import numpy as np
 from scipy.special import logsumexp
-from scipy.stats import rankdata
 
 from bnstudio.core.network import Network
 from bnstudio.evaluate import target_posteriors
@@ -29,6 +28,14 @@ from bnstudio.learn.params.suffstats import unique_rows
 from bnstudio.learn.params.terms import Terms
 
 Ensemble = Mapping[str, np.ndarray]
+
+
+def mid_ranks(values: np.ndarray) -> np.ndarray:
+    """1-based ranks of ``values``, tied values sharing the mean of their ranks (scipy's ``rankdata``, without
+    importing scipy.stats: half a second of every worker's start)."""
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    ends = np.cumsum(counts)
+    return ((ends - counts + 1 + ends) / 2.0)[inverse.ravel()]
 
 
 def posteriors(net: Network, codes: np.ndarray, target: str, ensemble: Ensemble | None = None) -> np.ndarray:
@@ -56,7 +63,7 @@ def auc(p_positive: np.ndarray, y: np.ndarray) -> float | None:
     negatives = len(y) - positives
     if positives == 0 or negatives == 0:
         return None
-    ranks = rankdata(p_positive)
+    ranks = mid_ranks(p_positive)
     return float((ranks[y == 1].sum() - positives * (positives + 1) / 2) / (positives * negatives))
 
 

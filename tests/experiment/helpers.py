@@ -45,3 +45,13 @@ def numbers(store_path: Path) -> dict[str, Any]:
         history = [{k: v for k, v in h.items() if k not in TIMING} for h in row["history"] or []]
         out[row["key"]] = (row["status"], metrics, history, row["stop_reason"])
     return out
+
+
+def worker_state() -> tuple[int, list[str]]:
+    """Run in a local worker: its pid and which modules a task needs are already imported (before any task)."""
+    import os
+    import sys
+
+    from bnstudio.experiment.worker_start import PRELOAD
+
+    return os.getpid(), [name for name in PRELOAD if name in sys.modules]

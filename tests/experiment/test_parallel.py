@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 
 import pytest
 
 from bnstudio.experiment.executors import LocalExecutor, SerialExecutor
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.spec import load_study
-from tests.experiment.helpers import numbers, write_study
+from tests.experiment.helpers import numbers, worker_state, write_study
 
 
 class KillOnce:
@@ -61,6 +63,22 @@ def test_a_killed_local_worker_does_not_stop_the_study(tmp_path, serial):
     assert numbers(summary.store) == serial
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="no forkserver on Windows")
+def test_local_workers_are_forked_with_the_task_modules_already_imported():
+    from bnstudio.experiment.evaluation import Context
+    from bnstudio.experiment.worker_start import PRELOAD
+
+    executor = LocalExecutor(2)
+    executor.warm_up()
+    executor.start(Context({}))
+    try:
+        assert executor.pool._mp_context.get_start_method() == "forkserver"
+        pid, imported = executor.pool.submit(worker_state).result(timeout=60)
+        assert pid != os.getpid() and imported == list(PRELOAD)
+    finally:
+        executor.close()
+
+
 @pytest.mark.timeout(120)
 def test_a_dask_local_cluster_gives_the_serial_numbers_even_when_a_worker_dies(tmp_path, serial):
     pytest.importorskip("distributed")
@@ -83,3 +101,11 @@ def test_a_dask_local_cluster_gives_the_serial_numbers_even_when_a_worker_dies(t
     with StudyStore(summary.store, create=False) as store:
         workers = {r["worker"] for r in store.rows()}
     assert all(w.startswith("tcp://") for w in workers)
+
+
+def test_starting_the_forkserver_needs_no_numerical_import():
+    """A command may start the forkserver before its own heavy imports (they then overlap the server's)."""
+    code = ("import sys, bnstudio.experiment.worker_start\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'scipy', 'pandas', 'networkx')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -160,3 +160,14 @@ def test_cells_are_mean_and_sample_sd_and_count_nan():
     cell = cells(rows, "error")["d", "nb", "mp"]
     assert cell.mean == pytest.approx(0.7 / 3) and cell.sd == pytest.approx(np.std([0.1, 0.2, 0.4], ddof=1))
     assert (cell.n, cell.dropped) == (3, 1)
+
+
+def test_mid_ranks_are_scipys_average_ranks():
+    from scipy.stats import rankdata
+
+    from bnstudio.experiment.scores import mid_ranks
+
+    rng = np.random.default_rng(5)
+    for size in (1, 2, 7, 40):
+        values = rng.integers(0, 4, size) / 3.0      # many ties
+        assert np.array_equal(mid_ranks(values), rankdata(values))

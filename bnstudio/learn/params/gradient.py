@@ -17,7 +17,8 @@ mean per training case plus the L2 penalty (λ/2)·||β − β₀||² (``l2``) t
 generative model discriminatively; the same pull as wanbia's ||w − 1||², Zaidi et al. §5.2). The default λ = c / N with
 c = :data:`~bnstudio.learn.params.base.DEFAULT_L2` and N the total training weight — a fixed N(0, 1/c) prior on
 β − β₀ — was chosen so that ``clgd`` beats ``ml`` and ``mp`` on held-out conditional log-likelihood
-(``benchmarks/discriminative_bench.py``). Optimised with scipy's L-BFGS-B or nonlinear conjugate gradient
+(``benchmarks/discriminative_bench.py``) and checked on the ``papers`` suite against L2 chosen by inner
+cross-validation and early stopping (``--papers``; docs/experiments.md): neither does significantly better. Optimised with scipy's L-BFGS-B or nonlinear conjugate gradient
 (:func:`~bnstudio.learn.params.stopping.minimise`: honest stop reasons, best finite iterate kept); early stopping
 on a validation split with ``patience``.
 """
