@@ -90,6 +90,9 @@ def _executor(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     if (args.study is None) == (args.suite is None):
         raise ValidationError("experiment: give a study file or --suite NAME (one of them)")
+    if args.scheduler is None and args.dask_local is None:
+        from bnstudio.experiment.worker_start import start_forkserver   # standard library only
+        start_forkserver()            # local workers' forkserver preloads while this process imports
     from bnstudio.experiment.runner import run_study
 
     if args.suite is not None:
