@@ -168,6 +168,10 @@ class Actions:
         return menus
 
     def fill_toolbar(self, toolbar: QToolBar) -> None:
+        # shorter toolbar labels (menus keep the full text) so the whole bar fits a 1366-px-wide window
+        self.auto_layout.setIconText("Layout")
+        self.fit.setIconText("Fit")
+        self.clear_evidence.setIconText("Clear Evidence")
         toolbar.addActions([self.new, self.open, self.save])
         toolbar.addSeparator()
         toolbar.addActions([self.undo, self.redo])

@@ -116,3 +116,14 @@ def test_the_learn_and_query_menus_open_their_panels(qtbot, fresh_window):
         action.trigger()
         settle(qtbot)
         assert w.docks[key].isVisible() and not w.docks[key].visibleRegion().isEmpty(), key
+
+
+def test_the_whole_toolbar_shows_at_1366_wide(qtbot, fresh_window):
+    """No toolbar button hides behind the overflow chevron on a laptop screen (the toolbar's labels are short;
+    the menus keep the full text)."""
+    w = fresh_window
+    show_at(qtbot, w, (1366, 768))
+    hidden = [a.iconText() for a in w.toolbar.actions()
+              if not a.isSeparator() and not w.toolbar.widgetForAction(a).isVisible()]
+    assert hidden == []
+    assert w.actions.auto_layout.text() == "Automatic &Layout" and w.actions.auto_layout.iconText() == "Layout"

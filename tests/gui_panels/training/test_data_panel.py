@@ -196,10 +196,10 @@ def test_split_follows_fractions_and_seed(qtbot, data_panel, document):
 
 
 def test_a_missing_file_is_shown_inline(qtbot, data_panel, tmp_path):
-    worker = data_panel.load(tmp_path / "nope.csv")
-    with qtbot.waitSignal(worker.failed, timeout=5000):
-        pass
-    assert data_panel.message_bar.level == "error" and "nope.csv" in data_panel.message_bar.label.text()
+    # wait for what the user sees: the job can fail before a waitSignal on the returned worker is connected
+    data_panel.load(tmp_path / "nope.csv")
+    qtbot.waitUntil(lambda: data_panel.message_bar.level == "error", timeout=5000)
+    assert "nope.csv" in data_panel.message_bar.label.text()
 
 
 def test_opening_a_project_reloads_its_data_with_the_settings(qtbot, data_panel, tmp_path, document):
