@@ -14,7 +14,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import add_strict_option, print_json, reading_as_asked, writing
+from bnstudio.cli.common import add_strict_option, print_json, writing
 
 if TYPE_CHECKING:
     from bnstudio.core.network import Network
@@ -113,8 +113,7 @@ def run(args: argparse.Namespace) -> int:
     out_diagram_format = diagram_format_for(args.output)
     out_format = format_for(args.output) if out_diagram_format is None or args.output.lower().endswith(
         tuple(FORMATS)) else None  # an unknown output extension fails before any work
-    with reading_as_asked(args):
-        model = read_model(args.input)
+    model = read_model(args.input)        # strict or lenient as main set it (cli.common.reading_as_asked)
     if not isinstance(model, Network):
         return _convert_diagram(args, model)
     if out_format is None:

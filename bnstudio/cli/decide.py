@@ -17,7 +17,7 @@ import argparse
 from typing import Any
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import add_strict_option, parse_evidence, print_json, print_table, reading_as_asked
+from bnstudio.cli.common import add_strict_option, parse_evidence, print_json, print_table
 from bnstudio.errors import EvidenceError, FormatError
 
 METHODS = ("auto", "no-forgetting", "limid")
@@ -66,8 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from bnstudio.decision import solve
     from bnstudio.decision.errorbar import utility_error_bar
 
-    with reading_as_asked(args):
-        diagram = load_diagram(args.diagram)
+    diagram = load_diagram(args.diagram)   # strict or lenient as main set it (cli.common.reading_as_asked)
     solution = solve(diagram, parse_evidence(args.evidence), args.method)
     record = solution.to_json()
     if args.errorbars:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import add_strict_option, cycle_collector_paused, print_json, print_table, reading_as_asked
+from bnstudio.cli.common import add_strict_option, cycle_collector_paused, print_json, print_table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,7 +83,7 @@ def _print_diagram(data: dict) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    with cycle_collector_paused(), reading_as_asked(args):
+    with cycle_collector_paused():         # strict or lenient as main set it (cli.common.reading_as_asked)
         data = network_info(args.network)
     if args.json:
         print_json(data)
