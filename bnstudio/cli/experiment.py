@@ -4,6 +4,7 @@ with a progress bar, then write its report (see docs/experiments.md)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import Any
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_report:
         from bnstudio.experiment.report import write_report
 
-        report = write_report(summary.store, args.report)
+        report = write_report(summary.store, args.report, workers=args.workers or os.cpu_count() or 1)
     if args.json:
         print_json({**summary.to_json(), "report": None if report is None else str(report.html)})
     else:

@@ -36,6 +36,12 @@ class Report:
     json: Path
     tables: list[Path] = field(default_factory=list)
     figures: list[tuple[str, Path, Path]] = field(default_factory=list)
+    jobs: list[plots.FigureJob] = field(default_factory=list, repr=False)
+
+    def add_figure(self, job: plots.FigureJob) -> None:
+        """A figure to draw (:func:`write_report` draws them all at the end)."""
+        self.jobs.append(job)
+        self.figures.append((job.title, *job.paths()))
 
 
 def _slug(text: str) -> str:
@@ -62,8 +68,9 @@ def _write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]])
     return path
 
 
-def write_report(store_path: str | Path, folder: str | Path | None = None) -> Report:
-    """Write the report of the study file ``store_path`` into ``folder`` (default ``STUDY-report`` beside it)."""
+def write_report(store_path: str | Path, folder: str | Path | None = None, workers: int = 1) -> Report:
+    """Write the report of the study file ``store_path`` into ``folder`` (default ``STUDY-report`` beside it);
+    its figures are drawn on ``workers`` processes (:func:`~bnstudio.experiment.plots.draw_all`)."""
     store_path = Path(store_path)
     folder = Path(folder) if folder is not None else store_path.with_name(f"{store_path.stem}-report")
     with StudyStore(store_path, create=False) as store:
@@ -86,6 +93,7 @@ def write_report(store_path: str | Path, folder: str | Path | None = None) -> Re
     document["failures"] = [{k: r[k] for k in ("dataset", "structure", "method", "fold", "seed", "error")}
                             for r in failed]
     report.json.write_text(json.dumps(_finite(document), indent=1, allow_nan=False), encoding="utf-8")
+    plots.draw_all(report.jobs, workers)
     report.html.write_text(page(document, report.figures, folder), encoding="utf-8")
     return report
 
@@ -140,12 +148,11 @@ def _scatters(report: Report, table: dict, datasets: list[str], structures: list
             base = [table[d, structure, baseline] for d in keys]
             other = [table[d, structure, method] for d in keys]
             stem = report.folder / "figures" / _slug(f"scatter_{metric}_{structure}_{method}_vs_{baseline}")
-            stem.parent.mkdir(parents=True, exist_ok=True)
             title = f"{metric}: {structure}+{method} vs {structure}+{baseline} ({len(keys)} data sets)"
-            png, svg = plots.scatter([c.mean for c in base], [c.mean for c in other], stem,
-                                     xerr=[c.sd for c in base], yerr=[c.sd for c in other], labels=keys,
-                                     xlabel=f"{baseline} {metric}", ylabel=f"{method} {metric}", title=title)
-            report.figures.append((title, png, svg))
+            report.add_figure(plots.FigureJob(
+                "scatter", title, stem, ([c.mean for c in base], [c.mean for c in other]),
+                {"xerr": [c.sd for c in base], "yerr": [c.sd for c in other], "labels": keys,
+                 "xlabel": f"{baseline} {metric}", "ylabel": f"{method} {metric}"}))
 
 
 def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str], structures: list[str],
@@ -166,10 +173,9 @@ def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str]
             if not series:
                 continue
             stem = report.folder / "figures" / _slug(f"convergence_{dataset}_{structure}")
-            stem.parent.mkdir(parents=True, exist_ok=True)
             title = f"convergence: {dataset}, {structure} (fold 0)"
-            png, svg = plots.curves(series, stem, ylabel="training objective per row (cnll: −CLL, nll: −LL)", title=title)
-            report.figures.append((title, png, svg))
+            report.add_figure(plots.FigureJob("curves", title, stem, (series,),
+                                              {"ylabel": "training objective per row (cnll: −CLL, nll: −LL)"}))
 
 
 # ----------------------------------------------------------------------------------------- query studies
@@ -191,10 +197,8 @@ def _query_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Rep
         base = per[f"{structure}/{baseline}"]["mse"]
         other = per[f"{structure}/{method}"]["mse"]
         stem = report.folder / "figures" / _slug(f"scatter_queries_{structure}_{method}_vs_{baseline}")
-        stem.parent.mkdir(parents=True, exist_ok=True)
         title = (f"per-query MSE: {method} vs {baseline} ({comparison['wins']} of {comparison['n']} queries "
                  "better)")
-        png, svg = plots.scatter(base, other, stem, xlabel=f"{baseline} MSE", ylabel=f"{method} MSE", title=title,
-                                 log=True)
-        report.figures.append((title, png, svg))
+        report.add_figure(plots.FigureJob("scatter", title, stem, (base, other),
+                                          {"xlabel": f"{baseline} MSE", "ylabel": f"{method} MSE", "log": True}))
     return {"queries": found}

@@ -1,0 +1,45 @@
+"""The report's figures drawn on worker processes are the figures drawn here, byte for byte (PNG), and a report
+written with 2 workers lists the same figures, all written, as one written serially."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from bnstudio.experiment import plots
+from bnstudio.experiment.report import write_report
+from bnstudio.experiment.runner import run_study
+from bnstudio.experiment.executors import SerialExecutor
+from bnstudio.experiment.spec import load_study
+from tests.experiment.helpers import write_study
+
+
+def _jobs(folder: Path) -> list[plots.FigureJob]:
+    jobs = []
+    for k in range(plots.PARALLEL_FROM):
+        x = [0.1 * k, 0.2, 0.3 + 0.01 * k]
+        jobs.append(plots.FigureJob("scatter", f"scatter {k}", folder / f"s{k}", (x, x[::-1]),
+                                    {"labels": ["a", "b", "c"], "xlabel": "mp", "ylabel": "clgd"}))
+    jobs.append(plots.FigureJob("curves", "curves", folder / "c", ([("clgd", [3.0, 2.0, 1.5]), ("em", [4.0, 3.0])],),
+                                {"ylabel": "objective"}))
+    return jobs
+
+
+def test_figures_drawn_on_two_processes_equal_the_serial_ones(tmp_path):
+    serial, parallel = _jobs(tmp_path / "serial"), _jobs(tmp_path / "parallel")
+    plots.draw_all(serial, workers=1)
+    plots.draw_all(parallel, workers=2)
+    for one, two in zip(serial, parallel):
+        for a, b in zip(one.paths(), two.paths()):
+            assert a.stat().st_size > 0 and b.exists()
+        assert one.paths()[0].read_bytes() == two.paths()[0].read_bytes(), one.title
+
+
+def test_a_report_on_two_workers_writes_the_figures_it_lists(tmp_path):
+    path = write_study(tmp_path)
+    run_study(load_study(path), SerialExecutor())
+    store = path.with_suffix(".sqlite")
+    one = write_report(store, tmp_path / "one", workers=1)
+    two = write_report(store, tmp_path / "two", workers=2)
+    assert [t for t, _, _ in one.figures] == [t for t, _, _ in two.figures] and len(two.figures) >= 4
+    for (_, png1, svg1), (_, png2, svg2) in zip(one.figures, two.figures):
+        assert png2.exists() and svg2.exists() and png1.read_bytes() == png2.read_bytes()
+    assert two.html.read_text(encoding="utf-8").count("<img") == len(two.figures)
