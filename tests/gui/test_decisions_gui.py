@@ -15,15 +15,16 @@ from bnstudio.decision import solve, utility_error_bar
 from bnstudio.gui import commands as cmd
 from bnstudio.gui import dialogs
 from bnstudio.gui.canvas.utility_item import UtilityItem
-from bnstudio.gui.decision_panel import oil_wildcatter_path, open_diagram_file, save_influence_diagram
+from bnstudio.gui.decision_panel import save_influence_diagram
+from bnstudio.gui.resources import bundled_diagram
 
-OIL = oil_wildcatter_path()
+OIL = bundled_diagram()
 
 
 @pytest.fixture
 def diagram_window(window):
     assert window.decision_panel is not None      # the main window installs the decision panel itself
-    assert open_diagram_file(window, OIL, ask=False)
+    assert window.files.open_path(OIL, ask=False)
     return window
 
 
