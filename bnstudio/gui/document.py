@@ -265,6 +265,9 @@ class Document(QObject):
         if diagram is not None and not file_io.can_hold_diagram(target):
             raise ValidationError(f"a {target.suffix} file cannot keep decisions and utilities: save the influence "
                                   f"diagram as a project (.bnsproj), .net, .xdsl, .xmlbif or .json")
+        if diagram is None and file_io.is_diagram(target):
+            raise ValidationError(f"a {target.suffix} file holds an influence diagram and this network has no "
+                                  "decisions: save it as a project or a network file")
         written = file_io.write_file(self.network, target, self.project, self.evidence, view, diagram)
         if written is not None:  # saving as BIF keeps the project's other sections for a later project save
             self.project = written

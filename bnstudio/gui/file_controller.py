@@ -19,7 +19,7 @@ from bnstudio.gui import commands as cmd
 from bnstudio.gui import dialogs, file_io
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas.export import export_png, export_svg
-from bnstudio.gui.decision_panel import save_influence_diagram, show_diagram
+from bnstudio.gui.decision_panel import show_diagram
 from bnstudio.gui.recovery import SLOTS, Recovery
 from bnstudio.gui.resources import example_diagrams, example_networks, example_title, is_bundled_example
 from bnstudio.gui.window_parts import WindowParts
@@ -137,13 +137,7 @@ class FileController(QObject):
         if not self.normalise_before_save():
             return False
         try:
-            if file_io.is_diagram(path):       # .json: the diagram only (no evidence, data or runs)
-                if self.document.decisions is None:
-                    raise BNStudioError("a .json file holds an influence diagram and this network has no decisions; "
-                                        "save it as a project or a network file")
-                save_influence_diagram(self.document, path)
-            else:
-                self.document.save(path, view=self.window.view_options())
+            self.document.save(path, view=self.window.view_options())
         except (BNStudioError, OSError) as exc:
             dialogs.show_error(self.window, "Cannot save", f"Could not save {Path(path).name}", str(exc))
             return False

@@ -1,9 +1,10 @@
-"""Showing an influence diagram in a document, and writing it back as JSON.
+"""Showing an opened influence diagram in a document.
 
 Every diagram file (NET, XDSL, XMLBIF, JSON, a project) is read where every other file is
 (:meth:`~bnstudio.gui.file_controller.FileController.open_path` through :func:`bnstudio.gui.file_io.read_file`);
 :func:`show_diagram` is its last step for a diagram. Nodes get a layered layout of the whole diagram
 (informational and utility arcs included); utility nodes keep their positions in the document's decision part.
+Saving goes through :meth:`~bnstudio.gui.document.Document.save` for every format, as opening does.
 """
 from __future__ import annotations
 
@@ -11,12 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from bnstudio.decision import InfluenceDiagram
-from bnstudio.errors import ValidationError
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.commands.decisions import DecisionPart
 from bnstudio.gui.document import Document
 from bnstudio.gui.layout import layered_layout
-from bnstudio.io import write_influence_diagram
 
 
 def diagram_layout(diagram: InfluenceDiagram) -> dict[str, tuple[float, float]]:
@@ -37,14 +36,3 @@ def show_diagram(document: Document, diagram: InfluenceDiagram, path: str | Path
     net.positions.update({v: positions[v] for v in net.variables if v not in net.positions})
     part = DecisionPart.of(diagram, {u: positions[u] for u in diagram.utility_names})
     document.replace_network(net, path, project, evidence, decisions=part)
-
-
-def save_influence_diagram(document: Document, path: str | Path) -> None:
-    """Write the document's influence diagram as JSON (atomically) and mark it saved; a diagram that does not
-    validate is a ValidationError and writes nothing."""
-    if document.decisions is None:
-        raise ValidationError("the document has no decisions or utility nodes: save it as a network")
-    write_influence_diagram(document.decisions.diagram(document.network), path)
-    document.path = Path(path)
-    document.mark_saved()
-    document.path_changed.emit()
