@@ -15,6 +15,7 @@ sys.path.insert(0, str(ROOT))
 from bnstudio.gui.screenshot import render_screenshot  # noqa: E402
 
 ALARM = ROOT / "resources" / "networks" / "alarm.bif"
+OIL = ROOT / "resources" / "decision" / "oil_wildcatter.json"
 DOCS = ROOT / "docs"
 
 
@@ -22,6 +23,13 @@ def _unnormalised_row(window) -> None:
     """Edit one cell so the editor shows how a row that does not sum to 1 is highlighted."""
     model = window.cpt_editor.model
     model.setData(model.index(2, model.n_parents), "0.5")  # row 3: 0.5 + 0.3 = 0.8
+
+
+def _meu_error_bar(window) -> None:
+    """The Decisions dock on the error bar of the MEU, with expert counts (ESS 20) for every chance CPT row."""
+    panel = window.decision_panel
+    panel.tabs.setCurrentIndex(1)
+    panel.use_ess.setChecked(True)
 
 
 def main() -> None:
@@ -34,6 +42,9 @@ def main() -> None:
     out = render_screenshot(DOCS / "screenshot-insurance-compact.png", ROOT / "resources" / "networks" /
                             "insurance.bif", (1400, 900), node_style="compact", docks=[],
                             prepare=lambda window: window.auto_layout())
+    print("wrote", out)
+    out = render_screenshot(DOCS / "screenshot-influence-diagram.png", OIL, (1366, 768), {"Result": "closed"},
+                            prepare=_meu_error_bar)
     print("wrote", out)
 
 

@@ -45,6 +45,42 @@ def test_scanner_detects_a_forbidden_import(tmp_path):
     assert {"PySide6", "matplotlib"} <= _imported_roots(bad)
 
 
+def _imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports, by its full dotted name (relative imports left out: a package's own)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.update([node.module] + [f"{node.module}.{alias.name}" for alias in node.names])
+    return names
+
+
+def cli_imports_under(folder: Path) -> list[str]:
+    """Files under ``folder`` importing the command line (``bnstudio.cli``), with what they import."""
+    offenders = []
+    for path in sorted(folder.rglob("*.py")):
+        cli = sorted(m for m in _imported_modules(path) if m == "bnstudio.cli" or m.startswith("bnstudio.cli."))
+        if cli:
+            offenders.append(f"{path.relative_to(folder)}: {cli}")
+    return offenders
+
+
+def test_the_gui_never_imports_the_command_line():
+    """The app and the command line are two front ends of the core: the GUI reads files through bnstudio.io and
+    words its own messages (the CLI's say "use 'bnstudio query'")."""
+    offenders = cli_imports_under(PACKAGE / "gui")
+    assert not offenders, "bnstudio/gui imports bnstudio.cli: " + "; ".join(offenders)
+
+
+def test_the_command_line_import_check_can_fail(tmp_path):
+    (tmp_path / "a.py").write_text("def f():\n    from bnstudio.cli.decide import load_diagram\n")
+    (tmp_path / "b.py").write_text("import bnstudio.cli.common as common\n")
+    (tmp_path / "c.py").write_text("from bnstudio import cli\n")
+    (tmp_path / "ok.py").write_text("from bnstudio.io import read_model\nfrom bnstudio.client import x\n")
+    assert [line.split(":")[0] for line in cli_imports_under(tmp_path)] == ["a.py", "b.py", "c.py"]
+
+
 def test_importing_the_api_and_cli_loads_no_gui_library():
     code = ("import sys, bnstudio, bnstudio.cli, bnstudio.inference, bnstudio.io; "
             f"print(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}))")

@@ -61,6 +61,7 @@ class Document(QObject):
         self.untitled_name = ""  # the title while there is no file, e.g. "alarm (example)"
         self.project: Any = None
         self.decisions: DecisionPart | None = None
+        self.refusal = ""     # why the last execute() refused its edit ("" after an applied one)
         self.network = Network("untitled")
         self.beliefs = Beliefs(self.network)
         #: called with a network about to be shown (the window uses it to place nodes without positions)
@@ -170,12 +171,15 @@ class Document(QObject):
 
     # ------------------------------------------------------------------ edits
     def execute(self, command: NetworkCommand) -> bool:
-        """Apply ``command`` and push it; a refused edit shows its message and pushes nothing."""
+        """Apply ``command`` and push it; a refused edit shows its message (kept in :attr:`refusal` for a panel
+        to say inline) and pushes nothing."""
         try:
             command.apply()
         except BNStudioError as exc:
-            self.message.emit("error", str(exc))
+            self.refusal = str(exc)
+            self.message.emit("error", self.refusal)
             return False
+        self.refusal = ""
         command.mark_applied()
         self.undo_stack.push(command)
         return True
@@ -265,6 +269,9 @@ class Document(QObject):
         if diagram is not None and not file_io.can_hold_diagram(target):
             raise ValidationError(f"a {target.suffix} file cannot keep decisions and utilities: save the influence "
                                   f"diagram as a project (.bnsproj), .net, .xdsl, .xmlbif or .json")
+        if diagram is None and file_io.is_diagram(target):
+            raise ValidationError(f"a {target.suffix} file holds an influence diagram and this network has no "
+                                  "decisions: save it as a project or a network file")
         written = file_io.write_file(self.network, target, self.project, self.evidence, view, diagram)
         if written is not None:  # saving as BIF keeps the project's other sections for a later project save
             self.project = written

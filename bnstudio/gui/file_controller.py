@@ -19,9 +19,9 @@ from bnstudio.gui import commands as cmd
 from bnstudio.gui import dialogs, file_io
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas.export import export_png, export_svg
-from bnstudio.gui.decision_panel import open_diagram_file, save_influence_diagram, show_diagram
+from bnstudio.gui.decision_panel import show_diagram
 from bnstudio.gui.recovery import SLOTS, Recovery
-from bnstudio.gui.resources import example_networks, is_bundled_example
+from bnstudio.gui.resources import example_diagrams, example_networks, example_title, is_bundled_example
 from bnstudio.gui.window_parts import WindowParts
 
 
@@ -63,20 +63,18 @@ class FileController(QObject):
         return bool(path) and self.open_path(path, ask=False)
 
     def open_path(self, path: str | Path, ask: bool = True, remember: bool = True) -> bool:
-        """Open ``path``; a parser error is shown with the file, line and message, and changes nothing."""
+        """Open ``path``, any network file, project or influence diagram (.json included): the one way every
+        file opens (File ▸ Open, recent files, Examples, the command line). A parser error is shown with the
+        file, line and message, drops the file from the recent list and changes nothing; repairs are shown in
+        the banner; a bundled example opens as an untitled copy."""
         if ask and not self.maybe_save():
             return False
         path = Path(path)
-        if file_io.is_diagram(path):
-            opened = open_diagram_file(self.window, path, ask=False)
-            if opened and remember and not is_bundled_example(path):
-                self._remember(path)
-            return opened
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", RepairWarning)
                 loaded = file_io.read_file(path)
-            if loaded.diagram is not None:     # an influence diagram (NET, XDSL, XMLBIF, project)
+            if loaded.diagram is not None:     # an influence diagram (NET, XDSL, XMLBIF, JSON, project)
                 show_diagram(self.document, loaded.diagram, path, project=loaded.project, evidence=loaded.evidence)
             else:
                 self.document.replace_network(loaded.network, path, loaded.project, loaded.evidence)
@@ -87,7 +85,7 @@ class FileController(QObject):
             return False
         if is_bundled_example(path):  # a copy to play with: Save asks where, the example stays intact
             self.document.path = None
-            self.document.untitled_name = f"{path.stem} (example)"
+            self.document.untitled_name = f"{example_title(path)} (example)"
             self.document.path_changed.emit()
         elif remember:
             self._remember(path)
@@ -139,13 +137,7 @@ class FileController(QObject):
         if not self.normalise_before_save():
             return False
         try:
-            if file_io.is_diagram(path):       # .json: the diagram only (no evidence, data or runs)
-                if self.document.decisions is None:
-                    raise BNStudioError("a .json file holds an influence diagram and this network has no decisions; "
-                                        "save it as a project or a network file")
-                save_influence_diagram(self.document, path)
-            else:
-                self.document.save(path, view=self.window.view_options())
+            self.document.save(path, view=self.window.view_options())
         except (BNStudioError, OSError) as exc:
             dialogs.show_error(self.window, "Cannot save", f"Could not save {Path(path).name}", str(exc))
             return False
@@ -199,10 +191,16 @@ class FileController(QObject):
 
     # ------------------------------------------------------------------ menus of files
     def attach_menus(self, recent: QMenu, examples: QMenu) -> None:
+        """The recent files, and the bundled examples: networks and projects, then influence diagrams."""
         self.recent_menu = recent
         self._refresh_recent(self.settings.value(cfg.RECENT_FILES))
         for path in example_networks():
-            examples.addAction(path.stem, lambda p=path: self.open_path(p))
+            examples.addAction(example_title(path), lambda p=path: self.open_path(p))
+        diagrams = example_diagrams()
+        if diagrams:
+            examples.addSeparator()
+        for path in diagrams:
+            examples.addAction(f"{example_title(path)} (influence diagram)", lambda p=path: self.open_path(p))
         examples.setEnabled(bool(examples.actions()))
 
     def _refresh_recent(self, files: list[str]) -> None:

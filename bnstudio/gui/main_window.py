@@ -203,8 +203,8 @@ class MainWindow(QMainWindow):
         names = ", ".join(list(rows)[:4]) + (f" and {len(rows) - 4} more" if len(rows) > 4 else "")
         first, row = next(iter(rows.items()))[0], next(iter(rows.values()))[0]
         self.rows_notice.show_message(
-            "warning", f"{count} CPT row{'s' if count != 1 else ''} of {names} do not sum to 1; the beliefs "
-                       "shown use them normalised.",
+            "warning", f"{count} CPT row{'s' if count != 1 else ''} of {names} do{'es' if count == 1 else ''} not "
+                       f"sum to 1; the beliefs shown use {'them' if count != 1 else 'it'} normalised.",
             [("Show", lambda: open_cpt_row_index(self, first, row)), ("Normalise all", self.normalise_all_cpts)],
             sticky=True)
 

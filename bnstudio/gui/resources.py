@@ -1,5 +1,6 @@
-"""Where the bundled example networks and icons live: the repository's ``resources/`` folder, or the folder
-PyInstaller unpacks (``sys._MEIPASS/resources``) in a packaged build."""
+"""Where the bundled examples (networks and projects in ``networks/``, influence diagrams in ``decision/``) and
+icons live: the repository's ``resources/`` folder, or the folder PyInstaller unpacks (``sys._MEIPASS/resources``)
+in a packaged build."""
 from __future__ import annotations
 
 import sys
@@ -22,6 +23,12 @@ def bundled_example(name: str = "alarm.bif") -> Path:
     return resource_root() / "networks" / name
 
 
+def bundled_diagram(name: str = "oil_wildcatter.json") -> Path:
+    """The path of a bundled influence diagram (``resources/decision/NAME``; the oil wildcatter: Raiffa 1968,
+    MEU 22.5, test first)."""
+    return resource_root() / "decision" / name
+
+
 def demo_network() -> Network:
     """The bundled ASIA network (small, with positions from the automatic layout): the panels' demos use it."""
     from bnstudio.gui.canvas.arrange import fill_missing_positions
@@ -42,11 +49,22 @@ def example_networks() -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_file() and p.name.lower().endswith(known))
 
 
+def example_diagrams() -> list[Path]:
+    """The bundled influence diagrams (JSON), sorted by name."""
+    return sorted((resource_root() / "decision").glob("*.json"))
+
+
+def example_title(path: str | Path) -> str:
+    """The name a bundled example shows in File ▸ Examples and in the title of its untitled copy."""
+    return Path(path).stem.replace("_", " ")
+
+
 def is_bundled_example(path: str | Path) -> bool:
-    """Whether ``path`` is one of the bundled example networks (opened as untitled copies)."""
-    folder = (resource_root() / "networks").resolve()
+    """Whether ``path`` is one of the bundled examples, a network or an influence diagram (they open as untitled
+    copies, so Save never overwrites them, and are not recent files)."""
+    folders = {(resource_root() / name).resolve() for name in ("networks", "decision")}
     try:
-        return Path(path).resolve().parent == folder
+        return Path(path).resolve().parent in folders
     except OSError:
         return False
 

@@ -6,7 +6,12 @@ path of the offending value, e.g. ``network.variables[3].cpt: expected shape (2,
 Migrations: ``MIGRATIONS[n]`` turns a schema-``n`` document (a dict fresh from ``json.loads``) into a
 schema-``n + 1`` document. :func:`migrate` applies them in order until :data:`SCHEMA_VERSION` is reached,
 so a file written by any older BN Studio loads. To bump the schema: write the migration, register it
-here, raise :data:`SCHEMA_VERSION`, and add the new fixture line in ``tests/project/test_migrations.py``.
+here, raise :data:`SCHEMA_VERSION`, say in :func:`version_for` which documents need it, and add the new
+fixture line in ``tests/project/test_migrations.py``.
+
+A project is written with the oldest schema that holds it (:func:`version_for`), so an older BN Studio opens
+every project that uses nothing newer, and refuses the others with "written by a newer BN Studio" instead of
+an unknown-key error.
 """
 from __future__ import annotations
 
@@ -17,12 +22,28 @@ from typing import Any, Callable, NoReturn
 from bnstudio.errors import FormatError, ValidationError
 from bnstudio.io.messages import shorten, tidy
 
-#: The schema version this BN Studio writes and the newest it reads.
-SCHEMA_VERSION = 1
+#: The newest schema version this BN Studio reads and writes (it writes older ones too: :func:`version_for`).
+SCHEMA_VERSION = 2
 #: The value of the top-level ``"format"`` key of every project file.
 FORMAT_TAG = "bnstudio-project"
-#: ``MIGRATIONS[n]`` upgrades a schema-``n`` document to schema ``n + 1`` (none yet: only schema 1 exists).
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
+
+
+def _v1_to_v2(doc: dict) -> dict:
+    """Schema 2 adds two optional keys and changes nothing else, so a schema-1 document is a schema-2 one:
+    ``decision`` (an influence diagram's decision part) and a variable's ``canonical`` model. (The builds that
+    introduced them wrote them under schema 1; such files read as they are.)"""
+    return doc
+
+
+#: ``MIGRATIONS[n]`` upgrades a schema-``n`` document to schema ``n + 1``.
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
+
+
+def version_for(doc: dict) -> int:
+    """The schema a project document is written with: the oldest that holds it, 2 when it has a key schema 1
+    does not know (``decision``, or ``canonical`` on a variable), else 1."""
+    variables = doc.get("network", {}).get("variables", [])
+    return 2 if "decision" in doc or any("canonical" in v for v in variables) else 1
 
 
 class ProjectFormatError(FormatError):

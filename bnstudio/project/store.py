@@ -68,7 +68,7 @@ def project_to_json(project: Project) -> dict[str, Any]:
     """The project as a plain JSON document; ValidationError names the path of anything unsavable."""
     doc = {
         "format": schema.FORMAT_TAG,
-        "schema_version": schema.SCHEMA_VERSION,
+        "schema_version": None,   # the oldest schema that holds the document: set below
         "network": network_to_json(project.network),
         **({} if project.diagram is None else {"decision": decision_to_json(project.diagram)}),
         "evidence_sets": json_safe(project.evidence_sets, "evidence_sets"),
@@ -78,6 +78,7 @@ def project_to_json(project: Project) -> dict[str, Any]:
         "view": json_safe(project.view, "view"),
     }
     json_safe(doc["network"], "network")  # e.g. properties that are not strings
+    doc["schema_version"] = schema.version_for(doc)
     try:  # never write what load_project would refuse
         _read_sections(Checker(), doc, project.network)
     except ProjectFormatError as exc:

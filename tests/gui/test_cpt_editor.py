@@ -188,7 +188,8 @@ def test_rows_not_summing_to_one_are_named_with_a_choice_not_used_silently(windo
     w.document.replace_network(sprinkler())
     w.document.execute(cmd.SetCpt(w.document, "Cloudy", np.array([0.3, 0.3])))
     notice = w.rows_notice
-    assert notice.isVisible() and "1 CPT row of Cloudy do not sum to 1" in notice.label.text()
+    assert notice.isVisible()
+    assert "1 CPT row of Cloudy does not sum to 1; the beliefs shown use it normalised" in notice.label.text()
     assert [b.text() for b in notice.buttons] == ["Show", "Normalise all"]
     notice.buttons[0].click()                                   # Show: the row opens in the table
     assert w.cpt_editor.variable == "Cloudy"

@@ -14,9 +14,9 @@ from PySide6.QtTest import QTest
 from bnstudio.cli.decide import load_diagram
 from bnstudio.decision import solve
 from bnstudio.gui.canvas import ADD_DECISION, ADD_UTILITY
-from bnstudio.gui.decision_panel import oil_wildcatter_path, open_diagram_file
+from bnstudio.gui.resources import bundled_diagram
 
-OIL = oil_wildcatter_path()
+OIL = bundled_diagram()
 
 
 def state(doc) -> str:
@@ -295,7 +295,7 @@ def test_recovery_copy_keeps_the_decision_part(built, recovery, no_dialogs):
 
 
 def test_an_opened_diagram_is_edited_the_same_way(window):
-    assert open_diagram_file(window, OIL, ask=False)
+    assert window.files.open_path(OIL, ask=False)
     doc = window.document
     assert window.scene.add_decision_at(QPointF(600, 600)) == "Decision1"
     assert doc.decisions.decision_names == ("Test", "Drill", "Decision1")

@@ -15,15 +15,15 @@ from bnstudio.decision import solve, utility_error_bar
 from bnstudio.gui import commands as cmd
 from bnstudio.gui import dialogs
 from bnstudio.gui.canvas.utility_item import UtilityItem
-from bnstudio.gui.decision_panel import oil_wildcatter_path, open_diagram_file, save_influence_diagram
+from bnstudio.gui.resources import bundled_diagram
 
-OIL = oil_wildcatter_path()
+OIL = bundled_diagram()
 
 
 @pytest.fixture
 def diagram_window(window):
     assert window.decision_panel is not None      # the main window installs the decision panel itself
-    assert open_diagram_file(window, OIL, ask=False)
+    assert window.files.open_path(OIL, ask=False)
     return window
 
 
@@ -196,7 +196,7 @@ def test_unsaved_work_lists_the_decision_part(diagram_window, monkeypatch, tmp_p
     assert window.document.modified
     # written as a diagram, nothing is unsaved, and it reads back with the edit
     target = tmp_path / "oil.json"
-    save_influence_diagram(window.document, target)
+    assert window.files.save_to(target)
     assert window.document.unsaved_work() == []
     assert load_diagram(str(target)).utility("TestCost").table.tolist() == [-15.0, 0.0]
     # opening a plain network drops the decision part and its canvas items
@@ -280,3 +280,12 @@ def test_diagram_files_of_other_tools_open_and_save_as_projects_and_their_own_fo
     assert solve(load_diagram(str(net_file)), {}).expected_utility == pytest.approx(22.5, abs=1e-9)
     bif = tmp_path / "plain.bif"
     assert not window.files.save_to(bif) and not bif.exists()
+
+
+def test_a_network_without_decisions_is_not_saved_as_a_diagram_json(window, tmp_path, no_dialogs):
+    """Every save goes through Document.save; a .json holds an influence diagram only, so a plain network is
+    refused there in one line, and nothing is written."""
+    assert window.files.save_to(tmp_path / "plain.bif")
+    assert not window.files.save_to(tmp_path / "plain.json")
+    assert "holds an influence diagram and this network has no decisions" in no_dialogs[-1][3]
+    assert not (tmp_path / "plain.json").exists() and window.document.path == tmp_path / "plain.bif"

@@ -127,3 +127,24 @@ def test_the_whole_toolbar_shows_at_1366_wide(qtbot, fresh_window):
               if not a.isSeparator() and not w.toolbar.widgetForAction(a).isVisible()]
     assert hidden == []
     assert w.actions.auto_layout.text() == "Automatic &Layout" and w.actions.auto_layout.iconText() == "Layout"
+
+
+@pytest.mark.parametrize("node", ["either", "tub"])     # no noisy-MAX, and a node that can be made one
+def test_the_probability_tables_toolbar_shows_whole_at_1366_wide(qtbot, fresh_window, node):
+    """Seen in the re-rendered first-hour screenshot: Noisy-MAX and Plain table behind the CPT toolbar's chevron
+    at 1366x768. Every tool is on the toolbar or in the menu of one that is (Dirichlet counts)."""
+    from .conftest import ASIA
+
+    w = fresh_window
+    assert w.open_path(ASIA)
+    show_at(qtbot, w, (1366, 768))
+    w.scene.select_only([node])
+    settle(qtbot)
+    editor = w.cpt_editor
+    shown = [a for a in editor.toolbar.actions() if not a.isSeparator()]
+    assert [a.text() for a in shown if not editor.toolbar.widgetForAction(a).isVisible()] == []
+    reachable = set(shown)
+    for a in shown:
+        button = editor.toolbar.widgetForAction(a)
+        reachable |= {button.defaultAction()} | set(button.menu().actions() if button.menu() else [])
+    assert set(editor.actions_by_name.values()) <= reachable

@@ -78,3 +78,33 @@ def test_remove_is_disabled_for_the_last_state(panel):
     panel.states.setCurrentRow(0)
     assert not panel.remove_button.isEnabled()
     assert panel.states.item(0).flags() & Qt.ItemIsEditable
+
+
+def test_renaming_in_an_influence_diagram_checks_the_utility_nodes(window):
+    """The properties panel renames as the canvas does: a variable named like a utility node is refused under
+    the name field, changing nothing (no undo step); a good rename follows into the decision part and undoes."""
+    from bnstudio.gui.resources import bundled_diagram
+
+    assert window.files.open_path(bundled_diagram(), ask=False)
+    doc, panel = window.document, window.properties
+    before = (list(doc.network.variables), doc.decisions.to_json(), doc.undo_stack.count())
+    for name, taken in (("Oil", "TestCost"), ("Test", "Payoff")):     # a chance node, a decision
+        panel.set_variable(name)
+        panel.name_edit.setText(taken)
+        assert not panel.commit_name()
+        assert (list(doc.network.variables), doc.decisions.to_json(), doc.undo_stack.count()) == before
+        assert panel.name_edit.text() == name and panel.variable == name
+        assert panel.name_notice.isVisible() and f"utility node '{taken}'" in panel.name_notice.text()
+        assert "\n" not in panel.name_notice.text()
+    panel.set_variable("Oil")
+    assert not panel.name_notice.isVisible()             # the refusal was about the other node
+    panel.name_edit.setText("TestCost")
+    assert not panel.commit_name() and panel.name_notice.isVisible()
+    panel.name_edit.setText("Crude")
+    assert panel.commit_name() and not panel.name_notice.isVisible()
+    assert doc.decisions.utility("Payoff").parents == ("Drill", "Crude")
+    doc.undo_stack.undo()
+    assert doc.decisions.utility("Payoff").parents == ("Drill", "Oil") and "Oil" in doc.network
+    doc.undo_stack.redo()
+    assert doc.decisions.utility("Payoff").parents == ("Drill", "Crude") and "Oil" not in doc.network
+    assert window.decision_solver.latest.solution.expected_utility == pytest.approx(22.5)

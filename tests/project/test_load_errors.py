@@ -123,8 +123,8 @@ CASES = [
     ("odd evidence-set name", _set(("evidence_sets", "my set"), {"ghost": "yes"}), 'evidence_sets["my set"].ghost',
      "unknown variable"),
     # versions
-    ("newer schema", _set("schema_version", 2), "schema_version",
-     "written by a newer BN Studio (schema 2); this version reads up to 1"),
+    ("newer schema", _set("schema_version", 3), "schema_version",
+     "written by a newer BN Studio (schema 3); this version reads up to 2"),
 ]
 
 

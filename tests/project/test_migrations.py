@@ -18,11 +18,16 @@ from tests.project.conftest import DATA, ROOT
 #: schema version -> a project file written with that schema (content described by _check_asia_project)
 FIXTURES = {
     1: "v1_asia.bnsproj",
+    2: "v2_asia.bnsproj",   # v1 plus a canonical model (deterministic 'either'), a key schema 2 introduced
 }
 
 
-def _check_asia_project(project: Project) -> None:
+def _check_asia_project(project: Project, version: int = 1) -> None:
     net = project.network
+    if version >= 2:
+        assert net.canonical["either"].to_json() == {"kind": "deterministic", "states": [[0, 0], [0, 1]], "card": 2}
+    else:
+        assert net.canonical == {}
     reference = read_network(ROOT / "resources" / "networks" / "asia.bif")
     assert net.name == "asia"
     assert net.variables == reference.variables
@@ -50,10 +55,11 @@ def test_every_old_fixture_still_loads(version, name, tmp_path):
     path = DATA / name
     assert json.loads(path.read_text(encoding="utf-8"))["schema_version"] == version
     project = load_project(path)
-    _check_asia_project(project)
-    save_project(project, tmp_path / "upgraded.bnsproj")  # saving writes the current schema
-    assert json.loads((tmp_path / "upgraded.bnsproj").read_text())["schema_version"] == schema.SCHEMA_VERSION
-    _check_asia_project(load_project(tmp_path / "upgraded.bnsproj"))
+    _check_asia_project(project, version)
+    # saving writes the oldest schema that holds the project: each fixture uses what its schema introduced
+    save_project(project, tmp_path / "upgraded.bnsproj")
+    assert json.loads((tmp_path / "upgraded.bnsproj").read_text())["schema_version"] == version
+    _check_asia_project(load_project(tmp_path / "upgraded.bnsproj"), version)
 
 
 def test_there_is_a_fixture_per_version_and_a_migration_per_step():

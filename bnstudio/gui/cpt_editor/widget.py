@@ -1,12 +1,13 @@
-"""The CPT editor panel: the virtualised table, its row tools (normalise, uniform, random, paste) and the
-Dirichlet-counts view. Every tool is one undo command on the whole table."""
+"""The CPT editor panel: the virtualised table, its row tools (normalise, uniform, random, paste), the
+Dirichlet-counts view (a toggle whose menu sets or removes the counts) and the noisy-MAX / plain-table switch.
+Every tool is one undo command on the whole table."""
 from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QTableView,
-                               QToolBar, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMenu,
+                               QTableView, QToolBar, QToolButton, QVBoxLayout, QWidget)
 
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.cpt_editor import operations as ops
@@ -73,13 +74,7 @@ class CptEditor(QWidget):
         self.actions_by_name["paste"].setShortcutContext(Qt.WidgetWithChildrenShortcut)
         self.addAction(self.actions_by_name["paste"])
         self.toolbar.addSeparator()
-        counts = self.actions_by_name["counts"] = self.toolbar.addAction("Show counts (α)")
-        counts.setCheckable(True)
-        counts.toggled.connect(self.model.set_show_counts)
-        counts.setToolTip("Show and edit the Dirichlet counts and each row's effective sample size (ESS)")
-        self.actions_by_name["set_ess"] = self.toolbar.addAction("Set ESS…", self.ask_ess)
-        self.actions_by_name["set_ess"].setToolTip("Set Dirichlet counts = CPT × effective sample size")
-        self.actions_by_name["remove_counts"] = self.toolbar.addAction("Remove counts", self.remove_counts)
+        self.toolbar.addWidget(self._counts_button())
         self.toolbar.addSeparator()
         self.actions_by_name["noisy_max"] = self.toolbar.addAction("Noisy-MAX", self.canonical.make_noisy_max)
         self.actions_by_name["noisy_max"].setToolTip("Replace the table by the closest noisy-MAX: a few parameters "
@@ -96,6 +91,25 @@ class CptEditor(QWidget):
         layout.addWidget(self.toolbar)
         layout.addWidget(self.canonical)
         layout.addWidget(self.table, 2)
+
+    def _counts_button(self) -> QToolButton:
+        """"Show counts (α)" as a toggle, with Set ESS… and Remove counts in its menu (one button: the whole
+        toolbar fits the dock at 1366x768)."""
+        counts = self.actions_by_name["counts"] = QAction("Show counts (α)", self)
+        counts.setCheckable(True)
+        counts.toggled.connect(self.model.set_show_counts)
+        counts.setToolTip("Show and edit the Dirichlet counts and each row's effective sample size (ESS); "
+                          "the arrow: set or remove them")
+        menu = QMenu(self)
+        self.actions_by_name["set_ess"] = menu.addAction("Set ESS…", self.ask_ess)
+        self.actions_by_name["set_ess"].setToolTip("Set Dirichlet counts = CPT × effective sample size")
+        self.actions_by_name["remove_counts"] = menu.addAction("Remove counts", self.remove_counts)
+        menu.setToolTipsVisible(True)
+        button = QToolButton()
+        button.setDefaultAction(counts)
+        button.setMenu(menu)
+        button.setPopupMode(QToolButton.MenuButtonPopup)
+        return button
 
     def _fit_columns(self) -> None:
         """Columns as wide as their header and the first rows (never scans a whole large table)."""

@@ -1,20 +1,16 @@
 """Everything the main window needs for influence diagrams, in one call: ``install(window)``.
 
 It creates the solver and the panel, docks the panel (tabbed with the query panel), feeds the solver's values
-to the canvas, opens the selected utility node's table, opens clicked CPT rows in the CPT editor, and adds the
-bundled diagrams to File ▸ Examples. :func:`open_diagram_file` is what File ▸ Open calls for ``.json`` files.
+to the canvas, opens the selected utility node's table, opens clicked CPT rows in the CPT editor, and brings the
+panel forward when a diagram is opened (diagram files open like every other file: File ▸ Open, Examples, recent
+files, through :class:`~bnstudio.gui.file_controller.FileController`).
 """
 from __future__ import annotations
-
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea
 
-from bnstudio.errors import FormatError
-from bnstudio.gui import dialogs
 from bnstudio.gui.decision_panel.compute import DecisionResult
-from bnstudio.gui.decision_panel.opening import example_diagrams, is_bundled_diagram, open_influence_diagram
 from bnstudio.gui.decision_panel.panel import DecisionPanel
 from bnstudio.gui.decision_panel.solver import DecisionSolver
 from bnstudio.gui.dock_layout import RIGHT, make_dock, size_docks
@@ -47,9 +43,6 @@ def install(window) -> DecisionPanel:
     panel.utility_selected.connect(dock.raise_)
     panel.row_selected.connect(lambda var, parents: open_cpt_row(window, var, parents))
     doc.network_replaced.connect(lambda: doc.decisions is not None and _raise(dock))
-    menus = getattr(window, "menus", {})
-    if "examples" in menus:
-        add_examples(window, menus["examples"])
     return panel
 
 
@@ -63,27 +56,3 @@ def show_on_canvas(scene, result: DecisionResult | None) -> None:
 def _raise(dock: QDockWidget) -> None:
     dock.show()
     dock.raise_()
-
-
-def add_examples(window, menu) -> None:
-    """The bundled influence diagrams at the end of File ▸ Examples."""
-    menu.addSeparator()
-    for path in example_diagrams():
-        menu.addAction(f"{path.stem.replace('_', ' ')} (influence diagram)",
-                       lambda p=path: open_diagram_file(window, p))
-    menu.setEnabled(True)
-
-
-def open_diagram_file(window, path: str | Path, ask: bool = True) -> bool:
-    """Open an influence-diagram JSON file in ``window`` (asking first about unsaved work when ``ask``); a bad
-    file is shown as a format error and changes nothing. Bundled examples open untitled."""
-    if ask and not window.files.maybe_save():
-        return False
-    try:
-        open_influence_diagram(window.document, path, example=is_bundled_diagram(path))
-    except FormatError as exc:
-        dialogs.show_format_error(window, exc)
-        return False
-    window.view.open_view()
-    _raise(window.decision_dock)
-    return True

@@ -1,5 +1,7 @@
 """The node properties panel: name, states (add, rename, remove, reorder — the CPTs follow through the core)
-and description. It echoes the network (signals blocked while echoing) and edits only through commands."""
+and description. It echoes the network (signals blocked while echoing) and edits only through commands. A
+rename goes through the same command as on the canvas (in an influence diagram it is checked against the
+utility nodes and the diagram's rules); a refused rename is said under the name and changes nothing."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
@@ -8,6 +10,7 @@ from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QLis
 
 from bnstudio.core.events import Event
 from bnstudio.gui import commands as cmd
+from bnstudio.gui.commands.diagram_edits import rename_node
 from bnstudio.gui.document import Document
 
 
@@ -29,6 +32,7 @@ class PropertiesPanel(QWidget):
         self.document = document
         self.variable: str | None = None
         self.name_edit = QLineEdit()
+        self.name_notice = QLabel()     # why the last rename was refused
         self.family = QLabel()
         self.states = QListWidget()
         self.add_button = QPushButton("Add")
@@ -52,6 +56,9 @@ class PropertiesPanel(QWidget):
     def _compose(self) -> None:
         self.family.setWordWrap(True)
         self.family.setStyleSheet("color: #5F6B7A;")
+        self.name_notice.setWordWrap(True)
+        self.name_notice.setStyleSheet("color: #B3261E;")
+        self.name_notice.hide()
         self.description.setPlaceholderText("What this variable means, its source, units…")
         self.description.setMaximumHeight(110)
         self.states.setMaximumHeight(170)
@@ -61,6 +68,7 @@ class PropertiesPanel(QWidget):
             buttons.addWidget(button)
         form = QFormLayout()
         form.addRow("Name", self.name_edit)
+        form.addRow("", self.name_notice)
         form.addRow("", self.family)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -75,6 +83,8 @@ class PropertiesPanel(QWidget):
     # ------------------------------------------------------------------ echo the network
     def set_variable(self, name: str | None) -> None:
         net = self.document.network
+        if name != self.variable:
+            self._say("")      # a refusal is about the node it was shown for
         self.variable = name if name and name in net else None
         enabled = self.variable is not None
         for widget in (self.name_edit, self.states, self.add_button, self.description):
@@ -119,13 +129,21 @@ class PropertiesPanel(QWidget):
 
     # ------------------------------------------------------------------ edits
     def commit_name(self) -> bool:
+        """Rename the variable to the name typed; a refusal is shown under the name, which goes back."""
         new = self.name_edit.text().strip()
         if self.variable is None or new == self.variable:
+            self._say("")
             return False
-        if not self.document.execute(cmd.RenameVariable(self.document, self.variable, new)):
+        if not self.document.execute(rename_node(self.document, self.variable, new)):
             self.name_edit.setText(self.variable)
+            self._say(f"Not renamed to '{new}': {self.document.refusal}")
             return False
+        self._say("")
         return True
+
+    def _say(self, text: str) -> None:
+        self.name_notice.setText(text)
+        self.name_notice.setVisible(bool(text))
 
     def _on_state_edited(self, item: QListWidgetItem) -> None:
         row = self.states.row(item)

@@ -175,3 +175,4 @@ class DensityPlot(QWidget):
         tops = [informative_top(np.asarray(c.xData[:len(c.yData)], float), [np.asarray(c.yData, float)], lo, hi)
                 for c in curves if len(c.yData)]
         item.setYRange(0.0, 1.08 * max(tops or [1.0]), padding=0)
+        plots.place_legend(self.legend, left=self.bars.mean > (lo + hi) / 2)

@@ -44,6 +44,13 @@ def add_legend(plot: pg.PlotWidget) -> pg.LegendItem:
                                         brush=pg.mkBrush(255, 255, 255, 225), pen=pg.mkPen("#C9D1DC"))
 
 
+def place_legend(legend: pg.LegendItem, left: bool) -> None:
+    """Put ``legend`` in the top-left (``left``) or top-right corner: the side away from the bulk of what is
+    drawn (a density whose mean lies right of the middle has only its low left tail under a top-left legend)."""
+    corner = 0 if left else 1
+    legend.anchor(itemPos=(corner, 0), parentPos=(corner, 0), offset=(10 if left else -10, 10))
+
+
 def faded(colour: QColor, alpha: int) -> QColor:
     out = QColor(colour)
     out.setAlpha(alpha)
