@@ -1,10 +1,20 @@
 """Suite-wide fixtures: the QApplication of every GUI test collects garbage on the GUI thread only, as the app
-does (:mod:`bnstudio.gui.collector`), and no test may let a collection run on another thread."""
+does (:mod:`bnstudio.gui.collector`), and no test may let a collection run on another thread.
+
+Property tests (hypothesis) draw the same examples on every run (``derandomize``, no example database), so a
+run of ``make test`` is repeatable and CI cannot turn red on a draw nobody can replay; set
+``BNSTUDIO_HYPOTHESIS=explore`` to draw fresh examples while working on a reader."""
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore", database=None)
+settings.load_profile(os.environ.get("BNSTUDIO_HYPOTHESIS", "repeatable"))
 
 
 def _guard():
