@@ -44,7 +44,7 @@ from bnstudio.io.hugin_expressions import Binary, Bool, Call, Expr, ExpressionEr
 from bnstudio.io.messages import shorten
 
 UNSUPPORTED = {
-    **{name: "a continuous distribution, and Hugin's discretisation of those over interval states is not documented"
+    **{name: "a continuous distribution, and how Hugin discretises those over interval states is not documented"
        for name in ("Normal", "LogNormal", "Beta", "Gamma", "Exponential", "Weibull", "Uniform", "Triangular",
                     "PERT")},
     "Geometric": "its parametrisation is not documented in the sources we read",
@@ -245,18 +245,18 @@ class _Evaluator:
             n, p = np.broadcast_arrays(*[self.number(a, e.pos, "Binomial").data for a in args])
             whole = (n >= 0) & (n == np.floor(n))
             issues = issues + [
-                (~whole, lambda i, s, n=n: f"Binomial's n must be a whole number >= 0, got {_g(_at(n, i, s))}", e.pos),
-                (whole & (n > m), lambda i, s, n=n: f"Binomial's n = {_g(_at(n, i, s))} needs the states "
+                (~whole, lambda i, s, n=n: f"the n of Binomial must be a whole number >= 0, got {_g(_at(n, i, s))}", e.pos),
+                (whole & (n > m), lambda i, s, n=n: f"Binomial with n = {_g(_at(n, i, s))} needs the states "
                                                     f"0..{_g(_at(n, i, s))} of '{child.name}' (it has 0..{m})", e.pos)]
             ok = whole & (n <= m) & (p >= 0) & (p <= 1)
             pmf = stats.binom.pmf(k, np.where(ok, n, 0)[..., None], np.where(ok, p, 0.5)[..., None])
-            return self.dist(pmf, issues, e.pos, ok, "Binomial's p must be in [0, 1]")
+            return self.dist(pmf, issues, e.pos, ok, "the p of Binomial must be in [0, 1]")
         _count(e, args, 1)
         rate = self.number(args[0], e.pos, "Poisson").data
         ok = rate >= 0
         safe = np.where(ok, rate, 1.0)[..., None]
         pmf = np.concatenate([stats.poisson.pmf(k[:-1], safe), stats.poisson.sf(m - 1, safe)], axis=-1)
-        return self.dist(pmf, issues, e.pos, ok, "Poisson's mean must be >= 0")
+        return self.dist(pmf, issues, e.pos, ok, "the mean of Poisson must be >= 0")
 
     def noisy_or_of(self, e: Call, args: list[Value], issues: list) -> Value:
         child = self.child
@@ -264,7 +264,7 @@ class _Evaluator:
         if len(args) < 2 or len(args) % 2:
             raise ExpressionError(f"NoisyOR takes pairs (Boolean, probability), got {len(args)} arguments", e.pos)
         if self.noisy_or is None:
-            raise ExpressionError("NoisyOR without a 'data' table is not supported (whether Hugin's probabilities are "
+            raise ExpressionError("NoisyOR without a 'data' table is not supported (whether its probabilities are "
                                   "inhibitor probabilities or causal strengths is not documented in the sources we "
                                   "read)", e.pos)
         causes = np.broadcast_arrays(*[self.boolean(a, e.pos, "NoisyOR").data for a in args[0::2]])

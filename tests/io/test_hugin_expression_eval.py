@@ -184,8 +184,8 @@ def test_a_number_maps_to_its_state_or_interval():
     ("( not (B, B) )", COUNT, "not takes 1 argument, got 2"),
     ("( and () )", COUNT, "and takes at least 1 argument, got 0"),
     ("( Distribution (1, 2) )", COUNT, "Distribution takes 6 arguments, got 2"),
-    ("( Normal (0, 1) )", COUNT, "Normal is not supported: a continuous distribution, and Hugin's discretisation "
-                                 "of those over interval states is not documented"),
+    ("( Normal (0, 1) )", COUNT, "Normal is not supported: a continuous distribution, and how Hugin discretises "
+                                 "those over interval states is not documented"),
     ("( Geometric (0.5) )", COUNT, "Geometric is not supported: its parametrisation is not documented in the "
                                    "sources we read"),
     ("( Binomial (2, 0.5) )", NodeKind.build("Y", ("1", "2", "3"), "number", ["1", "2", "3"]),
@@ -214,10 +214,10 @@ def test_binomial_against_brute_force():
         assert got[index] == pytest.approx([math.comb(n, k) * p ** k * (1 - p) ** (n - k) if k <= n else 0.0
                                             for k in range(6)], rel=1e-12, abs=1e-15)
     assert error("( Binomial (K + 4, 0.5) )", COUNT, (K,)).detail == \
-        "Binomial's n = 6 needs the states 0..6 of 'C' (it has 0..5) for (K=2)"
+        "Binomial with n = 6 needs the states 0..6 of 'C' (it has 0..5) for (K=2)"
     assert error("( Binomial (K / 2, 0.5) )", COUNT, (K,)).detail == \
-        "Binomial's n must be a whole number >= 0, got 0.5 for (K=1)"
-    assert error("( Binomial (2, K) )", COUNT, (K,)).detail == "Binomial's p must be in [0, 1] for (K=2)"
+        "the n of Binomial must be a whole number >= 0, got 0.5 for (K=1)"
+    assert error("( Binomial (2, K) )", COUNT, (K,)).detail == "the p of Binomial must be in [0, 1] for (K=2)"
 
 
 def test_poisson_puts_the_tail_on_the_last_state():
@@ -227,7 +227,7 @@ def test_poisson_puts_the_tail_on_the_last_state():
         assert got[k] == pytest.approx(pmf + [1 - sum(pmf)], rel=1e-12, abs=1e-15)
     single = NodeKind.build("Z", ("0",), "number", ["0"])
     assert table(single, "( Poisson (2) )", []).table.tolist() == [1.0]
-    assert error("( Poisson (M) )", COUNT, (M,)).detail == "Poisson's mean must be >= 0 for (M=m0)"
+    assert error("( Poisson (M) )", COUNT, (M,)).detail == "the mean of Poisson must be >= 0 for (M=m0)"
 
 
 @pytest.mark.parametrize("reading", ["inhibitor", "strength"])
