@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence, Union
 
 import numpy as np
-from scipy import stats
 
 from bnstudio.io.hugin_expression_nodes import NodeKind
 from bnstudio.io.hugin_expressions import Binary, Bool, Call, Expr, ExpressionError, Num, Ref, Str, Unary, walk
@@ -238,6 +237,8 @@ class _Evaluator:
         if e.name == "NoisyOR":
             return self.noisy_or_of(e, args, issues)
         self.needs(child is not None and child.counts_from_zero(), "a numbered node with the states 0, 1, ..., m", e)
+        from scipy import stats  # here: reading a network must not load scipy (tests/test_architecture.py)
+
         m = child.card - 1
         k = np.arange(child.card)
         if e.name == "Binomial":
