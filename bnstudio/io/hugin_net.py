@@ -15,8 +15,9 @@ Conventions
   ignored, except string-valued ones, kept as properties (``key`` of ``net`` -> ``net.properties[key]``, of
   node V -> ``net.properties["V.key"]``) and written back. ``continuous`` and ``function`` nodes and joint
   potentials ``( X Y | ... )`` are refused.
-* Table-generator expressions (``model_nodes`` / ``model_data``, e.g. a noisy-OR) are not evaluated: the table
-  Hugin generated from them (``data``) is read; a potential with expressions and no ``data`` is refused.
+* Table-generator models (``model_nodes`` / ``model_data``): with ``data``, the saved table is read and checked
+  against the expressions; without, the table is generated from them as Hugin does (see
+  :mod:`bnstudio.io.hugin_expression_net`, which also reads the nodes' ``subtype`` and ``state_values``).
 * Influence diagrams (:func:`read_net_model`, see :mod:`bnstudio.io.influence`): ``decision D { states = ...; }``
   with ``potential (D | P1 P2) { }`` listing its informational parents (a ``data`` there is not read), and
   ``utility U { }`` with ``potential (U | A B) { data = ((u11 u12) (u21 u22)); }`` nested like a CPT without
@@ -42,6 +43,8 @@ from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.common import (assemble, checked_name, fmt, identifiers, make_cpt, parse_position,
                                 probability, split_properties)
+from bnstudio.io.hugin_expression_net import ModelTables, NetModel
+from bnstudio.io.hugin_expressions import scan, unquote
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import tidy
@@ -55,7 +58,6 @@ if TYPE_CHECKING:
 _TOKEN = re.compile(r"""(?:\s+|%[^\n]*)*(?:(?P<str>"(?:[^"\\\n]|\\.)*")
                         |(?P<lines>"(?:[^"\\]|\\.)*"(?=[ \t\r\n]*;))|(?P<punct>[(){}=;|])
                         |(?P<word>[^\s(){}=;|"%]+)|(?P<bad>.))?""", re.VERBOSE | re.DOTALL)
-_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _NODE_RESERVED = {"states", "label", "position", "subtype", "state_values"}
 _NET_RESERVED = {"node_size", "name"}
 _Token = tuple  # (kind, value, offset): kind is 'str', 'word', a punctuation character or 'eof'
@@ -67,24 +69,21 @@ class _Parser:
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.budget, self.repairs = SizeBudget(), Repairs(path, strict, normaliser="Hugin")
         self.toks: list[_Token] = []
-        for m in _TOKEN.finditer(text):
-            kind = m.lastgroup
-            if kind is None:
-                continue
-            value, start = m.group(kind), m.start(kind)
+        for kind, value, start in scan(_TOKEN, text):
             if kind == "bad":
                 raise self.error("unterminated string", start)
             if kind == "lines":
                 value, kind = self.joined(value, start), "str"
             if kind == "str":
-                value = _ESCAPE.sub(lambda e: "\n" if e.group(1) == "n" else e.group(1), value[1:-1])
+                value = unquote(value)
             self.toks.append((value if kind == "punct" else kind, value, start))
         self.toks.append(("eof", "", len(text)))
         self.name = "network"
         self.props: dict[str, str] = {}
         self.nodes: dict[str, dict] = {}  # name -> {'tok', 'states', 'label', 'position'}
         self.potentials: dict[str, tuple[_Token, list[_Token], list[_Token]]] = {}  # child -> (tok, parents, data)
-        self.expressions: set[str] = set()  # children whose potential has model_data
+        self.tables = ModelTables(self.path, self.error, self.repairs, self.budget)  # model_nodes / model_data
+        self.raw: tuple[str, int] = ("", 0)  # the text of the last attribute's value and its offset
 
     def joined(self, quoted: str, start: int) -> str:
         """A quoted attribute value running over several lines, on one line (each line break and the blanks
@@ -170,18 +169,20 @@ class _Parser:
                 raise self.error(f"expected 'net', 'node' or 'potential', found {self.show(tok)}", tok)
 
     def attribute(self) -> tuple[_Token, list[_Token]]:
-        """``NAME = value ;`` -> (name token, value tokens); parentheses in the value must balance."""
+        """``NAME = value ;`` -> (name token, value tokens); parentheses in the value must balance. The text of
+        the value is kept in ``self.raw`` (text, offset): ``model_data`` expressions may hold ``=``."""
         key = self.word("an attribute name or '}'")
-        self.expect("=", f"after '{key[1]}'")
+        equals = self.expect("=", f"after '{key[1]}'")
         value: list[_Token] = []
         depth = 0
         while True:
             tok = self.next()
-            if tok[0] in ("eof", "{", "}", "=", ";"):
+            if tok[0] in ("eof", "{", "}", ";") or (tok[0] == "=" and key[1] != "model_data"):
                 if tok[0] != ";":
                     raise self.error(f"expected ';' to end the attribute '{key[1]}', found {self.show(tok)}", tok)
                 if depth:
                     raise self.error(f"unbalanced parentheses in '{key[1]}'", key)
+                self.raw = (self.text[equals[2] + 1:tok[2]], equals[2] + 1)
                 return key, value
             depth += (tok[0] == "(") - (tok[0] == ")")
             if depth < 0:
@@ -227,6 +228,10 @@ class _Parser:
                     if len(value) == 4 and value[0][0] == "(" and value[-1][0] == ")" else None
                 if node["position"] is None:
                     raise self.error(f"the position of '{name[1]}' must be '(x y)'", key)
+            elif key[1] == "subtype":
+                node["subtype"] = self.string(value)
+            elif key[1] == "state_values":  # checked when an expression needs them
+                node["state_values"] = [t[1] for t in value if t[0] not in ("(", ")")]
             elif key[1] not in _NODE_RESERVED and len(value) == 1 and value[0][0] == "str":
                 node["props"][key[1]] = value[0][1]
         if kind == "utility":
@@ -269,13 +274,26 @@ class _Parser:
             first = self.error("", self.potentials[child[1]][0]).line
             raise self.error(f"second potential for '{child[1]}' (first on line {first})", child)
         self.expect("{", f"to open the potential of '{child[1]}'")
-        data = None
+        data, nodes, model = None, [], None  # no model_nodes: none
         for key, value in self.attributes():
             if key[1] == "data":
                 data = value
-            elif key[1] == "model_data":  # Hugin's table-generator expressions; the generated table is in data
-                self.expressions.add(child[1])
+            elif key[1] == "model_nodes":
+                nodes = self.model_nodes(value)
+            elif key[1] == "model_data":  # Hugin's table-generator expressions
+                model = (key, *self.raw)
+        if model is not None:
+            self.tables.models[child[1]] = NetModel(model[0], nodes, *model[1:])
         self.potentials[child[1]] = (child, parents, data)
+
+    @staticmethod
+    def model_nodes(value: list[_Token]) -> list[_Token] | None:
+        """The names of ``model_nodes = (A B)`` (commas allowed), None if it is not such a list."""
+        if len(value) < 2 or value[0][0] != "(" or value[-1][0] != ")":
+            return None
+        names = [(t[0], name, t[2]) for t in value[1:-1] if t[0] == "word" for name in t[1].split(",") if name]
+        ok = all(t[0] == "word" for t in value[1:-1])
+        return names if ok else None
 
     # ---------------------------------------------------------------- semantics
     def build(self) -> Network:
@@ -319,7 +337,9 @@ class _Parser:
                 net.set_description(var, node["label"])
             net.properties.update({f"{var}.{k}": v for k, v in node["props"].items()})
         net.properties.update(self.props)
+        net.canonical.update(self.tables.canonical)
         model = diagram_with(net, decisions, utilities, fail_at) if decisions or utilities else net
+        self.tables.report()
         self.repairs.warn()
         return model
 
@@ -343,9 +363,6 @@ class _Parser:
 
     def data(self, var: str) -> list[_Token]:
         child, _, data = self.potentials[var]
-        if data is None and var in self.expressions:
-            raise self.error(f"'{var}' has Hugin expressions (model_data) but no 'data' table; expressions are "
-                             f"not evaluated", child)
         if data is None:
             raise self.error(f"the potential of '{var}' has no 'data'", child)
         return [t for t in data if t[0] not in ("(", ")")]
@@ -355,6 +372,8 @@ class _Parser:
         without the child's level, the last parent fastest."""
         parents = self.parents(var)
         child = self.potentials[var][0]
+        if self.potentials[var][2] is None and var in self.tables.models:
+            return parents, self.tables.utility_table(var, self.nodes, parents)
         table = utility_table([t[1] for t in self.data(var)], var, [(p, self.nodes[p]["states"]) for p in parents],
                               lambda m: self.error(m, child), self.budget)
         return parents, table
@@ -362,13 +381,16 @@ class _Parser:
     def table(self, var: str) -> tuple[list[str], np.ndarray]:
         child = self.potentials[var][0]
         parents = self.parents(var)
+        modelled = var in self.tables.models
+        if modelled and self.potentials[var][2] is None:
+            return parents, self.tables.generated_cpt(var, self.nodes, parents)
         data = self.data(var)
         values = [probability(t[1], lambda m, t=t: self.error(f"{m} in the data of '{var}'", t))
                   for t in data]
         cpt = make_cpt(values, var, len(self.nodes[var]["states"]),
                        [(p, self.nodes[p]["states"]) for p in parents], lambda m: self.error(m, child),
                        self.budget, self.repairs)
-        return parents, cpt
+        return parents, self.tables.checked_cpt(var, self.nodes, parents, cpt) if modelled else cpt
 
 
 def parse_net(text: str, path: str = "<string>", strict: bool = False) -> Network:
