@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="hard evidence VAR=STATE, likelihood evidence VAR~l1,l2,..., or DECISION=OPTION for "
                              "a decision already taken (repeatable)")
     parser.add_argument("--method", choices=METHODS, default="auto",
-                        help="auto (exact, LIMID if the exact tables exceed memory), no-forgetting or limid "
+                        help="auto (exact; LIMID when the exact tables exceed memory or the decisions are not "
+                             "on one directed path), no-forgetting or limid "
                              "(default auto)")
     parser.add_argument("--errorbars", action="store_true",
                         help="delta-method error bar of the expected utility (needs counts or --ess)")

@@ -13,7 +13,12 @@ Jensen, Jensen & Dittmer 1994, §2):
 
 * the graph of all arcs (CPT parents, informational arcs, utility arcs) is acyclic;
 * utility nodes have no children;
-* consecutive decisions lie on a directed path (D1 ⇝ D2 ⇝ ... ⇝ Dn), which makes their order total.
+* the listed order agrees with the graph: no decision reaches an earlier-listed one by a directed path.
+
+When consecutive decisions also lie on a directed path (D1 ⇝ D2 ⇝ ... ⇝ Dn) their order is total and the
+diagram is a classic influence diagram (:attr:`InfluenceDiagram.ordered`), solved exactly under no-forgetting.
+Otherwise it is a LIMID (Lauritzen & Nilsson 2001, as Hugin reads such files): each decision sees only its
+declared parents, and it is solved by single policy updating (:mod:`bnstudio.decision.limid`).
 
 Every problem is one :class:`~bnstudio.errors.ValidationError` line naming the node.
 
@@ -154,6 +159,11 @@ class InfluenceDiagram:
         """All arcs: CPT parents, informational arcs and utility arcs."""
         return full_graph(self._net, self.decisions, self.utilities)
 
+    @property
+    def ordered(self) -> bool:
+        """Whether the decisions lie on one directed path (a total order: no-forgetting applies)."""
+        return unordered_pair(self.graph(), self.decision_names) is None
+
     # ------------------------------------------------------------------ derived diagrams
     def with_parameters(self, cpts: Mapping[str, np.ndarray] | None = None,
                         alphas: Mapping[str, np.ndarray | None] | None = None) -> "InfluenceDiagram":
@@ -210,11 +220,19 @@ def validate_diagram(net: Network, decisions: Sequence[DecisionNode], utilities:
         cycle = []
     if cycle:
         raise CycleError(f"the diagram has the cycle {' -> '.join(cycle + cycle[:1])}", cycle + cycle[:1])
+    for k, later in enumerate(names):
+        for earlier in names[:k]:
+            if nx.has_path(graph, later, earlier):
+                raise ValidationError(f"decision '{later}' is listed after '{earlier}' but there is a directed "
+                                      f"path from '{later}' to '{earlier}': list the decisions in the order taken")
+
+
+def unordered_pair(graph: nx.DiGraph, names: Sequence[str]) -> tuple[str, str] | None:
+    """The first consecutive decisions with no directed path from one to the next, or None (a total order)."""
     for first, second in zip(names, names[1:]):
         if not nx.has_path(graph, first, second):
-            raise ValidationError(f"decisions '{first}' and '{second}' are not ordered: there is no directed path "
-                                  f"from '{first}' to '{second}' (the decisions, in the order taken, must lie on "
-                                  f"one directed path)")
+            return first, second
+    return None
 
 
 def _check_names(net: Network, decisions: list[str], utilities: list[str]) -> None:

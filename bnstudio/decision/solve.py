@@ -1,8 +1,10 @@
 """Solve an influence diagram under evidence: optimal policies, the expected utility of every option.
 
 ``solve(diagram, evidence)`` runs the exact no-forgetting rollback (:mod:`bnstudio.decision.rollback`); with
-``method="auto"``, when a table of that solution would exceed the memory budget, it runs the LIMID single
-policy update instead (:mod:`bnstudio.decision.limid`) and says so in :attr:`DecisionSolution.method`.
+``method="auto"``, when a table of that solution would exceed the memory budget, or when the decisions are not
+totally ordered (a LIMID, :attr:`~bnstudio.decision.model.InfluenceDiagram.ordered`: no-forgetting has no
+meaning there), it runs the LIMID single policy update instead (:mod:`bnstudio.decision.limid`) and says so in
+:attr:`DecisionSolution.method`.
 Then the policies are fixed and the diagram is a Bayesian network (:mod:`bnstudio.decision.policy_net`):
 
 * the expected utility E[U | e] of the policies and p(e) under them;
@@ -20,11 +22,11 @@ from typing import Any, Mapping
 import numpy as np
 
 from bnstudio.decision.limid import single_policy_update
-from bnstudio.decision.model import InfluenceDiagram
+from bnstudio.decision.model import InfluenceDiagram, unordered_pair
 from bnstudio.decision.policy_net import (expected_utilities, policy_expected_utility, policy_network,
                                           utility_scales)
 from bnstudio.decision.rollback import Policy, rollback
-from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded
+from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded, ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.inference.evidence import VariableIndex, describe, likelihood_vector
 
@@ -97,8 +99,13 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     evidence = dict(evidence or {})
     likelihoods, taken = split_evidence(diagram, evidence)
     iterations = 0
+    unordered = unordered_pair(diagram.graph(), diagram.decision_names)
+    if unordered is not None and method == "no-forgetting":
+        raise ValidationError(f"decisions '{unordered[0]}' and '{unordered[1]}' are not ordered (no directed path "
+                              f"from one to the next): no-forgetting needs the decisions on one directed path; "
+                              f"solve this LIMID by single policy updating (method limid)")
     try:
-        if method == "limid":
+        if method == "limid" or unordered is not None:
             raise MemoryBudgetExceeded("LIMID requested")
         policies = rollback(diagram, likelihoods, taken, memory_budget / 8).policies
         used = "no-forgetting"

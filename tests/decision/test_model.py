@@ -32,8 +32,8 @@ def test_a_valid_diagram_and_its_temporal_order():
     (lambda c, d, u: c.append(("Z", ["a"], ["U"], [[1.0]] * 1)), "utility node 'U' has a child 'Z'"),
     (lambda c, d, u: d.__setitem__(0, ("D1", ["go", "stay"], ["U"])), "utility node 'U' has a child 'D1'"),
     (lambda c, d, u: u.append(("V", ["U"], [1.0])), "utility node 'U' has a child 'V'"),
-    (lambda c, d, u: d.__setitem__(1, ("D2", ["go", "stay"], [])), "no directed path from 'D1' to 'D2'"),
-    (lambda c, d, u: d.reverse(), "no directed path from 'D2' to 'D1'"),
+    (lambda c, d, u: d.reverse(), "decision 'D1' is listed after 'D2' but there is a directed path from 'D1' "
+                                  "to 'D2'"),
     (lambda c, d, u: d.__setitem__(0, ("D1", ["go", "stay"], ["Y"])), "cycle"),
     (lambda c, d, u: u.__setitem__(0, ("U", ["Y", "D2"], [1.0, 2.0])), "utility table of 'U' has shape (2,)"),
     (lambda c, d, u: u.__setitem__(0, ("U", ["Y", "Q"], [[1.0]])), "unknown parent 'Q'"),
@@ -101,3 +101,13 @@ def test_the_diagram_keeps_its_own_network():
     net = diagram.network
     net.set_cpt("Oil", [1.0, 0.0, 0.0])
     assert diagram.cpt("Oil").tolist() == [0.5, 0.3, 0.2]
+
+
+def test_decisions_on_no_common_path_make_a_limid_not_an_error():
+    """Hugin reads a diagram whose decisions are not totally ordered as a LIMID (Lauritzen & Nilsson 2001); so do
+    we: it is valid, not ``ordered``, and no-forgetting is not assumed."""
+    chance, decisions, utilities = _parts()
+    assert build_influence_diagram(chance, decisions, utilities).ordered
+    decisions[1] = ("D2", ["go", "stay"], [])         # D2 no longer sees Y, and nothing leads from D1 to D2
+    diagram = build_influence_diagram(chance, decisions, utilities)
+    assert not diagram.ordered and diagram.decision_names == ("D1", "D2")

@@ -325,5 +325,11 @@ def test_chance_node_to_decision_and_back(built):
     assert state(doc) == after
     doc.undo_stack.undo()
     assert state(doc) == before
-    # a chance node that no order can take (Oil is no descendant of Test, and reaches Drill) is refused
-    assert "not ordered" in refused(window, lambda: doc.execute(make_decision(doc, "Oil")))
+    # a chance node no total order can take (Oil is no descendant of Test, and reaches Drill) makes a LIMID, as
+    # Hugin reads one: solved by single policy updating, and the panel says so
+    assert doc.execute(make_decision(doc, "Oil"))
+    assert doc.decisions.decision_names == ("Oil", "Test", "Drill")
+    assert window.decision_solver.latest.solution.method == "limid-spu"
+    assert "LIMID single policy updating" in window.decision_panel.details.text()
+    doc.undo_stack.undo()
+    assert state(doc) == before

@@ -224,11 +224,21 @@ def test_net_influence_diagram_errors(old, new, fragment):
     assert fragment in str(info.value) and "\n" not in str(info.value)
 
 
-def test_unordered_decisions_are_refused_naming_them():
+def test_unordered_decisions_are_read_as_a_limid_as_hugin_does(tmp_path):
+    """Decisions on no common directed path: Hugin reads the file as a LIMID, and so do we (it was refused)."""
     text = NET_ID.replace('utility U { }', 'decision E { states = ("c" "d"); }\nutility U { }').replace(
         "potential (D) { }", "potential (D) { }\npotential (E) { }")
-    with pytest.raises(FormatError, match="decisions 'D' and 'E' are not ordered"):
-        parse_net_model(text, "bad.net")
+    diagram = parse_net_model(text, "limid.net")
+    assert set(diagram.decision_names) == {"D", "E"} and not diagram.ordered
+    solution = solve(diagram)
+    # D = b: p(X | b) = (0.1, 0.9), EU = 0.1 * 2 + 0.9 * 4 = 3.8 against 0.5 * 1 + 0.5 * 3 = 2 for D = a
+    assert solution.method == "limid-spu" and solution.expected_utility == pytest.approx(3.8, abs=1e-12)
+    assert solution.best_option("D") == "b"
+    path = tmp_path / "limid.net"
+    write_influence_diagram(diagram, path)
+    again = read_model(path)
+    assert set(again.decision_names) == {"D", "E"} and not again.ordered
+    assert solve(again).expected_utility == pytest.approx(3.8, abs=1e-12)
 
 
 def test_a_decision_potential_without_data_and_hugin_weights_in_chance_tables():

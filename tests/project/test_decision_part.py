@@ -65,7 +65,8 @@ def test_a_broken_decision_part_names_its_json_path(tmp_path):
         tmp_path, lambda d: d["decisions"].append({"name": "Nope", "parents": []}))
     assert "decision.decisions[0].extra: unknown key" in broken(
         tmp_path, lambda d: d["decisions"][0].__setitem__("extra", 1))
-    assert "decisions 'Drill' and 'Test' are not ordered" in broken(tmp_path, lambda d: d["decisions"].reverse())
+    assert "decision 'Test' is listed after 'Drill' but there is a directed path from 'Test' to 'Drill'" in broken(
+        tmp_path, lambda d: d["decisions"].reverse())
     assert "expected a finite utility" in broken(
         tmp_path, lambda d: d["utilities"][0].__setitem__("table", [1e999, 0]))
 

@@ -152,8 +152,9 @@ class DecisionPanel(QWidget):
             self.contributions.clear()
             return
         self.meu.setText(f"Maximum expected utility: {st.format_utility(solution.expected_utility)}")
+        why = "" if solution.diagram.ordered else " (the decisions are not on one directed path)"
         method = "exact (no-forgetting)" if solution.method == "no-forgetting" else \
-            f"LIMID single policy updating, {solution.iterations} sweeps (a local optimum)"
+            f"LIMID single policy updating{why}, {solution.iterations} sweeps (a local optimum)"
         self.details.setText(f"Under the current evidence, p(e) = {solution.probability_of_evidence:.4g}; "
                              f"solution: {method}.")
         self._show_options(solution)
