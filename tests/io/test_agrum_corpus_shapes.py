@@ -1,7 +1,7 @@
 """Files shaped like aGrUM's test resources (src/testunits/ressources) and GeNIe's DSL files, written for these
 tests (tests/io/corpus/agrum_*), each with its expected result worked out by hand here: GeNIe's DSL text format
 (layout, comments, forward references, GeNIe's row repairs, aGrUM's numeric ids), its table order checked
-against pyAgrum's DSL reader, the DSL writer, and malformed DSL."""
+against pyAgrum's DSL reader, the DSL writer, malformed DSL, and UAI scopes written child first by old aGrUM."""
 from __future__ import annotations
 
 import itertools
@@ -18,6 +18,7 @@ from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import FORMATS, read_network, write_network
 from bnstudio.io.dsl import parse_dsl
+from bnstudio.io.uai import parse_uai
 from tests.io.test_corpus import CORPUS, read  # read: the network, its one repair message; strict refuses
 
 
@@ -230,3 +231,27 @@ def test_corrupted_dsl_gives_a_format_error_or_a_valid_network():
         net.validate()
         outcomes["read"] += 1
     assert outcomes["read"] > 10 and outcomes["refused"] > 100, outcomes
+
+
+# ------------------------------------------------------------------ UAI scopes written child first (old aGrUM)
+def test_uai_scopes_written_child_first_are_read_reversed():
+    """``2 1 0`` is variable 1 given 0 and ``3 2 0 1`` variable 2 given 0 and 1, each table with the first scope
+    variable fastest: the UAI layout of the reversed scopes."""
+    net, message = read("agrum_child_first.uai", repaired=True)
+    assert "read every scope with the child first" in message
+    assert net.parents("V1") == ("V0",) and net.parents("V2") == ("V1", "V0")
+    assert net.cpt("V1").tolist() == [[0.01, 0.4, 0.59], [0.3, 0.3, 0.4]]
+    # rows of V2 in the file: (V0, V1) = (0,0) .99, (1,0) .9, (0,1) .8, (1,1) .6, (0,2) .7, (1,2) 0 for state 0
+    expected = {(0, 0): 0.99, (1, 0): 0.9, (0, 1): 0.8, (1, 1): 0.6, (0, 2): 0.7, (1, 2): 0.0}
+    for (v0, v1), p in expected.items():
+        assert net.cpt("V2")[v1, v0, 0] == p
+    # P(V2=0) = .2 (.01 .99 + .4 .8 + .59 .7) + .8 (.3 .9 + .3 .6 + .4 0) = .14858 + .36
+    assert InferenceEngine(net).posterior("V2")["V2"] == pytest.approx([0.50858, 0.49142], abs=1e-12)
+
+
+def test_a_uai_file_read_neither_way_names_the_variable_with_two_cpts():
+    """Functions 1 and 2 both end with variable 1 and both start with variable 0: no reading gives one CPT each."""
+    text = "BAYES\n3\n2 2 2\n3\n1 0\n2 0 1\n2 0 1\n2 0.5 0.5\n4 1 0 0 1\n4 1 0 0 1\n"
+    with pytest.raises(FormatError, match=r"^x\.uai:7:1: variables can have only one CPT: functions 1 and 2 both "
+                                          r"end with variable 1$"):
+        parse_uai(text, "x.uai")
