@@ -46,6 +46,10 @@ from bnstudio.inference import InferenceEngine
 from bnstudio.io import FORMATS, read_model
 
 TOLERANCE = 1e-6
+# network files of the corpus, whether or not this version of BN Studio registers their format (so that counts
+# before and after a reader is added compare)
+_EXTENSIONS = (set(FORMATS) | {".dsl"}) - {".bnsproj"}
+_NAMES = {".dsl": "GeNIe DSL"}
 _DSL = re.compile(r"\s*net\s+[^\s{]+\s*\{")
 _DIAGRAM = re.compile(rb"""TYPE\s*=\s*["'](?:decision|utility)["']|<(?:decision|utility)\b|^\s*(?:decision|utility)\s""",
                       re.IGNORECASE | re.MULTILINE)
@@ -60,7 +64,7 @@ def _extension(text: str) -> str | None:
     head = text.lstrip()
     if head.startswith("<?xml") or head.startswith("<smile") or head.upper().startswith("<BIF"):
         return _xml_extension(head)
-    if _DSL.match(head) and "NAMESTATES" in head:
+    if _DSL.match(head):  # Hugin NET has no id after "net"
         return ".dsl"
     if head.startswith("network ") and "variable" in head:
         return ".bif"
@@ -104,8 +108,8 @@ def _members(root: Path):
 
 def _texts(name: str, data: bytes) -> list[tuple[str, bytes, str | None]]:
     """(origin, bytes, extension) of the network texts in one member of the corpus."""
-    ext = next((e for e in sorted(FORMATS, key=len, reverse=True) if name.lower().endswith(e)), None)
-    if ext is not None and ext != ".bnsproj":
+    ext = next((e for e in sorted(_EXTENSIONS, key=len, reverse=True) if name.lower().endswith(e)), None)
+    if ext is not None:
         return [(name, data, ext)]
     if name.lower().endswith(".txt"):
         return [(name, data, _extension(data.decode("utf-8", "replace")))]
@@ -286,7 +290,8 @@ def _same(model, ours, theirs) -> bool:
 
 
 def _row(path: Path, diagram: bool) -> str:
-    name = FORMATS[".bif.gz" if path.name.endswith(".bif.gz") else path.suffix].name
+    ext = ".bif.gz" if path.name.endswith(".bif.gz") else path.suffix
+    name = FORMATS[ext].name if ext in FORMATS else _NAMES[ext]
     return f"{name} (influence diagrams)" if diagram else name
 
 
