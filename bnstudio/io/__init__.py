@@ -1,7 +1,7 @@
 """Reading and writing network files, dispatched on the file extension.
 
 >>> sorted(FORMATS)
-['.bif', '.bif.gz', '.bifxml', '.bnsproj', '.net', '.uai', '.xdsl', '.xml', '.xmlbif']
+['.bif', '.bif.gz', '.bifxml', '.bnsproj', '.dsl', '.net', '.uai', '.xdsl', '.xml', '.xmlbif']
 
 To add a format, register its extension(s) in :data:`FORMATS` with a reader ``(path, strict=False) -> Network`` and
 a writer ``(net, path) -> None``. Readers raise :class:`~bnstudio.errors.FormatError` for every problem (missing
@@ -20,6 +20,7 @@ from bnstudio.io.atomic import PathLike
 from bnstudio.io.bif import format_bif, parse_bif, read_bif, write_bif
 from bnstudio.io.canonical_props import take_model_properties, with_model_properties
 from bnstudio.io.diagram_files import DIAGRAM_FORMATS, diagram_format_for
+from bnstudio.io.dsl import read_dsl, write_dsl
 from bnstudio.io.hugin_net import read_net, write_net
 from bnstudio.io.repairs import reading_strictly, strict_reading
 from bnstudio.io.uai import read_uai, write_uai
@@ -66,6 +67,7 @@ FORMATS: dict[str, FileFormat] = {
     ".bifxml": _XMLBIF,  # pyAgrum's name for XMLBIF
     ".net": _keeping_models("Hugin NET", read_net, write_net),
     ".xdsl": FileFormat("GeNIe XDSL", read_xdsl, write_xdsl),
+    ".dsl": FileFormat("GeNIe DSL", read_dsl, write_dsl),
     ".uai": FileFormat("UAI", read_uai, write_uai),
     ".bnsproj": FileFormat("BN Studio project", _read_project, _write_project),
 }
@@ -132,6 +134,6 @@ def write_influence_diagram(diagram: InfluenceDiagram, path: PathLike) -> None:
 
 
 __all__ = ["DIAGRAM_FORMATS", "FORMATS", "FileFormat", "format_bif", "format_for", "parse_bif", "read_bif",
-           "read_model", "read_net", "read_network", "read_uai", "read_xdsl", "read_xmlbif", "strict_reading",
-           "write_bif", "write_influence_diagram", "write_net", "write_network", "write_uai", "write_xdsl",
+           "read_dsl", "read_model", "read_net", "read_network", "read_uai", "read_xdsl", "read_xmlbif", "strict_reading",
+           "write_bif", "write_dsl", "write_influence_diagram", "write_net", "write_network", "write_uai", "write_xdsl",
            "write_xmlbif"]

@@ -23,6 +23,10 @@ Conventions
   :mod:`bnstudio.io.common`; numbers are written with ``repr``.
 * pyAgrum (3.3.1) writes multi-parent tables with the *first* parent varying fastest after the child,
   against the format's rule; such files read here with the parent axes permuted.
+* Old aGrUM versions wrote each scope child first (``2 2 0``: variable 2 given variable 0) with the first scope
+  variable fastest -- the format's layout of the reversed scope. A file that only reads that way (the
+  child-last reading gives some variable two CPTs, the child-first one gives each variable one) is read so,
+  and the repair is reported (pyAgrum 3.3.1 refuses such files: "Parents already defined").
 """
 from __future__ import annotations
 
@@ -111,7 +115,7 @@ class _Reader:
         if n_functions != n:
             raise self.error(f"a BAYES file needs one function per variable: {n_functions} functions for "
                              f"{n} variables")
-        scopes, starts = self.scopes(n), {}
+        scopes, starts = self.scopes(n, repairs), {}
         names = [f"V{i}" for i in range(n)]
         for scope in scopes:  # every size, before any table is read
             budget.family(names[scope[-1]], [cards[v] for v in scope], self.error)
@@ -141,22 +145,44 @@ class _Reader:
         repairs.warn()
         return net
 
-    def scopes(self, n: int) -> list[list[int]]:
-        """The scope of each of the ``n`` functions (parents, then the child), checked."""
+    def scopes(self, n: int, repairs: Repairs) -> list[list[int]]:
+        """The scope of each of the ``n`` functions (parents, then the child), checked.
+
+        Old aGrUM versions wrote each scope with the child *first* (and the table with the first scope variable
+        fastest, which is the format's order on the reversed scope). When the child-last reading would give a
+        variable two CPTs but the child-first one gives every variable exactly one, the scopes are read reversed
+        and the repair is reported."""
         scopes: list[list[int]] = []
-        child_of: dict[int, int] = {}
+        starts: list[int] = []
         for f in range(n):
             size = self.integer(f"the scope size of function {f}", 1, n)
+            starts.append(self.toks[self.i - 1][1])
             scope = [self.integer(f"a variable index in the scope of function {f}", 0, n - 1) for _ in range(size)]
             if len(set(scope)) != size:
                 raise self.error(f"the scope of function {f} lists a variable twice: {scope}")
-            child = scope[-1]
-            if child in child_of:
-                raise self.error(f"variables can have only one CPT: functions {child_of[child]} and {f} both "
-                                 f"end with variable {child}")
-            child_of[child] = f
             scopes.append(scope)
-        return scopes
+        twice = _second_function_of_a_variable(scopes, -1)
+        if twice is None:
+            return scopes
+        if _second_function_of_a_variable(scopes, 0) is None:
+            repairs.note("read every scope with the child first, then its parents (the layout of old aGrUM "
+                         "versions; the UAI format puts the child last)", lambda m: self.error(m, starts[twice]))
+            return [scope[::-1] for scope in scopes]
+        child = scopes[twice][-1]
+        first = next(f for f, scope in enumerate(scopes) if scope[-1] == child)
+        raise self.error(f"variables can have only one CPT: functions {first} and {twice} both end with variable "
+                         f"{child}", starts[twice])
+
+
+def _second_function_of_a_variable(scopes: list[list[int]], position: int) -> int | None:
+    """The first function whose variable at ``position`` (-1: last, 0: first) an earlier function has there
+    too, or None when that position names every variable once."""
+    seen: set[int] = set()
+    for f, scope in enumerate(scopes):
+        if scope[position] in seen:
+            return f
+        seen.add(scope[position])
+    return None
 
 
 def parse_uai(text: str, path: str = "<string>", strict: bool = False) -> Network:

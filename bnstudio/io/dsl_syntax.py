@@ -1,0 +1,193 @@
+"""The syntax of GeNIe's DSL text format: tokens and the generic tree of ``KEY = value;`` statements.
+
+The format (GeNIe's "DSL file format", kept by GeNIe and SMILE for backward compatibility) is a nest of blocks::
+
+    net Name { HEADER = { ... }; node X { TYPE = CPT; PARENTS = (A, B); DEFINITION = { ... }; }; ... };
+
+* a *block* ``{ ... }`` holds statements, each ended by ``;``: ``KEY = value`` or ``node ID { ... }``;
+* a *value* is a block, a list ``( item, item, ... )`` of words or strings, or a single word or string;
+* words are identifiers and numbers (``State1``, ``0``, ``1e-06``); strings are ``"..."`` with backslash
+  escapes; comments are ``// ...`` to the end of the line, ``/* ... */`` and the nesting ``/# ... #/``.
+
+This module knows nothing of networks: :mod:`bnstudio.io.dsl` reads them from the tree. Every syntax error is
+one :class:`~bnstudio.errors.FormatError` with the line and column of the offending token; nesting deeper than
+:data:`MAX_DEPTH` is refused (no recursion error on ``{{{{...``).
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from bnstudio.errors import FormatError
+from bnstudio.io.messages import shorten, tidy
+
+MAX_DEPTH = 64  # GeNIe's own files nest 4 deep (net, node, SCREEN, POSITION)
+
+_TOKEN = re.compile(r"""(?P<space>\s+)|(?P<line>//[^\n]*)|(?P<block>/\*.*?\*/)|(?P<nest>/\#)
+                        |(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<punct>[(){}=;,])|(?P<word>[^\s(){}=;,"/]+)
+                        |(?P<bad>.)""", re.VERBOSE | re.DOTALL)
+_NEST = re.compile(r"/\#|\#/")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
+
+
+@dataclass
+class Token:
+    kind: str  # 'word', 'str', a punctuation character, or 'eof'
+    value: str
+    offset: int
+
+
+@dataclass
+class Block:
+    """``{ ... }``: its statements in file order (a key may repeat), and where it starts."""
+
+    offset: int
+    fields: list[tuple[Token, "Value"]] = field(default_factory=list)
+    nodes: list[tuple[Token, "Block"]] = field(default_factory=list)
+
+    def get(self, key: str) -> list[tuple[Token, "Value"]]:
+        """The statements ``key = value`` of this block (case-sensitive, as GeNIe writes them)."""
+        return [(k, v) for k, v in self.fields if k.value == key]
+
+
+@dataclass
+class ValueList:
+    """``( a, b, ... )``: its items (words and strings) and where it starts."""
+
+    offset: int
+    items: list[Token]
+
+
+Value = Block | ValueList | Token
+
+
+class Syntax:
+    """The tokens of one DSL text, and errors located by line and column."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.text, self.path = text, path
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+        self.toks = self._tokens()
+        self.i = 0
+
+    def error(self, message: str, offset: int) -> FormatError:
+        line = bisect_right(self.newlines, offset - 1)
+        column = offset - (self.newlines[line - 1] + 1 if line else 0)
+        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
+
+    def _tokens(self) -> list[Token]:
+        text, pos, out = self.text, 0, []
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            kind = m.lastgroup
+            if kind == "nest":
+                pos = self._skip_nested(pos)
+                continue
+            if kind == "bad":
+                if text.startswith("/*", pos):
+                    raise self.error("unterminated /* comment", pos)
+                what = "unterminated string" if text[pos] == '"' else f"unexpected character {text[pos]!r}"
+                raise self.error(what, pos)
+            if kind == "str":
+                out.append(Token("str", _unescape(m.group()[1:-1]), pos))
+            elif kind in ("punct", "word"):
+                out.append(Token(m.group() if kind == "punct" else "word", m.group(), pos))
+            pos = m.end()
+        out.append(Token("eof", "", len(text)))
+        return out
+
+    def _skip_nested(self, start: int) -> int:
+        """The offset just after the ``/# ... #/`` comment starting at ``start`` (these comments nest)."""
+        depth, pos = 0, start
+        for m in _NEST.finditer(self.text, start):
+            depth += 1 if m.group() == "/#" else -1
+            pos = m.end()
+            if depth == 0:
+                return pos
+        raise self.error("unterminated /# comment", start)
+
+    # ------------------------------------------------------------------ the tree
+    def next(self) -> Token:
+        tok = self.toks[self.i]
+        self.i += tok.kind != "eof"
+        return tok
+
+    def peek(self, ahead: int = 0) -> Token:
+        return self.toks[min(self.i + ahead, len(self.toks) - 1)]
+
+    @staticmethod
+    def show(tok: Token) -> str:
+        return "the end of the file" if tok.kind == "eof" else f"'{shorten(tok.value, 40)}'"
+
+    def expect(self, kind: str, context: str) -> Token:
+        tok = self.next()
+        if tok.kind != kind:
+            raise self.error(f"expected '{kind}' {context}, found {self.show(tok)}", tok.offset)
+        return tok
+
+    def network(self) -> tuple[Token, Block]:
+        """``net ID { ... };``: the id and the block (the final ``;`` may be missing)."""
+        head = self.next()
+        if head.kind != "word" or head.value != "net":
+            raise self.error(f"expected 'net' at the start of a DSL file, found {self.show(head)}", head.offset)
+        name = self.next()
+        if name.kind not in ("word", "str"):
+            raise self.error(f"expected the network id after 'net', found {self.show(name)}", name.offset)
+        block = self.block(1, f"of network '{shorten(name.value)}'")
+        if self.peek().kind == ";":
+            self.next()
+        tail = self.next()
+        if tail.kind != "eof":
+            raise self.error(f"unexpected {self.show(tail)} after the end of the network", tail.offset)
+        return name, block
+
+    def block(self, depth: int, context: str) -> Block:
+        opening = self.expect("{", context)
+        if depth > MAX_DEPTH:
+            raise self.error(f"blocks nested more than {MAX_DEPTH} deep", opening.offset)
+        out = Block(opening.offset)
+        while self.peek().kind != "}":
+            key = self.next()
+            if key.kind != "word":
+                raise self.error(f"expected a field name or 'node' {context}, found {self.show(key)}", key.offset)
+            if key.value == "node" and self.peek().kind in ("word", "str") and self.peek(1).kind == "{":
+                ident = self.next()
+                out.nodes.append((ident, self.block(depth + 1, f"in node '{shorten(ident.value)}'")))
+            else:
+                self.expect("=", f"after '{shorten(key.value, 40)}'")
+                out.fields.append((key, self.value(depth + 1, f"in {key.value}")))
+            self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
+        self.next()
+        return out
+
+    def value(self, depth: int, context: str) -> Value:
+        tok = self.peek()
+        if tok.kind == "{":
+            return self.block(depth, context)
+        if tok.kind in ("word", "str"):
+            return self.next()
+        if tok.kind != "(":
+            raise self.error(f"expected a value {context}, found {self.show(tok)}", tok.offset)
+        self.next()
+        items: list[Token] = []
+        while self.peek().kind != ")":
+            if items:
+                self.expect(",", f"between the items of a list {context}")
+            item = self.next()
+            if item.kind not in ("word", "str"):
+                raise self.error(f"expected a list item {context}, found {self.show(item)}", item.offset)
+            items.append(item)
+        self.next()
+        return ValueList(tok.offset, items)
+
+
+def _unescape(body: str) -> str:
+    """A C++-style string body: ``\\n``, ``\\t``, ``\\r`` and ``\\x`` for any other ``x``."""
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body, flags=re.DOTALL)
+
+
+def escape(text: str) -> str:
+    """``text`` as the body of a DSL string (the inverse of the reader's unescaping)."""
+    return (text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+            .replace("\t", "\\t"))
