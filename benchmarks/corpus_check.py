@@ -254,9 +254,16 @@ def _reference(path: Path, model):
                 if path.suffix not in (".bifxml",):
                     return None, "pyAgrum reads influence diagrams from XMLBIF only"
                 try:
-                    return "pyAgrum", _pyagrum_meu(path, model)
+                    meu = _pyagrum_meu(path, model)
                 except Exception as exc:  # noqa: BLE001 -- any failure of the reference means "not checked"
                     return None, f"pyAgrum: {_short(exc)}"
+                if not model.ordered:   # a LIMID: pyAgrum refuses it unless told an order, then solves another ID
+                    from bnstudio.decision import solve
+                    ours = solve(model).expected_utility
+                    return None, (f"a LIMID (decisions not on one directed path; pyAgrum 3.3.1: not solvable): our "
+                                  f"SPU MEU {ours:.6g} is {'within' if ours <= meu + 1e-9 * max(1, abs(meu)) else 'ABOVE'}"
+                                  f" the bound pyAgrum's no-forgetting MEU {meu:.6g} in our decision order gives")
+                return "pyAgrum", meu
             multi = any(len(model.parents(v)) > 1 for v in model.variables)
             if path.suffix == ".uai" and multi:  # pgmpy reads UAI child-slowest: pyAgrum, in its own order
                 try:

@@ -8,8 +8,8 @@ A file with decision or utility nodes is read into a :class:`~bnstudio.decision.
 * a utility node's table has one real number per configuration of its parents, in the order the format uses
   for a CPT row index (the first parent slowest): the CPT layout without the child's axis;
 * the decisions are taken in a topological order of the whole graph (no format stores the order otherwise);
-  the diagram then requires them to lie on one directed path (see :mod:`bnstudio.decision.model`), else the
-  file is refused in one line naming the two unordered decisions.
+  when they do not lie on one directed path the diagram is a LIMID, as Hugin reads such files (see
+  :mod:`bnstudio.decision.model`).
 
 :mod:`bnstudio.decision` is imported only when a file holds decision or utility nodes, so reading plain
 networks stays light.
