@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
+import numpy as np
+
 from bnstudio.core.network import Network
 from bnstudio.errors import BNStudioError, FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import json_document
+from bnstudio.io.common import json_document, row_label
 from bnstudio.io.hugin_net import read_net_model, write_net_diagram
+from bnstudio.io.repairs import Repairs
 from bnstudio.io.xdsl import read_xdsl_model, write_xdsl_diagram
 from bnstudio.io.xmlbif import read_xmlbif_model, write_xmlbif_diagram
 
@@ -38,14 +41,47 @@ class DiagramFormat(NamedTuple):
 
 
 def read_diagram_json(path: PathLike, strict: bool = False) -> "InfluenceDiagram":
-    """The JSON form of an influence diagram; every problem is one :class:`FormatError` line naming the file."""
+    """The JSON form of an influence diagram; every problem is one :class:`FormatError` line naming the file.
+    Chance tables are judged by the one row policy of every format (:mod:`bnstudio.io.repairs`; ``strict``
+    refuses every repair)."""
     from bnstudio.decision.serial import diagram_from_dict
 
     data = json_document(read_text(path), str(path))
+    repairs = Repairs(str(path), strict)
     try:
-        return diagram_from_dict(data)
+        diagram = diagram_from_dict(_repaired_rows(data, repairs, str(path)))
     except BNStudioError as exc:
         raise FormatError(str(exc), str(path)) from None
+    repairs.warn()
+    return diagram
+
+
+def _repaired_rows(data: object, repairs: Repairs, path: str) -> object:
+    """``data`` with every well-formed chance table's rows repaired as in every format (a malformed entry is
+    left for :func:`~bnstudio.decision.serial.diagram_from_dict` to name)."""
+    if not isinstance(data, dict) or not isinstance(data.get("chance"), list):
+        return data
+    entries = [e for e in data["chance"] + list(data.get("decisions") or []) if isinstance(e, dict)]
+    states = {e.get("name"): e.get("states") for e in entries if isinstance(e.get("states"), list)}
+    chance = []
+    for k, entry in enumerate(data["chance"]):
+        try:
+            cpt = np.array(entry["cpt"], dtype=float)
+            card = len(entry["states"])
+            parents = [(p, states[p]) for p in entry.get("parents", [])]
+        except (TypeError, ValueError, KeyError):
+            chance.append(entry)
+            continue
+        if cpt.ndim != len(parents) + 1 or cpt.shape[-1] != card or card == 0:
+            chance.append(entry)
+            continue
+        rows = cpt.reshape(-1, card)
+        bad = repairs.rows(rows, lambda r: f"row {row_label(parents, r)} of '{entry['name']}'")
+        if bad is not None:
+            raise FormatError(f"chance[{k}].cpt: " + repairs.refusal(f"row {row_label(parents, bad)} of "
+                                                                     f"'{entry['name']}'"), path)
+        chance.append({**entry, "cpt": rows.reshape(cpt.shape).tolist()})
+    return {**data, "chance": chance}
 
 
 def write_diagram_json(diagram: "InfluenceDiagram", path: PathLike) -> None:

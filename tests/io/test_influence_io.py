@@ -305,3 +305,26 @@ def test_the_decision_order_follows_the_arcs_not_the_file_order():
     diagram = parse_xmlbif_model(swapped)
     assert diagram.decision_names == ("Test", "Drill")
     assert_same_solution(diagram, oil())
+
+
+def test_json_diagram_rows_follow_the_one_row_policy(tmp_path):
+    """A .json diagram's chance rows are judged like every format's: 0.9995 rescaled and said, a far row refused
+    naming the entry and the row, and strict reading repairs nothing."""
+    import json
+
+    doc = oil().to_dict()
+    oil_entry = next(c for c in doc["chance"] if c["name"] == "Oil")
+    oil_entry["cpt"] = [0.5, 0.3, 0.1995]
+    path = tmp_path / "rounded.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.warns(RepairWarning, match="rescaled 1 row.*row \\(\\) of 'Oil' sums to 0.9995"):
+        diagram = read_model(path)
+    np.testing.assert_allclose(diagram.cpt("Oil"), np.array([0.5, 0.3, 0.1995]) / 0.9995, rtol=1e-15)
+    with pytest.raises(FormatError, match="strict reading repairs nothing"):
+        read_model(path, strict=True)
+    oil_entry["cpt"] = [0.5, 0.3, 0.1]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_model(path)
+    assert "row () of 'Oil' sums to 0.9, not 1" in str(info.value) and "\n" not in str(info.value)
+
