@@ -25,10 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", type=opt.path, help="the SQLite results file (default: next to the study "
                         "file; SUITE.sqlite in the current folder for a suite)")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=opt.positive_int, help="local worker processes (default: every core)")
+    where.add_argument("--workers", type=opt.workers, help="local worker processes (default: every core)")
     where.add_argument("--scheduler", type=opt.name("a scheduler address"),
                        help="run on the Dask cluster at tcp://HOST:PORT (pip install 'bnstudio[cluster]')")
-    where.add_argument("--dask-local", type=opt.positive_int, metavar="N",
+    where.add_argument("--dask-local", type=opt.workers, metavar="N",
                        help="start a local Dask cluster of N worker processes and run there")
     parser.add_argument("--report", type=opt.path, help="report folder (default: STUDY-report beside the results)")
     parser.add_argument("--no-report", action="store_true", help="do not write the report at the end")

@@ -7,7 +7,8 @@ again (API boundary); these say it in the command line's terms.
 Integers accept integral float notation (``-n 1e6``); every float must be finite. The bounds are:
 
 * counts of draws, bags, iterations and search steps are capped (:data:`MAX_DRAWS`, ...): beyond them a run
-  would not finish in any useful time, and the cap says so at once;
+  would not finish in any useful time, and the cap says so at once; so are local worker processes
+  (:data:`MAX_WORKERS`), each of which holds a copy of the study's data;
 * an equivalent sample size lies in [:data:`MIN_ESS`, :data:`MAX_ESS`]: below, ESS · θ underflows to zero
   counts for small θ; above, the prior fixes every parameter to double precision whatever the data, and a
   row of counts could overflow;
@@ -28,6 +29,7 @@ MAX_BAGS = 10_000             # bootstrap bags
 MAX_SEARCH_STEPS = 100_000    # tabu patience and random restarts of a structure search
 MAX_POINTS = 10_001           # sensitivity grid points
 MAX_SEED = 2**64 - 1
+MAX_WORKERS = 1024             # local processes of a study or a report
 
 
 def _number(text: str) -> float:
@@ -95,6 +97,7 @@ def existing_file(text: str) -> str:
 
 
 positive_int = integer(1)
+workers = integer(1, MAX_WORKERS)
 non_negative_int = integer(0)
 seed = integer(0, MAX_SEED)
 ess = real(MIN_ESS, MAX_ESS)

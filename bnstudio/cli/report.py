@@ -13,7 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Write the report of a study: Table 4-2 style tables, paired tests, scatter and convergence plots, HTML."""
     parser.add_argument("store", type=opt.existing_file, help="the study's results file (STUDY.sqlite)")
     parser.add_argument("-o", "--output", type=opt.path, help="report folder (default: STUDY-report beside it)")
-    parser.add_argument("--workers", type=opt.positive_int,
+    parser.add_argument("--workers", type=opt.workers,
                         help="processes drawing the figures (default: every core)")
     parser.add_argument("--json", action="store_true", help="print where the files went as JSON")
 

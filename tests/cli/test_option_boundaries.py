@@ -18,6 +18,9 @@ from bnstudio.cli import main
 from bnstudio.cli.main import build_parser
 from bnstudio.data import read_csv
 from bnstudio.io import write_network
+from bnstudio.experiment.executors import SerialExecutor
+from bnstudio.experiment.runner import run_study
+from bnstudio.experiment.spec import load_study
 from bnstudio.learn.structure import learn_structure
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +39,12 @@ def files(tmp_path_factory) -> dict[str, str]:
     table = read_csv(data)
     nb = learn_structure("nb", table.codes, list(table.columns), [tuple(s) for s in table.states], target="lung")
     write_network(nb.network, tmp / "nb.bif")  # wanbia needs a naive-Bayes-like structure
-    return {"net": str(ASIA), "data": str(data), "tmp": str(tmp), "nb": str(tmp / "nb.bif")}
+    study = tmp / "study.toml"                   # a two-task study, and its results for `report`
+    study.write_text(f'name = "tiny"\nfolds = 2\nstructures = ["nb"]\nmethods = ["mp"]\n[[datasets]]\n'
+                     f'csv = "{data.as_posix()}"\ntarget = "lung"\n', encoding="utf-8")
+    run_study(load_study(study), SerialExecutor(), store_path=tmp / "done.sqlite")
+    return {"net": str(ASIA), "data": str(data), "tmp": str(tmp), "nb": str(tmp / "nb.bif"), "study": str(study),
+            "store": str(tmp / "done.sqlite")}
 
 
 # (arguments with ``{v}`` where the value goes, the values among VALUES that are valid there). ``{net}``,
@@ -125,6 +133,8 @@ CASES: list[tuple[list[str], set[str]]] = [
     (["learn", "-a", "chow-liu", "--prior={v}", *OUT, "--", "{data}"], set()),
     (["learn", *HC, "--restarts", "1", "--seed={v}", "--", "{data}"], {"0", "100000000000"}),
     (["learn", "-a", "chow-liu", "--output={v}", "--", "{data}"], set()),
+    (["experiment", "--no-report", "--store", "{tmp}/run.sqlite", "--workers={v}", "--", "{study}"], set()),
+    (["report", "-o", "{tmp}/report", "--workers={v}", "--", "{store}"], set()),  # at most 1024 processes
 ]
 # a plain valid value for each case's slot, to show that each base command works (so a refusal is the value's)
 PLAIN = {"--target": "lung", "--evidence": "xray=yes", "-n": "5", "--seed": "3", "--missing": "0.2",
@@ -132,7 +142,7 @@ PLAIN = {"--target": "lung", "--evidence": "xray=yes", "-n": "5", "--seed": "3",
          "--level": "attribute", "--bags": "3", "--max-iter": "2", "--folds": "2", "--mc": "5", "--top": "3",
          "--sensitivity": "lung=yes", "--row": "smoke=no", "--points": "5", "--score": "bic", "--max-parents": "2",
          "--require": "smoke->lung", "--forbid": "lung->smoke", "--start": "empty", "--tabu": "2",
-         "--restarts": "1", "--k": "2", "--root": "smoke", "--algorithm": "nb", "--method": "ml"}
+         "--restarts": "1", "--k": "2", "--root": "smoke", "--algorithm": "nb", "--method": "ml", "--workers": "1"}
 FLAGS = [("info", "--json"), ("query", "--json"), ("query", "--joint"), ("sample", "--json"), ("convert", "--json"),
          ("fit", "--json"), ("evaluate", "--json"), ("errorbars", "--json"), ("learn", "--json")]
 
@@ -175,7 +185,8 @@ def test_the_base_commands_are_valid(capsys, files):
                ("errorbars", "--target"): "lung=yes", ("errorbars", "--level"): "0.8",
                ("errorbars", "--prior"): "bdeu", ("learn", "--prior"): "bdeu",
                ("evaluate", "--level"): "attribute-value", ("fit", "--method"): "ml",
-               ("evaluate", "--method"): "mp"}
+               ("evaluate", "--method"): "mp",
+               ("experiment", "--workers"): None}  # its progress bar is on stderr: tests/experiment run it
     tried = 0
     for args, _ in CASES:
         slot = _slot(args)
