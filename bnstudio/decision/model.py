@@ -86,7 +86,9 @@ class InfluenceDiagram:
         self.name = network.name if name is None else name
         self.decisions: tuple[DecisionNode, ...] = tuple(decisions)
         self.utilities: tuple[UtilityNode, ...] = tuple(utilities)
-        validate_diagram(self._net, self.decisions, self.utilities)
+        graph = validate_diagram(self._net, self.decisions, self.utilities)
+        #: the first consecutive decisions with no directed path between them (a LIMID), or None
+        self.unordered: tuple[str, str] | None = unordered_pair(graph, self.decision_names)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -162,7 +164,7 @@ class InfluenceDiagram:
     @property
     def ordered(self) -> bool:
         """Whether the decisions lie on one directed path (a total order: no-forgetting applies)."""
-        return unordered_pair(self.graph(), self.decision_names) is None
+        return self.unordered is None
 
     # ------------------------------------------------------------------ derived diagrams
     def with_parameters(self, cpts: Mapping[str, np.ndarray] | None = None,
@@ -197,8 +199,10 @@ def full_graph(net: Network, decisions: Sequence[DecisionNode], utilities: Seque
     return graph
 
 
-def validate_diagram(net: Network, decisions: Sequence[DecisionNode], utilities: Sequence[UtilityNode]) -> None:
-    """Raise a one-line :class:`ValidationError` for the first problem (see the module docstring)."""
+def validate_diagram(net: Network, decisions: Sequence[DecisionNode],
+                     utilities: Sequence[UtilityNode]) -> nx.DiGraph:
+    """Raise a one-line :class:`ValidationError` for the first problem (see the module docstring); return the
+    diagram's graph (:func:`full_graph`)."""
     names = [d.name for d in decisions]
     utility_names = [u.name for u in utilities]
     _check_names(net, names, utility_names)
@@ -225,6 +229,7 @@ def validate_diagram(net: Network, decisions: Sequence[DecisionNode], utilities:
             if nx.has_path(graph, later, earlier):
                 raise ValidationError(f"decision '{later}' is listed after '{earlier}' but there is a directed "
                                       f"path from '{later}' to '{earlier}': list the decisions in the order taken")
+    return graph
 
 
 def unordered_pair(graph: nx.DiGraph, names: Sequence[str]) -> tuple[str, str] | None:

@@ -22,7 +22,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from bnstudio.decision.limid import single_policy_update
-from bnstudio.decision.model import InfluenceDiagram, unordered_pair
+from bnstudio.decision.model import InfluenceDiagram
 from bnstudio.decision.policy_net import (expected_utilities, policy_expected_utility, policy_network,
                                           utility_scales)
 from bnstudio.decision.rollback import Policy, rollback
@@ -99,7 +99,7 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     evidence = dict(evidence or {})
     likelihoods, taken = split_evidence(diagram, evidence)
     iterations = 0
-    unordered = unordered_pair(diagram.graph(), diagram.decision_names)
+    unordered = diagram.unordered
     if unordered is not None and method == "no-forgetting":
         raise ValidationError(f"decisions '{unordered[0]}' and '{unordered[1]}' are not ordered (no directed path "
                               f"from one to the next): no-forgetting needs the decisions on one directed path; "

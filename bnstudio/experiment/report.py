@@ -35,13 +35,12 @@ class Report:
     html: Path
     json: Path
     tables: list[Path] = field(default_factory=list)
-    figures: list[tuple[str, Path, Path]] = field(default_factory=list)
-    jobs: list[plots.FigureJob] = field(default_factory=list, repr=False)
+    jobs: list[plots.FigureJob] = field(default_factory=list, repr=False)   # drawn at the end of write_report
 
-    def add_figure(self, job: plots.FigureJob) -> None:
-        """A figure to draw (:func:`write_report` draws them all at the end)."""
-        self.jobs.append(job)
-        self.figures.append((job.title, *job.paths()))
+    @property
+    def figures(self) -> list[tuple[str, Path, Path]]:
+        """(title, PNG, SVG) of every figure, in order."""
+        return [(job.title, *job.paths()) for job in self.jobs]
 
 
 def _slug(text: str) -> str:
@@ -149,7 +148,7 @@ def _scatters(report: Report, table: dict, datasets: list[str], structures: list
             other = [table[d, structure, method] for d in keys]
             stem = report.folder / "figures" / _slug(f"scatter_{metric}_{structure}_{method}_vs_{baseline}")
             title = f"{metric}: {structure}+{method} vs {structure}+{baseline} ({len(keys)} data sets)"
-            report.add_figure(plots.FigureJob(
+            report.jobs.append(plots.FigureJob(
                 "scatter", title, stem, ([c.mean for c in base], [c.mean for c in other]),
                 {"xerr": [c.sd for c in base], "yerr": [c.sd for c in other], "labels": keys,
                  "xlabel": f"{baseline} {metric}", "ylabel": f"{method} {metric}"}))
@@ -174,7 +173,7 @@ def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str]
                 continue
             stem = report.folder / "figures" / _slug(f"convergence_{dataset}_{structure}")
             title = f"convergence: {dataset}, {structure} (fold 0)"
-            report.add_figure(plots.FigureJob("curves", title, stem, (series,),
+            report.jobs.append(plots.FigureJob("curves", title, stem, (series,),
                                               {"ylabel": "training objective per row (cnll: −CLL, nll: −LL)"}))
 
 
@@ -199,6 +198,6 @@ def _query_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Rep
         stem = report.folder / "figures" / _slug(f"scatter_queries_{structure}_{method}_vs_{baseline}")
         title = (f"per-query MSE: {method} vs {baseline} ({comparison['wins']} of {comparison['n']} queries "
                  "better)")
-        report.add_figure(plots.FigureJob("scatter", title, stem, (base, other),
+        report.jobs.append(plots.FigureJob("scatter", title, stem, (base, other),
                                           {"xlabel": f"{baseline} MSE", "ylabel": f"{method} MSE", "log": True}))
     return {"queries": found}
