@@ -76,6 +76,10 @@ def expected_utilities(engine: InferenceEngine, scales: list[UtilityScale], case
     with np.errstate(invalid="ignore"):
         high = np.exp(np.where(np.isfinite(rest), rest - safe, -np.inf))
     eu = base + sum((s.span * high[..., j, :] for j, s in enumerate(nodes)), np.zeros(sets + (n,)))
+    # the sum carries rounding of order eps · (|base| + Σ spans): an expected utility of 0 came out as ±1e-14
+    # (shown as "1.421e-14"); within that scale of 0 it is 0
+    rounding = 64 * np.finfo(float).eps * (abs(base) + sum(s.span for s in nodes))
+    eu = np.where(np.abs(eu) <= rounding, 0.0, eu)
     return np.where(possible, eu, np.nan), first
 
 

@@ -6,7 +6,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from bnstudio.decision import solve
+from bnstudio.decision import InfluenceDiagram, solve
 from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded
 from tests.decision.helpers import BruteForce, oil, random_diagram
 
@@ -154,3 +154,16 @@ def test_memory_budget_falls_back_to_limid_or_refuses():
     assert fallback.policies["D8"].parents == ("O8", "D7")
     small = pomdp(3)  # small enough for both: no-forgetting can only do better than the LIMID
     assert solve(small).expected_utility >= solve(small, method="limid").expected_utility - 1e-12
+
+
+def test_an_expected_utility_of_zero_is_zero_not_rounding():
+    """Drilling blind in the oil wildcatter: EU(Drill = no) is exactly 0 (it came out as 1.42e-14 and showed on the
+    canvas as '421e-14'); MEU 20 = 0.5·(−70) + 0.3·50 + 0.2·200."""
+    doc = oil().to_dict()
+    for decision in doc["decisions"]:
+        if decision["name"] == "Drill":
+            decision["parents"] = []
+    solution = solve(InfluenceDiagram.from_dict(doc))
+    assert solution.options["Drill"]["no"] == 0.0
+    assert solution.expected_utility == pytest.approx(20.0, abs=1e-12)
+
