@@ -1,4 +1,6 @@
-"""The import rule (GUIDE §3.1): only bnstudio/gui may import Qt, pyqtgraph or matplotlib."""
+"""The import rule (GUIDE §3.1): the core never imports Qt, pyqtgraph or matplotlib. Its front ends are
+bnstudio/gui (Qt, pyqtgraph, matplotlib), bnstudio/figures (figure files: matplotlib only) and bnstudio/cli (none);
+the core imports no front end."""
 from __future__ import annotations
 
 import ast
@@ -10,9 +12,10 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "bnstudio"
 FORBIDDEN = ("PySide6", "pyqtgraph", "matplotlib", "shiboken6")
-# the one core module that draws figures for files (`bnstudio report`: PNG/SVG): matplotlib only, imported inside
-# its drawing functions (test_importing_the_experiment_package_loads_no_plotting_library checks that)
-FIGURE_WRITERS = {Path("experiment/plots.py"): {"matplotlib"}}
+# the front ends and the libraries each may import (bnstudio/figures imports matplotlib inside its drawing
+# functions only: test_importing_the_experiment_package_loads_no_plotting_library checks that)
+FRONT_ENDS = {"gui": set(FORBIDDEN), "figures": {"matplotlib"}, "cli": set()}
+ENTRY_POINTS = {Path("__main__.py")}  # `python -m bnstudio` runs the command line
 
 
 def _imported_roots(path: Path) -> set[str]:
@@ -30,12 +33,41 @@ def test_core_modules_never_import_gui_libraries():
     offenders = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE)
-        if rel.parts[0] == "gui":
-            continue
-        bad = _imported_roots(path) & set(FORBIDDEN) - FIGURE_WRITERS.get(rel, set())
+        bad = _imported_roots(path) & set(FORBIDDEN) - FRONT_ENDS.get(rel.parts[0], set())
         if bad:
             offenders.append(f"{rel}: {sorted(bad)}")
-    assert not offenders, "GUI libraries imported outside bnstudio/gui: " + "; ".join(offenders)
+    assert not offenders, "GUI or plotting libraries imported where they may not be: " + "; ".join(offenders)
+
+
+def front_end_imports_in_core(package: Path = PACKAGE) -> list[str]:
+    """Core files (outside every front end) importing a front end (bnstudio.gui, .figures, .cli)."""
+    offenders = []
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package)
+        if rel.parts[0] in FRONT_ENDS or rel in ENTRY_POINTS:
+            continue
+        front = sorted(m for m in _imported_modules(path)
+                       if any(m == f"bnstudio.{f}" or m.startswith(f"bnstudio.{f}.") for f in FRONT_ENDS)
+                      )
+        if front:
+            offenders.append(f"{rel}: {front}")
+    return offenders
+
+
+def test_the_core_imports_no_front_end():
+    """The figures of a report are described by the core (FigureJob) and drawn by bnstudio.figures; the core
+    never reaches up into the app, the figures or the command line."""
+    offenders = front_end_imports_in_core()
+    assert not offenders, "the core imports a front end: " + "; ".join(offenders)
+
+
+def test_the_front_end_check_can_fail(tmp_path):
+    (tmp_path / "experiment").mkdir()
+    (tmp_path / "experiment" / "a.py").write_text("def f():\n    from bnstudio.figures.plots import draw_all\n")
+    (tmp_path / "b.py").write_text("import bnstudio.gui.app\n")
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "ok.py").write_text("from bnstudio.experiment.report import compose_report\n")
+    assert [line.split(":")[0] for line in front_end_imports_in_core(tmp_path)] == ["b.py", "experiment/a.py"]
 
 
 def test_scanner_detects_a_forbidden_import(tmp_path):

@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         return 130
     report = None
     if not args.no_report:
-        from bnstudio.experiment.report import write_report
+        from bnstudio.figures.report import write_report
 
         report = write_report(summary.store, args.report, workers=args.workers or os.cpu_count() or 1)
     if args.json:

@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     workers = args.workers or os.cpu_count() or 1
     if workers > 1:
         start_forkserver()      # the figure workers' server starts while this process imports and tabulates
-    from bnstudio.experiment.report import write_report
+    from bnstudio.figures.report import write_report
 
     report = write_report(args.store, args.output, workers=workers)
     if args.json:

@@ -105,7 +105,7 @@ def _figures(figures: Sequence[tuple[str, Path, Path]], folder: Path) -> str:
 
 
 def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], folder: Path) -> str:
-    """The whole page for the report ``document`` (see :func:`bnstudio.experiment.report.write_report`)."""
+    """The whole page for the report ``document`` (see :func:`bnstudio.figures.report.write_report`)."""
     study, counts = document["study"], document["counts"]
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_e(study['name'])}</title>"
              f"<style>{STYLE}</style></head><body><h1>Study {_e(study['name'])}</h1>",

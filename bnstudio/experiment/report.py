@@ -1,5 +1,7 @@
-"""``bnstudio report STUDY.sqlite``: the study's tables as CSV and JSON, its figures as PNG and SVG, and one HTML
-page embedding them (:mod:`~bnstudio.experiment.html`).
+"""The report of a study (``bnstudio report STUDY.sqlite``): its tables as CSV and JSON, one HTML page
+(:mod:`~bnstudio.experiment.html`) and its figures described as :class:`~bnstudio.experiment.figure_jobs.FigureJob`
+values. :func:`compose_report` writes the tables and says what to draw; :func:`bnstudio.figures.report.write_report`
+also draws them (matplotlib lives there, outside the core).
 
 Classification studies: per metric, the long table (data set, structure, method, mean, sd, n) and the wide
 table of Zhou Table 4-2 (a row per data set, a column per structure + method, "mean ± sd" over folds and
@@ -19,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from bnstudio.experiment import plots, summary
+from bnstudio.experiment import summary
+from bnstudio.experiment.figure_jobs import FigureJob
 from bnstudio.experiment.html import page
 from bnstudio.experiment.store import StudyStore
 
@@ -35,7 +38,13 @@ class Report:
     html: Path
     json: Path
     tables: list[Path] = field(default_factory=list)
-    jobs: list[plots.FigureJob] = field(default_factory=list, repr=False)   # drawn at the end of write_report
+    jobs: list[FigureJob] = field(default_factory=list, repr=False)   # drawn by bnstudio.figures
+    document: dict[str, Any] = field(default_factory=dict, repr=False)  # what report.json holds
+
+    def write_page(self) -> Path:
+        """Write the HTML page, which embeds the figures' PNGs: call it once they are drawn."""
+        self.html.write_text(page(self.document, self.figures, self.folder), encoding="utf-8")
+        return self.html
 
     @property
     def figures(self) -> list[tuple[str, Path, Path]]:
@@ -67,9 +76,11 @@ def _write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]])
     return path
 
 
-def write_report(store_path: str | Path, folder: str | Path | None = None, workers: int = 1) -> Report:
-    """Write the report of the study file ``store_path`` into ``folder`` (default ``STUDY-report`` beside it);
-    its figures are drawn on ``workers`` processes (:func:`~bnstudio.experiment.plots.draw_all`)."""
+def compose_report(store_path: str | Path, folder: str | Path | None = None) -> Report:
+    """Write the report of the study file ``store_path`` into ``folder`` (default ``STUDY-report`` beside it):
+    its tables and JSON. Its figures are described by the returned report's ``jobs``, undrawn; once they are
+    drawn, :meth:`Report.write_page` writes the HTML page embedding them (both done by
+    :func:`bnstudio.figures.report.write_report`)."""
     store_path = Path(store_path)
     folder = Path(folder) if folder is not None else store_path.with_name(f"{store_path.stem}-report")
     with StudyStore(store_path, create=False) as store:
@@ -92,8 +103,7 @@ def write_report(store_path: str | Path, folder: str | Path | None = None, worke
     document["failures"] = [{k: r[k] for k in ("dataset", "structure", "method", "fold", "seed", "error")}
                             for r in failed]
     report.json.write_text(json.dumps(_finite(document), indent=1, allow_nan=False), encoding="utf-8")
-    plots.draw_all(report.jobs, workers)
-    report.html.write_text(page(document, report.figures, folder), encoding="utf-8")
+    report.document = document
     return report
 
 
@@ -148,7 +158,7 @@ def _scatters(report: Report, table: dict, datasets: list[str], structures: list
             other = [table[d, structure, method] for d in keys]
             stem = report.folder / "figures" / _slug(f"scatter_{metric}_{structure}_{method}_vs_{baseline}")
             title = f"{metric}: {structure}+{method} vs {structure}+{baseline} ({len(keys)} data sets)"
-            report.jobs.append(plots.FigureJob(
+            report.jobs.append(FigureJob(
                 "scatter", title, stem, ([c.mean for c in base], [c.mean for c in other]),
                 {"xerr": [c.sd for c in base], "yerr": [c.sd for c in other], "labels": keys,
                  "xlabel": f"{baseline} {metric}", "ylabel": f"{method} {metric}"}))
@@ -173,7 +183,7 @@ def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str]
                 continue
             stem = report.folder / "figures" / _slug(f"convergence_{dataset}_{structure}")
             title = f"convergence: {dataset}, {structure} (fold 0)"
-            report.jobs.append(plots.FigureJob("curves", title, stem, (series,),
+            report.jobs.append(FigureJob("curves", title, stem, (series,),
                                               {"ylabel": "training objective per row (cnll: −CLL, nll: −LL)"}))
 
 
@@ -198,6 +208,6 @@ def _query_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Rep
         stem = report.folder / "figures" / _slug(f"scatter_queries_{structure}_{method}_vs_{baseline}")
         title = (f"per-query MSE: {method} vs {baseline} ({comparison['wins']} of {comparison['n']} queries "
                  "better)")
-        report.jobs.append(plots.FigureJob("scatter", title, stem, (base, other),
+        report.jobs.append(FigureJob("scatter", title, stem, (base, other),
                                           {"xlabel": f"{baseline} MSE", "ylabel": f"{method} MSE", "log": True}))
     return {"queries": found}

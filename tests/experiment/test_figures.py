@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bnstudio.experiment import plots
-from bnstudio.experiment.report import write_report
+from bnstudio.figures import plots
+from bnstudio.experiment.figure_jobs import FigureJob
+from bnstudio.figures.report import write_report
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.executors import SerialExecutor
 from bnstudio.experiment.spec import load_study
 from tests.experiment.helpers import write_study
 
 
-def _jobs(folder: Path) -> list[plots.FigureJob]:
+def _jobs(folder: Path) -> list[FigureJob]:
     jobs = []
     for k in range(plots.PARALLEL_FROM):
         x = [0.1 * k, 0.2, 0.3 + 0.01 * k]
-        jobs.append(plots.FigureJob("scatter", f"scatter {k}", folder / f"s{k}", (x, x[::-1]),
+        jobs.append(FigureJob("scatter", f"scatter {k}", folder / f"s{k}", (x, x[::-1]),
                                     {"labels": ["a", "b", "c"], "xlabel": "mp", "ylabel": "clgd"}))
-    jobs.append(plots.FigureJob("curves", "curves", folder / "c", ([("clgd", [3.0, 2.0, 1.5]), ("em", [4.0, 3.0])],),
+    jobs.append(FigureJob("curves", "curves", folder / "c", ([("clgd", [3.0, 2.0, 1.5]), ("em", [4.0, 3.0])],),
                                 {"ylabel": "objective"}))
     return jobs
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bnstudio.experiment.executors import SerialExecutor
-from bnstudio.experiment.report import write_report
+from bnstudio.figures.report import write_report
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.spec import load_study
 from bnstudio.experiment.store import StudyStore

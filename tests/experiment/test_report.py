@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bnstudio.experiment.executors import SerialExecutor
-from bnstudio.experiment.report import write_report
+from bnstudio.figures.report import write_report
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.spec import load_study
 from bnstudio.experiment.store import StudyStore
@@ -61,7 +61,7 @@ def test_table_cells_are_the_mean_and_sd_over_folds(store, tmp_path):
 
 
 def test_importing_the_experiment_package_loads_no_plotting_library():
-    code = ("import sys, bnstudio.experiment.report, bnstudio.experiment.runner, bnstudio.experiment.plots, "
+    code = ("import sys, bnstudio.experiment.report, bnstudio.experiment.runner, bnstudio.figures.plots, bnstudio.figures.report, "
             "bnstudio.experiment.dask_executor, bnstudio.cli.experiment, bnstudio.cli.report\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('matplotlib', 'distributed', 'dask', "
             "'PySide6')))")

@@ -1,5 +1,5 @@
 """What the study view shows, read from a study file by a Qt-free job (it runs on a worker thread): the study,
-its progress, the report's tables and comparisons (:func:`bnstudio.experiment.report.write_report`, the same
+its progress, the report's tables and comparisons (:func:`bnstudio.figures.report.write_report`, the same
 numbers as ``bnstudio report``), the figures as PNG files and, per table cell, the finished runs whose fitted
 networks a double-click opens."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bnstudio.experiment.report import write_report
+from bnstudio.figures.report import write_report
 from bnstudio.experiment.store import StudyStore
 from bnstudio.jobs import NullReporter, Reporter
 

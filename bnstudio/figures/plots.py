@@ -1,47 +1,30 @@
 """The report's figures, drawn with matplotlib's object API on the Agg canvas (no pyplot, no global backend: safe
 in any process, the app's included) and written as PNG and SVG. matplotlib is imported inside the drawing
-functions only, so importing this module (or :mod:`bnstudio.experiment.report`) loads no plotting library.
+functions only, so importing this module (or :mod:`bnstudio.figures.report`) loads no plotting library.
 
 * :func:`scatter` — the diagonal figure of the ELR papers (Zhou Fig. 4.8): one point per data set (or query),
   x = the baseline's score, y = the other method's, with one-standard-deviation bars; below the diagonal the
   method is better when lower is better.
 * :func:`curves` — convergence: an objective per iteration, one line per method.
 
-The report describes its figures as :class:`FigureJob` values and :func:`draw_all` draws them, serially or on
+The report describes its figures as :class:`~bnstudio.experiment.figure_jobs.FigureJob` values (the core knows
+no plotting library) and :func:`draw_all` draws them, serially or on
 worker processes (each figure is independent; drawing is most of a report's time: about 0.17 s per figure).
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
+
+from bnstudio.experiment.figure_jobs import FORMATS, FigureJob
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-FORMATS = ("png", "svg")
 PARALLEL_FROM = 8          # fewer figures are drawn here: a worker's start (matplotlib's import) would cost more
-
-
-@dataclass(frozen=True)
-class FigureJob:
-    """One figure to draw: ``kind`` (``scatter`` or ``curves``), its arguments, the path stem of its files."""
-
-    kind: str
-    title: str
-    stem: Path
-    args: tuple = ()
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def paths(self) -> tuple[Path, Path]:
-        """The PNG and SVG it writes."""
-        png, svg = (self.stem.with_suffix(f".{fmt}") for fmt in FORMATS)
-        return png, svg
 
 
 def draw(job: FigureJob) -> list[Path]:
