@@ -21,13 +21,17 @@ def noisy_network() -> Network:
     return net
 
 
-@pytest.fixture
-def editor(qtbot):
-    widget = CptEditor(Document(noisy_network()))
+def open_editor(qtbot, net: Network) -> CptEditor:
+    widget = CptEditor(Document(net))
     qtbot.addWidget(widget)
     widget.set_variable("C")
     widget.show()
     return widget
+
+
+@pytest.fixture
+def editor(qtbot):
+    return open_editor(qtbot, noisy_network())
 
 
 def test_the_parameters_are_shown_as_henrion_with_the_leak(editor):
@@ -89,11 +93,7 @@ def permuted_network() -> Network:
 
 @pytest.fixture
 def permuted_editor(qtbot):
-    widget = CptEditor(Document(permuted_network()))
-    qtbot.addWidget(widget)
-    widget.set_variable("C")
-    widget.show()
-    return widget
+    return open_editor(qtbot, permuted_network())
 
 
 def test_a_permuted_node_shows_its_states_from_the_most_severe(permuted_editor):
