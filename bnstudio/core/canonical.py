@@ -15,7 +15,13 @@ produces a hidden Y_i, the leak a hidden Y_L, and Y is the most severe of them. 
 
 with ``c_i(. | x_i)`` the distribution of Y_i (``c_i(. | d_i)`` is the distinguished state: all mass on the
 last state) and ``c_L`` the leak distribution. These ``c`` are Díez's ("net") parameters, stored in
-:class:`NoisyMax`. Henrion's parameters include the leak: ``h_i(. | x_i) = P(Y | X_i = x_i, every other parent
+:class:`NoisyMax`.
+
+The table's own order of the child's states need not be the severity order (a Hugin Boolean node lists "false",
+its absent state, first). :attr:`NoisyMax.child_order` lists the table's state indices in severity order (most
+severe first, the distinguished state last; None: the identity, GeNIe's convention): the links, the leak, ``F``
+and Henrion's parameters stay in severity order, and :meth:`NoisyMax.expand` puts severity position ``s`` in the
+table's column ``child_order[s]``. Henrion's parameters include the leak: ``h_i(. | x_i) = P(Y | X_i = x_i, every other parent
 distinguished)``, i.e. ``H_i(j | x_i) = C_L(j) * C_i(j | x_i)`` (cumulatively; :meth:`NoisyMax.henrion`,
 :meth:`NoisyMax.from_henrion`). Noisy-OR is the binary case.
 
@@ -54,17 +60,32 @@ class NoisyMax:
     """A leaky noisy-MAX in Díez's parameters (see the module docstring).
 
     ``links[i]``: shape (|X_i|, |Y|), row x = c_i(. | X_i = x); the row of ``distinguished[i]`` is
-    (0, ..., 0, 1). ``leak``: shape (|Y|,), c_L.
+    (0, ..., 0, 1). ``leak``: shape (|Y|,), c_L. Both over the child's states in severity order;
+    ``child_order[s]`` is the table's index of the state of severity position ``s`` (None, or the identity,
+    which is stored as None: the table lists the states in severity order, the distinguished one last).
+
+    >>> model = NoisyMax.noisy_or([0.8], 0.1, child_order=(1, 0))  # the table lists "absent" first
+    >>> model.expand()[0].round(2).tolist(), model.expand()[1].round(2).tolist()  # X present, X absent
+    ([0.18, 0.82], [0.9, 0.1])
     """
 
     links: tuple[np.ndarray, ...]
     leak: np.ndarray
     distinguished: tuple[int, ...]
+    child_order: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         card = len(self.leak)
         if card < 2:
             raise ValidationError("a noisy-MAX child needs at least 2 states")
+        if self.child_order is not None:
+            order = tuple(self.child_order)
+            if (len(order) != card or not all(isinstance(k, (int, np.integer)) and not isinstance(k, bool)
+                                              for k in order) or sorted(order) != list(range(card))):
+                raise ValidationError(f"the child order of a noisy-MAX must list the child's state indices "
+                                      f"0..{card - 1} once each, got {list(order)!r:.80}")
+            object.__setattr__(self, "child_order", None if order == tuple(range(card)) else
+                               tuple(int(k) for k in order))
         if len(self.links) != len(self.distinguished):
             raise ValidationError("one distinguished state per parent")
         _check_distributions(np.asarray(self.leak, dtype=float), "the leak of a noisy-MAX")
@@ -75,15 +96,33 @@ class NoisyMax:
                                       f"distinguished state among them expected")
             _check_distributions(link, f"noisy-MAX parent {i}")
             if not np.allclose(link[d], np.eye(card)[-1], rtol=0, atol=ATOL):
-                raise ValidationError(f"noisy-MAX parent {i}: its distinguished state must give the child's last "
-                                      f"(distinguished) state with probability 1")
+                raise ValidationError(f"noisy-MAX parent {i}: its distinguished state must give the child's "
+                                      f"distinguished (last in severity order) state with probability 1")
 
     @classmethod
-    def noisy_or(cls, strengths: Sequence[float], leak: float) -> "NoisyMax":
+    def noisy_or(cls, strengths: Sequence[float], leak: float,
+                 child_order: tuple[int, ...] | None = None) -> "NoisyMax":
         """Binary parents and child, state 0 = present: ``strengths[i]`` = P(Y present | only X_i present, no
-        leak) (Díez), ``leak`` = P(Y present | every parent absent)."""
+        leak) (Díez), ``leak`` = P(Y present | every parent absent). ``child_order=(1, 0)``: the child's table
+        lists absent first."""
         links = tuple(np.array([[s, 1 - s], [0.0, 1.0]]) for s in strengths)
-        return cls(links, np.array([leak, 1 - leak]), (1,) * len(links))
+        return cls(links, np.array([leak, 1 - leak]), (1,) * len(links), child_order)
+
+    @property
+    def order(self) -> np.ndarray:
+        """``child_order`` as an index array (the identity when None)."""
+        card = len(self.leak)
+        return np.arange(card) if self.child_order is None else np.array(self.child_order)
+
+    def to_table(self, values: np.ndarray) -> np.ndarray:
+        """``values`` over the child's states in severity order (last axis) put in the table's order."""
+        values = np.asarray(values)
+        return values if self.child_order is None else values[..., np.argsort(self.order)]
+
+    def to_severity(self, values: np.ndarray) -> np.ndarray:
+        """``values`` over the child's states in the table's order (last axis) put in severity order."""
+        values = np.asarray(values)
+        return values if self.child_order is None else values[..., self.order]
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -96,7 +135,7 @@ class NoisyMax:
         return (card - 1) * (1 + sum(len(link) - 1 for link in self.links))
 
     def cumulative(self) -> np.ndarray:
-        """F(j | x) of the module docstring, shape (|X_1|, ..., |X_k|, |Y|)."""
+        """F(j | x) of the module docstring, shape (|X_1|, ..., |X_k|, |Y|), j in severity order."""
         k = len(self.links)
         out = tail_sums(np.asarray(self.leak, dtype=float)).reshape((1,) * k + (-1,))
         for i, link in enumerate(self.links):
@@ -105,22 +144,28 @@ class NoisyMax:
             out = out * tail_sums(np.asarray(link, dtype=float)).reshape(shape)
         return out
 
-    def expand(self) -> np.ndarray:
-        """The CPT, shape :attr:`shape` (rows clipped at 0 against rounding, then summing to 1)."""
+    def severity_table(self) -> np.ndarray:
+        """P(Y = j | x) with j in severity order (rows clipped at 0 against rounding, then summing to 1)."""
         cpt = np.clip(from_tail_sums(self.cumulative()), 0.0, None)
         return cpt / cpt.sum(-1, keepdims=True)
 
+    def expand(self) -> np.ndarray:
+        """The CPT, shape :attr:`shape`, the child's states in the table's order (:attr:`child_order`)."""
+        return self.to_table(self.severity_table())
+
     def henrion(self) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
         """Henrion's parameters (h_1, ..., h_k) and the leak: h_i(. | x_i) = P(Y | X_i = x_i, others
-        distinguished) (so the row of a distinguished state is the leak)."""
+        distinguished) (so the row of a distinguished state is the leak); the child's states in severity
+        order."""
         leak_cum = tail_sums(np.asarray(self.leak, dtype=float))
         return tuple(from_tail_sums(leak_cum * tail_sums(link)) for link in self.links), self.leak.copy()
 
     @classmethod
-    def from_henrion(cls, links: Sequence[np.ndarray], leak: np.ndarray,
-                     distinguished: Sequence[int]) -> "NoisyMax":
+    def from_henrion(cls, links: Sequence[np.ndarray], leak: np.ndarray, distinguished: Sequence[int],
+                     child_order: tuple[int, ...] | None = None) -> "NoisyMax":
         """The model whose Henrion parameters are ``links`` (C_i = H_i / C_L where C_L > 0, else 1; the rows of
-        the distinguished states are not read: theirs is the leak by definition)."""
+        the distinguished states are not read: theirs is the leak by definition), the child's states in
+        severity order as :meth:`henrion` gives them."""
         leak = np.asarray(leak, dtype=float)
         leak_cum = tail_sums(leak)
         safe = np.where(leak_cum > 0, leak_cum, 1.0)
@@ -135,11 +180,15 @@ class NoisyMax:
             link = np.clip(from_tail_sums(c_cum), 0, None)
             link[d] = np.eye(len(leak))[-1]
             out.append(link)
-        return cls(tuple(out), leak, tuple(distinguished))
+        return cls(tuple(out), leak, tuple(distinguished), child_order)
 
     def to_json(self) -> dict:
-        return {"kind": "noisy-max", "links": [np.asarray(l).tolist() for l in self.links],
-                "leak": np.asarray(self.leak).tolist(), "distinguished": list(self.distinguished)}
+        """The JSON form (``child_order`` only when it is not the identity: older files stay as they were)."""
+        out = {"kind": "noisy-max", "links": [np.asarray(l).tolist() for l in self.links],
+               "leak": np.asarray(self.leak).tolist(), "distinguished": list(self.distinguished)}
+        if self.child_order is not None:
+            out["child_order"] = list(self.child_order)
+        return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -176,8 +225,12 @@ def canonical_from_json(obj: dict) -> Canonical:
     """The inverse of ``to_json`` (a :class:`ValidationError` for anything else)."""
     try:
         if obj["kind"] == "noisy-max":
+            order = obj.get("child_order")
+            if order is not None and not isinstance(order, list):
+                raise ValidationError("not a canonical model: 'child_order' must be a list of state indices")
             return NoisyMax(tuple(np.array(l, dtype=float) for l in obj["links"]),
-                            np.array(obj["leak"], dtype=float), tuple(int(d) for d in obj["distinguished"]))
+                            np.array(obj["leak"], dtype=float), tuple(int(d) for d in obj["distinguished"]),
+                            None if order is None else tuple(order))
         if obj["kind"] == "deterministic":
             return Deterministic(np.array(obj["states"], dtype=int), int(obj["card"]))
     except (KeyError, TypeError, ValueError) as exc:
@@ -194,13 +247,17 @@ def canonical_to_text(model: Canonical) -> str:
 
         noisy-max distinguished=1,1 leak=0.05,0.95 links=2x2:0.8,0.2,0.0,1.0|2x2:0.6,0.4,0.0,1.0
         deterministic card=2 shape=2,2 states=0,1,1,1
+
+    A noisy-MAX whose :attr:`NoisyMax.child_order` is not the identity ends with ``order=1,0`` (a reader
+    without it sees a model that no longer gives the table, hence a plain CPT).
     """
     if isinstance(model, Deterministic):
         return (f"deterministic card={model.card} shape={','.join(map(str, np.shape(model.states)))} "
                 f"states={','.join(str(int(k)) for k in np.ravel(model.states))}")
     links = "|".join(f"{l.shape[0]}x{l.shape[1]}:{_numbers(l)}" for l in model.links)
+    order = "" if model.child_order is None else f" order={','.join(map(str, model.child_order))}"
     return (f"noisy-max distinguished={','.join(map(str, model.distinguished))} leak={_numbers(model.leak)} "
-            f"links={links}")
+            f"links={links}{order}")
 
 
 def canonical_from_text(text: str) -> Canonical:
@@ -218,8 +275,10 @@ def canonical_from_text(text: str) -> Canonical:
                 dims, numbers = part.split(":", 1)
                 rows, cols = (int(k) for k in dims.split("x"))
                 links.append(np.array([float(x) for x in numbers.split(",")]).reshape(rows, cols))
+            order = values.get("order")
             return NoisyMax(tuple(links), np.array([float(x) for x in values["leak"].split(",")]),
-                            tuple(int(k) for k in values["distinguished"].split(",") if k))
+                            tuple(int(k) for k in values["distinguished"].split(",") if k),
+                            None if order is None else tuple(int(k) for k in order.split(",")))
     except (KeyError, ValueError) as exc:
         raise ValidationError(f"not a canonical model: {exc}") from None
     raise ValidationError(f"unknown canonical model kind {kind!r}")

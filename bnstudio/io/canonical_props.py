@@ -2,7 +2,8 @@
 
 BIF, XMLBIF and Hugin NET files get the expanded CPT (what every other reader needs) and, in the variable's
 block, the property ``bnstudio_canonical = "<the model on one line>"`` (:func:`bnstudio.core.canonical.
-canonical_to_text`); reading takes it back into ``net.canonical``. The model counts only while it still gives the
+canonical_to_text`, with ``order=`` for a child whose absent state is not its last); reading takes it back into
+``net.canonical``. The model counts only while it still gives the
 table (:func:`bnstudio.core.canonical.canonical_of`), so a file whose table was edited elsewhere reads as a plain
 CPT. (pyAgrum 3.3.1 writes its noisy-OR nodes to BIF as plain tables too.)
 """

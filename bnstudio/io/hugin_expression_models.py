@@ -8,9 +8,9 @@
 * ``NoisyOR(X1, p1, ..., Xk, pk [, true, p0])`` naming each parent once (Boolean parents and node, constant
   probabilities, the optional ``true`` pair being the leak) is a noisy-OR, :class:`~bnstudio.core.canonical.
   NoisyMax` in Díez's parameters: c_i = 1 - q_i, leak 1 - q_0, where q is the inhibitor probability (p itself,
-  or 1 - p when the saved table shows the p are causal strengths). :class:`NoisyMax` puts the distinguished
-  (absent) state of the node last, so the model is kept only for a node whose "true" state comes first; a
-  Hugin Boolean node lists "false" first, and is then read as a plain table.
+  or 1 - p when the saved table shows the p are causal strengths). The present state ("true") is the most
+  severe, "false" the distinguished one, whichever the node lists first (a Hugin Boolean node lists "false"
+  first: the model's ``child_order`` is then (1, 0)); the same for each parent.
 """
 from __future__ import annotations
 
@@ -78,8 +78,8 @@ def _noisy_or(child: NodeKind, parents: Sequence[NodeKind], model_nodes: Sequenc
     if reading is None or model_nodes or len(expressions) != 1 or child.subtype != "boolean":
         return None
     call = expressions[0]
-    if not isinstance(call, Call) or call.name != "NoisyOR" or child.true_index != 0:
-        return None  # NoisyMax keeps the absent state last: a node listing "false" first stays a plain table
+    if not isinstance(call, Call) or call.name != "NoisyOR":
+        return None
     pairs = list(zip(call.args[0::2], call.args[1::2]))
     if not all(isinstance(p, Num) and 0 <= p.value <= 1 for _, p in pairs):
         return None
@@ -103,7 +103,8 @@ def _noisy_or(child: NodeKind, parents: Sequence[NodeKind], model_nodes: Sequenc
         link[1 - p.true_index] = [0.0, 1.0]
         links.append(link)
     try:
-        model = NoisyMax(tuple(links), np.array([1 - leak, leak]), tuple(1 - p.true_index for p in parents))
+        model = NoisyMax(tuple(links), np.array([1 - leak, leak]), tuple(1 - p.true_index for p in parents),
+                         (child.true_index, 1 - child.true_index))  # severity order: true, then false
     except ValidationError:
         return None
     expected = generate(child, parents, model_nodes, expressions, noisy_or=reading).table

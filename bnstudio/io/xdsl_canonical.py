@@ -7,6 +7,13 @@
         <resultingstates>x y y y</resultingstates> </deterministic>
 
 * The child's states are ordered from the most severe to the distinguished one (the last), as GeNIe orders them.
+  SMILE keeps a strength order for each parent only (``parentOutcomeStrengths`` in ``defnoisymax.h``; XDSL's
+  ``<strengths>`` lists parents' states): nothing reorders the child's. So a noisy-MAX whose table lists the
+  distinguished state elsewhere (:attr:`~bnstudio.core.canonical.NoisyMax.child_order`, e.g. from a Hugin
+  Boolean node listing "false" first) is written as a plain ``<cpt>`` of its expanded table
+  (:func:`canonical_tag`): GeNIe reads the same table, the model is not kept (``bnstudio convert`` lists
+  "canonical models" as not kept, as for any format without them). Reordering the node's states instead would
+  change the network.
 * ``<strengths>``: for each parent in ``<parents>`` order, its state indices from the strongest to the weakest;
   the weakest (last) is the parent's distinguished state. Optional in GeNIe's schema: without it every parent
   keeps its declared order (its last state distinguished).
@@ -101,6 +108,8 @@ def read_canonical(node: ET.Element, var: str, states: Sequence[str], parents: S
 def format_canonical(model: Canonical, var_id: str, state_ids: Sequence[str], parent_ids: Sequence[str]) -> list[str]:
     """The lines of the element for ``model`` after its ``<state>`` and ``<parents>`` lines (see
     :func:`canonical_tag`)."""
+    if canonical_tag(model) == "cpt":
+        raise ValueError("a noisy-MAX whose distinguished state is not the last is written as a <cpt>")
     if isinstance(model, Deterministic):
         return [f"      <resultingstates>{' '.join(state_ids[k] for k in np.ravel(model.states))}"
                 f"</resultingstates>"]
@@ -115,4 +124,8 @@ def format_canonical(model: Canonical, var_id: str, state_ids: Sequence[str], pa
 
 
 def canonical_tag(model: Canonical) -> str:
-    return "deterministic" if isinstance(model, Deterministic) else "noisymax"
+    """The XDSL element of ``model``: ``deterministic``, ``noisymax``, or ``cpt`` (its expanded table) for a
+    noisy-MAX whose table does not list its distinguished state last (GeNIe cannot say so: module docstring)."""
+    if isinstance(model, Deterministic):
+        return "deterministic"
+    return "noisymax" if model.child_order is None else "cpt"

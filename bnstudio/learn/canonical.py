@@ -12,7 +12,9 @@ for noisy-OR: Vomlel 2006, "Noisy-or classifier"). With F_-m(j | x) = P(every ca
 
 and the M-step sets c_m(. | x_m) proportional to the expected counts of Y_m = t summed over the data with
 X_m = x_m (the distinguished parent states stay fixed). Every iteration is vectorised over the whole table and
-the log-likelihood sum N(x, y) log P(y | x) never decreases (the EM property; tests check it).
+the log-likelihood sum N(x, y) log P(y | x) never decreases (the EM property; tests check it). The child's states
+are taken in severity order throughout (the counts are permuted by the model's ``child_order`` once per step), so
+a table listing its absent state first is fitted by the same maths.
 """
 from __future__ import annotations
 
@@ -60,7 +62,8 @@ def em_step(model: NoisyMax, counts: np.ndarray) -> NoisyMax:
     """One EM iteration (see the module docstring)."""
     k, shape = len(model.links), model.shape
     causes = _causes(model)
-    cpt = model.expand()
+    counts = model.to_severity(counts)  # y in severity order, as the causes' cumulatives
+    cpt = model.severity_table()
     weight = np.divide(counts, cpt, out=np.zeros(shape), where=counts > 0)
     new_links, new_leak = [], None
     for m in range(k + 1):
@@ -82,26 +85,31 @@ def em_step(model: NoisyMax, counts: np.ndarray) -> NoisyMax:
         else:
             leak = model.leak * inner.sum(axis=tuple(range(k)))
             new_leak = leak / leak.sum() if leak.sum() > 0 else model.leak
-    return NoisyMax(tuple(new_links), new_leak, model.distinguished)
+    return NoisyMax(tuple(new_links), new_leak, model.distinguished, model.child_order)
 
 
-def initial_model(shape: tuple[int, ...], distinguished: tuple[int, ...]) -> NoisyMax:
-    """Every non-distinguished parent state and the leak uniform over the child's states."""
+def initial_model(shape: tuple[int, ...], distinguished: tuple[int, ...],
+                  child_order: tuple[int, ...] | None = None) -> NoisyMax:
+    """Every non-distinguished parent state and the leak uniform over the child's states (``child_order``: as in
+    :class:`~bnstudio.core.canonical.NoisyMax`)."""
     card = shape[-1]
     links = []
     for size, d in zip(shape[:-1], distinguished):
         link = np.full((size, card), 1.0 / card)
         link[d] = np.eye(card)[-1]
         links.append(link)
-    return NoisyMax(tuple(links), np.full(card, 1.0 / card), tuple(distinguished))
+    return NoisyMax(tuple(links), np.full(card, 1.0 / card), tuple(distinguished), child_order)
 
 
 def fit_noisy_max(counts: np.ndarray, distinguished: tuple[int, ...] | None = None, init: NoisyMax | None = None,
-                  max_iter: int = 500, tol: float = 1e-9, reporter: Reporter | None = None) -> NoisyMaxFit:
-    """EM for a leaky noisy-MAX from the family counts ``counts`` (the CPT's shape, parents first).
+                  max_iter: int = 500, tol: float = 1e-9, reporter: Reporter | None = None,
+                  child_order: tuple[int, ...] | None = None) -> NoisyMaxFit:
+    """EM for a leaky noisy-MAX from the family counts ``counts`` (the CPT's shape, parents first, the child's
+    states in the table's order).
 
-    ``distinguished``: each parent's distinguished state (default: its last); ``init``: the starting model
-    (default :func:`initial_model`). Stops when an iteration gains less than ``tol`` times |log-likelihood|
+    ``distinguished``: each parent's distinguished state (default: its last); ``child_order``: the table's child
+    states in severity order (default: ``init``'s, else the identity: the last state is the absent one);
+    ``init``: the starting model (default :func:`initial_model`). Stops when an iteration gains less than ``tol`` times |log-likelihood|
     (``"converged"``) or after ``max_iter`` iterations (``"max_iter"``); a reporter asking to stop raises
     :class:`~bnstudio.errors.Cancelled`.
     """
@@ -110,9 +118,12 @@ def fit_noisy_max(counts: np.ndarray, distinguished: tuple[int, ...] | None = No
         raise ValidationError("noisy-MAX counts: a non-negative table of the CPT's shape with >= 2 child states")
     if distinguished is None:
         distinguished = tuple(size - 1 for size in counts.shape[:-1])
-    model = init if init is not None else initial_model(counts.shape, tuple(distinguished))
+    model = init if init is not None else initial_model(counts.shape, tuple(distinguished), child_order)
     if model.shape != counts.shape:
         raise ValidationError(f"noisy-MAX counts of shape {counts.shape} for a model of shape {model.shape}")
+    if child_order is not None and init is not None and tuple(model.order) != tuple(child_order):
+        raise ValidationError(f"noisy-MAX child order {list(child_order)} for a starting model ordered "
+                              f"{model.order.tolist()}")
     reporter = reporter or NullReporter()
     reporter.begin("noisy-MAX EM", max_iter)
     fit = NoisyMaxFit(model, [log_likelihood(model, counts)], "max_iter")
@@ -133,7 +144,7 @@ def fit_noisy_max(counts: np.ndarray, distinguished: tuple[int, ...] | None = No
 
 def fit_node(net, var: str, codes: np.ndarray, **options) -> NoisyMaxFit:
     """EM for the noisy-MAX of ``var`` from the rows of ``codes`` (aligned to ``net``) where its family is observed;
-    the start and the distinguished states are ``var``'s current noisy-MAX if it has one. The network is not
+    the start, the distinguished states and the child's order are ``var``'s current noisy-MAX if it has one. The network is not
     changed (apply with :func:`bnstudio.core.canonical.set_canonical`)."""
     from bnstudio.core.canonical import canonical_of
     from bnstudio.learn.params.suffstats import family_counts

@@ -124,3 +124,83 @@ def test_the_one_line_text_form_reads_back_and_refuses_garbage():
     for bad in ("noisy-max leak=abc", "noisy-max distinguished=0 leak=0.5,0.5", "mystery x=1", "deterministic"):
         with pytest.raises(ValidationError):
             canonical_from_text(bad)
+
+
+# ------------------------------------------------------------------------------- the child's states in any order
+@pytest.mark.parametrize("seed, order", [(0, (2, 0, 1)), (1, (0, 2, 1)), (2, (1, 2, 0))])
+def test_a_permuted_child_puts_each_severity_in_its_table_column(seed, order):
+    """Brute force over the hidden causes in severity order, then the state of severity s in column order[s]."""
+    base = random_noisy_max(np.random.default_rng(20 + seed))
+    model = NoisyMax(base.links, base.leak, base.distinguished, order)
+    brute = brute_force(base)
+    cpt = model.expand()
+    for s, column in enumerate(order):
+        np.testing.assert_allclose(cpt[..., column], brute[..., s], rtol=0, atol=1e-14)
+    assert model.shape == base.shape and model.n_parameters() == base.n_parameters()
+    np.testing.assert_array_equal(model.to_severity(cpt), base.expand())
+    np.testing.assert_array_equal(model.to_table(model.to_severity(cpt)), cpt)
+
+
+def test_a_noisy_or_listing_absent_first():
+    """Díez's formula, the table's columns (absent, present)."""
+    c, leak = [0.8, 0.6], 0.05
+    model = NoisyMax.noisy_or(c, leak, child_order=(1, 0))
+    cpt = model.expand()
+    for x in itertools.product(range(2), repeat=2):
+        absent = (1 - leak) * np.prod([1 - c[i] for i in range(2) if x[i] == 0])
+        np.testing.assert_allclose(cpt[x], [absent, 1 - absent], rtol=0, atol=1e-15)
+
+
+def test_the_identity_order_is_stored_as_none_and_bad_orders_are_refused():
+    model = random_noisy_max(np.random.default_rng(7))
+    same = NoisyMax(model.links, model.leak, model.distinguished, (0, 1, 2))
+    assert same.child_order is None and "child_order" not in same.to_json()
+    np.testing.assert_array_equal(same.expand(), model.expand())
+    assert NoisyMax(model.links, model.leak, model.distinguished, [np.int64(2), 1, 0]).child_order == (2, 1, 0)
+    for bad in [(0, 0, 1), (0, 1), (0, 1, 2, 3), (1, 2, 3), (0.0, 1.0, 2.0), (True, False, 2), ("0", "1", "2")]:
+        with pytest.raises(ValidationError) as info:
+            NoisyMax(model.links, model.leak, model.distinguished, bad)
+        assert "child order" in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("order", [None, (1, 2, 0)])
+def test_json_text_and_henrion_forms_keep_the_order(order):
+    from bnstudio.core.canonical import canonical_from_json, canonical_from_text, canonical_to_text
+
+    base = random_noisy_max(np.random.default_rng(8))
+    model = NoisyMax(base.links, base.leak, base.distinguished, order)
+    obj = model.to_json()
+    assert ("child_order" in obj) == (order is not None)
+    for back in (canonical_from_json(obj), canonical_from_text(canonical_to_text(model)),
+                 NoisyMax.from_henrion(*model.henrion(), model.distinguished, order)):
+        assert back.child_order == order
+        np.testing.assert_allclose(back.expand(), model.expand(), rtol=0, atol=1e-14)
+    assert ("order=" in canonical_to_text(model)) == (order is not None)
+    henrion, leak = model.henrion()
+    np.testing.assert_array_equal(leak, model.leak)  # severity order, whatever the table's
+    np.testing.assert_allclose(henrion[0], base.henrion()[0][0], rtol=0, atol=0)
+
+
+def test_json_without_the_order_reads_as_before_and_a_wrong_order_is_refused():
+    from bnstudio.core.canonical import canonical_from_json
+
+    old = {"kind": "noisy-max", "links": [[[0.8, 0.2], [0.0, 1.0]]], "leak": [0.05, 0.95], "distinguished": [1]}
+    model = canonical_from_json(old)
+    assert model.child_order is None
+    np.testing.assert_allclose(model.expand(), [[0.81, 0.19], [0.05, 0.95]], rtol=0, atol=1e-15)
+    for bad in ("10", [1, 1], [1.5, 0], {"a": 1}):
+        with pytest.raises(ValidationError):
+            canonical_from_json({**old, "child_order": bad})
+
+
+def test_a_permuted_model_is_kept_while_it_gives_the_cpt():
+    net = Network()
+    net.add_variable("A", ["no", "yes"], cpt=[0.7, 0.3])
+    net.add_variable("C", ["false", "true"], ["A"])
+    model = NoisyMax((np.array([[0.0, 1.0], [0.9, 0.1]]),), np.array([0.05, 0.95]), (0,), (1, 0))
+    set_canonical(net, "C", model)
+    np.testing.assert_allclose(net.cpt("C"), [[0.95, 0.05], [0.095, 0.905]], rtol=0, atol=1e-15)
+    assert canonical_of(net, "C") is model
+    identity = NoisyMax(model.links, model.leak, model.distinguished)
+    net.canonical["C"] = identity  # the same parameters read in the table's order: another table
+    assert canonical_of(net, "C") is None

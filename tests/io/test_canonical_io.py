@@ -134,3 +134,64 @@ def test_strengths_are_optional_and_default_to_the_declared_order():
     assert canonical_of(parse_xdsl(without), "C").distinguished == (1, 2)
     with pytest.raises(FormatError, match="expected at most one <strengths>, found 2"):
         parse_xdsl(NOISY.replace("<strengths>", "<strengths>0 1 0 1 2</strengths><strengths>"))
+
+
+# --------------------------------------------------------- a noisy-MAX whose table lists its absent state first
+def permuted_network() -> Network:
+    """A Hugin-style noisy-OR ("false" first everywhere) and a 3-state noisy-MAX listing its absent state in the
+    middle."""
+    net = Network("permuted")
+    net.add_variable("A", ["false", "true"], cpt=[0.7, 0.3])
+    net.add_variable("B", ["false", "true"], cpt=[0.6, 0.4])
+    net.add_variable("C", ["false", "true"], ["A", "B"])
+    links = (np.array([[0.0, 1.0], [0.8, 0.2]]), np.array([[0.0, 1.0], [0.6, 0.4]]))
+    set_canonical(net, "C", NoisyMax(links, np.array([0.05, 0.95]), (0, 0), (1, 0)))
+    net.add_variable("S", ["mild", "none", "severe"], ["A", "C"])
+    links = (np.array([[0.0, 0.0, 1.0], [0.5, 0.3, 0.2]]), np.array([[0.0, 0.0, 1.0], [0.1, 0.6, 0.3]]))
+    set_canonical(net, "S", NoisyMax(links, np.array([0.02, 0.08, 0.9]), (0, 0), (2, 0, 1)))
+    return net
+
+
+@pytest.mark.parametrize("ext, kept", [(".bif", True), (".bif.gz", True), (".xmlbif", True), (".net", True),
+                                       (".bnsproj", True), (".xdsl", False), (".dsl", False)])
+def test_a_permuted_noisy_max_round_trips_as_far_as_each_format_can_say(tmp_path, ext, kept):
+    from bnstudio.cli.convert import lost_information
+
+    net = permuted_network()
+    path = tmp_path / f"p{ext}"
+    write_network(net, path)
+    back = read_network(path)
+    for var in ("C", "S"):
+        np.testing.assert_allclose(back.cpt(var), net.cpt(var), rtol=0, atol=1e-15)
+        model, before = canonical_of(back, var), canonical_of(net, var)
+        if not kept:
+            assert model is None
+            continue
+        assert isinstance(model, NoisyMax) and model.child_order == before.child_order
+        assert model.distinguished == before.distinguished
+        for a, b in zip(model.links + (model.leak,), before.links + (before.leak,)):
+            np.testing.assert_array_equal(a, b)  # exactly: every format writes full precision
+    assert ("canonical models" in lost_information(net, back)) == (not kept)
+
+
+def test_genie_gets_a_permuted_noisy_max_as_its_table():
+    """SMILE orders only the parents' states by strength: such a node is a <cpt> GeNIe reads to the same table."""
+    net = permuted_network()
+    text = format_xdsl(net)
+    assert '<cpt id="C">' in text and '<cpt id="S">' in text and "<noisymax" not in text
+    identity = net.copy()
+    set_canonical(identity, "C", NoisyMax.noisy_or([0.8, 0.6], 0.05))  # a GeNIe-ordered node stays a noisymax
+    assert '<noisymax id="C">' in format_xdsl(identity)
+    from bnstudio.io.xdsl_canonical import format_canonical
+    with pytest.raises(ValueError, match="written as a <cpt>"):
+        format_canonical(canonical_of(net, "C"), "C", ["false", "true"], ["A", "B"])
+
+
+def test_the_property_form_says_the_order_only_when_it_is_not_genies(tmp_path):
+    net = permuted_network()
+    path = tmp_path / "p.bif"
+    write_network(net, path)
+    text = path.read_text(encoding="utf-8")
+    assert text.count(" order=1,0") == 1 and text.count(" order=2,0,1") == 1
+    write_network(parse_xdsl(NOISY), path)
+    assert "order=" not in path.read_text(encoding="utf-8")

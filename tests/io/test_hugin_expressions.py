@@ -88,15 +88,24 @@ def test_the_saved_table_is_read_when_the_expressions_cannot_be_evaluated():
     assert messages == [] and "C" not in net.canonical
 
 
-def test_a_saved_noisy_or_table_agrees_with_its_expression_either_way_of_reading_it():
+@pytest.mark.parametrize("true_first", [False, True])
+def test_a_saved_noisy_or_table_agrees_with_its_expression_either_way_of_reading_it(true_first):
+    """Either state order of the node: the table is Hugin's (saved to 6 digits, read exactly) and the node keeps
+    its noisy-OR, whose expansion is that table."""
     q = {"X": 0.3, "Y": 0.6}
     inhibitor = noisy_or_truth(q, 0.8)  # the probabilities read as inhibitor probabilities q
     strength = noisy_or_truth({k: 1 - v for k, v in q.items()}, 1 - 0.8)  # ... or as causal strengths 1 - q
+    states, true = ('"true" "false"', 0) if true_first else ('"false" "true"', 1)
     for truth in (inhibitor, strength):
-        net, messages = quietly(boolean_net("NoisyOR (X, 0.3, Y, 0.6, true, 0.8)", data_of(truth.round(6))))
+        net, messages = quietly(boolean_net("NoisyOR (X, 0.3, Y, 0.6, true, 0.8)", data_of(truth.round(6), true_first),
+                                            child_states=states))
         assert messages == []
-        np.testing.assert_allclose(net.cpt("Z")[..., 1], truth, rtol=0, atol=1e-15)  # the exact values
-        assert "Z" not in net.canonical  # "false" first: our noisy-MAX keeps the absent state last
+        np.testing.assert_allclose(net.cpt("Z")[..., true], truth, rtol=0, atol=1e-15)  # the exact values
+        model = canonical_of(net, "Z")
+        assert isinstance(model, NoisyMax) and model.child_order == (None if true_first else (1, 0))
+        assert model.distinguished == (0, 0)  # the parents list "false" first
+        np.testing.assert_array_equal(model.expand(), net.cpt("Z"))
+        np.testing.assert_allclose(model.expand()[..., true], truth.round(6), rtol=0, atol=5e-7)  # as saved
 
 
 def test_a_saved_table_that_contradicts_its_expressions_is_reported_and_read():
@@ -118,6 +127,10 @@ def test_the_hugin_saved_noisy_or_corpus_file():
         net = read_network(CORPUS / "hugin_noisy_or_saved.net", strict=True)
     truth = noisy_or_truth({"X": 0.4, "Y": 0.2}, 0.95)  # Cold is X, Flu is Y here
     np.testing.assert_allclose(net.cpt("Cough")[..., 1], truth, rtol=0, atol=1e-15)
+    model = canonical_of(net, "Cough")  # "false" listed first: a noisy-OR whose child order is (true, false)
+    assert isinstance(model, NoisyMax) and model.child_order == (1, 0) and model.distinguished == (0, 0)
+    np.testing.assert_allclose([link[1, 0] for link in model.links], [0.6, 0.8], rtol=0, atol=1e-15)  # Díez's
+    assert model.leak[0] == pytest.approx(0.05, abs=1e-15)
     assert net.variable("Cough").description == "Coughs" and net.positions["Cough"] == (125.0, 150.0)
 
 

@@ -98,3 +98,73 @@ def test_a_node_of_a_network_is_fitted_from_data_rows():
     assert fit.model.leak[0] == pytest.approx(0.1, abs=0.02)
     set_canonical(net, "Y", fit.model)
     assert canonical_of(net, "Y") is fit.model
+
+
+# ------------------------------------------------------------------- the child's absent state not the last one
+def test_em_recovers_a_noisy_or_whose_table_lists_absent_first():
+    truth = NoisyMax.noisy_or([0.8, 0.6, 0.3], 0.05, child_order=(1, 0))
+    counts = sampled_counts(truth, 20_000, seed=11)
+    fit = fit_noisy_max(counts, child_order=(1, 0))
+    assert fit.stop_reason == "converged" and fit.model.child_order == (1, 0)
+    np.testing.assert_allclose([l[0, 0] for l in fit.model.links], [0.8, 0.6, 0.3], rtol=0, atol=0.01)
+    assert fit.model.leak[0] == pytest.approx(0.05, abs=0.005)
+    assert fit.history[-1] >= log_likelihood(truth, counts)
+    wrong = fit_noisy_max(counts)  # read with "false" as the most severe state: a worse model of the same data
+    assert wrong.history[-1] < fit.history[-1] - 100
+
+
+@pytest.mark.parametrize("seed, order", [(0, (2, 0, 1)), (1, (1, 0, 2))])
+def test_em_recovers_a_permuted_noisy_max(seed, order):
+    base = random_noisy_max(np.random.default_rng(30 + seed), parent_cards=(2, 3), card=3)
+    truth = NoisyMax(base.links, base.leak, base.distinguished, order)
+    counts = sampled_counts(truth, 50_000, seed=200 + seed)
+    fit = fit_noisy_max(counts, distinguished=truth.distinguished, child_order=order, max_iter=2000, tol=1e-12)
+    assert np.all(np.diff(fit.history) >= -1e-9 * abs(fit.history[-1]))
+    np.testing.assert_allclose(fit.model.expand(), truth.expand(), rtol=0, atol=0.02)
+    for got, want in zip(fit.model.links + (fit.model.leak,), truth.links + (truth.leak,)):
+        np.testing.assert_allclose(got, want, rtol=0, atol=0.05)
+
+
+@pytest.mark.parametrize("order", [(1, 0, 2), (2, 1, 0)])
+def test_a_permuted_child_gives_the_identity_fit_up_to_the_permutation(order):
+    """The same counts with the child's columns permuted: the same parameters, the same history, every step."""
+    rng = np.random.default_rng(40)
+    truth = random_noisy_max(rng, parent_cards=(3, 2), card=3)
+    counts = sampled_counts(truth, 300, seed=41)
+    permuted = np.empty_like(counts)
+    permuted[..., list(order)] = counts  # severity position s in column order[s]
+    plain = fit_noisy_max(counts, distinguished=truth.distinguished, max_iter=50)
+    moved = fit_noisy_max(permuted, distinguished=truth.distinguished, child_order=order, max_iter=50)
+    np.testing.assert_allclose(moved.history, plain.history, rtol=1e-13, atol=0)
+    for a, b in zip(moved.model.links + (moved.model.leak,), plain.model.links + (plain.model.leak,)):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(moved.model.expand()[..., list(order)], plain.model.expand(), rtol=0, atol=1e-13)
+
+
+def test_the_child_order_of_a_start_model_and_the_option_must_agree():
+    counts = sampled_counts(NoisyMax.noisy_or([0.5], 0.1), 100, seed=0)
+    with pytest.raises(ValidationError, match="child order"):
+        fit_noisy_max(counts, init=NoisyMax.noisy_or([0.5], 0.1), child_order=(1, 0))
+    fit = fit_noisy_max(counts, init=NoisyMax.noisy_or([0.5], 0.1, child_order=(1, 0)), max_iter=3)
+    assert fit.model.child_order == (1, 0)
+
+
+def test_a_permuted_node_of_a_network_is_fitted_in_its_own_order():
+    from bnstudio.core.canonical import set_canonical
+    from bnstudio.core.network import Network
+    from bnstudio.sampling import forward_sample
+
+    truth = Network()
+    for v in "AB":
+        truth.add_variable(v, ["false", "true"], cpt=[0.5, 0.5])
+    truth.add_variable("Y", ["false", "true"], ["A", "B"])
+    links = tuple(np.array([[0.0, 1.0], [c, 1 - c]]) for c in (0.7, 0.4))  # "true" (1) is each cause's present
+    set_canonical(truth, "Y", NoisyMax(links, np.array([0.1, 0.9]), (0, 0), (1, 0)))
+    codes = forward_sample(truth, 40_000, seed=5)
+    net = truth.copy()
+    set_canonical(net, "Y", NoisyMax(tuple(np.array([[0.0, 1.0], [0.5, 0.5]]) for _ in range(2)),
+                                     np.array([0.5, 0.5]), (0, 0), (1, 0)))
+    fit = fit_node(net, "Y", codes)
+    assert fit.model.child_order == (1, 0) and fit.model.distinguished == (0, 0)
+    np.testing.assert_allclose([l[1, 0] for l in fit.model.links], [0.7, 0.4], rtol=0, atol=0.03)
+    assert fit.model.leak[0] == pytest.approx(0.1, abs=0.02)

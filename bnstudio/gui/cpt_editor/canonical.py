@@ -1,8 +1,9 @@
 """The few parameters of a noisy-MAX / noisy-OR node (bnstudio.core.canonical), edited above the expanded CPT.
 
 One row per parent state that is not distinguished (``Parent = state``) and one for the leak; one column per
-child state. The numbers are Henrion's parameters (as GeNIe shows them by default: P(child | this parent in this
-state, every other parent distinguished), leak included); the child's last column is the distinguished state and
+child state in severity order (the most severe first: the model's ``child_order``, which need not be the table's
+order). The numbers are Henrion's parameters (as GeNIe shows them by default: P(child | this parent in this
+state, every other parent distinguished), leak included); the last column is the distinguished (absent) state and
 is what makes the row sum to 1. Editing a cell is one undo command that sets the model and its expanded CPT;
 "Make noisy-MAX" fits a noisy-MAX to the current table (EM with the table as weights) as a starting point.
 """
@@ -41,8 +42,15 @@ class SetCanonical(NetworkCommand):
         self.net.set_cpt(self.var, self.old_cpt, check_sums=False)
 
 
+def column_labels(net, var: str, model: NoisyMax) -> list[str]:
+    """The child's states in severity order: the editor's columns, the distinguished (absent) state last."""
+    states = net.states(var)
+    return [states[k] for k in model.order]
+
+
 def parameter_rows(net, var: str, model: NoisyMax) -> tuple[list[str], np.ndarray]:
-    """(row labels, Henrion parameters) of the editor: the non-distinguished parent states, then the leak."""
+    """(row labels, Henrion parameters) of the editor: the non-distinguished parent states, then the leak; the
+    columns are :func:`column_labels`."""
     henrion, leak = model.henrion()
     labels, rows = [], []
     for parent, h, d in zip(net.parents(var), henrion, model.distinguished):
@@ -54,11 +62,13 @@ def parameter_rows(net, var: str, model: NoisyMax) -> tuple[list[str], np.ndarra
 
 
 def with_parameter(net, var: str, model: NoisyMax, row: int, column: int, value: float) -> NoisyMax:
-    """The model with Henrion parameter (row, column) set to ``value``; the distinguished (last) column takes
-    up the difference. Raises :class:`ValidationError` if that leaves no valid distribution."""
+    """The model with Henrion parameter (row, column) set to ``value`` (``column`` in severity order); the
+    distinguished (last) column takes up the difference. Raises :class:`ValidationError` if that leaves no valid
+    distribution."""
     _, rows = parameter_rows(net, var, model)
     if column == rows.shape[1] - 1:
-        raise ValidationError("the last state is the distinguished one: it takes what the others leave")
+        raise ValidationError(f"'{column_labels(net, var, model)[-1]}' is the distinguished state: it takes what "
+                              f"the others leave")
     rows = rows.copy()
     rows[row, column] = value
     rows[row, -1] = 0.0
@@ -74,7 +84,7 @@ def with_parameter(net, var: str, model: NoisyMax, row: int, column: int, value:
                 h[k] = rows[at]
                 at += 1
         links.append(h)
-    return NoisyMax.from_henrion(links, np.clip(rows[-1], 0, None), model.distinguished)
+    return NoisyMax.from_henrion(links, np.clip(rows[-1], 0, None), model.distinguished, model.child_order)
 
 
 class CanonicalEditor(QWidget):
@@ -88,7 +98,8 @@ class CanonicalEditor(QWidget):
         super().__init__(parent)
         self.document = document
         self.var: str | None = None
-        self.title = QLabel("Noisy-MAX parameters (Henrion's: leak included; the last state takes the rest)")
+        self.title = QLabel("Noisy-MAX parameters (Henrion's: leak included; states from the most severe, the "
+                            "last one, absent, takes the rest)")
         self.table = QTableWidget()
         self.table.setMaximumHeight(160)
         layout = QVBoxLayout(self)
@@ -130,7 +141,7 @@ class CanonicalEditor(QWidget):
             self.table.setRowCount(len(labels))
             self.table.setColumnCount(rows.shape[1])
             self.table.setVerticalHeaderLabels(labels)
-            self.table.setHorizontalHeaderLabels(list(net.states(self.var)))
+            self.table.setHorizontalHeaderLabels(column_labels(net, self.var, model))
             for r, c in np.ndindex(*rows.shape):
                 item = QTableWidgetItem(f"{rows[r, c]:.6g}")
                 if c == rows.shape[1] - 1:
