@@ -109,8 +109,8 @@ def fit_noisy_max(counts: np.ndarray, distinguished: tuple[int, ...] | None = No
 
     ``distinguished``: each parent's distinguished state (default: its last); ``child_order``: the table's child
     states in severity order (default: ``init``'s, else the identity: the last state is the absent one);
-    ``init``: the starting model (default :func:`initial_model`). Stops when an iteration gains less than ``tol`` times |log-likelihood|
-    (``"converged"``) or after ``max_iter`` iterations (``"max_iter"``); a reporter asking to stop raises
+    ``init``: the starting model (default :func:`initial_model`). Stops when an iteration gains less than ``tol``
+    times |log-likelihood| (``"converged"``) or after ``max_iter`` iterations (``"max_iter"``); a reporter asking to stop raises
     :class:`~bnstudio.errors.Cancelled`.
     """
     counts = np.asarray(counts, dtype=float)
@@ -144,8 +144,8 @@ def fit_noisy_max(counts: np.ndarray, distinguished: tuple[int, ...] | None = No
 
 def fit_node(net, var: str, codes: np.ndarray, **options) -> NoisyMaxFit:
     """EM for the noisy-MAX of ``var`` from the rows of ``codes`` (aligned to ``net``) where its family is observed;
-    the start, the distinguished states and the child's order are ``var``'s current noisy-MAX if it has one. The network is not
-    changed (apply with :func:`bnstudio.core.canonical.set_canonical`)."""
+    the start, the distinguished states and the child's order are ``var``'s current noisy-MAX if it has one. The
+    network is not changed (apply with :func:`bnstudio.core.canonical.set_canonical`)."""
     from bnstudio.core.canonical import canonical_of
     from bnstudio.learn.params.suffstats import family_counts
 
