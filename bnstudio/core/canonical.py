@@ -22,8 +22,8 @@ its absent state, first). :attr:`NoisyMax.child_order` lists the table's state i
 severe first, the distinguished state last; None: the identity, GeNIe's convention): the links, the leak, ``F``
 and Henrion's parameters stay in severity order, and :meth:`NoisyMax.expand` puts severity position ``s`` in the
 table's column ``child_order[s]``. Henrion's parameters include the leak: ``h_i(. | x_i) = P(Y | X_i = x_i,
-every other parent distinguished)``, i.e. ``H_i(j | x_i) = C_L(j) * C_i(j | x_i)`` (cumulatively; :meth:`NoisyMax.henrion`,
-:meth:`NoisyMax.from_henrion`). Noisy-OR is the binary case.
+every other parent distinguished)``, i.e. ``H_i(j | x_i) = C_L(j) * C_i(j | x_i)`` (cumulatively;
+:meth:`NoisyMax.henrion`, :meth:`NoisyMax.from_henrion`). Noisy-OR is the binary case.
 
 Deterministic node: the child's state is a function of its parents' states (one state index per parent
 configuration); its CPT is the one-hot table.

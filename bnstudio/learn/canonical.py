@@ -110,8 +110,8 @@ def fit_noisy_max(counts: np.ndarray, distinguished: tuple[int, ...] | None = No
     ``distinguished``: each parent's distinguished state (default: its last); ``child_order``: the table's child
     states in severity order (default: ``init``'s, else the identity: the last state is the absent one);
     ``init``: the starting model (default :func:`initial_model`). Stops when an iteration gains less than ``tol``
-    times |log-likelihood| (``"converged"``) or after ``max_iter`` iterations (``"max_iter"``); a reporter asking to stop raises
-    :class:`~bnstudio.errors.Cancelled`.
+    times |log-likelihood| (``"converged"``) or after ``max_iter`` iterations (``"max_iter"``); a reporter asking
+    to stop raises :class:`~bnstudio.errors.Cancelled`.
     """
     counts = np.asarray(counts, dtype=float)
     if counts.ndim < 1 or counts.shape[-1] < 2 or not np.all(np.isfinite(counts)) or np.any(counts < 0):
