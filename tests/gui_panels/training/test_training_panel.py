@@ -39,10 +39,9 @@ def test_demo_panel_opens_standalone(qtbot):
 
 def test_fields_are_shown_only_where_relevant(qtbot, training_panel):
     opts = training_panel.options
-    form = opts.form
 
     def shown():
-        return {name for name, editor in opts.editors.items() if form.isRowVisible(editor)}
+        return {name for name in opts.editors if opts.is_shown(name)}
 
     for method in METHODS:
         opts.set_method(method)
