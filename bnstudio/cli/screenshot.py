@@ -12,8 +12,8 @@ from pathlib import Path
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import parse_evidence
 from bnstudio.errors import FormatError
+from bnstudio.window_docks import DOCKS    # the main window's docks (plain data: no Qt)
 
-DOCKS = ("properties", "history", "cpt")   # the main window's docks
 ZOOM_RANGE = (0.1, 4.0)                    # the canvas's MIN_ZOOM, MAX_ZOOM
 SIDE_RANGE = (200, 10_000)                 # pixels per side of the window
 
@@ -33,7 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--zoom", type=opt.real(*ZOOM_RANGE),
                         help=f"zoom factor after fitting (1 = 100%%), {ZOOM_RANGE[0]:g}..{ZOOM_RANGE[1]:g}")
     parser.add_argument("--docks", type=parse_docks,
-                        help=f"comma-separated docks to show: {','.join(DOCKS)} (or 'none')")
+                        help=f"comma-separated docks to show, the first named of a tab group in front: "
+                             f"{','.join(DOCKS)} (or 'none')")
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -3,9 +3,10 @@
 The default arrangement (also **View ▸ Reset Layout**): the analysis panels need height for their plots and
 their Run / Accept buttons, so they share the right-hand area at the window's full height, tabbed with the
 node properties and the undo history (tabs on top); the probability table, which needs width, sits under the
-canvas. The right area takes :data:`RIGHT_FRACTION` of the window's width and the table
-:data:`BOTTOM_FRACTION` of its height, and :class:`DockProportions` keeps whatever proportions the user set
-when the window is resized, so a larger window grows the panels and not only the canvas.
+canvas. Which docks there are, with their titles and tab order: :mod:`bnstudio.window_docks`. The right area
+takes :data:`RIGHT_FRACTION` of the window's width and the table :data:`BOTTOM_FRACTION` of its height, and
+:class:`DockProportions` keeps whatever proportions the user set when the window is resized, so a larger window
+grows the panels and not only the canvas.
 
 A window without saved geometry opens maximised on screens up to :data:`MAXIMISE_UP_TO` and at
 :data:`SCREEN_FRACTION` of larger screens.
@@ -15,11 +16,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QEvent, QSize, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QWidget
 
-#: (dock key, title) in tab order; the first of each area is raised
-RIGHT = (("properties", "Node"), ("history", "History"), ("data", "Data"), ("training", "Learn Parameters"),
-         ("structure", "Learn Structure"), ("query", "Query / Error Bars"), ("decisions", "Decisions"))
-BOTTOM = (("cpt", "Probability Table"),)
-TITLES = dict(RIGHT + BOTTOM)
+from bnstudio.window_docks import BOTTOM, RIGHT, TITLES
+
 RIGHT_FRACTION = 0.47
 BOTTOM_FRACTION = 0.27
 #: screens up to this size get a maximised window at first start

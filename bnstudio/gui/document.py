@@ -254,11 +254,6 @@ class Document(QObject):
         self.beliefs_changed.emit()
 
     # ------------------------------------------------------------------ files
-    def load(self, path: str | Path) -> None:
-        """Open ``path`` (raises FormatError naming the file and line)."""
-        loaded = file_io.read_file(path)
-        self.replace_network(loaded.network, path, loaded.project, loaded.evidence)
-
     def save(self, path: str | Path | None = None, view: dict[str, Any] | None = None) -> None:
         """Write the network (atomically) to ``path`` or the current path; marks the network clean, and the
         whole session saved when ``path`` is a project (a network file keeps none of the other parts)."""

@@ -20,10 +20,26 @@ from bnstudio.gui import dialogs, file_io
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas.export import export_png, export_svg
 from bnstudio.gui.decision_panel import show_diagram
+from bnstudio.gui.document import Document
 from bnstudio.gui.recovery import SLOTS, Recovery
 from bnstudio.gui.resources import example_diagrams, example_networks, example_title, is_bundled_example
 from bnstudio.gui.window_parts import WindowParts
 
+
+
+def open_into(document: Document, path: str | Path) -> list[str]:
+    """Read ``path`` — a network file, a project or an influence diagram (NET, XDSL, XMLBIF, JSON, a project
+    holding one: its decisions and utilities included) — and make it ``document``'s, with a fresh undo history.
+    The one way a file is read into a document: :meth:`FileController.open_path` adds the dialogs, the recent
+    list and the banner. Returns what was repaired while reading; raises FormatError and changes nothing."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RepairWarning)
+        loaded = file_io.read_file(path)
+    if loaded.diagram is not None:
+        show_diagram(document, loaded.diagram, path, project=loaded.project, evidence=loaded.evidence)
+    else:
+        document.replace_network(loaded.network, path, loaded.project, loaded.evidence)
+    return [str(w.message) for w in caught if issubclass(w.category, RepairWarning)]
 
 
 class FileController(QObject):
@@ -71,13 +87,7 @@ class FileController(QObject):
             return False
         path = Path(path)
         try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", RepairWarning)
-                loaded = file_io.read_file(path)
-            if loaded.diagram is not None:     # an influence diagram (NET, XDSL, XMLBIF, JSON, project)
-                show_diagram(self.document, loaded.diagram, path, project=loaded.project, evidence=loaded.evidence)
-            else:
-                self.document.replace_network(loaded.network, path, loaded.project, loaded.evidence)
+            repairs = open_into(self.document, path)
         except FormatError as exc:
             dialogs.show_format_error(self.window, exc)
             if remember:
@@ -89,7 +99,6 @@ class FileController(QObject):
             self.document.path_changed.emit()
         elif remember:
             self._remember(path)
-        repairs = [str(w.message) for w in caught if issubclass(w.category, RepairWarning)]
         if repairs:   # read the way its authoring tool would, and said so
             self.window.show_message("warning", "Opened with repairs: " + " · ".join(repairs))
         self.window.view.open_view()

@@ -34,7 +34,7 @@ def install_panels(window: WindowParts) -> None:
     window.query_panel = QueryPanel(doc)
     for key, widget in (("data", window.data_panel), ("training", window.training_panel),
                         ("structure", window.structure_panel), ("query", window.query_panel)):
-        window.docks[key] = make_dock(window, key, _scrollable(widget))
+        window.docks[key] = make_dock(window, key, scrollable(widget))
     window.data_panel.selection_changed.connect(window.training_panel.set_selection)
     window.data_panel.selection_changed.connect(window.structure_panel.set_selection)
     window.query_panel.row_selected.connect(lambda var, parents: open_cpt_row(window, var, parents))
@@ -72,7 +72,7 @@ def learn_counts_from_data(window: WindowParts) -> bool:
     return True
 
 
-def _scrollable(panel: QWidget) -> QScrollArea:
+def scrollable(panel: QWidget) -> QScrollArea:
     """The panel in a scroll area, so a dock can be smaller than the panel's own minimum (small screens)."""
     area = QScrollArea()
     area.setWidget(panel)

@@ -3,7 +3,7 @@ docked in a narrow area (a laptop screen, a dock the user made small) never hide
 horizontal scroll bar."""
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QWidget
 
@@ -18,6 +18,12 @@ class ContentScrollArea(QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        content.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is self.widget() and event.type() == QEvent.LayoutRequest:
+            self.updateGeometry()   # the content changed size: so does what this area asks for
+        return False
 
     def sizeHint(self) -> QSize:  # Qt override: the content's height at the width it has (wrapped text)
         content, hint = self.widget(), self.widget().sizeHint()
@@ -34,14 +40,22 @@ class ResponsiveSplitter(QSplitter):
     """``first`` | ``second`` from ``side_by_side`` pixels of width up; ``first`` above ``second`` below that.
 
     The first pane keeps its share of the length in each orientation (``side_share``, ``stacked_share`` to
-    begin with; a drag of the handle sets a new one), whatever the size.
+    begin with; a drag of the handle sets a new one), whatever the size. With ``fit_first``, the first pane
+    stacked on top takes the height its content asks for (at most ``stacked_share``), following it as it
+    changes, until the handle is dragged.
     """
 
     def __init__(self, first: QWidget, second: QWidget, side_by_side: int, side_share: float = 0.36,
-                 stacked_share: float = 0.5, parent: QWidget | None = None) -> None:
+                 stacked_share: float = 0.5, parent: QWidget | None = None, fit_first: bool = False) -> None:
         super().__init__(Qt.Horizontal, parent)
         self.side_by_side = side_by_side
         self.shares = {Qt.Horizontal: side_share, Qt.Vertical: stacked_share}
+        self.fit_first = fit_first
+        self.refit_timer = QTimer(self)
+        self.refit_timer.setSingleShot(True)
+        self.refit_timer.setInterval(0)
+        self.refit_timer.timeout.connect(lambda: self._divide(self.orientation(), self.size()))
+        first.installEventFilter(self)
         self.addWidget(first)
         self.addWidget(second)
         self.setChildrenCollapsible(False)
@@ -61,11 +75,26 @@ class ResponsiveSplitter(QSplitter):
         if orientation != self.orientation():
             self.setOrientation(orientation)
         super().resizeEvent(event)
-        length = event.size().width() if orientation == Qt.Horizontal else event.size().height()
-        first = round(self.shares[orientation] * (length - self.handleWidth()))
-        self.setSizes([first, length - self.handleWidth() - first])
+        self._divide(orientation, event.size())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if (watched is self.widget(0) and event.type() == QEvent.LayoutRequest and self.fit_first
+                and self.orientation() == Qt.Vertical):
+            self.refit_timer.start()   # once its layout has settled: the first pane's content changed size
+        return False
+
+    def _divide(self, orientation: Qt.Orientation, size: QSize) -> None:
+        length = (size.width() if orientation == Qt.Horizontal else size.height()) - self.handleWidth()
+        first = round(self.shares[orientation] * length)
+        if orientation == Qt.Vertical and self.fit_first:
+            pane = self.widget(0)
+            wanted = pane.heightForWidth(size.width()) if pane.hasHeightForWidth() else -1
+            first = min(first, wanted if wanted > 0 else pane.sizeHint().height())
+        self.setSizes([first, length - first])
 
     def _remember_share(self, _pos: int, _index: int) -> None:
         sizes = self.sizes()
         if sum(sizes) > 0:
             self.shares[self.orientation()] = sizes[0] / sum(sizes)
+            if self.orientation() == Qt.Vertical:
+                self.fit_first = False        # the height the user chose, from now on

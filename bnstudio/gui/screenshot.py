@@ -14,11 +14,20 @@ from bnstudio.gui import settings as cfg
 from bnstudio.gui.app import application
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.recovery import Recovery
+from bnstudio.window_docks import DOCKS
 
 
 def _settle(app: QApplication, rounds: int = 5) -> None:
     for _ in range(rounds):
         app.processEvents()
+
+
+def _show_only(window: MainWindow, docks: list[str]) -> None:
+    """Show the ``docks`` and hide the others; the first named of a tab group is in front."""
+    for name, dock in window.docks.items():
+        dock.setVisible(name in docks)
+    for name in reversed(docks):
+        window.docks[name].raise_()
 
 
 def render_screenshot(out: str | Path, path: str | Path | None = None, size: tuple[int, int] = (1600, 1000),
@@ -27,18 +36,16 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
                       docks: list[str] | None = None,
                       prepare: Callable[[MainWindow], None] | None = None) -> Path:
     """Open ``path`` in a fresh main window of ``size``, apply ``evidence``, select ``select`` (its CPT and
-    properties show in the docks), show only ``docks`` (all if None), call ``prepare(window)`` for anything
-    else, and save the window to ``out``. Raises BNStudioError for bad input."""
+    properties show in the docks), show only ``docks`` (all if None; the first named of a tab group in front),
+    call ``prepare(window)`` for anything else, and save the window to ``out``. Raises BNStudioError for bad
+    input."""
+    unknown = sorted(set(docks or ()) - set(DOCKS))
+    if unknown:
+        raise BNStudioError(f"unknown dock(s) {', '.join(unknown)}; use {', '.join(DOCKS)}")
     app = application()
     with tempfile.TemporaryDirectory() as tmp:
         settings = cfg.Settings(QSettings(str(Path(tmp) / "settings.ini"), QSettings.IniFormat))
         window = MainWindow(settings, Recovery(Path(tmp) / "recovery"))
-        if docks is not None:
-            unknown = set(docks) - set(window.docks)
-            if unknown:
-                raise BNStudioError(f"unknown dock(s) {sorted(unknown)}; use {sorted(window.docks)}")
-            for name, dock in window.docks.items():
-                dock.setVisible(name in docks)
         window.setWindowState(Qt.WindowNoState)   # not maximised to the (virtual) screen: exactly ``size``
         window.resize(*size)
         window.show()
@@ -46,6 +53,8 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
         if path is not None and not window.files.open_path(path, ask=False, remember=False):
             window.close()
             raise BNStudioError(f"could not open {path}")
+        if docks is not None:     # after opening: an influence diagram brings its Decisions dock forward
+            _show_only(window, docks)
         if node_style:
             window.set_node_style(node_style)
         for name, value in (evidence or {}).items():

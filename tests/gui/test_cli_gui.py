@@ -2,6 +2,7 @@
 ``bnstudio screenshot`` renders the main window offscreen."""
 from __future__ import annotations
 
+import argparse
 import sys
 
 import pytest
@@ -9,8 +10,12 @@ from PySide6.QtGui import QImage
 
 import bnstudio.gui.app as gui_app
 from bnstudio.cli import main
+from bnstudio.cli.screenshot import DOCKS, parse_docks
+from bnstudio.gui.resources import bundled_diagram
 
 from tests.gui.conftest import ALARM, ASIA
+
+OIL = bundled_diagram("oil_wildcatter.json")
 
 
 def test_no_subcommand_opens_the_gui_on_alarm(monkeypatch):
@@ -47,3 +52,31 @@ def test_screenshot_bad_input_is_a_one_line_error(tmp_path, qapp, capsys, args):
     status = main(["screenshot", str(tmp_path / "x.png"), str(ASIA), *args])
     err = capsys.readouterr().err
     assert status == 2 and err.startswith("bnstudio: error:") and "Traceback" not in err
+
+
+def test_screenshot_shows_the_decisions_dock_of_an_influence_diagram(tmp_path, qapp, capsys, monkeypatch):
+    """--docks offers the Decisions dock (it once offered only properties, history and cpt) and shows it, alone
+    and in view, at a small size: the dock is picked after the diagram opened (which brings Decisions forward)."""
+    from bnstudio.gui.main_window import MainWindow
+
+    seen: dict[str, bool] = {}
+    real_grab = MainWindow.grab
+
+    def grab(self, *args):
+        seen.update({k: d.isVisible() and not d.visibleRegion().isEmpty() for k, d in self.docks.items()})
+        return real_grab(self, *args)
+
+    monkeypatch.setattr(MainWindow, "grab", grab)
+    out = tmp_path / "oil.png"
+    status = main(["screenshot", str(out), str(OIL), "--size", "700x500", "--docks", "decisions"])
+    assert status == 0, capsys.readouterr().err
+    assert [k for k, shown in seen.items() if shown] == ["decisions"]
+    assert (QImage(str(out)).width(), QImage(str(out)).height()) == (700, 500)
+
+
+def test_screenshot_offers_every_dock_the_window_has(window):
+    """One list: the option's choices are the window's docks (a dock added to the window is offered)."""
+    assert parse_docks(",".join(window.docks)) == list(window.docks)
+    assert sorted(DOCKS) == sorted(window.docks)
+    with pytest.raises(argparse.ArgumentTypeError, match="use properties, history"):
+        parse_docks("decisions,toolbox")

@@ -148,3 +148,27 @@ def test_the_probability_tables_toolbar_shows_whole_at_1366_wide(qtbot, fresh_wi
         button = editor.toolbar.widgetForAction(a)
         reachable |= {button.defaultAction()} | set(button.menu().actions() if button.menu() else [])
     assert set(editor.actions_by_name.values()) <= reachable
+
+
+@pytest.mark.parametrize("size", SCREENS)
+def test_every_methods_training_options_show_whole_without_scrolling(qtbot, fresh_window, size):
+    """Seen at 1366x768: the options sat in a ~100 px scroll area, clgd's α, L2, optimiser, iterations and
+    patience below its fold. Now every field of every method shows whole (in two columns on a laptop), the
+    default method's first, and the curves keep most of the height."""
+    from bnstudio.learn.params import METHODS
+
+    w = fresh_window
+    show_at(qtbot, w, size)
+    w.docks["training"].raise_()
+    settle(qtbot)
+    panel = w.training_panel
+    options = panel.options
+    assert options.current_method() == METHODS[0] == "ml"      # the default: checked first
+    for method in METHODS:
+        options.set_method(method)
+        settle(qtbot)
+        shown = [name for name in options.editors if options.is_shown(name)]
+        hidden = [name for name in shown if not fully_visible(options.editors[name])]
+        assert not hidden, (size, method, hidden)
+        assert fully_visible(options.method) and fully_visible(panel.run_button), (size, method)
+        assert panel.plot.height() >= 200, (size, method, panel.plot.height())

@@ -125,6 +125,10 @@ def test_the_student_trains_watches_cancels_compares_and_learns_a_tan(qtbot, app
         with qtbot.waitSignal(panel.run_finished, timeout=60000):
             qtbot.mouseClick(panel.run_button, Qt.LeftButton)
     assert [r.method for r in panel.runs] == ["mp", "em", "clgd"]
+    settle(qtbot)
+    table = panel.results.table                             # every score column in view (Brier was cut at 1366)
+    assert panel.tabs.currentWidget() is panel.results and table.horizontalScrollBar().maximum() == 0
+    assert fully_visible(panel.results.apply_button) and fully_visible(panel.results.confusion)
     assert all(r.stop_reason in ("closed_form", "converged", "max_iter") for r in panel.runs)
     compare = panel.compare
     assert (compare.run_a.currentText(), compare.run_b.currentText()) == (panel.runs[1].label, panel.runs[2].label)

@@ -4,13 +4,20 @@ about unsaved work, remembering the file, an example as an untitled copy, a bad 
 recent list). There is no drag-and-drop in the window, so no drop path to test."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
+import bnstudio.gui
 from bnstudio.gui import commands as cmd
 from bnstudio.gui import dialogs, file_io
 from bnstudio.gui import settings as cfg
+from bnstudio.gui.document import Document
+from bnstudio.gui.file_controller import open_into
 from bnstudio.gui.resources import bundled_diagram, bundled_example, is_bundled_example
+from bnstudio.io import read_model
 
 from tests.gui.conftest import ASIA
 
@@ -91,3 +98,43 @@ def test_a_diagram_named_on_the_command_line_opens_the_same_way(window, reads, t
     copy = oil_copy(tmp_path)
     assert window.open_path(copy)
     assert reads == [str(copy)] and shows_the_oil_decisions(window)
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "io" / "corpus" / "influence"
+DIAGRAM_FILES = [OIL, CORPUS / "oil_wildcatter.net", CORPUS / "oil_wildcatter.xdsl", CORPUS / "oil_wildcatter.xmlbif"]
+
+
+def same_decisions(doc: Document, diagram) -> bool:
+    """The document's decision part is the file's: decisions (order, informational parents) and utility nodes
+    (parents, tables)."""
+    part = doc.decisions
+    return (part is not None and part.decisions == diagram.decisions
+            and [(u.name, u.parents) for u in part.utilities] == [(u.name, u.parents) for u in diagram.utilities]
+            and all(np.array_equal(a.table, b.table) for a, b in zip(part.utilities, diagram.utilities))
+            and set(diagram.network.variables) == set(doc.network.variables))
+
+
+@pytest.mark.parametrize("path", DIAGRAM_FILES, ids=lambda p: p.suffix)
+def test_an_influence_diagram_read_into_a_document_keeps_its_decisions(qtbot, path, tmp_path):
+    """The one read path keeps the decision part of every diagram format, a project holding one included
+    (Document.load, a third path used by panel tests, read only the network and dropped the decisions)."""
+    doc = Document()
+    assert open_into(doc, path) == []
+    diagram = read_model(path)
+    assert same_decisions(doc, diagram) and doc.path == path and not doc.modified
+    project = tmp_path / "oil.bnsproj"
+    doc.save(project)
+    again = Document()
+    open_into(again, project)
+    assert same_decisions(again, diagram) and not again.modified
+
+
+def test_files_are_read_into_the_app_in_one_place():
+    """Only open_into reads a file into a document (and the recovery copy is read back by Recovery.restore)."""
+    gui = Path(bnstudio.gui.__file__).parent
+    readers = sorted(str(p.relative_to(gui)) for p in gui.rglob("*.py")
+                     if "read_file(" in p.read_text(encoding="utf-8") and p.name != "file_io.py")
+    assert readers == ["file_controller.py", "recovery.py"]
+    assert not hasattr(Document, "load")
+    source = (gui / "file_controller.py").read_text(encoding="utf-8")
+    assert source.count("read_file(") == 1 and "def open_into" in source

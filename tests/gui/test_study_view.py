@@ -129,3 +129,29 @@ def test_opened_network_tables_are_the_stored_ones(qtbot, study_file):
         stored = store.network(key)
     for v in stored.variables:
         np.testing.assert_array_equal(opened.args[0].cpt(v), stored.cpt(v))
+
+
+def _positions(grid) -> list[tuple[int, int]]:
+    layout = grid.grid
+    return [layout.getItemPosition(layout.indexOf(box))[:2] for box in grid.boxes]
+
+
+def test_the_figures_take_as_many_columns_as_the_width_holds(qtbot, study_file):
+    """At 1366x768 (a laptop) the study's figures stand three abreast (they were two, with a third of the width
+    empty); narrower, two; and the grid is laid out again on every resize."""
+    view = _view(qtbot, study_file)
+    grid = view.figures
+    count = len(grid.boxes)
+    assert count >= 4
+    view.resize(1366, 768)
+    view.show()
+    view.tabs.setCurrentWidget(grid)
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: grid.columns == 3)
+    assert _positions(grid) == [(k // 3, k % 3) for k in range(count)]
+    right = max(box.geometry().right() for box in grid.boxes)
+    assert right < grid.viewport().width()                       # all three in view, no sideways scroll
+    view.resize(1000, 768)
+    qtbot.waitUntil(lambda: grid.columns == 2)
+    assert _positions(grid) == [(k // 2, k % 2) for k in range(count)]
+    assert grid.columns_for(2000) == 4 and grid.columns_for(100) == 1

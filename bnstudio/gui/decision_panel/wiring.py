@@ -8,13 +8,13 @@ files, through :class:`~bnstudio.gui.file_controller.FileController`).
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea
+from PySide6.QtWidgets import QDockWidget
 
 from bnstudio.gui.decision_panel.compute import DecisionResult
 from bnstudio.gui.decision_panel.panel import DecisionPanel
 from bnstudio.gui.decision_panel.solver import DecisionSolver
 from bnstudio.gui.dock_layout import RIGHT, make_dock, size_docks
-from bnstudio.gui.panels import open_cpt_row
+from bnstudio.gui.panels import open_cpt_row, scrollable
 
 
 
@@ -23,11 +23,7 @@ def install(window) -> DecisionPanel:
     doc = window.document
     window.decision_solver = solver = DecisionSolver(doc, window)
     window.decision_panel = panel = DecisionPanel(doc, solver)
-    area = QScrollArea()
-    area.setWidget(panel)
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.NoFrame)
-    window.decision_dock = dock = make_dock(window, "decisions", area)
+    window.decision_dock = dock = make_dock(window, "decisions", scrollable(panel))
     window.addDockWidget(Qt.RightDockWidgetArea, dock)
     if hasattr(window, "docks"):
         window.docks["decisions"] = dock     # View ▸ Reset Layout places it with the others

@@ -1,4 +1,6 @@
-"""The method and its hyper-parameters; each field is shown only for the methods (and settings) it applies to.
+"""The method and its hyper-parameters; each field is shown only for the methods (and settings) it applies to,
+in two columns where the form is at least :data:`TWO_COLUMNS_FROM` pixels wide (a laptop's dock), so every field
+of a method shows without scrolling.
 
 :func:`learner_options` turns the form's values into ``make_learner(method, **options)`` keyword arguments.
 
@@ -14,8 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QSlider, QSpinBox,
-                               QWidget)
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
+                               QSpinBox, QWidget)
 
 from bnstudio.learn.params import METHODS
 from bnstudio.learn.params.wanbia import LEVELS
@@ -36,6 +39,11 @@ LABELS = {"prior": "Prior", "ess": "ESS", "m_step": "M-step", "max_iter": "Max i
           "restarts": "Restarts", "seed": "Seed", "l2": "L2 penalty", "optimizer": "Optimiser",
           "patience": "Patience", "criterion": "Criterion", "alpha": "α (mixed)", "level": "Weights",
           "bags": "Bags", "m_bagging": "m-bagging"}
+#: the order of the fields in the form
+ORDER = ("criterion", "alpha", "m_step", "prior", "ess", "l2", "optimizer", "level", "bags", "m_bagging", "max_iter",
+         "restarts", "patience", "seed")
+#: from this width the fields stand in two columns (label, field, label, field)
+TWO_COLUMNS_FROM = 520
 
 
 def visible_fields(method: str, values: dict[str, Any]) -> tuple[str, ...]:
@@ -62,15 +70,17 @@ def learner_options(method: str, values: dict[str, Any]) -> dict[str, Any]:
 
 
 class MethodOptions(QWidget):
-    """The method combo and its form; ``changed()`` on any edit."""
+    """The method combo and its form; ``changed()`` on any edit. ``columns`` is 1 or 2 (see the module)."""
 
     changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.method = QComboBox()
-        self.form = QFormLayout(self)
+        self.form = QGridLayout(self)
         self.editors: dict[str, QWidget] = {}
+        self.labels: dict[str, QLabel] = {}
+        self.columns = 1
         self.alpha = QSlider(Qt.Horizontal)
         self.alpha_label = QLabel()
         self._compose()
@@ -89,7 +99,9 @@ class MethodOptions(QWidget):
         self.method.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.method.setMinimumContentsLength(14)
         self.form.setContentsMargins(0, 0, 0, 0)
-        self.form.addRow("Method", self.method)
+        self.form.setHorizontalSpacing(8)
+        self.form.addWidget(QLabel("Method"), 0, 0)
+        self.form.addWidget(self.method, 0, 1, 1, 3)
         combos = {"prior": ("laplace", "bdeu"), "m_step": ("ml", "mp"), "optimizer": ("lbfgs", "cg"),
                   "criterion": ("cll", "ae", "se"), "level": LEVELS}
         for name, items in combos.items():
@@ -126,9 +138,9 @@ class MethodOptions(QWidget):
         row.addWidget(QLabel("gen."))
         row.addWidget(self.alpha_label)
         self.editors["alpha"] = alpha_row
-        for name in ("criterion", "alpha", "m_step", "prior", "ess", "l2", "optimizer", "level", "bags", "m_bagging",
-                     "max_iter", "restarts", "patience", "seed"):
-            self.form.addRow(LABELS[name], self.editors[name])
+        for name in ORDER:
+            self.labels[name] = QLabel(LABELS[name])
+            self.labels[name].setBuddy(self.editors[name])
 
     def current_method(self) -> str:
         return self.method.currentData()
@@ -173,12 +185,35 @@ class MethodOptions(QWidget):
         bits += [f"{opts['bags']} {'m-' if opts.get('m_bagging') else ''}bags"] if "bags" in opts else []
         return method + (f" ({', '.join(bits)})" if bits else "")
 
+    def is_shown(self, name: str) -> bool:
+        """Whether field ``name`` is in the form (for the current method and settings)."""
+        return not self.editors[name].isHidden()
+
     def _update(self, *_args: Any) -> None:
         self.alpha_label.setText(f"{self.alpha.value() / 100:.2f}")
-        shown = set(visible_fields(self.current_method(), self.values()))
-        for name, editor in self.editors.items():
-            self.form.setRowVisible(editor, name in shown)
+        self._place(self.columns)
         self.changed.emit()
+
+    def _place(self, columns: int) -> None:
+        """Lay the shown fields out in ``columns`` columns of (label, field), in :data:`ORDER`, row by row."""
+        self.columns = columns
+        shown = set(visible_fields(self.current_method(), self.values()))
+        for name in ORDER:
+            for widget in (self.labels[name], self.editors[name]):
+                self.form.removeWidget(widget)
+                widget.setVisible(name in shown)
+        for k, name in enumerate(n for n in ORDER if n in shown):
+            row, column = 1 + k // columns, 2 * (k % columns)
+            self.form.addWidget(self.labels[name], row, column)
+            self.form.addWidget(self.editors[name], row, column + 1)
+        for column in (1, 3):    # the fields take the width; the second pair's only when it is in use
+            self.form.setColumnStretch(column, 1 if column < 2 * columns else 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        columns = 2 if event.size().width() >= TWO_COLUMNS_FROM else 1
+        if columns != self.columns:
+            self._place(columns)
 
 
 def _double(low: float, high: float, value: float, decimals: int, step: float = 0.5) -> QDoubleSpinBox:

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSplitter,
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QProgressBar, QPushButton, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
 from bnstudio.errors import BNStudioError
@@ -35,8 +35,9 @@ PLOT_INTERVAL_MS = 50   # at most 20 plot updates per second while a run reports
 SIDE_WIDTH = 330
 #: methods that learn p(target | rest) (clgd with criterion ll does not)
 TARGET_METHODS = ("clgd", "wanbia")
-#: from this width the options and the plots stand side by side; narrower, the options go on top
-SIDE_BY_SIDE = 820
+#: from this width the options and the plots stand side by side (the scores beside the confusion matrix need
+#: two thirds of it); narrower, the options go on top
+SIDE_BY_SIDE = 960
 
 
 @dataclass
@@ -90,8 +91,6 @@ class TrainingPanel(QWidget):
 
     def _compose(self) -> None:
         self.timer.setInterval(PLOT_INTERVAL_MS)
-        method_box = QGroupBox("Method")
-        QVBoxLayout(method_box).addWidget(self.options)
         self.data_label.setWordWrap(True)
         self.status.setWordWrap(True)
         self.cancel_button.setEnabled(False)
@@ -102,7 +101,7 @@ class TrainingPanel(QWidget):
         options = QWidget()
         options_layout = QVBoxLayout(options)
         options_layout.setContentsMargins(0, 0, 0, 0)
-        options_layout.addWidget(method_box)
+        options_layout.addWidget(self.options)
         options_layout.addWidget(self.data_label)
         scroll = ContentScrollArea(options)   # the options scroll in a short dock ...
         side = QWidget()
@@ -121,7 +120,10 @@ class TrainingPanel(QWidget):
         right.addWidget(self.tabs)
         right.setStretchFactor(0, 3)
         right.setStretchFactor(1, 1)
-        splitter = ResponsiveSplitter(side, right, side_by_side=SIDE_BY_SIDE, side_share=0.34, stacked_share=0.25)
+        # stacked (a laptop's dock), the options on top take their own height, at most 45 %: all of a method's
+        # fields show, and the curves keep the rest
+        splitter = ResponsiveSplitter(side, right, side_by_side=SIDE_BY_SIDE, side_share=0.34, stacked_share=0.45,
+                                      fit_first=True)
         layout = QVBoxLayout(self)
         layout.addWidget(self.message_bar)
         layout.addWidget(splitter, 1)

@@ -1,5 +1,6 @@
-"""The results table (one row per run and data part: LL, CLL, error rate, Brier, then time, iterations and
-stop reason on the run's first row) and the confusion matrix of one run on one part."""
+"""The results table (one row per run and data part: LL, CLL, error rate, Brier; under the run's label in its
+first column, its iterations and time, then why it stopped, so the table fits a laptop's dock without a sideways
+scroll) and the confusion matrix of one run on one part."""
 from __future__ import annotations
 
 import math
@@ -13,8 +14,16 @@ from bnstudio.gui.training_panel.runs import RunRecord
 
 Index = QModelIndex | QPersistentModelIndex
 PART_TEXT = {"train": "train", "validation": "validation", "test": "test"}
-HEADERS = ("Run", "Data", "n", "LL", "CLL", "Error", "Brier", "Iter.", "Time (s)", "Stop")
+HEADERS = ("Run", "Data", "n", "LL", "CLL", "Error", "Brier")
 METRIC_KEYS = {3: "ll", 4: "cll", 5: "error_rate", 6: "brier"}
+HEADER_TIPS = {0: "the run: its label, then its iterations and time, then why it stopped",
+               3: "mean log p(case)", 4: "mean log p(target | rest)", 5: "share of wrong argmax predictions",
+               6: "mean Σ_k (p(k|e) − 1{k = q})²"}
+
+
+def run_lines(run: RunRecord) -> tuple[str, str, str]:
+    """What the run column says over a run's rows: label, iterations and time, stop reason."""
+    return run.label, f"{run.n_iterations} iter. · {run.seconds:.2f} s", run.stop_reason
 
 
 def number_text(value: Any, digits: int = 4) -> str:
@@ -61,37 +70,34 @@ class ResultsModel(QAbstractTableModel):
             return None
         k, part = self.rows[index.row()]
         run, column = self.runs[k], index.column()
-        first = index.row() == self.first_row_of(k)
         if role == Qt.DisplayRole:
-            return self._text(run, part, column, first)
+            return self._text(run, part, column, index.row() - self.first_row_of(k))
         if role == Qt.ForegroundRole and column == 0:
             return QBrush(QColor(self.colours[k % len(self.colours)]))
-        if role == Qt.TextAlignmentRole and column >= 2 and column != 9:
+        if role == Qt.TextAlignmentRole and column >= 2:
             return int(Qt.AlignRight | Qt.AlignVCenter)
         if role == Qt.ToolTipRole and column == 0:
-            return f"{run.label}\n{run.settings}" + ("" if run.result else "\n(stored without its parameters)")
+            return "\n".join([*run_lines(run), str(run.settings)]) + (
+                "" if run.result else "\n(stored without its parameters)")
         return None
 
-    def _text(self, run: RunRecord, part: str, column: int, first: bool) -> str:
+    def _text(self, run: RunRecord, part: str, column: int, line: int) -> str:
+        """The text of ``column`` on the run's ``line``-th row (0: its first)."""
         metrics = run.metrics.get(part) or {}
         if column == 0:
-            return run.label if first else ""
+            lines = run_lines(run)
+            return lines[line] if line < len(lines) else ""
         if column == 1:
             return PART_TEXT.get(part, "")
         if column == 2:
             return f"{metrics['n']:,}" if "n" in metrics else ""
-        if column in METRIC_KEYS:
-            return number_text(metrics.get(METRIC_KEYS[column])) if metrics else ""
-        if not first:
-            return ""
-        return {7: f"{run.n_iterations}", 8: f"{run.seconds:.2f}", 9: run.stop_reason}[column]
+        return number_text(metrics.get(METRIC_KEYS[column])) if metrics else ""
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:  # Qt override
         if orientation == Qt.Horizontal and role == Qt.DisplayRole:
             return HEADERS[section]
         if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
-            return {3: "mean log p(case)", 4: "mean log p(target | rest)", 5: "share of wrong argmax predictions",
-                    6: "mean Σ_k (p(k|e) − 1{k = q})²"}.get(section)
+            return HEADER_TIPS.get(section)
         return None
 
 
@@ -103,6 +109,7 @@ class ConfusionTable(QTableWidget):
         self.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.setToolTip("Rows: the true state; columns: the predicted one")
 
     def set_matrix(self, states: list[str] | None, matrix: list[list[int]] | None) -> None:
         """Show ``matrix`` (None clears the table)."""

@@ -9,6 +9,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 from bnstudio.gui.training_panel.results import ConfusionTable, ResultsModel
 from bnstudio.gui.training_panel.runs import RunRecord
 
+RUN_COLUMN = 120   # pixels at most for the run column
+
 
 class ResultsTab(QWidget):
     """``apply_requested(run)`` / ``remove_requested(run)`` with the selected run's index."""
@@ -25,6 +27,7 @@ class ResultsTab(QWidget):
         self.part = QComboBox()
         self.apply_button = QPushButton("Apply parameters")
         self.remove_button = QPushButton("Remove run")
+        self.splitter = QSplitter(Qt.Horizontal)
         self._compose()
         self.table.selectionModel().currentRowChanged.connect(self._selection_changed)
         self.part.currentIndexChanged.connect(self._show_confusion)
@@ -39,7 +42,6 @@ class ResultsTab(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(21)
-        self.table.horizontalHeader().setStretchLastSection(True)
         self.part.addItems(["test", "validation", "train"])
         self.confusion_title.setWordWrap(True)
         self.apply_button.setToolTip("Set the network's CPTs to this run's (one undoable edit)")
@@ -56,24 +58,40 @@ class ResultsTab(QWidget):
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
-        head.addWidget(QLabel("Confusion matrix on"))
+        head.addWidget(QLabel("Confusion on"))
         head.addWidget(self.part, 1)
         right_layout.addLayout(head)
         right_layout.addWidget(self.confusion_title)
         right_layout.addWidget(self.confusion, 1)
-        splitter = QSplitter(Qt.Horizontal)
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(splitter)
+        layout.addWidget(self.splitter)
+
+    def _divide(self) -> None:
+        """The scores get the width of their columns (no sideways scroll), the confusion matrix the rest (at
+        least what it needs)."""
+        total = sum(self.splitter.sizes())
+        if total <= 0:
+            return
+        table = self.table
+        scores = (table.horizontalHeader().length() + table.verticalScrollBar().sizeHint().width()
+                  + 2 * table.frameWidth())
+        left = max(0, min(scores, total - self.splitter.widget(1).minimumSizeHint().width()))
+        self.splitter.setSizes([left, total - left])
+
+    def resizeEvent(self, event) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._divide()
 
     def set_runs(self, runs: list[RunRecord], colours: list[str]) -> None:
         keep = self.selected_run()
         self.model.set_runs(runs, colours)
         self.table.resizeColumnsToContents()
+        if self.table.columnWidth(0) > RUN_COLUMN:      # a long label is elided; its tooltip has it whole
+            self.table.setColumnWidth(0, RUN_COLUMN)
+        self._divide()
         if runs:
             self.select_run(keep if keep is not None and keep < len(runs) else len(runs) - 1)
         self._selection_changed()

@@ -9,6 +9,7 @@ import pytest
 
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.document import Document
+from bnstudio.gui.file_controller import open_into
 from bnstudio.gui.query_panel import QueryPanel
 from bnstudio.project import load_project, save_project
 from bnstudio.uncertainty import error_bars
@@ -73,7 +74,7 @@ def test_saved_queries_follow_a_rename_and_survive_save_and_load(qtbot, make_pan
     assert load_project(path).queries == doc.project.queries
     save_project(load_project(path), tmp_path / "again.bnsproj")  # the section round-trips as it is
     reopened = Document()
-    reopened.load(tmp_path / "again.bnsproj")
+    open_into(reopened, tmp_path / "again.bnsproj")
     other = QueryPanel(reopened)
     qtbot.addWidget(other)
     assert [r.label for r in other.saved_rows] == ["lung given xray", "tub=yes, either=yes"]

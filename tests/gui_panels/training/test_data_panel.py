@@ -11,6 +11,7 @@ from bnstudio.data import Dataset, align, equal_width, mdl, read_csv
 from bnstudio.gui.data_panel import DataPanel, DataSelection, split_rows
 from bnstudio.gui.data_panel import unknown_states
 from bnstudio.gui.data_panel.models import DatasetModel, counts_text
+from bnstudio.gui.file_controller import open_into
 from tests.gui_panels.training.conftest import ASIA_CSV, cpts_of, same_cpts
 
 
@@ -225,7 +226,7 @@ def test_opening_a_project_reloads_its_data_with_the_settings(qtbot, data_panel,
     save_project(document.project, project_file)
     with qtbot.waitSignal(data_panel.selection_changed, timeout=10000,
                           check_params_cb=lambda sel: sel is not None) as blocker:
-        document.load(project_file)
+        open_into(document, project_file)
     after = blocker.args[0]
     assert data_panel.state.path == str(path) and data_panel.state.dataset.column_states("x") == cuts
     assert after.target == "smoke" and np.array_equal(after.train, before.train)

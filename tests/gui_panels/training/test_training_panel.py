@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from bnstudio.gui.data_panel import DataSelection
+from bnstudio.gui.file_controller import open_into
 from bnstudio.gui.training_panel.options import FIELDS, learner_options, visible_fields
 from bnstudio.gui.training_panel.runs import SERIES, history_series
 from bnstudio.learn.params import METHODS, make_learner
@@ -39,10 +40,9 @@ def test_demo_panel_opens_standalone(qtbot):
 
 def test_fields_are_shown_only_where_relevant(qtbot, training_panel):
     opts = training_panel.options
-    form = opts.form
 
     def shown():
-        return {name for name, editor in opts.editors.items() if form.isRowVisible(editor)}
+        return {name for name in opts.editors if opts.is_shown(name)}
 
     for method in METHODS:
         opts.set_method(method)
@@ -234,7 +234,7 @@ def test_runs_are_saved_with_the_project_and_replotted(qtbot, training_panel, as
     stored = load_project(path).runs
     assert [len(r["history"]) for r in stored] == [first.n_iterations, second.n_iterations]
     assert stored[1]["settings"]["alpha"] == 0.25 and stored[1]["metrics"]["test"]["n"] == 600
-    doc.load(path)                               # the document opens the project: runs are re-plotted
+    open_into(doc, path)                         # the document opens the project: runs are re-plotted
     restored = training_panel.runs
     assert [r.label for r in restored] == [first.label, second.label]
     for old, new in zip((first, second), restored):
@@ -263,7 +263,7 @@ def test_runs_stored_without_parameters_keep_their_history_only(qtbot, training_
                         for r in doc.project.runs]                   # as written before parameters were stored
     path = tmp_path / "old.bnsproj"
     save_project(doc.project, path)
-    doc.load(path)
+    open_into(doc, path)
     restored = training_panel.runs[0]
     assert restored.result is None and restored.history == run.history
     assert "cpts" not in load_project(path).runs[0]

@@ -1,0 +1,15 @@
+"""The main window's docks — key and title, by area, in tab order — as plain data, so the command line can check
+``bnstudio screenshot --docks`` before it imports Qt (everything under :mod:`bnstudio.gui` loads Qt).
+
+This is the one list: :func:`bnstudio.gui.dock_layout.make_dock` titles a dock from it (a key missing here is a
+``KeyError`` when the window is built) and :func:`~bnstudio.gui.dock_layout.arrange` places the docks by it.
+"""
+from __future__ import annotations
+
+#: (dock key, title) in tab order; the first of each area is raised
+RIGHT = (("properties", "Node"), ("history", "History"), ("data", "Data"), ("training", "Learn Parameters"),
+         ("structure", "Learn Structure"), ("query", "Query / Error Bars"), ("decisions", "Decisions"))
+BOTTOM = (("cpt", "Probability Table"),)
+TITLES = dict(RIGHT + BOTTOM)
+#: every dock key, right area first
+DOCKS = tuple(TITLES)
