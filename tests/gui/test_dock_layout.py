@@ -172,3 +172,32 @@ def test_every_methods_training_options_show_whole_without_scrolling(qtbot, fres
         assert not hidden, (size, method, hidden)
         assert fully_visible(options.method) and fully_visible(panel.run_button), (size, method)
         assert panel.plot.height() >= 200, (size, method, panel.plot.height())
+
+
+@pytest.mark.parametrize("size", SCREENS)
+def test_a_noisy_max_shows_every_parameter_row_above_its_table(qtbot, fresh_window, tmp_path, size):
+    """Seen at 1366x768: the noisy-MAX parameter table of a two-parent node showed one and a half rows (the leak
+    out of sight) above the CPT. The parameters and the CPT now share a splitter, and the parameter table keeps
+    three compact rows: both links and the leak show whole."""
+    from bnstudio.core.canonical import NoisyMax, set_canonical
+    from bnstudio.core.network import Network
+    from bnstudio.io import write_network
+
+    net = Network()
+    for v in "AB":
+        net.add_variable(v, ["present", "absent"], cpt=[0.3, 0.7])
+    net.add_variable("C", ["present", "absent"], ["A", "B"])
+    set_canonical(net, "C", NoisyMax.noisy_or([0.8, 0.6], 0.05))
+    write_network(net, tmp_path / "noisy.bnsproj")
+    w = fresh_window
+    assert w.open_path(tmp_path / "noisy.bnsproj")
+    show_at(qtbot, w, size)
+    w.cpt_editor.set_variable("C")
+    settle(qtbot)
+    table = w.cpt_editor.canonical.table
+    assert table.rowCount() == 3 and fully_visible(table)
+    viewport = table.viewport().rect()
+    for row in range(3):
+        cell = table.visualRect(table.model().index(row, 0))
+        assert viewport.contains(cell), (size, row, cell, viewport)
+    assert w.cpt_editor.table.height() >= 60    # the CPT below keeps its header and rows in view

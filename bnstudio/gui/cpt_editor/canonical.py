@@ -102,6 +102,7 @@ class CanonicalEditor(QWidget):
                             "last one, absent, takes the rest)")
         self.table = QTableWidget()
         self.table.setMaximumHeight(160)
+        self.table.setMinimumHeight(100)  # the header and three rows: two links and the leak of a noisy-OR
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)

@@ -7,7 +7,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMenu,
-                               QTableView, QToolBar, QToolButton, QVBoxLayout, QWidget)
+                               QSplitter, QTableView, QToolBar, QToolButton, QVBoxLayout, QWidget)
 
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.cpt_editor import operations as ops
@@ -89,8 +89,14 @@ class CptEditor(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
         layout.addWidget(self.toolbar)
-        layout.addWidget(self.canonical)
-        layout.addWidget(self.table, 2)
+        self.canonical.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)  # rows as compact as the CPT's
+        tables = QSplitter(Qt.Vertical)  # a noisy-MAX's parameters above its CPT, the handle between them
+        tables.setChildrenCollapsible(False)
+        tables.addWidget(self.canonical)
+        tables.addWidget(self.table)
+        tables.setStretchFactor(0, 1)
+        tables.setStretchFactor(1, 2)
+        layout.addWidget(tables, 1)
 
     def _counts_button(self) -> QToolButton:
         """"Show counts (α)" as a toggle, with Set ESS… and Remove counts in its menu (one button: the whole
