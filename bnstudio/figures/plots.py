@@ -89,13 +89,38 @@ def scatter(x: Sequence[float], y: Sequence[float], stem: Path, *, xlabel: str, 
     ax.set_xlim(*limits)        # the same scale on both axes: the diagonal is the 45° line
     ax.set_ylim(*limits)
     ax.set_aspect("equal", adjustable="box")
-    for k, label in enumerate(labels or []):
-        ax.annotate(label, (x[k], y[k]), textcoords="offset points", xytext=(4, 3), fontsize=7, color="#333333")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
+    _place_labels(fig, ax, x, y, labels or [])
     ax.grid(True, lw=0.4, alpha=0.5)
     return _save(fig, stem)
+
+
+LABEL_OFFSETS = ((4, 3), (4, -10), (-4, 3), (-4, -10), (0, 7), (0, -14))  # points: right, then left, above, below
+
+
+def _place_labels(fig: "Figure", ax, x: np.ndarray, y: np.ndarray, labels: Sequence[str]) -> None:
+    """Name each point beside it where the name overlaps no name placed before (the first free offset of
+    :data:`LABEL_OFFSETS`, else the first): data sets with close scores (sachs-Akt, alarm-BP) stayed unreadable
+    drawn over each other."""
+    renderer = fig.canvas.get_renderer()
+    ax.apply_aspect()   # the axes' final box (equal aspect), so the overlaps found here are the drawn ones
+    placed = []
+    for k, label in enumerate(labels):
+        for attempt, (dx, dy) in enumerate(LABEL_OFFSETS):
+            text = ax.annotate(label, (x[k], y[k]), textcoords="offset points", xytext=(dx, dy), fontsize=7,
+                               color="#333333", ha="left" if dx > 0 else "right" if dx < 0 else "center")
+            box = text.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in placed) or attempt == len(LABEL_OFFSETS) - 1:
+                break
+            text.remove()
+        if any(box.overlaps(other) for other in placed):   # nowhere free: the first place, as before
+            text.remove()
+            text = ax.annotate(label, (x[k], y[k]), textcoords="offset points", xytext=LABEL_OFFSETS[0],
+                               fontsize=7, color="#333333")
+            box = text.get_window_extent(renderer)
+        placed.append(box)
 
 
 def curves(series: Sequence[tuple[str, Sequence[float]]], stem: Path, *, ylabel: str, title: str) -> list[Path]:
