@@ -135,7 +135,7 @@ def describe(tables: Sequence[ZeroRows], found: Verdict | None) -> str:
     if count == 1:
         p = float(found.probabilities[0][0])
         return text + f" (parent configuration has probability {p:.3g}: the file's joint summed to {total})"
-    return text + f" (the file's joint summed to {total})"
+    return text + f": the file's joint summed to {total}"
 
 
 def _total(total: float) -> str:

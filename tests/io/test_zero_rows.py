@@ -108,7 +108,7 @@ def test_a_reachable_row_of_zeros_says_what_mass_the_file_left_unassigned(tmp_pa
     assert total == pytest.approx(0.948, abs=1e-12)
     assert message == (f"{path}: made 2 rows of zeros uniform: {_label(name, 'male, yes')} (impossible parent "
                        f"configuration), {_label(name, 'female, yes')} (parent configuration has probability "
-                       f"{0.52 * 0.1:.3g}) (the file's joint summed to {total:.3g})")
+                       f"{0.52 * 0.1:.3g}): the file's joint summed to {total:.3g}")
     assert net.cpt(_names(name)[2])[1, 0].tolist() == [0.5, 0.5]
 
 
@@ -125,7 +125,7 @@ def test_overlapping_repaired_configurations_give_the_file_total_exactly(tmp_pat
     assert message.endswith(f"row (Sex=female) of 'Pregnant' (parent configuration has probability 0.52), "
                             f"row (Sex=male, Pregnant=yes) of 'Test' (impossible parent configuration), "
                             f"row (Sex=female, Pregnant=no) of 'Test' (parent configuration has probability "
-                            f"{0.52 * 0.5:.3g}) (the file's joint summed to {total:.3g})")
+                            f"{0.52 * 0.5:.3g}): the file's joint summed to {total:.3g}")
 
 
 # ---------------------------------------------------------------------------------------------- influence diagrams
@@ -168,7 +168,7 @@ def test_a_zero_row_some_policy_reaches_says_the_mass(tmp_path, name, edit):
     assert total == pytest.approx(1 - 0.063, abs=1e-15)
     assert message.endswith(f"row (Screen=test, Result=none) of 'Confirm' (impossible parent configuration), "
                             f"row (Screen=test, Result=positive) of 'Confirm' (parent configuration has probability "
-                            f"{0.063:.3g}) (the file's joint summed to {total:.3g})")
+                            f"{0.063:.3g}): the file's joint summed to {total:.3g}")
 
 
 # ---------------------------------------------------------------------------------------------- the verdict itself
