@@ -10,6 +10,7 @@ tables: the product of every table, summed over all configurations (what the fil
 from __future__ import annotations
 
 import itertools
+import json
 import warnings
 from pathlib import Path
 
@@ -262,3 +263,23 @@ def test_brute_force_agrees_with_the_verdict_on_random_networks():
             marginal = joint.sum(axis=axes).reshape(-1) if parents else np.ones(1)
             np.testing.assert_allclose(probabilities, marginal[t.rows], rtol=0, atol=1e-12)
 
+
+
+def test_a_project_holding_a_diagram_judges_its_zero_rows_with_the_decisions_uniform(tmp_path):
+    """A .bnsproj with a decision part keeps the decisions as placeholder variables of its network (uniform):
+    the rows of zeros written back into it are judged as in the diagram's own file."""
+    from bnstudio.project import project_from_diagram, save_project
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RepairWarning)
+        diagram = read_model(CORPUS / "agrum_screening_id.xmlbif")
+    path = tmp_path / "screening.bnsproj"
+    save_project(project_from_diagram(diagram), path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    confirm = next(v for v in doc["network"]["variables"] if v["name"] == "Confirm")
+    confirm["cpt"][0][1] = confirm["cpt"][1][0] = [0, 0]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    _, message = _read(path, model=True)
+    assert message == (f"{path}: made 2 rows of zeros uniform: row (Screen=skip, Result=positive) of 'Confirm', "
+                       f"row (Screen=test, Result=none) of 'Confirm' (impossible parent configurations: no "
+                       f"probability changes)")
