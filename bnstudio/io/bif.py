@@ -334,13 +334,13 @@ class _Parser:
                 raise self.error(f"second probability block for '{child}' (first on line {line})", block.child)
             block_of[child] = block
         families = []
+        names = _Originals(name, props, decls)
         for var in variables:
             if var not in block_of:
                 raise self.error(f"missing probability block for '{var}'", decl_of[var].name)
             block = block_of[var]
             families.append((var, variables[var].states, [p[1] for p in block.parents],
-                             self.table(block, variables, budget, repairs)))
-        names = _Originals(name, props, decls)
+                             self.table(block, variables, budget, repairs, names)))
         try:
             net = build_network([names.family(*f) for f in families], names.network)
         except CycleError as exc:
@@ -350,12 +350,13 @@ class _Parser:
             raise FormatError(tidy(str(exc)), path=self.path) from None
         net.properties = names.properties(props)
         net.positions = {names.var(v): p for v, p in positions.items()}
-        repairs.warn()
+        repairs.warn(net)
         return net
 
     def table(self, block: _ProbBlock, variables: dict[str, Variable], budget: SizeBudget,
-              repairs: Repairs) -> np.ndarray:
-        """The CPT of a probability block, shape (|P1|, ..., |Pk|, |X|), with rows checked and repaired."""
+              repairs: Repairs, names: _Originals) -> np.ndarray:
+        """The CPT of a probability block, shape (|P1|, ..., |Pk|, |X|), with rows checked and repaired
+        (``names``: the variables' names in the network, for the repair report)."""
         child = variables[block.child[1]]
         parents: list[Variable] = []
         budget.parents(child.name, len(block.parents), lambda m: self.error(m, block.child))
@@ -421,7 +422,8 @@ class _Parser:
                                  f"and has no 'default'", block.child)
             source[missing] = default
             cpt[missing] = block.entries[default][3]
-        r = repairs.rows(cpt, lambda r: f"row {row_label(labels, r)} of '{child.name}'")
+        r = repairs.rows(cpt, lambda r: f"row {row_label(labels, r)} of '{child.name}'",
+                         (names.var(child.name), [names.var(p.name) for p in parents]))
         if r is not None:
             raise self.error(repairs.refusal(f"row {row_label(labels, r)} of '{child.name}'"),
                              block.entries[source[r]][1])

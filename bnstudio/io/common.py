@@ -62,7 +62,7 @@ def make_cpt(values: Sequence[float], child: str, card: int, parents: Sequence[t
         detail = f" ({card} states x {n_rows} parent configurations)" if parents else ""
         raise fail(f"the table of '{child}' has {len(values)} values, expected {entries}{detail}")
     rows = np.array(values, dtype=float).reshape(n_rows, card)
-    bad = repairs.rows(rows, lambda r: f"row {row_label(parents, r)} of '{child}'")
+    bad = repairs.rows(rows, lambda r: f"row {row_label(parents, r)} of '{child}'", (child, [p for p, _ in parents]))
     if bad is not None:
         raise fail(repairs.refusal(f"row {row_label(parents, bad)} of '{child}'"))
     return rows.reshape(pshape + (card,))

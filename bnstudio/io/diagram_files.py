@@ -48,11 +48,12 @@ def read_diagram_json(path: PathLike, strict: bool = False) -> "InfluenceDiagram
 
     data = json_document(read_text(path), str(path))
     repairs = Repairs(str(path), strict)
+    data = _repaired_rows(data, repairs, str(path))  # its FormatError names the file once
     try:
-        diagram = diagram_from_dict(_repaired_rows(data, repairs, str(path)))
+        diagram = diagram_from_dict(data)
     except BNStudioError as exc:
         raise FormatError(str(exc), str(path)) from None
-    repairs.warn()
+    repairs.warn(diagram)
     return diagram
 
 
@@ -76,7 +77,8 @@ def _repaired_rows(data: object, repairs: Repairs, path: str) -> object:
             chance.append(entry)
             continue
         rows = cpt.reshape(-1, card)
-        bad = repairs.rows(rows, lambda r: f"row {row_label(parents, r)} of '{entry['name']}'")
+        bad = repairs.rows(rows, lambda r: f"row {row_label(parents, r)} of '{entry['name']}'",
+                           (entry["name"], [p for p, _ in parents]))
         if bad is not None:
             raise FormatError(f"chance[{k}].cpt: " + repairs.refusal(f"row {row_label(parents, bad)} of "
                                                                      f"'{entry['name']}'"), path)

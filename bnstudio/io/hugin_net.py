@@ -340,7 +340,7 @@ class _Parser:
         net.canonical.update(self.tables.canonical)
         model = diagram_with(net, decisions, utilities, fail_at) if decisions or utilities else net
         self.tables.report()
-        self.repairs.warn()
+        self.repairs.warn(model)
         return model
 
     def parents(self, var: str) -> list[str]:

@@ -20,9 +20,12 @@ Entries of a table must be finite numbers; each table is then judged row by row.
 * in a Hugin NET or GeNIe XDSL file, a row further off 1 is divided by its sum, reported: those tools
   normalise what they read (a Hugin potential ``(10 90)`` means 0.1, 0.9; GeNIe opens a row summing to
   0.99808);
-* in a table of counts or weights, a row of zeros becomes uniform, reported;
-* anything else is refused, naming the row: a row further off 1 in another format, a row summing to 0, an
-  entry below -:data:`NEGATIVE_TOLERANCE`, NaN or infinity.
+* a row of zeros (no positive entry: the file gives no distribution there) becomes uniform, reported in every
+  format, as aGrUM opens such files (it leaves the row at 0); once the network is built the report says
+  whether this changes anything: when no such row's parent configuration is possible the file's joint and the
+  network's are the same, else how much mass the file left unassigned (:mod:`bnstudio.io.zero_rows`);
+* anything else is refused, naming the row: a row further off 1 in another format, an entry below
+  -:data:`NEGATIVE_TOLERANCE`, NaN or infinity.
 
 Strict reading keeps the first two cases (rounding is not a repair) and refuses every other one.
 
@@ -37,12 +40,17 @@ from __future__ import annotations
 import contextlib
 import warnings
 from contextvars import ContextVar
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 import numpy as np
 
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.io.messages import tidy
+from bnstudio.io.zero_rows import ZeroRows, describe, verdict
+
+if TYPE_CHECKING:
+    from bnstudio.core.network import Network
+    from bnstudio.decision.model import InfluenceDiagram
 
 SUM_TOLERANCE = 1e-3  # rows further than this from 1 are errors (or weights); rows within it are rescaled ...
 QUIET_TOLERANCE = 1e-5  # ... with a RepairWarning when they are further than this from 1 ...
@@ -118,6 +126,7 @@ class Repairs:
         self.path, self.strict, self.normaliser = path, strict, normaliser
         self._kinds: dict[str, _Kind] = {}
         self._notes: list[str] = []
+        self._zeros: list[ZeroRows] = []
         self._refusal = ""
 
     def _kind(self, key: str, text: str, unit: tuple[str, str]) -> _Kind:
@@ -128,13 +137,17 @@ class Repairs:
     @property
     def count(self) -> int:
         """How many repairs were reported so far (rows and notes)."""
-        return sum(k.count for k in self._kinds.values()) + len(self._notes)
+        return sum(k.count for k in self._kinds.values()) + sum(len(z.rows) for z in self._zeros) + len(self._notes)
 
     # ------------------------------------------------------------------ tables
-    def rows(self, rows: np.ndarray, describe: Callable[[int], str]) -> int | None:
+    def rows(self, rows: np.ndarray, describe: Callable[[int], str],
+             family: tuple[str, Sequence[str]] | None = None) -> int | None:
         """Repair the rows of a 2-d float array in place and record what was done (``describe(r)`` names row
         ``r``); return the index of the first row that cannot be read (then nothing is changed and
-        :meth:`refusal` says why), else None."""
+        :meth:`refusal` says why), else None.
+
+        ``family``: (child, parents) as named in the network read, when the rows are that CPT's rows (the first
+        parent slowest); then :meth:`warn` can say whether a row of zeros made uniform changes anything."""
         sums = rows.sum(axis=1)
         negative = rows < 0
         counts = self.normaliser is None and _whole_numbers(rows)
@@ -151,11 +164,13 @@ class Repairs:
             rows[negative] = 0.0
             sums = rows.sum(axis=1)
         off = np.abs(sums - 1.0)
-        empty = sums <= 0  # a row of zero weights (counts without a case): no distribution to scale
+        empty = sums <= 0  # a row of zeros (tiny negatives cleared): no distribution to scale
         far = (off > SUM_TOLERANCE) & ~empty
         if empty.any():
-            self._kind("empty", "made {n} {unit} uniform", ("row of zeros", "rows of zeros")).add(
-                [describe(int(r)) for r in np.flatnonzero(empty)[:_Kind.SHOWN]], int(empty.sum()))
+            hit = np.flatnonzero(empty)
+            room = max(_Kind.SHOWN - sum(len(z.labels) for z in self._zeros), 0)
+            self._zeros.append(ZeroRows(None if family is None else (family[0], tuple(family[1])), hit,
+                                        [describe(int(r)) for r in hit[:room]]))
         if far.any():
             key, text, unit = ("counts", "normalised {n} {unit} (read as counts: whole numbers)", ("row", "rows")) \
                 if counts else ("weights", "normalised {n} {unit} far from 1 (read as weights, as " +
@@ -184,9 +199,9 @@ class Repairs:
                                                "nothing)"),
                         (off > QUIET_TOLERANCE, "sums to {sum}, not 1 (tolerance " + f"{QUIET_TOLERANCE:g}; "
                                                 "strict reading repairs nothing)")]
-        elif not weights:
-            reasons += [(sums <= 0, "sums to {sum}, not 1"),
-                        (off > SUM_TOLERANCE, "sums to {sum}, not 1 (tolerance " + f"{SUM_TOLERANCE:g})")]
+        elif not weights:  # a row with no positive entry is a row of zeros (made uniform)
+            reasons += [((off > SUM_TOLERANCE) & (rows > 0).any(axis=1),
+                         "sums to {sum}, not 1 (tolerance " + f"{SUM_TOLERANCE:g})")]
         first = None
         for mask, text in reasons:
             hit = np.flatnonzero(mask)
@@ -206,20 +221,26 @@ class Repairs:
             raise fail(f"{message} (strict reading repairs nothing)")
         self._notes.append(tidy(message))
 
-    def message(self) -> str | None:
-        """The one-line warning text, or None when nothing needed saying."""
-        parts = [self._kinds[k].message() for k in _ORDER if k in self._kinds] + self._notes
+    def message(self, model: Network | InfluenceDiagram | None = None) -> str | None:
+        """The one-line warning text, or None when nothing needed saying; with the ``model`` read, rows of zeros
+        made uniform are said to change nothing or how much mass the file left unassigned (see
+        :mod:`bnstudio.io.zero_rows`)."""
+        parts = [self._kinds[k].message() for k in _ORDER if k in self._kinds]
+        if self._zeros:
+            parts.append(describe(self._zeros, None if model is None else verdict(model, self._zeros)))
+        parts += self._notes
         path = self.path.replace("\r", "\\r").replace("\n", "\\n")
         return f"{path}: {'; '.join(parts)}" if parts else None  # names shortened item by item (tidy)
 
-    def warn(self) -> None:
-        """Emit one :class:`RepairWarning` if anything was repaired."""
-        message = self.message()
+    def warn(self, model: Network | InfluenceDiagram | None = None) -> None:
+        """Emit one :class:`RepairWarning` if anything was repaired; pass the ``model`` read (network or
+        influence diagram) so that rows of zeros made uniform are judged (see :meth:`message`)."""
+        message = self.message(model)
         if message is not None:
             warnings.warn(message, RepairWarning, stacklevel=3)
 
 
-_ORDER = ("negative", "rescaled", "weights", "counts", "empty")  # the order of the parts of a message
+_ORDER = ("negative", "rescaled", "weights", "counts")  # the order of the parts of a message (then rows of zeros)
 
 
 def _whole_numbers(rows: np.ndarray) -> bool:

@@ -142,7 +142,7 @@ class _Reader:
         net = assemble(families, stem or "network",
                        lambda v, m: self.error(m, starts[int(v[1:])] if v else 0))
         net.properties["note"] = NOTE
-        repairs.warn()
+        repairs.warn(net)
         return net
 
     def scopes(self, n: int, repairs: Repairs) -> list[list[int]]:

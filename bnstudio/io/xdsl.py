@@ -147,7 +147,7 @@ class _Parsed:
         _read_genie(self.doc, net)
         model = diagram_with(net, self.decisions, self.utilities, self.fail_at) \
             if self.decisions or self.utilities else net
-        self.repairs.warn()
+        self.repairs.warn(model)
         return model
 
 

@@ -159,7 +159,7 @@ def _parse(data: bytes | str, path: str, strict: bool, model: bool) -> Network |
     for var, description in descriptions.items():
         net.set_description(var, description)
     result = diagram_with(net, decision_parts, utility_parts, fail_at) if decisions or utilities else net
-    repairs.warn()
+    repairs.warn(result)
     return result
 
 

@@ -97,7 +97,8 @@ def read_table(check: Checker, value: Any, shape: tuple[int, ...], where: str, f
     if probabilities:
         rows = table.reshape(-1, shape[-1])  # a view: rescaled in place
         repairs = repairs if repairs is not None else Repairs(check.file or "<project>")
-        bad = repairs.rows(rows, lambda r: f"row {row_label(parents, r)} of '{variable}'")
+        bad = repairs.rows(rows, lambda r: f"row {row_label(parents, r)} of '{variable}'",
+                           (variable, [p for p, _ in parents]) if variable else None)
         if bad is not None:
             index = np.unravel_index(bad, shape[:-1]) if len(shape) > 1 else ()
             path = where + "".join(f"[{int(i)}]" for i in index)
@@ -215,5 +216,5 @@ def network_from_json(check: Checker, value: Any, where: str = "network", strict
         if spec["canonical"] is not None:
             net.canonical[spec["name"]] = spec["canonical"]
     net.properties = dict(properties)
-    repairs.warn()
+    repairs.warn(net)
     return net

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from bnstudio.errors import FormatError
+from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.io.bif import parse_bif
 
 GOOD = """network test {
@@ -83,7 +83,6 @@ CASES = {  # id: (text, line, words the message must contain)
     "duplicate state": (_edit("{ b0, b1, b2 }", "{ b0, b1, b0 }"), 7, ["state 'b0' twice"]),
     "row sums to 0.5": (_edit("(a0, b1) 0.2, 0.8", "(a0, b1) 0.2, 0.3"), 21,
                         ["row (A=a0, B=b1) of 'C' sums to 0.5"]),
-    "all-zero row": (_edit("(a0, b1) 0.2, 0.8", "(a0, b1) 0, 0"), 21, ["sums to 0"]),
     "missing probability block": (GOOD[:GOOD.index("probability ( C")], 9, ["missing probability block for 'C'"]),
     "second probability block": (GOOD + "probability ( A ) { table 0.5, 0.5; }\n", 27,
                                  ["second probability block for 'A' (first on line 12)"]),
@@ -113,6 +112,18 @@ def test_malformed_input_names_the_line(text, line, words):
     assert message.startswith(f"bad.bif:{line}:{err.column}: ")
     for word in words:
         assert word in message
+
+
+def test_an_all_zero_row_is_refused_strictly_on_its_line_and_made_uniform_otherwise():
+    text = _edit("(a0, b1) 0.2, 0.8", "(a0, b1) 0, 0")
+    with pytest.raises(FormatError) as info:
+        parse_bif(text, "bad.bif", strict=True)
+    assert (info.value.line, str(info.value).split(": ", 1)[1]) == (21, "row (A=a0, B=b1) of 'C' sums to 0, not 1 "
+                                                                        "(tolerance 1e-05; strict reading repairs "
+                                                                        "nothing)")
+    with pytest.warns(RepairWarning, match=r"row \(A=a0, B=b1\) of 'C' \(parent configuration has probability "
+                                           r"0\.09: the file's joint summed to 0\.91\)"):  # 0.3 * 0.3
+        assert parse_bif(text, "bad.bif").cpt("C")[0, 1].tolist() == [0.5, 0.5]
 
 
 def test_good_text_is_good():

@@ -116,7 +116,8 @@ def test_count_tables_are_normalised_and_empty_count_rows_become_uniform(tmp_pat
     rows = b.replace("A=b", "A=a").replace("V0=s1", "V0=s0")
     how = f"whose sum was far from 1 (read as weights, as {NORMALISING[ext]} does)" if ext in NORMALISING \
         else "(read as counts: whole numbers)"
-    assert message == f"{path}: normalised 1 row {how}: {rows} sums to 8; made 1 row of zeros uniform: {b}"
+    assert message == (f"{path}: normalised 1 row {how}: {rows} sums to 8; made 1 row of zeros uniform: {b} "
+                       f"(parent configuration has probability 0.875: the file's joint summed to 0.125)")
     assert net.cpt(net.variables[1]).tolist() == [[0.375, 0.625], [0.5, 0.5]]
     with pytest.raises(FormatError, match=r"sums to 8, not 1"):
         _read_quietly(path, strict=True)

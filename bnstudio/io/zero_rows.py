@@ -1,0 +1,143 @@
+"""Rows of zeros that lenient reading made uniform, and whether that changes the distribution the file describes.
+
+A CPT row of zeros gives no distribution of the child X for one configuration c of its parents; reading makes
+it uniform (:mod:`bnstudio.io.repairs`). Let N be the network read and R_X the configurations of X's rows made
+uniform. The file's tables F differ from N's only in those rows (0 instead of 1/|X|), so for every joint
+configuration x
+
+    Π_v F(x_v | x_pa(v)) = p_N(x) · Π_X 1[x_pa(X) ∉ R_X],
+
+and the file's "joint" sums to p_N(no repaired configuration occurs) = 1 - p_N(∪_X {pa(X) ∈ R_X}). When
+p_N(pa(X) = c) = 0 for every repaired row the two are the same distribution: the repair changes no probability
+(aGrUM, which leaves such rows at 0, gives the same answers). Otherwise the file left mass unassigned.
+
+p_N(pa(X) = c) does not depend on X's own table (a parent is no descendant of X). In an influence diagram the
+decisions get a uniform policy: its support is maximal, so a configuration impossible under it is impossible
+under every policy.
+
+Computed exactly (:mod:`bnstudio.inference`) on one engine: one joint query over the parents of each affected
+family, then p(all indicators kept) for the file's total, where each affected family gets a barren binary
+indicator child ``1[pa(X) ∉ R_X]`` (its family is X's parents, so the network gets no wider). A network whose
+queries do not fit the engine's memory budget gets no verdict (None) instead of an error.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple, Sequence
+
+import numpy as np
+
+from bnstudio.core.network import Network
+from bnstudio.errors import MemoryBudgetExceeded
+from bnstudio.io.messages import tidy
+
+if TYPE_CHECKING:
+    from bnstudio.decision.model import InfluenceDiagram
+
+SHOWN = 3  # rows named in a warning, as for the other kinds of repair
+
+
+@dataclass
+class ZeroRows:
+    """The rows of one table made uniform: ``rows`` (indices, the first parent slowest), the first few
+    ``labels`` and the ``family`` (child, parents) in the network, or None when the rows are not a CPT's (a
+    canonical model's parameters): then nothing is said about their parent configurations."""
+
+    family: tuple[str, tuple[str, ...]] | None
+    rows: np.ndarray
+    labels: list[str]
+
+
+class Verdict(NamedTuple):
+    """p_N of the parent configuration of every repaired row (one array per table) and the file's total."""
+
+    probabilities: list[np.ndarray]
+    file_total: float
+
+
+def verdict(model: Network | InfluenceDiagram, tables: Sequence[ZeroRows], memory_budget: int | None = None
+            ) -> Verdict | None:
+    """The :class:`Verdict` on ``tables`` for the network (or diagram, decisions uniform) read; None when a
+    table has no family, the model lacks it, or the queries do not fit ``memory_budget`` (default: the
+    engine's)."""
+    from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
+
+    net = _uniform_decisions(model)
+    if not tables or any(t.family is None or not _has_family(net, *t.family) for t in tables):
+        return None
+    evidence = {}
+    for t in tables:
+        child, parents = t.family
+        name = _fresh_name(net, f"zero_rows_{child}")
+        shape = tuple(net.cardinality(p) for p in parents)
+        indicator = np.zeros((int(np.prod(shape, dtype=np.int64)), 2))
+        indicator[:, 0] = 1.0
+        indicator[t.rows] = (0.0, 1.0)
+        net.add_variable(name, ("kept", "repaired"), parents, indicator.reshape(shape + (2,)))
+        evidence[name] = "kept"
+    engine = InferenceEngine(net, DEFAULT_MEMORY_BUDGET if memory_budget is None else memory_budget)
+    try:
+        probabilities = [engine.joint(list(t.family[1])).reshape(-1)[t.rows] if t.family[1]
+                         else np.ones(len(t.rows)) for t in tables]
+        total = engine.probability_of_evidence(evidence)
+    except MemoryBudgetExceeded:
+        return None
+    return Verdict(probabilities, min(max(total, 0.0), 1.0))
+
+
+def _uniform_decisions(model: Network | InfluenceDiagram) -> Network:
+    """A copy of the network of ``model``, each decision of a diagram with a uniform (placeholder) table."""
+    if isinstance(model, Network):
+        return model.copy()
+    net = model.network
+    for d in model.decision_names:
+        net.set_cpt(d, np.full(net.cardinality(d), 1.0 / net.cardinality(d)))
+    return net
+
+
+def _has_family(net: Network, child: str, parents: tuple[str, ...]) -> bool:
+    return child in net and set(net.parents(child)) == set(parents) and len(parents) == len(net.parents(child))
+
+
+def _fresh_name(net: Network, base: str) -> str:
+    name, k = base, 2
+    while name in net:
+        name, k = f"{base}_{k}", k + 1
+    return name
+
+
+def describe(tables: Sequence[ZeroRows], found: Verdict | None) -> str:
+    """The warning's part for these rows: how many, the first few, and (with a verdict) whether any probability
+    changes: "impossible parent configuration: no probability changes", or the probability of each shown
+    row's parent configuration and what the file's joint summed to."""
+    count = sum(len(t.rows) for t in tables)
+    unit = "row of zeros" if count == 1 else "rows of zeros"
+    shown: list[str] = []
+    possible = found is not None and any(np.any(p > 0) for p in found.probabilities)
+    for k, t in enumerate(tables):
+        for label, row in zip(t.labels, range(len(t.rows))):
+            if len(shown) == SHOWN:
+                break
+            note = ""
+            if possible and count > 1:
+                p = float(found.probabilities[k][row])
+                note = f" (parent configuration has probability {p:.3g})" if p > 0 else \
+                    " (impossible parent configuration)"
+            shown.append(tidy(label) + note)
+    more = f" and {count - len(shown):,} more" if count > len(shown) else ""
+    text = f"made {count:,} {unit} uniform: {', '.join(shown)}{more}"
+    if found is None:
+        return text
+    if not possible:
+        return text + (" (impossible parent configuration: no probability changes)" if count == 1 else
+                       " (impossible parent configurations: no probability changes)")
+    total = _total(found.file_total)
+    if count == 1:
+        p = float(found.probabilities[0][0])
+        return text + f" (parent configuration has probability {p:.3g}: the file's joint summed to {total})"
+    return text + f": the file's joint summed to {total}"
+
+
+def _total(total: float) -> str:
+    """The file's total mass, short; a total that rounds to 1 shows what it misses (``1 - 2e-09``)."""
+    return f"{total:.3g}" if 1.0 - total >= 5e-4 else f"1 - {1.0 - total:.3g}"
