@@ -94,7 +94,7 @@ class _Reader:
                        lambda v, m: self.error(m, nodes[v][0] if v in nodes else top))
         for var, (_, block, _) in nodes.items():
             self.header(net, var, block)
-        self.repairs.warn()
+        self.repairs.warn(net)
         return net
 
     def states(self, var: str, ident: Token, block: Block) -> tuple[str, ...]:

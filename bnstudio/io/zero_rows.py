@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram
 
 SHOWN = 3  # rows named in a warning, as for the other kinds of repair
+VERDICT_MEMORY_BUDGET = 256 * 2**20  # a verdict is a courtesy of reading: it never takes the engine's whole budget
 
 
 @dataclass
@@ -58,9 +59,9 @@ class Verdict(NamedTuple):
 def verdict(model: Network | InfluenceDiagram, tables: Sequence[ZeroRows], memory_budget: int | None = None
             ) -> Verdict | None:
     """The :class:`Verdict` on ``tables`` for the network (or diagram, decisions uniform) read; None when a
-    table has no family, the model lacks it, or the queries do not fit ``memory_budget`` (default: the
-    engine's)."""
-    from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
+    table has no family, the model lacks it, or the queries do not fit ``memory_budget`` (default:
+    :data:`VERDICT_MEMORY_BUDGET`)."""
+    from bnstudio.inference import InferenceEngine
 
     net = _uniform_decisions(model)
     if not tables or any(t.family is None or not _has_family(net, *t.family) for t in tables):
@@ -75,7 +76,7 @@ def verdict(model: Network | InfluenceDiagram, tables: Sequence[ZeroRows], memor
         indicator[t.rows] = (0.0, 1.0)
         net.add_variable(name, ("kept", "repaired"), parents, indicator.reshape(shape + (2,)))
         evidence[name] = "kept"
-    engine = InferenceEngine(net, DEFAULT_MEMORY_BUDGET if memory_budget is None else memory_budget)
+    engine = InferenceEngine(net, VERDICT_MEMORY_BUDGET if memory_budget is None else memory_budget)
     try:
         probabilities = [engine.joint(list(t.family[1])).reshape(-1)[t.rows] if t.family[1]
                          else np.ones(len(t.rows)) for t in tables]
