@@ -1,7 +1,7 @@
 """Reading and writing network files, dispatched on the file extension.
 
 >>> sorted(FORMATS)
-['.bif', '.bif.gz', '.bifxml', '.bnsproj', '.dne', '.dsl', '.neta', '.net', '.uai', '.xdsl', '.xml', '.xmlbif']
+['.bif', '.bif.gz', '.bifxml', '.bnsproj', '.dne', '.dsl', '.net', '.neta', '.uai', '.xdsl', '.xml', '.xmlbif']
 
 To add a format, register its extension(s) in :data:`FORMATS` with a reader ``(path, strict=False) -> Network`` and
 a writer ``(net, path) -> None``. Readers raise :class:`~bnstudio.errors.FormatError` for every problem (missing

@@ -58,7 +58,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, read_text
 from bnstudio.io.bif_writer import NAME_KEY, STATES_KEY
-from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate, make_cpt, probability
+from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate, make_cpt, probability, row_label
 from bnstudio.io.dne_syntax import Block, Items, Syntax, Token, Value, flatten
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
@@ -145,12 +145,13 @@ class _Reader:
             else:
                 families.append((new[var], node.states, parents, self.table(var, node, nodes)))
         fail_at = lambda v, m: self.error(m, by_name[v].ident if v in by_name else top)  # noqa: E731
-        net = assemble(families, self.user(top, NAME_KEY) or name.value.strip() or "network", fail_at)
+        kept = self.user(top, NAME_KEY)
+        net = assemble(families, kept.value if kept else name.value.strip() or "network", fail_at)
         for var, node in nodes.items():
             if node.kind != "UTILITY":
                 self.describe(net, new[var], var, node)
         for text, items in self.pending.items():
-            self.repairs.note(f"{text}: {listing(items)}", lambda m: self.error(m, top))
+            self.repairs.note(f"{text}: {listing(items, quote=False)}", lambda m: self.error(m, top))
         return net, decisions, utilities, fail_at
 
     def repair(self, text: str, item: str, fail: Fail) -> None:
@@ -163,8 +164,8 @@ class _Reader:
         where = f"node '{shorten(var)}'"
         kind = self.word(block, "kind", where, KINDS) or "NATURE"
         node = _Node(ident, block, kind)
-        if kind == "UTILITY":
-            return node
+        if kind in ("UTILITY", "CONSTANT", "DISCONNECTED"):
+            return node  # no states read: utilities are numbers, labels and placeholders are left out
         discrete = self.word(block, "discrete", where, ("TRUE", "FALSE")) != "FALSE"
         levels = self.one(block, "levels", (Items,), where)
         names = self.one(block, "states", (Items,), where)
@@ -199,7 +200,7 @@ class _Reader:
             raise self.error(f"node '{var}' has the state '{twice}' twice", levels or ident)
         renamed = self.user(block, STATES_KEY)
         if renamed is not None:
-            node.states = self.restored_states(var, renamed, node.states, block)
+            node.states = self.restored_states(var, renamed, node.states)
         return node
 
     def count(self, tok: Token, var: str) -> int:
@@ -231,17 +232,17 @@ class _Reader:
             states.append(checked_name(tok.value, f"state of '{var}'", lambda m, t=tok: self.error(m, t)))
         return tuple(states)
 
-    def restored_states(self, var: str, text: str, states: tuple[str, ...], block: Block) -> tuple[str, ...]:
-        """The original state names BN Studio's writer kept (a JSON list), if they fit."""
+    def restored_states(self, var: str, field: Token, states: tuple[str, ...]) -> tuple[str, ...]:
+        """The original state names BN Studio's writer kept (a JSON list in user ``field``), if they fit."""
         try:
-            names = json.loads(text)
+            names = json.loads(field.value)
         except ValueError:
             names = None
         ok = isinstance(names, list) and len(names) == len(states) and all(isinstance(s, str) for s in names)
         if not ok or first_duplicate(names) is not None:
             raise self.error(f"the user field {STATES_KEY} of '{var}' is not a list of its {len(states)} state "
-                             f"names", block)
-        return tuple(checked_name(s, f"state of '{var}'", lambda m: self.error(m, block)) for s in names)
+                             f"names", field)
+        return tuple(checked_name(s, f"state of '{var}'", lambda m: self.error(m, field)) for s in names)
 
     def parents(self, var: str, node: _Node, nodes: dict[str, _Node]) -> list[str]:
         listed = self.one(node.block, "parents", (Items,), f"node '{shorten(var)}'")
@@ -270,7 +271,7 @@ class _Reader:
         """``nodes`` without CONSTANT and DISCONNECTED ones (no one's parents: :meth:`parents` checked)."""
         left = [v for v, node in nodes.items() if node.kind in ("CONSTANT", "DISCONNECTED")]
         for v in left:
-            self.repair("left out CONSTANT and DISCONNECTED nodes without children", f"'{v}'",
+            self.repair("left out CONSTANT and DISCONNECTED nodes without children", f"'{shorten(v)}'",
                         lambda m, v=v: self.error(m, nodes[v].ident))
         return {v: node for v, node in nodes.items() if v not in left}
 
@@ -288,14 +289,16 @@ class _Reader:
             if node.block.get("equation"):
                 raise self.error(f"node '{var}' is defined by an equation without a table, which is not "
                                  f"supported (in Netica: Table > Equation to Table, then save)", node.ident)
-            self.repair("gave a uniform table to nodes without one", f"'{var}'", fail)
+            self.repair("gave a uniform table to nodes without one", f"'{shorten(var)}'", fail)
             return np.full(tuple(len(s) for _, s in parents) + (card,), 1.0 / card)
         tokens = flatten(source)
         if probs is None:
             return self.deterministic(var, node, tokens, parents, fail)
-        return make_cpt(self.probabilities(var, tokens, card, fail), var, card, parents, fail, None, self.repairs)
+        values = self.probabilities(var, tokens, card, parents, fail)
+        return make_cpt(values, var, card, parents, fail, None, self.repairs)
 
-    def probabilities(self, var: str, tokens: list[Token | None], card: int, fail: Fail) -> list[float]:
+    def probabilities(self, var: str, tokens: list[Token | None], card: int, parents: list, fail: Fail
+                      ) -> list[float]:
         """The numbers of ``probs``; a row of ``@imposs`` or ``*`` becomes uniform (reported)."""
         if any(t is None for t in tokens):
             raise fail(f"the table of '{var}' has an empty entry")
@@ -307,7 +310,7 @@ class _Reader:
             marks = {t.value for t in row} & set(_UNSPECIFIED)
             if marks and all(t.value in _UNSPECIFIED for t in row):
                 self.repair("made uniform rows of @imposs or * (impossible or unspecified)",
-                            f"row {r} of '{var}'", lambda m, t=row[0]: self.error(m, t))
+                            f"row {row_label(parents, r)} of '{shorten(var)}'", lambda m, t=row[0]: self.error(m, t))
                 values += [1.0 / card] * card
                 continue
             if "*" in marks:
@@ -354,12 +357,12 @@ class _Reader:
                              lambda m: self.error(m, values), self.budget)
 
     # ------------------------------------------------------------------ texts
-    def user(self, block: Block, key: str) -> str | None:
+    def user(self, block: Block, key: str) -> Token | None:
         """The string user field ``key`` of ``block`` (in ``user U1 { key = "..."; }``), or None."""
         for _, user in block.blocks("user"):
             for _, value in user.get(key):
                 if isinstance(value, Token) and value.kind == "str":
-                    return value.value
+                    return value
         return None
 
     def original_names(self, nodes: dict[str, _Node]) -> dict[str, str]:
@@ -367,10 +370,12 @@ class _Reader:
         out = {}
         for var, node in nodes.items():
             kept = self.user(node.block, NAME_KEY)
-            out[var] = var if kept is None else checked_name(kept, "node name", lambda m, n=node: self.error(m, n.ident))
+            fail = lambda m, t=kept: self.error(m, t)  # noqa: E731
+            out[var] = var if kept is None else checked_name(kept.value, "node name", fail)
         twice = first_duplicate(out.values())
         if twice is not None:
-            raise self.error(f"two nodes are named '{twice}'", next(n for v, n in nodes.items() if out[v] == twice).ident)
+            second = [n for v, n in nodes.items() if out[v] == twice][-1]
+            raise self.error(f"two nodes are named '{twice}'", second.ident)
         return out
 
     def describe(self, net: Network, var: str, ident: str, node: _Node) -> None:

@@ -127,9 +127,10 @@ class Syntax(_DslSyntax):
                 if self.peek().kind == ";":  # Netica ends every block with '};'
                     self.next()
                 continue
-            if self.peek().kind == ":":
+            colon = self.peek(self.peek().kind in ("word", "str"))
+            if colon.kind == ":":
                 raise self.error(f"'{shorten(key.value, 40)} ... :' (inheritance from a defined node) is not "
-                                 f"supported", self.peek().offset)
+                                 f"supported", colon.offset)
             self.expect("=", f"after '{shorten(key.value, 40)}'")
             out.fields.append((key, self.value(depth + 1, f"in {shorten(key.value, 40)}")))
             self.expect(";", f"after the value of '{shorten(key.value, 40)}'")

@@ -91,8 +91,8 @@ class _Writer:
         self.state_ids = {v: netica_names(list(net.states(v))) for v in net.variables}
 
     def header(self) -> list[str]:
-        name = self.net.name or "network"
-        ident = netica_names([name])[name]
+        name = self.net.name
+        ident = netica_names([name or "network"])[name or "network"]
         lines = [HEADER, "", "// File written by BN Studio.", "", f"bnet {ident} {{", "autoupdate = TRUE;"]
         if ident != name:
             lines += [f"title = {_string(name)};", "user U1 {", f"\t{NAME_KEY} = {_string(name)};", "\t};"]
