@@ -48,22 +48,17 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-import numpy as np
-
-from bnstudio.core.canonical import Deterministic
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, read_text
 from bnstudio.io.bif_writer import NAME_KEY, STATES_KEY
-from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate, make_cpt, probability, row_label
-from bnstudio.io.dne_syntax import Block, Items, Syntax, Token, Value, flatten
-from bnstudio.io.influence import diagram_with, not_a_network, utility_table
-from bnstudio.io.limits import SizeBudget
+from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate
+from bnstudio.io.dne_syntax import Block, Items, Token, flatten
+from bnstudio.io.dne_tables import Node, TableReader
+from bnstudio.io.influence import diagram_with, not_a_network
 from bnstudio.io.messages import listing, shorten
-from bnstudio.io.repairs import Fail, Repairs
 
 if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram
@@ -71,50 +66,11 @@ if TYPE_CHECKING:
 NETA = "Netica's encrypted binary format (.neta), which only Netica reads: open it in Netica and save it as .dne"
 KINDS = ("NATURE", "DECISION", "UTILITY", "CONSTANT", "DISCONNECTED")
 _INFINITE = {"INFINITY": math.inf, "+INFINITY": math.inf, "-INFINITY": -math.inf}
-_UNSPECIFIED = ("@imposs", "*")  # an impossible parent configuration; no value
 
 
-@dataclass
-class _Node:
-    ident: Token
-    block: Block
-    kind: str
-    states: tuple[str, ...] = ()
-    levels: list[float] | None = None  # the thresholds of a discretised node, the values of a discrete one
-    discretised: bool = False
-    parents: list[str] = field(default_factory=list)
-
-
-class _Reader:
-    def __init__(self, text: str, path: str, strict: bool) -> None:
-        self.syntax = Syntax(text, path)
-        self.repairs = Repairs(path, strict)
-        self.budget = SizeBudget()
-        self.pending: dict[str, list[str]] = {}  # repairs said once per kind (see repair)
-        self.models: dict[str, Deterministic] = {}  # functable nodes
-
-    def error(self, message: str, where: Token | Block | Items | int) -> FormatError:
-        return self.syntax.error(message, where if isinstance(where, int) else where.offset)
-
-    def one(self, block: Block, key: str, kinds: tuple[type, ...], where: str) -> Value | None:
-        """The value of the single ``key = value`` of ``block`` (of one of ``kinds``), or None if absent."""
-        found = block.get(key)
-        if len(found) > 1:
-            raise self.error(f"{where} has {key} twice", found[1][0])
-        if not found:
-            return None
-        tok, value = found[0]
-        if not isinstance(value, kinds):
-            raise self.error(f"{where}: {key} must be {' or '.join(_SHAPES[k] for k in kinds)}", tok)
-        return value
-
-    def word(self, block: Block, key: str, where: str, choices: tuple[str, ...]) -> str | None:
-        value = self.one(block, key, (Token,), where)
-        if value is None:
-            return None
-        if value.value.upper() not in choices:
-            raise self.error(f"{where}: {key} = {shorten(value.value, 40)} (expected {' or '.join(choices)})", value)
-        return value.value.upper()
+class _Reader(TableReader):
+    """The nodes of one DNE text: states, parents, texts and positions, assembled into a network (the values and
+    tables are read by :class:`~bnstudio.io.dne_tables.TableReader`)."""
 
     # ------------------------------------------------------------------ nodes
     def read(self) -> tuple[Network, list, list, Callable[[str | None, str], FormatError]]:
@@ -122,7 +78,7 @@ class _Reader:
         name, top = self.syntax.network()
         blocks = top.blocks("node")
         self.budget.variables(len(blocks), lambda m: self.error(m, top))
-        nodes: dict[str, _Node] = {}
+        nodes: dict[str, Node] = {}
         for ident, block in blocks:
             var = checked_name(ident.value, "node name", lambda m, t=ident: self.error(m, t))
             if var in nodes:
@@ -154,16 +110,10 @@ class _Reader:
             self.repairs.note(f"{text}: {listing(items, quote=False)}", lambda m: self.error(m, top))
         return net, decisions, utilities, fail_at
 
-    def repair(self, text: str, item: str, fail: Fail) -> None:
-        """Record a repair of kind ``text`` (said once for all its ``item``s); strict reading refuses here."""
-        if self.repairs.strict:
-            self.repairs.note(f"{text}: {item}", fail)
-        self.pending.setdefault(text, []).append(item)
-
-    def node(self, var: str, ident: Token, block: Block) -> _Node:
+    def node(self, var: str, ident: Token, block: Block) -> Node:
         where = f"node '{shorten(var)}'"
         kind = self.word(block, "kind", where, KINDS) or "NATURE"
-        node = _Node(ident, block, kind)
+        node = Node(ident, block, kind)
         if kind in ("UTILITY", "CONSTANT", "DISCONNECTED"):
             return node  # no states read: utilities are numbers, labels and placeholders are left out
         discrete = self.word(block, "discrete", where, ("TRUE", "FALSE")) != "FALSE"
@@ -244,7 +194,7 @@ class _Reader:
                              f"names", field)
         return tuple(checked_name(s, f"state of '{var}'", lambda m: self.error(m, field)) for s in names)
 
-    def parents(self, var: str, node: _Node, nodes: dict[str, _Node]) -> list[str]:
+    def parents(self, var: str, node: Node, nodes: dict[str, Node]) -> list[str]:
         listed = self.one(node.block, "parents", (Items,), f"node '{shorten(var)}'")
         out: list[str] = []
         for tok in listed.items if listed is not None else []:
@@ -267,7 +217,7 @@ class _Reader:
         self.budget.parents(var, len(out), lambda m: self.error(m, node.ident))
         return out
 
-    def without_labels(self, nodes: dict[str, _Node]) -> dict[str, _Node]:
+    def without_labels(self, nodes: dict[str, Node]) -> dict[str, Node]:
         """``nodes`` without CONSTANT and DISCONNECTED ones (no one's parents: :meth:`parents` checked)."""
         left = [v for v, node in nodes.items() if node.kind in ("CONSTANT", "DISCONNECTED")]
         for v in left:
@@ -276,86 +226,6 @@ class _Reader:
         return {v: node for v, node in nodes.items() if v not in left}
 
     # ------------------------------------------------------------------ tables
-    def table(self, var: str, node: _Node, nodes: dict[str, _Node]) -> np.ndarray:
-        where = f"node '{shorten(var)}'"
-        parents = [(p, nodes[p].states) for p in node.parents]
-        probs = self.one(node.block, "probs", (Items, Token), where)
-        functable = self.one(node.block, "functable", (Items, Token), where)
-        source = probs if probs is not None else functable
-        fail = lambda m: self.error(m, source if source is not None else node.ident)  # noqa: E731
-        card = len(node.states)
-        self.budget.family(var, [len(s) for _, s in parents] + [card], fail)
-        if source is None:
-            if node.block.get("equation"):
-                raise self.error(f"node '{var}' is defined by an equation without a table, which is not "
-                                 f"supported (in Netica: Table > Equation to Table, then save)", node.ident)
-            self.repair("gave a uniform table to nodes without one", f"'{shorten(var)}'", fail)
-            return np.full(tuple(len(s) for _, s in parents) + (card,), 1.0 / card)
-        tokens = flatten(source)
-        if probs is None:
-            return self.deterministic(var, node, tokens, parents, fail)
-        values = self.probabilities(var, tokens, card, parents, fail)
-        return make_cpt(values, var, card, parents, fail, None, self.repairs)
-
-    def probabilities(self, var: str, tokens: list[Token | None], card: int, parents: list, fail: Fail
-                      ) -> list[float]:
-        """The numbers of ``probs``; a row of ``@imposs`` or ``*`` becomes uniform (reported)."""
-        if any(t is None for t in tokens):
-            raise fail(f"the table of '{var}' has an empty entry")
-        if len(tokens) % card:
-            return [0.0] * len(tokens)  # make_cpt names the wrong count
-        values: list[float] = []
-        for r in range(len(tokens) // card):
-            row = tokens[r * card:(r + 1) * card]
-            marks = {t.value for t in row} & set(_UNSPECIFIED)
-            if marks and all(t.value in _UNSPECIFIED for t in row):
-                self.repair("made uniform rows of @imposs or * (impossible or unspecified)",
-                            f"row {row_label(parents, r)} of '{shorten(var)}'", lambda m, t=row[0]: self.error(m, t))
-                values += [1.0 / card] * card
-                continue
-            if "*" in marks:
-                raise self.error(f"the table of '{var}' has a '*' (no value) among numbers", row[0])
-            values += [0.0 if t.value == "@imposs" else probability(t.value, lambda m, t=t: self.error(m, t))
-                       for t in row]
-        return values
-
-    def deterministic(self, var: str, node: _Node, tokens: list[Token | None], parents: list,
-                      fail: Fail) -> np.ndarray:
-        """The one-hot CPT of a ``functable`` (kept as the node's canonical model)."""
-        expected = math.prod(len(s) for _, s in parents)
-        if len(tokens) != expected:
-            raise fail(f"the functable of '{var}' has {len(tokens)} entries, expected {expected}")
-        index = np.array([self.state_index(var, node, t, fail) for t in tokens], dtype=int)
-        model = Deterministic(index.reshape(tuple(len(s) for _, s in parents)), len(node.states))
-        self.models[var] = model
-        return model.expand()
-
-    def state_index(self, var: str, node: _Node, tok: Token | None, fail: Fail) -> int:
-        if tok is None:
-            raise fail(f"the functable of '{var}' has an empty entry")
-        text = tok.value
-        if text in node.states:
-            return node.states.index(text)
-        if text.startswith("#") and text[1:].isdigit() and int(text[1:]) < len(node.states):
-            return int(text[1:])
-        if node.levels is not None and NUMBER.fullmatch(text):
-            value = float(text)
-            if node.discretised and node.levels[0] <= value < node.levels[-1]:
-                return int(np.searchsorted(node.levels, value, side="right")) - 1
-            if not node.discretised and value in node.levels:
-                return node.levels.index(value)
-        raise self.error(f"the functable of '{var}' gives '{shorten(text, 40)}', not a state of '{var}'", tok)
-
-    def utilities(self, var: str, node: _Node, nodes: dict[str, _Node]) -> np.ndarray:
-        values = self.one(node.block, "functable", (Items, Token), f"utility node '{shorten(var)}'")
-        if values is None:
-            raise self.error(f"utility node '{var}' has no functable (its utility table)", node.ident)
-        tokens = flatten(values)
-        if any(t is None for t in tokens):
-            raise self.error(f"the utility table of '{var}' has an empty entry", values)
-        return utility_table([t.value for t in tokens], var, [(p, nodes[p].states) for p in node.parents],
-                             lambda m: self.error(m, values), self.budget)
-
     # ------------------------------------------------------------------ texts
     def user(self, block: Block, key: str) -> Token | None:
         """The string user field ``key`` of ``block`` (in ``user U1 { key = "..."; }``), or None."""
@@ -365,7 +235,7 @@ class _Reader:
                     return value
         return None
 
-    def original_names(self, nodes: dict[str, _Node]) -> dict[str, str]:
+    def original_names(self, nodes: dict[str, Node]) -> dict[str, str]:
         """{name in the file: name}: the original name BN Studio's writer kept when it had to change one."""
         out = {}
         for var, node in nodes.items():
@@ -378,7 +248,7 @@ class _Reader:
             raise self.error(f"two nodes are named '{twice}'", second.ident)
         return out
 
-    def describe(self, net: Network, var: str, ident: str, node: _Node) -> None:
+    def describe(self, net: Network, var: str, ident: str, node: Node) -> None:
         """Description (``comment``, else a ``title`` that does not repeat the name) and position of ``var``
         (``ident`` in the file)."""
         where = f"node '{shorten(ident)}'"
@@ -397,9 +267,6 @@ class _Reader:
                 net.positions[var] = (x, y)
         if ident in self.models:
             net.canonical[var] = self.models[ident]
-
-
-_SHAPES = {Items: "a ( ... ) list", Token: "a single value", Block: "a { ... } block"}
 
 
 def _interval_names(levels: Items, values: list[float]) -> tuple[str, ...]:
