@@ -11,7 +11,8 @@ readwrite tests keep their files that way). Get them with the ordinary client, e
     .venv/bin/python benchmarks/corpus_check.py /tmp/corpus
 
 Files are read with :func:`bnstudio.io.read_model` (a network, or an influence diagram when the file has decision
-or utility nodes). The output is one row per format (files, read, read after repairs, read strictly, checked,
+or utility nodes); Netica ``.dne`` files (and ``.txt`` files holding one) are read but not checked: neither reference
+reads DNE. The output is one row per format (files, read, read after repairs, read strictly, checked,
 matched), the files whose results differ, the files not checked and why, and every file not read with the
 one-line message BN Studio gives.
 
@@ -51,8 +52,9 @@ TOLERANCE = 1e-6
 _EXTENSIONS = (set(FORMATS) | {".dsl"}) - {".bnsproj"}
 _NAMES = {".dsl": "GeNIe DSL"}
 _DSL = re.compile(r"\s*net\s+[^\s{]+\s*\{")
-_DIAGRAM = re.compile(rb"""TYPE\s*=\s*["'](?:decision|utility)["']|<(?:decision|utility)\b|^\s*(?:decision|utility)\s""",
-                      re.IGNORECASE | re.MULTILINE)
+_DIAGRAM = re.compile(rb"""TYPE\s*=\s*["'](?:decision|utility)["']|<(?:decision|utility)\b|^\s*(?:decision|utility)\s"""
+                      rb"""|^\s*kind\s*=\s*(?:decision|utility)\s*;""", re.IGNORECASE | re.MULTILINE)
+_DNE = re.compile(r"(?://[^\n]*\s*)*bnet\s+\w+\s*\{")  # Netica DNE: comments (the DNET-1 line), then 'bnet NAME {'
 
 
 def _xml_extension(text: str) -> str | None:
@@ -64,6 +66,8 @@ def _extension(text: str) -> str | None:
     head = text.lstrip()
     if head.startswith("<?xml") or head.startswith("<smile") or head.upper().startswith("<BIF"):
         return _xml_extension(head)
+    if _DNE.match(head):
+        return ".dne"
     if _DSL.match(head):  # Hugin NET has no id after "net"
         return ".dsl"
     if head.startswith("network ") and "variable" in head:
@@ -250,6 +254,8 @@ def _reference(path: Path, model):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
+            if path.suffix == ".dne":
+                return None, "no reference reads Netica DNE (neither pyAgrum nor pgmpy has a reader)"
             if not isinstance(model, Network):
                 if path.suffix not in (".bifxml",):
                     return None, "pyAgrum reads influence diagrams from XMLBIF only"

@@ -1,7 +1,7 @@
 """Reading and writing network files, dispatched on the file extension.
 
 >>> sorted(FORMATS)
-['.bif', '.bif.gz', '.bifxml', '.bnsproj', '.dsl', '.net', '.uai', '.xdsl', '.xml', '.xmlbif']
+['.bif', '.bif.gz', '.bifxml', '.bnsproj', '.dne', '.dsl', '.net', '.neta', '.uai', '.xdsl', '.xml', '.xmlbif']
 
 To add a format, register its extension(s) in :data:`FORMATS` with a reader ``(path, strict=False) -> Network`` and
 a writer ``(net, path) -> None``. Readers raise :class:`~bnstudio.errors.FormatError` for every problem (missing
@@ -20,6 +20,8 @@ from bnstudio.io.atomic import PathLike
 from bnstudio.io.bif import format_bif, parse_bif, read_bif, write_bif
 from bnstudio.io.canonical_props import take_model_properties, with_model_properties
 from bnstudio.io.diagram_files import DIAGRAM_FORMATS, diagram_format_for
+from bnstudio.io.dne import read_dne, read_neta, write_neta
+from bnstudio.io.dne_writer import write_dne
 from bnstudio.io.dsl import read_dsl, write_dsl
 from bnstudio.io.hugin_net import read_net, write_net
 from bnstudio.io.repairs import reading_strictly, strict_reading
@@ -69,6 +71,8 @@ FORMATS: dict[str, FileFormat] = {
     ".xdsl": FileFormat("GeNIe XDSL", read_xdsl, write_xdsl),
     ".dsl": FileFormat("GeNIe DSL", read_dsl, write_dsl),
     ".uai": FileFormat("UAI", read_uai, write_uai),
+    ".dne": FileFormat("Netica DNE", read_dne, write_dne),
+    ".neta": FileFormat("Netica binary", read_neta, write_neta),  # encrypted: refused in one line, both ways
     ".bnsproj": FileFormat("BN Studio project", _read_project, _write_project),
 }
 

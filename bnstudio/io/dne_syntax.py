@@ -1,0 +1,187 @@
+"""The syntax of Netica's DNE text files: tokens and the generic tree of ``key = value;`` statements.
+
+Netica's "DNET-1" format (Norsys, "DNET file format"; Netica writes it as ``.dne``) is a nest of blocks::
+
+    // ~->[DNET-1]->~
+    bnet Name { autoupdate = TRUE; visual V1 { ... }; node X { kind = NATURE; states = (a, b); ... }; ... };
+
+* a *block* ``{ ... }`` holds statements: ``key = value;`` or a named sub-block ``kind NAME { ... };``
+  (``node X``, ``visual V1``, ``NodeSet Name``, ``user U1``, ...);
+* a *value* is a word, a string, a typed block (``font {shape= "Arial"; size= 9;}``) or a list ``( ... )`` of
+  values, nested to any depth (``probs`` nests one level per parent); an empty entry (``(, B)``) is kept as None;
+* words are identifiers, numbers (``0.25``, ``1e-5``, ``-INFINITY``, ``0x00FFFFB4``) and Netica's markers
+  (``@imposs``, ``#2``, ``*``); strings are ``"..."`` with C escapes, and a backslash at the end of a line
+  continues the string on the next one (the next line's indentation dropped); comments are ``// ...`` to the end
+  of the line (the file's first line ``// ~->[DNET-1]->~`` is one) and ``/* ... */``.
+
+This module knows nothing of networks: :mod:`bnstudio.io.dne` reads them from the tree. Every syntax error is one
+:class:`~bnstudio.errors.FormatError` with the line and column of the offending token; nesting deeper than
+:data:`MAX_DEPTH` is refused (no recursion error on ``((((...``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from bnstudio.io.dsl_syntax import Syntax as _DslSyntax, Token, _unescape
+from bnstudio.io.messages import shorten
+
+MAX_DEPTH = 80  # a table nests one list per parent (at most 63) inside 2 blocks
+
+_TOKEN = re.compile(r"""(?P<space>\s+)|(?P<line>//[^\n]*)|(?P<block>/\*.*?\*/)
+                        |(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<punct>[(){}=;,:])|(?P<word>[^\s(){}=;,:"/]+)
+                        |(?P<bad>.)""", re.VERBOSE | re.DOTALL)
+_CONTINUATION = re.compile(r"\\\r?\n[ \t]*")
+
+
+@dataclass
+class Items:
+    """``( a, b, ... )``: its entries (None for an empty entry such as the first of ``(, B)``) and its offset."""
+
+    offset: int
+    items: list["Value | None"]
+
+
+@dataclass
+class Block:
+    """``{ ... }``: its ``key = value`` statements and its named sub-blocks, in file order, and its offset."""
+
+    offset: int
+    fields: list[tuple[Token, "Value"]] = field(default_factory=list)
+    subs: list[tuple[Token, Token, "Block"]] = field(default_factory=list)
+
+    def get(self, key: str) -> list[tuple[Token, "Value"]]:
+        """The statements ``key = value`` of this block (names are case-sensitive, as Netica writes them)."""
+        return [(k, v) for k, v in self.fields if k.value == key]
+
+    def blocks(self, kind: str) -> list[tuple[Token, "Block"]]:
+        """The sub-blocks ``kind NAME { ... }`` of this block: (NAME, block)."""
+        return [(name, block) for k, name, block in self.subs if k.value == kind]
+
+
+@dataclass
+class Typed:
+    """A typed block value such as ``font {shape= "Arial"; size= 9;}``."""
+
+    kind: Token
+    block: Block
+
+    @property
+    def offset(self) -> int:
+        return self.kind.offset
+
+
+Value = Token | Items | Typed
+
+
+class Syntax(_DslSyntax):
+    """The tokens of one DNE text and its tree; errors located by line and column (as in GeNIe's DSL)."""
+
+    def _tokens(self) -> list[Token]:
+        text, pos, out = self.text, 0, []
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            kind = m.lastgroup
+            if kind == "bad":
+                if text.startswith("/*", pos):
+                    raise self.error("unterminated /* comment", pos)
+                what = "unterminated string" if text[pos] == '"' else f"unexpected character {text[pos]!r}"
+                raise self.error(what, pos)
+            if kind == "str":
+                out.append(Token("str", unescape(m.group()[1:-1]), pos))
+            elif kind in ("punct", "word"):
+                out.append(Token(m.group() if kind == "punct" else "word", m.group(), pos))
+            pos = m.end()
+        out.append(Token("eof", "", len(text)))
+        return out
+
+    def network(self) -> tuple[Token, Block]:
+        """``bnet NAME { ... };``: the name and the block (the final ``;`` may be missing)."""
+        head = self.next()
+        if head.kind != "word" or head.value != "bnet":
+            raise self.error(f"expected 'bnet' at the start of a Netica DNE file, found {self.show(head)}",
+                             head.offset)
+        name = self.next()
+        if name.kind not in ("word", "str"):
+            raise self.error(f"expected the network name after 'bnet', found {self.show(name)}", name.offset)
+        block = self.block(1, f"of network '{shorten(name.value)}'")
+        if self.peek().kind == ";":
+            self.next()
+        tail = self.next()
+        if tail.kind != "eof":
+            raise self.error(f"unexpected {self.show(tail)} after the end of the network", tail.offset)
+        return name, block
+
+    def block(self, depth: int, context: str) -> Block:
+        opening = self.expect("{", context)
+        if depth > MAX_DEPTH:
+            raise self.error(f"blocks and lists nested more than {MAX_DEPTH} deep", opening.offset)
+        out = Block(opening.offset)
+        while self.peek().kind != "}":
+            key = self.next()
+            if key.kind != "word":
+                raise self.error(f"expected a field name {context}, found {self.show(key)}", key.offset)
+            if self.peek().kind in ("word", "str") and self.peek(1).kind == "{":
+                name = self.next()
+                out.subs.append((key, name, self.block(depth + 1, f"in {key.value} '{shorten(name.value)}'")))
+                if self.peek().kind == ";":  # Netica ends every block with '};'
+                    self.next()
+                continue
+            colon = self.peek(self.peek().kind in ("word", "str"))
+            if colon.kind == ":":
+                raise self.error(f"'{shorten(key.value, 40)} ... :' (inheritance from a defined node) is not "
+                                 f"supported", colon.offset)
+            self.expect("=", f"after '{shorten(key.value, 40)}'")
+            out.fields.append((key, self.value(depth + 1, f"in {shorten(key.value, 40)}")))
+            self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
+        self.next()
+        return out
+
+    def value(self, depth: int, context: str) -> Value:
+        tok = self.peek()
+        if tok.kind in ("word", "str"):
+            self.next()
+            if tok.kind == "word" and self.peek().kind == "{":
+                return Typed(tok, self.block(depth, context))
+            return tok
+        if tok.kind != "(":
+            raise self.error(f"expected a value {context}, found {self.show(tok)}", tok.offset)
+        if depth > MAX_DEPTH:
+            raise self.error(f"blocks and lists nested more than {MAX_DEPTH} deep", tok.offset)
+        self.next()
+        items: list[Value | None] = []
+        while True:
+            if self.peek().kind in (",", ")"):
+                items.append(None)  # an empty entry; '()' and a trailing ',' are dropped below
+            else:
+                items.append(self.value(depth + 1, context))
+            sep = self.next()
+            if sep.kind == ")":
+                break
+            if sep.kind != ",":
+                raise self.error(f"expected ',' or ')' in a list {context}, found {self.show(sep)}", sep.offset)
+        if items and items[-1] is None:
+            items.pop()
+        return Items(tok.offset, items)
+
+
+def unescape(body: str) -> str:
+    """A C string body: backslash-newline continues the line (the next line's indentation dropped), ``\\n``,
+    ``\\t``, ``\\r``, and ``\\x`` for any other ``x`` (the inverse of DSL's ``escape``)."""
+    return _unescape(_CONTINUATION.sub("", body))
+
+
+def flatten(value: Value | None) -> list[Token | None]:
+    """The words and strings of a nested list in reading order (its nesting ignored), None for empty entries and
+    typed blocks (the caller names them)."""
+    if not isinstance(value, Items):
+        return [value if isinstance(value, Token) else None]
+    out: list[Token | None] = []
+    stack: list[Value | None] = list(reversed(value.items))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Items):
+            stack.extend(reversed(item.items))
+        else:
+            out.append(item if isinstance(item, Token) else None)
+    return out

@@ -1,0 +1,154 @@
+"""The values and tables of Netica DNE nodes (``probs``, ``functable``, utility tables), for :mod:`bnstudio.io.dne`
+(see its docstring for the conventions): the base of its reader, holding what one file's reading shares (the
+syntax tree, the repairs, the size budget)."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bnstudio.core.canonical import Deterministic
+from bnstudio.errors import FormatError
+from bnstudio.io.common import NUMBER, make_cpt, probability, row_label
+from bnstudio.io.dne_syntax import Block, Items, Syntax, Token, Value, flatten
+from bnstudio.io.influence import utility_table
+from bnstudio.io.limits import SizeBudget
+from bnstudio.io.messages import shorten
+from bnstudio.io.repairs import Fail, Repairs
+
+_UNSPECIFIED = ("@imposs", "*")  # an impossible parent configuration; no value
+_SHAPES = {Items: "a ( ... ) list", Token: "a single value", Block: "a { ... } block"}
+
+
+@dataclass
+class Node:
+    """A node of the file: its name token, block, kind, states (none for utilities), levels and parents."""
+
+    ident: Token
+    block: Block
+    kind: str
+    states: tuple[str, ...] = ()
+    levels: list[float] | None = None  # the thresholds of a discretised node, the values of a discrete one
+    discretised: bool = False
+    parents: list[str] = field(default_factory=list)
+
+
+class TableReader:
+    """Reads the fields, values and tables of one DNE text (:class:`bnstudio.io.dne._Reader` reads the nodes)."""
+
+    def __init__(self, text: str, path: str, strict: bool) -> None:
+        self.syntax = Syntax(text, path)
+        self.repairs = Repairs(path, strict)
+        self.budget = SizeBudget()
+        self.pending: dict[str, list[str]] = {}  # repairs said once per kind (see repair)
+        self.models: dict[str, Deterministic] = {}  # functable nodes
+
+    def error(self, message: str, where: Token | Block | Items | int) -> FormatError:
+        return self.syntax.error(message, where if isinstance(where, int) else where.offset)
+
+    def one(self, block: Block, key: str, kinds: tuple[type, ...], where: str) -> Value | None:
+        """The value of the single ``key = value`` of ``block`` (of one of ``kinds``), or None if absent."""
+        found = block.get(key)
+        if len(found) > 1:
+            raise self.error(f"{where} has {key} twice", found[1][0])
+        if not found:
+            return None
+        tok, value = found[0]
+        if not isinstance(value, kinds):
+            raise self.error(f"{where}: {key} must be {' or '.join(_SHAPES[k] for k in kinds)}", tok)
+        return value
+
+    def word(self, block: Block, key: str, where: str, choices: tuple[str, ...]) -> str | None:
+        value = self.one(block, key, (Token,), where)
+        if value is None:
+            return None
+        if value.value.upper() not in choices:
+            raise self.error(f"{where}: {key} = {shorten(value.value, 40)} (expected {' or '.join(choices)})", value)
+        return value.value.upper()
+
+
+    def repair(self, text: str, item: str, fail: Fail) -> None:
+        """Record a repair of kind ``text`` (said once for all its ``item``s); strict reading refuses here."""
+        if self.repairs.strict:
+            self.repairs.note(f"{text}: {item}", fail)
+        self.pending.setdefault(text, []).append(item)
+    def table(self, var: str, node: Node, nodes: dict[str, Node]) -> np.ndarray:
+        where = f"node '{shorten(var)}'"
+        parents = [(p, nodes[p].states) for p in node.parents]
+        probs = self.one(node.block, "probs", (Items, Token), where)
+        functable = self.one(node.block, "functable", (Items, Token), where)
+        source = probs if probs is not None else functable
+        fail = lambda m: self.error(m, source if source is not None else node.ident)  # noqa: E731
+        card = len(node.states)
+        self.budget.family(var, [len(s) for _, s in parents] + [card], fail)
+        if source is None:
+            if node.block.get("equation"):
+                raise self.error(f"node '{var}' is defined by an equation without a table, which is not "
+                                 f"supported (in Netica: Table > Equation to Table, then save)", node.ident)
+            self.repair("gave a uniform table to nodes without one", f"'{shorten(var)}'", fail)
+            return np.full(tuple(len(s) for _, s in parents) + (card,), 1.0 / card)
+        tokens = flatten(source)
+        if probs is None:
+            return self.deterministic(var, node, tokens, parents, fail)
+        values = self.probabilities(var, tokens, card, parents, fail)
+        return make_cpt(values, var, card, parents, fail, None, self.repairs)
+
+    def probabilities(self, var: str, tokens: list[Token | None], card: int, parents: list, fail: Fail
+                      ) -> list[float]:
+        """The numbers of ``probs``; a row of ``@imposs`` or ``*`` becomes uniform (reported)."""
+        if any(t is None for t in tokens):
+            raise fail(f"the table of '{var}' has an empty entry")
+        if len(tokens) % card:
+            return [0.0] * len(tokens)  # make_cpt names the wrong count
+        values: list[float] = []
+        for r in range(len(tokens) // card):
+            row = tokens[r * card:(r + 1) * card]
+            marks = {t.value for t in row} & set(_UNSPECIFIED)
+            if marks and all(t.value in _UNSPECIFIED for t in row):
+                self.repair("made uniform rows of @imposs or * (impossible or unspecified)",
+                            f"row {row_label(parents, r)} of '{shorten(var)}'", lambda m, t=row[0]: self.error(m, t))
+                values += [1.0 / card] * card
+                continue
+            if "*" in marks:
+                raise self.error(f"the table of '{var}' has a '*' (no value) among numbers", row[0])
+            values += [0.0 if t.value == "@imposs" else probability(t.value, lambda m, t=t: self.error(m, t))
+                       for t in row]
+        return values
+
+    def deterministic(self, var: str, node: Node, tokens: list[Token | None], parents: list,
+                      fail: Fail) -> np.ndarray:
+        """The one-hot CPT of a ``functable`` (kept as the node's canonical model)."""
+        expected = math.prod(len(s) for _, s in parents)
+        if len(tokens) != expected:
+            raise fail(f"the functable of '{var}' has {len(tokens)} entries, expected {expected}")
+        index = np.array([self.state_index(var, node, t, fail) for t in tokens], dtype=int)
+        model = Deterministic(index.reshape(tuple(len(s) for _, s in parents)), len(node.states))
+        self.models[var] = model
+        return model.expand()
+
+    def state_index(self, var: str, node: Node, tok: Token | None, fail: Fail) -> int:
+        if tok is None:
+            raise fail(f"the functable of '{var}' has an empty entry")
+        text = tok.value
+        if text in node.states:
+            return node.states.index(text)
+        if text.startswith("#") and text[1:].isdigit() and int(text[1:]) < len(node.states):
+            return int(text[1:])
+        if node.levels is not None and NUMBER.fullmatch(text):
+            value = float(text)
+            if node.discretised and node.levels[0] <= value < node.levels[-1]:
+                return int(np.searchsorted(node.levels, value, side="right")) - 1
+            if not node.discretised and value in node.levels:
+                return node.levels.index(value)
+        raise self.error(f"the functable of '{var}' gives '{shorten(text, 40)}', not a state of '{var}'", tok)
+
+    def utilities(self, var: str, node: Node, nodes: dict[str, Node]) -> np.ndarray:
+        values = self.one(node.block, "functable", (Items, Token), f"utility node '{shorten(var)}'")
+        if values is None:
+            raise self.error(f"utility node '{var}' has no functable (its utility table)", node.ident)
+        tokens = flatten(values)
+        if any(t is None for t in tokens):
+            raise self.error(f"the utility table of '{var}' has an empty entry", values)
+        return utility_table([t.value for t in tokens], var, [(p, nodes[p].states) for p in node.parents],
+                             lambda m: self.error(m, values), self.budget)
