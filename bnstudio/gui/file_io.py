@@ -95,11 +95,13 @@ def write_file(net: Network, path: str | Path, project: Any = None,
     return None
 
 
-def _extensions() -> list[tuple[str, list[str]]]:
-    """(format name, extensions) in registration order, the project format first."""
+def _extensions(saving: bool = False) -> list[tuple[str, list[str]]]:
+    """(format name, extensions) in registration order, the project format first (``saving``: only the formats
+    a network can be saved to)."""
     groups: dict[str, list[str]] = {}
     for ext, fmt in bnio.FORMATS.items():
-        groups.setdefault(fmt.name, []).append(ext)
+        if fmt.savable or not saving:
+            groups.setdefault(fmt.name, []).append(ext)
     out = [("BN Studio project", [PROJECT_EXTENSION])] if PROJECT_EXTENSION else []
     return out + list(groups.items()) + [("Influence diagram", [DIAGRAM_EXTENSION])]
 
@@ -110,7 +112,7 @@ def is_diagram(path: str | Path) -> bool:
 
 
 def can_hold_diagram(path: str | Path) -> bool:
-    """Whether an influence diagram can be written to ``path`` (projects, NET, XDSL, XMLBIF, JSON)."""
+    """Whether an influence diagram can be written to ``path`` (projects, NET, XDSL, XMLBIF, DNE, JSON)."""
     return Path(path).suffix.lower() in bnio.DIAGRAM_FORMATS
 
 
@@ -124,7 +126,7 @@ def open_filters() -> str:
 
 
 def save_filters() -> str:
-    return ";;".join(f"{name} ({' '.join('*' + e for e in exts)})" for name, exts in _extensions())
+    return ";;".join(f"{name} ({' '.join('*' + e for e in exts)})" for name, exts in _extensions(saving=True))
 
 
 def default_save_suffix() -> str:

@@ -34,11 +34,13 @@ if TYPE_CHECKING:
 
 
 class FileFormat(NamedTuple):
-    """A file format: a human-readable name, a reader and a writer."""
+    """A file format: a human-readable name, a reader and a writer (``savable``: False for a format whose writer
+    only refuses in one line, such as Netica's encrypted binary: it is offered for opening, never for saving)."""
 
     name: str
     read: Callable[..., Network]  # (path, strict=False) -> Network
     write: Callable[[Network, PathLike], None]
+    savable: bool = True
 
 
 def _keeping_models(name: str, read: Callable[..., Network], write: Callable[[Network, PathLike], None]) -> FileFormat:
@@ -72,7 +74,7 @@ FORMATS: dict[str, FileFormat] = {
     ".dsl": FileFormat("GeNIe DSL", read_dsl, write_dsl),
     ".uai": FileFormat("UAI", read_uai, write_uai),
     ".dne": FileFormat("Netica DNE", read_dne, write_dne),
-    ".neta": FileFormat("Netica binary", read_neta, write_neta),  # encrypted: refused in one line, both ways
+    ".neta": FileFormat("Netica binary", read_neta, write_neta, savable=False),  # encrypted: refused, both ways
     ".bnsproj": FileFormat("BN Studio project", _read_project, _write_project),
 }
 

@@ -23,6 +23,8 @@ from bnstudio.core.network import Network
 from bnstudio.errors import BNStudioError, FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.common import json_document, row_label
+from bnstudio.io.dne import read_dne_model
+from bnstudio.io.dne_writer import write_dne_diagram
 from bnstudio.io.hugin_net import read_net_model, write_net_diagram
 from bnstudio.io.repairs import Repairs
 from bnstudio.io.xdsl import read_xdsl_model, write_xdsl_diagram
@@ -113,6 +115,7 @@ DIAGRAM_FORMATS: dict[str, DiagramFormat] = {
     ".net": DiagramFormat("Hugin NET", read_net_model, write_net_diagram),
     ".xdsl": DiagramFormat("GeNIe XDSL", read_xdsl_model, write_xdsl_diagram),
     ".xmlbif": _XMLBIF, ".xml": _XMLBIF, ".bifxml": _XMLBIF,
+    ".dne": DiagramFormat("Netica DNE", read_dne_model, write_dne_diagram),
     ".json": DiagramFormat("influence diagram JSON", read_diagram_json, write_diagram_json),
     ".bnsproj": DiagramFormat("BN Studio project", _read_project, _write_project),
 }

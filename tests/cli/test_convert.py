@@ -90,9 +90,9 @@ def error_line(capsys, *argv) -> str:
 
 
 def test_unknown_extensions(capsys, tmp_path):
-    message = error_line(capsys, "convert", ASIA, tmp_path / "asia.dne")
-    assert message.startswith(f"{tmp_path / 'asia.dne'}: unknown file type") and ".xdsl" in message
-    assert not (tmp_path / "asia.dne").exists()
+    message = error_line(capsys, "convert", ASIA, tmp_path / "asia.ergo")
+    assert message.startswith(f"{tmp_path / 'asia.ergo'}: unknown file type") and ".xdsl" in message
+    assert not (tmp_path / "asia.ergo").exists()
     (tmp_path / "in.txt").write_text("x")
     assert error_line(capsys, "convert", tmp_path / "in.txt", tmp_path / "out.bif").startswith(
         f"{tmp_path / 'in.txt'}: unknown file type")

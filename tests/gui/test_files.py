@@ -130,6 +130,15 @@ def test_open_filter_lists_every_registered_format():
     assert "*.bnsproj" in filters
 
 
+def test_save_filter_offers_only_formats_a_network_can_be_saved_to():
+    """Netica's encrypted .neta opens (to say, in one line, to save it as .dne from Netica) but is never offered
+    for saving: its writer can only refuse."""
+    filters = file_io.save_filters()
+    assert "*.neta" not in filters and "*.neta" in file_io.open_filters()
+    assert all(f"*{ext}" in filters for ext, fmt in bnio.FORMATS.items() if fmt.savable)
+    assert "*.dne" in filters
+
+
 def test_export_png_and_svg(alarm_window, tmp_path):
     png, svg = tmp_path / "net.png", tmp_path / "net.svg"
     export_png(alarm_window.scene, png)

@@ -100,13 +100,9 @@ def test_network_reader_refuses_a_decision_network_in_one_line():
         read_network(CORPUS / "oil_wildcatter.dne")
 
 
-def test_read_model_once_dne_is_a_diagram_format(monkeypatch):
-    """bnstudio.io.read_model gives the diagram once diagram_files.DIAGRAM_FORMATS registers '.dne' (the one-line
-    change this task asks of that file's owner); until then it reads networks only."""
-    from bnstudio.io import diagram_files
-    from bnstudio.io.dne_writer import write_dne_diagram
-    monkeypatch.setitem(diagram_files.DIAGRAM_FORMATS, ".dne",
-                        diagram_files.DiagramFormat("Netica DNE", read_dne_model, write_dne_diagram))
+def test_read_model_gives_a_dne_decision_network_as_a_diagram():
+    """bnstudio.io.read_model (the app's open path, `bnstudio decide`) reads a DNE with decision and utility
+    nodes as an influence diagram, and a plain one as a network."""
     assert read_model(CORPUS / "oil_wildcatter.dne").decision_names == ("Test", "Drill")
     assert read_model(CORPUS / "chest_clinic.dne").variables == list(NAMES)
 

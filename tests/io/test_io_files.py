@@ -43,7 +43,7 @@ def test_registry_lists_bif():
     assert format_for("x.bif.gz") is FORMATS[".bif.gz"]
 
 
-@pytest.mark.parametrize("name", ["net.dne", "net", "net.gz", "archive.bif.zip", ".bif"])
+@pytest.mark.parametrize("name", ["net.ergo", "net", "net.gz", "archive.bif.zip", ".bif"])
 def test_unknown_extension_names_file_and_supported_ones(small, tmp_path, name):
     path = tmp_path / name
     for action in (lambda: read_network(path), lambda: write_network(small, path)):
