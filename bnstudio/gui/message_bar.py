@@ -81,10 +81,16 @@ class FloatingPlacement(QObject):
 
     def place(self) -> None:
         width = max(120, self.host.width() - 2 * self.margin)
-        height = self.bar.heightForWidth(width) if self.bar.hasHeightForWidth() else -1
-        height = max(height, self.bar.sizeHint().height())
+        layout = self.bar.layout()
+        if layout is not None and layout.hasHeightForWidth():
+            height = layout.totalHeightForWidth(width)   # the wrapped text's height at this width, margins included
+        else:
+            height = self.bar.sizeHint().height()
         top = self.host.height() - height - 3 * self.margin if self.bottom else self.margin
         self.bar.setGeometry(self.margin, top, width, height)
+        if layout is not None:
+            layout.invalidate()   # lay the label out at the new width now (it kept its one-line height)
+            layout.activate()
         self.bar.raise_()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override

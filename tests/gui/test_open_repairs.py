@@ -22,3 +22,27 @@ def test_a_tiny_negative_probability_is_named_in_the_window(window, tmp_path):
     assert window.open_path(path)
     assert "tiny negative probability to 0" in window.message_bar.label.text()
     assert window.document.network.cpt("A").tolist() == [0.0, 1.0]
+
+
+def test_a_long_repair_message_shows_whole_in_the_floating_bar(qtbot):
+    """Seen at 1366x768: a repair message long enough to wrap got a 136 px bar with its label cut to one and a
+    half lines (the bar was sized from the bar's own hint, the label laid out at its old width). The bar now
+    takes the wrapped text's height at its width, and the label all of it."""
+    from PySide6.QtWidgets import QWidget
+
+    from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    host.resize(700, 500)
+    bar = MessageBar()
+    FloatingPlacement(bar, host)
+    host.show()
+    text = ("n.bif: made 2 rows of zeros uniform: row (DoTest=Both, Condition=Good, FirstTest=NotDone) of "
+            "'SecondTest', row (DoTest=Both, Condition=Bad, FirstTest=NotDone) of 'SecondTest' (impossible parent "
+            "configurations: no probability changes); rescaled 1 row whose sum was off 1 by more than 1e-05")
+    bar.show_message("warning", text)
+    qtbot.wait(10)
+    label = bar.label
+    assert label.height() >= label.heightForWidth(label.width()) > 2 * label.fontMetrics().height()
+    assert bar.height() <= label.height() + 30      # no empty band below the text
