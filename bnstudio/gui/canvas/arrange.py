@@ -1,6 +1,9 @@
 """Glue between the Qt-free layered layout and the canvas: node sizes per view style, placing the nodes of
-a file that carries no positions, and the undoable "Automatic layout" command."""
+a file that carries no positions, spreading a file's positions drawn for smaller nodes, and the undoable
+"Automatic layout" command."""
 from __future__ import annotations
+
+import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.gui import commands as cmd
@@ -36,6 +39,67 @@ def fill_missing_positions(net: Network, node_style: str = st.BARS) -> list[str]
         net.positions[v] = (left + w / 2, bottom + GRID_GAP + h / 2)
         left += w + GRID_GAP
     return missing
+
+
+SPREAD_GAP = 16.0   # pixels kept between nodes a file placed too close for our node sizes
+MAX_SPREAD = 6.0    # never stretch a file's layout more than this (nodes on top of each other stay so)
+SPREAD_BLOCK = 512  # nodes compared at once: memory stays O(block x n)
+
+
+def spread_factors(centres: np.ndarray, sizes: np.ndarray, gap: float = SPREAD_GAP) -> tuple[float, float]:
+    """Factors (s_x, s_y) >= 1, each at most :data:`MAX_SPREAD`, such that scaling the ``centres`` (n, 2) by them
+    leaves no two boxes of ``sizes`` (n, 2) overlapping (with ``gap``), with the least area s_x * s_y.
+
+    Two boxes part as soon as they are apart along one axis: a pair overlapping now needs s_x >= f_x =
+    need_x / |dx| or s_y >= f_y = need_y / |dy|. Over the candidates s_x in {1} and the pairs' f_x, s_y is the
+    largest f_y of the pairs that s_x leaves overlapping; the pair of least area wins. Stretching each axis on
+    its own keeps rows and columns aligned and the drawing no larger than needed (another tool's nodes are
+    narrower than ours, so files mostly need width). Pairs at the same point cannot be parted and are left out."""
+    fx, fy = [], []
+    for start in range(0, len(centres), SPREAD_BLOCK):
+        block = slice(start, start + SPREAD_BLOCK)
+        d = np.abs(centres[block, None, :] - centres[None, :, :])
+        need = (sizes[block, None, :] + sizes[None, :, :]) / 2 + gap
+        overlap = np.all(d < need, axis=2) & np.any(d > 0, axis=2)
+        overlap &= np.arange(start, start + d.shape[0])[:, None] < np.arange(len(centres))[None, :]  # i < j
+        with np.errstate(divide="ignore"):
+            factors = np.where(d > 0, need / np.where(d > 0, d, 1.0), np.inf)[overlap]
+        fx.append(factors[:, 0])
+        fy.append(factors[:, 1])
+    fx, fy = np.concatenate(fx), np.concatenate(fy)
+    if not fx.size:
+        return 1.0, 1.0
+    order = np.argsort(-fx)                       # candidate s_x = fx[order[k]] leaves pairs order[:k] to s_y
+    fx, fy = fx[order], fy[order]
+    left_to_y = np.concatenate([[1.0], np.maximum.accumulate(fy)])   # s_y when the first k pairs are left to it
+    candidates_x = np.concatenate([fx, [1.0]])
+    area = np.where(np.isfinite(candidates_x) & np.isfinite(left_to_y), candidates_x * left_to_y, np.inf)
+    best = int(np.argmin(area))
+    sx, sy = float(candidates_x[best]), float(left_to_y[best])
+    return (min(max(sx, 1.0), MAX_SPREAD), min(max(sy, 1.0), MAX_SPREAD)) if np.isfinite(area[best]) \
+        else (MAX_SPREAD, MAX_SPREAD)
+
+
+def spread(centres: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """``centres`` stretched by :func:`spread_factors` about their top-left corner."""
+    origin = centres.min(axis=0)
+    return origin + (centres - origin) * np.array(spread_factors(centres, sizes))
+
+
+def spread_overlapping(net: Network, node_style: str = st.BARS) -> bool:
+    """Stretch the positions a file carries (drawn by another tool, with smaller nodes) until no two of our
+    nodes overlap, keeping the author's arrangement (:func:`spread`). Returns whether anything moved."""
+    names = [v for v in net.variables if v in net.positions]
+    if len(names) < 2:
+        return False
+    sizes = sizes_for(net, node_style)
+    centres = np.array([net.positions[v] for v in names], dtype=float)
+    moved = spread(centres, np.array([sizes[v] for v in names], dtype=float))
+    if np.array_equal(moved, centres):
+        return False
+    for v, (x, y) in zip(names, moved):
+        net.positions[v] = (float(x), float(y))
+    return True
 
 
 def auto_layout_command(document, node_style: str = st.BARS) -> cmd.MoveNodes:

@@ -2,8 +2,12 @@
 
 Every diagram file (NET, XDSL, XMLBIF, JSON, a project) is read where every other file is
 (:meth:`~bnstudio.gui.file_controller.FileController.open_path` through :func:`bnstudio.gui.file_io.read_file`);
-:func:`show_diagram` is its last step for a diagram. Nodes get a layered layout of the whole diagram
-(informational and utility arcs included); utility nodes keep their positions in the document's decision part.
+:func:`show_diagram` is its last step for a diagram. A file's positions are kept; the nodes it places nowhere
+(every node of a file without positions) get a layered layout of the whole diagram (informational and utility
+arcs included), and utility nodes, which the readers do not place, go under their parents in the file's
+coordinates. The whole drawing is then stretched until no two nodes overlap
+(:func:`~bnstudio.gui.canvas.arrange.spread`). Utility nodes keep their positions in the document's
+decision part.
 Saving goes through :meth:`~bnstudio.gui.document.Document.save` for every format, as opening does.
 """
 from __future__ import annotations
@@ -11,7 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bnstudio.decision import InfluenceDiagram
+from bnstudio.gui.canvas.arrange import spread
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.commands.decisions import DecisionPart
 from bnstudio.gui.document import Document
@@ -32,7 +39,42 @@ def show_diagram(document: Document, diagram: InfluenceDiagram, path: str | Path
     """Make ``diagram`` the document's network and decision part (a fresh undo history, nothing unsaved), with
     the ``project`` and ``evidence`` it was read with (a .bnsproj)."""
     net = diagram.network
-    positions = diagram_layout(diagram)
-    net.positions.update({v: positions[v] for v in net.variables if v not in net.positions})
+    placed = {v: net.positions[v] for v in net.variables if v in net.positions}
+    positions = diagram_layout(diagram) if not placed else _under_parents(diagram, placed)
+    positions.update(placed)
+    _spread(diagram, positions)
+    net.positions.update({v: positions[v] for v in net.variables})
     part = DecisionPart.of(diagram, {u: positions[u] for u in diagram.utility_names})
     document.replace_network(net, path, project, evidence, decisions=part)
+
+
+UTILITY_DROP = 120.0  # a utility node drawn this far below its lowest parent (file coordinates)
+
+
+def _under_parents(diagram: InfluenceDiagram, placed: dict[str, tuple[float, float]]
+                   ) -> dict[str, tuple[float, float]]:
+    """Positions for what the file left unplaced: the layered layout's for chance and decision nodes (shifted
+    below the file's drawing), and each utility node under the mean of its placed parents."""
+    layout = diagram_layout(diagram)
+    bottom = max(y for _, y in placed.values())
+    out = {v: (x, y + bottom + UTILITY_DROP) for v, (x, y) in layout.items() if v not in diagram.utility_names}
+    for u in diagram.utility_names:
+        parents = [placed.get(p, out.get(p)) for p in diagram.parents(u)]
+        parents = [p for p in parents if p is not None]
+        if parents:
+            out[u] = (float(np.mean([x for x, _ in parents])), max(y for _, y in parents) + UTILITY_DROP)
+        else:
+            out[u] = (layout[u][0], layout[u][1] + bottom + UTILITY_DROP)
+    return out
+
+
+def _spread(diagram: InfluenceDiagram, positions: dict[str, tuple[float, float]]) -> None:
+    """Stretch ``positions`` (in place) until no two of the diagram's nodes overlap."""
+    net = diagram.network
+    names = list(positions)
+    sizes = {v: st.node_size(v, net.cardinality(v), st.BARS) for v in net.variables}
+    sizes.update({u: (st.UTILITY_WIDTH, st.UTILITY_HEIGHT) for u in diagram.utility_names})
+    moved = spread(np.array([positions[v] for v in names], dtype=float),
+                   np.array([sizes[v] for v in names], dtype=float))
+    for v, (x, y) in zip(names, moved):
+        positions[v] = (float(x), float(y))
