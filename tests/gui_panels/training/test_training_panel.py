@@ -200,6 +200,12 @@ def test_event_loop_keeps_running_during_a_run(qtbot, training_panel):
     timer.setInterval(10)
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start()
+    # the rate this machine gives a 10 ms timer with no run (other processes may share the cores): the run is
+    # judged against it, so a busy machine does not pass for a blocked event loop, nor the other way round
+    idle_start = time.perf_counter()
+    qtbot.wait(500)
+    idle_rate = len(ticks) / (time.perf_counter() - idle_start)
+    ticks.clear()
     with qtbot.waitSignal(training_panel.run_finished, timeout=60000) as blocker:
         start = time.perf_counter()
         worker = training_panel.run()
@@ -213,9 +219,9 @@ def test_event_loop_keeps_running_during_a_run(qtbot, training_panel):
     print(f"\nrun {elapsed:.2f} s, {record.n_iterations} iterations, {len(ticks)} ticks of 10 ms, "
           f"max gap {gaps.max() * 1000:.0f} ms overall, {gaps[iterating].max() * 1000:.0f} ms while iterating "
           f"({arrivals[-1] - arrivals[0]:.2f} s), {training_panel.plot_updates} plot updates for "
-          f"{len(arrivals)} progress reports")
+          f"{len(arrivals)} progress reports; {idle_rate:.0f} ticks/s idle")
     assert elapsed > 1.0 and record.n_iterations >= 20
-    assert len(ticks) >= 0.5 * elapsed / 0.010
+    assert len(ticks) >= 0.5 * elapsed * min(idle_rate, 1 / 0.010), (len(ticks), elapsed, idle_rate)
     assert gaps[iterating].max() < 0.15
     assert gaps.max() < 1.0
     assert training_panel.plot_updates <= elapsed * 20 + 2
