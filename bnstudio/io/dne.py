@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Callable
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
-from bnstudio.io.atomic import PathLike, read_text
+from bnstudio.io.atomic import PathLike, read_bytes, read_text
 from bnstudio.io.bif_writer import NAME_KEY, STATES_KEY
 from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate
 from bnstudio.io.dne_syntax import Block, Items, Token, flatten
@@ -150,12 +150,16 @@ class _Reader(TableReader):
             raise self.error(f"node '{var}' has the state '{twice}' twice", levels or ident)
         renamed = self.user(block, STATES_KEY)
         if renamed is not None:
+            node.file_states = node.states
             node.states = self.restored_states(var, renamed, node.states)
         return node
 
     def count(self, tok: Token, var: str) -> int:
-        if not tok.value.isdigit():
+        if not (tok.value.isascii() and tok.value.isdigit()):  # str.isdigit() alone takes '²', which int() refuses
             raise self.error(f"numstates of '{var}' must be a whole number, found '{shorten(tok.value, 40)}'", tok)
+        if len(tok.value) > 18:   # beyond any size limit (and int() refuses more than 4,300 digits)
+            raise self.error(f"numstates of '{var}' is {len(tok.value):,} digits long: far above any size limit",
+                             tok)
         return int(tok.value)
 
     def numbers(self, levels: Items, var: str, thresholds: bool) -> list[float]:
@@ -289,7 +293,7 @@ def parse_dne_model(text: str, path: str = "<string>", strict: bool = False) -> 
     reader = _Reader(text, str(path), strict)
     net, decisions, utilities, fail_at = reader.read()
     model = diagram_with(net, decisions, utilities, fail_at) if decisions or utilities else net
-    reader.repairs.warn()
+    reader.repairs.warn(model)
     return model
 
 
@@ -300,7 +304,7 @@ def parse_dne(text: str, path: str = "<string>", strict: bool = False) -> Networ
     if decisions or utilities:
         first = (decisions + utilities)[0][0]
         raise fail_at(first, not_a_network([d for d, _ in decisions], [u for u, _, _ in utilities]))
-    reader.repairs.warn()
+    reader.repairs.warn(net)
     return net
 
 
@@ -309,9 +313,15 @@ def _text(path: PathLike) -> str:
     try:
         return read_text(path)
     except FormatError as exc:
-        if "not UTF-8" not in str(exc):
-            raise
+        if "not UTF-8" not in str(exc) or not _looks_binary(read_bytes(path)):
+            raise   # a text file in another encoding: the byte, line and column say where
         raise FormatError(f"not a DNE text file: binary content, as in {NETA}", path=str(path)) from None
+
+
+def _looks_binary(data: bytes) -> bool:
+    """A NUL byte in the first KiB, or no DNE text start (``//`` or ``bnet`` after blanks)."""
+    head = data[:1024]
+    return b"\0" in head or not head.lstrip().startswith((b"//", b"bnet", b"\xef\xbb\xbf"))
 
 
 def read_dne(path: PathLike, strict: bool = False) -> Network:

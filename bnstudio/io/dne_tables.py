@@ -32,6 +32,7 @@ class Node:
     levels: list[float] | None = None  # the thresholds of a discretised node, the values of a discrete one
     discretised: bool = False
     parents: list[str] = field(default_factory=list)
+    file_states: tuple[str, ...] = ()  # the states as the file spells them, when a user field restored others
 
 
 class TableReader:
@@ -133,8 +134,12 @@ class TableReader:
         text = tok.value
         if text in node.states:
             return node.states.index(text)
-        if text.startswith("#") and text[1:].isdigit() and int(text[1:]) < len(node.states):
-            return int(text[1:])
+        if text in node.file_states:   # BN Studio's writer spells a renamed state as the file's legal name
+            return node.file_states.index(text)
+        digits = text[1:]
+        if text.startswith("#") and digits.isascii() and digits.isdigit() and len(digits) <= 9 \
+                and int(digits) < len(node.states):
+            return int(digits)
         if node.levels is not None and NUMBER.fullmatch(text):
             value = float(text)
             if node.discretised and node.levels[0] <= value < node.levels[-1]:

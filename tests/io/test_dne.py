@@ -186,6 +186,10 @@ def _node(body: str, name: str = "X", extra: str = "") -> str:
     (_node("states = (a, , b);"), "node 'X' has a state without a name", 3),
     (_node("states = (a, b);\nnumstates = 3;"), "node 'X' has numstates = 3 but 2 states", 4),
     (_node("numstates = two;"), "numstates of 'X' must be a whole number, found 'two'", 3),
+    (_node("numstates = \u00b2;"), "numstates of 'X' must be a whole number, found '\u00b2'", 3),  # int() refuses it
+    (_node("numstates = " + "9" * 5000 + ";"), "numstates of 'X' is 5,000 digits long", 3),  # past int()'s limit
+    (_node("states = (a, b);\nchance = DETERMIN;\nfunctable = (#\u00b2);"),
+     "the functable of 'X' gives '#\u00b2', not a state of 'X'", 5),
     (_node("parents = ();"), "node 'X' has no states (no states, levels or numstates)", 2),
     (_node("states = (a, b);\nprobs = (0.5, -0.5);"), "negative probability -0.5", 4),
     (_node("states = (a, b);\nprobs = (0.5, nan);"), "expected a number, found 'nan'", 4),
@@ -244,3 +248,26 @@ def test_declared_sizes_are_checked_before_allocating(monkeypatch):
     parents = "".join(f"node P{k} {{ numstates = 10; probs = ({', '.join(['0.1'] * 10)}); }};\n" for k in range(4))
     with pytest.raises(FormatError, match="the number of entries of the table of 'X' is 20,000"):
         parse_dne(_node("states = (a, b);\nparents = (P0, P1, P2, P3);\nprobs = (1, 0);", extra=parents), "bad.dne")
+
+
+def test_a_text_file_in_another_encoding_is_located_not_called_binary(tmp_path):
+    """A Netica file saved on Windows with a cp1252 'é' in a comment is text: the byte's line and column are said
+    (every reader takes UTF-8); only binary content is taken for a renamed .neta."""
+    path = tmp_path / "latin.dne"
+    path.write_bytes(b"// ~->[DNET-1]->~\n// caf\xe9\nbnet N { node A { states = (a, b); probs = (0.5, 0.5); }; };")
+    with pytest.raises(FormatError, match=r"latin\.dne:2:7: not UTF-8 text \(byte 0xe9\)"):
+        read_dne(path)
+    path.write_bytes(b"\x00\x01\xff\xfejunk")
+    with pytest.raises(FormatError, match=r"binary content, as in Netica's encrypted binary format"):
+        read_dne(path)
+
+
+def test_rows_of_zeros_get_the_verdict_of_every_format():
+    """Netica's file, as every other format: the repaired row's parent configuration is impossible (A never b),
+    so the warning says that no probability changes."""
+    text = _node("states = (x, y);\nparents = (A);\nprobs = ((0.3, 0.7), (0, 0));",
+                 name="B", extra="node A { states = (a, b); probs = (1, 0); };\n")
+    net, message = repaired(parse_dne, text, "zero.dne")
+    assert "made 1 row of zeros uniform: row (A=b) of 'B' (impossible parent configuration: no probability changes)" \
+        in message
+    assert net.cpt("B")[1].tolist() == [0.5, 0.5]

@@ -135,3 +135,16 @@ def test_cli_converts_to_dne_and_reads_it(capsys, tmp_path):
     assert status == 0 and "37" in out
     status, out, err = run(capsys, "info", CORPUS / "short_table.dne")
     assert status == 2 and err.startswith("bnstudio: error: ") and "expected 4" in err and err.count("\n") == 1
+
+
+def test_a_deterministic_node_with_renamed_states_reads_back():
+    """The writer spells a state such as 'x y' as Netica's 'x_y' in the functable; the reader, which restores 'x y'
+    from the user field, must still find it (it refused its own file)."""
+    net = Network("renamed")
+    net.add_variable("A", ["a b", "c"], cpt=[0.4, 0.6])
+    net.add_variable("B", ["x y", "1"], ["A"])
+    set_canonical(net, "B", Deterministic([1, 0], 2))
+    back = quietly(parse_dne, format_dne(net))
+    assert back.states("B") == ("x y", "1") and back.states("A") == ("a b", "c")
+    np.testing.assert_array_equal(back.cpt("B"), net.cpt("B"))
+    assert isinstance(back.canonical.get("B"), Deterministic)
