@@ -18,6 +18,8 @@ from bnstudio.errors import BNStudioError, FormatError, RepairWarning
 from bnstudio.gui import commands as cmd
 from bnstudio.gui import dialogs, file_io
 from bnstudio.gui import settings as cfg
+from bnstudio.gui.canvas import style as st
+from bnstudio.gui.canvas.arrange import spread_overlapping
 from bnstudio.gui.canvas.export import export_png, export_svg
 from bnstudio.gui.decision_panel import show_diagram
 from bnstudio.gui.document import Document
@@ -27,17 +29,21 @@ from bnstudio.gui.window_parts import WindowParts
 
 
 
-def open_into(document: Document, path: str | Path) -> list[str]:
+def open_into(document: Document, path: str | Path, node_style: str = st.BARS) -> list[str]:
     """Read ``path`` — a network file, a project or an influence diagram (NET, XDSL, XMLBIF, JSON, a project
     holding one: its decisions and utilities included) — and make it ``document``'s, with a fresh undo history.
     The one way a file is read into a document: :meth:`FileController.open_path` adds the dialogs, the recent
-    list and the banner. Returns what was repaired while reading; raises FormatError and changes nothing."""
+    list and the banner. A layout another tool drew for smaller nodes is stretched to ``node_style``'s
+    (:func:`~bnstudio.gui.canvas.arrange.spread_overlapping`; a project's own layout is kept as saved).
+    Returns what was repaired while reading; raises FormatError and changes nothing."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RepairWarning)
         loaded = file_io.read_file(path)
     if loaded.diagram is not None:
         show_diagram(document, loaded.diagram, path, project=loaded.project, evidence=loaded.evidence)
     else:
+        if loaded.project is None:
+            spread_overlapping(loaded.network, node_style)
         document.replace_network(loaded.network, path, loaded.project, loaded.evidence)
     return [str(w.message) for w in caught if issubclass(w.category, RepairWarning)]
 
@@ -87,7 +93,7 @@ class FileController(QObject):
             return False
         path = Path(path)
         try:
-            repairs = open_into(self.document, path)
+            repairs = open_into(self.document, path, self.window.scene.node_style)
         except FormatError as exc:
             dialogs.show_format_error(self.window, exc)
             if remember:

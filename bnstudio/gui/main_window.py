@@ -19,7 +19,7 @@ from bnstudio.gui import settings as cfg
 from bnstudio.gui.actions import Actions
 from bnstudio.gui.canvas import SELECT, NetworkScene, NetworkView
 from bnstudio.gui.canvas import style as st
-from bnstudio.gui.canvas.arrange import auto_layout_command, fill_missing_positions, spread_overlapping
+from bnstudio.gui.canvas.arrange import auto_layout_command, fill_missing_positions
 from bnstudio.gui.cpt_editor import CptEditor
 from bnstudio.gui.decision_panel import install as install_decisions
 from bnstudio.gui.document import Document
@@ -148,7 +148,6 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ document
     def _prepare_network(self, net: Network) -> None:
-        spread_overlapping(net, st.BARS)  # another tool's layout drawn for smaller nodes: stretched to fit ours
         fill_missing_positions(net, st.BARS)  # bar-chart sizes: roomy enough for both views
 
     def _on_network_replaced(self) -> None:

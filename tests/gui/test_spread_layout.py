@@ -42,20 +42,32 @@ def test_a_row_drawn_for_narrow_nodes_is_widened_only():
 
 @pytest.mark.parametrize("seed", range(8))
 def test_random_layouts_end_without_overlaps_and_no_larger_than_one_factor_for_both(seed):
+    """Layouts sparse enough to be parted within the cap (checked: the cap is never reached), so the brute-force
+    checks run for every seed."""
     rng = np.random.default_rng(seed)
-    n = 30
-    centres = rng.uniform(0, 600, size=(n, 2)).round()
+    n = 12
+    centres = rng.uniform(0, 2000, size=(n, 2)).round()
     sizes = np.column_stack([rng.uniform(60, 210, n), rng.uniform(40, 110, n)])
+    pairs = overlapping_pairs(centres, sizes)
     sx, sy = spread_factors(centres, sizes)
-    assert 1.0 <= sx <= arrange.MAX_SPREAD and 1.0 <= sy <= arrange.MAX_SPREAD
-    if max(sx, sy) < arrange.MAX_SPREAD:
-        assert overlapping_pairs(spread(centres, sizes), sizes) == []
-        # the isotropic stretch that parts every pair, brute force: never smaller in area than ours
-        pairs = overlapping_pairs(centres, sizes)
-        iso = max([min((((sizes[i] + sizes[j]) / 2 + SPREAD_GAP) / np.maximum(np.abs(centres[i] - centres[j]),
-                                                                                 1e-300)).tolist())
-                   for i, j in pairs], default=1.0)
-        assert sx * sy <= iso * iso + 1e-9
+    assert max(sx, sy) < arrange.MAX_SPREAD, (sx, sy)
+    assert overlapping_pairs(spread(centres, sizes), sizes) == []
+    # the isotropic stretch that parts every pair, brute force: never smaller in area than ours
+    iso = max([min((((sizes[i] + sizes[j]) / 2 + SPREAD_GAP) / np.maximum(np.abs(centres[i] - centres[j]),
+                                                                             1e-300)).tolist())
+               for i, j in pairs], default=1.0)
+    assert sx * sy <= iso * iso + 1e-9
+    assert pairs or (sx, sy) == (1.0, 1.0)
+
+
+def test_a_stretch_within_the_cap_wins_over_a_capped_one():
+    """The least-area stretch (6.5, 1) is beyond the cap; (2.05, 5.05) parts every pair within it, and the cap
+    must not be applied to the first, leaving a pair overlapping."""
+    centres = np.array([[0.0, 0.0], [17.85, 23.2], [1000.0, 1000.0], [1058.0, 1014.5]])
+    sizes = np.full((4, 2), 100.0)
+    sx, sy = spread_factors(centres, sizes)
+    assert max(sx, sy) <= arrange.MAX_SPREAD
+    assert overlapping_pairs(spread(centres, sizes), sizes) == []
 
 
 def test_blocks_give_the_same_factors_as_one_pass(monkeypatch):
@@ -81,3 +93,16 @@ def test_a_netica_file_opens_without_overlapping_nodes(window, name):
     rects = _rects(window)
     hits = [(a, b) for a, b in combinations(rects, 2) if rects[a].intersects(rects[b])]
     assert hits == []
+
+
+def test_reopening_a_project_keeps_its_layout(window, tmp_path):
+    """A project's layout is BN Studio's own (made in whatever node style): it comes back as saved, never
+    stretched, even when its nodes are closer than bar-chart nodes need."""
+    from bnstudio.io import read_network
+    from bnstudio.project import project_from_network, save_project
+
+    net = read_network(DNE / "chest_clinic.dne")   # Netica's tight layout, kept as it is in the project
+    path = tmp_path / "mine.bnsproj"
+    save_project(project_from_network(net), path)
+    assert window.open_path(path)
+    assert window.document.network.positions == net.positions

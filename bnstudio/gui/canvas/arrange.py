@@ -54,7 +54,8 @@ def spread_factors(centres: np.ndarray, sizes: np.ndarray, gap: float = SPREAD_G
     need_x / |dx| or s_y >= f_y = need_y / |dy|. Over the candidates s_x in {1} and the pairs' f_x, s_y is the
     largest f_y of the pairs that s_x leaves overlapping; the pair of least area wins. Stretching each axis on
     its own keeps rows and columns aligned and the drawing no larger than needed (another tool's nodes are
-    narrower than ours, so files mostly need width). Pairs at the same point cannot be parted and are left out."""
+    narrower than ours, so files mostly need width). A stretch beyond the cap on either axis is never chosen while
+    one within it parts every pair. Pairs at the same point cannot be parted and are left out."""
     fx, fy = [], []
     for start in range(0, len(centres), SPREAD_BLOCK):
         block = slice(start, start + SPREAD_BLOCK)
@@ -73,11 +74,14 @@ def spread_factors(centres: np.ndarray, sizes: np.ndarray, gap: float = SPREAD_G
     fx, fy = fx[order], fy[order]
     left_to_y = np.concatenate([[1.0], np.maximum.accumulate(fy)])   # s_y when the first k pairs are left to it
     candidates_x = np.concatenate([fx, [1.0]])
-    area = np.where(np.isfinite(candidates_x) & np.isfinite(left_to_y), candidates_x * left_to_y, np.inf)
+    fits = (candidates_x <= MAX_SPREAD) & (left_to_y <= MAX_SPREAD)   # within the cap: every pair parted
+    if fits.any():
+        area = np.where(fits, candidates_x * left_to_y, np.inf)
+    else:   # no stretch within the cap parts every pair: the capped one of least area
+        area = np.minimum(candidates_x, MAX_SPREAD) * np.minimum(left_to_y, MAX_SPREAD)
     best = int(np.argmin(area))
-    sx, sy = float(candidates_x[best]), float(left_to_y[best])
-    return (min(max(sx, 1.0), MAX_SPREAD), min(max(sy, 1.0), MAX_SPREAD)) if np.isfinite(area[best]) \
-        else (MAX_SPREAD, MAX_SPREAD)
+    return (float(min(max(candidates_x[best], 1.0), MAX_SPREAD)),
+            float(min(max(left_to_y[best], 1.0), MAX_SPREAD)))
 
 
 def spread(centres: np.ndarray, sizes: np.ndarray) -> np.ndarray:

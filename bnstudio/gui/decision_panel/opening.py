@@ -5,7 +5,7 @@ Every diagram file (NET, XDSL, XMLBIF, JSON, a project) is read where every othe
 :func:`show_diagram` is its last step for a diagram. A file's positions are kept; the nodes it places nowhere
 (every node of a file without positions) get a layered layout of the whole diagram (informational and utility
 arcs included), and utility nodes, which the readers do not place, go under their parents in the file's
-coordinates. The whole drawing is then stretched until no two nodes overlap
+coordinates. Another tool's drawing is then stretched until no two nodes overlap
 (:func:`~bnstudio.gui.canvas.arrange.spread`). Utility nodes keep their positions in the document's
 decision part.
 Saving goes through :meth:`~bnstudio.gui.document.Document.save` for every format, as opening does.
@@ -42,7 +42,8 @@ def show_diagram(document: Document, diagram: InfluenceDiagram, path: str | Path
     placed = {v: net.positions[v] for v in net.variables if v in net.positions}
     positions = diagram_layout(diagram) if not placed else _under_parents(diagram, placed)
     positions.update(placed)
-    _spread(diagram, positions)
+    if project is None:   # a project's own layout is kept as saved
+        _spread(diagram, positions)
     net.positions.update({v: positions[v] for v in net.variables})
     part = DecisionPart.of(diagram, {u: positions[u] for u in diagram.utility_names})
     document.replace_network(net, path, project, evidence, decisions=part)
