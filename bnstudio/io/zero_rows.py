@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram
 
 SHOWN = 3  # rows named in a warning, as for the other kinds of repair
+IMPOSSIBLE_TOLERANCE = 1e-12  # a file total within this of 1: every repaired configuration is impossible
 VERDICT_MEMORY_BUDGET = 256 * 2**20  # a verdict is a courtesy of reading: it never takes the engine's whole budget
 
 
@@ -50,10 +51,13 @@ class ZeroRows:
 
 
 class Verdict(NamedTuple):
-    """p_N of the parent configuration of every repaired row (one array per table) and the file's total."""
+    """p_N of the parent configuration of each repaired row a warning names (one array per table, for the first
+    tables up to :data:`SHOWN` rows: one query each, so a file with a thousand such tables is not a thousand
+    queries) and the file's total (one query for all)."""
 
     probabilities: list[np.ndarray]
     file_total: float
+    uniform_policy: bool = False   # a diagram's: the probabilities and the total are under a uniform policy
 
 
 def verdict(model: Network | InfluenceDiagram, tables: Sequence[ZeroRows], memory_budget: int | None = None
@@ -79,11 +83,23 @@ def verdict(model: Network | InfluenceDiagram, tables: Sequence[ZeroRows], memor
     engine = InferenceEngine(net, VERDICT_MEMORY_BUDGET if memory_budget is None else memory_budget)
     try:
         probabilities = [engine.joint(list(t.family[1])).reshape(-1)[t.rows] if t.family[1]
-                         else np.ones(len(t.rows)) for t in tables]
+                         else np.ones(len(t.rows)) for t in _named(tables)]
         total = engine.probability_of_evidence(evidence)
     except MemoryBudgetExceeded:
         return None
-    return Verdict(probabilities, min(max(total, 0.0), 1.0))
+    decides = not isinstance(model, Network) and bool(model.decision_names)
+    return Verdict(probabilities, min(max(total, 0.0), 1.0), decides)
+
+
+def _named(tables: Sequence[ZeroRows]) -> list[ZeroRows]:
+    """The first tables, up to the one holding the last row a warning names."""
+    out, rows = [], 0
+    for t in tables:
+        if rows >= SHOWN:
+            break
+        out.append(t)
+        rows += len(t.rows)
+    return out
 
 
 def _uniform_decisions(model: Network | InfluenceDiagram) -> Network:
@@ -114,7 +130,7 @@ def describe(tables: Sequence[ZeroRows], found: Verdict | None) -> str:
     count = sum(len(t.rows) for t in tables)
     unit = "row of zeros" if count == 1 else "rows of zeros"
     shown: list[str] = []
-    possible = found is not None and any(np.any(p > 0) for p in found.probabilities)
+    possible = found is not None and found.file_total < 1.0 - IMPOSSIBLE_TOLERANCE
     for k, t in enumerate(tables):
         for label, row in zip(t.labels, range(len(t.rows))):
             if len(shown) == SHOWN:
@@ -132,7 +148,7 @@ def describe(tables: Sequence[ZeroRows], found: Verdict | None) -> str:
     if not possible:
         return text + (" (impossible parent configuration: no probability changes)" if count == 1 else
                        " (impossible parent configurations: no probability changes)")
-    total = _total(found.file_total)
+    total = _total(found.file_total) + (" with the decisions under a uniform policy" if found.uniform_policy else "")
     if count == 1:
         p = float(found.probabilities[0][0])
         return text + f" (parent configuration has probability {p:.3g}: the file's joint summed to {total})"
