@@ -74,6 +74,10 @@ def lost_information(before: Network, after: Network) -> list[str]:
         lost.append("positions")
     if any(canonical_of(before, v) is not None and canonical_of(after, w) is None for v, w in names.items()):
         lost.append("canonical models")
+    if any(before.alpha(v) is not None and (after.alpha(w) is None or not np.array_equal(before.alpha(v),
+                                                                                          after.alpha(w)))
+           for v, w in names.items()):
+        lost.append("Dirichlet counts")
     renamed = {f"{v}.": f"{w}." for v, w in names.items() if v != w}
     for key, value in before.properties.items():
         owner = next((old for old in renamed if key.startswith(old)), None)

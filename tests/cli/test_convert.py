@@ -124,3 +124,18 @@ def test_missing_input_and_unwritable_output(capsys, tmp_path):
 def test_help_line_lists_convert(capsys):
     assert main(["--help"]) == 0  # main returns the exit status, --help included
     assert "convert" in capsys.readouterr().out
+
+
+def test_dirichlet_counts_are_reported_where_the_format_drops_them(capsys, tmp_path):
+    """A project keeps a network's Dirichlet counts (the error bars' uncertainty); the exchange formats do not,
+    and converting to one must say so (it said nothing)."""
+    net = Network("counts")
+    net.add_variable("A", ["y", "n"], cpt=[0.3, 0.7])
+    net.set_alpha("A", np.array([3.0, 7.0]))
+    source = tmp_path / "counts.bnsproj"
+    write_network(net, source)
+    status, out, _ = run(capsys, "convert", source, tmp_path / "again.bnsproj", "--json")
+    assert status == 0 and "Dirichlet counts" not in json.loads(out)["lost"]
+    for ext in (".bif", ".dne", ".xdsl"):
+        status, out, _ = run(capsys, "convert", source, tmp_path / f"out{ext}", "--json")
+        assert status == 0 and "Dirichlet counts" in json.loads(out)["lost"], ext
