@@ -142,6 +142,24 @@ def fit_noisy_max(counts: np.ndarray, distinguished: tuple[int, ...] | None = No
     return fit
 
 
+def closest_noisy_max(table: np.ndarray, **options) -> NoisyMaxFit:
+    """The noisy-MAX closest to ``table`` (EM with its rows as weights, :func:`fit_noisy_max`) under the
+    conventions of the tools that write such tables: each parent's distinguished state last (GeNIe) or first, and
+    the child's absent state last (GeNIe) or first (a Hugin Boolean node lists "false" first), the child's other
+    states keeping their order. The fit of the highest log-likelihood wins; a tie keeps GeNIe's convention."""
+    table = np.asarray(table, dtype=float)
+    card = table.shape[-1]
+    last = tuple(size - 1 for size in table.shape[:-1])
+    absent_first = tuple(range(1, card)) + (0,)      # severity order: the table's state 0 last
+    best: NoisyMaxFit | None = None
+    for distinguished in dict.fromkeys([last, (0,) * len(last)]):
+        for order in (None, absent_first):
+            fit = fit_noisy_max(table, distinguished, child_order=order, **options)
+            if best is None or fit.history[-1] > best.history[-1] + 1e-12 * max(abs(best.history[-1]), 1.0):
+                best = fit
+    return best
+
+
 def fit_node(net, var: str, codes: np.ndarray, **options) -> NoisyMaxFit:
     """EM for the noisy-MAX of ``var`` from the rows of ``codes`` (aligned to ``net``) where its family is observed;
     the start, the distinguished states and the child's order are ``var``'s current noisy-MAX if it has one. The

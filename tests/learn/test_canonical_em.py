@@ -168,3 +168,21 @@ def test_a_permuted_node_of_a_network_is_fitted_in_its_own_order():
     assert fit.model.child_order == (1, 0) and fit.model.distinguished == (0, 0)
     np.testing.assert_allclose([l[1, 0] for l in fit.model.links], [0.7, 0.4], rtol=0, atol=0.03)
     assert fit.model.leak[0] == pytest.approx(0.1, abs=0.02)
+
+
+def test_the_closest_noisy_max_finds_the_absent_states_first_or_last():
+    """'Make noisy-MAX' on a Hugin-style noisy-OR (every node lists "false" first) fitted with the absent states
+    last, GeNIe's convention, and could not reproduce the table; the closest fit tries both conventions."""
+    from bnstudio.learn.canonical import closest_noisy_max
+
+    genie = NoisyMax.noisy_or([0.8, 0.6], 0.05)
+    fit = closest_noisy_max(genie.expand(), max_iter=3000, tol=1e-14)
+    assert fit.model.child_order is None and fit.model.distinguished == (1, 1)
+    np.testing.assert_allclose(fit.model.expand(), genie.expand(), rtol=0, atol=1e-6)
+    links = tuple(link[::-1] for link in genie.links)   # parents list their absent state first too
+    hugin = NoisyMax(links, genie.leak, (0, 0), child_order=(1, 0))
+    fit = closest_noisy_max(hugin.expand(), max_iter=3000, tol=1e-14)
+    assert fit.model.child_order == (1, 0) and fit.model.distinguished == (0, 0)
+    np.testing.assert_allclose(fit.model.expand(), hugin.expand(), rtol=0, atol=1e-6)
+    plain = fit_noisy_max(hugin.expand(), max_iter=3000, tol=1e-14)   # GeNIe's convention only: a worse fit
+    assert np.abs(plain.model.expand() - hugin.expand()).max() > 0.05

@@ -179,10 +179,11 @@ class CanonicalEditor(QWidget):
         return done
 
     def make_noisy_max(self) -> bool:
-        """Fit a noisy-MAX to the current table (EM, the table's rows as weights) and use it."""
-        from bnstudio.learn.canonical import fit_noisy_max
+        """Fit the closest noisy-MAX to the current table (EM, the table's rows as weights; the absent states
+        first or last, whichever fits: :func:`~bnstudio.learn.canonical.closest_noisy_max`) and use it."""
+        from bnstudio.learn.canonical import closest_noisy_max
 
-        fit = fit_noisy_max(np.asarray(self.document.network.cpt(self.var)), max_iter=2000, tol=1e-13)
+        fit = closest_noisy_max(np.asarray(self.document.network.cpt(self.var)), max_iter=2000, tol=1e-13)
         done = self.document.execute(SetCanonical(self.document, self.var, fit.model, f"Make {self.var} noisy-MAX"))
         self.refresh()
         return done
