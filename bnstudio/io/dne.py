@@ -80,7 +80,7 @@ class _Reader(TableReader):
         self.budget.variables(len(blocks), lambda m: self.error(m, top))
         nodes: dict[str, Node] = {}
         for ident, block in blocks:
-            var = checked_name(ident.value, "node name", lambda m, t=ident: self.error(m, t))
+            var = checked_name(ident.value, "node", lambda m, t=ident: self.error(m, t))
             if var in nodes:
                 first = self.syntax.error("", nodes[var].ident.offset).line
                 raise self.error(f"node '{var}' is defined twice (first on line {first})", ident)
@@ -245,7 +245,7 @@ class _Reader(TableReader):
         for var, node in nodes.items():
             kept = self.user(node.block, NAME_KEY)
             fail = lambda m, t=kept: self.error(m, t)  # noqa: E731
-            out[var] = var if kept is None else checked_name(kept.value, "node name", fail)
+            out[var] = var if kept is None else checked_name(kept.value, "node", fail)
         twice = first_duplicate(out.values())
         if twice is not None:
             second = [n for v, n in nodes.items() if out[v] == twice][-1]
