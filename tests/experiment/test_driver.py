@@ -30,8 +30,14 @@ seed = 3
 """
 
 
+# Ctrl+C at a terminal: Python's own SIGINT handler, whatever this test inherited (a shell running the suite in
+# the background without job control ignores SIGINT, the child inherits that, and Python then keeps it ignored)
+AT_A_TERMINAL = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                 "sys.argv[0] = 'bnstudio'; runpy.run_module('bnstudio', run_name='__main__', alter_sys=True)")
+
+
 def _start(path, *extra):
-    return subprocess.Popen([sys.executable, "-m", "bnstudio", "experiment", str(path), "--workers", "1",
+    return subprocess.Popen([sys.executable, "-c", AT_A_TERMINAL, "experiment", str(path), "--workers", "1",
                              "--no-report", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
 
