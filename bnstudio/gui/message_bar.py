@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
 STYLES = {
@@ -87,10 +87,12 @@ class FloatingPlacement(QObject):
         else:
             height = self.bar.sizeHint().height()
         top = self.host.height() - height - 3 * self.margin if self.bottom else self.margin
-        self.bar.setGeometry(self.margin, top, width, height)
-        if layout is not None:
-            layout.invalidate()   # lay the label out at the new width now (it kept its one-line height)
-            layout.activate()
+        rect = QRect(self.margin, top, width, height)
+        if rect != self.bar.geometry():   # only a change: relaying out posts a LayoutRequest, which calls this again
+            self.bar.setGeometry(rect)
+            if layout is not None:
+                layout.invalidate()   # lay the label out at the new width now (it kept its one-line height)
+                layout.activate()
         self.bar.raise_()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override

@@ -46,3 +46,28 @@ def test_a_long_repair_message_shows_whole_in_the_floating_bar(qtbot):
     label = bar.label
     assert label.height() >= label.heightForWidth(label.width()) > 2 * label.fontMetrics().height()
     assert bar.height() <= label.height() + 30      # no empty band below the text
+
+
+def test_the_floating_bar_settles(qtbot, monkeypatch):
+    """Placing the bar relaid it out, which posted a LayoutRequest that placed it again, for ever: one core spun
+    for as long as the window lived (found when a timing test ran 4x slower after the GUI tests). Once shown,
+    the bar is placed a few times and then the event loop is idle."""
+    from PySide6.QtWidgets import QWidget
+
+    from bnstudio.gui import message_bar
+    from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
+
+    calls = []
+    place = message_bar.FloatingPlacement.place
+    monkeypatch.setattr(message_bar.FloatingPlacement, "place", lambda self: calls.append(1) or place(self))
+    host = QWidget()
+    qtbot.addWidget(host)
+    host.resize(700, 500)
+    bar = MessageBar()
+    FloatingPlacement(bar, host)
+    host.show()
+    bar.show_message("warning", "a message long enough to wrap over two lines at this width " * 3)
+    qtbot.wait(50)
+    settled = len(calls)
+    qtbot.wait(200)
+    assert len(calls) == settled and settled < 20, (settled, len(calls))
