@@ -75,42 +75,17 @@ Value = Token | Items | Typed
 
 
 class Syntax(_DslSyntax):
-    """The tokens of one DNE text and its tree; errors located by line and column (as in GeNIe's DSL)."""
+    """The tokens of one DNE text and its tree; errors located by line and column (as in GeNIe's DSL, whose
+    tokenizer and file head this shares)."""
 
-    def _tokens(self) -> list[Token]:
-        text, pos, out = self.text, 0, []
-        while pos < len(text):
-            m = _TOKEN.match(text, pos)
-            kind = m.lastgroup
-            if kind == "bad":
-                if text.startswith("/*", pos):
-                    raise self.error("unterminated /* comment", pos)
-                what = "unterminated string" if text[pos] == '"' else f"unexpected character {text[pos]!r}"
-                raise self.error(what, pos)
-            if kind == "str":
-                out.append(Token("str", unescape(m.group()[1:-1]), pos))
-            elif kind in ("punct", "word"):
-                out.append(Token(m.group() if kind == "punct" else "word", m.group(), pos))
-            pos = m.end()
-        out.append(Token("eof", "", len(text)))
-        return out
+    TOKEN = _TOKEN
+    HEAD = "bnet"
+    FILE = "a Netica DNE file"
+    NAME = "network name"
 
-    def network(self) -> tuple[Token, Block]:
-        """``bnet NAME { ... };``: the name and the block (the final ``;`` may be missing)."""
-        head = self.next()
-        if head.kind != "word" or head.value != "bnet":
-            raise self.error(f"expected 'bnet' at the start of a Netica DNE file, found {self.show(head)}",
-                             head.offset)
-        name = self.next()
-        if name.kind not in ("word", "str"):
-            raise self.error(f"expected the network name after 'bnet', found {self.show(name)}", name.offset)
-        block = self.block(1, f"of network '{shorten(name.value)}'")
-        if self.peek().kind == ";":
-            self.next()
-        tail = self.next()
-        if tail.kind != "eof":
-            raise self.error(f"unexpected {self.show(tail)} after the end of the network", tail.offset)
-        return name, block
+    @staticmethod
+    def unescape(body: str) -> str:
+        return unescape(body)
 
     def block(self, depth: int, context: str) -> Block:
         opening = self.expect("{", context)

@@ -63,7 +63,13 @@ Value = Block | ValueList | Token
 
 
 class Syntax:
-    """The tokens of one DSL text, and errors located by line and column."""
+    """The tokens of one DSL text, and errors located by line and column. A format of the same family (Netica's
+    DNE, :mod:`bnstudio.io.dne_syntax`) changes the class attributes and its tree rules."""
+
+    TOKEN = _TOKEN                  # the token pattern
+    HEAD = "net"                    # the word opening the file: ``net ID { ... };``
+    FILE = "a DSL file"             # how errors name the file and its network's name
+    NAME = "network id"
 
     def __init__(self, text: str, path: str) -> None:
         self.text, self.path = text, path
@@ -79,7 +85,7 @@ class Syntax:
     def _tokens(self) -> list[Token]:
         text, pos, out = self.text, 0, []
         while pos < len(text):
-            m = _TOKEN.match(text, pos)
+            m = self.TOKEN.match(text, pos)
             kind = m.lastgroup
             if kind == "nest":
                 pos = self._skip_nested(pos)
@@ -90,12 +96,17 @@ class Syntax:
                 what = "unterminated string" if text[pos] == '"' else f"unexpected character {text[pos]!r}"
                 raise self.error(what, pos)
             if kind == "str":
-                out.append(Token("str", _unescape(m.group()[1:-1]), pos))
+                out.append(Token("str", self.unescape(m.group()[1:-1]), pos))
             elif kind in ("punct", "word"):
                 out.append(Token(m.group() if kind == "punct" else "word", m.group(), pos))
             pos = m.end()
         out.append(Token("eof", "", len(text)))
         return out
+
+    @staticmethod
+    def unescape(body: str) -> str:
+        """A string token's body as text."""
+        return _unescape(body)
 
     def _skip_nested(self, start: int) -> int:
         """The offset just after the ``/# ... #/`` comment starting at ``start`` (these comments nest)."""
@@ -127,13 +138,14 @@ class Syntax:
         return tok
 
     def network(self) -> tuple[Token, Block]:
-        """``net ID { ... };``: the id and the block (the final ``;`` may be missing)."""
+        """``net ID { ... };`` (``HEAD``): the id and the block (the final ``;`` may be missing)."""
         head = self.next()
-        if head.kind != "word" or head.value != "net":
-            raise self.error(f"expected 'net' at the start of a DSL file, found {self.show(head)}", head.offset)
+        if head.kind != "word" or head.value != self.HEAD:
+            raise self.error(f"expected '{self.HEAD}' at the start of {self.FILE}, found {self.show(head)}",
+                             head.offset)
         name = self.next()
         if name.kind not in ("word", "str"):
-            raise self.error(f"expected the network id after 'net', found {self.show(name)}", name.offset)
+            raise self.error(f"expected the {self.NAME} after '{self.HEAD}', found {self.show(name)}", name.offset)
         block = self.block(1, f"of network '{shorten(name.value)}'")
         if self.peek().kind == ";":
             self.next()

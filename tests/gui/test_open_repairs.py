@@ -24,10 +24,8 @@ def test_a_tiny_negative_probability_is_named_in_the_window(window, tmp_path):
     assert window.document.network.cpt("A").tolist() == [0.0, 1.0]
 
 
-def test_a_long_repair_message_shows_whole_in_the_floating_bar(qtbot):
-    """Seen at 1366x768: a repair message long enough to wrap got a 136 px bar with its label cut to one and a
-    half lines (the bar was sized from the bar's own hint, the label laid out at its old width). The bar now
-    takes the wrapped text's height at its width, and the label all of it."""
+def floating_bar(qtbot):
+    """A message bar floating over a shown 700 x 500 host, as over the canvas."""
     from PySide6.QtWidgets import QWidget
 
     from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
@@ -38,6 +36,14 @@ def test_a_long_repair_message_shows_whole_in_the_floating_bar(qtbot):
     bar = MessageBar()
     FloatingPlacement(bar, host)
     host.show()
+    return bar
+
+
+def test_a_long_repair_message_shows_whole_in_the_floating_bar(qtbot):
+    """Seen at 1366x768: a repair message long enough to wrap got a 136 px bar with its label cut to one and a
+    half lines (the bar was sized from the bar's own hint, the label laid out at its old width). The bar now
+    takes the wrapped text's height at its width, and the label all of it."""
+    bar = floating_bar(qtbot)
     text = ("n.bif: made 2 rows of zeros uniform: row (DoTest=Both, Condition=Good, FirstTest=NotDone) of "
             "'SecondTest', row (DoTest=Both, Condition=Bad, FirstTest=NotDone) of 'SecondTest' (impossible parent "
             "configurations: no probability changes); rescaled 1 row whose sum was off 1 by more than 1e-05")
@@ -52,20 +58,12 @@ def test_the_floating_bar_settles(qtbot, monkeypatch):
     """Placing the bar relaid it out, which posted a LayoutRequest that placed it again, for ever: one core spun
     for as long as the window lived (found when a timing test ran 4x slower after the GUI tests). Once shown,
     the bar is placed a few times and then the event loop is idle."""
-    from PySide6.QtWidgets import QWidget
-
-    from bnstudio.gui import message_bar
-    from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
+    from bnstudio.gui.message_bar import FloatingPlacement
 
     calls = []
-    place = message_bar.FloatingPlacement.place
-    monkeypatch.setattr(message_bar.FloatingPlacement, "place", lambda self: calls.append(1) or place(self))
-    host = QWidget()
-    qtbot.addWidget(host)
-    host.resize(700, 500)
-    bar = MessageBar()
-    FloatingPlacement(bar, host)
-    host.show()
+    place = FloatingPlacement.place
+    monkeypatch.setattr(FloatingPlacement, "place", lambda self: calls.append(1) or place(self))
+    bar = floating_bar(qtbot)
     bar.show_message("warning", "a message long enough to wrap over two lines at this width " * 3)
     qtbot.wait(50)
     settled = len(calls)

@@ -25,13 +25,18 @@ from bnstudio.gui.document import Document
 from bnstudio.gui.layout import layered_layout
 
 
-def diagram_layout(diagram: InfluenceDiagram) -> dict[str, tuple[float, float]]:
-    """Layered centre positions of every node of the diagram (parents above children)."""
+def node_sizes(diagram: InfluenceDiagram) -> dict[str, tuple[float, float]]:
+    """(width, height) of every node of the diagram as the canvas draws it (bar-chart nodes, utility diamonds)."""
     net = diagram.network
     sizes = {v: st.node_size(v, net.cardinality(v), st.BARS) for v in net.variables}
     sizes.update({u: (st.UTILITY_WIDTH, st.UTILITY_HEIGHT) for u in diagram.utility_names})
-    graph = diagram.graph()
-    return layered_layout(list(net.variables) + list(diagram.utility_names), graph.edges, sizes)
+    return sizes
+
+
+def diagram_layout(diagram: InfluenceDiagram) -> dict[str, tuple[float, float]]:
+    """Layered centre positions of every node of the diagram (parents above children)."""
+    nodes = list(diagram.network.variables) + list(diagram.utility_names)
+    return layered_layout(nodes, diagram.graph().edges, node_sizes(diagram))
 
 
 def show_diagram(document: Document, diagram: InfluenceDiagram, path: str | Path | None = None,
@@ -71,10 +76,8 @@ def _under_parents(diagram: InfluenceDiagram, placed: dict[str, tuple[float, flo
 
 def _spread(diagram: InfluenceDiagram, positions: dict[str, tuple[float, float]]) -> None:
     """Stretch ``positions`` (in place) until no two of the diagram's nodes overlap."""
-    net = diagram.network
     names = list(positions)
-    sizes = {v: st.node_size(v, net.cardinality(v), st.BARS) for v in net.variables}
-    sizes.update({u: (st.UTILITY_WIDTH, st.UTILITY_HEIGHT) for u in diagram.utility_names})
+    sizes = node_sizes(diagram)
     moved = spread(np.array([positions[v] for v in names], dtype=float),
                    np.array([sizes[v] for v in names], dtype=float))
     for v, (x, y) in zip(names, moved):
