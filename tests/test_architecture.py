@@ -4,6 +4,7 @@ the core imports no front end."""
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -230,3 +231,57 @@ def test_info_and_query_load_neither_scipy_nor_pandas():
             f"    assert main(['info', {str(ALARM)!r}]) == 0\n"
             f"    assert main(['query', {str(ALARM)!r}, '--target', 'HR', '--evidence', 'BP=LOW', '--json']) == 0\n")
     assert not set(loaded_after(code)) & {"scipy", "pandas", *FORBIDDEN}
+
+
+# ------------------------------------------------------------------ import weight (start-up of the desktop app)
+#: what the first window does not need: each is imported by the panel that uses it, when it is first opened
+SLOW_FOR_FIRST_SIGHT = ("scipy.stats", "pandas", "pyqtgraph", "matplotlib")
+
+
+def heavy_modules_after(code: str) -> list[str]:
+    """Which of :data:`SLOW_FOR_FIRST_SIGHT` a fresh interpreter (offscreen Qt) has imported after ``code``."""
+    script = (f"{code}\nimport sys\n"
+              f"print(sorted(m for m in {SLOW_FOR_FIRST_SIGHT!r} if m in sys.modules))")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return ast.literal_eval(done.stdout.strip().splitlines()[-1])
+
+
+OPEN_WINDOW = f"""
+import tempfile
+from pathlib import Path
+from PySide6.QtCore import QSettings
+from bnstudio.gui import settings as cfg
+from bnstudio.gui.app import application
+from bnstudio.gui.main_window import MainWindow
+from bnstudio.gui.recovery import Recovery
+app = application()
+tmp = tempfile.mkdtemp()
+window = MainWindow(cfg.Settings(QSettings(str(Path(tmp) / "s.ini"), QSettings.IniFormat)), Recovery(Path(tmp) / "r"))
+window.resize(1366, 768)
+window.show()
+assert window.open_path({str(ALARM)!r})
+window.view.open_view()
+for _ in range(10):
+    app.processEvents()
+assert window.grab().width() > 0
+"""
+
+
+def test_importing_the_main_window_loads_no_slow_library():
+    """Issue 23: `import bnstudio.gui.main_window` took ~5 s (scipy.stats through the decision commands, pandas
+    through the data panel, pyqtgraph through the query panel's plots)."""
+    assert heavy_modules_after("import bnstudio.gui.main_window") == []
+
+
+def test_opening_alarm_in_the_window_loads_no_slow_library():
+    """Building, showing and painting the main window on ALARM needs none of them: the analysis panels are built,
+    and their libraries imported, when one of them is first opened (bnstudio.gui.panels)."""
+    assert heavy_modules_after(OPEN_WINDOW) == []
+
+
+def test_the_slow_library_check_can_fail():
+    """Opening an analysis panel does import them: the check sees it."""
+    loaded = heavy_modules_after(OPEN_WINDOW + "window.show_dock('query')\nwindow.query_panel\n")
+    assert {"scipy.stats", "pyqtgraph", "pandas"} <= set(loaded)

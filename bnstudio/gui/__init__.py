@@ -5,5 +5,11 @@ Layout: :mod:`~bnstudio.gui.document` holds the network, the undo stack and the 
 :mod:`~bnstudio.gui.canvas`, :mod:`~bnstudio.gui.cpt_editor` and :mod:`~bnstudio.gui.properties` are adapters
 that redraw on the network's events and write back only through commands; :mod:`~bnstudio.gui.main_window`
 composes them. Start the app with :func:`bnstudio.gui.app.run`.
+
+The core (numpy, networkx, the readers) is imported before PySide6: once PySide6 is loaded, its import hook
+inspects the source of every module imported after it (looking for ``__feature__`` switches), which made the
+app's start-up ~0.1 s slower (issue 23; ``benchmarks/startup_bench.py``).
 """
+import bnstudio.io  # noqa: F401 - the core before Qt: see below
+
 from bnstudio.gui import compat  # noqa: E402,F401 - binding work-arounds first (see compat)

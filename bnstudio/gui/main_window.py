@@ -26,7 +26,7 @@ from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import FileController
 from bnstudio.gui.icons import app_icon
 from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
-from bnstudio.gui.panels import install_panels, open_cpt_row_index, shutdown_panels
+from bnstudio.gui.panels import analysis_panels, install_panels, open_cpt_row_index, panels_built, shutdown_panels
 from bnstudio.gui.properties import PropertiesPanel
 from bnstudio.gui.recovery import Recovery
 
@@ -144,7 +144,14 @@ class MainWindow(QMainWindow):
 
     def view_options(self) -> dict[str, Any]:
         """What a project file keeps about the view (and the query panel's expert counts)."""
-        return {"node_style": self.scene.node_style, "expert_ess": self.query_panel.controls.ess_value()}
+        ess = self.query_panel.controls.ess_value() if panels_built(self) else None   # unbuilt: the default
+        return {"node_style": self.scene.node_style, "expert_ess": ess}
+
+    # the analysis panels, built on first use (bnstudio.gui.panels)
+    data_panel = property(lambda self: analysis_panels(self)["data"])
+    training_panel = property(lambda self: analysis_panels(self)["training"])
+    structure_panel = property(lambda self: analysis_panels(self)["structure"])
+    query_panel = property(lambda self: analysis_panels(self)["query"])
 
     # ------------------------------------------------------------------ document
     def _prepare_network(self, net: Network) -> None:

@@ -3,45 +3,94 @@
 Data -> parameter learning and structure learning (the aligned data selection); query and compare views ->
 the CPT editor (a clicked CPT row opens in it); a bagged-mp run -> the query panel's bootstrap spread; the
 structure panel draws its diff on the window's canvas. Where the docks go: :mod:`bnstudio.gui.dock_layout`.
+
+**Built on first use.** The panels bring pandas, scipy.stats and pyqtgraph, which take longer to import than
+the whole first window takes to show (issue 23). Their docks exist from the start (so menus, layouts and
+saved window states know them) with an empty placeholder; the four panels are built together, and their
+modules imported, the first time one of their docks comes into view, a part of the window asks for one
+(``window.query_panel`` etc. are properties that call :func:`analysis_panels`), or a project that keeps
+panel content (data, runs, saved queries, expert counts) is opened.
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
-from bnstudio.gui.data_panel import DataPanel
 from bnstudio.gui.dock_layout import make_dock
-from bnstudio.gui.query_panel import QueryPanel
-from bnstudio.gui.query_panel.compute import row_number
 from bnstudio.gui.resources import resource_root
-from bnstudio.gui.structure_panel import StructurePanel
-from bnstudio.gui.training_panel import TrainingPanel
 from bnstudio.gui.window_parts import WindowParts
 
 
 DATA_FOR_EXAMPLE = {"alarm.bif": "alarm.csv", "asia.bif": "asia.csv", "child.bif": "child.csv",
                     "insurance.bif": "insurance.csv", "sachs.bif": "sachs.csv"}
+ANALYSIS_DOCKS = ("data", "training", "structure", "query")
+#: sections of a project that a panel shows (opening such a project builds the panels)
+PANEL_SECTIONS = ("data", "runs", "queries")
 
 
 def install_panels(window: WindowParts) -> None:
-    """Create the four panels, dock them and connect them (called once from the window's constructor)."""
+    """Dock the four panels' places (empty until first use) and build the panels when they are first needed
+    (called once from the window's constructor)."""
+    window.built_panels = None
+    for key in ANALYSIS_DOCKS:
+        window.docks[key] = dock = make_dock(window, key, QWidget())
+        dock.visibilityChanged.connect(lambda shown: shown and analysis_panels(window))
+    window.document.network_replaced.connect(lambda: _open_project_in_panels(window))
+
+
+def analysis_panels(window: WindowParts) -> dict[str, Any]:
+    """The four panels by dock key, built (and their modules imported) on the first call."""
+    if window.built_panels is None:
+        window.built_panels = _build_panels(window)
+        pending = getattr(window, "pending_example_data", None)
+        if pending is not None:
+            window.pending_example_data = None
+            window.built_panels["data"].load(pending, interactive=False, with_file=True)
+    return window.built_panels
+
+
+def panels_built(window: WindowParts) -> bool:
+    return getattr(window, "built_panels", None) is not None
+
+
+def _build_panels(window: WindowParts) -> dict[str, Any]:
+    from bnstudio.gui.data_panel import DataPanel
+    from bnstudio.gui.query_panel import QueryPanel
+    from bnstudio.gui.structure_panel import StructurePanel
+    from bnstudio.gui.training_panel import TrainingPanel
+
     doc = window.document
-    window.data_panel = DataPanel(doc)
-    window.training_panel = TrainingPanel(doc)
-    window.structure_panel = StructurePanel(doc, window.scene)
-    window.query_panel = QueryPanel(doc)
-    for key, widget in (("data", window.data_panel), ("training", window.training_panel),
-                        ("structure", window.structure_panel), ("query", window.query_panel)):
-        window.docks[key] = make_dock(window, key, scrollable(widget))
-    window.data_panel.selection_changed.connect(window.training_panel.set_selection)
-    window.data_panel.selection_changed.connect(window.structure_panel.set_selection)
-    window.query_panel.row_selected.connect(lambda var, parents: open_cpt_row(window, var, parents))
-    window.training_panel.row_selected.connect(lambda var, row: open_cpt_row_index(window, var, row))
-    window.training_panel.run_finished.connect(window.query_panel.set_ensemble)
-    window.query_panel.learn_counts_requested.connect(lambda: learn_counts_from_data(window))
-    window.docks["query"].visibilityChanged.connect(lambda shown: shown and window.query_panel.came_into_view())
+    data, training = DataPanel(doc), TrainingPanel(doc)
+    structure, query = StructurePanel(doc, window.scene), QueryPanel(doc)
+    panels = {"data": data, "training": training, "structure": structure, "query": query}
+    for key, panel in panels.items():
+        placeholder = window.docks[key].widget()
+        window.docks[key].setWidget(scrollable(panel))
+        placeholder.deleteLater()
+    data.selection_changed.connect(training.set_selection)
+    data.selection_changed.connect(structure.set_selection)
+    query.row_selected.connect(lambda var, parents: open_cpt_row(window, var, parents))
+    training.row_selected.connect(lambda var, row: open_cpt_row_index(window, var, row))
+    training.run_finished.connect(query.set_ensemble)
+    query.learn_counts_requested.connect(lambda: learn_counts_from_data(window))
+    window.docks["query"].visibilityChanged.connect(lambda shown: shown and query.came_into_view())
+    if window.docks["query"].isVisible():
+        query.came_into_view()
+    return panels
+
+
+def _open_project_in_panels(window: WindowParts) -> None:
+    """A project keeping what a panel shows: build the panels, which read it (the data panel is told, as it
+    only reads a project when one is opened)."""
+    project = window.document.project
+    if panels_built(window) or project is None:
+        return
+    view = getattr(project, "view", None) or {}
+    if any(getattr(project, s, None) for s in PANEL_SECTIONS) or view.get("expert_ess") is not None:
+        analysis_panels(window)["data"]._on_network_replaced()
 
 
 def learn_counts_from_data(window: WindowParts) -> bool:
@@ -83,6 +132,8 @@ def scrollable(panel: QWidget) -> QScrollArea:
 
 def open_cpt_row(window: WindowParts, variable: str, parents: dict[str, str]) -> None:
     """Select ``variable`` and the CPT row named by its parent states in the probability table."""
+    from bnstudio.gui.query_panel.compute import row_number   # with the panels that call this (slow import)
+
     open_cpt_row_number(window, variable, row_number(window.document.network, variable, parents))
 
 
@@ -108,11 +159,14 @@ def load_example_data(window: WindowParts, network_path: str | Path) -> bool:
     data = resource_root() / "data" / DATA_FOR_EXAMPLE[path.name]
     if not data.is_file():
         return False
-    window.data_panel.load(data, interactive=False, with_file=True)
+    if panels_built(window):
+        window.data_panel.load(data, interactive=False, with_file=True)
+    else:   # read when the panels are first needed (pandas is not imported before)
+        window.pending_example_data = data
     return True
 
 
 def shutdown_panels(window: WindowParts) -> None:
     """Stop the panels' background jobs before the window goes (docked widgets get no closeEvent)."""
-    for panel in (window.data_panel, window.training_panel, window.structure_panel, window.query_panel):
+    for panel in (window.built_panels or {}).values():
         panel.shutdown()

@@ -4,18 +4,20 @@ glue). Those parts are typed against this description and never import the windo
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtWidgets import QDockWidget, QMenuBar, QStatusBar, QStyle, QToolBar
 
 from bnstudio.gui.canvas import NetworkScene, NetworkView
 from bnstudio.gui.cpt_editor import CptEditor
-from bnstudio.gui.data_panel import DataPanel
 from bnstudio.gui.document import Document
-from bnstudio.gui.query_panel import QueryPanel
 from bnstudio.gui.settings import Settings
-from bnstudio.gui.structure_panel import StructurePanel
-from bnstudio.gui.training_panel import TrainingPanel
+
+if TYPE_CHECKING:   # the analysis panels are built on first use (bnstudio.gui.panels): importing them is slow
+    from bnstudio.gui.data_panel import DataPanel
+    from bnstudio.gui.query_panel import QueryPanel
+    from bnstudio.gui.structure_panel import StructurePanel
+    from bnstudio.gui.training_panel import TrainingPanel
 
 
 class WindowParts(Protocol):
@@ -29,10 +31,10 @@ class WindowParts(Protocol):
     toolbar: QToolBar
     docks: dict[str, QDockWidget]
     files: Any                      # its FileController
-    data_panel: DataPanel
-    training_panel: TrainingPanel
-    structure_panel: StructurePanel
-    query_panel: QueryPanel
+    data_panel: "DataPanel"            # built on first use (reading the attribute builds it)
+    training_panel: "TrainingPanel"
+    structure_panel: "StructurePanel"
+    query_panel: "QueryPanel"
 
     # window behaviour the menus call
     def show_message(self, level: str, text: str) -> None: ...

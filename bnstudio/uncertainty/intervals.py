@@ -13,8 +13,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from scipy import stats
-
 from bnstudio.errors import ValidationError
 
 BETA_NORMAL_LIMIT = 1e12  # a + b above which the Beta quantiles are its normal limit's (see module docstring)
@@ -53,6 +51,8 @@ def credible_intervals(mean: float, variance: float, level: float = 0.9) -> Inte
         raise ValidationError(f"the credible level must be between 0 and 1 (exclusive), got {level:g}")
     if not (math.isfinite(mean) and math.isfinite(variance)):
         raise ValidationError(f"credible intervals need a finite mean and variance, got {mean:g} and {variance:g}")
+    from scipy import stats   # here, not at the top: importing scipy.stats takes ~0.5 s (the app's start-up)
+
     sd = max(variance, 0.0) ** 0.5
     z = stats.norm.ppf(0.5 + level / 2)
     normal = (mean - z * sd, mean + z * sd)
@@ -79,6 +79,8 @@ def _beta_quantiles(a: float, b: float, level: float, normal: tuple[float, float
     """The central ``level`` interval of Beta(a, b); its normal limit ``normal`` (already clipped to [0, 1])
     when a + b is huge."""
     if a + b <= BETA_NORMAL_LIMIT:
+        from scipy import stats
+
         low, high = float(stats.beta.ppf(0.5 - level / 2, a, b)), float(stats.beta.ppf(0.5 + level / 2, a, b))
         if math.isfinite(low) and math.isfinite(high):
             return low, high

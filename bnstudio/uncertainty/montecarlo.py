@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 import numpy as np
-from scipy import stats
 
 from bnstudio.core.network import Network
 from bnstudio.errors import EvidenceError, ValidationError
@@ -84,6 +83,8 @@ def _query_chunk(net: Network, engine: InferenceEngine, alpha: Mapping[str, np.n
 def monte_carlo_check(samples: np.ndarray, mean: float, variance: float, intervals: Intervals
                       ) -> MonteCarloCheck:
     """Compare draws of q(Θ) with the delta-method moments and both intervals."""
+    from scipy import stats   # here: importing scipy.stats at the top would slow the app's start-up
+
     lo, hi = intervals.normal
     coverage_normal = float(np.mean((samples >= lo) & (samples <= hi)))
     coverage_beta = ks_beta = ks_normal = None
