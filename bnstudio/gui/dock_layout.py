@@ -8,6 +8,10 @@ takes :data:`RIGHT_FRACTION` of the window's width and the table :data:`BOTTOM_F
 :class:`DockProportions` keeps whatever proportions the user set when the window is resized, so a larger window
 grows the panels and not only the canvas.
 
+**First sight** (issue 23): a window without a saved layout opens with every dock hidden
+(:func:`collapse`), so the canvas has the whole window for the network's beliefs; the first node selected
+brings the Node and Probability Table docks (:func:`reveal`), and every menu that opens a panel shows its dock.
+
 A window without saved geometry opens maximised on screens up to :data:`MAXIMISE_UP_TO` and at
 :data:`SCREEN_FRACTION` of larger screens.
 """
@@ -65,6 +69,26 @@ def size_docks(window: QMainWindow, docks: dict[str, QDockWidget], right: float 
     size = window.size()
     window.resizeDocks([docks[RIGHT[0][0]]], [round(right * size.width())], Qt.Horizontal)
     window.resizeDocks([docks[BOTTOM[0][0]]], [round(bottom * size.height())], Qt.Vertical)
+
+
+def collapse(docks: dict[str, QDockWidget]) -> None:
+    """Hide every dock (they keep their places: :func:`reveal` and View ▸ show them there)."""
+    for dock in docks.values():
+        dock.hide()
+
+
+def reveal(window: QMainWindow, docks: dict[str, QDockWidget], keys: list[str]) -> None:
+    """Show the docks ``keys`` (the first in front of its tab group); an area that was empty gets its default
+    share of the window."""
+    empty = {area for area in (Qt.RightDockWidgetArea, Qt.BottomDockWidgetArea)
+             if not any(d.isVisible() and window.dockWidgetArea(d) == area and not d.isFloating()
+                        for d in docks.values())}
+    for key in keys:
+        docks[key].show()
+    docks[keys[0]].raise_()
+    if any(window.dockWidgetArea(docks[k]) in empty for k in keys):
+        window.layout().activate()
+        size_docks(window, docks)
 
 
 def first_geometry(window: QMainWindow) -> None:

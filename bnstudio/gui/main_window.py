@@ -20,6 +20,7 @@ from bnstudio.gui.actions import Actions
 from bnstudio.gui.canvas import SELECT, NetworkScene, NetworkView
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arrange import auto_layout_command, fill_missing_positions
+from bnstudio.gui.canvas.node_list import NodeListButton
 from bnstudio.gui.cpt_editor import CptEditor
 from bnstudio.gui.decision_panel import install as install_decisions
 from bnstudio.gui.document import Document
@@ -33,7 +34,8 @@ from bnstudio.gui.recovery import Recovery
 APP_NAME = "BN Studio"
 HELP_TEXT = """<h3>Mouse and keyboard</h3><table cellspacing=4>
 <tr><td><b>Double-click</b> empty space</td><td>add a node (or use the Add Node tool)</td></tr>
-<tr><td><b>Double-click</b> a node's title, <b>F2</b></td><td>rename in place</td></tr>
+<tr><td><b>Double-click</b> a node's title, <b>F2</b></td><td>rename in place (zoomed out, a double-click
+on a node zooms in to it)</td></tr>
 <tr><td><b>Shift+drag</b> from node to node</td><td>add an arc (or use the Add Arc tool)</td></tr>
 <tr><td><b>Click</b> a node</td><td>select it: its table and properties open (evidence never changes)</td></tr>
 <tr><td><b>Double-click</b> a state's bar</td><td>set it as evidence; double-click again to clear
@@ -63,6 +65,7 @@ class MainWindow(QMainWindow):
         self.history = QUndoView(self.document.undo_stack)
         self.toolbar = QToolBar("Toolbar")
         self.evidence_label, self.summary_label, self.zoom_label = QLabel(), QLabel(), QLabel()
+        self.node_list = NodeListButton(lambda: list(self.document.network.variables))
         self.docks: dict[str, QDockWidget] = {}
         self.files = FileController(self, recovery)
         self._compose()
@@ -76,6 +79,7 @@ class MainWindow(QMainWindow):
         self.view.background_actions = [self.actions.auto_layout, self.actions.fit, self.actions.clear_evidence]
         self._connect()
         install_decisions(self)           # influence diagrams: the Decisions dock, canvas values, examples
+        self.docks_wait_for_a_node = False   # first sight: docks hidden until a node is selected
         self._restore_settings()
         self._update_title()
         self._update_status()
@@ -99,7 +103,8 @@ class MainWindow(QMainWindow):
             self.docks[key] = dock_layout.make_dock(self, key, widget)
         for label in (self.evidence_label, self.summary_label, self.zoom_label):
             label.setContentsMargins(10, 0, 10, 0)
-            self.statusBar().addPermanentWidget(label)
+        for widget in (self.evidence_label, self.node_list, self.summary_label, self.zoom_label):
+            self.statusBar().addPermanentWidget(widget)
 
     def _connect(self) -> None:
         doc = self.document
@@ -114,6 +119,7 @@ class MainWindow(QMainWindow):
         doc.updates.visible = self.scene.visible_names
         self.scene.current_variable_changed.connect(self._on_current_variable)
         self.view.zoom_changed.connect(self._show_zoom)
+        self.node_list.popup.chosen.connect(self.view.go_to)
 
     # ------------------------------------------------------------------ settings
     def _restore_settings(self) -> None:
@@ -123,17 +129,20 @@ class MainWindow(QMainWindow):
             dock_layout.first_geometry(self)
         if not state.isEmpty():   # a state of an older arrangement is ignored
             self.dock_proportions.restored = self.restoreState(state, dock_layout.LAYOUT_VERSION)
+        if not self.dock_proportions.restored:   # the user's first sight: the canvas takes the window
+            dock_layout.collapse(self.docks)
+            self.docks_wait_for_a_node = True
         style = s.value(cfg.NODE_STYLE)
         self.set_node_style(style if style in st.NODE_STYLES else st.BARS)
 
     def show_dock(self, key: str) -> None:
-        """Show dock ``key`` (if hidden) in front of its tab group."""
-        dock = self.docks[key]
-        dock.show()
-        dock.raise_()
+        """Show dock ``key`` (if hidden) in front of its tab group (its area at its default share if it was
+        empty)."""
+        dock_layout.reveal(self, self.docks, [key])
 
     def reset_layout(self) -> None:
         """Every dock back in its default place and size (View ▸ Reset Layout)."""
+        self.docks_wait_for_a_node = False
         dock_layout.arrange(self, self.docks)
 
     def save_settings(self) -> None:
@@ -168,9 +177,20 @@ class MainWindow(QMainWindow):
     def _on_current_variable(self, name: str) -> None:
         self.cpt_editor.set_variable(name or None)
         self.properties.set_variable(name or None)
+        if name and self.docks_wait_for_a_node:   # the first node selected brings its table and properties
+            self.docks_wait_for_a_node = False
+            dock_layout.reveal(self, self.docks, ["properties", "cpt"])
         if name:
-            self.statusBar().showMessage(f"{name}: double-click a state to set it as evidence (again to clear); "
-                                         "right-click for more", 8000)
+            self.statusBar().showMessage(f"{name}: {self.double_click_hint()}", 8000)
+
+    def double_click_hint(self) -> str:
+        """What a double-click on a node does as the nodes are drawn now (the status bar says it on selection)."""
+        drawn = self.scene.drawn_style
+        if drawn == st.BARS:
+            return "double-click a state to set it as evidence (again to clear); right-click for more"
+        if drawn == st.SUMMARY:
+            return "double-click to zoom in to its states; right-click ▸ Set evidence"
+        return "double-click its name to rename it; right-click ▸ Set evidence (View ▸ Bar Charts shows beliefs)"
 
     def _update_title(self, *_args) -> None:
         self.setWindowTitle(f"{self.document.title}[*] — {APP_NAME}")
@@ -195,11 +215,11 @@ class MainWindow(QMainWindow):
         self.evidence_label.setText(f"Evidence: {shown}" + (f"  ·  P(e) = {p_e:.4g}" if p_e is not None else ""))
 
     def _show_zoom(self, zoom: float) -> None:
-        small = self.scene.drawn_style != self.scene.node_style
-        hint = f" · bars from {st.BARS_FROM * 100:.0f}%" if small else ""
+        small = self.scene.drawn_style == st.SUMMARY
+        hint = f" · summaries (all states from {st.BARS_FROM * 100:.0f}%)" if small else ""
         self.zoom_label.setText(f"Zoom {zoom * 100:.0f}%{hint}")
-        self.zoom_label.setToolTip("Bar charts are drawn compact while too small to read; zoom in to see them"
-                                   if small else "")
+        self.zoom_label.setToolTip("Each node shows its most likely states while its bar chart would be too small "
+                                   "to read; zoom in (or double-click a node) to see all of them" if small else "")
 
     def _on_rows_checked(self, rows: dict[str, list[tuple[int, ...]]]) -> None:
         """Rows that do not sum to 1 are never used silently: say which, and offer to show or normalise them."""

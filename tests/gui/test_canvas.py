@@ -3,7 +3,7 @@ refuse, reverse and delete arcs; rubber-band selection; zoom limits and fit."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, QSizeF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QLineEdit, QMenu
 
@@ -231,7 +231,7 @@ def test_a_message_floats_over_the_canvas_without_moving_it(window, qtbot):
     assert bar.label.width() > w.view.width() // 2     # the text has the canvas's width to wrap in
 
 
-def test_bars_turn_compact_where_they_would_be_unreadable_and_back(window):
+def test_bars_turn_into_their_summary_where_they_would_be_unreadable_and_back(window):
     from bnstudio.gui.canvas import style as st
 
     w = _window_with(window)
@@ -239,33 +239,31 @@ def test_bars_turn_compact_where_they_would_be_unreadable_and_back(window):
     w.view.set_zoom(1.0)
     assert node.node_style == st.BARS
     w.view.set_zoom(0.5)                                    # 10 px state names would be 5 px: unreadable
-    assert node.node_style == st.COMPACT and w.scene.node_style == st.BARS
-    assert "bars from" in w.zoom_label.text()
+    assert node.node_style == st.SUMMARY and w.scene.node_style == st.BARS
+    assert node.rect().size() == QSizeF(*st.node_size("Rain", 2, st.BARS))   # same box: nothing moves
+    assert "summaries" in w.zoom_label.text()
     w.view.set_zoom(0.7)                                    # between the two thresholds: no flicker
-    assert node.node_style == st.COMPACT
+    assert node.node_style == st.SUMMARY
     w.view.set_zoom(0.8)
-    assert node.node_style == st.BARS and "bars from" not in w.zoom_label.text()
+    assert node.node_style == st.BARS and "summaries" not in w.zoom_label.text()
     w.set_node_style(st.COMPACT)                            # the user's compact choice holds at any zoom
     w.view.set_zoom(2.0)
     assert node.node_style == st.COMPACT
+    w.view.set_zoom(0.3)
+    assert node.node_style == st.COMPACT
 
 
-def test_opening_a_network_is_readable_and_fit_shows_it_all(window):
+def test_opening_a_network_fits_it_whole(window):
     from bnstudio.gui.canvas import style as st
     from tests.gui.conftest import ALARM, ASIA
 
     window.resize(900, 600)
-    assert window.open_path(ASIA)                           # small: fitted whole
-    shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
-    assert shown.contains(window.scene.itemsBoundingRect())
-    assert window.open_path(ALARM)                          # large for this window: readable, from the top
-    assert window.view.zoom == pytest.approx(st.READABLE_ZOOM)
-    top = min(item.sceneBoundingRect().top() for item in window.scene.nodes.values())
-    shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
-    assert shown.top() <= top
-    window.view.fit_to_view()
-    shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
-    assert shown.contains(window.scene.itemsBoundingRect())   # nothing cut off at the top or bottom
+    for path in (ASIA, ALARM):                              # small or large for this window: fitted whole
+        assert window.open_path(path)
+        window.view.open_view()
+        shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+        assert shown.contains(window.scene.itemsBoundingRect()), path
+    assert window.scene.drawn_style == st.SUMMARY           # ALARM at 900x600: summaries, not bare names
 
 
 def test_find_a_node_and_focus_on_its_family(window, qtbot):

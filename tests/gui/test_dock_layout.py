@@ -58,7 +58,7 @@ def test_every_docks_main_buttons_are_fully_visible(qtbot, fresh_window, size):
     assert w.open_path(ALARM)
     show_at(qtbot, w, size)
     for key, buttons in main_buttons(w).items():
-        w.docks[key].raise_()
+        w.show_dock(key)
         settle(qtbot)
         for button in buttons:
             assert fully_visible(button), (size, key, getattr(button, "text", lambda: "")())
@@ -67,7 +67,10 @@ def test_every_docks_main_buttons_are_fully_visible(qtbot, fresh_window, size):
 @pytest.mark.parametrize("size", SCREENS)
 def test_the_docks_take_their_share_and_grow_with_the_window(qtbot, fresh_window, size):
     w = fresh_window
+    assert w.open_path(ALARM)
     show_at(qtbot, w, size)
+    w.scene.select_only(["HR"])                 # the first node selected brings its docks (first sight)
+    settle(qtbot)
     right, bottom = w.docks["properties"], w.docks["cpt"]
     assert right.width() == pytest.approx(dock_layout.RIGHT_FRACTION * w.width(), abs=30)
     assert bottom.height() == pytest.approx(dock_layout.BOTTOM_FRACTION * w.height(), abs=30)
@@ -159,7 +162,7 @@ def test_every_methods_training_options_show_whole_without_scrolling(qtbot, fres
 
     w = fresh_window
     show_at(qtbot, w, size)
-    w.docks["training"].raise_()
+    w.show_dock("training")
     settle(qtbot)
     panel = w.training_panel
     options = panel.options
@@ -192,6 +195,7 @@ def test_a_noisy_max_shows_every_parameter_row_above_its_table(qtbot, fresh_wind
     w = fresh_window
     assert w.open_path(tmp_path / "noisy.bnsproj")
     show_at(qtbot, w, size)
+    w.scene.select_only(["C"])                  # brings the Probability Table
     w.cpt_editor.set_variable("C")
     settle(qtbot)
     table = w.cpt_editor.canonical.table
@@ -201,3 +205,25 @@ def test_a_noisy_max_shows_every_parameter_row_above_its_table(qtbot, fresh_wind
         cell = table.visualRect(table.model().index(row, 0))
         assert viewport.contains(cell), (size, row, cell, viewport)
     assert w.cpt_editor.table.height() >= 60    # the CPT below keeps its header and rows in view
+
+
+@pytest.mark.parametrize("size", SCREENS)
+def test_at_first_sight_the_canvas_has_the_window_until_a_node_is_selected(qtbot, fresh_window, size):
+    """Issue 23: the empty Node pane (~47% of the width) and the empty Probability Table took the window at
+    start. Now every dock starts hidden; the first selected node brings the Node and Probability Table docks
+    at their share; View ▸ and the panels' menus show the others."""
+    w = fresh_window
+    assert w.open_path(ALARM)
+    show_at(qtbot, w, size)
+    assert [k for k, d in w.docks.items() if d.isVisible()] == []
+    assert w.view.width() >= 0.95 * w.width() and w.view.height() >= w.height() - 120
+    w.scene.select_only(["HR"])
+    settle(qtbot)
+    assert [k for k, d in w.docks.items() if d.isVisible()] == ["properties", "cpt"]
+    assert w.docks["properties"].width() == pytest.approx(dock_layout.RIGHT_FRACTION * w.width(), abs=30)
+    assert w.properties.name_edit.text() == "HR" and fully_visible(w.properties.name_edit)
+    w.scene.clearSelection()
+    w.docks["properties"].hide()
+    w.scene.select_only(["BP"])                 # only the first selection does it: a closed dock stays closed
+    settle(qtbot)
+    assert not w.docks["properties"].isVisible()

@@ -86,6 +86,7 @@ def test_renaming_in_an_influence_diagram_checks_the_utility_nodes(window):
     from bnstudio.gui.resources import bundled_diagram
 
     assert window.files.open_path(bundled_diagram(), ask=False)
+    window.show_dock("properties")
     doc, panel = window.document, window.properties
     before = (list(doc.network.variables), doc.decisions.to_json(), doc.undo_stack.count())
     for name, taken in (("Oil", "TestCost"), ("Test", "Payoff")):     # a chance node, a decision

@@ -39,6 +39,7 @@ def test_window_restores_geometry_docks_and_view(qtbot, tmp_path):
     win.resize(700, 500)  # within the offscreen screen (restoreGeometry clamps to it)
     win.show()
     qtbot.waitExposed(win)
+    win.reset_layout()   # every dock shown (a first window shows none until a node is selected)
     win.docks["history"].hide()
     win.actions.compact.trigger()
     size = win.size()  # may be larger than asked for: the docks have minimum sizes

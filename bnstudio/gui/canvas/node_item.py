@@ -1,6 +1,11 @@
 """A node on the canvas: compact (its name) or a bar chart (each state's name, a bar of its posterior
 probability and the number, like GeNIe's bar-chart nodes). The item only draws; the scene owns the logic.
 
+Zoomed out, where the bars would be unreadable, a bar-chart node is drawn as its *summary* (``style.SUMMARY``,
+same box): the name and the most likely states, each with its probability over a bar, in text of a fixed
+size on screen (:data:`~bnstudio.gui.canvas.style.SUMMARY_STATE_PX`) whatever the zoom, as many states as the
+box holds on screen (at least the most likely one). :meth:`NodeItem.summary_rows` says what it shows.
+
 Beliefs and evidence are updated in place (:meth:`NodeItem.set_beliefs`), never by rebuilding the item.
 
 A *decision* node of an influence diagram (``kind == "decision"``) is a plain rectangle; its rows show the
@@ -13,7 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem, QWidget
 
 from bnstudio.gui.canvas import style as st
@@ -99,6 +104,7 @@ class NodeItem(QGraphicsItem):
         return QRectF(self._rect)
 
     def header_rect(self) -> QRectF:
+        """The title's band (the whole box when no states are drawn in rows)."""
         r = self._rect
         return QRectF(r.left(), r.top(), r.width(), st.HEADER_HEIGHT if self.node_style == st.BARS else r.height())
 
@@ -123,7 +129,10 @@ class NodeItem(QGraphicsItem):
         painter.setPen(Qt.NoPen)
         painter.setBrush(st.NODE_FILL)
         painter.drawRoundedRect(r, self.corner, self.corner)
-        self._paint_header(painter)
+        if self.node_style == st.SUMMARY and self.kind != "decision":
+            self._paint_summary(painter, option.levelOfDetailFromTransform(painter.worldTransform()))
+        else:
+            self._paint_header(painter)
         if self.node_style == st.BARS:
             if self.kind == "decision":
                 self._paint_options(painter)
@@ -134,16 +143,19 @@ class NodeItem(QGraphicsItem):
         painter.setBrush(Qt.NoBrush)
         painter.drawRoundedRect(r, self.corner, self.corner)
 
-    def _paint_header(self, painter: QPainter) -> None:
-        header = self.header_rect()
+    def _fill_header(self, painter: QPainter, header: QRectF) -> None:
         fill = (st.SOFT_EVIDENCE_HEADER if self.has_evidence and not isinstance(self.evidence, str)
                 else st.EVIDENCE_HEADER if self.has_evidence
                 else st.DECISION_HEADER if self.kind == "decision" else st.HEADER_FILL)
         path = QPainterPath()
         path.addRoundedRect(header, self.corner, self.corner)
-        if self.node_style == st.BARS:  # square off the header's bottom corners
+        if header.height() < self._rect.height():  # rows below: square off the header's bottom corners
             path.addRect(QRectF(header.left(), header.center().y(), header.width(), header.height() / 2))
         painter.fillPath(path.simplified(), QBrush(fill))
+
+    def _paint_header(self, painter: QPainter) -> None:
+        header = self.header_rect()
+        self._fill_header(painter, header)
         painter.setPen(st.TEXT)
         painter.setFont(st.title_font())
         text_rect = header.adjusted(st.PADDING, 0, -st.PADDING, 0)
@@ -176,6 +188,81 @@ class NodeItem(QGraphicsItem):
             number_rect = QRectF(right - st.NUMBER_COLUMN, row.top(), st.NUMBER_COLUMN, row.height())
             painter.drawText(number_rect, Qt.AlignVCenter | Qt.AlignRight,
                              "—" if p is None else st.format_probability(p))
+
+    # ------------------------------------------------------------------ the summary (zoomed out)
+    def summary_rows(self, scale: float) -> list[tuple[int, float | None]]:
+        """(state index, probability) of the states the summary shows at ``scale`` (screen pixels per scene
+        unit): the evidence, else the most likely first, as many as fit under the title (at least one)."""
+        title, row = self._summary_metrics(scale)
+        room = max(1, int((self._rect.height() - title) // row))
+        if isinstance(self.evidence, str) and self.evidence in self.states:
+            return [(self.states.index(self.evidence), 1.0)]
+        if self.beliefs is None:
+            return [(i, None) for i in range(min(room, len(self.states)))]
+        order = sorted(range(len(self.states)), key=lambda i: -float(self.beliefs[i]))
+        return [(i, float(self.beliefs[i])) for i in order[:room]]
+
+    def _summary_metrics(self, scale: float) -> tuple[float, float]:
+        """Heights (scene units) of the title band and of one state row: fixed on screen, shrunk only when
+        a two-state node could not hold its title and one row (so every node's text has the same size)."""
+        title, row = 1.3 * st.SUMMARY_TITLE_PX / scale, 1.35 * st.SUMMARY_STATE_PX / scale
+        room = min(self._rect.height(), st.node_size(self.name, 2, st.SUMMARY)[1])
+        fit = min(1.0, room / (title + row))
+        return title * fit, row * fit
+
+    def summary_state_px(self, scale: float) -> float:
+        """The size on screen (pixels) of the summary's state text at ``scale``."""
+        return self._summary_metrics(scale)[1] / 1.35 * scale
+
+    def _paint_summary(self, painter: QPainter, scale: float) -> None:
+        r = self._rect
+        title, row = self._summary_metrics(max(scale, 1e-3))
+        unit = title / (1.3 * st.SUMMARY_TITLE_PX)   # scene units per (readable) screen pixel
+        pad = 4.0 * unit
+        header = QRectF(r.left(), r.top(), r.width(), title)
+        self._fill_header(painter, header)
+        rows = self.summary_rows(max(scale, 1e-3))
+        if self.summary_state_px(max(scale, 1e-3)) < st.SUMMARY_MIN_PX:   # an overview: bars without text
+            for k, (i, p) in enumerate(rows):
+                line = QRectF(r.left() + pad / 2, r.top() + title + k * row + unit, r.width() - pad, row - 2 * unit)
+                self._paint_summary_bar(painter, line, i, p, unit, overview=True)
+            return
+        inner = header.adjusted(pad, 0, -pad, 0)
+        font = st.title_font()
+        font.setPixelSize(max(1, round(st.SUMMARY_TITLE_PX * unit)))
+        width = QFontMetricsF(font).horizontalAdvance(self.name)
+        if width > inner.width():   # a long name: a little smaller (down to 9 px) before it is elided
+            font.setPixelSize(max(1, round(max(9.0 * unit, font.pixelSize() * inner.width() / width))))
+        painter.setFont(font)
+        painter.setPen(st.TEXT)
+        painter.drawText(inner, Qt.AlignVCenter | Qt.AlignLeft,
+                         painter.fontMetrics().elidedText(self.name, Qt.ElideRight, int(inner.width())))
+        font = st.state_font()
+        font.setPixelSize(max(1, round(st.SUMMARY_STATE_PX * unit)))
+        painter.setFont(font)
+        metrics = painter.fontMetrics()
+        for k, (i, p) in enumerate(rows):
+            line = QRectF(r.left() + pad / 2, r.top() + title + k * row + unit, r.width() - pad, row - 2 * unit)
+            self._paint_summary_bar(painter, line, i, p, unit)
+            number = "—" if p is None else st.format_probability(p)
+            text = line.adjusted(pad / 2, 0, -pad / 2, 0)
+            width = metrics.horizontalAdvance(number) + pad
+            painter.setPen(st.TEXT if p is not None else st.MUTED_TEXT)
+            painter.drawText(text, Qt.AlignVCenter | Qt.AlignRight, number)
+            painter.setPen(st.TEXT)
+            painter.drawText(text.adjusted(0, 0, -width, 0), Qt.AlignVCenter | Qt.AlignLeft,
+                             metrics.elidedText(self.states[i], Qt.ElideRight, int(max(0.0, text.width() - width))))
+
+    def _paint_summary_bar(self, painter: QPainter, line: QRectF, i: int, p: float | None, unit: float,
+                           overview: bool = False) -> None:
+        """The bar of state ``i`` behind its text (light), or alone in an overview (full colour)."""
+        painter.fillRect(line, st.BAR_TRACK)
+        if p is not None and p > 0:
+            evidence = self.evidence == self.states[i]
+            colour = ((st.EVIDENCE_BAR if evidence else st.BAR) if overview
+                      else st.SUMMARY_EVIDENCE_BAR if evidence else st.SUMMARY_BAR)
+            painter.fillRect(QRectF(line.left(), line.top(), max(unit, line.width() * min(p, 1.0)), line.height()),
+                             colour)
 
     def _paint_options(self, painter: QPainter) -> None:
         """Decision rows: option name, a bar from the smallest to the largest EU (0 included), the EU."""

@@ -34,6 +34,7 @@ class NetworkScene(QGraphicsScene):
     """Node and arc items for ``document.network``; see the module docstring."""
 
     rename_requested = Signal(str)
+    focus_requested = Signal(str)           # show this node large enough for its bars (the view does)
     current_variable_changed = Signal(str)  # "" when not exactly one node is selected
     current_utility_changed = Signal(str)   # a utility node alone was selected ("" otherwise)
     context_menu_requested = Signal(object, object)  # (item or None, QGraphicsSceneContextMenuEvent)
@@ -176,8 +177,8 @@ class NetworkScene(QGraphicsScene):
         self.update_scene_rect()
 
     def visible_names(self) -> list[str]:
-        """The nodes whose bars the views show now (their beliefs are computed first on a large network);
-        none while the nodes are drawn compact."""
+        """The nodes whose beliefs the views show now, as bars or a summary (computed first on a large
+        network); none while the nodes are drawn compact (names only)."""
         if self.drawn_style == st.COMPACT:
             return []
         names: dict[str, None] = {}
@@ -196,12 +197,12 @@ class NetworkScene(QGraphicsScene):
             item.set_beliefs(None if posteriors is None else posteriors.get(name), evidence.get(name))
 
     def set_node_style(self, node_style: str) -> None:
-        """The user's choice of view (bars or compact); bars are drawn compact while too small to read."""
+        """The user's choice of view (bars or compact); bars are drawn as a summary while too small to read."""
         self.node_style = node_style
         self._draw_style(st.shown_style(node_style, self.zoom, self.drawn_style))
 
     def set_zoom(self, zoom: float) -> None:
-        """The views' zoom (1.0 = 100 %): below a readable size, bar nodes are drawn compact."""
+        """The views' zoom (1.0 = 100 %): below a readable size, bar nodes are drawn as their summary."""
         self.zoom = zoom
         self._draw_style(st.shown_style(self.node_style, zoom, self.drawn_style))
 
@@ -368,8 +369,9 @@ class NetworkScene(QGraphicsScene):
 
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
         """Double-click: on empty space adds a node there, on a node's title renames it, on a state's bar sets
-        (or clears) that state as evidence. A single click only selects: looking at a node never changes the
-        evidence."""
+        (or clears) that state as evidence, on a node drawn as its summary (zoomed out: its states are too
+        small to hit) zooms in to it (:attr:`focus_requested`). A single click only selects: looking at a node
+        never changes the evidence."""
         if event.button() != Qt.LeftButton:
             return super().mouseDoubleClickEvent(event)
         node, utility = self.node_at(event.scenePos()), self.utility_at(event.scenePos())
@@ -377,6 +379,8 @@ class NetworkScene(QGraphicsScene):
             self.rename_requested.emit(utility.name)
         elif node is None:
             self.add_node_at(event.scenePos())
+        elif node.node_style == st.SUMMARY:
+            self.focus_requested.emit(node.name)
         elif node.header_rect().contains(node.mapFromScene(event.scenePos())):
             self.rename_requested.emit(node.name)
         else:

@@ -5,6 +5,9 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 BARS, COMPACT = "bars", "compact"
 NODE_STYLES = (BARS, COMPACT)
+#: how bar-chart nodes are drawn while too small for their bars (never a user's choice): the bar node's box
+#: with the name and the most likely states, each with its probability over a bar, at a readable screen size
+SUMMARY = "summary"
 
 BACKGROUND = QColor("#FFFFFF")
 NODE_FILL = QColor("#FBFCFE")
@@ -15,6 +18,8 @@ MUTED_TEXT = QColor("#5F6B7A")
 BAR = QColor("#3F7CC8")
 BAR_TRACK = QColor("#E9EDF3")
 ROW_HOVER = QColor("#EEF3FA")
+SUMMARY_BAR = QColor("#BCD3EF")          # the summary's bars lie behind text: lighter than BAR
+SUMMARY_EVIDENCE_BAR = QColor("#F5C291")
 SELECTED = QColor("#1F64D8")
 EVIDENCE_BORDER = QColor("#CC5F12")
 EVIDENCE_HEADER = QColor("#FCE2C6")
@@ -40,20 +45,23 @@ CORNER = 5.0
 UTILITY_WIDTH = 168.0
 UTILITY_HEIGHT = 76.0
 
-#: the bar view's state names (10 px) stay readable (7 px on screen) from this zoom up; below it, nodes are
-#: drawn compact; they go back to bars from BARS_FROM (a little higher, so the view does not flicker)
+#: the bar view's state names (10 px) stay readable (7 px on screen) from this zoom up; below it, bar nodes are
+#: drawn as a summary; they go back to bars from BARS_FROM (a little higher, so the view does not flicker)
 COMPACT_BELOW, BARS_FROM = 0.68, 0.72
-#: node titles (12 px) stay readable from this zoom up: opening a network never goes lower
-READABLE_ZOOM = 0.6
+#: the summary's text in screen pixels (whatever the zoom), unless the node is too small on screen to hold it
+SUMMARY_TITLE_PX, SUMMARY_STATE_PX = 11.0, 10.0
+#: below this size on screen (a whole large network fitted) the summary draws its bars without text
+SUMMARY_MIN_PX = 5.0
 
 
 def shown_style(preferred: str, zoom: float, current: str) -> str:
-    """The style to draw at ``zoom``: ``preferred``, except bars turn compact where they would be unreadable."""
+    """The style to draw at ``zoom``: ``preferred``, except bars turn into their summary where they would be
+    unreadable."""
     if preferred == COMPACT:
         return COMPACT
     if current == BARS:
-        return COMPACT if zoom < COMPACT_BELOW else BARS
-    return BARS if zoom >= BARS_FROM else COMPACT
+        return SUMMARY if zoom < COMPACT_BELOW else BARS
+    return BARS if zoom >= BARS_FROM else SUMMARY
 
 
 def title_font() -> QFont:
@@ -81,7 +89,7 @@ def title_metrics() -> QFontMetricsF:
 
 def node_size(name: str, n_states: int, style: str) -> tuple[float, float]:
     """(width, height) of a node drawn in ``style``."""
-    if style == BARS:
+    if style in (BARS, SUMMARY):   # one size: switching between them moves nothing and keeps a fit exact
         return BAR_NODE_WIDTH, HEADER_HEIGHT + n_states * ROW_HEIGHT + PADDING
     width = title_metrics().horizontalAdvance(name) + 2 * 12.0
     return max(COMPACT_MIN_WIDTH, width), COMPACT_HEIGHT

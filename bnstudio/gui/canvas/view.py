@@ -39,6 +39,7 @@ class NetworkView(QGraphicsView):
         for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
             policy(Qt.ScrollBarAlwaysOn)   # a fixed viewport: a fit is not undone by scroll bars appearing
         scene.rename_requested.connect(self.start_rename)
+        scene.focus_requested.connect(self.go_to)
         scene.context_menu_requested.connect(self._show_context_menu)
         self.find_bar = FindBar(self)
         self.find_bar.found.connect(self.go_to)
@@ -125,21 +126,13 @@ class NetworkView(QGraphicsView):
         return min(viewport.width() / max(rect.width(), 1.0), viewport.height() / max(rect.height(), 1.0))
 
     def open_view(self) -> None:
-        """A freshly opened network: fitted to the view when that is readable, else at the smallest readable
-        zoom showing the top of the network (its roots), centred; Fit to View still shows all of it."""
-        rect = self.scene().itemsBoundingRect()
-        if rect.isEmpty():
+        """A freshly opened network: fitted to the view, however large (issue 23: first sight is judged before
+        touching the zoom). Zoomed out, bar nodes show their summary (the most likely states, readable), and
+        Find Node (Ctrl+F) and the node list bring any node to 100 %."""
+        if self.scene().itemsBoundingRect().isEmpty():
             self.reset_view()
             return
-        rect = rect.adjusted(-30, -30, 30, 30)
-        zoom = self.fit_zoom(rect)
-        if zoom >= st.READABLE_ZOOM:
-            self.fit_to_view()
-            return
-        self.set_zoom(st.READABLE_ZOOM)
-        rect = self.scene().itemsBoundingRect().adjusted(-30, -30, 30, 30)   # compact nodes are smaller
-        shown = self.mapToScene(self.viewport().rect()).boundingRect()
-        self.centerOn(QPointF(rect.center().x(), rect.top() + shown.height() / 2))
+        self.fit_to_view()
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # Qt override
         steps = event.angleDelta().y() / 120.0

@@ -1,0 +1,141 @@
+"""Issue 23, the first minute: a user who opens ALARM, child or insurance at 1366x768 sees every node's beliefs
+without touching the zoom (bars, or zoomed out their summary in text of a readable size), the canvas has the
+window (no empty Node pane or Probability Table at start), a double-click on a summary zooms in to it instead of
+opening a cramped rename box, and a large network opens fitted with every node two clicks away."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QApplication
+
+from bnstudio.gui.canvas import style as st
+from bnstudio.gui.main_window import MainWindow
+
+from .conftest import ALARM, NETWORKS
+from .test_dock_layout import settle, show_at
+
+FIRST_SIGHT = [ALARM, NETWORKS / "child.bif", NETWORKS / "insurance.bif"]
+READABLE_PX = 9.0      # the smallest state text on screen we call readable at first sight
+
+
+@pytest.fixture
+def opened(qtbot, settings, recovery, no_dialogs):
+    """A fresh window at 1366x768 (no saved layout) on a given network, as the app opens it."""
+    windows = []
+
+    def open_at(path: Path, size=(1366, 768)) -> MainWindow:
+        w = MainWindow(settings, recovery)
+        windows.append(w)
+        show_at(qtbot, w, size)
+        assert w.open_path(path)
+        w.view.open_view()
+        settle(qtbot)
+        return w
+    yield open_at
+    for w in windows:
+        w.document.mark_saved()
+        w.close()
+        w.deleteLater()
+
+
+def on_screen_state_px(node, zoom: float) -> float:
+    """The height in screen pixels of the node's state text as drawn at ``zoom``."""
+    if node.node_style == st.BARS:
+        return st.state_font().pixelSize() * zoom
+    assert node.node_style == st.SUMMARY, node.node_style
+    return node.summary_state_px(zoom)
+
+
+def count_colour(image, rect, colour: QColor) -> int:
+    return sum(image.pixelColor(x, y) == colour
+               for x in range(max(rect.left(), 0), min(rect.right(), image.width()))
+               for y in range(max(rect.top(), 0), min(rect.bottom(), image.height())))
+
+
+@pytest.mark.parametrize("path", FIRST_SIGHT, ids=lambda p: p.stem)
+def test_every_nodes_beliefs_are_readable_at_the_opening_zoom(opened, path):
+    w = opened(path)
+    zoom = w.view.zoom
+    shown = w.view.mapToScene(w.view.viewport().rect()).boundingRect()
+    assert shown.contains(w.scene.itemsBoundingRect())                       # fitted whole
+    assert not [k for k, d in w.docks.items() if d.isVisible()]              # the canvas has the window
+    for name, node in w.scene.nodes.items():
+        assert node.beliefs is not None, name
+        assert node.node_style in (st.BARS, st.SUMMARY), name
+        assert on_screen_state_px(node, zoom) >= (READABLE_PX if node.node_style == st.SUMMARY else 7.0), name
+
+
+def test_zoomed_out_a_node_paints_its_most_likely_state_over_a_bar(opened):
+    w = opened(ALARM)
+    assert w.view.zoom < st.COMPACT_BELOW and w.scene.drawn_style == st.SUMMARY
+    node = w.scene.nodes["HR"]
+    rows = node.summary_rows(w.view.zoom)
+    best = int(node.beliefs.argmax())
+    assert rows[0] == (best, pytest.approx(float(node.beliefs[best])))
+    assert [p for _, p in rows] == sorted((p for _, p in rows), reverse=True)
+    image = w.view.viewport().grab().toImage()
+    rect = w.view.mapFromScene(node.sceneBoundingRect()).boundingRect()
+    assert count_colour(image, rect, st.SUMMARY_BAR) > 20                    # the bar is painted ...
+    assert count_colour(image, rect, st.TEXT) > 20                           # ... with text over it
+    w.set_node_style(st.COMPACT)                                             # names only: no bar at all
+    QApplication.processEvents()
+    image = w.view.viewport().grab().toImage()
+    rect = w.view.mapFromScene(node.sceneBoundingRect()).boundingRect()
+    assert count_colour(image, rect, st.SUMMARY_BAR) == 0
+
+
+def test_evidence_shows_in_the_summary(opened):
+    w = opened(ALARM)
+    assert w.document.set_evidence("HR", "LOW")
+    node = w.scene.nodes["HR"]
+    assert node.summary_rows(w.view.zoom) == [(node.states.index("LOW"), 1.0)]
+
+
+def test_a_double_click_on_a_summary_zooms_in_instead_of_renaming(opened, qtbot):
+    w = opened(ALARM)
+    node = w.scene.nodes["HR"]
+    point = w.view.mapFromScene(node.sceneBoundingRect().center())
+    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, pos=point)
+    assert "double-click to zoom in" in w.statusBar().currentMessage()      # the hint says what it does
+    qtbot.mouseDClick(w.view.viewport(), Qt.LeftButton, pos=point)
+    settle(qtbot)
+    assert w.view._editor is None and w.document.evidence == {}             # no rename box, no evidence
+    assert w.view.zoom >= 1.0 and node.node_style == st.BARS and w.scene.selected_names() == ["HR"]
+    viewport = w.view.viewport().rect()
+    assert viewport.contains(w.view.mapFromScene(node.sceneBoundingRect()).boundingRect())
+    w.scene.clearSelection()
+    w.scene.select_only(["HR"])                                              # at 100 %: the bars' hint
+    assert "double-click a state to set it as evidence" in w.statusBar().currentMessage()
+
+
+def test_every_node_is_two_clicks_away(opened, qtbot):
+    w = opened(ALARM)
+    w.node_list.click()                                                      # 1: the status bar's list
+    popup = w.node_list.popup
+    assert popup.isVisible() and popup.list.count() == len(w.document.network)
+    popup.filter.setText("hypo")
+    assert popup.shown_names() == ["HYPOVOLEMIA"]
+    item = popup.list.findItems("HYPOVOLEMIA", Qt.MatchExactly)[0]
+    rect = popup.list.visualItemRect(item)
+    qtbot.mouseClick(popup.list.viewport(), Qt.LeftButton, pos=rect.center())   # 2: the node
+    settle(qtbot)
+    assert not popup.isVisible() and w.scene.selected_names() == ["HYPOVOLEMIA"] and w.view.zoom >= 1.0
+
+
+def pgmpy_network(name: str) -> Path | None:
+    pgmpy = pytest.importorskip("pgmpy")
+    path = Path(pgmpy.__file__).parent / "utils" / "example_models" / f"{name}.bif.gz"
+    return path if path.exists() else None
+
+
+def test_a_large_network_opens_fitted(opened):
+    path = pgmpy_network("andes")
+    if path is None:
+        pytest.skip("andes is not in pgmpy's package data")
+    w = opened(path)
+    shown = w.view.mapToScene(w.view.viewport().rect()).boundingRect()
+    assert shown.contains(w.scene.itemsBoundingRect())
+    assert w.scene.drawn_style == st.SUMMARY
