@@ -3,10 +3,11 @@ selected node, independent of the user's saved settings."""
 from __future__ import annotations
 
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QEventLoop, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 from bnstudio.errors import BNStudioError
@@ -20,6 +21,15 @@ from bnstudio.window_docks import DOCKS
 def _settle(app: QApplication, rounds: int = 5) -> None:
     for _ in range(rounds):
         app.processEvents()
+
+
+def _wait_for_beliefs(app: QApplication, window: MainWindow, seconds: float = 60.0) -> None:
+    """A large network's beliefs come from background jobs: wait for them (at most ``seconds``), so the image
+    shows what the user sees a moment after opening."""
+    end = time.monotonic() + seconds
+    while window.document.updates.busy and time.monotonic() < end:
+        app.processEvents(QEventLoop.AllEvents, 50)
+        time.sleep(0.005)
 
 
 def _show_only(window: MainWindow, docks: list[str]) -> None:
@@ -69,6 +79,7 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
         window.message_bar.hide()
         _settle(app)
         window.view.fit_to_view()
+        _wait_for_beliefs(app, window)
         if zoom:
             window.view.set_zoom(zoom)
             if select:
