@@ -6,10 +6,13 @@ Layout: :mod:`~bnstudio.gui.document` holds the network, the undo stack and the 
 that redraw on the network's events and write back only through commands; :mod:`~bnstudio.gui.main_window`
 composes them. Start the app with :func:`bnstudio.gui.app.run`.
 
-The core (numpy, networkx, the readers) is imported before PySide6: once PySide6 is loaded, its import hook
-inspects the source of every module imported after it (looking for ``__feature__`` switches), which made the
-app's start-up ~0.1 s slower (issue 23; ``benchmarks/startup_bench.py``).
+The core the window uses (numpy, networkx, the readers, inference, influence diagrams, projects) is imported
+before PySide6: once PySide6 is loaded, its import hook inspects the source of every module imported after it
+(looking for ``__feature__`` switches), which made the app's start-up ~0.15 s slower (issue 23;
+``benchmarks/startup_bench.py``). None of these imports scipy.stats, pandas or plotting (a test pins it).
 """
-import bnstudio.io  # noqa: F401 - the core before Qt: see below
+import bnstudio.decision  # noqa: F401 - the core the window uses, before Qt: see below
+import bnstudio.io  # noqa: F401
+import bnstudio.project  # noqa: F401
 
 from bnstudio.gui import compat  # noqa: E402,F401 - binding work-arounds first (see compat)
