@@ -215,19 +215,25 @@ class NodeItem(QGraphicsItem):
         return self._summary_metrics(scale)[1] / 1.35 * scale
 
     def _paint_summary(self, painter: QPainter, scale: float) -> None:
+        scale = max(scale, 1e-3)
         r = self._rect
-        title, row = self._summary_metrics(max(scale, 1e-3))
+        title, row = self._summary_metrics(scale)
         unit = title / (1.3 * st.SUMMARY_TITLE_PX)   # scene units per (readable) screen pixel
-        pad = 4.0 * unit
         header = QRectF(r.left(), r.top(), r.width(), title)
         self._fill_header(painter, header)
-        rows = self.summary_rows(max(scale, 1e-3))
-        if self.summary_state_px(max(scale, 1e-3)) < st.SUMMARY_MIN_PX:   # an overview: bars without text
-            for k, (i, p) in enumerate(rows):
-                line = QRectF(r.left() + pad / 2, r.top() + title + k * row + unit, r.width() - pad, row - 2 * unit)
-                self._paint_summary_bar(painter, line, i, p, unit, overview=True)
-            return
-        inner = header.adjusted(pad, 0, -pad, 0)
+        overview = self.summary_state_px(scale) < st.SUMMARY_MIN_PX   # a whole large network: bars, no text
+        if not overview:
+            self._paint_summary_title(painter, header.adjusted(4 * unit, 0, -4 * unit, 0), unit)
+            font = st.state_font()
+            font.setPixelSize(max(1, round(st.SUMMARY_STATE_PX * unit)))
+            painter.setFont(font)
+        for k, (i, p) in enumerate(self.summary_rows(scale)):
+            line = QRectF(r.left() + 2 * unit, r.top() + title + k * row + unit, r.width() - 4 * unit, row - 2 * unit)
+            self._paint_summary_bar(painter, line, i, p, unit, overview)
+            if not overview:
+                self._paint_summary_text(painter, line.adjusted(2 * unit, 0, -2 * unit, 0), i, p, unit)
+
+    def _paint_summary_title(self, painter: QPainter, inner: QRectF, unit: float) -> None:
         font = st.title_font()
         font.setPixelSize(max(1, round(st.SUMMARY_TITLE_PX * unit)))
         width = QFontMetricsF(font).horizontalAdvance(self.name)
@@ -237,21 +243,17 @@ class NodeItem(QGraphicsItem):
         painter.setPen(st.TEXT)
         painter.drawText(inner, Qt.AlignVCenter | Qt.AlignLeft,
                          painter.fontMetrics().elidedText(self.name, Qt.ElideRight, int(inner.width())))
-        font = st.state_font()
-        font.setPixelSize(max(1, round(st.SUMMARY_STATE_PX * unit)))
-        painter.setFont(font)
+
+    def _paint_summary_text(self, painter: QPainter, text: QRectF, i: int, p: float | None, unit: float) -> None:
+        """State ``i``'s name (left, elided) and probability (right) over its bar."""
         metrics = painter.fontMetrics()
-        for k, (i, p) in enumerate(rows):
-            line = QRectF(r.left() + pad / 2, r.top() + title + k * row + unit, r.width() - pad, row - 2 * unit)
-            self._paint_summary_bar(painter, line, i, p, unit)
-            number = "—" if p is None else st.format_probability(p)
-            text = line.adjusted(pad / 2, 0, -pad / 2, 0)
-            width = metrics.horizontalAdvance(number) + pad
-            painter.setPen(st.TEXT if p is not None else st.MUTED_TEXT)
-            painter.drawText(text, Qt.AlignVCenter | Qt.AlignRight, number)
-            painter.setPen(st.TEXT)
-            painter.drawText(text.adjusted(0, 0, -width, 0), Qt.AlignVCenter | Qt.AlignLeft,
-                             metrics.elidedText(self.states[i], Qt.ElideRight, int(max(0.0, text.width() - width))))
+        number = "—" if p is None else st.format_probability(p)
+        width = metrics.horizontalAdvance(number) + 4 * unit
+        painter.setPen(st.TEXT if p is not None else st.MUTED_TEXT)
+        painter.drawText(text, Qt.AlignVCenter | Qt.AlignRight, number)
+        painter.setPen(st.TEXT)
+        painter.drawText(text.adjusted(0, 0, -width, 0), Qt.AlignVCenter | Qt.AlignLeft,
+                         metrics.elidedText(self.states[i], Qt.ElideRight, int(max(0.0, text.width() - width))))
 
     def _paint_summary_bar(self, painter: QPainter, line: QRectF, i: int, p: float | None, unit: float,
                            overview: bool = False) -> None:
