@@ -23,6 +23,8 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QWidget
 from bnstudio.window_docks import BOTTOM, RIGHT, TITLES
 
 RIGHT_FRACTION = 0.47
+#: the right area when the first selected node brings the Node pane alone (the panels need RIGHT_FRACTION)
+NODE_FRACTION = 0.32
 BOTTOM_FRACTION = 0.27
 #: screens up to this size get a maximised window at first start
 MAXIMISE_UP_TO = QSize(1680, 1050)
@@ -77,18 +79,22 @@ def collapse(docks: dict[str, QDockWidget]) -> None:
         dock.hide()
 
 
-def reveal(window: QMainWindow, docks: dict[str, QDockWidget], keys: list[str]) -> None:
+def reveal(window: QMainWindow, docks: dict[str, QDockWidget], keys: list[str],
+           right: float = RIGHT_FRACTION) -> None:
     """Show the docks ``keys`` (the first in front of its tab group); an area that was empty gets its default
-    share of the window."""
-    empty = {area for area in (Qt.RightDockWidgetArea, Qt.BottomDockWidgetArea)
-             if not any(d.isVisible() and window.dockWidgetArea(d) == area and not d.isFloating()
-                        for d in docks.values())}
+    share of the window, and the right area at least ``right`` of its width."""
+    def shown(area: Qt.DockWidgetArea) -> list[QDockWidget]:
+        return [d for d in docks.values() if d.isVisible() and not d.isFloating() and window.dockWidgetArea(d) == area]
+
+    empty = {area for area in (Qt.RightDockWidgetArea, Qt.BottomDockWidgetArea) if not shown(area)}
     for key in keys:
         docks[key].show()
     docks[keys[0]].raise_()
-    if any(window.dockWidgetArea(docks[k]) in empty for k in keys):
-        window.layout().activate()
-        size_docks(window, docks)
+    window.layout().activate()
+    on_right = shown(Qt.RightDockWidgetArea)
+    narrow = bool(on_right) and max(d.width() for d in on_right) < right * window.width() - 30
+    if narrow or any(window.dockWidgetArea(docks[k]) in empty for k in keys):
+        size_docks(window, docks, right)
 
 
 def first_geometry(window: QMainWindow) -> None:

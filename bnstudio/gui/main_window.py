@@ -179,7 +179,7 @@ class MainWindow(QMainWindow):
         self.properties.set_variable(name or None)
         if name and self.docks_wait_for_a_node:   # the first node selected brings its table and properties
             self.docks_wait_for_a_node = False
-            dock_layout.reveal(self, self.docks, ["properties", "cpt"])
+            dock_layout.reveal(self, self.docks, ["properties", "cpt"], dock_layout.NODE_FRACTION)
         if name:
             self.statusBar().showMessage(f"{name}: {self.double_click_hint()}", 8000)
 

@@ -69,9 +69,10 @@ def test_the_docks_take_their_share_and_grow_with_the_window(qtbot, fresh_window
     w = fresh_window
     assert w.open_path(ALARM)
     show_at(qtbot, w, size)
-    w.scene.select_only(["HR"])                 # the first node selected brings its docks (first sight)
+    w.show_dock("query")                        # a panel asked for: the right area at the panels' share
+    w.show_dock("cpt")
     settle(qtbot)
-    right, bottom = w.docks["properties"], w.docks["cpt"]
+    right, bottom = w.docks["query"], w.docks["cpt"]
     assert right.width() == pytest.approx(dock_layout.RIGHT_FRACTION * w.width(), abs=30)
     assert bottom.height() == pytest.approx(dock_layout.BOTTOM_FRACTION * w.height(), abs=30)
     assert w.dockWidgetArea(w.docks["structure"]) == Qt.RightDockWidgetArea
@@ -220,10 +221,14 @@ def test_at_first_sight_the_canvas_has_the_window_until_a_node_is_selected(qtbot
     w.scene.select_only(["HR"])
     settle(qtbot)
     assert [k for k, d in w.docks.items() if d.isVisible()] == ["properties", "cpt"]
-    assert w.docks["properties"].width() == pytest.approx(dock_layout.RIGHT_FRACTION * w.width(), abs=30)
+    assert w.docks["properties"].width() == pytest.approx(dock_layout.NODE_FRACTION * w.width(), abs=30)
+    assert w.docks["cpt"].height() == pytest.approx(dock_layout.BOTTOM_FRACTION * w.height(), abs=30)
     assert w.properties.name_edit.text() == "HR" and fully_visible(w.properties.name_edit)
     w.scene.clearSelection()
     w.docks["properties"].hide()
     w.scene.select_only(["BP"])                 # only the first selection does it: a closed dock stays closed
     settle(qtbot)
     assert not w.docks["properties"].isVisible()
+    w.show_dock("training")                     # a panel widens the right area to the panels' share
+    settle(qtbot)
+    assert w.docks["training"].width() == pytest.approx(dock_layout.RIGHT_FRACTION * w.width(), abs=30)
