@@ -60,7 +60,7 @@ class MainWindow(QMainWindow):
         self.view = NetworkView(self.scene)
         self.message_bar = MessageBar()
         self.rows_notice = MessageBar()    # CPT rows that do not sum to 1: shown until they do
-        self.cpt_editor = CptEditor(self.document)
+        self._cpt_editor: CptEditor | None = None   # built on first use: see the cpt_editor property
         self.properties = PropertiesPanel(self.document)
         self.history = QUndoView(self.document.undo_stack)
         self.toolbar = QToolBar("Toolbar")
@@ -99,8 +99,9 @@ class MainWindow(QMainWindow):
         self.toolbar.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
         self.addToolBar(self.toolbar)
         self.history.setEmptyLabel("<opened>")
-        for key, widget in (("properties", self.properties), ("history", self.history), ("cpt", self.cpt_editor)):
+        for key, widget in (("properties", self.properties), ("history", self.history), ("cpt", QWidget())):
             self.docks[key] = dock_layout.make_dock(self, key, widget)
+        self.docks["cpt"].visibilityChanged.connect(lambda shown: shown and self.cpt_editor)
         for label in (self.evidence_label, self.summary_label, self.zoom_label):
             label.setContentsMargins(10, 0, 10, 0)
         for widget in (self.evidence_label, self.node_list, self.summary_label, self.zoom_label):
@@ -174,8 +175,22 @@ class MainWindow(QMainWindow):
         self._on_current_variable("")
         self._update_status()
 
+    @property
+    def cpt_editor(self) -> CptEditor:
+        """The probability table's editor, built the first time it is shown or used (its table, toolbar and
+        noisy-MAX editor took ~30 ms of a start-up that shows no table)."""
+        if self._cpt_editor is None:
+            self._cpt_editor = editor = CptEditor(self.document)
+            placeholder = self.docks["cpt"].widget()
+            self.docks["cpt"].setWidget(editor)
+            placeholder.deleteLater()
+            names = self.scene.selected_names()
+            editor.set_variable(names[0] if len(names) == 1 else None)
+        return self._cpt_editor
+
     def _on_current_variable(self, name: str) -> None:
-        self.cpt_editor.set_variable(name or None)
+        if name or self._cpt_editor is not None:
+            self.cpt_editor.set_variable(name or None)
         self.properties.set_variable(name or None)
         if name and self.docks_wait_for_a_node:   # the first node selected brings its table and properties
             self.docks_wait_for_a_node = False

@@ -139,3 +139,16 @@ def test_a_large_network_opens_fitted(opened):
     shown = w.view.mapToScene(w.view.viewport().rect()).boundingRect()
     assert shown.contains(w.scene.itemsBoundingRect())
     assert w.scene.drawn_style == st.SUMMARY
+
+
+def test_the_probability_table_is_built_when_first_shown(opened, qtbot):
+    """Nothing at first sight shows a table: its editor (~30 ms) is built with the first selection."""
+    from bnstudio.gui.cpt_editor import CptEditor
+
+    w = opened(ALARM)
+    assert not isinstance(w.docks["cpt"].widget(), CptEditor)
+    w.scene.select_only(["HR"])
+    settle(qtbot)
+    editor = w.docks["cpt"].widget()
+    assert isinstance(editor, CptEditor) and editor is w.cpt_editor
+    assert editor.model.variable == "HR" and editor.table.isVisible()
