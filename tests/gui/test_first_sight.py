@@ -152,3 +152,23 @@ def test_the_probability_table_is_built_when_first_shown(opened, qtbot):
     editor = w.docks["cpt"].widget()
     assert isinstance(editor, CptEditor) and editor is w.cpt_editor
     assert editor.model.variable == "HR" and editor.table.isVisible()
+
+
+def test_a_screenshot_of_a_large_network_waits_for_its_beliefs(opened, monkeypatch, tmp_path):
+    """A network above BACKGROUND_ABOVE variables gets its beliefs from background jobs: the screenshot waited
+    for none of them (munin's bars were empty)."""
+    from bnstudio.core.network import Network
+    from bnstudio.gui import beliefs, screenshot
+    from bnstudio.io import write_network
+
+    monkeypatch.setattr(beliefs, "BACKGROUND_ABOVE", 10)
+    net = Network()
+    net.add_variable("X0", ["a", "b"], cpt=[0.3, 0.7])
+    for i in range(1, 40):
+        net.add_variable(f"X{i}", ["a", "b"], [f"X{i - 1}"], cpt=[[0.9, 0.1], [0.2, 0.8]])
+    write_network(net, tmp_path / "chain.bif")
+    w = opened(tmp_path / "chain.bif")
+    w.document.set_evidence("X39", "a")
+    screenshot._wait_for_beliefs(QApplication.instance(), w)
+    assert not w.document.updates.busy
+    assert all(node.beliefs is not None for node in w.scene.nodes.values())
