@@ -185,6 +185,7 @@ def test_compare_follows_the_two_latest_runs_until_the_user_picks(qtbot, trainin
     assert (view.run_a.currentText(), view.run_b.currentText()) == (labels[0], view.run_b.itemText(2))  # ... kept
 
 
+@pytest.mark.alone
 def test_event_loop_keeps_running_during_a_run(qtbot, training_panel):
     """The job runs in the worker thread: a 10 ms GUI timer keeps ticking and the plot is throttled.
 
