@@ -15,7 +15,8 @@ Every :class:`~bnstudio.learn.params.base.FitResult` says why its run ended, in 
 ``diverged``        the objective became non-finite or got worse; the best finite parameters seen are returned
 ==================  ==========================================================================================
 
-A run stopped by its reporter raises :class:`~bnstudio.errors.Cancelled` and returns nothing (GUIDE §3.5).
+A run stopped by its reporter raises :class:`~bnstudio.errors.Cancelled` and returns nothing
+(docs/architecture.md §3.5).
 """
 from __future__ import annotations
 
