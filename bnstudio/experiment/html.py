@@ -36,10 +36,26 @@ def format_value(value: float | None, metric: str) -> str:
 
 
 
+PARTIAL_MARK = "†"
+
+
 def cell_text(cell: dict[str, Any], metric: str) -> str:
-    """"mean ± sd" of a report cell (sd left out when unknown)."""
+    """"mean ± sd" of a report cell (sd left out when unknown), "†" after a partial cell (fewer runs than the
+    study asks for; see :func:`partial_note`)."""
     sd = "" if cell["sd"] is None else f" ± {format_value(cell['sd'], metric)}"
-    return f"{format_value(cell['mean'], metric)}{sd}"
+    mark = f" {PARTIAL_MARK}" if cell.get("partial") else ""
+    return f"{format_value(cell['mean'], metric)}{sd}{mark}"
+
+
+def partial_note(table: dict[str, Any]) -> str:
+    """The footnote of a report table's partial cells: "† partial, left out of the comparisons: CHILD NB+mp
+    4/5 folds; …" ("" when every cell is complete)."""
+    unit = table.get("runs_unit", "runs")
+    found = [f"{key.replace('|', ' ', 1).replace('|', '+')} {cell['runs']}/{cell['expected']} {unit}"
+             for key, cell in sorted(table["cells"].items()) if cell.get("partial")]
+    if not found:
+        return ""
+    return f"{PARTIAL_MARK} partial, left out of the comparisons: " + "; ".join(found)
 
 
 def table_rows(metric: str, table: dict[str, Any]) -> list[tuple[str, list[dict[str, Any] | None], float | None]]:
@@ -67,20 +83,34 @@ def _cell_table(metric: str, table: dict[str, Any]) -> str:
             mark = ' class="best"' if best is not None and cell["mean"] == best else ""
             out.append(f"<td{mark}>{_e(cell_text(cell, metric))}</td>")
         out.append("</tr>")
-    return "".join(out) + "</table>"
+    note = partial_note(table)
+    return "".join(out) + "</table>" + (f"<p class='note partial'>{_e(note)}</p>" if note else "")
 
 
 def _comparisons(comparisons: Sequence[dict[str, Any]]) -> str:
     if not comparisons:
         return ""
-    head = ("structure", "method", "vs", "metric", "n", "wins", "draws", "losses", "Wilcoxon p", "sign test p")
-    out = ["<h2>Comparisons with the baseline</h2><p class='note'>Paired by data set (query studies: by query) on "
-           "the means; two-sided tests.</p><table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+    head = ("structure", "method", "vs", "metric", "paired over", "wins", "draws", "losses", "Wilcoxon p",
+            "sign test p", "left out (partial)")
+    out = [f"<h2>Comparisons with the baseline</h2><p class='note'>{_e(comparison_note(comparisons))}</p>"
+           "<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
     for c in comparisons:
-        values = (c["structure"], c["method"], c["baseline"], c["metric"], c["n"], c["wins"], c["draws"],
-                  c["losses"], f"{c['wilcoxon_p']:.3g}", f"{c['sign_p']:.3g}")
+        values = (c["structure"], c["method"], c["baseline"], c["metric"], f"{c['n']} {c.get('unit', 'data sets')}",
+                  c["wins"], c["draws"], c["losses"], f"{c['wilcoxon_p']:.3g}", f"{c['sign_p']:.3g}",
+                  c.get("left_out", 0))
         out.append("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in values) + "</tr>")
     return "".join(out) + "</table>"
+
+
+def comparison_note(comparisons: Sequence[dict[str, Any]]) -> str:
+    """What the comparisons paired and what they left out, in one sentence."""
+    units = sorted({c.get("unit", "data sets") for c in comparisons})
+    text = f"Paired over {' / '.join(units)} on the means; two-sided tests."
+    left = [c for c in comparisons if c.get("left_out")]
+    if left:
+        text += (f" {len(left)} of {len(comparisons)} comparisons leave out "
+                 f"{sum(c['left_out'] for c in left)} pair(s) with a partial cell ({PARTIAL_MARK}).")
+    return text
 
 
 def _queries(found: dict[str, Any]) -> str:
@@ -89,7 +119,10 @@ def _queries(found: dict[str, Any]) -> str:
     rows = []
     for name, entry in found["methods"].items():
         bias2, variance = entry["bias2"], entry["variance"]
-        rows.append(f"<tr><td>{_e(name)}</td><td>{entry['datasets']}</td><td>{entry['mean_mse']:.5f}</td>"
+        finished = entry["datasets"]
+        if entry.get("partial"):
+            finished = f"{finished}/{entry['expected']} {PARTIAL_MARK}"
+        rows.append(f"<tr><td>{_e(name)}</td><td>{_e(finished)}</td><td>{entry['mean_mse']:.5f}</td>"
                     f"<td>{sum(bias2) / len(bias2):.5f}</td><td>{sum(variance) / len(variance):.5f}</td></tr>")
     return head + "".join(rows) + "</table>"
 
@@ -113,7 +146,7 @@ def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], fo
              f"{len(study['methods'])} methods; {_e(_split(study))}; seeds {_e(study['seeds'])}; baseline "
              f"<b>{_e(study['baseline'])}</b>. Tasks: {counts['done']} done, {counts['failed']} failed, "
              f"{counts['pending']} not run{'; ran on ' + _e(document['executor']) if document.get('executor') else ''}"
-             ".</p>"]
+             f".</p><p class='status'>{_e(status_line(document))}</p>"]
     for metric, table in document.get("tables", {}).items():
         parts.append(_cell_table(metric, table))
     if "queries" in document:
@@ -128,6 +161,23 @@ def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], fo
                          for f in document["failures"]) + "</table>")
     parts.append(_figures(figures, folder))
     return "".join(parts) + "</body></html>\n"
+
+
+STATUS_TEXT = {"finished": "The study finished: every task ran.",
+               "running": "The study is still running: these numbers are provisional.",
+               "interrupted": "The study was interrupted: the tasks it did not finish are missing.",
+               "incomplete": "The study is incomplete: some of its tasks have not run.",
+               "not started": "The study has not run yet."}
+
+
+def status_line(document: dict[str, Any]) -> str:
+    """The report's status sentence (finished, running, interrupted, ...), with how many cells are partial."""
+    text = STATUS_TEXT.get(document.get("status", ""), "")
+    partial = {key for table in document.get("tables", {}).values()
+               for key, cell in table["cells"].items() if cell.get("partial")}
+    if partial:
+        text += f" {len(partial)} cell(s) are partial ({PARTIAL_MARK}) and left out of the comparisons."
+    return text.strip()
 
 
 def _split(study: dict[str, Any]) -> str:

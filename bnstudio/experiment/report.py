@@ -24,6 +24,7 @@ from typing import Any, Sequence
 from bnstudio.experiment import summary
 from bnstudio.experiment.figure_jobs import FigureJob
 from bnstudio.experiment.html import page
+from bnstudio.experiment.status import study_status
 from bnstudio.experiment.store import StudyStore
 
 SCATTER_METRICS = ("error", "cll")
@@ -90,7 +91,8 @@ def compose_report(store_path: str | Path, folder: str | Path | None = None) -> 
         raise FormatError("the study file holds no study (run `bnstudio experiment` first)", str(store_path))
     folder.mkdir(parents=True, exist_ok=True)
     report = Report(folder, folder / "index.html", folder / "report.json")
-    document: dict[str, Any] = {"study": study, "counts": counts, "executor": state.get("executor")}
+    document: dict[str, Any] = {"study": study, "counts": counts, "executor": state.get("executor"),
+                                "status": study_status(state, counts)}
     if study.get("evaluation") == "queries":
         document.update(_query_report(study, rows, report))
     else:
@@ -118,21 +120,25 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
     metrics = [m for m in study["metrics"] if m not in NOT_TABULATED]
     tables: dict[str, Any] = {}
     compared: list[dict[str, Any]] = []
+    expected = summary.expected_runs(study)
     for metric in metrics:
-        table = summary.cells(rows, metric)
+        table = summary.cells(rows, metric, expected)
         if not table:
             continue
-        long_rows = [[d, s, m, c.mean, c.sd, c.n] for (d, s, m), c in sorted(table.items())]
+        long_rows = [[d, s, m, c.mean, c.sd, c.n, c.runs, c.expected, int(c.partial)]
+                     for (d, s, m), c in sorted(table.items())]
         report.tables.append(_write_csv(report.folder / "tables" / f"cells_{metric}.csv",
-                                        ["dataset", "structure", "method", "mean", "sd", "n"], long_rows))
+                                        ["dataset", "structure", "method", "mean", "sd", "n", "runs", "expected",
+                                         "partial"], long_rows))
         columns = [(s, m) for s in structures for m in methods]
         wide = [[d] + [_pair(table.get((d, s, m))) for s, m in columns] for d in datasets]
         report.tables.append(_write_csv(report.folder / "tables" / f"table_{metric}.csv",
                                         ["dataset"] + [f"{s}+{m}" for s, m in columns], wide))
         tables[metric] = {"columns": [f"{s}+{m}" for s, m in columns], "pairs": columns, "datasets": datasets,
-                          "cells": {f"{d}|{s}|{m}": {"mean": c.mean, "sd": c.sd, "n": c.n}
-                                    for (d, s, m), c in table.items()}}
-        compared += [c.to_json() for c in summary.comparisons(rows, metric, structures, methods, baseline)]
+                          "runs_unit": _runs_unit(study),
+                          "cells": {f"{d}|{s}|{m}": _cell_json(c) for (d, s, m), c in table.items()}}
+        compared += [c.to_json() for c in summary.comparisons(rows, metric, structures, methods, baseline,
+                                                              expected)]
         if metric in SCATTER_METRICS:
             _scatters(report, table, datasets, structures, methods, baseline, metric)
     report.tables.append(_write_csv(report.folder / "tables" / "comparisons.csv", list(summary.Comparison.__annotations__),
@@ -142,7 +148,20 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
 
 
 def _pair(cell: summary.Cell | None) -> str:
-    return "" if cell is None else f"{cell.mean:.6g} ± {cell.sd:.3g}"
+    """A wide CSV cell: "mean ± sd", partial cells marked "† runs/expected"."""
+    if cell is None:
+        return ""
+    return f"{cell.mean:.6g} ± {cell.sd:.3g}" + (f" † {cell.runs}/{cell.expected}" if cell.partial else "")
+
+
+def _cell_json(cell: summary.Cell) -> dict[str, Any]:
+    return {"mean": cell.mean, "sd": cell.sd, "n": cell.n, "runs": cell.runs, "expected": cell.expected,
+            "partial": cell.partial}
+
+
+def _runs_unit(study: dict[str, Any]) -> str:
+    """What a cell's runs are: "folds" (one seed), "runs" (folds × several seeds or splits)."""
+    return "folds" if study.get("folds") and len(study.get("seeds") or [0]) == 1 else "runs"
 
 
 def _scatters(report: Report, table: dict, datasets: list[str], structures: list[str], methods: list[str],
@@ -157,11 +176,13 @@ def _scatters(report: Report, table: dict, datasets: list[str], structures: list
             base = [table[d, structure, baseline] for d in keys]
             other = [table[d, structure, method] for d in keys]
             stem = report.folder / "figures" / _slug(f"scatter_{metric}_{structure}_{method}_vs_{baseline}")
-            title = f"{metric}: {structure}+{method} vs {structure}+{baseline} ({len(keys)} data sets)"
+            partial = [a.partial or b.partial for a, b in zip(base, other)]
+            title = f"{metric}: {structure}+{method} vs {structure}+{baseline} ({len(keys)} data sets"
+            title += f"; {sum(partial)} partial, hollow)" if any(partial) else ")"
             report.jobs.append(FigureJob(
                 "scatter", title, stem, ([c.mean for c in base], [c.mean for c in other]),
                 {"xerr": [c.sd for c in base], "yerr": [c.sd for c in other], "labels": keys,
-                 "xlabel": f"{baseline} {metric}", "ylabel": f"{method} {metric}"}))
+                 "xlabel": f"{baseline} {metric}", "ylabel": f"{method} {metric}", "partial": partial}))
 
 
 def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str], structures: list[str],
@@ -190,7 +211,7 @@ def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str]
 # ----------------------------------------------------------------------------------------- query studies
 def _query_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Report) -> dict[str, Any]:
     structures, methods, baseline = _labels(study, "structures"), _labels(study, "methods"), study["baseline"]
-    found = summary.query_summary(rows, structures, methods, baseline)
+    found = summary.query_summary(rows, structures, methods, baseline, len(study["datasets"]))
     per = found["methods"]
     names = list(per)
     truth = found["truth"] or []
@@ -206,8 +227,8 @@ def _query_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Rep
         base = per[f"{structure}/{baseline}"]["mse"]
         other = per[f"{structure}/{method}"]["mse"]
         stem = report.folder / "figures" / _slug(f"scatter_queries_{structure}_{method}_vs_{baseline}")
-        title = (f"per-query MSE: {method} vs {baseline} ({comparison['wins']} of {comparison['n']} queries "
-                 "better)")
+        better = sum(o < b for o, b in zip(other, base))
+        title = f"per-query MSE: {method} vs {baseline} ({better} of {len(base)} queries better)"
         report.jobs.append(FigureJob("scatter", title, stem, (base, other),
                                           {"xlabel": f"{baseline} MSE", "ylabel": f"{method} MSE", "log": True}))
     return {"queries": found}

@@ -15,6 +15,7 @@ tasks run and the ETA (for the app's study view).
 from __future__ import annotations
 
 import os
+import socket
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,7 +116,8 @@ def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporte
     queue = list(reversed(units(todo)))
     in_flight: dict[Any, list[Task]] = {}
     losses: dict[str, int] = {}
-    state = {"workers": executor.workers, "executor": executor.description, "started": time.time(), "pid": os.getpid()}
+    state = {"workers": executor.workers, "executor": executor.description, "started": time.time(), "pid": os.getpid(),
+             "host": socket.gethostname()}
     store.set_state(state)
     last = 0.0
     while queue or in_flight:

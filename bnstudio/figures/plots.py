@@ -70,13 +70,18 @@ def _save(fig: "Figure", stem: Path) -> list[Path]:
 
 def scatter(x: Sequence[float], y: Sequence[float], stem: Path, *, xlabel: str, ylabel: str, title: str,
             xerr: Sequence[float] | None = None, yerr: Sequence[float] | None = None,
-            labels: Sequence[str] | None = None, log: bool = False) -> list[Path]:
-    """Method against baseline with the diagonal y = x; returns the PNG and SVG paths."""
+            labels: Sequence[str] | None = None, log: bool = False,
+            partial: Sequence[bool] | None = None) -> list[Path]:
+    """Method against baseline with the diagonal y = x; points flagged in ``partial`` (a cell with fewer runs
+    than the study asks for) are drawn hollow. Returns the PNG and SVG paths."""
     fig = _figure((4.6, 4.4))
     ax = fig.add_subplot()
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     ax.errorbar(x, y, xerr=xerr, yerr=yerr, fmt="o", ms=5, color="#1f5fa8", ecolor="#9bb7d8", elinewidth=1,
                 capsize=2)
+    hollow = np.asarray(partial if partial is not None else [False] * len(x), dtype=bool)
+    if hollow.any():
+        ax.plot(x[hollow], y[hollow], "o", ms=5, color="white", markeredgecolor="#1f5fa8", zorder=3)
     values = np.concatenate([x, y])
     low, high = float(values.min()), float(values.max())
     if log:
