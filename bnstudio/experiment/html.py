@@ -173,6 +173,9 @@ STATUS_TEXT = {"finished": "The study finished: every task ran.",
 def status_line(document: dict[str, Any]) -> str:
     """The report's status sentence (finished, running, interrupted, ...), with how many cells are partial."""
     text = STATUS_TEXT.get(document.get("status", ""), "")
+    code = document.get("code") or {}
+    if code.get("code"):
+        text += f" Computed by bnstudio {code.get('version')}, code fingerprint {code['code']}."
     partial = {key for table in document.get("tables", {}).values()
                for key, cell in table["cells"].items() if cell.get("partial")}
     if partial:

@@ -92,7 +92,8 @@ def compose_report(store_path: str | Path, folder: str | Path | None = None) -> 
     folder.mkdir(parents=True, exist_ok=True)
     report = Report(folder, folder / "index.html", folder / "report.json")
     document: dict[str, Any] = {"study": study, "counts": counts, "executor": state.get("executor"),
-                                "status": study_status(state, counts)}
+                                "status": study_status(state, counts),
+                                "code": {k: state.get(k) for k in ("version", "code")}}
     if study.get("evaluation") == "queries":
         document.update(_query_report(study, rows, report))
     else:

@@ -21,10 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bnstudio import __version__
 from bnstudio.errors import Cancelled
 from bnstudio.experiment.datasets import PreparedData, file_digest, prepare
 from bnstudio.experiment.evaluation import Context
 from bnstudio.experiment.executors import LocalExecutor, Outcome, WorkerLost
+from bnstudio.experiment.fingerprint import code_fingerprint
 from bnstudio.experiment.spec import Study
 from bnstudio.experiment.store import StudyStore
 from bnstudio.experiment.tasks import Task, expand
@@ -117,7 +119,7 @@ def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporte
     in_flight: dict[Any, list[Task]] = {}
     losses: dict[str, int] = {}
     state = {"workers": executor.workers, "executor": executor.description, "started": time.time(), "pid": os.getpid(),
-             "host": socket.gethostname()}
+             "host": socket.gethostname(), "version": __version__, "code": code_fingerprint()}
     store.set_state(state)
     last = 0.0
     while queue or in_flight:
