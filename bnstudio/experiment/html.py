@@ -173,6 +173,9 @@ STATUS_TEXT = {"finished": "The study finished: every task ran.",
 def status_line(document: dict[str, Any]) -> str:
     """The report's status sentence (finished, running, interrupted, ...), with how many cells are partial."""
     text = STATUS_TEXT.get(document.get("status", ""), "")
+    outcomes = [r["outcome"] for r in document.get("runs", [])]
+    if outcomes:
+        text += f" Runs: {len(outcomes)} (" + ", ".join(f"{outcomes.count(o)} {o}" for o in sorted(set(outcomes))) + ")."
     code = document.get("code") or {}
     if code.get("code"):
         text += f" Computed by bnstudio {code.get('version')}, code fingerprint {code['code']}."

@@ -24,7 +24,7 @@ from typing import Any, Sequence
 from bnstudio.experiment import summary
 from bnstudio.experiment.figure_jobs import FigureJob
 from bnstudio.experiment.html import page
-from bnstudio.experiment.status import study_status
+from bnstudio.experiment.status import run_outcome, study_status
 from bnstudio.experiment.store import StudyStore
 
 SCATTER_METRICS = ("error", "cll")
@@ -86,6 +86,7 @@ def compose_report(store_path: str | Path, folder: str | Path | None = None) -> 
     folder = Path(folder) if folder is not None else store_path.with_name(f"{store_path.stem}-report")
     with StudyStore(store_path, create=False) as store:
         study, rows, counts, state = store.study() or {}, store.rows(), store.counts(), store.state() or {}
+        runs = [{**run, "outcome": run_outcome(run)} for run in store.runs()]
     if not study:
         from bnstudio.errors import FormatError
         raise FormatError("the study file holds no study (run `bnstudio experiment` first)", str(store_path))
@@ -93,7 +94,7 @@ def compose_report(store_path: str | Path, folder: str | Path | None = None) -> 
     report = Report(folder, folder / "index.html", folder / "report.json")
     document: dict[str, Any] = {"study": study, "counts": counts, "executor": state.get("executor"),
                                 "status": study_status(state, counts),
-                                "code": {k: state.get(k) for k in ("version", "code")}}
+                                "code": {k: state.get(k) for k in ("version", "code")}, "runs": runs}
     if study.get("evaluation") == "queries":
         document.update(_query_report(study, rows, report))
     else:

@@ -50,3 +50,11 @@ def study_status(state: Mapping[str, Any] | None, counts: Mapping[str, int]) -> 
     if "ended" not in state or state.get("stopped"):
         return "interrupted"
     return "finished" if not counts.get("pending") else "incomplete"
+
+
+def run_outcome(run: Mapping[str, Any]) -> str:
+    """How a run of the store's ``runs`` table ended, as a reader sees it now: its recorded outcome, or
+    ``interrupted`` for a run still marked ``running`` whose process is gone (the next run records that)."""
+    if run["outcome"] == "running" and not driver_alive({k: v for k, v in run.items() if k != "ended"}):
+        return "interrupted"
+    return run["outcome"]

@@ -18,6 +18,7 @@ from bnstudio.experiment import summary
 from bnstudio.experiment.html import cell_text, page
 from bnstudio.experiment.report import compose_report
 from bnstudio.experiment.status import study_status
+from bnstudio.experiment.store import StudyStore
 from tests.experiment.test_driver import _interrupted
 
 
@@ -130,3 +131,8 @@ def test_a_study_killed_mid_run_is_reported_as_interrupted_with_its_partial_cell
     html = page(document, [], report.folder)
     assert "interrupted" in html and "† partial, left out of the comparisons" in html
     assert "/5 folds" in html
+    with StudyStore(store_path, create=False) as store:    # the next run finds the dead driver's run
+        assert [r["outcome"] for r in store.runs()] == ["running"]
+        store.open_run("the next run")
+        store.close_run("finished")
+        assert [r["outcome"] for r in store.runs()] == ["interrupted", "finished"]
