@@ -113,6 +113,30 @@ def comparison_note(comparisons: Sequence[dict[str, Any]]) -> str:
     return text
 
 
+def _friedman(tests: Sequence[dict[str, Any]]) -> str:
+    """The Friedman tests with Nemenyi's critical difference and Holm's p-values against the baseline."""
+    if not tests:
+        return ""
+    out = ["<h2>All methods at once: Friedman, Nemenyi, Holm</h2><p class='note'>Per structure and metric, the "
+           "methods ranked on each data set (1 = best), complete cells only; Friedman's χ² (with Iman–Davenport's "
+           "F), Nemenyi's critical difference of the average ranks and Holm's adjusted p against the baseline "
+           "(Demšar, JMLR 2006, §3.2.2).</p><table><tr><th>structure</th><th>metric</th><th>data sets</th>"
+           "<th>χ²<sub>F</sub></th><th>p</th><th>F<sub>F</sub></th><th>p</th><th>CD (α = 0.05)</th>"
+           "<th>average rank (Holm p vs baseline)</th><th>left out (partial)</th></tr>"]
+    for t in tests:
+        ranks = "; ".join(f"{m} {r:.2f}" + (f" ({t['holm_p'][m]:.3g})" if m in t["holm_p"] else " (baseline)")
+                          for r, m in sorted(zip(t["average_ranks"], t["methods"])))
+        values = (t["structure"], t["metric"], t["n"], _number(t["chi2"]), _number(t["p"]),
+                  _number(t["iman_davenport"]), _number(t["iman_davenport_p"]), _number(t["critical_difference"]),
+                  ranks, t["left_out"])
+        out.append("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in values) + "</tr>")
+    return "".join(out) + "</table>"
+
+
+def _number(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3g}"
+
+
 def _queries(found: dict[str, Any]) -> str:
     head = "<h2>Query answers (Singh §4.6)</h2><table><tr><th>method</th><th>data sets</th><th>mean MSE</th>" \
            "<th>mean bias²</th><th>mean variance</th></tr>"
@@ -153,6 +177,7 @@ def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], fo
         parts.append(_queries(document["queries"]))
         parts.append(_comparisons(document["queries"]["comparisons"]))
     parts.append(_comparisons(document.get("comparisons", [])))
+    parts.append(_friedman(document.get("friedman", [])))
     if document.get("failures"):
         parts.append("<h2>Failed tasks</h2><table><tr><th>data set</th><th>structure</th><th>method</th><th>fold"
                      "</th><th>seed</th><th>error</th></tr>" + "".join(

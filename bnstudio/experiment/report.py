@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from bnstudio.experiment import summary
+from bnstudio.experiment import ranks, summary
 from bnstudio.experiment.figure_jobs import FigureJob
 from bnstudio.experiment.html import page
 from bnstudio.experiment.status import run_outcome, study_status
 from bnstudio.experiment.store import StudyStore
 
 SCATTER_METRICS = ("error", "cll")
+FRIEDMAN_HEAD = ["structure", "metric", "n", "chi2", "p", "iman_davenport", "iman_davenport_p",
+                 "critical_difference", "left_out"]
 NOT_TABULATED = {"n"}
 
 
@@ -122,6 +124,7 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
     metrics = [m for m in study["metrics"] if m not in NOT_TABULATED]
     tables: dict[str, Any] = {}
     compared: list[dict[str, Any]] = []
+    tested: list[dict[str, Any]] = []
     expected = summary.expected_runs(study)
     for metric in metrics:
         table = summary.cells(rows, metric, expected)
@@ -141,12 +144,34 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
                           "cells": {f"{d}|{s}|{m}": _cell_json(c) for (d, s, m), c in table.items()}}
         compared += [c.to_json() for c in summary.comparisons(rows, metric, structures, methods, baseline,
                                                               expected)]
+        tested += _rank_tests(report, table, datasets, structures, methods, baseline, metric)
         if metric in SCATTER_METRICS:
             _scatters(report, table, datasets, structures, methods, baseline, metric)
     report.tables.append(_write_csv(report.folder / "tables" / "comparisons.csv", list(summary.Comparison.__annotations__),
                                     [list(c.values()) for c in compared]))
+    report.tables.append(_write_csv(report.folder / "tables" / "friedman.csv", FRIEDMAN_HEAD,
+                                    [[t[k] for k in FRIEDMAN_HEAD] for t in tested]))
+    report.tables.append(_write_csv(report.folder / "tables" / "ranks.csv",
+                                    ["structure", "metric", "method", "average_rank", "holm_p"],
+                                    [[t["structure"], t["metric"], m, r, t["holm_p"].get(m)]
+                                     for t in tested for m, r in zip(t["methods"], t["average_ranks"])]))
     _convergence(report, rows, datasets, structures, methods)
-    return {"tables": tables, "comparisons": compared}
+    return {"tables": tables, "comparisons": compared, "friedman": tested}
+
+
+def _rank_tests(report: Report, table: dict, datasets: list[str], structures: list[str], methods: list[str],
+                baseline: str, metric: str) -> list[dict[str, Any]]:
+    """Friedman / Nemenyi / Holm per structure (:mod:`~bnstudio.experiment.ranks`) and, for the scatter
+    metrics, a critical-difference diagram each."""
+    found = ranks.rank_tests(table, datasets, structures, methods, baseline, metric,
+                             metric in summary.HIGHER_IS_BETTER)
+    for test in found if metric in SCATTER_METRICS else []:
+        stem = report.folder / "figures" / _slug(f"cd_{metric}_{test.structure}")
+        title = (f"{metric}, {test.structure}: average ranks over {test.n} data sets (Friedman p = {test.p:.3g}; "
+                 f"Nemenyi CD = {test.critical_difference:.2f} at α = {test.alpha:g})")
+        report.jobs.append(FigureJob("cd", title, stem, (test.methods, test.average_ranks,
+                                                         test.critical_difference), {}))
+    return [t.to_json() for t in found]
 
 
 def _pair(cell: summary.Cell | None) -> str:
