@@ -60,11 +60,11 @@ def partial_note(table: dict[str, Any]) -> str:
 
 def table_rows(metric: str, table: dict[str, Any]) -> list[tuple[str, list[dict[str, Any] | None], float | None]]:
     """Per data set of a report table: its cells in column order (None where nothing finished) and the best
-    mean of the row (lowest, or highest for cll, ll and auc)."""
+    mean of the row's complete cells (lowest, or highest for cll, ll and auc; a partial cell is never best)."""
     out = []
     for dataset in table["datasets"]:
         found = [table["cells"].get(f"{dataset}|{s}|{m}") for s, m in table["pairs"]]
-        means = [c["mean"] for c in found if c is not None and c["mean"] is not None]
+        means = [c["mean"] for c in found if c is not None and c["mean"] is not None and not c.get("partial")]
         out.append((dataset, found, (max(means) if metric in HIGHER else min(means)) if means else None))
     return out
 
@@ -80,7 +80,7 @@ def _cell_table(metric: str, table: dict[str, Any]) -> str:
             if cell is None:
                 out.append("<td></td>")
                 continue
-            mark = ' class="best"' if best is not None and cell["mean"] == best else ""
+            mark = ' class="best"' if best is not None and cell["mean"] == best and not cell.get("partial") else ""
             out.append(f"<td{mark}>{_e(cell_text(cell, metric))}</td>")
         out.append("</tr>")
     note = partial_note(table)
@@ -200,7 +200,8 @@ def status_line(document: dict[str, Any]) -> str:
     text = STATUS_TEXT.get(document.get("status", ""), "")
     outcomes = [r["outcome"] for r in document.get("runs", [])]
     if outcomes:
-        text += f" Runs: {len(outcomes)} (" + ", ".join(f"{outcomes.count(o)} {o}" for o in sorted(set(outcomes))) + ")."
+        tally = ", ".join(f"{outcomes.count(o)} {o}" for o in sorted(set(outcomes)))
+        text += f" Runs: {len(outcomes)} ({tally})."
     code = document.get("code") or {}
     if code.get("code"):
         text += f" Computed by bnstudio {code.get('version')}, code fingerprint {code['code']}."

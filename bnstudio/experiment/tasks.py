@@ -42,7 +42,8 @@ class Task:
 def task_key(content: Mapping[str, Any]) -> str:
     """The key of a task: SHA-256 of its canonical JSON (sorted keys) with the code that computes it (package
     version, source fingerprint), 32 hex digits."""
-    text = json.dumps({"version": TASK_VERSION, "package": __version__, "code": code_fingerprint(), **content}, sort_keys=True, separators=(",", ":"), default=str)
+    content = {"version": TASK_VERSION, "package": __version__, "code": code_fingerprint(), **content}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
