@@ -256,6 +256,10 @@ def _query_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Rep
         stem = report.folder / "figures" / _slug(f"scatter_queries_{structure}_{method}_vs_{baseline}")
         better = sum(o < b for o, b in zip(other, base))
         title = f"per-query MSE: {method} vs {baseline} ({better} of {len(base)} queries better)"
+        partial = [e for e in (per[f"{structure}/{baseline}"], per[f"{structure}/{method}"]) if e["partial"]]
+        if partial:
+            title += "; partial: " + ", ".join(f"{e['method']} {e['datasets']}/{e['expected']} data sets"
+                                               for e in partial)
         report.jobs.append(FigureJob("scatter", title, stem, (base, other),
                                           {"xlabel": f"{baseline} MSE", "ylabel": f"{method} MSE", "log": True}))
     return {"queries": found}
