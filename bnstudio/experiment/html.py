@@ -120,7 +120,8 @@ def _friedman(tests: Sequence[dict[str, Any]]) -> str:
     out = ["<h2>All methods at once: Friedman, Nemenyi, Holm</h2><p class='note'>Per structure and metric, the "
            "methods ranked on each data set (1 = best), complete cells only; Friedman's χ² (with Iman–Davenport's "
            "F), Nemenyi's critical difference of the average ranks and Holm's adjusted p against the baseline "
-           "(Demšar, JMLR 2006, §3.2.2).</p><table><tr><th>structure</th><th>metric</th><th>data sets</th>"
+           "(Demšar, JMLR 2006, §3.2.2). The p-values are the χ² and F approximations, good from about 10 data sets and "
+           "5 methods on (Demšar's rule of thumb).</p><table><tr><th>structure</th><th>metric</th><th>data sets</th>"
            "<th>χ²<sub>F</sub></th><th>p</th><th>F<sub>F</sub></th><th>p</th><th>CD (α = 0.05)</th>"
            "<th>average rank (Holm p vs baseline)</th><th>left out (partial)</th></tr>"]
     for t in tests:

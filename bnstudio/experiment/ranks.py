@@ -7,7 +7,8 @@ the average ranks R_j = (1/N) Σ_i r_ij:
   hypothesis that all methods are equivalent (Demšar eq. in §3.2.2). With ties it is divided by
   1 − Σ(t³ − t) / (N k (k² − 1)) over the tie groups t (as :func:`scipy.stats.friedmanchisquare`; no ties: 1).
   Iman and Davenport's F_F = (N − 1) χ²_F / (N(k − 1) − χ²_F), F-distributed with k − 1 and (k − 1)(N − 1)
-  degrees of freedom, is less conservative and also given.
+  degrees of freedom, is less conservative and also given (undefined, NaN, when every data set ranks the
+  methods alike: χ²_F = N(k − 1)). Both are approximations for N and k large enough (Demšar: N > 10, k > 5).
 * **Nemenyi** (all pairs): two methods differ significantly when their average ranks differ by at least the
   critical difference CD = q_α √(k(k+1) / (6N)), q_α the studentized range quantile / √2 (Demšar Table 5a).
 * **Holm** (each method against a baseline): z_j = (R_j − R_0) / √(k(k+1) / (6N)), two-sided normal p-values,
@@ -72,8 +73,8 @@ def friedman(ranks: np.ndarray) -> tuple[float, float, float, float]:
     statistic = statistic / correction if correction > 0 else 0.0
     p = float(chi2.sf(statistic, k - 1))
     denominator = n * (k - 1) - statistic
-    if n < 2 or denominator <= 0:
-        return statistic, p, math.inf if denominator <= 0 < statistic else math.nan, p
+    if n < 2 or denominator <= 0:      # one data set, or every data set ranks the methods alike: F undefined
+        return statistic, p, math.nan, math.nan
     f_f = (n - 1) * statistic / denominator
     return statistic, p, f_f, float(f.sf(f_f, k - 1, (k - 1) * (n - 1)))
 

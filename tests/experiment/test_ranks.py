@@ -77,3 +77,10 @@ def test_rank_tests_use_complete_data_sets_only():
 def test_the_diagram_bars_join_methods_closer_than_the_critical_difference():
     assert rank_groups([2.1, 1.6, 2.4, 4.2, 4.7], 2.16) == [(0, 2), (1, 3), (3, 4)]
     assert rank_groups([1.0, 3.0, 5.0], 1.5) == []
+
+
+def test_identical_rankings_leave_iman_davenport_undefined_not_zero():
+    values = np.array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]])
+    statistic, p, f_f, f_p = ranks.friedman(ranks.rank_matrix(values))
+    assert statistic == pytest.approx(4.0) and p == pytest.approx(chi2.sf(4.0, 2))
+    assert math.isnan(f_f) and math.isnan(f_p)
