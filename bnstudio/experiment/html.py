@@ -12,7 +12,7 @@ STYLE = """body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-widt
 table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #ccc;padding:3px 7px;white-space:nowrap;
 text-align:right}th{background:#f1f4f8}td:first-child,th:first-child{text-align:left}.best{font-weight:bold;
 background:#e6f2e6}figure{display:inline-block;margin:6px;vertical-align:top}figcaption{font-size:12px;
-max-width:520px}img{max-width:520px}.note{color:#555;font-size:13px}"""
+max-width:520px}img{max-width:520px}.note{color:#555;font-size:13px}.status{font-weight:bold}"""
 PERCENT = {"error"}
 HIGHER = {"cll", "ll", "auc"}
 
