@@ -9,7 +9,9 @@ process (about 0.1 s).
 
 It is deliberately coarse: every learner is reachable from the evaluation (``make_learner`` imports them all),
 so a change to any of them makes every task new. A comment or a docstring edit counts as a change too: a
-fingerprint cannot tell a harmless edit from a harmful one, and recomputing is the safe side.
+fingerprint cannot tell a harmless edit from a harmful one, and recomputing is the safe side. Where the
+sources are not files (a frozen app bundle), the fingerprint is ``"no-source"`` and the package version alone
+tells code apart.
 """
 from __future__ import annotations
 
@@ -102,5 +104,7 @@ def source_digest(modules: list[str]) -> str:
 
 @lru_cache(maxsize=None)
 def code_fingerprint(roots: tuple[str, ...] = TASK_ROOTS) -> str:
-    """The :func:`source_digest` of every module in :func:`closure` of ``roots``; computed once per process."""
-    return source_digest(closure(roots))
+    """The :func:`source_digest` of every module in :func:`closure` of ``roots`` (``"no-source"`` without
+    source files); computed once per process."""
+    modules = closure(roots)
+    return source_digest(modules) if modules else "no-source"

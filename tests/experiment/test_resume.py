@@ -140,3 +140,10 @@ def test_a_code_change_recomputes_every_task_and_the_report_shows_only_new_rows(
     document = compose_report(tmp_path / "small.sqlite", tmp_path / "report").document
     assert document["counts"] == {"pending": 0, "done": 36, "failed": 0}
     assert {c["runs"] for table in document["tables"].values() for c in table["cells"].values()} == {3}
+
+
+def test_without_source_files_the_fingerprint_says_so(tmp_path, monkeypatch):
+    from bnstudio.experiment import fingerprint
+
+    monkeypatch.setattr(fingerprint, "ROOT", tmp_path / "frozen")
+    assert fingerprint.closure() == [] and fingerprint.code_fingerprint.__wrapped__() == "no-source"
