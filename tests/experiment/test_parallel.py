@@ -13,6 +13,7 @@ import pytest
 from bnstudio.experiment.executors import LocalExecutor, SerialExecutor
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.spec import load_study
+from bnstudio.experiment.store import StudyStore
 from tests.experiment.helpers import numbers, worker_state, write_study
 
 
@@ -62,6 +63,9 @@ def test_a_killed_local_worker_does_not_stop_the_study(tmp_path, serial):
     assert reporter.killed is not None
     assert (summary.done, summary.failed) == (36, 0)
     assert numbers(summary.store) == serial
+    with StudyStore(summary.store, create=False) as store:      # the lost attempts are counted
+        attempts = [r["attempts"] for r in store.rows()]
+    assert summary.lost >= 1 and sum(attempts) == 36 + summary.lost and max(attempts) >= 2
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no forkserver on Windows")
