@@ -18,6 +18,7 @@ from bnstudio.gui.query_panel.compute import row_number
 from bnstudio.gui.resources import resource_root
 from bnstudio.gui.structure_panel import StructurePanel
 from bnstudio.gui.training_panel import TrainingPanel
+from bnstudio.gui import wheel_guard
 from bnstudio.gui.window_parts import WindowParts
 
 
@@ -28,6 +29,7 @@ DATA_FOR_EXAMPLE = {"alarm.bif": "alarm.csv", "asia.bif": "asia.csv", "child.bif
 def install_panels(window: WindowParts) -> None:
     """Create the four panels, dock them and connect them (called once from the window's constructor)."""
     doc = window.document
+    wheel_guard.install()     # the wheel scrolls the docks; it never changes an unfocused setting
     window.data_panel = DataPanel(doc)
     window.training_panel = TrainingPanel(doc)
     window.structure_panel = StructurePanel(doc, window.scene)
