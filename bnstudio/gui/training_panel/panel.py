@@ -21,7 +21,6 @@ from bnstudio.gui.data_panel.selection import DataSelection
 from bnstudio.gui.document import Document
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter
-from bnstudio.gui.training_panel.convergence import convergence_fraction
 from bnstudio.gui.training_panel.commands import ApplyParameters
 from bnstudio.gui.training_panel.compare import CompareView
 from bnstudio.gui.training_panel.job import TrainingRequest, run_training
@@ -95,6 +94,7 @@ class TrainingPanel(QWidget):
         self.status.setWordWrap(True)
         self.cancel_button.setEnabled(False)
         self.progress.hide()
+        self.progress.setFormat("iteration %v of %m")   # of at most max_iter: a run may converge earlier
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -164,7 +164,7 @@ class TrainingPanel(QWidget):
         self.live = LiveRun(self._keys, label, self._generation)
         self.plot.add_run(self._keys, label, self.plot.colour(self._keys - 1))
         self.status.setText(f"Running {label}…")
-        self.progress.setRange(0, 0)
+        self.progress.setRange(0, 0)     # indeterminate until the job says how many iterations it may take
         self.progress.show()
         worker = self.jobs.start(partial(run_training, request), started=self._on_started,
                                  progress=self._on_progress, finished=self._on_finished,
@@ -197,10 +197,8 @@ class TrainingPanel(QWidget):
         self.plot_updates += 1
         self.plot.set_history(live.key, live.history)
         last = live.history[-1]
-        if live.total:
-            objective = "cnll" if "cnll" in last else "nll"
-            self.progress.setValue(round(live.total * convergence_fraction(live.history, objective,
-                                                                           max_iter=live.total)))
+        if live.total:   # iterations done of at most max_iter (a run may stop earlier, when it converges)
+            self.progress.setValue(min(len(live.history), live.total))
         scores = " · ".join(f"{k} {last[k]:.4f}" for k in ("nll", "cnll") if k in last)
         self.status.setText(f"{live.label}: iteration {last['iteration']} · {scores}")
 
