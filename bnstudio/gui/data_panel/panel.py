@@ -30,6 +30,7 @@ from bnstudio.gui.data_panel.selection import DataSelection
 from bnstudio.gui.data_panel.split_box import SplitBox
 from bnstudio.gui.document import Document
 from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.session import count
 
 FILE_FILTER = "Data tables (*.csv *.tsv *.tab *.txt *.xlsx *.parquet);;All files (*)"
 
@@ -321,16 +322,21 @@ class DataPanel(QWidget):
     def _follow_new_network(self) -> None:
         """Another network was opened: align the data to it, or close them if they share no variable with it,
         and say which (seen: "0 of 9 variables observed" after opening ASIA with ALARM's data)."""
-        name, net = Path(self.state.path or "the data").name, self.document.network
+        name, doc = Path(self.state.path or "the data").name, self.document
+        net = doc.network
         aligned = self.align(interactive=False)
         observed = [] if not aligned else [v for v in net.variables if v not in self.state.alignment.data.latent]
         if observed:
-            self.document.message.emit("info", f"The data set {name} now feeds {net.name}: {len(observed)} of "
-                                               f"{len(net)} variables observed (Data panel).")
+            doc.message.emit("info", f"The data set {name} now feeds the network: {len(observed)} of "
+                                     f"{count(len(net), '{} variable', '{} variables')} observed (Data panel).")
             return
         self.close_data()
-        self.document.message.emit("info", f"The data set {name} has no variable of {net.name}, so it was "
-                                           "closed; open a data set for it in the Data panel.")
+        if not len(net):
+            doc.message.emit("info", f"The data set {name} was closed: the new network has no variables yet.")
+            return
+        shown = ", ".join(net.variables[:3]) + (", …" if len(net) > 3 else "")
+        doc.message.emit("info", f"The data set {name} has no variable named like one of the network's "
+                                 f"({shown}), so it was closed; open a data set for it in the Data panel.")
 
     def close_data(self) -> None:
         """Drop the data set (no selection for the learners any more)."""
