@@ -77,3 +77,17 @@ def test_report_of_a_missing_or_foreign_file_is_one_line_exit_2(tmp_path):
                               text=True)
         lines = done.stderr.strip().splitlines()
         assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith("bnstudio: error:"), done.stderr
+
+
+def test_error_is_in_percent_in_the_figures_as_in_the_tables(store, tmp_path):
+    """Seen in the study view: the tables gave the error in %, the scatter figures' axes as fractions."""
+    from bnstudio.experiment.report import compose_report
+
+    report = compose_report(store, tmp_path / "out")
+    job = next(j for j in report.jobs if j.kind == "scatter" and j.title.startswith("error: nb+clgd vs nb+mp"))
+    assert job.options["xlabel"] == "mp error (%)" and job.options["ylabel"] == "clgd error (%)"
+    with open(report.folder / "tables" / "cells_error.csv", newline="") as handle:
+        means = {(r["dataset"], r["structure"], r["method"]): float(r["mean"]) for r in csv.DictReader(handle)}
+    datasets = job.options["labels"]
+    assert job.args[0] == pytest.approx([100 * means[d, "nb", "mp"] for d in datasets])
+    assert job.args[1] == pytest.approx([100 * means[d, "nb", "clgd"] for d in datasets])
