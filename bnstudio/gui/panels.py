@@ -18,7 +18,7 @@ from bnstudio.gui.query_panel.compute import row_number
 from bnstudio.gui.resources import resource_root
 from bnstudio.gui.structure_panel import StructurePanel
 from bnstudio.gui.training_panel import TrainingPanel
-from bnstudio.gui import wheel_guard
+from bnstudio.gui import document_reset, wheel_guard
 from bnstudio.gui.window_parts import WindowParts
 
 
@@ -44,6 +44,7 @@ def install_panels(window: WindowParts) -> None:
     window.training_panel.run_finished.connect(window.query_panel.set_ensemble)
     window.query_panel.learn_counts_requested.connect(lambda: learn_counts_from_data(window))
     window.docks["query"].visibilityChanged.connect(lambda shown: shown and window.query_panel.came_into_view())
+    document_reset.install(window)   # opening another network clears every panel's view of the old one
 
 
 def learn_counts_from_data(window: WindowParts) -> bool:

@@ -338,6 +338,10 @@ class DataPanel(QWidget):
         doc.message.emit("info", f"The data set {name} has no variable named like one of the network's "
                                  f"({shown}), so it was closed; open a data set for it in the Data panel.")
 
+    def forget_document(self) -> None:
+        """The open network is being replaced: its messages go (the data follow in ``network_replaced``)."""
+        self.message_bar.hide()
+
     def close_data(self) -> None:
         """Drop the data set (no selection for the learners any more)."""
         self.state = DataState()

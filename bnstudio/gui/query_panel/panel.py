@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QTabWidget, Q
 
 from bnstudio.core.events import Event
 from bnstudio.errors import BNStudioError
-from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.message_bar import COMPUTING, MessageBar
 from bnstudio.gui.responsive import ResponsiveSplitter
 from bnstudio.gui.session import SessionPart
 from bnstudio.gui.query_panel import compute, plots
@@ -37,6 +37,8 @@ SIDE_BY_SIDE = 820
 RENAMES = ("rename_variable", "rename_state")
 #: edits that change which variables or states exist (the forms and saved queries follow them)
 VARIABLE_EVENTS = RENAMES + ("add_variable", "remove_variable", "add_state", "remove_state", "reorder_states")
+#: a large network is answered this long after it opened, so the window shows "Computing…" first
+PAINT_FIRST_MS = 30
 
 
 class QueryPanel(QWidget):
@@ -56,6 +58,7 @@ class QueryPanel(QWidget):
         self._saved_key: tuple | None = None
         self._query_key: tuple | None = None
         self._answer_key: tuple | None = None
+        self._painted = False      # the timer fired: what was on show ("Computing…") has been painted
         self.messages = MessageBar()
         self.controls = QueryControls()
         self.summary = SummaryView()
@@ -116,7 +119,7 @@ class QueryPanel(QWidget):
                        c.use_ess.toggled, c.source.currentIndexChanged):
             signal.connect(self.schedule_refresh)
         c.source.currentIndexChanged.connect(self._show_evidence_source)
-        self.timer.timeout.connect(self.refresh)
+        self.timer.timeout.connect(self._tick)
         self.summary.use_ess_requested.connect(lambda: c.use_ess.setChecked(True))
         self.summary.learn_requested.connect(self.learn_counts_requested)
         self.contributions.row_clicked.connect(self._on_row_clicked)
@@ -200,6 +203,20 @@ class QueryPanel(QWidget):
         self._show_evidence_source()
         self.refresh(force=True)
 
+    def forget_document(self) -> None:
+        """The open network is being replaced: nothing of it stays on show — its answer, the bootstrap spread
+        of its bagged-mp run, a Monte-Carlo check, a message — until the next one is answered."""
+        self.cancel_monte_carlo()
+        self.ensemble = None
+        self.messages.hide()
+        self._show_pending()
+
+    def _show_pending(self) -> None:
+        """No answer yet for what is asked now: "Computing…" instead of an older number."""
+        self.answer, self._answer_key = None, None
+        self.summary.show_answer(None, COMPUTING)
+        self._show_details(None)
+
     def on_network_changed(self, event: Event) -> None:
         if event.kind in VARIABLE_EVENTS:
             self._follow(event)
@@ -222,6 +239,10 @@ class QueryPanel(QWidget):
             editor.blockSignals(False)
         self._saved_key = None
 
+    def _tick(self) -> None:
+        self._painted = True
+        self.refresh()
+
     def schedule_refresh(self, *_args) -> None:
         self.timer.start(0)
 
@@ -230,10 +251,18 @@ class QueryPanel(QWidget):
         """Re-evaluate the current query when the network, the query or the settings changed since the last
         evaluation (always with ``force``), and the saved queries when the network or settings changed."""
         self.timer.stop()
-        if self.document.beliefs.in_background and self.visibleRegion().isEmpty():
-            self._answer_key = None     # a large network: answered when the panel is in view, not in passing
-            return
         key = (self._mc_query_key(), id(self.ensemble))
+        large = self.document.beliefs.in_background
+        if large and self.visibleRegion().isEmpty():
+            if key != self._answer_key:
+                self._show_pending()    # a large network: answered when the panel is in view, not in passing
+            self._answer_key = None
+            return
+        if large and (force or key != self._answer_key) and not self._painted:
+            self._show_pending()        # a large network takes a while: say so, answer once that is painted
+            self.timer.start(PAINT_FIRST_MS)
+            return
+        self._painted = False
         if force or key != self._answer_key:
             self._answer_key = key
             target = self.target()

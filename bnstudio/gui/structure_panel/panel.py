@@ -381,6 +381,11 @@ class StructurePanel(QWidget):
         if had and not quiet:
             self.discarded.emit()
 
+    def forget_document(self) -> None:
+        """The open network is being replaced: no message or learning status about it stays."""
+        self.messages.hide()
+        self.status.setText("")
+
     def _on_network_replaced(self) -> None:
         self.cancel()
         if self.result is not None:

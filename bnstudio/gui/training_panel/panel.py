@@ -247,6 +247,7 @@ class TrainingPanel(QWidget):
         live = self._finish_live()
         if live is not None:
             self._give_back(live)
+        if live is not None and live.generation == self._generation:   # not a run of a network closed since
             self.status.setText(f"{live.label} cancelled after {len(live.history)} iteration(s); "
                                 "the network is unchanged.")
         self.run_cancelled.emit()
@@ -287,6 +288,13 @@ class TrainingPanel(QWidget):
             self.plot.set_history(record.key, record.history)
             self.runs.append(record)
         self._refresh_tables()
+
+    def forget_document(self) -> None:
+        """The open network is being replaced: no status line, message or progress of its runs stays."""
+        self.jobs.cancel()
+        self.status.setText("")
+        self.message_bar.hide()
+        self.progress.hide()
 
     def _store_runs(self) -> None:
         if self.document.project is None:

@@ -83,8 +83,12 @@ class ConvergencePlot(QWidget):
                 self.plots[plot].removeItem(curves[name])
 
     def clear(self) -> None:
+        """No runs, and the axes back to their empty range (not the last network's)."""
         for key in list(self.curves):
             self.remove_run(key)
+        for plot in self.plots.values():
+            plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+            plot.enableAutoRange()
 
     def legend_labels(self) -> list[str]:
         """The run labels in the legend, in order."""
