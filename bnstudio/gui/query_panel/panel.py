@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from bnstudio.core.events import Event
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.message_bar import COMPUTING, MessageBar
-from bnstudio.gui.responsive import ResponsiveSplitter
+from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter, WideRow
 from bnstudio.gui.session import SessionPart
 from bnstudio.gui.query_panel import compute, plots
 from bnstudio.gui.query_panel import saved_queries as saved
@@ -34,6 +34,8 @@ from bnstudio.uncertainty import row_index, sensitivity
 
 #: from this width the controls and the plots stand side by side; narrower, the controls go on top
 SIDE_BY_SIDE = 820
+#: from this width the settings and the answer stand side by side
+WIDE_LEFT = 600
 RENAMES = ("rename_variable", "rename_state")
 #: edits that change which variables or states exist (the forms and saved queries follow them)
 VARIABLE_EVENTS = RENAMES + ("add_variable", "remove_variable", "add_state", "remove_state", "reorder_states")
@@ -79,16 +81,10 @@ class QueryPanel(QWidget):
 
     # ------------------------------------------------------------------ composition
     def _compose(self) -> None:
-        scroll = QScrollArea()   # the controls scroll in a short dock; the answer below them stays in view
-        scroll.setWidget(self.controls)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.NoFrame)
-        left = QWidget()
+        scroll = ContentScrollArea(self.controls)   # whole where there is room; scrolls in a short dock, while
+        # settings above the answer in a narrow column; beside it when stacked over the plots (a laptop's dock)
+        left = WideRow(scroll, self.summary, WIDE_LEFT, stretch=(3, 2))
         left.setMinimumWidth(330)
-        column = QVBoxLayout(left)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(scroll, 1)
-        column.addWidget(self.summary)
         density_tab = QWidget()
         dens = QVBoxLayout(density_tab)
         dens.addWidget(self.density, 1)
@@ -101,7 +97,10 @@ class QueryPanel(QWidget):
         self.tabs.addTab(self.contributions, "Variance sources")
         self.tabs.addTab(self.sensitivity, "Sensitivity")
         self.tabs.addTab(saved_tab, "Saved queries")
-        splitter = ResponsiveSplitter(left, self.tabs, side_by_side=SIDE_BY_SIDE, side_share=0.36, stacked_share=0.5)
+        # stacked (a laptop's dock), the settings and the answer on top take their own height, up to 62 %: every
+        # setting shows (seen: a ~130 px scroll area hiding the evidence and the expert counts)
+        splitter = ResponsiveSplitter(left, self.tabs, side_by_side=SIDE_BY_SIDE, side_share=0.36,
+                                      stacked_share=0.62, fit_first=True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.messages)
