@@ -29,6 +29,7 @@ from bnstudio.gui.training_panel.plot import ConvergencePlot
 from bnstudio.gui.training_panel.results_tab import ResultsTab
 from bnstudio.gui.training_panel.runs import RunRecord
 from bnstudio.jobs import IterationInfo
+from bnstudio.learn.params import METHODS
 
 PLOT_INTERVAL_MS = 50   # at most 20 plot updates per second while a run reports
 SIDE_WIDTH = 330
@@ -278,6 +279,9 @@ class TrainingPanel(QWidget):
         self._generation += 1
         self.jobs.cancel()
         self.plot.clear()
+        view = getattr(self.document.project, "view", None) or {}
+        if view.get("training_method") in METHODS:   # an example made to watch one method (clgd) offers it
+            self.options.set_method(view["training_method"])
         stored = getattr(self.document.project, "runs", None) or []
         self.runs = []
         for k, doc in enumerate(stored):
