@@ -252,6 +252,8 @@ def test_every_query_setting_shows_whole_with_the_20k_example(qtbot, fresh_windo
     for widget in (c.source, c.level, c.use_ess, c.ess, panel.summary.text, panel.mc_bar.run):
         assert fully_visible(widget), (size, widget)
     assert w.docks["query"].widget().horizontalScrollBar().maximum() == 0, size
+    settings_area = c.parentWidget().parentWidget()
+    assert settings_area.verticalScrollBar().maximum() == 0, size     # nothing of the settings scrolled away
     assert fully_visible(row.variable_box) and name_fits(row.variable_box), size
     assert panel.density.plot.height() >= 150, (size, panel.density.plot.height())
 

@@ -39,7 +39,8 @@ class ConvergencePlot(QWidget):
             plot.setTitle(titles[key], size="9pt", color="#333333")
             plot.showGrid(x=True, y=True, alpha=0.25)
             plot.setLabel("left", "nats", color="#333333")
-            plot.getAxis("left").enableAutoSIPrefix(False)
+            for axis in ("left", "bottom"):   # iterations and nats as they are (an empty plot read "x0.001")
+                plot.getAxis(axis).enableAutoSIPrefix(False)
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTextPen("#333333")
                 plot.getAxis(axis).setPen("#888888")
