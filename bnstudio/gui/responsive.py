@@ -50,21 +50,26 @@ def fit_names(*combos: QComboBox) -> None:
 
 class WideRow(QWidget):
     """``first`` beside ``second`` from ``wide`` pixels of width up, ``first`` above ``second`` below that (no
-    handle: for two parts that belong together, e.g. a query's settings and its answer)."""
+    handle: for two parts that belong together, e.g. a query's settings and its answer). Side by side they
+    share the width by ``stretch``; one above the other, ``first`` keeps its own height and ``second`` takes
+    the rest (so the second's content starts right under the first)."""
 
-    def __init__(self, first: QWidget, second: QWidget, wide: int, stretch: tuple[int, int] = (1, 0),
+    def __init__(self, first: QWidget, second: QWidget, wide: int, stretch: tuple[int, int] = (1, 1),
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.wide = wide
+        self.stretch = stretch
         self.box = QBoxLayout(QBoxLayout.TopToBottom, self)
         self.box.setContentsMargins(0, 0, 0, 0)
-        self.box.addWidget(first, stretch[0])
-        self.box.addWidget(second, stretch[1])
+        self.box.addWidget(first, 0)
+        self.box.addWidget(second, 1)
 
     def _orient(self, width: int) -> None:
         direction = QBoxLayout.LeftToRight if width >= self.wide else QBoxLayout.TopToBottom
         if self.box.direction() != direction:
             self.box.setDirection(direction)
+            for index, stretch in enumerate(self.stretch if direction == QBoxLayout.LeftToRight else (0, 1)):
+                self.box.setStretch(index, stretch)
 
     def heightForWidth(self, width: int) -> int:  # Qt override: the height in the arrangement of that width
         self._orient(width)
