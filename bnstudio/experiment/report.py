@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 from bnstudio.experiment import ranks, summary
 from bnstudio.experiment.figure_jobs import FigureJob
-from bnstudio.experiment.html import page
+from bnstudio.experiment.html import PERCENT, page
 from bnstudio.experiment.status import run_outcome, study_status
 from bnstudio.experiment.store import StudyStore
 
@@ -206,10 +206,11 @@ def _scatters(report: Report, table: dict, datasets: list[str], structures: list
             partial = [a.partial or b.partial for a, b in zip(base, other)]
             title = f"{metric}: {structure}+{method} vs {structure}+{baseline} ({len(keys)} data sets"
             title += f"; {sum(partial)} partial, hollow)" if any(partial) else ")"
+            scale, unit = (100.0, " (%)") if metric in PERCENT else (1.0, "")   # the tables' unit
             report.jobs.append(FigureJob(
-                "scatter", title, stem, ([c.mean for c in base], [c.mean for c in other]),
-                {"xerr": [c.sd for c in base], "yerr": [c.sd for c in other], "labels": keys,
-                 "xlabel": f"{baseline} {metric}", "ylabel": f"{method} {metric}", "partial": partial}))
+                "scatter", title, stem, ([scale * c.mean for c in base], [scale * c.mean for c in other]),
+                {"xerr": [scale * c.sd for c in base], "yerr": [scale * c.sd for c in other], "labels": keys,
+                 "xlabel": f"{baseline} {metric}{unit}", "ylabel": f"{method} {metric}{unit}", "partial": partial}))
 
 
 def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str], structures: list[str],

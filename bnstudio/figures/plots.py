@@ -92,8 +92,7 @@ def scatter(x: Sequence[float], y: Sequence[float], stem: Path, *, xlabel: str, 
         ax.set_xscale("log")
         ax.set_yscale("log")
         low = float(values[values > 0].min()) if (values > 0).any() else 1e-6
-    pad = (high - low) * 0.08 if not log and high > low else 0.0
-    limits = (low - pad, high + pad) if not log else (low / 1.5, high * 1.5)
+    limits = _diagonal_limits(low, high, log)
     ax.plot(limits, limits, color="#888888", lw=1, ls="--")
     ax.set_xlim(*limits)        # the same scale on both axes: the diagonal is the 45° line
     ax.set_ylim(*limits)
@@ -104,6 +103,21 @@ def scatter(x: Sequence[float], y: Sequence[float], stem: Path, *, xlabel: str, 
     _place_labels(fig, ax, x, y, labels or [])
     ax.grid(True, lw=0.4, alpha=0.5)
     return _save(fig, stem)
+
+
+def _diagonal_limits(low: float, high: float, log: bool) -> tuple[float, float]:
+    """Both axes' range: the values with 8 % room (a factor 1.5 on a log scale). One value alone (every point
+    equal) gets room around it too: equal low and high limits make a singular axis, which matplotlib warns
+    about and widens by itself.
+
+    >>> [round(v, 3) for v in _diagonal_limits(0.2, 0.2, log=False)]
+    [0.19, 0.21]
+    """
+    if log:
+        high = max(high, low)
+        return low / 1.5, high * 1.5
+    pad = (high - low) * 0.08 if high > low else max(abs(low) * 0.05, 1e-3)
+    return low - pad, high + pad
 
 
 LABEL_OFFSETS = ((4, 3), (4, -10), (-4, 3), (-4, -10), (0, 7), (0, -14))  # points: right, then left, above, below

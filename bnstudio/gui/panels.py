@@ -18,6 +18,7 @@ from bnstudio.gui.query_panel.compute import row_number
 from bnstudio.gui.resources import resource_root
 from bnstudio.gui.structure_panel import StructurePanel
 from bnstudio.gui.training_panel import TrainingPanel
+from bnstudio.gui import document_reset, wheel_guard
 from bnstudio.gui.window_parts import WindowParts
 
 
@@ -28,6 +29,7 @@ DATA_FOR_EXAMPLE = {"alarm.bif": "alarm.csv", "asia.bif": "asia.csv", "child.bif
 def install_panels(window: WindowParts) -> None:
     """Create the four panels, dock them and connect them (called once from the window's constructor)."""
     doc = window.document
+    wheel_guard.install()     # the wheel scrolls the docks; it never changes an unfocused setting
     window.data_panel = DataPanel(doc)
     window.training_panel = TrainingPanel(doc)
     window.structure_panel = StructurePanel(doc, window.scene)
@@ -42,6 +44,7 @@ def install_panels(window: WindowParts) -> None:
     window.training_panel.run_finished.connect(window.query_panel.set_ensemble)
     window.query_panel.learn_counts_requested.connect(lambda: learn_counts_from_data(window))
     window.docks["query"].visibilityChanged.connect(lambda shown: shown and window.query_panel.came_into_view())
+    document_reset.install(window)   # opening another network clears every panel's view of the old one
 
 
 def learn_counts_from_data(window: WindowParts) -> bool:

@@ -12,6 +12,7 @@ from bnstudio.gui.canvas import NetworkScene, NetworkView
 from bnstudio.gui.cpt_editor import CptEditor
 from bnstudio.gui.data_panel import DataPanel
 from bnstudio.gui.document import Document
+from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.query_panel import QueryPanel
 from bnstudio.gui.settings import Settings
 from bnstudio.gui.structure_panel import StructurePanel
@@ -33,6 +34,7 @@ class WindowParts(Protocol):
     training_panel: TrainingPanel
     structure_panel: StructurePanel
     query_panel: QueryPanel
+    message_bar: MessageBar         # over the canvas
 
     # window behaviour the menus call
     def show_message(self, level: str, text: str) -> None: ...

@@ -103,3 +103,17 @@ def test_the_report_has_friedman_over_all_methods_with_a_critical_difference_dia
     assert "Friedman, Nemenyi, Holm" in html and "Demšar" in html
     with open(tmp_path / "report" / "tables" / "friedman.csv", encoding="utf-8") as handle:
         assert len(list(csv.DictReader(handle))) == len(tests)
+
+
+def test_error_is_in_percent_in_the_figures_as_in_the_tables(store, tmp_path):
+    """Seen in the study view: the tables gave the error in %, the scatter figures' axes as fractions."""
+    from bnstudio.experiment.report import compose_report
+
+    report = compose_report(store, tmp_path / "out")
+    job = next(j for j in report.jobs if j.kind == "scatter" and j.title.startswith("error: nb+clgd vs nb+mp"))
+    assert job.options["xlabel"] == "mp error (%)" and job.options["ylabel"] == "clgd error (%)"
+    with open(report.folder / "tables" / "cells_error.csv", newline="") as handle:
+        means = {(r["dataset"], r["structure"], r["method"]): float(r["mean"]) for r in csv.DictReader(handle)}
+    datasets = job.options["labels"]
+    assert job.args[0] == pytest.approx([100 * means[d, "nb", "mp"] for d in datasets])
+    assert job.args[1] == pytest.approx([100 * means[d, "nb", "clgd"] for d in datasets])
