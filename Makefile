@@ -1,36 +1,70 @@
 # BN Studio: two commands from a fresh clone with only python3.
-#   make run   -- set up .venv and open the app on a bundled example
-#   make test  -- set up .venv with the test extra and run the whole suite
+#   make run      -- set up .venv and open the app on a bundled example
+#   make test     -- set up .venv with the test extra and run the whole suite
+#   make upgrade  -- re-resolve every dependency to its newest release, run the suite on it, and rewrite the
+#                    pins (packaging/constraints.txt) only if it passes
+# run and test install the exact versions in packaging/constraints.txt, so an upstream release never turns a
+# fresh clone red; pyproject.toml keeps the supported ranges for `pip install` into your own environment.
 PYTHON ?= python3
+SHELL  := /bin/bash
+# pipefail: a failed pip install fails its target even though its output is filtered
+.SHELLFLAGS := -o pipefail -c
 VENV   := .venv
 PY     := $(VENV)/bin/python
+PINS   := packaging/constraints.txt
 RUN_STAMP  := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 EXAMPLE := resources/networks/alarm.bif
+# the suite on every core (pytest-xdist), then the tests that time the machine on their own (marker `alone`;
+# only their files are collected again)
+ALONE_FILES = $(shell grep -rl --include='*.py' 'pytest.mark.alone' tests)
+SUITE = QT_QPA_PLATFORM=offscreen $(1) -m pytest -q -n $(WORKERS) -m "not alone" && \
+        QT_QPA_PLATFORM=offscreen $(1) -m pytest -q -p no:xdist -m alone $(ALONE_FILES)
+WORKERS ?= 2
+# pip's progress, a line a package (its other chatter dropped)
+PIP_PROGRESS := awk '/^(Collecting|Successfully)/ {print; fflush()}'
+UPGRADE := .venv-upgrade
 
-.PHONY: run test bench package clean
+.PHONY: run test upgrade bench package clean
 
 $(VENV)/bin/python:
+	@echo "== make: creating $(VENV) with $(PYTHON)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --progress-bar off -c $(PINS) --upgrade pip
 
 # the app alone (make run) needs only the runtime dependencies; the tests add the test extra
-$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet -e .
+$(RUN_STAMP): pyproject.toml $(PINS) | $(VENV)/bin/python
+	@echo "== make: installing BN Studio and the pinned versions of what it needs ($(PINS)); about a minute"
+	$(PY) -m pip install --progress-bar off -c $(PINS) -e . | $(PIP_PROGRESS)
+	$(PY) -c "import bnstudio"
 	touch $(RUN_STAMP)
 
-$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet -e ".[test]"
+$(TEST_STAMP): pyproject.toml $(PINS) | $(VENV)/bin/python
+	@echo "== make: installing BN Studio, its test tools and the pinned versions ($(PINS)); a minute or two"
+	$(PY) -m pip install --progress-bar off -c $(PINS) -e ".[test]" | $(PIP_PROGRESS)
+	$(PY) -c "import bnstudio, pytest, xdist"
 	touch $(RUN_STAMP) $(TEST_STAMP)
 
 run: $(RUN_STAMP)
 	$(VENV)/bin/bnstudio gui $(EXAMPLE)
 
 test: $(TEST_STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+	@echo "== make: running the suite on $(WORKERS) workers"
+	$(call SUITE,$(PY))
+
+# newest releases in a venv of their own; the pins change only when the whole suite passes there
+upgrade:
+	rm -rf $(UPGRADE)
+	$(PYTHON) -m venv $(UPGRADE)
+	$(UPGRADE)/bin/python -m pip install --quiet --progress-bar off --upgrade pip
+	$(UPGRADE)/bin/python -m pip install --progress-bar off --upgrade -e ".[test]" | $(PIP_PROGRESS)
+	$(call SUITE,$(UPGRADE)/bin/python)
+	$(UPGRADE)/bin/python packaging/pin_versions.py
+	rm -rf $(UPGRADE)
+	@echo "== make: $(PINS) rewritten; 'git diff $(PINS)' shows what moved, 'make test' installs it in $(VENV)"
 
 bench: $(TEST_STAMP)
-	$(PY) -m pip install --quiet -e ".[test,bench]"
+	$(PY) -m pip install --quiet -c $(PINS) -e ".[test,bench]"
 	$(PY) benchmarks/inference_bench.py
 	$(PY) benchmarks/learning_bench.py
 	$(PY) benchmarks/discriminative_bench.py
@@ -44,4 +78,4 @@ package: $(RUN_STAMP)
 	$(VENV)/bin/pyinstaller --noconfirm packaging/bnstudio.spec
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache
+	rm -rf $(VENV) $(UPGRADE) build dist *.egg-info .pytest_cache

@@ -65,6 +65,10 @@ class MemoryBudgetExceeded(BNStudioError, MemoryError):
     """A computation that would allocate more than the configured memory budget (checked before allocating)."""
 
 
+class StudyBusy(BNStudioError):
+    """A study file that another live process is running (one driver per study file at a time)."""
+
+
 class Cancelled(BNStudioError):
     """A job stopped on request; a cancelled job changes nothing."""
 

@@ -1,4 +1,4 @@
-"""The one progress/cancellation protocol shared by every long computation (GUIDE §2, §3.4–3.5).
+"""The one progress/cancellation protocol shared by every long computation (docs/architecture.md §2, §3.4–3.5).
 
 A job reports through a :class:`Reporter`: ``begin(label, total)``, then ``iteration(info)`` once per
 iteration (returning True asks the job to stop), then ``end()``. A job that is asked to stop raises

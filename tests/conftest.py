@@ -3,11 +3,18 @@ does (:mod:`bnstudio.gui.collector`), and no test may let a collection run on an
 
 Property tests (hypothesis) draw the same examples on every run (``derandomize``, no example database), so a
 run of ``make test`` is repeatable and CI cannot turn red on a draw nobody can replay; set
-``BNSTUDIO_HYPOTHESIS=explore`` to draw fresh examples while working on a reader."""
+``BNSTUDIO_HYPOTHESIS=explore`` to draw fresh examples while working on a reader.
+
+The processes the run starts (xdist workers, and what they start: CLI runs, study workers, Dask clusters,
+processes a test kills) share a temporary folder of the run's own, removed when the run ends, so the suite
+leaves nothing in the system's temporary folder (multiprocessing's ``pymp-*`` folders of killed processes
+stayed). The run's own process keeps the system's folder: what it leaves there is a defect to see."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -15,6 +22,29 @@ from hypothesis import settings
 settings.register_profile("repeatable", derandomize=True, database=None)
 settings.register_profile("explore", database=None)
 settings.load_profile(os.environ.get("BNSTUDIO_HYPOTHESIS", "repeatable"))
+
+
+_CHILD_TEMP: dict[str, str | None] = {}
+
+
+def pytest_configure(config):
+    """The run's child processes get TMPDIR = a folder of the run's own (xdist workers inherit it)."""
+    if hasattr(config, "workerinput"):      # an xdist worker: its controller made the folder
+        return
+    folder = tempfile.mkdtemp(prefix="bnstudio-suite-")
+    _CHILD_TEMP.update(folder=folder, previous=os.environ.get("TMPDIR"))
+    os.environ["TMPDIR"] = folder
+
+
+def pytest_unconfigure(config):
+    """After every child has ended, remove the folder with whatever they left in it."""
+    if not _CHILD_TEMP:
+        return
+    if _CHILD_TEMP["previous"] is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = _CHILD_TEMP["previous"]
+    shutil.rmtree(_CHILD_TEMP["folder"], ignore_errors=True)
 
 
 def _guard():

@@ -1,4 +1,4 @@
-"""The import rule (GUIDE §3.1): the core never imports Qt, pyqtgraph or matplotlib. Its front ends are
+"""The import rule (docs/architecture.md §3.1): the core never imports Qt, pyqtgraph or matplotlib. Its front ends are
 bnstudio/gui (Qt, pyqtgraph, matplotlib), bnstudio/figures (figure files: matplotlib only) and bnstudio/cli (none);
 the core imports no front end."""
 from __future__ import annotations

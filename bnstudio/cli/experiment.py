@@ -51,7 +51,7 @@ class ProgressBar:
         o = info.objectives
         finished = int(o["done"] + o["failed"])
         filled = BAR * finished // self.total if self.total else BAR
-        eta = "" if o["eta"] < 0 else f"  ETA {_duration(o['eta'])}"
+        eta = f"  ETA {'—' if o['eta'] < 0 else _duration(o['eta'])}"
         self.text = (f"[{'#' * filled}{'.' * (BAR - filled)}] {finished}/{self.total}  done {int(o['done'])}  "
                      f"failed {int(o['failed'])}  running {int(o['running'])}{eta}")
         now = time.monotonic()

@@ -1,7 +1,8 @@
 """Pure functions that reshape CPTs (and their Dirichlet counts) when the structure changes.
 
-Layout (GUIDE §2): a CPT of X with parents Pa_1..Pa_k is an array of shape ``(|Pa_1|, ..., |Pa_k|, |X|)``;
-every row (last axis) is a distribution over X and, for ``alpha``, a Dirichlet parameter vector.
+Layout (docs/architecture.md §2): a CPT of X with parents Pa_1..Pa_k is an array of shape
+``(|Pa_1|, ..., |Pa_k|, |X|)``; every row (last axis) is a distribution over X and, for ``alpha``, a Dirichlet
+parameter vector.
 
 What the edits do (documented policy, also in ``docs/model.md``):
 

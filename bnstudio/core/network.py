@@ -1,9 +1,9 @@
 """The discrete Bayesian network: variables, a DAG, one CPT per variable, optional Dirichlet counts.
 
-The network is the single source of truth (GUIDE §3). Every edit keeps it consistent (CPT shapes follow the
-structure, see :mod:`bnstudio.core.cpt_ops` for the policy), refuses cycles with a message naming the cycle,
-bumps ``structure_version`` or ``parameter_version`` (compiled engines use these to know when to recompile)
-and emits a before/after :class:`~bnstudio.core.events.Event`.
+The network is the single source of truth (docs/architecture.md §3.2). Every edit keeps it consistent (CPT
+shapes follow the structure, see :mod:`bnstudio.core.cpt_ops` for the policy), refuses cycles with a message
+naming the cycle, bumps ``structure_version`` or ``parameter_version`` (compiled engines use these to know when
+to recompile) and emits a before/after :class:`~bnstudio.core.events.Event`.
 
 CPT layout of X with parents (P1, ..., Pk)::
 

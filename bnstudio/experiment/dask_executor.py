@@ -6,10 +6,14 @@ The study's data (:class:`~bnstudio.experiment.evaluation.Context`) are scattere
 the scheduler (up to ``distributed.scheduler.allowed-failures`` times; then it counts as failed here, and as
 unfinished in the store: the next run retries it). A unit is the tasks of one learned structure (see
 :mod:`~bnstudio.experiment.executors`). Workers started by a nanny use one BLAS thread, like the
-local workers, so the numbers agree with a local run. Only this module imports dask.
+local workers, so the numbers agree with a local run. A local cluster keeps its scratch files (worker folders,
+lock files) in a folder of its own that :meth:`DaskExecutor.close` removes: nothing is left in the system's
+temporary folder (dask's default ``dask-scratch-space`` outlives every run). Only this module imports dask.
 """
 from __future__ import annotations
 
+import shutil
+import tempfile
 from typing import Any, Iterable
 
 from bnstudio.errors import ValidationError
@@ -43,6 +47,7 @@ class DaskExecutor:
             raise ValidationError(f"local Dask workers must be at least 1, got {local_workers}")
         self.scheduler, self.local_workers = scheduler, local_workers
         self.cluster: Any = None
+        self.scratch: str | None = None
         self.client: Any = None
         self.context: Any = None
         self.pending: set[Any] = set()
@@ -56,8 +61,11 @@ class DaskExecutor:
     def start(self, context: Context) -> None:
         distributed = _import_distributed()
         if self.local_workers is not None:
+            self.scratch = tempfile.mkdtemp(prefix="bnstudio-dask-")
             self.cluster = distributed.LocalCluster(n_workers=self.local_workers, threads_per_worker=1,
-                                                    processes=True, dashboard_address=None)
+                                                    processes=True, dashboard_address=None,
+                                                    local_directory=self.scratch,
+                                                    scheduler_kwargs={"local_directory": self.scratch})
             self.client = distributed.Client(self.cluster)
         else:
             try:
@@ -104,3 +112,6 @@ class DaskExecutor:
         if self.cluster is not None:
             self.cluster.close()
             self.cluster = None
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None

@@ -11,7 +11,8 @@ FORMATS = ("png", "svg")
 
 @dataclass(frozen=True)
 class FigureJob:
-    """One figure to draw: ``kind`` (``scatter`` or ``curves``), its arguments, the path stem of its files."""
+    """One figure to draw: ``kind`` (``scatter``, ``curves`` or ``cd``: a critical-difference diagram), its
+    arguments, the path stem of its files."""
 
     kind: str
     title: str

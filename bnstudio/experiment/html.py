@@ -12,7 +12,7 @@ STYLE = """body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-widt
 table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #ccc;padding:3px 7px;white-space:nowrap;
 text-align:right}th{background:#f1f4f8}td:first-child,th:first-child{text-align:left}.best{font-weight:bold;
 background:#e6f2e6}figure{display:inline-block;margin:6px;vertical-align:top}figcaption{font-size:12px;
-max-width:520px}img{max-width:520px}.note{color:#555;font-size:13px}"""
+max-width:520px}img{max-width:520px}.note{color:#555;font-size:13px}.status{font-weight:bold}"""
 PERCENT = {"error"}
 HIGHER = {"cll", "ll", "auc"}
 
@@ -36,19 +36,35 @@ def format_value(value: float | None, metric: str) -> str:
 
 
 
+PARTIAL_MARK = "†"
+
+
 def cell_text(cell: dict[str, Any], metric: str) -> str:
-    """"mean ± sd" of a report cell (sd left out when unknown)."""
+    """"mean ± sd" of a report cell (sd left out when unknown), "†" after a partial cell (fewer runs than the
+    study asks for; see :func:`partial_note`)."""
     sd = "" if cell["sd"] is None else f" ± {format_value(cell['sd'], metric)}"
-    return f"{format_value(cell['mean'], metric)}{sd}"
+    mark = f" {PARTIAL_MARK}" if cell.get("partial") else ""
+    return f"{format_value(cell['mean'], metric)}{sd}{mark}"
+
+
+def partial_note(table: dict[str, Any]) -> str:
+    """The footnote of a report table's partial cells: "† partial, left out of the comparisons: CHILD NB+mp
+    4/5 folds; …" ("" when every cell is complete)."""
+    unit = table.get("runs_unit", "runs")
+    found = [f"{key.replace('|', ' ', 1).replace('|', '+')} {cell['runs']}/{cell['expected']} {unit}"
+             for key, cell in sorted(table["cells"].items()) if cell.get("partial")]
+    if not found:
+        return ""
+    return f"{PARTIAL_MARK} partial, left out of the comparisons: " + "; ".join(found)
 
 
 def table_rows(metric: str, table: dict[str, Any]) -> list[tuple[str, list[dict[str, Any] | None], float | None]]:
     """Per data set of a report table: its cells in column order (None where nothing finished) and the best
-    mean of the row (lowest, or highest for cll, ll and auc)."""
+    mean of the row's complete cells (lowest, or highest for cll, ll and auc; a partial cell is never best)."""
     out = []
     for dataset in table["datasets"]:
         found = [table["cells"].get(f"{dataset}|{s}|{m}") for s, m in table["pairs"]]
-        means = [c["mean"] for c in found if c is not None and c["mean"] is not None]
+        means = [c["mean"] for c in found if c is not None and c["mean"] is not None and not c.get("partial")]
         out.append((dataset, found, (max(means) if metric in HIGHER else min(means)) if means else None))
     return out
 
@@ -64,23 +80,62 @@ def _cell_table(metric: str, table: dict[str, Any]) -> str:
             if cell is None:
                 out.append("<td></td>")
                 continue
-            mark = ' class="best"' if best is not None and cell["mean"] == best else ""
+            mark = ' class="best"' if best is not None and cell["mean"] == best and not cell.get("partial") else ""
             out.append(f"<td{mark}>{_e(cell_text(cell, metric))}</td>")
         out.append("</tr>")
-    return "".join(out) + "</table>"
+    note = partial_note(table)
+    return "".join(out) + "</table>" + (f"<p class='note partial'>{_e(note)}</p>" if note else "")
 
 
 def _comparisons(comparisons: Sequence[dict[str, Any]]) -> str:
     if not comparisons:
         return ""
-    head = ("structure", "method", "vs", "metric", "n", "wins", "draws", "losses", "Wilcoxon p", "sign test p")
-    out = ["<h2>Comparisons with the baseline</h2><p class='note'>Paired by data set (query studies: by query) on "
-           "the means; two-sided tests.</p><table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+    head = ("structure", "method", "vs", "metric", "paired over", "wins", "draws", "losses", "Wilcoxon p",
+            "sign test p", "left out (partial)")
+    out = [f"<h2>Comparisons with the baseline</h2><p class='note'>{_e(comparison_note(comparisons))}</p>"
+           "<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
     for c in comparisons:
-        values = (c["structure"], c["method"], c["baseline"], c["metric"], c["n"], c["wins"], c["draws"],
-                  c["losses"], f"{c['wilcoxon_p']:.3g}", f"{c['sign_p']:.3g}")
+        values = (c["structure"], c["method"], c["baseline"], c["metric"], f"{c['n']} {c.get('unit', 'data sets')}",
+                  c["wins"], c["draws"], c["losses"], f"{c['wilcoxon_p']:.3g}", f"{c['sign_p']:.3g}",
+                  c.get("left_out", 0))
         out.append("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in values) + "</tr>")
     return "".join(out) + "</table>"
+
+
+def comparison_note(comparisons: Sequence[dict[str, Any]]) -> str:
+    """What the comparisons paired and what they left out, in one sentence."""
+    units = sorted({c.get("unit", "data sets") for c in comparisons})
+    text = f"Paired over {' / '.join(units)} on the means; two-sided tests."
+    left = [c for c in comparisons if c.get("left_out")]
+    if left:
+        text += (f" {len(left)} of {len(comparisons)} comparisons leave out "
+                 f"{sum(c['left_out'] for c in left)} pair(s) with a partial cell ({PARTIAL_MARK}).")
+    return text
+
+
+def _friedman(tests: Sequence[dict[str, Any]]) -> str:
+    """The Friedman tests with Nemenyi's critical difference and Holm's p-values against the baseline."""
+    if not tests:
+        return ""
+    out = ["<h2>All methods at once: Friedman, Nemenyi, Holm</h2><p class='note'>Per structure and metric, the "
+           "methods ranked on each data set (1 = best), complete cells only; Friedman's χ² (with Iman–Davenport's "
+           "F), Nemenyi's critical difference of the average ranks and Holm's adjusted p against the baseline "
+           "(Demšar, JMLR 2006, §3.2.2). The p-values are the χ² and F approximations, good from about 10 data sets and "
+           "5 methods on (Demšar's rule of thumb).</p><table><tr><th>structure</th><th>metric</th><th>data sets</th>"
+           "<th>χ²<sub>F</sub></th><th>p</th><th>F<sub>F</sub></th><th>p</th><th>CD (α = 0.05)</th>"
+           "<th>average rank (Holm p vs baseline)</th><th>left out (partial)</th></tr>"]
+    for t in tests:
+        ranks = "; ".join(f"{m} {r:.2f}" + (f" ({t['holm_p'][m]:.3g})" if m in t["holm_p"] else " (baseline)")
+                          for r, m in sorted(zip(t["average_ranks"], t["methods"])))
+        values = (t["structure"], t["metric"], t["n"], _number(t["chi2"]), _number(t["p"]),
+                  _number(t["iman_davenport"]), _number(t["iman_davenport_p"]), _number(t["critical_difference"]),
+                  ranks, t["left_out"])
+        out.append("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in values) + "</tr>")
+    return "".join(out) + "</table>"
+
+
+def _number(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3g}"
 
 
 def _queries(found: dict[str, Any]) -> str:
@@ -89,7 +144,10 @@ def _queries(found: dict[str, Any]) -> str:
     rows = []
     for name, entry in found["methods"].items():
         bias2, variance = entry["bias2"], entry["variance"]
-        rows.append(f"<tr><td>{_e(name)}</td><td>{entry['datasets']}</td><td>{entry['mean_mse']:.5f}</td>"
+        finished = entry["datasets"]
+        if entry.get("partial"):
+            finished = f"{finished}/{entry['expected']} {PARTIAL_MARK}"
+        rows.append(f"<tr><td>{_e(name)}</td><td>{_e(finished)}</td><td>{entry['mean_mse']:.5f}</td>"
                     f"<td>{sum(bias2) / len(bias2):.5f}</td><td>{sum(variance) / len(variance):.5f}</td></tr>")
     return head + "".join(rows) + "</table>"
 
@@ -113,13 +171,14 @@ def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], fo
              f"{len(study['methods'])} methods; {_e(_split(study))}; seeds {_e(study['seeds'])}; baseline "
              f"<b>{_e(study['baseline'])}</b>. Tasks: {counts['done']} done, {counts['failed']} failed, "
              f"{counts['pending']} not run{'; ran on ' + _e(document['executor']) if document.get('executor') else ''}"
-             ".</p>"]
+             f".</p><p class='status'>{_e(status_line(document))}</p>"]
     for metric, table in document.get("tables", {}).items():
         parts.append(_cell_table(metric, table))
     if "queries" in document:
         parts.append(_queries(document["queries"]))
         parts.append(_comparisons(document["queries"]["comparisons"]))
     parts.append(_comparisons(document.get("comparisons", [])))
+    parts.append(_friedman(document.get("friedman", [])))
     if document.get("failures"):
         parts.append("<h2>Failed tasks</h2><table><tr><th>data set</th><th>structure</th><th>method</th><th>fold"
                      "</th><th>seed</th><th>error</th></tr>" + "".join(
@@ -128,6 +187,30 @@ def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], fo
                          for f in document["failures"]) + "</table>")
     parts.append(_figures(figures, folder))
     return "".join(parts) + "</body></html>\n"
+
+
+STATUS_TEXT = {"finished": "The study finished: every task ran.",
+               "running": "The study is still running: these numbers are provisional.",
+               "interrupted": "The study was interrupted: the tasks it did not finish are missing.",
+               "incomplete": "The study is incomplete: some of its tasks have not run.",
+               "not started": "The study has not run yet."}
+
+
+def status_line(document: dict[str, Any]) -> str:
+    """The report's status sentence (finished, running, interrupted, ...), with how many cells are partial."""
+    text = STATUS_TEXT.get(document.get("status", ""), "")
+    outcomes = [r["outcome"] for r in document.get("runs", [])]
+    if outcomes:
+        tally = ", ".join(f"{outcomes.count(o)} {o}" for o in sorted(set(outcomes)))
+        text += f" Runs: {len(outcomes)} ({tally})."
+    code = document.get("code") or {}
+    if code.get("code"):
+        text += f" Computed by bnstudio {code.get('version')}, code fingerprint {code['code']}."
+    partial = {key for table in document.get("tables", {}).values()
+               for key, cell in table["cells"].items() if cell.get("partial")}
+    if partial:
+        text += f" {len(partial)} cell(s) are partial ({PARTIAL_MARK}) and left out of the comparisons."
+    return text.strip()
 
 
 def _split(study: dict[str, Any]) -> str:

@@ -21,12 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from bnstudio.experiment import summary
+from bnstudio.experiment import ranks, summary
 from bnstudio.experiment.figure_jobs import FigureJob
-from bnstudio.experiment.html import page
+from bnstudio.experiment.html import PERCENT, page
+from bnstudio.experiment.status import run_outcome, study_status
 from bnstudio.experiment.store import StudyStore
 
 SCATTER_METRICS = ("error", "cll")
+FRIEDMAN_HEAD = ["structure", "metric", "n", "chi2", "p", "iman_davenport", "iman_davenport_p",
+                 "critical_difference", "left_out"]
 NOT_TABULATED = {"n"}
 
 
@@ -85,12 +88,15 @@ def compose_report(store_path: str | Path, folder: str | Path | None = None) -> 
     folder = Path(folder) if folder is not None else store_path.with_name(f"{store_path.stem}-report")
     with StudyStore(store_path, create=False) as store:
         study, rows, counts, state = store.study() or {}, store.rows(), store.counts(), store.state() or {}
+        runs = [{**run, "outcome": run_outcome(run)} for run in store.runs()]
     if not study:
         from bnstudio.errors import FormatError
         raise FormatError("the study file holds no study (run `bnstudio experiment` first)", str(store_path))
     folder.mkdir(parents=True, exist_ok=True)
     report = Report(folder, folder / "index.html", folder / "report.json")
-    document: dict[str, Any] = {"study": study, "counts": counts, "executor": state.get("executor")}
+    document: dict[str, Any] = {"study": study, "counts": counts, "executor": state.get("executor"),
+                                "status": study_status(state, counts),
+                                "code": {k: state.get(k) for k in ("version", "code")}, "runs": runs}
     if study.get("evaluation") == "queries":
         document.update(_query_report(study, rows, report))
     else:
@@ -118,31 +124,71 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
     metrics = [m for m in study["metrics"] if m not in NOT_TABULATED]
     tables: dict[str, Any] = {}
     compared: list[dict[str, Any]] = []
+    tested: list[dict[str, Any]] = []
+    expected = summary.expected_runs(study)
     for metric in metrics:
-        table = summary.cells(rows, metric)
+        table = summary.cells(rows, metric, expected)
         if not table:
             continue
-        long_rows = [[d, s, m, c.mean, c.sd, c.n] for (d, s, m), c in sorted(table.items())]
+        long_rows = [[d, s, m, c.mean, c.sd, c.n, c.runs, c.expected, int(c.partial)]
+                     for (d, s, m), c in sorted(table.items())]
         report.tables.append(_write_csv(report.folder / "tables" / f"cells_{metric}.csv",
-                                        ["dataset", "structure", "method", "mean", "sd", "n"], long_rows))
+                                        ["dataset", "structure", "method", "mean", "sd", "n", "runs", "expected",
+                                         "partial"], long_rows))
         columns = [(s, m) for s in structures for m in methods]
         wide = [[d] + [_pair(table.get((d, s, m))) for s, m in columns] for d in datasets]
         report.tables.append(_write_csv(report.folder / "tables" / f"table_{metric}.csv",
                                         ["dataset"] + [f"{s}+{m}" for s, m in columns], wide))
         tables[metric] = {"columns": [f"{s}+{m}" for s, m in columns], "pairs": columns, "datasets": datasets,
-                          "cells": {f"{d}|{s}|{m}": {"mean": c.mean, "sd": c.sd, "n": c.n}
-                                    for (d, s, m), c in table.items()}}
-        compared += [c.to_json() for c in summary.comparisons(rows, metric, structures, methods, baseline)]
+                          "runs_unit": _runs_unit(study),
+                          "cells": {f"{d}|{s}|{m}": _cell_json(c) for (d, s, m), c in table.items()}}
+        compared += [c.to_json() for c in summary.comparisons(rows, metric, structures, methods, baseline,
+                                                              expected)]
+        tested += _rank_tests(report, table, datasets, structures, methods, baseline, metric)
         if metric in SCATTER_METRICS:
             _scatters(report, table, datasets, structures, methods, baseline, metric)
     report.tables.append(_write_csv(report.folder / "tables" / "comparisons.csv", list(summary.Comparison.__annotations__),
                                     [list(c.values()) for c in compared]))
+    report.tables.append(_write_csv(report.folder / "tables" / "friedman.csv", FRIEDMAN_HEAD,
+                                    [[t[k] for k in FRIEDMAN_HEAD] for t in tested]))
+    report.tables.append(_write_csv(report.folder / "tables" / "ranks.csv",
+                                    ["structure", "metric", "method", "average_rank", "holm_p"],
+                                    [[t["structure"], t["metric"], m, r, t["holm_p"].get(m)]
+                                     for t in tested for m, r in zip(t["methods"], t["average_ranks"])]))
     _convergence(report, rows, datasets, structures, methods)
-    return {"tables": tables, "comparisons": compared}
+    return {"tables": tables, "comparisons": compared, "friedman": tested}
+
+
+def _rank_tests(report: Report, table: dict, datasets: list[str], structures: list[str], methods: list[str],
+                baseline: str, metric: str) -> list[dict[str, Any]]:
+    """Friedman / Nemenyi / Holm per structure (:mod:`~bnstudio.experiment.ranks`) and, for the scatter
+    metrics, a critical-difference diagram each."""
+    found = ranks.rank_tests(table, datasets, structures, methods, baseline, metric,
+                             metric in summary.HIGHER_IS_BETTER)
+    for test in found if metric in SCATTER_METRICS else []:
+        stem = report.folder / "figures" / _slug(f"cd_{metric}_{test.structure}")
+        title = (f"{metric}, {test.structure}: average ranks over {test.n} data sets (Friedman p = {test.p:.3g}; "
+                 f"Nemenyi CD = {test.critical_difference:.2f} at α = {test.alpha:g})")
+        report.jobs.append(FigureJob("cd", title, stem, (test.methods, test.average_ranks,
+                                                         test.critical_difference), {}))
+    return [t.to_json() for t in found]
 
 
 def _pair(cell: summary.Cell | None) -> str:
-    return "" if cell is None else f"{cell.mean:.6g} ± {cell.sd:.3g}"
+    """A wide CSV cell: "mean ± sd", partial cells marked "† runs/expected"."""
+    if cell is None:
+        return ""
+    return f"{cell.mean:.6g} ± {cell.sd:.3g}" + (f" † {cell.runs}/{cell.expected}" if cell.partial else "")
+
+
+def _cell_json(cell: summary.Cell) -> dict[str, Any]:
+    return {"mean": cell.mean, "sd": cell.sd, "n": cell.n, "runs": cell.runs, "expected": cell.expected,
+            "partial": cell.partial}
+
+
+def _runs_unit(study: dict[str, Any]) -> str:
+    """What a cell's runs are: "folds" (one seed), "runs" (folds × several seeds or splits)."""
+    return "folds" if study.get("folds") and len(study.get("seeds") or [0]) == 1 else "runs"
 
 
 def _scatters(report: Report, table: dict, datasets: list[str], structures: list[str], methods: list[str],
@@ -157,11 +203,14 @@ def _scatters(report: Report, table: dict, datasets: list[str], structures: list
             base = [table[d, structure, baseline] for d in keys]
             other = [table[d, structure, method] for d in keys]
             stem = report.folder / "figures" / _slug(f"scatter_{metric}_{structure}_{method}_vs_{baseline}")
-            title = f"{metric}: {structure}+{method} vs {structure}+{baseline} ({len(keys)} data sets)"
+            partial = [a.partial or b.partial for a, b in zip(base, other)]
+            title = f"{metric}: {structure}+{method} vs {structure}+{baseline} ({len(keys)} data sets"
+            title += f"; {sum(partial)} partial, hollow)" if any(partial) else ")"
+            scale, unit = (100.0, " (%)") if metric in PERCENT else (1.0, "")   # the tables' unit
             report.jobs.append(FigureJob(
-                "scatter", title, stem, ([c.mean for c in base], [c.mean for c in other]),
-                {"xerr": [c.sd for c in base], "yerr": [c.sd for c in other], "labels": keys,
-                 "xlabel": f"{baseline} {metric}", "ylabel": f"{method} {metric}"}))
+                "scatter", title, stem, ([scale * c.mean for c in base], [scale * c.mean for c in other]),
+                {"xerr": [scale * c.sd for c in base], "yerr": [scale * c.sd for c in other], "labels": keys,
+                 "xlabel": f"{baseline} {metric}{unit}", "ylabel": f"{method} {metric}{unit}", "partial": partial}))
 
 
 def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str], structures: list[str],
@@ -190,7 +239,7 @@ def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str]
 # ----------------------------------------------------------------------------------------- query studies
 def _query_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Report) -> dict[str, Any]:
     structures, methods, baseline = _labels(study, "structures"), _labels(study, "methods"), study["baseline"]
-    found = summary.query_summary(rows, structures, methods, baseline)
+    found = summary.query_summary(rows, structures, methods, baseline, len(study["datasets"]))
     per = found["methods"]
     names = list(per)
     truth = found["truth"] or []
@@ -206,8 +255,12 @@ def _query_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Rep
         base = per[f"{structure}/{baseline}"]["mse"]
         other = per[f"{structure}/{method}"]["mse"]
         stem = report.folder / "figures" / _slug(f"scatter_queries_{structure}_{method}_vs_{baseline}")
-        title = (f"per-query MSE: {method} vs {baseline} ({comparison['wins']} of {comparison['n']} queries "
-                 "better)")
+        better = sum(o < b for o, b in zip(other, base))
+        title = f"per-query MSE: {method} vs {baseline} ({better} of {len(base)} queries better)"
+        partial = [e for e in (per[f"{structure}/{baseline}"], per[f"{structure}/{method}"]) if e["partial"]]
+        if partial:
+            title += "; partial: " + ", ".join(f"{e['method']} {e['datasets']}/{e['expected']} data sets"
+                                               for e in partial)
         report.jobs.append(FigureJob("scatter", title, stem, (base, other),
                                           {"xlabel": f"{baseline} MSE", "ylabel": f"{method} MSE", "log": True}))
     return {"queries": found}

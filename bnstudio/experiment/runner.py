@@ -3,27 +3,32 @@ executor and save every result the moment it arrives.
 
 Progress goes through the one protocol of :mod:`bnstudio.jobs`: ``begin("study", total)``, then one
 ``iteration`` per finished unit (and about once a second while tasks run) whose ``objectives`` are ``done``,
-``failed``, ``running``, ``pending`` and ``eta`` (seconds, from this run's pace; -1 before the first result);
+``failed``, ``running`` (tasks being computed: at most one per worker), ``pending`` and ``eta`` (seconds: the
+measured mean task time × tasks left / workers; -1 until a few tasks finished, :func:`eta_after`);
 a reporter returning True stops the study: running tasks are abandoned (they stay unfinished in the store) and
 :class:`~bnstudio.errors.Cancelled` is raised. Ctrl+C (KeyboardInterrupt) does the same and propagates.
 
 Tasks go out in units, the methods of one learned structure (:func:`units`); at most two units per worker at a
 time, in task order, so a stop leaves little queued. A unit whose worker died (killed, out of memory) is handed
-out again, up to :data:`MAX_LOSSES` times. The store's ``state`` says which process runs the study, how many
-tasks run and the ETA (for the app's study view).
+out again, up to :data:`MAX_LOSSES` times, each loss counted in its tasks' ``attempts``. The store's ``state``
+says which process runs the study, how many tasks run and the ETA (for the app's study view); its ``runs``
+table records each run and is the lease that keeps a second process off the same file.
 """
 from __future__ import annotations
 
 import os
+import socket
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bnstudio import __version__
 from bnstudio.errors import Cancelled
 from bnstudio.experiment.datasets import PreparedData, file_digest, prepare
 from bnstudio.experiment.evaluation import Context
 from bnstudio.experiment.executors import LocalExecutor, Outcome, WorkerLost
+from bnstudio.experiment.fingerprint import code_fingerprint
 from bnstudio.experiment.spec import Study
 from bnstudio.experiment.store import StudyStore
 from bnstudio.experiment.tasks import Task, expand
@@ -31,6 +36,7 @@ from bnstudio.jobs import IterationInfo, NullReporter, Reporter
 
 TICK = 1.0   # seconds between progress reports while nothing finishes
 MAX_LOSSES = 3   # a unit whose worker died this often in one run is stored as failed (retried on the next run)
+ETA_PER_WORKER = 2   # finished tasks per worker before an ETA is given
 
 
 @dataclass
@@ -44,10 +50,11 @@ class RunSummary:
     failed: int
     seconds: float
     executor: str
+    lost: int = 0       # task attempts lost with a worker that died (handed out again)
 
     def to_json(self) -> dict[str, Any]:
         return {"store": str(self.store), "total": self.total, "skipped": self.skipped, "done": self.done,
-                "failed": self.failed, "seconds": self.seconds, "executor": self.executor}
+                "failed": self.failed, "seconds": self.seconds, "executor": self.executor, "lost": self.lost}
 
 
 def plan(study: Study) -> tuple[Context, list[Task]]:
@@ -68,36 +75,52 @@ def plan(study: Study) -> tuple[Context, list[Task]]:
 def run_study(study: Study, executor: Any = None, reporter: Reporter | None = None,
               store_path: str | Path | None = None) -> RunSummary:
     """Run every unfinished task of ``study`` (see the module docstring); results go to ``store_path``
-    (default: next to the study file)."""
+    (default: next to the study file). Another live process running the same file: StudyBusy, before any
+    work."""
     executor = executor or LocalExecutor()
     reporter = reporter or NullReporter()
     store_path = Path(store_path) if store_path is not None else study.store_path()
+    with StudyStore(store_path) as store:
+        store.open_run(executor.description)
+        outcome = "failed"
+        try:
+            summary = _run(study, executor, reporter, store)
+            outcome = "finished"
+        except (Cancelled, KeyboardInterrupt):
+            outcome = "stopped"
+            raise
+        finally:
+            store.close_run(outcome)
+    return summary
+
+
+def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore) -> RunSummary:
+    """Prepare, register, run what is left (the store's run is open)."""
     executor.warm_up()      # local workers' imports run while the data are prepared
     context, tasks = plan(study)
     start = time.perf_counter()
-    with StudyStore(store_path) as store:
-        store.register(study.to_json(), tasks)
-        by_key = {t.key: t for t in tasks}
-        todo = [by_key[k] for k in store.todo()]
-        skipped = len(tasks) - len(todo)
-        reporter.begin("study", len(tasks))
-        counts = {"done": 0, "failed": 0}
-        if todo:
-            needed = {t.dataset for t in todo}
-            executor.start(Context({n: d for n, d in context.datasets.items() if n in needed}, context.queries))
-            try:
-                _drive(executor, todo, store, reporter, counts, skipped, len(tasks), start)
-            except BaseException:
-                executor.close(abandon=True)
-                store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": True})
-                raise
-            executor.close()
-            store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": False})
-        else:
-            _report(reporter, counts, skipped, len(tasks), 0, start, 0)
-        reporter.end()
-    return RunSummary(store_path, len(tasks), skipped, counts["done"], counts["failed"],
-                      time.perf_counter() - start, executor.description)
+    store.register(study.to_json(), tasks)
+    by_key = {t.key: t for t in tasks}
+    todo = [by_key[k] for k in store.todo()]
+    skipped = len(tasks) - len(todo)
+    reporter.begin("study", len(tasks))
+    counts: dict[str, float] = {"done": 0, "failed": 0, "lost": 0, "seconds": 0.0}
+    if todo:
+        needed = {t.dataset for t in todo}
+        executor.start(Context({n: d for n, d in context.datasets.items() if n in needed}, context.queries))
+        try:
+            _drive(executor, todo, store, reporter, counts, skipped, len(tasks), start)
+        except BaseException:
+            executor.close(abandon=True)
+            store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": True})
+            raise
+        executor.close()
+        store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": False})
+    else:
+        _report(reporter, counts, skipped, len(tasks), 0, start, 0)
+    reporter.end()
+    return RunSummary(store.path, len(tasks), skipped, int(counts["done"]), int(counts["failed"]),
+                      time.perf_counter() - start, executor.description, int(counts["lost"]))
 
 
 def units(tasks: list[Task]) -> list[list[Task]]:
@@ -109,13 +132,14 @@ def units(tasks: list[Task]) -> list[list[Task]]:
     return list(grouped.values())
 
 
-def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporter, counts: dict[str, int],
+def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporter, counts: dict[str, float],
            skipped: int, total: int, start: float) -> None:
     """Hand out units (two per worker at most), store each outcome, report, stop on request."""
     queue = list(reversed(units(todo)))
     in_flight: dict[Any, list[Task]] = {}
     losses: dict[str, int] = {}
-    state = {"workers": executor.workers, "executor": executor.description, "started": time.time(), "pid": os.getpid()}
+    state = {"workers": executor.workers, "executor": executor.description, "started": time.time(), "pid": os.getpid(),
+             "host": socket.gethostname(), "version": __version__, "code": code_fingerprint()}
     store.set_state(state)
     last = 0.0
     while queue or in_flight:
@@ -128,32 +152,47 @@ def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporte
             try:
                 outcomes = executor.outcome(handle)
             except WorkerLost as lost:
+                counts["lost"] += len(unit)
                 losses[unit[0].key] = losses.get(unit[0].key, 0) + 1
                 if losses[unit[0].key] < MAX_LOSSES:
+                    store.lost(t.key for t in unit)     # an attempt that did not finish: counted
                     queue.append(unit)          # its worker died: hand it out again, next
                     continue
-                outcomes = [Outcome(None, str(lost), 0.0, "") for _ in unit]
+                outcomes = [Outcome(None, str(lost), 0.0, "") for _ in unit]    # record() counts this attempt
             for task, outcome in zip(unit, outcomes):
                 store.record(task.key, outcome.result, outcome.error, outcome.seconds, outcome.worker)
                 counts["done" if outcome.error is None else "failed"] += 1
+                counts["seconds"] += outcome.seconds
         now = time.perf_counter()
         if finished or now - last >= TICK:
             last = now
-            running = sum(len(u) for u in list(in_flight.values())[:executor.workers])
+            running = min(len(in_flight), executor.workers)     # a worker runs one task at a time
             left = len(todo) - counts["done"] - counts["failed"]
-            stop, eta = _report(reporter, counts, skipped, total, running, start, left)
+            stop, eta = _report(reporter, counts, skipped, total, running, start, left, executor.workers)
             store.set_state({**state, "running": running, "eta": eta, "updated": time.time()})
             if stop:
                 raise Cancelled(f"study stopped: {counts['done']} task(s) finished in this run are saved")
 
 
-def _report(reporter: Reporter, counts: dict[str, int], skipped: int, total: int, running: int, start: float,
-            left: int) -> tuple[bool, float]:
-    """One progress report: (the reporter asks to stop, ETA in seconds = elapsed / finished × left, this run's
-    pace; -1 before the first result)."""
+def eta_seconds(task_seconds: float, finished: int, left: int, workers: int) -> float:
+    """Seconds left: the tasks' own mean time in this run × tasks left / workers, once :func:`eta_after`
+    tasks finished (-1 before: the first results measure the start-up, not the pace)."""
+    if finished < eta_after(workers):
+        return -1.0
+    return task_seconds / finished * left / max(1, workers)
+
+
+def eta_after(workers: int) -> int:
+    """Finished tasks before an ETA is given: a few per worker (:data:`ETA_PER_WORKER`), at least 3."""
+    return max(3, ETA_PER_WORKER * workers)
+
+
+def _report(reporter: Reporter, counts: dict[str, float], skipped: int, total: int, running: int, start: float,
+            left: int, workers: int = 1) -> tuple[bool, float]:
+    """One progress report: (the reporter asks to stop, ETA in seconds from :func:`eta_seconds`)."""
     elapsed = time.perf_counter() - start
-    finished = counts["done"] + counts["failed"]
-    eta = elapsed / finished * left if finished else -1.0
+    finished = int(counts["done"] + counts["failed"])
+    eta = eta_seconds(counts["seconds"], finished, left, workers)
     objectives = {"done": float(skipped + counts["done"]), "failed": float(counts["failed"]),
                   "running": float(running), "pending": float(total - skipped - finished - running),
                   "eta": eta}

@@ -5,17 +5,24 @@ arrives (write-ahead log), so killing the run loses nothing that finished, and t
 can read the file while a study runs. Running the study again registers its tasks: finished keys are kept and
 skipped, new keys are added as ``pending``, failed and unfinished ones are run again; rows of keys the study no
 longer has (a changed option) stay in the file but are no longer ``current`` and are left out of reports.
+
+Every run of the study is a row of ``runs`` (pid, host, start, end and how it ended: ``finished``, ``stopped``,
+``failed`` or ``interrupted``). A run row still marked ``running`` is also the study's lease: a second process
+that opens a run while the first one lives is refused (:class:`~bnstudio.errors.StudyBusy`); a run whose
+process has died without an end (SIGKILL, a power cut) is marked ``interrupted`` by the next run that opens.
 """
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 import time
 import zlib
 from pathlib import Path
 from typing import Any, Iterable
 
-from bnstudio.errors import FormatError
+from bnstudio.errors import FormatError, StudyBusy
 from bnstudio.experiment.tasks import Task
 
 SCHEMA_VERSION = 1
@@ -30,7 +37,12 @@ CREATE TABLE IF NOT EXISTS tasks (
     network BLOB
 );
 CREATE INDEX IF NOT EXISTS tasks_current ON tasks (current, status);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, pid INTEGER NOT NULL, host TEXT NOT NULL, started REAL NOT NULL, updated REAL,
+    ended REAL, outcome TEXT NOT NULL DEFAULT 'running', executor TEXT
+);
 """
+RUN_COLUMNS = ("id", "pid", "host", "started", "updated", "ended", "outcome", "executor")
 COLUMNS = ("key", "dataset", "structure", "method", "fold", "seed", "status", "attempts", "metrics", "history",
            "stop_reason", "error", "seconds", "worker", "finished")
 
@@ -40,6 +52,7 @@ class StudyStore:
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = Path(path)
+        self.run_id: int | None = None
         if not create and not self.path.is_file():
             raise FormatError("no such study file", str(self.path))
         try:
@@ -54,6 +67,39 @@ class StudyStore:
             self._set_meta("schema_version", SCHEMA_VERSION)
         elif version is not None and version > SCHEMA_VERSION:
             raise FormatError(f"written by a newer BN Studio (study schema {version})", str(self.path))
+
+    # ------------------------------------------------------------------ runs
+    def open_run(self, executor: str = "") -> int:
+        """Start a run of this process: mark runs whose process died ``interrupted``, refuse (StudyBusy) if
+        another live process runs the study, record this run; returns its id."""
+        from bnstudio.experiment.status import run_outcome
+
+        me, host, now = os.getpid(), socket.gethostname(), time.time()
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")      # one process at a time reads and takes the lease
+            for run in self.runs(outcome="running"):
+                if run["pid"] != me or run["host"] != host:
+                    if run_outcome(run) == "running":
+                        raise StudyBusy(f"{self.path}: the study is running in process {run['pid']} on "
+                                        f"{run['host']} (started {time.ctime(run['started'])}); wait for it or stop it")
+                self.db.execute("UPDATE runs SET outcome = 'interrupted' WHERE id = ?", (run["id"],))
+            cursor = self.db.execute("INSERT INTO runs (pid, host, started, updated, executor) VALUES (?, ?, ?, ?, ?)",
+                                     (me, host, now, now, executor))
+        self.run_id = cursor.lastrowid
+        return self.run_id
+
+    def close_run(self, outcome: str) -> None:
+        """End this process's run: ``finished``, ``stopped`` (on request, Ctrl+C) or ``failed`` (an error)."""
+        if self.run_id is None:
+            return
+        with self.db:
+            self.db.execute("UPDATE runs SET ended = ?, outcome = ? WHERE id = ?", (time.time(), outcome, self.run_id))
+        self.run_id = None
+
+    def runs(self, outcome: str | None = None) -> list[dict[str, Any]]:
+        """Every run of the study, oldest first (``outcome``: only those)."""
+        sql = f"SELECT {', '.join(RUN_COLUMNS)} FROM runs" + (" WHERE outcome = ?" if outcome else "") + " ORDER BY id"
+        return [dict(zip(RUN_COLUMNS, row)) for row in self.db.execute(sql, (outcome,) if outcome else ())]
 
     def __enter__(self) -> "StudyStore":
         return self
@@ -78,8 +124,12 @@ class StudyStore:
         return self._meta("study")
 
     def set_state(self, state: dict[str, Any]) -> None:
-        """What the running study says about itself (workers, start time, running tasks) for other readers."""
-        self._set_meta("state", state)
+        """What the running study says about itself (workers, start time, running tasks) for other readers; also
+        the heartbeat of the open run."""
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('state', ?)", (json.dumps(state),))
+            if self.run_id is not None:
+                self.db.execute("UPDATE runs SET updated = ? WHERE id = ?", (time.time(), self.run_id))
 
     def state(self) -> dict[str, Any] | None:
         return self._meta("state")
@@ -114,6 +164,11 @@ class StudyStore:
             else:
                 self.db.execute("UPDATE tasks SET status = 'failed', attempts = attempts + 1, error = ?, seconds = ?, "
                                 "worker = ?, finished = ? WHERE key = ?", (error, seconds, worker, time.time(), key))
+
+    def lost(self, keys: Iterable[str]) -> None:
+        """Count an attempt of each task in ``keys`` whose worker died before it finished (it stays pending)."""
+        with self.db:
+            self.db.executemany("UPDATE tasks SET attempts = attempts + 1 WHERE key = ?", [(k,) for k in keys])
 
     def counts(self) -> dict[str, int]:
         """Current tasks per status (every status present, zero or more)."""

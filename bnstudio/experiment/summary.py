@@ -1,13 +1,16 @@
 """What a study found, from its store: tables, wins/draws/losses and paired tests (no plotting here).
 
 * **Cells** (Zhou Table 4-2): per data set, structure and method, the mean and the sample standard deviation of a
-  metric over the folds and seeds that finished.
+  metric over the folds and seeds that finished. A cell with fewer finished runs than the study asks for
+  (folds × seeds) is *partial*: the report marks it and leaves it out of every comparison.
 * **Comparisons**: each method against the study's baseline on the same structure, paired by data set on the
-  cells' means: wins / draws / losses (a draw: the means differ by at most :data:`DRAW_TOLERANCE`), the
-  two-sided Wilcoxon signed-rank test on the differences (zeros dropped) and the two-sided sign test
-  (binomial, p = 1/2, on wins vs losses), both from scipy.
+  cells' means, complete cells only (the data sets left out are counted): wins / draws / losses (a draw: the
+  means differ by at most :data:`DRAW_TOLERANCE`), the two-sided Wilcoxon signed-rank test on the differences
+  (zeros dropped) and the two-sided sign test (binomial, p = 1/2, on wins vs losses), both from scipy.
 * **Query studies**: per query, the mean squared error of each method's answers over the data sets (Singh
-  §4.6), its split into bias² and variance over the data sets, and the same comparisons paired by query.
+  §4.6) and its split into bias² and variance over the data sets. The queries of one data set share its rows
+  and its fitted network, so they are not independent samples: the comparisons pair the *data sets* (the
+  independent unit), each by its squared error averaged over the queries (:func:`dataset_errors`).
 
 Lower is better for error, brier, ae, se, mse, time and iterations; higher for cll, ll and auc.
 """
@@ -32,11 +35,19 @@ class Cell:
     sd: float
     n: int
     dropped: int = 0
+    runs: int = 0           # finished tasks of the cell (whatever their value of this metric)
+    expected: int = 0       # tasks the study asks for (folds × seeds); 0: unknown
+
+    @property
+    def partial(self) -> bool:
+        """Fewer runs finished than the study asks for (an interrupted, running or failing study)."""
+        return self.runs < self.expected
 
 
 @dataclass
 class Comparison:
-    """``method`` against ``baseline`` on ``structure`` for ``metric``, paired over ``n`` data sets or queries."""
+    """``method`` against ``baseline`` on ``structure`` for ``metric``, paired over ``n`` units (``unit``: what
+    was paired); ``left_out``: units left out because a cell was partial."""
 
     structure: str
     method: str
@@ -49,6 +60,8 @@ class Comparison:
     wilcoxon_p: float
     sign_p: float
     mean_difference: float
+    unit: str = "data sets"
+    left_out: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -65,16 +78,36 @@ def metric_values(rows: Iterable[dict[str, Any]], metric: str) -> dict[tuple[str
     return out
 
 
-def cells(rows: Iterable[dict[str, Any]], metric: str) -> dict[tuple[str, str, str], Cell]:
+def expected_runs(study: dict[str, Any]) -> int:
+    """Tasks per (data set, structure, method) that the study asks for: folds (1 for a split or a query
+    study) × seeds."""
+    return int(study.get("folds") or 1) * max(1, len(study.get("seeds") or [0]))
+
+
+def finished_runs(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str, str], int]:
+    """(data set, structure, method) -> its finished (``done``) tasks."""
+    out: dict[tuple[str, str, str], int] = {}
+    for row in rows:
+        if row.get("status") == "done":
+            key = (row["dataset"], row["structure"], row["method"])
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def cells(rows: Iterable[dict[str, Any]], metric: str, expected: int = 0) -> dict[tuple[str, str, str], Cell]:
     """Mean and sample standard deviation (0 for one value) of ``metric`` per (data set, structure, method);
-    NaN values are left out and counted in ``dropped``."""
+    NaN values are left out and counted in ``dropped``; a cell with fewer than ``expected`` finished runs is
+    :attr:`Cell.partial`."""
+    rows = list(rows)
+    runs = finished_runs(rows)
     out = {}
     for key, values in metric_values(rows, metric).items():
         v = np.array(values)
         kept = v[~np.isnan(v)]
         with np.errstate(invalid="ignore"):    # sd of values with an infinity is NaN: reported as such
             sd = float(np.std(kept, ddof=1)) if len(kept) > 1 else 0.0
-        out[key] = Cell(float(kept.mean()) if len(kept) else math.nan, sd, len(kept), int(len(v) - len(kept)))
+        out[key] = Cell(float(kept.mean()) if len(kept) else math.nan, sd, len(kept), int(len(v) - len(kept)),
+                        runs[key], expected)
     return out
 
 
@@ -106,43 +139,39 @@ def paired_comparison(method_values: Sequence[float], baseline_values: Sequence[
 
 
 def comparisons(rows: list[dict[str, Any]], metric: str, structures: Sequence[str], methods: Sequence[str],
-                baseline: str) -> list[Comparison]:
-    """Every method against ``baseline`` on every structure, paired by data set."""
-    table = cells(rows, metric)
+                baseline: str, expected: int = 0) -> list[Comparison]:
+    """Every method against ``baseline`` on every structure, paired by data set over the data sets where both
+    cells are complete (``expected`` runs each); the others are counted in ``left_out``."""
+    table = cells(rows, metric, expected)
     datasets = sorted({d for d, _, _ in table})
     out = []
     for structure in structures:
         for method in methods:
             if method == baseline:
                 continue
-            pairs = [(table[d, structure, method].mean, table[d, structure, baseline].mean) for d in datasets
-                     if (d, structure, method) in table and (d, structure, baseline) in table]
-            if pairs:
-                a, b = zip(*pairs)
-                out.append(paired_comparison(a, b, metric, structure, method, baseline))
+            both = [(table[d, structure, method], table[d, structure, baseline]) for d in datasets
+                    if (d, structure, method) in table and (d, structure, baseline) in table]
+            pairs = [(a.mean, b.mean) for a, b in both if not (a.partial or b.partial)]
+            if both:
+                a, b = zip(*pairs) if pairs else ((), ())
+                found = paired_comparison(a, b, metric, structure, method, baseline)
+                found.left_out = len(both) - len(pairs)
+                out.append(found)
     return out
 
 
 # ---------------------------------------------------------------------------------------------- query studies
 def query_summary(rows: list[dict[str, Any]], structures: Sequence[str], methods: Sequence[str],
-                  baseline: str) -> dict[str, Any]:
-    """Per method: per-query MSE, bias² and variance over data sets; comparisons with the baseline by query."""
-    answers = _by_method(rows, "answers")
+                  baseline: str, expected: int = 0) -> dict[str, Any]:
+    """Per method: per-query MSE, bias² and variance over data sets, and per data set its squared error averaged
+    over the queries; comparisons with the baseline paired by data set (:func:`dataset_errors`). A method with
+    fewer than ``expected`` data sets finished is marked ``partial``."""
     truth = next((np.asarray(r["metrics"]["truth"]) for r in rows if r.get("status") == "done"), None)
     per_method: dict[str, Any] = {}
-    for (structure, method), values in answers.items():
-        mse = ((values - truth) ** 2).mean(axis=0)
-        bias2 = (values.mean(axis=0) - truth) ** 2
-        per_method[f"{structure}/{method}"] = {"structure": structure, "method": method, "datasets": len(values),
-                                               "mse": mse.tolist(), "bias2": bias2.tolist(),
-                                               "variance": values.var(axis=0).tolist(), "mean_mse": float(mse.mean())}
-    mean_cpt = _by_method(rows, "mean_cpt_answers")
-    for (structure, method), values in mean_cpt.items():
-        mse = ((values - truth) ** 2).mean(axis=0)
-        per_method[f"{structure}/{method} (mean CPTs)"] = {
-            "structure": structure, "method": f"{method} (mean CPTs)", "datasets": len(values), "mse": mse.tolist(),
-            "bias2": ((values.mean(axis=0) - truth) ** 2).tolist(), "variance": values.var(axis=0).tolist(),
-            "mean_mse": float(mse.mean())}
+    for key, suffix in (("answers", ""), ("mean_cpt_answers", " (mean CPTs)")):
+        for (structure, method), (names, values) in _by_method(rows, key).items():
+            per_method[f"{structure}/{method}{suffix}"] = _query_entry(structure, f"{method}{suffix}", names,
+                                                                      values, truth, expected)
     compared = []
     for structure in structures:
         base = per_method.get(f"{structure}/{baseline}")
@@ -150,17 +179,55 @@ def query_summary(rows: list[dict[str, Any]], structures: Sequence[str], methods
             continue
         for entry in per_method.values():
             if entry["structure"] == structure and entry["method"] != baseline:
-                compared.append(paired_comparison(entry["mse"], base["mse"], "mse", structure, entry["method"],
-                                                  baseline))
+                compared.append(_paired_by_dataset(entry, base, structure, baseline))
     return {"truth": None if truth is None else truth.tolist(), "methods": per_method,
             "comparisons": [c.to_json() for c in compared]}
 
 
-def _by_method(rows: list[dict[str, Any]], key: str) -> dict[tuple[str, str], np.ndarray]:
-    """(structure, method) -> (data sets, queries) answers, data sets in a fixed (name) order."""
+def dataset_errors(names: Sequence[str], values: np.ndarray, truth: np.ndarray) -> dict[str, float]:
+    """Per data set d, its squared error averaged over the Q queries, (1/Q) Σ_q (ζ_dq − ζ*_q)² (several
+    tasks of one data set, e.g. seeds, averaged too). The data sets are independent samples of the generating
+    network, the queries of one data set are not (they share its rows and its fitted network), so this is the
+    unit a paired test may treat as independent."""
+    per_task = ((np.asarray(values, dtype=float) - truth) ** 2).mean(axis=1)
+    grouped: dict[str, list[float]] = {}
+    for name, error in zip(names, per_task):
+        grouped.setdefault(name, []).append(float(error))
+    return {name: float(np.mean(errors)) for name, errors in sorted(grouped.items())}
+
+
+def _query_entry(structure: str, method: str, names: list[str], values: np.ndarray, truth: np.ndarray,
+                 expected: int) -> dict[str, Any]:
+    """One method's query table entry: per-query MSE, bias² and variance over the data sets, per data set
+    error, how many data sets finished."""
+    mse = ((values - truth) ** 2).mean(axis=0)
+    finished = len(set(names))
+    return {"structure": structure, "method": method, "datasets": finished, "expected": expected,
+            "partial": finished < expected, "mse": mse.tolist(),
+            "bias2": ((values.mean(axis=0) - truth) ** 2).tolist(), "variance": values.var(axis=0).tolist(),
+            "mean_mse": float(mse.mean()), "dataset_mse": dataset_errors(names, values, truth)}
+
+
+def _paired_by_dataset(entry: dict[str, Any], base: dict[str, Any], structure: str, baseline: str) -> Comparison:
+    """``entry`` against ``base``, paired over the data sets both finished (the others counted as left out)."""
+    a, b = entry["dataset_mse"], base["dataset_mse"]
+    common = sorted(set(a) & set(b))
+    found = paired_comparison([a[d] for d in common], [b[d] for d in common], "mse", structure, entry["method"],
+                              baseline)
+    found.unit = "data sets (queries averaged per data set)"
+    found.left_out = len(set(a) | set(b)) - len(common)
+    return found
+
+
+def _by_method(rows: list[dict[str, Any]], key: str) -> dict[tuple[str, str], tuple[list[str], np.ndarray]]:
+    """(structure, method) -> (data set of each finished task, (tasks, queries) answers), by data set name."""
     grouped: dict[tuple[str, str], list[tuple[str, list[float]]]] = {}
     for row in rows:
         metrics = row.get("metrics") or {}
         if row.get("status") == "done" and key in metrics:
             grouped.setdefault((row["structure"], row["method"]), []).append((row["dataset"], metrics[key]))
-    return {k: np.array([a for _, a in sorted(v)]) for k, v in grouped.items()}
+    out = {}
+    for k, v in grouped.items():
+        v.sort(key=lambda item: item[0])
+        out[k] = ([name for name, _ in v], np.array([a for _, a in v]))
+    return out

@@ -1,9 +1,11 @@
 """The tasks of a study — one per (data set, structure, method, fold, seed) — and their keys.
 
 A key is the SHA-256 of everything the task's result depends on: the data set's fingerprint (file bytes and
-spec), the structure (a given network by its file's bytes) and method with all their options, the split (folds or test fraction), the fold, the seed,
-the queries of a query study and :data:`TASK_VERSION` (raised when the evaluation itself changes). The same study
-run again therefore finds its finished tasks; a changed option, file or seed gives new keys.
+spec), the structure (a given network by its file's bytes) and method with all their options, the split (folds or
+test fraction), the fold, the seed, the queries of a query study, and the code that computes it: the package
+version and :func:`~bnstudio.experiment.fingerprint.code_fingerprint` (the source of every module a task can
+run). The same study run again with the same code therefore finds its finished tasks; a changed option, file,
+seed or learner gives new keys (the old rows stay in the store, out of the report).
 """
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from bnstudio import __version__
+from bnstudio.experiment.fingerprint import code_fingerprint
 from bnstudio.experiment.spec import Study
 
-#: raise when what a task computes changes, so that stored results are not reused
-TASK_VERSION = 1
+#: the layout of a key's content (the code itself is in :func:`code_fingerprint`)
+TASK_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -36,8 +40,10 @@ class Task:
 
 
 def task_key(content: Mapping[str, Any]) -> str:
-    """The key of a task: SHA-256 of its canonical JSON (sorted keys), 32 hex digits."""
-    text = json.dumps({"version": TASK_VERSION, **content}, sort_keys=True, separators=(",", ":"), default=str)
+    """The key of a task: SHA-256 of its canonical JSON (sorted keys) with the code that computes it (package
+    version, source fingerprint), 32 hex digits."""
+    content = {"version": TASK_VERSION, "package": __version__, "code": code_fingerprint(), **content}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 

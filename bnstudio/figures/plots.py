@@ -6,6 +6,9 @@ functions only, so importing this module (or :mod:`bnstudio.figures.report`) loa
   x = the baseline's score, y = the other method's, with one-standard-deviation bars; below the diagonal the
   method is better when lower is better.
 * :func:`curves` — convergence: an objective per iteration, one line per method.
+* :func:`critical_difference` — Demšar's (2006, §3.2.2, Fig. 1) critical-difference diagram: the average ranks
+  on an axis, the Nemenyi critical difference above it and a bar joining each group of methods whose ranks
+  differ by less than it (not significantly different).
 
 The report describes its figures as :class:`~bnstudio.experiment.figure_jobs.FigureJob` values (the core knows
 no plotting library) and :func:`draw_all` draws them, serially or on
@@ -30,7 +33,8 @@ PARALLEL_FROM = 8          # fewer figures are drawn here: a worker's start (mat
 def draw(job: FigureJob) -> list[Path]:
     """Draw ``job``; returns the files written."""
     job.stem.parent.mkdir(parents=True, exist_ok=True)
-    return {"scatter": scatter, "curves": curves}[job.kind](*job.args, job.stem, title=job.title, **job.options)
+    return {"scatter": scatter, "curves": curves, "cd": critical_difference}[job.kind](
+        *job.args, job.stem, title=job.title, **job.options)
 
 
 def draw_all(jobs: Sequence[FigureJob], workers: int = 1) -> None:
@@ -70,21 +74,25 @@ def _save(fig: "Figure", stem: Path) -> list[Path]:
 
 def scatter(x: Sequence[float], y: Sequence[float], stem: Path, *, xlabel: str, ylabel: str, title: str,
             xerr: Sequence[float] | None = None, yerr: Sequence[float] | None = None,
-            labels: Sequence[str] | None = None, log: bool = False) -> list[Path]:
-    """Method against baseline with the diagonal y = x; returns the PNG and SVG paths."""
+            labels: Sequence[str] | None = None, log: bool = False,
+            partial: Sequence[bool] | None = None) -> list[Path]:
+    """Method against baseline with the diagonal y = x; points flagged in ``partial`` (a cell with fewer runs
+    than the study asks for) are drawn hollow. Returns the PNG and SVG paths."""
     fig = _figure((4.6, 4.4))
     ax = fig.add_subplot()
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     ax.errorbar(x, y, xerr=xerr, yerr=yerr, fmt="o", ms=5, color="#1f5fa8", ecolor="#9bb7d8", elinewidth=1,
                 capsize=2)
+    hollow = np.asarray(partial if partial is not None else [False] * len(x), dtype=bool)
+    if hollow.any():
+        ax.plot(x[hollow], y[hollow], "o", ms=5, color="white", markeredgecolor="#1f5fa8", zorder=3)
     values = np.concatenate([x, y])
     low, high = float(values.min()), float(values.max())
     if log:
         ax.set_xscale("log")
         ax.set_yscale("log")
         low = float(values[values > 0].min()) if (values > 0).any() else 1e-6
-    pad = (high - low) * 0.08 if not log and high > low else 0.0
-    limits = (low - pad, high + pad) if not log else (low / 1.5, high * 1.5)
+    limits = _diagonal_limits(low, high, log)
     ax.plot(limits, limits, color="#888888", lw=1, ls="--")
     ax.set_xlim(*limits)        # the same scale on both axes: the diagonal is the 45° line
     ax.set_ylim(*limits)
@@ -95,6 +103,21 @@ def scatter(x: Sequence[float], y: Sequence[float], stem: Path, *, xlabel: str, 
     _place_labels(fig, ax, x, y, labels or [])
     ax.grid(True, lw=0.4, alpha=0.5)
     return _save(fig, stem)
+
+
+def _diagonal_limits(low: float, high: float, log: bool) -> tuple[float, float]:
+    """Both axes' range: the values with 8 % room (a factor 1.5 on a log scale). One value alone (every point
+    equal) gets room around it too: equal low and high limits make a singular axis, which matplotlib warns
+    about and widens by itself.
+
+    >>> [round(v, 3) for v in _diagonal_limits(0.2, 0.2, log=False)]
+    [0.19, 0.21]
+    """
+    if log:
+        high = max(high, low)
+        return low / 1.5, high * 1.5
+    pad = (high - low) * 0.08 if high > low else max(abs(low) * 0.05, 1e-3)
+    return low - pad, high + pad
 
 
 LABEL_OFFSETS = ((4, 3), (4, -10), (-4, 3), (-4, -10), (0, 7), (0, -14))  # points: right, then left, above, below
@@ -135,4 +158,52 @@ def curves(series: Sequence[tuple[str, Sequence[float]]], stem: Path, *, ylabel:
     ax.set_title(title, fontsize=10)
     ax.grid(True, lw=0.4, alpha=0.5)
     ax.legend(fontsize=8)
+    return _save(fig, stem)
+
+
+def rank_groups(ranks: Sequence[float], cd: float) -> list[tuple[int, int]]:
+    """The maximal runs (first, last), in the order of sorted ``ranks``, of two or more methods whose average
+    ranks lie within less than ``cd`` of each other: Demšar's bars of not significantly different methods."""
+    order = sorted(ranks)
+    groups: list[tuple[int, int]] = []
+    for first in range(len(order)):
+        last = first
+        while last + 1 < len(order) and order[last + 1] - order[first] < cd:
+            last += 1
+        if last > first and not any(a <= first and last <= b for a, b in groups):
+            groups.append((first, last))
+    return groups
+
+
+def critical_difference(names: Sequence[str], ranks: Sequence[float], cd: float, stem: Path, *,
+                        title: str) -> list[Path]:
+    """The critical-difference diagram of methods ``names`` with average ``ranks`` (1 = best, on the left) and
+    the Nemenyi critical difference ``cd`` (Demšar 2006 §3.2.2, Fig. 1); returns the PNG and SVG paths."""
+    k = len(names)
+    order = sorted(range(k), key=lambda j: ranks[j])
+    groups = rank_groups(ranks, cd)
+    half = (k + 1) // 2
+    fig = _figure((6.4, 1.3 + 0.28 * (half + len(groups))))
+    ax = fig.add_subplot()
+    ax.set_xlim(0.5 - 0.9 * (k > 3), max(k, 1 + cd) + 0.5 + 0.9 * (k > 3))
+    ax.set_ylim(half + 1.2, -1.6)
+    ax.axis("off")
+    ax.plot([1, k], [0, 0], color="black", lw=1)
+    for r in range(1, k + 1):
+        ax.plot([r, r], [0, -0.15], color="black", lw=1)
+        ax.text(r, -0.25, str(r), ha="center", va="bottom", fontsize=8)
+    ax.plot([1, 1 + cd], [-1.1, -1.1], color="#b22222", lw=2)     # longer than the axis: nothing differs
+    ax.text(1 + cd / 2, -1.2, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=8, color="#b22222")
+    for position, j in enumerate(order):
+        left = position < half
+        row = (position if left else k - 1 - position) + 1
+        end = 0.5 - 0.6 * (k > 3) if left else k + 0.5 + 0.6 * (k > 3)
+        ax.plot([ranks[j], ranks[j], end], [0, row, row], color="#1f5fa8", lw=1)
+        ax.text(end, row - 0.1, f"{names[j]} ({ranks[j]:.2f})", ha="left" if not left else "right", va="bottom",
+                fontsize=8)
+    sorted_ranks = [ranks[j] for j in order]
+    for level, (first, last) in enumerate(groups):
+        y = 0.35 + 0.3 * level
+        ax.plot([sorted_ranks[first] - 0.03, sorted_ranks[last] + 0.03], [y, y], color="black", lw=3)
+    ax.set_title(title, fontsize=9)
     return _save(fig, stem)

@@ -92,7 +92,8 @@ class Actions:
         self.open_data = self._make("Open &Data…", lambda: w.show_dock("data") or w.data_panel.open_file(),
                                     "Ctrl+Shift+D")
         self.learn_parameters = self._make("Learn &Parameters…", lambda: w.show_dock("training"), "Ctrl+Shift+P")
-        self.learn_structure = self._make("Learn &Structure…", lambda: w.show_dock("structure"), "Ctrl+Shift+S")
+        self.learn_structure = self._make("Learn &Structure…", lambda: w.show_dock("structure"),
+                                     "Ctrl+Shift+L")   # Ctrl+Shift+S is Save As
         self.query_panel = self._make("&Query and Error Bars…", lambda: w.show_dock("query"), "Ctrl+Shift+Q")
         self.set_ess = self._make("Set &Effective Sample Size for All Nodes…", w.ask_ess_for_all)
         self.set_ess.setToolTip("Dirichlet counts = CPT × ESS for every node (priors for learning and error bars)")

@@ -42,6 +42,7 @@ from bnstudio.gui.session import SessionPart, SessionParts, decision_part, proje
 class Document(QObject):
     """A network being edited; see the module docstring."""
 
+    network_closing = Signal()            # the open network is about to be replaced: forget what was shown of it
     network_replaced = Signal()           # a different Network object (new, open)
     network_changed = Signal(object)      # a core Event, after the change
     positions_changed = Signal(list)      # names whose net.positions changed
@@ -84,7 +85,9 @@ class Document(QObject):
     def replace_network(self, net: Network, path: str | Path | None = None, project: Any = None,
                         evidence: dict[str, Any] | None = None, decisions: DecisionPart | None = None) -> None:
         """Start editing ``net`` (a fresh undo history, clean state); ``decisions`` makes it an influence
-        diagram (its decision variables must be variables of ``net``)."""
+        diagram (its decision variables must be variables of ``net``). ``network_closing`` goes first: every
+        panel clears what it showed of the old network (:mod:`bnstudio.gui.document_reset`)."""
+        self.network_closing.emit()
         self.network.events.unsubscribe(self._on_event)
         self.beliefs.detach()
         self.undo_stack.clear()
@@ -231,6 +234,11 @@ class Document(QObject):
 
     def posteriors(self) -> dict[str, np.ndarray] | None:
         return self.beliefs.posteriors()
+
+    @property
+    def edit_count(self) -> int:
+        """How many times the undo stack moved (an edit, undo or redo) since the document was made."""
+        return self._edits
 
     def _after_command(self, _index: int = 0) -> None:
         self._edits += 1

@@ -30,6 +30,7 @@ from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
 from bnstudio.gui.panels import analysis_panels, install_panels, open_cpt_row_index, panels_built, shutdown_panels
 from bnstudio.gui.properties import PropertiesPanel
 from bnstudio.gui.recovery import Recovery
+from bnstudio.gui.session import count
 
 APP_NAME = "BN Studio"
 HELP_TEXT = """<h3>Mouse and keyboard</h3><table cellspacing=4>
@@ -216,7 +217,7 @@ class MainWindow(QMainWindow):
         nodes, arcs = len(net), len(net.arcs())
         if doc.decisions is not None:     # utility nodes, informational and utility arcs too
             nodes, arcs = nodes + len(doc.decisions.utilities), arcs + len(doc.decisions.arcs())
-        self.summary_label.setText(f"{nodes} nodes · {arcs} arcs")
+        self.summary_label.setText(f"{count(nodes, '{} node', '{} nodes')} · {count(arcs, '{} arc', '{} arcs')}")
         evidence = doc.evidence
         if not evidence:
             self.evidence_label.setText("No evidence")

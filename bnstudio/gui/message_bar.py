@@ -15,6 +15,8 @@ STYLES = {
 }
 HIDE_AFTER_MS = {"info": 6000, "warning": 12000, "error": 15000}
 
+#: what a panel shows while its answer for the open document is not there yet (never an older number)
+COMPUTING = "Computing…"
 
 class MessageBar(QFrame):
     """Shows one message at a time, with optional action buttons; hides itself after a while (unless sticky)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
 from bnstudio.gui.dock_layout import make_dock
 from bnstudio.gui.resources import resource_root
+from bnstudio.gui import document_reset, wheel_guard
 from bnstudio.gui.window_parts import WindowParts
 
 
@@ -35,10 +36,12 @@ def install_panels(window: WindowParts) -> None:
     """Dock the four panels' places (empty until first use) and build the panels when they are first needed
     (called once from the window's constructor)."""
     window.built_panels = None
+    wheel_guard.install()     # the wheel scrolls the docks; it never changes an unfocused setting
     for key in ANALYSIS_DOCKS:
         window.docks[key] = dock = make_dock(window, key, QWidget())
         dock.visibilityChanged.connect(lambda shown: shown and analysis_panels(window))
     window.document.network_replaced.connect(lambda: _open_project_in_panels(window))
+    document_reset.install(window)   # opening another network clears every panel's view of the old one
 
 
 def analysis_panels(window: WindowParts) -> dict[str, Any]:

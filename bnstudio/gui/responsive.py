@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QWidget
+from PySide6.QtWidgets import QBoxLayout, QComboBox, QFrame, QScrollArea, QSplitter, QWidget
 
 
 class ContentScrollArea(QScrollArea):
@@ -34,6 +34,50 @@ class ContentScrollArea(QScrollArea):
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
             self.updateGeometry()   # wrapped text changes height with the width
+
+
+#: characters a combo box of variable names shows whole at least (ALARM's HYPOVOLEMIA, ERRLOWOUTPUT, ...)
+NAME_CHARS = 13
+
+
+def fit_names(*combos: QComboBox) -> None:
+    """Combo boxes of variable names as wide as :data:`NAME_CHARS` characters at least (seen: "HYPOVOLEMI" in
+    the Data panel's Target box, sized when it held "(none)" only) and wider for longer names they hold."""
+    for combo in combos:
+        combo.setMinimumContentsLength(NAME_CHARS)
+        combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+
+
+class WideRow(QWidget):
+    """``first`` beside ``second`` from ``wide`` pixels of width up, ``first`` above ``second`` below that (no
+    handle: for two parts that belong together, e.g. a query's settings and its answer). Side by side they
+    share the width by ``stretch``; one above the other, ``first`` keeps its own height and ``second`` takes
+    the rest (so the second's content starts right under the first)."""
+
+    def __init__(self, first: QWidget, second: QWidget, wide: int, stretch: tuple[int, int] = (1, 1),
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.wide = wide
+        self.stretch = stretch
+        self.box = QBoxLayout(QBoxLayout.TopToBottom, self)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.box.addWidget(first, 0)
+        self.box.addWidget(second, 1)
+
+    def _orient(self, width: int) -> None:
+        direction = QBoxLayout.LeftToRight if width >= self.wide else QBoxLayout.TopToBottom
+        if self.box.direction() != direction:
+            self.box.setDirection(direction)
+            for index, stretch in enumerate(self.stretch if direction == QBoxLayout.LeftToRight else (0, 1)):
+                self.box.setStretch(index, stretch)
+
+    def heightForWidth(self, width: int) -> int:  # Qt override: the height in the arrangement of that width
+        self._orient(width)
+        return super().heightForWidth(width)
+
+    def resizeEvent(self, event) -> None:  # Qt override
+        self._orient(event.size().width())
+        super().resizeEvent(event)
 
 
 class ResponsiveSplitter(QSplitter):

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QDockWidget, QMenuBar, QStatusBar, QStyle, QToolBa
 from bnstudio.gui.canvas import NetworkScene, NetworkView
 from bnstudio.gui.cpt_editor import CptEditor
 from bnstudio.gui.document import Document
+from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.settings import Settings
 
 if TYPE_CHECKING:   # the analysis panels are built on first use (bnstudio.gui.panels): importing them is slow
@@ -35,6 +36,7 @@ class WindowParts(Protocol):
     training_panel: "TrainingPanel"
     structure_panel: "StructurePanel"
     query_panel: "QueryPanel"
+    message_bar: MessageBar         # over the canvas
 
     # window behaviour the menus call
     def show_message(self, level: str, text: str) -> None: ...

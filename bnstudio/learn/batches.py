@@ -1,5 +1,5 @@
 """Chunked batches: every batch that grows with the work (data rows, bags, parameter draws) is cut into chunks
-that fit the memory budget, and the chunk results are accumulated (GUIDE §3.15).
+that fit the memory budget, and the chunk results are accumulated (docs/architecture.md §3.15).
 
 One batched propagation of the engine needs about ``engine.memory_budget / engine.batch_capacity()`` bytes per
 batch element (evidence case × parameter set); the caller adds its own arrays per element. A chunk holds as

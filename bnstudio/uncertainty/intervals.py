@@ -5,12 +5,14 @@
   quantile interval. A Beta needs σ² < m(1 − m) (else "degenerate"); a < 1 or b < 1 makes it U- or J-shaped
   (flagged: mass piles up at 0 or 1 and the interval is less trustworthy). When a + b exceeds
   :data:`BETA_NORMAL_LIMIT` (an effective sample size of 1e300 gives a ≈ 1e299) the quantile routine loses
-  precision and then returns NaN; the Beta is then normal to within O(1/√(a + b)) in skewness, so its
+  precision and then returns NaN (or, in some scipy releases, warns that its series gave up, which is taken
+  the same way below that limit too); the Beta is then normal to within O(1/√(a + b)) in skewness, so its
   quantiles are taken as m ± z·σ (clipped to [0, 1]). No NaN reaches the result.
 """
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 from bnstudio.errors import ValidationError
@@ -81,7 +83,12 @@ def _beta_quantiles(a: float, b: float, level: float, normal: tuple[float, float
     if a + b <= BETA_NORMAL_LIMIT:
         from scipy import stats
 
-        low, high = float(stats.beta.ppf(0.5 - level / 2, a, b)), float(stats.beta.ppf(0.5 + level / 2, a, b))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)    # scipy 1.14: "Series evaluation exceeded ..."
+            try:
+                low, high = float(stats.beta.ppf(0.5 - level / 2, a, b)), float(stats.beta.ppf(0.5 + level / 2, a, b))
+            except RuntimeWarning:
+                low = high = math.nan
         if math.isfinite(low) and math.isfinite(high):
             return low, high
     return float(normal[0]), float(normal[1])

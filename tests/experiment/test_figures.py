@@ -64,3 +64,15 @@ def test_names_of_close_points_do_not_overlap():
     boxes = [t.get_window_extent(renderer) for t in ax.texts]
     assert [t.get_text() for t in ax.texts] == ["sachs-Akt", "alarm-BP", "insurance-PropCost", "corral"]
     assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+
+def test_a_scatter_of_equal_points_draws_without_a_singular_axis_warning(tmp_path):
+    """Seen: matplotlib's "identical low and high xlims" warning in the terminal (one data set, equal scores).
+    Warnings are errors in the suite, so drawing it at all is the check."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        paths = plots.scatter([0.2], [0.2], tmp_path / "one", xlabel="mp", ylabel="clgd", title="one point")
+        plots.scatter([0.0, 0.0], [0.0, 0.0], tmp_path / "zero", xlabel="mp", ylabel="clgd", title="zeros")
+    assert paths[0].stat().st_size > 0

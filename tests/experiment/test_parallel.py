@@ -6,12 +6,14 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 from bnstudio.experiment.executors import LocalExecutor, SerialExecutor
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.spec import load_study
+from bnstudio.experiment.store import StudyStore
 from tests.experiment.helpers import numbers, worker_state, write_study
 
 
@@ -61,6 +63,9 @@ def test_a_killed_local_worker_does_not_stop_the_study(tmp_path, serial):
     assert reporter.killed is not None
     assert (summary.done, summary.failed) == (36, 0)
     assert numbers(summary.store) == serial
+    with StudyStore(summary.store, create=False) as store:      # the lost attempts are counted
+        attempts = [r["attempts"] for r in store.rows()]
+    assert summary.lost >= 1 and sum(attempts) == 36 + summary.lost and max(attempts) >= 2
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no forkserver on Windows")
@@ -80,9 +85,15 @@ def test_local_workers_are_forked_with_the_task_modules_already_imported():
 
 
 @pytest.mark.timeout(120)
-def test_a_dask_local_cluster_gives_the_serial_numbers_even_when_a_worker_dies(tmp_path, serial):
+def test_a_dask_local_cluster_gives_the_serial_numbers_even_when_a_worker_dies(tmp_path, serial, monkeypatch):
+    """... and leaves nothing in the system's temporary folder (dask's own scratch folder used to stay there)."""
     pytest.importorskip("distributed")
     from bnstudio.experiment.dask_executor import DaskExecutor
+
+    system_temp = tmp_path / "system-temp"
+    system_temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(system_temp))
+    monkeypatch.setattr(tempfile, "tempdir", str(system_temp))
 
     executor = DaskExecutor(local_workers=2)
 
@@ -101,6 +112,7 @@ def test_a_dask_local_cluster_gives_the_serial_numbers_even_when_a_worker_dies(t
     with StudyStore(summary.store, create=False) as store:
         workers = {r["worker"] for r in store.rows()}
     assert all(w.startswith("tcp://") for w in workers)
+    assert executor.scratch is None and sorted(p.name for p in system_temp.iterdir()) == []
 
 
 def test_starting_the_forkserver_needs_no_numerical_import():

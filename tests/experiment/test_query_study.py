@@ -55,3 +55,20 @@ def test_a_query_study_scores_answers_against_the_true_network(tmp_path):
 def test_m_bagging_draws_floor_sqrt_n_rows_per_bag():
     learner = make_learner("bagged-mp", bags=3, m_bagging=True, seed=0)
     assert set(learner.bag_weights(np.ones(120)).sum(axis=1)) == {math.isqrt(120)}
+
+
+def test_a_query_report_pairs_data_sets_and_marks_a_method_that_did_not_finish_them_all(tmp_path):
+    from bnstudio.experiment.report import compose_report
+
+    summary = run_study(load_study(write_study(tmp_path, QUERIES, "q")), SerialExecutor())
+    with StudyStore(summary.store, create=False) as store:     # as if bagged was cut short on one data set
+        store.db.execute("UPDATE tasks SET status = 'pending' WHERE method = 'bagged' AND rowid = "
+                         "(SELECT MIN(rowid) FROM tasks WHERE method = 'bagged')")
+        store.db.commit()
+    report = compose_report(summary.store, tmp_path / "report")
+    found = report.document["queries"]
+    bagged = next(c for c in found["comparisons"] if c["method"] == "bagged")
+    assert (bagged["n"], bagged["left_out"], bagged["unit"]) == (3, 1, "data sets (queries averaged per data set)")
+    assert found["methods"]["true/bagged"]["partial"] and found["methods"]["true/bagged"]["datasets"] == 3
+    assert any("partial: bagged 3/4 data sets" in job.title for job in report.jobs)
+    assert report.document["status"] == "incomplete"

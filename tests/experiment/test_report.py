@@ -77,3 +77,43 @@ def test_report_of_a_missing_or_foreign_file_is_one_line_exit_2(tmp_path):
                               text=True)
         lines = done.stderr.strip().splitlines()
         assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith("bnstudio: error:"), done.stderr
+
+
+def test_the_report_has_friedman_over_all_methods_with_a_critical_difference_diagram(store, tmp_path):
+    from scipy.stats import friedmanchisquare
+
+    from bnstudio.experiment.html import page
+    from bnstudio.experiment.report import compose_report
+    from bnstudio.experiment.summary import cells
+    from bnstudio.figures.plots import draw
+
+    report = compose_report(store, tmp_path / "report")
+    tests = {(t["structure"], t["metric"]): t for t in report.document["friedman"]}
+    assert {("nb", "error"), ("tan", "error"), ("nb", "cll")} <= set(tests)
+    with StudyStore(store, create=False) as opened:
+        table = cells(opened.rows(), "error", 3)
+    values = np.array([[table[d, "nb", m].mean for m in ("mp", "clgd", "bag")] for d in ("corral", "asia-lung")])
+    t = tests["nb", "error"]
+    assert (t["n"], t["methods"], t["left_out"]) == (2, ["mp", "clgd", "bag"], 0)
+    if len(set(values[0])) == 3 and len(set(values[1])) == 3:
+        assert t["chi2"] == pytest.approx(friedmanchisquare(*values.T).statistic)
+    [job] = [j for j in report.jobs if j.kind == "cd" and j.stem.name == "cd_error_nb"]
+    assert [p.suffix for p in draw(job)] == [".png", ".svg"]
+    html = page(report.document, [], report.folder)
+    assert "Friedman, Nemenyi, Holm" in html and "Demšar" in html
+    with open(tmp_path / "report" / "tables" / "friedman.csv", encoding="utf-8") as handle:
+        assert len(list(csv.DictReader(handle))) == len(tests)
+
+
+def test_error_is_in_percent_in_the_figures_as_in_the_tables(store, tmp_path):
+    """Seen in the study view: the tables gave the error in %, the scatter figures' axes as fractions."""
+    from bnstudio.experiment.report import compose_report
+
+    report = compose_report(store, tmp_path / "out")
+    job = next(j for j in report.jobs if j.kind == "scatter" and j.title.startswith("error: nb+clgd vs nb+mp"))
+    assert job.options["xlabel"] == "mp error (%)" and job.options["ylabel"] == "clgd error (%)"
+    with open(report.folder / "tables" / "cells_error.csv", newline="") as handle:
+        means = {(r["dataset"], r["structure"], r["method"]): float(r["mean"]) for r in csv.DictReader(handle)}
+    datasets = job.options["labels"]
+    assert job.args[0] == pytest.approx([100 * means[d, "nb", "mp"] for d in datasets])
+    assert job.args[1] == pytest.approx([100 * means[d, "nb", "clgd"] for d in datasets])

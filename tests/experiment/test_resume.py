@@ -102,3 +102,48 @@ def test_a_store_that_is_not_a_study_file_is_one_error(tmp_path):
     bad.write_bytes(b"not a database at all" * 100)
     with pytest.raises(FormatError, match="not a study file"):
         StudyStore(bad, create=False)
+
+
+def test_the_code_fingerprint_covers_what_a_task_runs_and_changes_with_its_source(tmp_path, monkeypatch):
+    import shutil
+
+    from bnstudio.experiment import fingerprint
+
+    modules = fingerprint.closure()
+    assert {"bnstudio.experiment.evaluation", "bnstudio.experiment.scores", "bnstudio.learn.params.gradient",
+            "bnstudio.learn.params.wanbia", "bnstudio.learn.structure.api", "bnstudio.inference"} <= set(modules)
+    assert not [m for m in modules if m.startswith(("bnstudio.gui", "bnstudio.cli", "bnstudio.figures"))]
+    copy = tmp_path / "bnstudio"
+    shutil.copytree(fingerprint.ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(fingerprint, "ROOT", copy)
+    before = fingerprint.source_digest(fingerprint.closure())
+    gradient = copy / "learn" / "params" / "gradient.py"
+    gradient.write_text(gradient.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    assert fingerprint.source_digest(fingerprint.closure()) != before
+    assert fingerprint.code_fingerprint() == fingerprint.code_fingerprint()      # once per process
+
+
+def test_a_code_change_recomputes_every_task_and_the_report_shows_only_new_rows(tmp_path, monkeypatch):
+    from bnstudio.experiment import tasks
+    from bnstudio.experiment.report import compose_report
+
+    path = write_study(tmp_path)
+    run_study(load_study(path), SerialExecutor())
+    old = numbers(tmp_path / "small.sqlite")
+    monkeypatch.setattr(tasks, "code_fingerprint", lambda: "another-learner")
+    again = run_study(load_study(path), SerialExecutor())
+    assert (again.total, again.skipped, again.done) == (36, 0, 36)
+    with StudyStore(tmp_path / "small.sqlite", create=False) as store:
+        assert len(store.rows(current=False)) == 72
+        current = {r["key"] for r in store.rows()}
+    assert not current & set(old)
+    document = compose_report(tmp_path / "small.sqlite", tmp_path / "report").document
+    assert document["counts"] == {"pending": 0, "done": 36, "failed": 0}
+    assert {c["runs"] for table in document["tables"].values() for c in table["cells"].values()} == {3}
+
+
+def test_without_source_files_the_fingerprint_says_so(tmp_path, monkeypatch):
+    from bnstudio.experiment import fingerprint
+
+    monkeypatch.setattr(fingerprint, "ROOT", tmp_path / "frozen")
+    assert fingerprint.closure() == [] and fingerprint.code_fingerprint.__wrapped__() == "no-source"

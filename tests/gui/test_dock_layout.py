@@ -232,3 +232,71 @@ def test_at_first_sight_the_canvas_has_the_window_until_a_node_is_selected(qtbot
     w.show_dock("training")                     # a panel widens the right area to the panels' share
     settle(qtbot)
     assert w.docks["training"].width() == pytest.approx(dock_layout.RIGHT_FRACTION * w.width(), abs=30)
+
+
+def open_20k_example(qtbot, w: MainWindow) -> None:
+    from bnstudio.gui.resources import bundled_example
+
+    assert w.open_path(bundled_example("alarm-20k-missing.bnsproj"))
+    qtbot.waitUntil(lambda: w.data_panel.selection is not None, timeout=60000)
+
+
+def name_fits(combo, name: str = "HYPOVOLEMIA") -> bool:
+    """Whether ``combo`` is wide enough to show ``name`` whole (its frame and arrow besides the text)."""
+    return combo.width() >= combo.fontMetrics().horizontalAdvance(name) + 30
+
+
+@pytest.mark.parametrize("size", SCREENS)
+def test_the_data_panel_needs_no_sideways_scrolling_with_the_20k_example(qtbot, fresh_window, size):
+    """Seen at 1366x768: the Data panel wider than the screen, its Counts column, Target box and "Align to
+    network" cut off (a long path in one line, the discretise and target boxes side by side)."""
+    w = fresh_window
+    show_at(qtbot, w, size)
+    open_20k_example(qtbot, w)
+    w.show_dock("data")
+    settle(qtbot)
+    panel, area = w.data_panel, w.docks["data"].widget()
+    assert area.horizontalScrollBar().maximum() == 0, size
+    assert panel.summary.horizontalScrollBar().maximum() == 0, size      # every column, Counts included
+    for widget in (panel.split.target, panel.align_button, panel.open_button, panel.summary):
+        assert fully_visible(widget), (size, widget)
+    assert panel.split.target.currentText() == "BP"
+    panel.split.target.setCurrentText("HYPOVOLEMIA")
+    settle(qtbot)
+    assert name_fits(panel.split.target), (size, panel.split.target.width())
+
+
+@pytest.mark.parametrize("size", SCREENS)
+def test_every_query_setting_shows_whole_with_the_20k_example(qtbot, fresh_window, size):
+    """Seen at 1366x768: target, evidence, level and expert counts shared a ~130 px scroll area, the evidence
+    and "Expert counts, ESS" half hidden."""
+    w = fresh_window
+    show_at(qtbot, w, size)
+    open_20k_example(qtbot, w)
+    w.show_dock("query")
+    panel = w.query_panel
+    panel.set_target({"HYPOVOLEMIA": "TRUE"})
+    panel.set_ess(10.0)
+    settle(qtbot)
+    c = panel.controls
+    row = c.target.rows[0]
+    for widget in (c.source, c.level, c.use_ess, c.ess, panel.summary.text, panel.mc_bar.run):
+        assert fully_visible(widget), (size, widget)
+    assert w.docks["query"].widget().horizontalScrollBar().maximum() == 0, size
+    settings_area = c.parentWidget().parentWidget()
+    assert settings_area.verticalScrollBar().maximum() == 0, size     # nothing of the settings scrolled away
+    assert fully_visible(row.variable_box) and name_fits(row.variable_box), size
+    assert panel.density.plot.height() >= 150, (size, panel.density.plot.height())
+
+
+@pytest.mark.parametrize("size", SCREENS)
+def test_combo_boxes_of_names_show_alarms_longest_names(qtbot, fresh_window, size):
+    w = fresh_window
+    show_at(qtbot, w, size)
+    open_20k_example(qtbot, w)
+    w.show_dock("structure")
+    settle(qtbot)
+    options = w.structure_panel.options
+    options.target.setCurrentText("HYPOVOLEMIA")
+    settle(qtbot)
+    assert name_fits(options.target), size

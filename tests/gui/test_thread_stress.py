@@ -1,4 +1,5 @@
-"""Background jobs never make Qt objects die on their thread (GUIDE §3.14, :mod:`bnstudio.gui.collector`).
+"""Background jobs never make Qt objects die on their thread (docs/architecture.md §3.14,
+:mod:`bnstudio.gui.collector`).
 
 The defect this guards against: the cyclic garbage collector, started by an allocation on a worker thread,
 finalised widgets and menu actions there; the app (and ``make test``) deadlocked or crashed. The stress test runs

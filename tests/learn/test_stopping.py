@@ -5,11 +5,13 @@ import math
 
 import numpy as np
 import pytest
+from scipy.optimize import OptimizeResult
 
 from bnstudio.errors import ValidationError
 from bnstudio.learn.params import STOP_REASONS, make_learner
 from bnstudio.learn.params.gradient import SoftmaxObjective
-from bnstudio.learn.params.stopping import StopRule, minimise
+from bnstudio.learn.params import stopping
+from bnstudio.learn.params.stopping import StopRule, Trajectory, judge_end, minimise
 from tests.learn.test_gradient import noisy_naive_bayes_data
 
 RULE = StopRule(max_iter=200, tol=1e-12)
@@ -67,6 +69,53 @@ def test_a_wrong_gradient_stalls_the_line_search():
     outcome, _ = run(lambda x: (float(x @ x), -2 * x), [1.0, 2.0])     # the slope points uphill
     assert outcome.reason == "stalled"
     np.testing.assert_array_equal(outcome.x, [1.0, 2.0])
+
+
+def test_scipy_calling_a_run_without_progress_converged_is_not_believed(monkeypatch):
+    """scipy 1.17's L-BFGS-B says "CONVERGENCE: RELATIVE REDUCTION OF F <= FACTR*EPSMCH" (success) after one
+    iteration that went nowhere on a wrong gradient; 1.11 said "ABNORMAL_TERMINATION_IN_LNSRCH". Whatever the
+    wording, a run that never left its start with a slope there could make no progress."""
+    def says_converged(fun, x0, jac, method, options, callback):
+        callback(OptimizeResult(x=x0.copy(), fun=fun(x0)[0]))
+        return OptimizeResult(x=x0.copy(), fun=fun(x0)[0], jac=fun(x0)[1], success=True, status=0, nit=1,
+                              message="CONVERGENCE: RELATIVE REDUCTION OF F <= FACTR*EPSMCH")
+    monkeypatch.setattr(stopping, "minimize", says_converged)
+    outcome, _ = run(lambda x: (float(x @ x), -2 * x), [1.0, 2.0])
+    assert outcome.reason == "stalled"
+
+
+def test_scipy_calling_a_settled_run_abnormal_is_still_converged(monkeypatch):
+    """The other way round: progress, then a last step within the tolerance, whatever scipy's status says."""
+    def says_abnormal(fun, x0, jac, method, options, callback):
+        for x in ([2.0, 2.0], [3.0 - 1e-9, 3.0]):
+            callback(OptimizeResult(x=np.array(x), fun=fun(np.array(x))[0]))
+        end = np.array([3.0, 3.0])
+        return OptimizeResult(x=end, fun=fun(end)[0], jac=fun(end)[1], success=False, status=2, nit=2,
+                              message="ABNORMAL_TERMINATION_IN_LNSRCH")
+    monkeypatch.setattr(stopping, "minimize", says_abnormal)
+    outcome, _ = run(lambda x: (float(((x - 3) ** 2).sum()), 2 * (x - 3)), [0.0, 0.0])
+    assert outcome.reason == "converged"
+
+
+def _path(*losses, moved=True):
+    path = Trajectory(losses[0], np.zeros(1))
+    for i, loss in enumerate(losses[1:]):
+        path.accept(loss, np.full(1, float(i + 1) if moved else 0.0))
+    return path
+
+
+@pytest.mark.parametrize("path, gradient, clean, nonfinite, limit, reason", [
+    (_path(5.0, 5.0, moved=False), [-2.0, -4.0], True, False, False, "stalled"),     # no progress, a slope
+    (_path(5.0), [0.0, 1e-7], True, False, False, "converged"),                     # started at a flat point
+    (_path(5.0, 1.0, 1.0 - 1e-9), [0.3], True, False, False, "converged"),          # settled within ftol
+    (_path(5.0, 1.0, 1.0 - 1e-9, moved=False), [0.3], True, False, False, "stalled"),   # last step went nowhere
+    (_path(5.0, 1.0, 0.5), [0.3], True, False, True, "max_iter"),                   # still improving at the limit
+    (_path(5.0, 1.0, 0.5), [0.3], True, False, False, "stalled"),                   # still improving, gave up
+    (_path(5.0, 1.0, 0.5), [0.3], False, True, False, "diverged"),                  # non-finite on the way
+    (_path(5.0, 1.0, 1.0 - 1e-9), [0.3], False, False, False, "diverged"),          # ended above its best
+])
+def test_the_stop_reason_is_judged_from_the_path(path, gradient, clean, nonfinite, limit, reason):
+    assert judge_end(path, np.array(gradient), clean, nonfinite, limit, gtol=1e-5, ftol=1e-6) == reason
 
 
 def test_the_iteration_limit_is_not_convergence():

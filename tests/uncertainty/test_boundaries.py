@@ -3,6 +3,7 @@ checked, and the Monte-Carlo check works in chunks of the memory budget with the
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -48,6 +49,19 @@ def test_the_beta_interval_becomes_its_normal_limit_continuously():
         expected = (mean - z * math.sqrt(variance), mean + z * math.sqrt(variance))
         # the Beta's skewness is O(1/sqrt(a + b)): the two agree to far below the interval's width (6e-7)
         assert iv.beta == pytest.approx(expected, abs=1e-10)
+
+
+def test_a_beta_quantile_that_scipy_gives_up_on_is_its_normal_limit(monkeypatch):
+    """scipy 1.14's Beta quantile warns "Series evaluation exceeded ... iterations, giving up now" at a + b
+    near 5e11: the warning never reaches the user and the interval is the normal limit, as above the limit."""
+    def gives_up(q, a, b):
+        warnings.warn("Error in function boost::math::tgamma: Series evaluation exceeded 1000000 iterations",
+                      RuntimeWarning, stacklevel=2)
+        return 0.5
+    monkeypatch.setattr(stats.beta, "ppf", gives_up)
+    mean, variance = 0.05, 0.05 * 0.95 / 1e6
+    iv = credible_intervals(mean, variance, 0.9)
+    assert iv.beta == pytest.approx(iv.normal_clipped, abs=0) and iv.beta_params is not None
 
 
 def test_a_non_finite_response_is_refused():

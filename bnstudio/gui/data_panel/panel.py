@@ -12,9 +12,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
-                               QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget)
+                               QPushButton, QSizePolicy, QStyle, QTabWidget, QTableView, QVBoxLayout, QWidget)
 
 from bnstudio.core.network import Network
 from bnstudio.data import Dataset, Discretiser, UnknownDataStates, read_table
@@ -30,6 +30,8 @@ from bnstudio.gui.data_panel.selection import DataSelection
 from bnstudio.gui.data_panel.split_box import SplitBox
 from bnstudio.gui.document import Document
 from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.responsive import ResponsiveSplitter
+from bnstudio.gui.session import count
 
 FILE_FILTER = "Data tables (*.csv *.tsv *.tab *.txt *.xlsx *.parquet);;All files (*)"
 
@@ -38,6 +40,29 @@ def read_job(path: str):
     """The Qt-free job reading ``path`` (see :func:`bnstudio.data.read_table`)."""
     return lambda reporter: read_table(path)
 
+
+class PageTabs(QTabWidget):
+    """Tabs as tall as the page shown (a QTabWidget asks for its tallest page: the discretise page left the
+    columns' summary three rows on a laptop)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.currentChanged.connect(lambda _index: self.updateGeometry())
+
+    def sizeHint(self) -> QSize:  # Qt override
+        page, bar = self.currentWidget(), self.tabBar().sizeHint()
+        if page is None:
+            return super().sizeHint()
+        hint = page.sizeHint()
+        frame = 2 * self.style().pixelMetric(QStyle.PM_DefaultFrameWidth) + 4
+        return QSize(max(hint.width(), bar.width()) + frame, hint.height() + bar.height() + frame)
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        return QSize(super().minimumSizeHint().width(), self.sizeHint().height())
+
+
+#: from this width the data rows and the columns' summary stand side by side; narrower, the rows go on top
+SIDE_BY_SIDE = 1000
 
 @dataclass
 class DataState:
@@ -71,6 +96,7 @@ class DataPanel(QWidget):
         self.model, self.summary_model = DatasetModel(self), SummaryModel(self)
         self.table, self.summary = QTableView(), QTableView()
         self.discretise, self.split = DiscretiseBox(), SplitBox()
+        self.tools = PageTabs()
         self.align_button = QPushButton("Align to network")
         self.status, self.selection_label = QLabel(), QLabel()
         self._aligning = False
@@ -95,30 +121,32 @@ class DataPanel(QWidget):
         self.progress.setMaximumWidth(160)
         self.progress.hide()
         self.path_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        # the file's name and size; the whole path in the tooltip (a long path made the dock wider than a laptop)
+        self.path_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self.path_label.setMinimumWidth(0)
+        self.tools.addTab(self.split, "Target and held-out rows")
+        self.tools.addTab(self.discretise, "Discretise")
+        for box in (self.split, self.discretise):
+            box.setTitle("")              # the tab names it
+            box.setFlat(True)
+        self.tools.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
         self.status.setWordWrap(True)
         self.selection_label.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.open_button)
         top.addWidget(self.path_label, 1)
         top.addWidget(self.progress)
-        align = QVBoxLayout()
-        align.addWidget(self.split)
-        align.addWidget(self.align_button)
-        align.addStretch(1)
-        tools = QHBoxLayout()
-        tools.addWidget(self.discretise, 3)
-        tools.addLayout(align, 2)
         side = QWidget()
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.addWidget(self.summary, 1)
-        side_layout.addLayout(tools)
+        side_layout.addWidget(self.tools)   # target and discretisation in tabs: the side fits a laptop's dock
+        side_layout.addWidget(self.align_button)
         side_layout.addWidget(self.status)
         side_layout.addWidget(self.selection_label)
-        splitter = QSplitter(Qt.Horizontal)
-        splitter.addWidget(self.table)
-        splitter.addWidget(side)
-        splitter.setSizes([450, 650])
+        # the rows beside the columns' summary on a wide dock; above it on a laptop's, so nothing scrolls sideways
+        splitter = ResponsiveSplitter(self.table, side, side_by_side=SIDE_BY_SIDE, side_share=0.4,
+                                      stacked_share=0.3)
         layout = QVBoxLayout(self)
         layout.addWidget(self.message_bar)
         layout.addLayout(top)
@@ -141,7 +169,7 @@ class DataPanel(QWidget):
             self.message_bar.show_message("warning", "Still reading the previous file")
             return None
         self.progress.show()
-        self.path_label.setText(f"Reading {path}…")
+        self._show_path(f"Reading {Path(path).name}…", path)
         interactive = settings is None if interactive is None else interactive
         return self.jobs.start(read_job(str(path)),
                                finished=partial(self._on_loaded, str(path), settings or {}, interactive,
@@ -161,16 +189,21 @@ class DataPanel(QWidget):
                 self._discretise(column, Discretiser.from_cuts(spec["cuts"]), spec)
         self.split.set_values(settings)
         n = dataset.n_rows
-        self.path_label.setText(f"{path} — {n:,} rows × {dataset.n_columns} columns")
+        self._show_path(f"{Path(path).name} — {n:,} rows × {dataset.n_columns} columns", path)
         self._refresh_views()
         self.loaded.emit()
         self.align(interactive=interactive)
         if with_file:
             self.document.mark_saved(["data"])
 
+    def _show_path(self, text: str, path: str | Path | None = None) -> None:
+        self.path_label.setText(text)
+        self.path_label.setToolTip(str(Path(path).resolve()) if path else "")
+
     def _on_load_failed(self, exc: BaseException) -> None:
         self.progress.hide()
-        self.path_label.setText("No data loaded" if self.state.path is None else self.state.path)
+        self._show_path("No data loaded" if self.state.path is None else Path(self.state.path).name,
+                        self.state.path)
         if isinstance(exc, BNStudioError):
             self.message_bar.show_message("error", str(exc))
         else:
@@ -321,16 +354,25 @@ class DataPanel(QWidget):
     def _follow_new_network(self) -> None:
         """Another network was opened: align the data to it, or close them if they share no variable with it,
         and say which (seen: "0 of 9 variables observed" after opening ASIA with ALARM's data)."""
-        name, net = Path(self.state.path or "the data").name, self.document.network
+        name, doc = Path(self.state.path or "the data").name, self.document
+        net = doc.network
         aligned = self.align(interactive=False)
         observed = [] if not aligned else [v for v in net.variables if v not in self.state.alignment.data.latent]
         if observed:
-            self.document.message.emit("info", f"The data set {name} now feeds {net.name}: {len(observed)} of "
-                                               f"{len(net)} variables observed (Data panel).")
+            doc.message.emit("info", f"The data set {name} now feeds the network: {len(observed)} of "
+                                     f"{count(len(net), '{} variable', '{} variables')} observed (Data panel).")
             return
         self.close_data()
-        self.document.message.emit("info", f"The data set {name} has no variable of {net.name}, so it was "
-                                           "closed; open a data set for it in the Data panel.")
+        if not len(net):
+            doc.message.emit("info", f"The data set {name} was closed: the new network has no variables yet.")
+            return
+        shown = ", ".join(net.variables[:3]) + (", …" if len(net) > 3 else "")
+        doc.message.emit("info", f"The data set {name} has no variable named like one of the network's "
+                                 f"({shown}), so it was closed; open a data set for it in the Data panel.")
+
+    def forget_document(self) -> None:
+        """The open network is being replaced: its messages go (the data follow in ``network_replaced``)."""
+        self.message_bar.hide()
 
     def close_data(self) -> None:
         """Drop the data set (no selection for the learners any more)."""

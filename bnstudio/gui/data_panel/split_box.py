@@ -6,6 +6,8 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QSpinBox, QWidget
 
+from bnstudio.gui.responsive import fit_names
+
 NO_TARGET = "(none)"
 
 
@@ -33,6 +35,7 @@ class SplitBox(QGroupBox):
             spin.setSuffix(" %")
             spin.setValue(value)
         self.seed.setRange(0, 2**31 - 1)
+        fit_names(self.target)
         self.target.addItem(NO_TARGET)
         self.target.setToolTip("The class variable: conditional scores (CLL, error rate, Brier) and "
                                "discriminative training use it")

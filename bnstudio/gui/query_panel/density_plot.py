@@ -3,7 +3,8 @@ their credible intervals shaded, and the histogram of a Monte-Carlo check with t
 
 Curves are created once and updated with ``setData`` (GUIDE §3.7). The y axis shows what is informative
 (:func:`informative_top`): a Beta density that is infinite at 0 or 1 (p near 0 or 1) is cut rather than
-flattening everything else. The numbers (mean, sd, coverage) sit in a label under the plot, never over the
+flattening everything else, while a finite one is shown whole, its peak included (even at 0 or 1). Curves are
+evaluated up to half a grid step from 0 and 1 (:func:`end_margin`), what the plot's last pixel can show. The numbers (mean, sd, coverage) sit in a label under the plot, never over the
 curves.
 """
 from __future__ import annotations
@@ -24,7 +25,8 @@ PDF_CAP = 1e4  # U-shaped Beta densities are infinite at 0 or 1
 def density_curves(bars: ErrorBars, lo: float, hi: float) -> dict[str, np.ndarray]:
     """x over [0, 1] (dense inside [lo, hi]) and both pdfs (zeros where a fit does not exist)."""
     x = np.unique(np.r_[np.linspace(0.0, 1.0, GRID), np.linspace(lo, hi, GRID)])
-    x = np.clip(x, 1e-9, 1 - 1e-9)
+    edge = end_margin(lo, hi)
+    x = np.unique(np.clip(x, edge, 1 - edge))
     normal = np.zeros_like(x)
     beta = np.zeros_like(x)
     if bars.variance > 0:
@@ -37,10 +39,25 @@ def density_curves(bars: ErrorBars, lo: float, hi: float) -> dict[str, np.ndarra
     return {"x": x, "normal": normal, "beta": beta}
 
 
-def informative_top(x: np.ndarray, curves: list[np.ndarray], lo: float, hi: float) -> float:
+def end_margin(lo: float, hi: float) -> float:
+    """How far inside 0 and 1 the curves are evaluated: half a step of the dense grid over [lo, hi].
+
+    A Beta density with b just above 1 (p = 0.895 on munin: b ≈ 1.05) falls to 0 only at 1 itself, as
+    (1 − x)^(b − 1); evaluated 1e-9 from the end it drew a hook straight down within the last pixel, which no
+    pixel of the plot can show. Half a grid step in, the end point is what the last pixel holds."""
+    return max((hi - lo) / (GRID - 1), 1e-6) / 2
+
+
+def beta_is_bounded(bars: ErrorBars) -> bool:
+    """Whether the fitted Beta density is finite on [0, 1] (a, b ≥ 1); a < 1 or b < 1 is a pole at 0 or 1."""
+    params = bars.intervals.beta_params
+    return params is None or min(params) >= 1 - 1e-9
+
+
+def informative_top(x: np.ndarray, curves: list[np.ndarray], lo: float, hi: float, bounded: bool = False) -> float:
     """The height to show: the largest value any curve reaches inside [lo, hi] away from a pole — each curve's
-    95th percentile there, unless the curve has a proper peak inside (a maximum not at the range's ends),
-    which is shown whole.
+    95th percentile there, unless the curve has a proper peak inside (a maximum not at the range's ends) or is
+    ``bounded`` (no pole: its maximum at an end is a peak too, e.g. Beta(1, 9) at 0), which is shown whole.
 
     >>> x = np.linspace(0.0, 1.0, 101)
     >>> bump = np.exp(-((x - 0.5) / 0.1) ** 2)
@@ -55,7 +72,7 @@ def informative_top(x: np.ndarray, curves: list[np.ndarray], lo: float, hi: floa
         if not y.size or not np.any(y > 0):
             continue
         peak = int(np.argmax(y))
-        tops.append(float(y[peak]) if 0 < peak < y.size - 1 else float(np.quantile(y, 0.95)))
+        tops.append(float(y[peak]) if bounded or 0 < peak < y.size - 1 else float(np.quantile(y, 0.95)))
     return max(tops) if tops else 1.0
 
 
@@ -171,8 +188,9 @@ class DensityPlot(QWidget):
             return
         lo, hi = (0.0, 1.0) if self.whole_range.isChecked() else focus_range(self.bars)
         item.setXRange(lo, hi, padding=0.02)
-        curves = [self.curves[k] for k in ("normal", "beta", "mc") if self.curves[k].yData is not None]
-        tops = [informative_top(np.asarray(c.xData[:len(c.yData)], float), [np.asarray(c.yData, float)], lo, hi)
-                for c in curves if len(c.yData)]
+        bounded = {"normal": True, "beta": beta_is_bounded(self.bars), "mc": True}
+        curves = [(self.curves[k], bounded[k]) for k in bounded if self.curves[k].yData is not None]
+        tops = [informative_top(np.asarray(c.xData[:len(c.yData)], float), [np.asarray(c.yData, float)], lo, hi,
+                                finite) for c, finite in curves if len(c.yData)]
         item.setYRange(0.0, 1.08 * max(tops or [1.0]), padding=0)
         plots.place_legend(self.legend, left=self.bars.mean > (lo + hi) / 2)

@@ -5,6 +5,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
 from bnstudio.core.network import Network
+from bnstudio.gui.responsive import fit_names
 
 
 class AssignmentRow(QWidget):
@@ -22,7 +23,7 @@ class AssignmentRow(QWidget):
         self.remove_button.setText("✕")
         self.remove_button.setAutoRaise(True)
         self.remove_button.setToolTip("Remove this row")
-        self.variable_box.setMinimumContentsLength(10)
+        fit_names(self.variable_box)
         self.state_box.setMinimumContentsLength(8)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

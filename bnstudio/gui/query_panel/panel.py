@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QFileDialog, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from bnstudio.core.events import Event
 from bnstudio.errors import BNStudioError
-from bnstudio.gui.message_bar import MessageBar
-from bnstudio.gui.responsive import ResponsiveSplitter
+from bnstudio.gui.message_bar import COMPUTING, MessageBar
+from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter, WideRow
 from bnstudio.gui.session import SessionPart
 from bnstudio.gui.query_panel import compute, plots
 from bnstudio.gui.query_panel import saved_queries as saved
@@ -34,9 +34,13 @@ from bnstudio.uncertainty import row_index, sensitivity
 
 #: from this width the controls and the plots stand side by side; narrower, the controls go on top
 SIDE_BY_SIDE = 820
+#: from this width the settings and the answer stand side by side
+WIDE_LEFT = 600
 RENAMES = ("rename_variable", "rename_state")
 #: edits that change which variables or states exist (the forms and saved queries follow them)
 VARIABLE_EVENTS = RENAMES + ("add_variable", "remove_variable", "add_state", "remove_state", "reorder_states")
+#: a large network is answered this long after it opened, so the window shows "Computing…" first
+PAINT_FIRST_MS = 30
 
 
 class QueryPanel(QWidget):
@@ -56,6 +60,7 @@ class QueryPanel(QWidget):
         self._saved_key: tuple | None = None
         self._query_key: tuple | None = None
         self._answer_key: tuple | None = None
+        self._painted = False      # the timer fired: what was on show ("Computing…") has been painted
         self.messages = MessageBar()
         self.controls = QueryControls()
         self.summary = SummaryView()
@@ -76,16 +81,10 @@ class QueryPanel(QWidget):
 
     # ------------------------------------------------------------------ composition
     def _compose(self) -> None:
-        scroll = QScrollArea()   # the controls scroll in a short dock; the answer below them stays in view
-        scroll.setWidget(self.controls)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.NoFrame)
-        left = QWidget()
+        scroll = ContentScrollArea(self.controls)   # whole where there is room; scrolls in a short dock, while
+        # settings above the answer in a narrow column; beside it when stacked over the plots (a laptop's dock)
+        left = WideRow(scroll, self.summary, WIDE_LEFT, stretch=(3, 2))
         left.setMinimumWidth(330)
-        column = QVBoxLayout(left)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(scroll, 1)
-        column.addWidget(self.summary)
         density_tab = QWidget()
         dens = QVBoxLayout(density_tab)
         dens.addWidget(self.density, 1)
@@ -98,7 +97,10 @@ class QueryPanel(QWidget):
         self.tabs.addTab(self.contributions, "Variance sources")
         self.tabs.addTab(self.sensitivity, "Sensitivity")
         self.tabs.addTab(saved_tab, "Saved queries")
-        splitter = ResponsiveSplitter(left, self.tabs, side_by_side=SIDE_BY_SIDE, side_share=0.36, stacked_share=0.5)
+        # stacked (a laptop's dock), the settings and the answer on top take their own height, up to 62 %: every
+        # setting shows (seen: a ~130 px scroll area hiding the evidence and the expert counts)
+        splitter = ResponsiveSplitter(left, self.tabs, side_by_side=SIDE_BY_SIDE, side_share=0.36,
+                                      stacked_share=0.62, fit_first=True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.messages)
@@ -116,7 +118,7 @@ class QueryPanel(QWidget):
                        c.use_ess.toggled, c.source.currentIndexChanged):
             signal.connect(self.schedule_refresh)
         c.source.currentIndexChanged.connect(self._show_evidence_source)
-        self.timer.timeout.connect(self.refresh)
+        self.timer.timeout.connect(self._tick)
         self.summary.use_ess_requested.connect(lambda: c.use_ess.setChecked(True))
         self.summary.learn_requested.connect(self.learn_counts_requested)
         self.contributions.row_clicked.connect(self._on_row_clicked)
@@ -200,6 +202,20 @@ class QueryPanel(QWidget):
         self._show_evidence_source()
         self.refresh(force=True)
 
+    def forget_document(self) -> None:
+        """The open network is being replaced: nothing of it stays on show — its answer, the bootstrap spread
+        of its bagged-mp run, a Monte-Carlo check, a message — until the next one is answered."""
+        self.cancel_monte_carlo()
+        self.ensemble = None
+        self.messages.hide()
+        self._show_pending()
+
+    def _show_pending(self) -> None:
+        """No answer yet for what is asked now: "Computing…" instead of an older number."""
+        self.answer, self._answer_key = None, None
+        self.summary.show_answer(None, COMPUTING)
+        self._show_details(None)
+
     def on_network_changed(self, event: Event) -> None:
         if event.kind in VARIABLE_EVENTS:
             self._follow(event)
@@ -222,6 +238,10 @@ class QueryPanel(QWidget):
             editor.blockSignals(False)
         self._saved_key = None
 
+    def _tick(self) -> None:
+        self._painted = True
+        self.refresh()
+
     def schedule_refresh(self, *_args) -> None:
         self.timer.start(0)
 
@@ -230,10 +250,18 @@ class QueryPanel(QWidget):
         """Re-evaluate the current query when the network, the query or the settings changed since the last
         evaluation (always with ``force``), and the saved queries when the network or settings changed."""
         self.timer.stop()
-        if self.document.beliefs.in_background and self.visibleRegion().isEmpty():
-            self._answer_key = None     # a large network: answered when the panel is in view, not in passing
-            return
         key = (self._mc_query_key(), id(self.ensemble))
+        large = self.document.beliefs.in_background
+        if large and self.visibleRegion().isEmpty():
+            if key != self._answer_key:
+                self._show_pending()    # a large network: answered when the panel is in view, not in passing
+            self._answer_key = None
+            return
+        if large and (force or key != self._answer_key) and not self._painted:
+            self._show_pending()        # a large network takes a while: say so, answer once that is painted
+            self.timer.start(PAINT_FIRST_MS)
+            return
+        self._painted = False
         if force or key != self._answer_key:
             self._answer_key = key
             target = self.target()

@@ -11,10 +11,8 @@ from bnstudio.gui.message_bar import STYLES
 from bnstudio.gui.query_panel.compute import QueryAnswer, describe
 from bnstudio.uncertainty import FLAG_TEXT
 
-NO_COUNTS_TEXT = ("<b>No error bars yet.</b> This network's probability tables carry no Dirichlet counts, so "
-                  "nothing says how much data they rest on. Either give expert counts (an effective sample "
-                  "size: how many cases you would trust each table row as much as), or learn the parameters "
-                  "from the loaded data with <i>mp</i> (mean posterior), which keeps the counts.")
+NO_COUNTS_TEXT = ("<b>No error bars yet:</b> the tables carry no Dirichlet counts (how much data they rest on). "
+                  "Give expert counts, or learn the parameters from the data with <i>mp</i>, which keeps them.")
 
 
 def _interval(pair: tuple[float, float] | None) -> str:

@@ -8,6 +8,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QListWidget, QListWidgetItem, QPushButton, QTableWidget, QTableWidgetItem,
                                QTabWidget, QVBoxLayout, QWidget)
 
+from bnstudio.gui.responsive import fit_names
+
 REQUIRED, FORBIDDEN = "required", "forbidden"
 KINDS = (REQUIRED, FORBIDDEN)
 
@@ -28,6 +30,7 @@ class ArcConstraints(QWidget):
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.kind_box.addItems(list(KINDS))
+        fit_names(self.parent_box, self.child_box)
         pick = QHBoxLayout()
         for widget in (self.parent_box, QLabel("→"), self.child_box, self.kind_box, self.add_button):
             pick.addWidget(widget)

@@ -10,6 +10,8 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 
+from bnstudio.gui.responsive import fit_names
+
 ALGORITHMS = (("nb", "Naive Bayes"), ("tan", "Tree-augmented naive Bayes (TAN)"),
               ("kdb", "k-dependence Bayesian classifier (KDB)"), ("chow-liu", "Chow-Liu tree"),
               ("hill-climb", "Hill climbing (score search)"), ("bnc", "BNC (discriminative, CLL)"))
@@ -38,6 +40,7 @@ class AlgorithmOptions(QWidget):
         self.seed = QSpinBox()
         self.prior = QComboBox()
         self._configure()
+        fit_names(self.target)
         self.form = QFormLayout(self)
         self.form.setContentsMargins(0, 0, 0, 0)
         for label, widget in (("Algorithm", self.algorithm), ("Target (class)", self.target),

@@ -14,6 +14,9 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QScrollArea, QToolButton, QVBoxLayout, QWidget)
 
+from bnstudio.gui.canvas import style as st
+from bnstudio.gui.canvas.arrange import auto_layout_command, sizes_for
+from bnstudio.gui.layout import arcs_through_nodes
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.session import SessionPart
 from bnstudio.gui.structure_panel.canvas_tool import ArcConstraintTool
@@ -342,8 +345,12 @@ class StructurePanel(QWidget):
             return False
         result, self.result = self.result, None
         self._show_overlay()
-        if not self.document.execute(ApplyLearnedStructure(self.document, result.network,
-                                                           f"Apply learned structure ({result.algorithm})")):
+        doc, text = self.document, f"Apply learned structure ({result.algorithm})"
+        with doc.grouped(text):   # one undo step: the structure, and the layout when arcs would hide behind nodes
+            applied = doc.execute(ApplyLearnedStructure(doc, result.network, text))
+            if applied and self._arcs_run_through_nodes():
+                doc.execute(auto_layout_command(doc, self._node_style()))
+        if not applied:
             self.result = result  # refused (the document showed why): keep the proposal
             self._show_overlay()
             return False
@@ -351,6 +358,17 @@ class StructurePanel(QWidget):
         self.document.note_session_change()
         self.accepted.emit()
         return True
+
+    def _node_style(self) -> str:
+        return self.overlay.scene.node_style if self.overlay is not None else st.BARS
+
+    def _arcs_run_through_nodes(self) -> bool:
+        """Whether a straight arc of the network passes through a node other than its ends (a TAN's arcs
+        between the features, drawn on the old naive-Bayes layout, did)."""
+        net = self.document.network
+        if any(v not in net.positions for v in net.variables):
+            return True
+        return arcs_through_nodes(net.arcs(), dict(net.positions), sizes_for(net, self._node_style())) > 0
 
     def discard(self, quiet: bool = False) -> None:
         """Drop the proposal; the network is untouched."""
@@ -362,6 +380,11 @@ class StructurePanel(QWidget):
             self.document.note_session_change()
         if had and not quiet:
             self.discarded.emit()
+
+    def forget_document(self) -> None:
+        """The open network is being replaced: no message or learning status about it stays."""
+        self.messages.hide()
+        self.status.setText("")
 
     def _on_network_replaced(self) -> None:
         self.cancel()

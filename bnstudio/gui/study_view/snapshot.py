@@ -5,17 +5,14 @@ networks a double-click opens."""
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bnstudio.figures.report import write_report
+from bnstudio.experiment.status import driver_alive
 from bnstudio.experiment.store import StudyStore
 from bnstudio.jobs import NullReporter, Reporter
-
-#: a study whose driver has not written its state for this long is taken as no longer running
-STALE_SECONDS = 30.0
 
 Run = tuple[int, int, str]          # (fold, seed, task key)
 
@@ -39,12 +36,9 @@ class StudySnapshot:
 
 
 def is_running(state: dict[str, Any], now: float | None = None) -> bool:
-    """True while a run is under way: started, not ended, and its state written in the last
-    :data:`STALE_SECONDS` (a killed run stops writing)."""
-    if not state or "ended" in state:
-        return False
-    now = time.time() if now is None else now
-    return now - float(state.get("updated", state.get("started", 0.0))) < STALE_SECONDS
+    """True while a run is under way: started, not ended, and its process alive
+    (:func:`bnstudio.experiment.status.driver_alive`; a killed run is seen at once, not after a delay)."""
+    return driver_alive(state or {}, now)
 
 
 def load_snapshot(path: str | Path, folder: str | Path, reporter: Reporter | None = None) -> StudySnapshot:

@@ -52,7 +52,7 @@ class StudyTableModel(QAbstractTableModel):
             return self.cell(index)
         if cell is None:
             return "" if role == Qt.DisplayRole else None
-        is_best = best is not None and cell["mean"] == best
+        is_best = best is not None and cell["mean"] == best and not cell.get("partial")
         if role == Qt.DisplayRole:
             return cell_text(cell, self.metric)
         if role == Qt.TextAlignmentRole:
@@ -65,8 +65,10 @@ class StudyTableModel(QAbstractTableModel):
             return QBrush(BEST)
         if role == Qt.ToolTipRole:
             runs = self.runs.get(self.cell(index), [])
-            return (f"{dataset}, {self.columns[index.column()]}: {cell['n']} finished run(s)"
-                    f"{'; double-click opens the fitted network' if runs else ''}")
+            partial = (f" of {cell['expected']}: partial, left out of the comparisons" if cell.get("partial")
+                       else "")
+            return (f"{dataset}, {self.columns[index.column()]}: {cell.get('runs', cell['n'])} finished run(s)"
+                    f"{partial}{'; double-click opens the fitted network' if runs else ''}")
         return None
 
     def headerData(self, section: int, orientation, role: int = Qt.DisplayRole) -> Any:  # Qt override

@@ -21,7 +21,8 @@ from bnstudio.gui.study_view.snapshot import StudySnapshot, fitted_network, load
 from bnstudio.gui.study_view.table_model import StudyTableModel
 
 REFRESH_MS = 5000     # while the study runs
-COMPARISON_HEAD = ("structure", "method", "vs", "metric", "n", "wins", "draws", "losses", "Wilcoxon p", "sign p")
+COMPARISON_HEAD = ("structure", "method", "vs", "metric", "n", "wins", "draws", "losses", "Wilcoxon p", "sign p",
+                   "left out (partial)")
 
 
 def _duration(seconds: float) -> str:
@@ -160,7 +161,8 @@ class StudyView(QWidget):
             eta = s.state.get("eta", -1)
             parts.append(f"ETA {_duration(eta)}" if eta is not None and eta >= 0 else "ETA –")
         else:
-            parts.append("not running")
+            status = s.document.get("status")
+            parts.append(f"not running ({status})" if status else "not running")
         self.status.setText(" · ".join(parts))
 
     def _show_metric(self, metric: str) -> None:
@@ -173,7 +175,7 @@ class StudyView(QWidget):
         self.comparisons.setRowCount(len(rows))
         for r, c in enumerate(rows):
             values = (c["structure"], c["method"], c["baseline"], c["metric"], c["n"], c["wins"], c["draws"],
-                      c["losses"], f"{c['wilcoxon_p']:.3g}", f"{c['sign_p']:.3g}")
+                      c["losses"], f"{c['wilcoxon_p']:.3g}", f"{c['sign_p']:.3g}", c.get("left_out", 0))
             for k, value in enumerate(values):
                 self.comparisons.setItem(r, k, QTableWidgetItem(str(value)))
 

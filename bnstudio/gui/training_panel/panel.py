@@ -21,7 +21,6 @@ from bnstudio.gui.data_panel.selection import DataSelection
 from bnstudio.gui.document import Document
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter
-from bnstudio.gui.training_panel.convergence import convergence_fraction
 from bnstudio.gui.training_panel.commands import ApplyParameters
 from bnstudio.gui.training_panel.compare import CompareView
 from bnstudio.gui.training_panel.job import TrainingRequest, run_training
@@ -30,6 +29,7 @@ from bnstudio.gui.training_panel.plot import ConvergencePlot
 from bnstudio.gui.training_panel.results_tab import ResultsTab
 from bnstudio.gui.training_panel.runs import RunRecord
 from bnstudio.jobs import IterationInfo
+from bnstudio.learn.params import METHODS
 
 PLOT_INTERVAL_MS = 50   # at most 20 plot updates per second while a run reports
 SIDE_WIDTH = 330
@@ -95,6 +95,7 @@ class TrainingPanel(QWidget):
         self.status.setWordWrap(True)
         self.cancel_button.setEnabled(False)
         self.progress.hide()
+        self.progress.setFormat("iteration %v of %m")   # of at most max_iter: a run may converge earlier
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -164,7 +165,7 @@ class TrainingPanel(QWidget):
         self.live = LiveRun(self._keys, label, self._generation)
         self.plot.add_run(self._keys, label, self.plot.colour(self._keys - 1))
         self.status.setText(f"Running {label}…")
-        self.progress.setRange(0, 0)
+        self.progress.setRange(0, 0)     # indeterminate until the job says how many iterations it may take
         self.progress.show()
         worker = self.jobs.start(partial(run_training, request), started=self._on_started,
                                  progress=self._on_progress, finished=self._on_finished,
@@ -197,10 +198,8 @@ class TrainingPanel(QWidget):
         self.plot_updates += 1
         self.plot.set_history(live.key, live.history)
         last = live.history[-1]
-        if live.total:
-            objective = "cnll" if "cnll" in last else "nll"
-            self.progress.setValue(round(live.total * convergence_fraction(live.history, objective,
-                                                                           max_iter=live.total)))
+        if live.total:   # iterations done of at most max_iter (a run may stop earlier, when it converges)
+            self.progress.setValue(min(len(live.history), live.total))
         scores = " · ".join(f"{k} {last[k]:.4f}" for k in ("nll", "cnll") if k in last)
         self.status.setText(f"{live.label}: iteration {last['iteration']} · {scores}")
 
@@ -249,6 +248,7 @@ class TrainingPanel(QWidget):
         live = self._finish_live()
         if live is not None:
             self._give_back(live)
+        if live is not None and live.generation == self._generation:   # not a run of a network closed since
             self.status.setText(f"{live.label} cancelled after {len(live.history)} iteration(s); "
                                 "the network is unchanged.")
         self.run_cancelled.emit()
@@ -279,6 +279,9 @@ class TrainingPanel(QWidget):
         self._generation += 1
         self.jobs.cancel()
         self.plot.clear()
+        view = getattr(self.document.project, "view", None) or {}
+        if view.get("training_method") in METHODS:   # an example made to watch one method (clgd) offers it
+            self.options.set_method(view["training_method"])
         stored = getattr(self.document.project, "runs", None) or []
         self.runs = []
         for k, doc in enumerate(stored):
@@ -289,6 +292,13 @@ class TrainingPanel(QWidget):
             self.plot.set_history(record.key, record.history)
             self.runs.append(record)
         self._refresh_tables()
+
+    def forget_document(self) -> None:
+        """The open network is being replaced: no status line, message or progress of its runs stays."""
+        self.jobs.cancel()
+        self.status.setText("")
+        self.message_bar.hide()
+        self.progress.hide()
 
     def _store_runs(self) -> None:
         if self.document.project is None:

@@ -39,7 +39,8 @@ class ConvergencePlot(QWidget):
             plot.setTitle(titles[key], size="9pt", color="#333333")
             plot.showGrid(x=True, y=True, alpha=0.25)
             plot.setLabel("left", "nats", color="#333333")
-            plot.getAxis("left").enableAutoSIPrefix(False)
+            for axis in ("left", "bottom"):   # iterations and nats as they are (an empty plot read "x0.001")
+                plot.getAxis(axis).enableAutoSIPrefix(False)
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTextPen("#333333")
                 plot.getAxis(axis).setPen("#888888")
@@ -83,8 +84,12 @@ class ConvergencePlot(QWidget):
                 self.plots[plot].removeItem(curves[name])
 
     def clear(self) -> None:
+        """No runs, and the axes back to their empty range (not the last network's)."""
         for key in list(self.curves):
             self.remove_run(key)
+        for plot in self.plots.values():
+            plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+            plot.enableAutoRange()
 
     def legend_labels(self) -> list[str]:
         """The run labels in the legend, in order."""

@@ -1,6 +1,6 @@
 """What every parameter learner shares: the fitted result, the stopping rule, data scores for histories.
 
-Learners follow the scikit-learn shape (GUIDE §2): the constructor stores hyper-parameters,
+Learners follow the scikit-learn shape (docs/architecture.md §2): the constructor stores hyper-parameters,
 ``fit(net, data, target=None, validation=None, reporter=None)`` validates, never mutates ``net`` and returns a
 :class:`FitResult`. Every history entry holds the mean negative log-likelihood per training case (natural
 log) and, with a target, the mean negative conditional log-likelihood of the target; also on the validation

@@ -15,7 +15,8 @@ Every :class:`~bnstudio.learn.params.base.FitResult` says why its run ended, in 
 ``diverged``        the objective became non-finite or got worse; the best finite parameters seen are returned
 ==================  ==========================================================================================
 
-A run stopped by its reporter raises :class:`~bnstudio.errors.Cancelled` and returns nothing (GUIDE §3.5).
+A run stopped by its reporter raises :class:`~bnstudio.errors.Cancelled` and returns nothing
+(docs/architecture.md §3.5).
 """
 from __future__ import annotations
 
@@ -97,8 +98,9 @@ def minimise(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x0: np.ndarr
     adds or overrides scipy options). ``on_iterate(x)`` is called at ``x0`` and at each iterate (histories,
     progress); it may raise :class:`StopRun`.
     The run is ``diverged`` as soon as an iterate's loss is non-finite or higher than the previous one (beyond
-    rounding), or when the optimiser gives up after a non-finite evaluation; ``converged`` only if scipy met its
-    tolerance on such a clean path. The returned ``x`` is always the iterate with the lowest finite loss.
+    rounding), or when the optimiser gives up after a non-finite evaluation. Whether it ``converged`` is judged
+    from what the optimiser did (:func:`judge_end`), never from scipy's wording, which changes between releases.
+    The returned ``x`` is always the iterate with the lowest finite loss.
     A non-finite loss at ``x0`` is a :class:`ValidationError` (there is nothing finite to return).
     """
     state = {"evaluations": 1, "nonfinite": False, "reason": None}
@@ -106,7 +108,8 @@ def minimise(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x0: np.ndarr
     loss0, grad0 = fun(x0)
     if not (math.isfinite(loss0) and np.all(np.isfinite(grad0))):
         raise ValidationError("the training objective is not finite at the starting parameters")
-    best = {"loss": float(loss0), "x": x0, "previous": float(loss0)}
+    best = {"loss": float(loss0), "x": x0}
+    path = Trajectory(float(loss0), x0)
     try:
         on_iterate(x0)
     except StopRun as stop_run:
@@ -124,12 +127,12 @@ def minimise(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x0: np.ndarr
         x = np.array(intermediate_result.x, dtype=float)
         loss = getattr(intermediate_result, "fun", None)
         loss = float(fun(x)[0] if loss is None else loss)
-        previous = best["previous"]
+        previous = path.last_loss
         if not math.isfinite(loss) or loss >= 1e300 or \
                 loss > previous + ROUNDING * max(abs(previous), 1.0):
             state["reason"] = "diverged"
             raise StopIteration
-        best["previous"] = loss
+        path.accept(loss, x)
         if loss <= best["loss"]:
             best.update(loss=loss, x=x)
         try:
@@ -143,16 +146,69 @@ def minimise(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x0: np.ndarr
     final = float(result.fun) if result.fun is not None else math.nan
     if state["reason"] is None and math.isfinite(final) and final < 1e300 and final < best["loss"]:
         best.update(loss=final, x=np.array(result.x, dtype=float))
-    reason = state["reason"] or _scipy_reason(result, stop, state["nonfinite"], final, best["loss"])
+        path.accept(final, best["x"])
+    reason = state["reason"]
+    if reason is None:
+        clean_end = math.isfinite(final) and final < 1e300 and final <= best["loss"] + _slack(best["loss"])
+        gradient = _gradient_at(fun, best["x"], result)
+        limit_hit = path.iterations >= stop.max_iter or \
+            state["evaluations"] >= settings.get("maxfun", math.inf) or getattr(result, "status", None) == 1
+        reason = judge_end(path, gradient, clean_end, state["nonfinite"], limit_hit,
+                           gtol=float(settings.get("gtol", 1e-5)), ftol=stop.tol)
     return Outcome(best["x"], best["loss"], reason, str(result.message), state["evaluations"],
                    int(getattr(result, "nit", 0)))
 
 
-def _scipy_reason(result, stop: StopRule, nonfinite: bool, final: float, best: float) -> str:
-    """The stop reason of a run scipy ended by itself."""
-    clean_end = math.isfinite(final) and final < 1e300 and final <= best + ROUNDING * max(abs(best), 1.0)
-    if result.success and clean_end:
+@dataclass
+class Trajectory:
+    """The accepted iterates' losses as the run went: the start, the last two, and how many steps."""
+
+    start_loss: float
+    last_x: np.ndarray
+    last_loss: float = math.nan
+    before_last: float = math.nan
+    moved_last: bool = False
+    iterations: int = 0
+
+    def __post_init__(self) -> None:
+        self.last_loss = self.start_loss
+
+    def accept(self, loss: float, x: np.ndarray) -> None:
+        """Record an accepted iterate (and whether it moved from the one before)."""
+        self.moved_last = not np.array_equal(x, self.last_x)
+        self.before_last, self.last_loss, self.last_x = self.last_loss, loss, x
+        self.iterations += 1
+
+
+def _slack(value: float) -> float:
+    return ROUNDING * max(abs(value), 1.0)
+
+
+def _gradient_at(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x: np.ndarray, result) -> np.ndarray:
+    """The objective's gradient at ``x``: scipy's own when it ended there, else one more evaluation."""
+    jac = getattr(result, "jac", None)
+    if jac is not None and np.array_equal(np.asarray(result.x, dtype=float), x):
+        return np.asarray(jac, dtype=float)
+    return np.asarray(fun(x)[1], dtype=float)
+
+
+def judge_end(path: Trajectory, gradient: np.ndarray, clean_end: bool, nonfinite: bool, limit_hit: bool,
+              gtol: float, ftol: float) -> str:
+    """The stop reason of a run the optimiser ended by itself, from what it did (not what scipy says).
+
+    ``converged``: the end is clean (finite, the best loss seen) and either the gradient is flat there
+    (``max |g| <= gtol``, a stationary point) or the run made real progress and its last step moved the
+    parameters while improving the loss by a relative amount ``(f_{k-1} - f_k) / max(|f_{k-1}|, |f_k|, 1) <= ftol``
+    (L-BFGS-B's own test, Byrd et al. 1995). A run that never got below its start with a non-flat gradient, or
+    whose last step did not move, could make no progress: ``stalled`` (a wrong gradient, a failed line search).
+    Then ``max_iter`` when a limit was reached, ``diverged`` after non-finite values or an unclean end.
+    """
+    flat = bool(np.all(np.isfinite(gradient))) and float(np.max(np.abs(gradient), initial=0.0)) <= gtol
+    progressed = path.last_loss < path.start_loss - _slack(path.start_loss)
+    relative = (path.before_last - path.last_loss) / max(abs(path.before_last), abs(path.last_loss), 1.0)
+    settled = progressed and path.moved_last and math.isfinite(relative) and relative <= ftol
+    if clean_end and (flat or settled):
         return "converged"
-    if int(getattr(result, "nit", 0)) >= stop.max_iter or getattr(result, "status", None) == 1:
+    if limit_hit:
         return "max_iter"
     return "diverged" if nonfinite or not clean_end else "stalled"

@@ -258,3 +258,25 @@ def test_variables_without_data_are_left_out_of_the_search(qtbot, demo):
     assert learn(qtbot, panel, algorithm="nb", target="dysp") == "finished"
     assert "Node1" not in panel.result.network.variables
     assert all("Node1" not in arc for arc in panel.result.arcs)
+
+
+def test_accepting_a_tan_lays_out_arcs_that_would_run_through_nodes(qtbot, demo):
+    """Seen: after accepting TAN some arcs ran through other nodes until Layout was pressed."""
+    from bnstudio.gui.canvas.arrange import layout_positions, sizes_for
+    from bnstudio.gui.layout import arcs_through_nodes
+
+    panel, doc = demo.panel, demo.demo_document
+    net = doc.network
+    for k, name in enumerate(net.variables):     # every node on one row: any arc between two others crosses one
+        net.positions[name] = (250.0 * k, 0.0)
+    before = dict(net.positions)
+    assert learn(qtbot, panel, algorithm="tan", target="dysp") == "finished"
+    with qtbot.waitSignal(panel.accepted):
+        assert panel.accept()
+    sizes = sizes_for(net, demo.scene.node_style)
+    assert arcs_through_nodes(net.arcs(), before, sizes) > arcs_through_nodes(net.arcs(), dict(net.positions), sizes)
+    laid_out = layout_positions(net, demo.scene.node_style)     # as View ▸ Automatic Layout would place them
+    assert all(np.allclose(net.positions[v], laid_out[v]) for v in net.variables)
+    assert doc.undo_stack.count() == 1          # structure and layout: one undo step
+    doc.undo_stack.undo()
+    assert dict(net.positions) == before

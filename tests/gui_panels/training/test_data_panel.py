@@ -279,5 +279,10 @@ def test_opening_another_network_realigns_or_closes_the_data_and_says_so(qtbot, 
     other.add_variable("Pressure", ["low", "high"])
     doc.replace_network(other)
     assert data_panel.selection is None and data_panel.state.dataset is None
-    assert "has no variable of other, so it was closed" in messages[-1]
+    assert "has no variable named like one of the network's (Pressure), so it was closed" in messages[-1]
+    assert "other" not in messages[-1]     # the network's internal name ("unknown" in a BIF) is no help
+    doc.replace_network(smaller)
+    load(qtbot, data_panel, ASIA_CSV)
+    doc.replace_network(Network("untitled"))   # File ▸ New
+    assert "closed: the new network has no variables yet" in messages[-1] and "untitled" not in messages[-1]
     assert not doc.modified

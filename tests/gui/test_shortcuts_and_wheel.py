@@ -1,0 +1,76 @@
+"""Every key sequence triggers one action (Ctrl+Shift+S was bound to both Save As and Learn Structure, so Qt
+reported an ambiguous overload and did nothing), and the mouse wheel scrolls a dock without changing the
+settings it passes over (scrolling over the query panel changed the credible level from 90 % to 85 %)."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QAction, QWheelEvent
+from PySide6.QtWidgets import QApplication, QMenu, QSpinBox, QScrollArea, QVBoxLayout, QWidget
+
+from bnstudio.gui import wheel_guard
+
+
+def test_no_two_actions_of_the_main_window_share_a_key_sequence(window):
+    for menu in window.findChildren(QMenu):   # menus filled when they open (examples, recent files)
+        menu.aboutToShow.emit()
+    for dock in window.docks.values():
+        dock.show()
+    QApplication.processEvents()
+    bound = defaultdict(list)
+    for action in window.findChildren(QAction):
+        for sequence in action.shortcuts():
+            bound[sequence.toString()].append(action.text())
+    assert "Ctrl+Shift+S" in bound and "Ctrl+S" in bound and "Ctrl+Shift+L" in bound
+    assert {key: texts for key, texts in bound.items() if len(texts) > 1} == {}
+
+
+def test_save_as_owns_ctrl_shift_s(window):
+    assert window.actions.save_as.shortcut().toString() == "Ctrl+Shift+S"
+    assert window.actions.learn_structure.shortcut().toString() == "Ctrl+Shift+L"
+
+
+def wheel(widget: QWidget, steps: int = -1) -> None:
+    """One notch down (``steps`` < 0) over the middle of ``widget``."""
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(),
+                        QPoint(0, 120 * steps), Qt.NoButton, Qt.NoModifier, Qt.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+def test_the_wheel_over_an_unfocused_query_setting_scrolls_instead(qtbot, alarm_window):
+    w = alarm_window
+    wheel_guard.install()
+    w.resize(1366, 768)
+    w.show()
+    qtbot.waitExposed(w)
+    w.show_dock("query")
+    level = w.query_panel.controls.level
+    area = next(a for a in w.query_panel.findChildren(QScrollArea) if a.widget() is w.query_panel.controls)
+    area.setFixedHeight(120)     # short enough to scroll
+    QApplication.processEvents()
+    assert area.verticalScrollBar().maximum() > 0
+    w.view.setFocus()
+    before = level.value()
+    wheel(level)
+    assert level.value() == before == 90.0
+    assert area.verticalScrollBar().value() > 0
+    level.setFocus()                 # a focused control takes the wheel as before
+    QApplication.processEvents()
+    if level.hasFocus():
+        wheel(level)
+        assert level.value() != before
+
+
+def test_guarded_controls_do_not_take_focus_from_the_wheel(qtbot):
+    wheel_guard.install()
+    host = QScrollArea()
+    inner = QWidget()
+    spin = QSpinBox()
+    QVBoxLayout(inner).addWidget(spin)
+    host.setWidget(inner)
+    qtbot.addWidget(host)
+    host.show()
+    qtbot.waitExposed(host)
+    assert spin.focusPolicy() == Qt.StrongFocus
