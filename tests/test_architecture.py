@@ -238,11 +238,14 @@ def test_info_and_query_load_neither_scipy_nor_pandas():
 SLOW_FOR_FIRST_SIGHT = ("scipy.stats", "pandas", "pyqtgraph", "matplotlib")
 
 
-def heavy_modules_after(code: str) -> list[str]:
-    """Which of :data:`SLOW_FOR_FIRST_SIGHT` a fresh interpreter (offscreen Qt) has imported after ``code``."""
+def heavy_modules_after(code: str, home: Path | None = None) -> list[str]:
+    """Which of :data:`SLOW_FOR_FIRST_SIGHT` a fresh interpreter (offscreen Qt; its settings under ``home`` if
+    given) has imported after ``code``."""
     script = (f"{code}\nimport sys\n"
               f"print(sorted(m for m in {SLOW_FOR_FIRST_SIGHT!r} if m in sys.modules))")
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    if home is not None:
+        env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     return ast.literal_eval(done.stdout.strip().splitlines()[-1])
@@ -285,3 +288,24 @@ def test_the_slow_library_check_can_fail():
     """Opening an analysis panel does import them: the check sees it."""
     loaded = heavy_modules_after(OPEN_WINDOW + "window.show_dock('query')\nwindow.query_panel\n")
     assert {"scipy.stats", "pyqtgraph", "pandas"} <= set(loaded)
+
+
+MAKE_RUN = f"""
+import time
+from bnstudio.gui.app import application, open_window
+app = application()
+window = open_window({str(ALARM)!r}, recovery=False)   # what `make run` opens: ALARM and its bundled data
+for _ in range(10):
+    app.processEvents()
+"""
+
+
+def test_make_run_reads_the_example_data_when_the_panels_are_first_needed(tmp_path):
+    """`make run` opens ALARM with its bundled data set, which the data panel read at start-up (pandas); it is
+    now read when the panels are first needed, and then it is there."""
+    assert heavy_modules_after(MAKE_RUN, tmp_path) == []
+    wait = ("window.show_dock('data')\nend = time.time() + 60\n"
+            "while window.data_panel.selection is None and time.time() < end:\n"
+            "    app.processEvents()\n    time.sleep(0.01)\n"
+            "assert window.data_panel.selection is not None\n")
+    assert "pandas" in heavy_modules_after(MAKE_RUN + wait, tmp_path)
