@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"zoom factor after fitting (1 = 100%%), {ZOOM_RANGE[0]:g}..{ZOOM_RANGE[1]:g}")
     parser.add_argument("--docks", type=parse_docks,
                         help=f"comma-separated docks to show, the first named of a tab group in front: "
-                             f"{','.join(DOCKS)} (or 'none')")
+                             f"{','.join(DOCKS)} (or 'none'); default: as a user sees the window just opened (no dock until "
+                             f"a node is selected, e.g. with --select)")
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -46,9 +46,9 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
                       docks: list[str] | None = None,
                       prepare: Callable[[MainWindow], None] | None = None) -> Path:
     """Open ``path`` in a fresh main window of ``size``, apply ``evidence``, select ``select`` (its CPT and
-    properties show in the docks), show only ``docks`` (all if None; the first named of a tab group in front),
-    call ``prepare(window)`` for anything else, and save the window to ``out``. Raises BNStudioError for bad
-    input."""
+    properties show in the docks), show only ``docks`` (if None, the docks a user sees at first sight: none until
+    a node is selected; the first named of a tab group in front), call ``prepare(window)`` for anything else,
+    and save the window to ``out``. Raises BNStudioError for bad input."""
     unknown = sorted(set(docks or ()) - set(DOCKS))
     if unknown:
         raise BNStudioError(f"unknown dock(s) {', '.join(unknown)}; use {', '.join(DOCKS)}")
