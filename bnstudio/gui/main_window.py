@@ -22,6 +22,7 @@ from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arrange import auto_layout_command, fill_missing_positions
 from bnstudio.gui.canvas.node_list import NodeListButton
 from bnstudio.gui.cpt_editor import CptEditor
+from bnstudio.gui.decision_panel import decision_panel as decision_panel_of
 from bnstudio.gui.decision_panel import install as install_decisions
 from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import FileController
@@ -163,6 +164,7 @@ class MainWindow(QMainWindow):
     training_panel = property(lambda self: analysis_panels(self)["training"])
     structure_panel = property(lambda self: analysis_panels(self)["structure"])
     query_panel = property(lambda self: analysis_panels(self)["query"])
+    decision_panel = property(decision_panel_of)   # built on first use too (bnstudio.gui.decision_panel.wiring)
 
     # ------------------------------------------------------------------ document
     def _prepare_network(self, net: Network) -> None:

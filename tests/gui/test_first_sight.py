@@ -172,3 +172,16 @@ def test_a_screenshot_of_a_large_network_waits_for_its_beliefs(opened, monkeypat
     screenshot._wait_for_beliefs(QApplication.instance(), w)
     assert not w.document.updates.busy
     assert all(node.beliefs is not None for node in w.scene.nodes.values())
+
+
+def test_the_decision_panel_is_built_when_a_diagram_needs_it(opened):
+    """A plain network never shows the Decisions dock: its panel is built when a diagram opens (or the dock is
+    shown), and then shows the diagram's maximum expected utility."""
+    from bnstudio.gui.resources import bundled_diagram
+
+    w = opened(ALARM)
+    assert w.built_decision_panel is None and not w.decision_dock.isVisible()
+    assert w.open_path(bundled_diagram())
+    assert w.built_decision_panel is not None and w.decision_dock.isVisible()
+    assert w.decision_dock.widget().widget() is w.decision_panel
+    assert "22.5" in w.decision_panel.meu.text()
