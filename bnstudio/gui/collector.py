@@ -1,4 +1,4 @@
-"""Python's cyclic garbage collector runs on the GUI thread only (GUIDE §3.14; docs/gui.md, "Threads").
+"""Python's cyclic garbage collector runs on the GUI thread only (docs/architecture.md §3.14; docs/gui.md, "Threads").
 
 Automatic collection starts on whichever thread happens to allocate when a generation's count passes its
 threshold. While a job runs, that is usually the worker thread; if the garbage then holds a widget, a menu or an

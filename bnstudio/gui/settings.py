@@ -1,5 +1,5 @@
-"""Every persistent setting of the app, declared once with its type and default (GUIDE §2: QSettings with
-declared keys). Read and write through :class:`Settings`; unknown keys are a programming error.
+"""Every persistent setting of the app, declared once with its type and default (docs/architecture.md §2:
+QSettings with declared keys). Read and write through :class:`Settings`; unknown keys are a programming error.
 
 QSettings stores values as strings in some back ends (INI files on Linux), so :meth:`Settings.value`
 converts back to the declared type and falls back to the default when a stored value does not convert.

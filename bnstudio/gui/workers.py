@@ -1,4 +1,4 @@
-"""One generic worker that runs any Qt-free job ``job(reporter) -> result`` on a QThread (GUIDE §3.4).
+"""One generic worker that runs any Qt-free job ``job(reporter) -> result`` on a QThread (docs/architecture.md §3.4).
 
 The job reports through the :class:`~bnstudio.jobs.Reporter` protocol; :class:`QtReporter` forwards each
 iteration to the ``progress`` signal (queued to the GUI thread) and asks the job to stop after
@@ -6,9 +6,9 @@ iteration to the ``progress`` signal (queued to the GUI thread) and asks the job
 is emitted. Jobs must work on snapshots (copies) and return new objects: only those cross threads.
 
 A job must not reference any Qt object: when the worker thread drops the last reference to one, its C++
-destructor would run on the worker (GUIDE §3.14). :func:`qt_references` looks for them where a job keeps its
-state (bound ``self``, closure cells, ``functools.partial`` arguments, defaults) and :class:`JobWorker` refuses
-such a job. (Cyclic garbage is kept off the worker by :mod:`bnstudio.gui.collector`.)
+destructor would run on the worker (docs/architecture.md §3.14). :func:`qt_references` looks for them where a
+job keeps its state (bound ``self``, closure cells, ``functools.partial`` arguments, defaults) and
+:class:`JobWorker` refuses such a job. (Cyclic garbage is kept off the worker by :mod:`bnstudio.gui.collector`.)
 """
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ class JobWorker(QObject):
         held = qt_references(job)
         if held:
             raise TypeError(f"a background job must not reference Qt objects ({', '.join(held)}): pass it "
-                            "plain data (GUIDE §3.14)")
+                            "plain data (docs/architecture.md §3.14)")
         super().__init__(parent)
         self.job = job
         self.reporter = QtReporter(self)

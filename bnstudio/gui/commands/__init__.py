@@ -1,4 +1,4 @@
-"""Undoable edits: one user edit = one :class:`QUndoCommand` = one core mutation (GUIDE §3.3)."""
+"""Undoable edits: one user edit = one :class:`QUndoCommand` = one core mutation (docs/architecture.md §3.3)."""
 from bnstudio.gui.commands.arcs import AddArc, RemoveArc, ReverseArc
 from bnstudio.gui.commands.base import Family, NetworkCommand, restore, snapshot
 from bnstudio.gui.commands.decisions import DecisionPart, SetDecisionPart, set_utility_table

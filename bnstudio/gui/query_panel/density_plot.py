@@ -1,11 +1,11 @@
 """The two fitted densities of p(q | e) — normal and Beta (method of moments, Singh §3.5) — over [0, 1] with
 their credible intervals shaded, and the histogram of a Monte-Carlo check with the coverage of each interval.
 
-Curves are created once and updated with ``setData`` (GUIDE §3.7). The y axis shows what is informative
-(:func:`informative_top`): a Beta density that is infinite at 0 or 1 (p near 0 or 1) is cut rather than
-flattening everything else, while a finite one is shown whole, its peak included (even at 0 or 1). Curves are
-evaluated up to half a grid step from 0 and 1 (:func:`end_margin`), what the plot's last pixel can show. The numbers (mean, sd, coverage) sit in a label under the plot, never over the
-curves.
+Curves are created once and updated with ``setData`` (docs/architecture.md §3.7). The y axis shows what is
+informative (:func:`informative_top`): a Beta density that is infinite at 0 or 1 (p near 0 or 1) is cut rather
+than flattening everything else, while a finite one is shown whole, its peak included (even at 0 or 1). Curves
+are evaluated up to half a grid step from 0 and 1 (:func:`end_margin`), what the plot's last pixel can show.
+The numbers (mean, sd, coverage) sit in a label under the plot, never over the curves.
 """
 from __future__ import annotations
 
