@@ -150,7 +150,7 @@ class InferenceEngine:
             raise MemoryBudgetExceeded(f"{what} needs {tree.jt.total_size:.3g} entries ({self._gib(need)}) for one "
                                        f"case: it does not fit the memory budget of {self._gib(self.memory_budget)} "
                                        f"even for one case; {advice}")
-        model = self._models[variables] = TreeModel(tree.jt, cs.families, self._cpt)
+        model = self._models[variables] = TreeModel(tree.jt, cs.families, cs.tree_families, self._cpt)
         if len(self._models) > SUBTREE_CACHE + 1:
             oldest = next(k for k in self._models if k is not None)
             del self._models[oldest]
@@ -233,7 +233,7 @@ class InferenceEngine:
         answer = None if route is None else self._pruned.log_evidence(route[0], lams, route[1])
         if answer is None:
             model = self._tree()
-            home = model.jt.var_home[next(iter(lams))]
+            home = model.home(lams)
             return float(model.propagation(lams).belief(home)[1][0, 0])
         return answer
 
@@ -274,7 +274,7 @@ class InferenceEngine:
             belief, log_z = prop.belief(c)
             self._check_possible(log_z, evidence)
             for v in members:
-                out[cs.index.names[v]] = model.marginal(belief, c, list(cs.families[v]))[0, 0]
+                out[cs.index.names[v]] = model.family_marginal(belief, c, v)[0, 0]
         return {name: out[name] for name in cs.index.names}
 
     # ------------------------------------------------------------------ pruned elimination
@@ -313,8 +313,9 @@ class InferenceEngine:
         jt = self._tree().jt
         dirty = 0
         for v in lams:
-            dirty |= 1 << jt.var_home[v]
-        start = jt.var_home[targets[0] if targets else next(iter(lams))]
+            if jt.var_home[v] >= 0:  # one-state variables have no clique (nor anything to propagate)
+                dirty |= 1 << jt.var_home[v]
+        start = self._tree().home(list(targets) + list(lams))
         cost = jt.sizes[start] + STEP_COST
         stack = [(start, -1)]
         while stack:
@@ -359,7 +360,7 @@ class InferenceEngine:
         out = np.zeros((s, batch.n_cases))
         if batch:
             model = self._batch_tree([], batch)
-            home = model.jt.var_home[next(iter(batch))]
+            home = model.home(batch)
             for sets, rows, prop in self._propagations(model, batch, params, s, with_scale=out):
                 out[sets, rows] += prop.belief(home)[1]
         return out if parameters else out[0]
@@ -443,7 +444,7 @@ class InferenceEngine:
                     w = weights[rows] if weights is not None else None
                     belief = (np.einsum("...sn,n->...s", belief, w) if w is not None else belief.sum(axis=-1))[..., None]
                 for v in members:
-                    marginal = model.marginal(belief, c, list(cs.families[v]))
+                    marginal = model.family_marginal(belief, c, v)
                     if reduce:
                         out[cs.index.names[v]][sets] += marginal[:, 0]
                     else:
