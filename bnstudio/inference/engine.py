@@ -310,12 +310,13 @@ class InferenceEngine:
     def _tree_cost(self, targets: Sequence[int], lams: Mapping[int, np.ndarray]) -> float:
         """What one query costs on the whole tree: the cliques whose messages towards the answer's clique
         hold evidence (the others come from the evidence-free cache), in table entries plus STEP_COST each."""
-        jt = self._tree().jt
+        model = self._tree()
+        jt = model.jt
         dirty = 0
         for v in lams:
             if jt.var_home[v] >= 0:  # one-state variables have no clique (nor anything to propagate)
                 dirty |= 1 << jt.var_home[v]
-        start = self._tree().home(list(targets) + list(lams))
+        start = model.home(list(targets) + list(lams))
         cost = jt.sizes[start] + STEP_COST
         stack = [(start, -1)]
         while stack:

@@ -185,7 +185,7 @@ class Propagation:
         that entry is below TINY, unless ``final``."""
         axes, into = self.jt.plan(a, b)
         table = np.add.reduce(acc, axis=axes) if axes else np.array(acc)
-        top = table.reshape((-1,) + table.shape[-2:]).max(axis=0)
+        top = np.maximum.reduce(table.reshape((-1,) + table.shape[-2:]), axis=0)
         if not final and _tiny(top):
             return None
         return _normalise(table.reshape(into + table.shape[-2:]), top, log_scale)
@@ -204,6 +204,8 @@ def _times(acc: np.ndarray, operands: list[np.ndarray], log_scale, safe: bool):
 def _tiny(z: np.ndarray) -> bool:
     """Whether some batch element's total (or largest entry) is below TINY (or 0: exact zeros are confirmed
     the same way)."""
+    if z.size == 1:  # a single case: no numpy reduction (its call costs more than the query's arithmetic)
+        return not z.item() >= TINY
     return z.size > 0 and not z.min() >= TINY
 
 

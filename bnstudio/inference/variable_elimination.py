@@ -80,8 +80,9 @@ def combine_scaled(factors: list[Factor], out_scope: tuple[int, ...]) -> tuple[n
     loses nothing to underflow (docs/inference.md §6).
     """
     table = combine(factors, out_scope)
-    if table.size and table.max() >= TINY:
-        return _rescale(table, 0.0)
+    top = float(table.max()) if table.size else 0.0
+    if top >= TINY:
+        return table / top, math.log(top)
     acc, scope, log_scale = np.ones(()), (), 0.0
     for f_table, f_scope in factors:
         union = tuple(dict.fromkeys(scope + tuple(f_scope)))
@@ -104,10 +105,12 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
     plus :data:`STEP_COST` per factor — exceeds it. One-state variables are squeezed out of the factors
     (:func:`squeeze`); those in ``keep`` come back as axes of length 1.
     """
-    full_keep = tuple(keep)
-    factors = [squeeze(table, scope, cards) for table, scope in factors]
-    keep = tuple(v for v in full_keep if cards[v] > 1)
+    full_keep = keep = tuple(keep)
     scope_vars = sorted({v for _, s in factors for v in s} | set(keep))
+    if any(cards[v] == 1 for v in scope_vars):
+        factors = [squeeze(table, scope, cards) for table, scope in factors]
+        keep = tuple(v for v in full_keep if cards[v] > 1)
+        scope_vars = [v for v in scope_vars if cards[v] > 1]
     local = {v: k for k, v in enumerate(scope_vars)}
     adj: list[set[int]] = [set() for _ in scope_vars]
     buckets: list[set[int]] = [set() for _ in scope_vars]
@@ -152,7 +155,9 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
     else:
         table, step_scale = combine_scaled(rest, keep)
         log_scale += step_scale
-    return table.reshape(tuple(cards[v] for v in full_keep)), log_scale
+    if len(keep) != len(full_keep):
+        table = table.reshape(tuple(cards[v] for v in full_keep))
+    return table, log_scale
 
 
 def possible(factors: list[Factor], cards: Sequence[int], budget_entries: float) -> bool:
