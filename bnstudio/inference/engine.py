@@ -24,7 +24,9 @@
 
 Likelihood (soft) evidence is used scaled to a maximum of 1 per vector (see
 :func:`bnstudio.inference.evidence.single_evidence`), so 1e308-sized likelihoods cannot overflow a clique; the
-log of the scale is added back to log p(e).
+log of the scale is added back to log p(e). Tables carry a log scale per batch element, so nothing underflows
+on possible evidence, however many findings (docs/inference.md §6); one-state variables are absorbed, never
+given an axis (§7).
 
 >>> from bnstudio.core import network_from_dsl
 >>> engine = InferenceEngine(network_from_dsl("A->B", cpts={"A": [0.3, 0.7], "B": [[0.9, 0.1], [0.2, 0.8]]}))
@@ -221,7 +223,8 @@ class InferenceEngine:
         return model.marginal(belief, home, idx)[0, 0]
 
     def log_evidence(self, evidence: ev.Evidence | None = None) -> float:
-        """log p(e) (natural log); -inf for impossible evidence."""
+        """log p(e) (natural log); -inf for impossible evidence. Exact where p(e) itself underflows (1,000
+        findings: p(e) ≈ 1e-400), every table carrying a log scale (docs/inference.md §6)."""
         lams = ev.single_evidence(self.compiled.index, evidence)
         if not lams:
             return 0.0
@@ -238,7 +241,8 @@ class InferenceEngine:
         return answer
 
     def probability_of_evidence(self, evidence: ev.Evidence | None = None) -> float:
-        """p(e) (likelihood findings above 1 can make it exceed 1, even overflow to inf)."""
+        """p(e) = exp(:meth:`log_evidence`) (likelihood findings above 1 can make it exceed 1, even overflow to
+        inf; with many findings it can underflow to 0.0 where log p(e) is still exact)."""
         with np.errstate(over="ignore"):
             return float(np.exp(self.log_evidence(evidence)))
 
@@ -354,7 +358,8 @@ class InferenceEngine:
 
     def log_evidence_batch(self, cases: Mapping[str, np.ndarray] | np.ndarray, columns: Sequence[str] | None = None,
                            parameters: Parameters | None = None) -> np.ndarray:
-        """log p(e_n) per case: (N,), or (S, N) with parameter sets; -inf marks impossible cases."""
+        """log p(e_n) per case: (N,), or (S, N) with parameter sets; -inf marks impossible cases (and only
+        those: p(e_n) far below the smallest double is still exact, docs/inference.md §6)."""
         cs = self.compiled
         batch = ev.batch_columns(cs.index, cases, columns)
         params, s = self._parameter_sets(parameters)
