@@ -219,5 +219,5 @@ def _homes(sizes: list[int], cliques: list[tuple[int, ...]], families: Sequence[
         if fam is None or len(fam) <= 1:  # outside the tree, a constant, or one variable: that variable's home
             family_home.append(-1 if fam is None else var_home[fam[0]] if fam else 0)
             continue
-        family_home.append(next((c for c in containing.get(v, ()) if sets[c].issuperset(fam)), -1))
+        family_home.append(next((c for c in containing.get(fam[-1], ()) if sets[c].issuperset(fam)), -1))
     return family_home, var_home

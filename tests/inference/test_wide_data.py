@@ -19,6 +19,7 @@ from bnstudio.inference import InferenceEngine
 from bnstudio.learn.params import make_learner
 from bnstudio.sampling import forward_sample, hide_at_random
 from bnstudio.uncertainty.errorbars import error_bars
+from tests.brute import marginal, weighted_joint
 
 METHODS = ["auto", "junction-tree", "elimination"]
 
@@ -114,6 +115,62 @@ def test_one_state_only_network_and_zero_likelihood_on_a_one_state_variable():
     assert log_z[2] == pytest.approx(0.0, abs=1e-12)
     with pytest.raises(ImpossibleEvidence):
         InferenceEngine(wide).posterior_batch("C", soft)
+
+
+def random_network_with_one_state_variables(seed: int):
+    """A random DAG of 7 variables with 1-3 states (at least two of one state, which may be parents)."""
+    rng = np.random.default_rng(seed)
+    names = [f"V{i}" for i in range(7)]
+    cards = rng.integers(1, 4, size=7)
+    cards[rng.choice(7, size=2, replace=False)] = 1
+    arcs = [f"{names[i]}->{names[j]}" for j in range(7) for i in range(j) if rng.random() < 0.4]
+    states = {v: [f"{v}s{k}" for k in range(c)] for v, c in zip(names, cards)}
+    return network_from_dsl("; ".join(arcs + names), seed=seed, states=states, concentration=0.7)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_one_state_variables_anywhere_match_enumeration(seed):
+    net = random_network_with_one_state_variables(seed)
+    names = net.variables
+    rng = np.random.default_rng(seed + 100)
+    evidence: dict = {}
+    for k in rng.permutation(7)[:3]:
+        probs = marginal(weighted_joint(net, evidence), [int(k)])
+        evidence[names[k]] = net.states(names[k])[int(np.argmax(probs))]
+    table = weighted_joint(net, evidence)
+    codes = np.array([[net.states(v).index(evidence[v]) if v in evidence else -1 for v in names]])
+    for method in METHODS:
+        engine = InferenceEngine(net, method=method)
+        posterior = engine.posterior(names, evidence)
+        batch = engine.posterior_batch(names, codes)
+        fams = engine.family_marginals(evidence)
+        fams_batch = engine.family_marginals_batch(codes, reduce=False)
+        for k, v in enumerate(names):
+            np.testing.assert_allclose(posterior[v], marginal(table, [k]), atol=1e-10)
+            np.testing.assert_allclose(batch[v][0], marginal(table, [k]), atol=1e-10)
+            family = [names.index(p) for p in net.parents(v)] + [k]
+            np.testing.assert_allclose(fams[v], marginal(table, family), atol=1e-10)
+            np.testing.assert_allclose(fams_batch[v][0], marginal(table, family), atol=1e-10)
+        assert engine.log_evidence(evidence) == pytest.approx(np.log(table.sum()), abs=1e-10)
+        assert engine.log_evidence_batch(codes)[0] == pytest.approx(np.log(table.sum()), abs=1e-10)
+
+
+def test_a_clique_potential_that_underflows_keeps_its_log_scale():
+    """300 observed one-state children whose parameter sets (not normalised) give 0.01 each: the class
+    clique's potential is 1e-600 times its CPT; log p(e) must still be exact for every set."""
+    net = one_state_network(ones=300, binary=2)
+    params = {f"U{i}": np.full((2, 2, 1), 0.01) for i in range(300)}
+    params["U0"] = np.array([[[0.01], [0.02]], [[0.5], [0.5]]])
+    engine = InferenceEngine(net)
+    codes = {"B0": np.array([0, 1, -1]), **{f"U{i}": np.zeros(3, dtype=np.int64) for i in range(300)}}
+    log_z = engine.log_evidence_batch(codes, parameters=params)
+    post = engine.posterior_batch("C", codes, parameters=params)["C"]
+    for s in range(2):
+        log_joint = np.log(net.cpt("C")) + 299 * np.log(0.01) + np.log(params["U0"][s, :, 0])
+        for n, code in enumerate([0, 1, -1]):
+            row = log_joint + (np.log(net.cpt("B0")[:, code]) if code >= 0 else 0.0)
+            assert log_z[s, n] == pytest.approx(logsumexp(row), abs=1e-9)
+            np.testing.assert_allclose(post[s, n], np.exp(row - logsumexp(row)), atol=1e-12)
 
 
 def test_em_and_clgd_run_on_the_70_one_state_children_network():
