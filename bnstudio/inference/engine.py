@@ -47,6 +47,7 @@ from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExcee
 from bnstudio.inference import evidence as ev
 from bnstudio.inference.batching import chunks
 from bnstudio.inference.compiled import CompiledStructure
+from bnstudio.inference.elimination import MAX_CLIQUE_VARS
 from bnstudio.inference.pruned import PrunedQueries
 from bnstudio.inference.pruning import Relevance, ancestral_set
 from bnstudio.inference.trees import BYTES_PER_ENTRY, TreeModel, check_parameter_sets
@@ -208,6 +209,9 @@ class InferenceEngine:
         idx = [cs.index.index(t) for t in targets]
         if len(set(idx)) != len(idx):
             raise EvidenceError(f"targets repeat a variable: {list(targets)}")
+        if len(idx) > MAX_CLIQUE_VARS:  # the answer itself would need more numpy axes than there are
+            raise EvidenceError(f"a joint over {len(idx)} variables cannot be returned as one table (at most "
+                                f"{MAX_CLIQUE_VARS}); ask for fewer targets or use query_probability")
         lams = ev.single_evidence(cs.index, evidence)
         route = self._route(idx, lams)
         if route is not None:

@@ -14,7 +14,7 @@ import pytest
 from scipy.special import logsumexp
 
 from bnstudio.core import network_from_dsl
-from bnstudio.errors import ImpossibleEvidence
+from bnstudio.errors import EvidenceError, ImpossibleEvidence
 from bnstudio.inference import InferenceEngine
 from bnstudio.learn.params import make_learner
 from bnstudio.sampling import forward_sample, hide_at_random
@@ -115,6 +115,9 @@ def test_one_state_only_network_and_zero_likelihood_on_a_one_state_variable():
     assert log_z[2] == pytest.approx(0.0, abs=1e-12)
     with pytest.raises(ImpossibleEvidence):
         InferenceEngine(wide).posterior_batch("C", soft)
+    many = one_state_network()
+    with pytest.raises(EvidenceError, match="cannot be returned as one table"):
+        InferenceEngine(many).joint(many.variables)
 
 
 def random_network_with_one_state_variables(seed: int):
