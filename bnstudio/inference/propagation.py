@@ -6,14 +6,13 @@ The message from clique i to neighbour j is (Koller & Friedman §10.2)
 
 with ψ_i the product of the CPTs assigned to i and λ_i the evidence likelihoods homed there; the belief of
 clique c is ψ_c · λ_c · Π_k μ_{k→c} ∝ p(C_c, e). Every array has two trailing batch axes (parameter sets S,
-evidence cases N; size 1 when broadcast). Each message is divided by its largest entry per batch element and
-the log of that normaliser carried along, so log p(e) = log Σ belief + Σ log-normalisers without underflow on
-large networks; an uninformative message is all ones, so a clique with many of them does not shrink.
+evidence cases N; size 1 when broadcast). Each message is normalised to sum 1 per batch element and its log
+normaliser carried along, so log p(e) = log Σ belief + Σ log-normalisers without underflow on large networks.
 
 Normalised messages keep a chain of cliques finite, but one clique's product can still underflow: a naive
 Bayes class clique multiplies in a message per child, and 1,000 of them take p(x | c) products to about 1e-400.
-Every operand is at most 1 (potentials, likelihoods and messages scaled to max 1), so a product only shrinks
-and is exact unless its total (a message's largest entry) ends below :data:`~bnstudio.inference.variable_elimination.TINY`
+Every operand is at most 1 (potentials, likelihoods scaled to max 1, messages summing to 1), so a product only
+shrinks and is exact unless its total ends below :data:`~bnstudio.inference.variable_elimination.TINY`
 (1e-200). Then — and only then, for that message or belief — it is recomputed with :func:`scaled_product`:
 rescaled to max 1 per batch element after each operand, the log of each scale added to the log normaliser
 (docs/inference.md §6). Both products are vectorised over the batch; evidence is impossible only when the
@@ -180,15 +179,16 @@ class Propagation:
         return message
 
     def _message_from(self, a: int, b: int, acc: np.ndarray, log_scale, final: bool) -> Message | None:
-        """Sum ``acc`` onto the separator and divide by its largest entry per batch element (an
-        uninformative message is all ones, so many of them multiply to no smaller a number); None when
-        that entry is below TINY, unless ``final``."""
+        """Sum ``acc`` onto the separator and normalise it to sum 1 per batch element; None when a total is
+        below TINY, unless ``final``. (Normalising by the largest entry would keep a hub of a thousand
+        uninformative messages from shrinking, but numpy's maximum is twice as slow as its sum over
+        (separator, S, N) tables with few cases, and the bnlearn networks never need the rescaled path.)"""
         axes, into = self.jt.plan(a, b)
         table = np.add.reduce(acc, axis=axes) if axes else np.array(acc)
-        top = np.maximum.reduce(table.reshape((-1,) + table.shape[-2:]), axis=0)
-        if not final and _tiny(top):
+        z = _totals(table)
+        if not final and _tiny(z):
             return None
-        return _normalise(table.reshape(into + table.shape[-2:]), top, log_scale)
+        return _normalise(table.reshape(into + table.shape[-2:]), z, log_scale)
 
 
 def _times(acc: np.ndarray, operands: list[np.ndarray], log_scale, safe: bool):
@@ -202,8 +202,7 @@ def _times(acc: np.ndarray, operands: list[np.ndarray], log_scale, safe: bool):
 
 
 def _tiny(z: np.ndarray) -> bool:
-    """Whether some batch element's total (or largest entry) is below TINY (or 0: exact zeros are confirmed
-    the same way)."""
+    """Whether some batch element's total is below TINY (or 0: exact zeros are confirmed the same way)."""
     if z.size == 1:  # a single case: no numpy reduction (its call costs more than the query's arithmetic)
         return not z.item() >= TINY
     return z.size > 0 and not z.min() >= TINY
