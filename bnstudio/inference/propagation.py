@@ -208,6 +208,11 @@ def _tiny(z: np.ndarray) -> bool:
     return z.size > 0 and not z.min() >= TINY
 
 
+def largest(table: np.ndarray) -> np.ndarray:
+    """The largest entry of a (*clique, S', N') table per batch element: (S', N')."""
+    return np.maximum.reduce(table.reshape((-1,) + table.shape[-2:]), axis=0)
+
+
 def _totals(table: np.ndarray) -> np.ndarray:
     """Σ over a (*clique, S', N') table's clique axes: (S', N')."""
     return np.add.reduce(table.reshape((-1,) + table.shape[-2:]), axis=0)
@@ -220,7 +225,7 @@ def scaled_product(acc: np.ndarray, operands, log_scale: np.ndarray | float
     an element keeps log scale -inf there: p(e) = 0 for that element. ``acc`` is not modified."""
     for op in operands:
         acc = acc * op
-        top = acc.reshape((-1,) + acc.shape[-2:]).max(axis=0)
+        top = largest(acc)
         positive = top > 0
         safe = np.where(positive, top, 1.0)
         acc /= safe

@@ -20,7 +20,7 @@ import numpy as np
 
 from bnstudio.errors import ValidationError
 from bnstudio.inference.jtree import JunctionTree
-from bnstudio.inference.propagation import Propagation, scaled_product
+from bnstudio.inference.propagation import Propagation, largest, scaled_product
 from bnstudio.inference.variable_elimination import TINY
 
 BYTES_PER_ENTRY = 8 * 3  # potentials, messages and beliefs of one propagation, float64
@@ -93,7 +93,7 @@ class TreeModel:
             pot = factors[0] if factors else None
             for factor in factors[1:]:
                 pot = pot * factor
-            if len(factors) > 1 and not pot.reshape((-1,) + pot.shape[-2:]).max(axis=0).min() >= TINY:
+            if len(factors) > 1 and not largest(pot).min() >= TINY:
                 pot, scales[c] = scaled_product(factors[0], factors[1:], 0.0)
             full = jt.shape(c)
             if pot is None:

@@ -258,6 +258,17 @@ def test_1000_findings_error_bars_are_finite(wide_nb):
     assert np.isfinite(bars.delta.variance) and bars.delta.variance >= 0
 
 
+def test_1000_findings_em_and_clgd_report_exact_likelihoods(wide_nb):
+    net, data = wide_nb
+    em = make_learner("em", max_iter=2).fit(net, data)
+    assert em.history[0]["nll"] == pytest.approx(-log_evidence(net, data[:, 1:]).mean(), rel=1e-10)
+    assert np.isfinite(em.history[-1]["nll"]) and np.allclose(em.cpts["X3"].sum(axis=-1), 1.0)
+    labelled = data.copy()
+    labelled[:, 0] = np.arange(12) % 2
+    clgd = make_learner("clgd", max_iter=5).fit(net, labelled, target="C")
+    assert all(np.isfinite(h["nll"]) for h in clgd.history)
+
+
 def test_impossible_evidence_message_names_a_few_findings_and_a_count():
     net = naive_bayes(1000, seed=0)
     cpt = net.cpt("X999").copy()
