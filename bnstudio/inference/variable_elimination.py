@@ -109,8 +109,7 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
     scope_vars = sorted({v for _, s in factors for v in s} | set(keep))
     if any(cards[v] == 1 for v in scope_vars):
         factors = [squeeze(table, scope, cards) for table, scope in factors]
-        keep = tuple(v for v in full_keep if cards[v] > 1)
-        scope_vars = [v for v in scope_vars if cards[v] > 1]
+        keep, scope_vars = (tuple(v for v in vs if cards[v] > 1) for vs in (full_keep, scope_vars))
     local = {v: k for k, v in enumerate(scope_vars)}
     adj: list[set[int]] = [set() for _ in scope_vars]
     buckets: list[set[int]] = [set() for _ in scope_vars]
@@ -135,11 +134,8 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
         related = [store.pop(f) for f in ids]
         union = tuple(dict.fromkeys(u for _, s in related for u in s))
         out_scope = tuple(u for u in union if u != scope_vars[k])
-        if boolean:
-            table, log_scale = _clip(combine(related, out_scope), log_scale)
-        else:
-            table, step_scale = combine_scaled(related, out_scope)
-            log_scale += step_scale
+        table, step_scale = _step(related, out_scope, boolean)
+        log_scale += step_scale
         new = len(factors) + k
         store[new] = (table, out_scope)
         for u in union:
@@ -148,16 +144,17 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
             buckets[local[u]].add(new)
     check_budget(keep, cards, budget_entries)
     rest = list(store.values())
-    if not rest:
-        table = np.ones(tuple(cards[v] for v in keep))
-    elif boolean:
-        table, log_scale = _clip(combine(rest, keep), log_scale)
-    else:
-        table, step_scale = combine_scaled(rest, keep)
-        log_scale += step_scale
+    table, step_scale = _step(rest, keep, boolean) if rest else (np.ones(tuple(cards[v] for v in keep)), 0.0)
+    log_scale += step_scale
     if len(keep) != len(full_keep):
         table = table.reshape(tuple(cards[v] for v in full_keep))
     return table, log_scale
+
+
+def _step(factors: list[Factor], out_scope: tuple[int, ...], boolean: bool) -> tuple[np.ndarray, float]:
+    """One elimination step: Π factors summed onto ``out_scope``, as (table, log scale) — rescaled
+    (:func:`combine_scaled`), or clipped to 0/1 with ``boolean``."""
+    return _clip(combine(factors, out_scope), 0.0) if boolean else combine_scaled(factors, out_scope)
 
 
 def possible(factors: list[Factor], cards: Sequence[int], budget_entries: float) -> bool:
