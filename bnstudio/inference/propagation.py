@@ -102,8 +102,10 @@ class Propagation:
         return acc, log_scale
 
     def _compute_message(self, a: int, b: int) -> Message:
+        """μ_{a→b}; recomputed from a rescaled product when it is tiny (see module docstring)."""
         acc, log_scale = self._product(a, exclude=b)
-        return self._sum_message(a, b, acc, log_scale)
+        return (self._message_from(a, b, acc, log_scale, final=False)
+                or self._message_from(a, b, *self._product(a, b, safe=True), final=True))
 
     def product(self, c: int) -> tuple[np.ndarray, np.ndarray | float, np.ndarray]:
         """The unnormalised belief ψ_c · λ_c · Π_k μ_{k→c} (not to be modified), its log scale and its total
@@ -170,25 +172,18 @@ class Propagation:
                 stack.append((mine, part, part_scale))
         self.memo.update(sent)
 
-    def _sum_message(self, a: int, b: int, acc: np.ndarray, log_scale) -> Message:
-        """μ_{a→b} from the product ``acc`` of clique a (all but b's message), normalised; recomputed from a
-        rescaled product when it is tiny (see module docstring)."""
-        message = self._message_from(a, b, acc, log_scale, final=False)
-        if message is None:
-            message = self._message_from(a, b, *self._product(a, b, safe=True), final=True)
-        return message
-
     def _message_from(self, a: int, b: int, acc: np.ndarray, log_scale, final: bool) -> Message | None:
-        """Sum ``acc`` onto the separator and normalise it to sum 1 per batch element; None when a total is
-        below TINY, unless ``final``. (Normalising by the largest entry would keep a hub of a thousand
+        """μ_{a→b} from the product ``acc`` of clique a (all but b's message): summed onto the separator and
+        normalised to sum 1 per batch element; None when a total is below TINY, unless ``final``. (Normalising by the largest entry would keep a hub of a thousand
         uninformative messages from shrinking, but numpy's maximum is twice as slow as its sum over
         (separator, S, N) tables with few cases, and the bnlearn networks never need the rescaled path.)"""
         axes, into = self.jt.plan(a, b)
         table = np.add.reduce(acc, axis=axes) if axes else np.array(acc)
-        z = _totals(table)
-        if not final and _tiny(z):
+        batch = table.shape[-2:]
+        z = np.add.reduce(table.reshape((-1,) + batch), axis=0)  # _totals and _tiny, inlined: a query's hot path
+        if not final and not (z.item() >= TINY if z.size == 1 else z.size == 0 or z.min() >= TINY):
             return None
-        return _normalise(table.reshape(into + table.shape[-2:]), z, log_scale)
+        return _normalise(table.reshape(into + batch), z, log_scale)
 
 
 def _times(acc: np.ndarray, operands: list[np.ndarray], log_scale, safe: bool):
