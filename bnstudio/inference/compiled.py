@@ -7,6 +7,13 @@ made the first time something needs it (a batch, all marginals), so a first sing
 relevance pruning and variable elimination, never pays for it. Trees over an ancestrally closed subset of the
 variables (what a batched query needs after removing barren nodes) are made the same way.
 
+Variables with one state are absorbed, never given a clique axis (docs/inference.md §7): a tree is built over
+the variables with two or more states, and the CPT of every variable enters it as a factor over its
+``tree_families`` entry — its family without the one-state variables (the length-1 axes go, the values stay).
+A one-state variable's own CPT is a factor on its parents' axes (a constant for a root), which is why its
+parents must share a clique (they stay married in the moral graph). A data set discretised with MDL, whose
+irrelevant columns become one-state attributes, so compiles to the tree of its informative attributes.
+
 With ``max_clique`` (table entries) the search for an elimination order gives up as soon as every heuristic
 needs a bigger clique: ``jt`` and ``order`` are then None and ``too_large`` says why (single queries still work
 by pruned variable elimination, which needs only the index and the families).
@@ -37,6 +44,7 @@ class CompiledStructure:
     index: VariableIndex
     parents: list[tuple[int, ...]]
     families: list[tuple[int, ...]]          # CPT axis order: (parents..., variable)
+    tree_families: list[tuple[int, ...]]     # the same without one-state variables: the axes a tree gives them
     max_clique: float | None = None
     _full: Tree | None = field(default=None, repr=False)
 
@@ -47,7 +55,9 @@ class CompiledStructure:
         position = index.position
         parents = [tuple(position[p] for p in net.parents(v)) for v in names]
         families = [ps + (v,) for v, ps in enumerate(parents)]
-        return cls(index, parents, families, max_clique)
+        cards = index.cards
+        tree_families = [tuple(u for u in f if cards[u] > 1) for f in families]
+        return cls(index, parents, families, tree_families, max_clique)
 
     # ------------------------------------------------------------------ trees
     @property
@@ -76,20 +86,21 @@ class CompiledStructure:
 
     def tree_over(self, variables: Sequence[int]) -> Tree:
         """Junction tree of the sub-network on ``variables``, which must be ancestrally closed (every
-        parent of a member is a member). Cliques and homes use the network's variable indices."""
-        members = sorted(variables)
-        whole = len(members) == len(self.families)  # then local indices are the network's
+        parent of a member is a member). Cliques and homes use the network's variable indices; one-state
+        members are in no clique, their CPTs homed with their parents (see module docstring)."""
+        cards = self.index.cards
+        inside = set(variables)
+        members = sorted(v for v in inside if cards[v] > 1)
         local = {v: k for k, v in enumerate(members)}
-        families = self.families if whole else [tuple(local[u] for u in self.families[v]) for v in members]
-        cards = [self.index.cards[v] for v in members]
+        families = [tuple(local[u] for u in self.tree_families[v]) for v in sorted(inside)]
         try:
-            stats = best_elimination_order(moral_graph(len(members), families), cards, max_clique=self.max_clique)
+            stats = best_elimination_order(moral_graph(len(members), families), [cards[v] for v in members],
+                                           max_clique=self.max_clique)
         except CliqueTooLarge as exc:
             return Tree(None, None, exc)
-        if whole:
-            jt = build_junction_tree(cards, stats.order, stats.cliques, self.families)
-            return Tree(stats, jt, None)
+        if len(members) == len(self.families):  # local indices are the network's
+            return Tree(stats, build_junction_tree(cards, stats.order, stats.cliques, self.tree_families), None)
         order = [members[k] for k in stats.order]
         cliques = [tuple(members[k] for k in c) for c in stats.cliques]
-        fams = [self.families[v] if v in local else () for v in range(len(self.families))]
-        return Tree(stats, build_junction_tree(self.index.cards, order, cliques, fams), None)
+        fams = [self.tree_families[v] if v in inside else None for v in range(len(self.families))]
+        return Tree(stats, build_junction_tree(cards, order, cliques, fams), None)

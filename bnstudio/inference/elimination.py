@@ -20,7 +20,11 @@ everything and takes the least (score, index).
 
 Every order can be bounded by ``max_clique`` (table entries): the greedy loop stops with :class:`CliqueTooLarge`
 as soon as the vertex it picks would create a bigger clique, so a network whose junction tree could never fit
-(a 60×60 grid) costs the few steps up to that point, not a full run of every heuristic.
+(a 60×60 grid) costs the few steps up to that point, not a full run of every heuristic. A bounded order also
+refuses a clique over more than :data:`MAX_CLIQUE_VARS` variables: a clique table has one numpy axis per
+variable plus two batch axes, and numpy allows 64 axes (einsum 52 subscripts). The engine never gives
+one-state variables an axis (docs/inference.md §7), so with two or more states per variable the entry bound
+binds long before this one; it is there so that no budget, however large, reaches numpy's limit.
 """
 from __future__ import annotations
 
@@ -33,14 +37,16 @@ from bnstudio.errors import MemoryBudgetExceeded
 
 HEURISTICS = ("min-fill", "weighted-min-fill", "min-weight")
 COMPILE_HEURISTICS = ("min-fill", "min-weight")  # what compilation tries (see best_elimination_order)
+MAX_CLIQUE_VARS = 50  # variables in one bounded clique: numpy's 64 axes less 2 batch axes, einsum's 52 subscripts
 
 
 class CliqueTooLarge(MemoryBudgetExceeded):
     """An elimination order stopped because its next clique would exceed the ``max_clique`` bound."""
 
     def __init__(self, heuristic: str, n_vars: int, size: int, eliminated: int, total: int, limit: float) -> None:
+        bound = f"{limit:.3g} entries" + (f", {MAX_CLIQUE_VARS} variables" if n_vars > MAX_CLIQUE_VARS else "")
         super().__init__(f"{heuristic} elimination reached a clique over {n_vars} variables with {size:.3g} "
-                         f"entries after eliminating {eliminated} of {total} variables (limit {limit:.3g} entries)")
+                         f"entries after eliminating {eliminated} of {total} variables (limit {bound})")
         self.heuristic, self.n_vars, self.size = heuristic, n_vars, size
         self.eliminated, self.total, self.limit = eliminated, total, limit
 
@@ -156,7 +162,7 @@ class _Greedy:
             if sum((nb & bits[a]).bit_count() for a in nv) != d * (d - 1):
                 continue
             size = cards[v] * math.prod(cards[u] for u in nv)
-            if max_clique is not None and size > max_clique:
+            if max_clique is not None and (size > max_clique or d >= MAX_CLIQUE_VARS):
                 raise CliqueTooLarge("simplicial", d + 1, size, len(order), len(bits), max_clique)
             drop = ~(1 << v)
             for a in nv:
@@ -200,7 +206,7 @@ class _Greedy:
             if not alive[v] or key[v] != score:
                 continue
             size = weight[v]
-            if max_clique is not None and size > max_clique:
+            if max_clique is not None and (size > max_clique or len(nbrs[v]) >= MAX_CLIQUE_VARS):
                 raise CliqueTooLarge(self.heuristic, len(nbrs[v]) + 1, size, before + len(order), n, max_clique)
             total += size
             if bound is not None and total > bound:

@@ -24,7 +24,9 @@
 
 Likelihood (soft) evidence is used scaled to a maximum of 1 per vector (see
 :func:`bnstudio.inference.evidence.single_evidence`), so 1e308-sized likelihoods cannot overflow a clique; the
-log of the scale is added back to log p(e).
+log of the scale is added back to log p(e). Tables carry a log scale per batch element, so nothing underflows
+on possible evidence, however many findings (docs/inference.md §6); one-state variables are absorbed, never
+given an axis (§7).
 
 >>> from bnstudio.core import network_from_dsl
 >>> engine = InferenceEngine(network_from_dsl("A->B", cpts={"A": [0.3, 0.7], "B": [[0.9, 0.1], [0.2, 0.8]]}))
@@ -45,6 +47,7 @@ from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExcee
 from bnstudio.inference import evidence as ev
 from bnstudio.inference.batching import chunks
 from bnstudio.inference.compiled import CompiledStructure
+from bnstudio.inference.elimination import MAX_CLIQUE_VARS
 from bnstudio.inference.pruned import PrunedQueries
 from bnstudio.inference.pruning import Relevance, ancestral_set
 from bnstudio.inference.trees import BYTES_PER_ENTRY, TreeModel, check_parameter_sets
@@ -150,7 +153,7 @@ class InferenceEngine:
             raise MemoryBudgetExceeded(f"{what} needs {tree.jt.total_size:.3g} entries ({self._gib(need)}) for one "
                                        f"case: it does not fit the memory budget of {self._gib(self.memory_budget)} "
                                        f"even for one case; {advice}")
-        model = self._models[variables] = TreeModel(tree.jt, cs.families, self._cpt)
+        model = self._models[variables] = TreeModel(tree.jt, cs.families, cs.tree_families, self._cpt)
         if len(self._models) > SUBTREE_CACHE + 1:
             oldest = next(k for k in self._models if k is not None)
             del self._models[oldest]
@@ -206,6 +209,9 @@ class InferenceEngine:
         idx = [cs.index.index(t) for t in targets]
         if len(set(idx)) != len(idx):
             raise EvidenceError(f"targets repeat a variable: {list(targets)}")
+        if len(idx) > MAX_CLIQUE_VARS:  # the answer itself would need more numpy axes than there are
+            raise EvidenceError(f"a joint over {len(idx)} variables cannot be returned as one table (at most "
+                                f"{MAX_CLIQUE_VARS}); ask for fewer targets or use query_probability")
         lams = ev.single_evidence(cs.index, evidence)
         route = self._route(idx, lams)
         if route is not None:
@@ -221,7 +227,8 @@ class InferenceEngine:
         return model.marginal(belief, home, idx)[0, 0]
 
     def log_evidence(self, evidence: ev.Evidence | None = None) -> float:
-        """log p(e) (natural log); -inf for impossible evidence."""
+        """log p(e) (natural log); -inf for impossible evidence. Exact where p(e) itself underflows (1,000
+        findings: p(e) ≈ 1e-400), every table carrying a log scale (docs/inference.md §6)."""
         lams = ev.single_evidence(self.compiled.index, evidence)
         if not lams:
             return 0.0
@@ -233,12 +240,13 @@ class InferenceEngine:
         answer = None if route is None else self._pruned.log_evidence(route[0], lams, route[1])
         if answer is None:
             model = self._tree()
-            home = model.jt.var_home[next(iter(lams))]
+            home = model.home(lams)
             return float(model.propagation(lams).belief(home)[1][0, 0])
         return answer
 
     def probability_of_evidence(self, evidence: ev.Evidence | None = None) -> float:
-        """p(e) (likelihood findings above 1 can make it exceed 1, even overflow to inf)."""
+        """p(e) = exp(:meth:`log_evidence`) (likelihood findings above 1 can make it exceed 1, even overflow to
+        inf; with many findings it can underflow to 0.0 where log p(e) is still exact)."""
         with np.errstate(over="ignore"):
             return float(np.exp(self.log_evidence(evidence)))
 
@@ -274,7 +282,7 @@ class InferenceEngine:
             belief, log_z = prop.belief(c)
             self._check_possible(log_z, evidence)
             for v in members:
-                out[cs.index.names[v]] = model.marginal(belief, c, list(cs.families[v]))[0, 0]
+                out[cs.index.names[v]] = model.family_marginal(belief, c, v)[0, 0]
         return {name: out[name] for name in cs.index.names}
 
     # ------------------------------------------------------------------ pruned elimination
@@ -310,11 +318,13 @@ class InferenceEngine:
     def _tree_cost(self, targets: Sequence[int], lams: Mapping[int, np.ndarray]) -> float:
         """What one query costs on the whole tree: the cliques whose messages towards the answer's clique
         hold evidence (the others come from the evidence-free cache), in table entries plus STEP_COST each."""
-        jt = self._tree().jt
+        model = self._tree()
+        jt = model.jt
         dirty = 0
         for v in lams:
-            dirty |= 1 << jt.var_home[v]
-        start = jt.var_home[targets[0] if targets else next(iter(lams))]
+            if jt.var_home[v] >= 0:  # one-state variables have no clique (nor anything to propagate)
+                dirty |= 1 << jt.var_home[v]
+        start = model.home(list(targets) + list(lams))
         cost = jt.sizes[start] + STEP_COST
         stack = [(start, -1)]
         while stack:
@@ -352,14 +362,15 @@ class InferenceEngine:
 
     def log_evidence_batch(self, cases: Mapping[str, np.ndarray] | np.ndarray, columns: Sequence[str] | None = None,
                            parameters: Parameters | None = None) -> np.ndarray:
-        """log p(e_n) per case: (N,), or (S, N) with parameter sets; -inf marks impossible cases."""
+        """log p(e_n) per case: (N,), or (S, N) with parameter sets; -inf marks impossible cases (and only
+        those: p(e_n) far below the smallest double is still exact, docs/inference.md §6)."""
         cs = self.compiled
         batch = ev.batch_columns(cs.index, cases, columns)
         params, s = self._parameter_sets(parameters)
         out = np.zeros((s, batch.n_cases))
         if batch:
             model = self._batch_tree([], batch)
-            home = model.jt.var_home[next(iter(batch))]
+            home = model.home(batch)
             for sets, rows, prop in self._propagations(model, batch, params, s, with_scale=out):
                 out[sets, rows] += prop.belief(home)[1]
         return out if parameters else out[0]
@@ -443,7 +454,7 @@ class InferenceEngine:
                     w = weights[rows] if weights is not None else None
                     belief = (np.einsum("...sn,n->...s", belief, w) if w is not None else belief.sum(axis=-1))[..., None]
                 for v in members:
-                    marginal = model.marginal(belief, c, list(cs.families[v]))
+                    marginal = model.family_marginal(belief, c, v)
                     if reduce:
                         out[cs.index.names[v]][sets] += marginal[:, 0]
                     else:

@@ -189,12 +189,25 @@ def _check_column(index: VariableIndex, var: int, arr: np.ndarray) -> bool:
     return bool(np.any(arr >= 0))
 
 
-def describe(index: VariableIndex, evidence: Evidence | None) -> str:
-    """``HRBP=HIGH, BP=LOW`` (soft findings as ``X~[...]``) for error messages."""
+DESCRIBED_FINDINGS = 3  # findings an error message names; the rest are counted
+
+
+def describe(index: VariableIndex, evidence: Evidence | None, limit: int = DESCRIBED_FINDINGS) -> str:
+    """``HRBP=HIGH, BP=LOW`` (soft findings as ``X~[...]``) for error messages: the first ``limit`` findings
+    and a count of the rest, so a message stays one readable line whatever the number of findings.
+
+    >>> vi = VariableIndex(["A", "B", "C", "D", "E"], [("y", "n")] * 5)
+    >>> describe(vi, {"A": "y", "B": "n", "C": "y", "D": "y", "E": "n"})
+    'A=y, B=n, C=y, … and 2 more findings'
+    """
     parts = []
-    for name, spec in (evidence or {}).items():
+    evidence = evidence or {}
+    for name, spec in list(evidence.items())[:limit]:
         if isinstance(spec, (str, int, np.integer)):
             parts.append(f"{name}={spec}")
         else:
             parts.append(f"{name}~{np.asarray(spec, dtype=float).round(4).tolist()}")
+    rest = len(evidence) - len(parts)
+    if rest > 0:
+        parts.append(f"… and {rest} more finding{'s' if rest > 1 else ''}")
     return ", ".join(parts)

@@ -94,10 +94,12 @@ class JunctionTree:
 
 
 def build_junction_tree(cards: Sequence[int], order: Sequence[int], elim_cliques: Sequence[Sequence[int]],
-                        families: Sequence[Sequence[int]], merge_below: int = MERGE_BELOW) -> JunctionTree:
+                        families: Sequence[Sequence[int] | None], merge_below: int = MERGE_BELOW) -> JunctionTree:
     """Junction tree from an elimination order and the clique each step created (``elim_cliques[i]`` holds
-    ``order[i]``); ``families[v]`` = {v} ∪ Pa(v) as indices (variables not in ``order`` are left out).
-    Neighbouring cliques whose union has at most ``merge_below`` entries are merged."""
+    ``order[i]``); ``families[v]`` = the variables of v's CPT that get an axis ({v} ∪ Pa(v) less one-state
+    variables), None for a variable outside the tree. Neighbouring cliques whose union has at most
+    ``merge_below`` entries are merged. A tree holding only one-state variables has one empty clique (it
+    homes their constant CPTs)."""
     n = len(order)
     position = {v: i for i, v in enumerate(order)}
     bits = [sum(1 << u for u in c) for c in elim_cliques]
@@ -127,6 +129,8 @@ def build_junction_tree(cards: Sequence[int], order: Sequence[int], elim_cliques
     edges = {(index[find(i)], index[find(p)]) for i, p in enumerate(parent) if p >= 0}
     cliques, neighbours, sizes = _merge_small(cards, [tuple(elim_cliques[k]) for k in kept],
                                               sorted((a, b) for a, b in edges if a != b), merge_below)
+    if not cliques and any(f is not None for f in families):  # only one-state variables: one empty clique
+        cliques, neighbours, sizes = [()], [[]], [1]
     tree_parent = _root(neighbours)
     family_home, var_home = _homes(sizes, cliques, families, len(cards))
     jt = JunctionTree(tuple(cards), cliques, neighbours, tree_parent, family_home, var_home)
@@ -196,9 +200,11 @@ def _root(neighbours: list[list[int]]) -> list[int]:
     return parent
 
 
-def _homes(sizes: list[int], cliques: list[tuple[int, ...]], families: Sequence[Sequence[int]], n_vars: int
-           ) -> tuple[list[int], list[int]]:
-    """The smallest clique holding each family, and each variable (ties: the lower clique index)."""
+def _homes(sizes: list[int], cliques: list[tuple[int, ...]], families: Sequence[Sequence[int] | None],
+           n_vars: int) -> tuple[list[int], list[int]]:
+    """The smallest clique holding each family, and each variable (ties: the lower clique index). A family
+    without axes (a one-state root: a constant) is homed at the root, clique 0; a variable outside the tree
+    (None) or in no clique (one state) has home -1."""
     by_size = sorted(range(len(cliques)), key=lambda c: (sizes[c], c))
     var_home = [-1] * n_vars
     containing: dict[int, list[int]] = {}
@@ -210,8 +216,8 @@ def _homes(sizes: list[int], cliques: list[tuple[int, ...]], families: Sequence[
     sets = [frozenset(c) for c in cliques]
     family_home = []
     for v, fam in enumerate(families):
-        if len(fam) <= 1:  # no family (outside the tree), or a root: the variable's home
-            family_home.append(var_home[v] if fam else -1)
+        if fam is None or len(fam) <= 1:  # outside the tree, a constant, or one variable: that variable's home
+            family_home.append(-1 if fam is None else var_home[fam[0]] if fam else 0)
             continue
-        family_home.append(next((c for c in containing.get(v, ()) if sets[c].issuperset(fam)), -1))
+        family_home.append(next((c for c in containing.get(fam[-1], ()) if sets[c].issuperset(fam)), -1))
     return family_home, var_home

@@ -5,7 +5,14 @@ requisite variables with hard evidence sliced in and soft evidence as extra one-
 variables are summed out in a greedy min-fill order of the factors' interaction graph; each step is one
 ``einsum`` over the factors that mention the variable (Zhang & Poole 1994). Every intermediate table is sized
 before it is allocated and the budget is enforced; tables are rescaled to max 1 with the log scale carried,
-so p(e) stays finite on large networks.
+so p(e) stays finite on large networks (docs/inference.md §6).
+
+Within one step the product of many factors (a naive Bayes class with 1,000 observed children: 1,001 factors
+over C) can itself underflow: every factor is at most 1, so the product only shrinks, and a step whose result
+has its largest entry below :data:`TINY` is recomputed one factor at a time, rescaled to max 1 after each
+(:func:`combine_scaled`). Variables with one state are squeezed out of every factor first: their axes have
+length 1, so a factor keeps its values on the other axes, and a one-state variable never enters a table or
+an einsum subscript (docs/inference.md §7).
 
 :func:`possible` decides whether the factors of a component no target needs can be non-zero together
 (Z_c > 0), so evidence that is impossible far from the targets is still reported. It works on supports (the
@@ -25,6 +32,7 @@ from bnstudio.inference.elimination import CliqueTooLarge, elimination_plan
 
 Factor = tuple[np.ndarray, tuple[int, ...]]
 MAX_OPERANDS = 16
+TINY = 1e-200  # a product whose largest entry is below this is recomputed with rescaling (see combine_scaled)
 STEP_COST = 8000  # an einsum or a message costs about as much Python and numpy overhead as this many entries
 
 
@@ -53,6 +61,38 @@ def combine(factors: list[Factor], out_scope: tuple[int, ...]) -> np.ndarray:
     return np.einsum(*args, [local[v] for v in out_scope])
 
 
+def squeeze(table: np.ndarray, scope: Sequence[int], cards: Sequence[int]) -> Factor:
+    """The factor without the axes of one-state variables (length 1: the values on the other axes stay)."""
+    if all(cards[v] > 1 for v in scope):
+        return table, tuple(scope)
+    kept = tuple(v for v in scope if cards[v] > 1)
+    return table.reshape(tuple(cards[v] for v in kept)), kept
+
+
+def combine_scaled(factors: list[Factor], out_scope: tuple[int, ...]) -> tuple[np.ndarray, float]:
+    """(table, log scale) with Π factors summed onto ``out_scope`` = ``table · exp(log scale)``, the table
+    rescaled to max 1 (an all-zero result has log scale -inf).
+
+    First :func:`combine` at full speed; factors are at most 1 (CPTs, likelihoods and rescaled tables), so the
+    running product only shrinks and the result is exact unless its largest entry is tiny. Then — when it is
+    below :data:`TINY`, say a class with 1,000 observed children, Π_i p(x_i | c) ≈ 1e-400 — it is recomputed
+    one factor at a time over the union of the scopes, rescaled to max 1 after each product, so the answer
+    loses nothing to underflow (docs/inference.md §6).
+    """
+    table = combine(factors, out_scope)
+    top = float(table.max()) if table.size else 0.0
+    if top >= TINY:
+        return table / top, math.log(top)
+    acc, scope, log_scale = np.ones(()), (), 0.0
+    for f_table, f_scope in factors:
+        union = tuple(dict.fromkeys(scope + tuple(f_scope)))
+        acc, log_scale = _rescale(combine([(acc, scope), (f_table, f_scope)], union), log_scale)
+        scope = union
+        if log_scale == -math.inf:
+            return np.zeros(table.shape), -math.inf
+    return _rescale(combine([(acc, scope)], out_scope), log_scale)
+
+
 def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
               budget_entries: float, boolean: bool = False, max_cost: float | None = None
               ) -> tuple[np.ndarray, float] | None:
@@ -62,9 +102,14 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
     clipped to 0/1 instead (the support of the result; log scale 0). Raises :class:`MemoryBudgetExceeded`
     before building any table with more than ``budget_entries`` entries. With ``max_cost``, returns None
     (having computed nothing but the order) when the order's cost — the total size of the tables it builds
-    plus :data:`STEP_COST` per factor — exceeds it.
+    plus :data:`STEP_COST` per factor — exceeds it. One-state variables are squeezed out of the factors
+    (:func:`squeeze`); those in ``keep`` come back as axes of length 1.
     """
+    full_keep = keep = tuple(keep)
     scope_vars = sorted({v for _, s in factors for v in s} | set(keep))
+    if any(cards[v] == 1 for v in scope_vars):
+        factors = [squeeze(table, scope, cards) for table, scope in factors]
+        keep, scope_vars = (tuple(v for v in vs if cards[v] > 1) for vs in (full_keep, scope_vars))
     local = {v: k for k, v in enumerate(scope_vars)}
     adj: list[set[int]] = [set() for _ in scope_vars]
     buckets: list[set[int]] = [set() for _ in scope_vars]
@@ -89,19 +134,27 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
         related = [store.pop(f) for f in ids]
         union = tuple(dict.fromkeys(u for _, s in related for u in s))
         out_scope = tuple(u for u in union if u != scope_vars[k])
-        table = combine(related, out_scope)
-        table, log_scale = _clip(table, log_scale) if boolean else _rescale(table, log_scale)
+        table, step_scale = _step(related, out_scope, boolean)
+        log_scale += step_scale
         new = len(factors) + k
         store[new] = (table, out_scope)
         for u in union:
             buckets[local[u]].difference_update(ids)
         for u in out_scope:
             buckets[local[u]].add(new)
-    keep = tuple(keep)
     check_budget(keep, cards, budget_entries)
     rest = list(store.values())
-    table = combine(rest, keep) if rest else np.ones(tuple(cards[v] for v in keep))
-    return _clip(table, log_scale) if boolean else _rescale(table, log_scale)
+    table, step_scale = _step(rest, keep, boolean) if rest else (np.ones(tuple(cards[v] for v in keep)), 0.0)
+    log_scale += step_scale
+    if len(keep) != len(full_keep):
+        table = table.reshape(tuple(cards[v] for v in full_keep))
+    return table, log_scale
+
+
+def _step(factors: list[Factor], out_scope: tuple[int, ...], boolean: bool) -> tuple[np.ndarray, float]:
+    """One elimination step: Π factors summed onto ``out_scope``, as (table, log scale) — rescaled
+    (:func:`combine_scaled`), or clipped to 0/1 with ``boolean``."""
+    return _clip(combine(factors, out_scope), 0.0) if boolean else combine_scaled(factors, out_scope)
 
 
 def possible(factors: list[Factor], cards: Sequence[int], budget_entries: float) -> bool:
