@@ -29,6 +29,7 @@ _LAZY: dict[str, str] = {
     "InferenceEngine": "bnstudio.inference",
     "read_network": "bnstudio.io", "write_network": "bnstudio.io",
     "forward_sample": "bnstudio.sampling",
+    **{name: "bnstudio.interop" for name in ("from_pgmpy", "from_pyagrum", "to_pgmpy", "to_pyagrum")},
 }
 
 __all__ = sorted(_LAZY)
@@ -53,5 +54,6 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from bnstudio.errors import (BNStudioError, Cancelled, CycleError, EvidenceError, FormatError,
                                  ImpossibleEvidence, MemoryBudgetExceeded, ValidationError)
     from bnstudio.inference import InferenceEngine
+    from bnstudio.interop import from_pgmpy, from_pyagrum, to_pgmpy, to_pyagrum
     from bnstudio.io import read_network, write_network
     from bnstudio.sampling import forward_sample
