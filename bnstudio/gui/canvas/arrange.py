@@ -8,7 +8,7 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.canvas import style as st
-from bnstudio.gui.layout import layered_layout
+from bnstudio.display.layout import layered_layout
 
 GRID_GAP = 40.0
 
