@@ -62,6 +62,8 @@ def interval_svg(mean: float, normal: tuple[float, float], beta: tuple[float, fl
             continue
         parts.append(f"<line x1='{x(lo):.1f}' y1='{y}' x2='{x(hi):.1f}' y2='{y}' stroke='{colour}' "
                      f"stroke-width='4'/>")
+    parts += [f"<text x='{width - 10:.0f}' y='{y + 3}' text-anchor='end' fill='{colour}'>{name}</text>"
+              for y, name, colour in ((10, "normal", look.BAR), (20, "Beta", look.EVIDENCE_BAR))]
     parts.append(f"<line x1='{x(mean):.1f}' y1='4' x2='{x(mean):.1f}' y2='34' stroke='{look.TEXT}' "
                  f"stroke-width='1.5'/></svg>")
     return "".join(parts)
@@ -101,16 +103,19 @@ def curve_svg(values: Sequence[float], width: float = 220.0, height: float = 60.
         return ""
     lo, hi = float(v.min()), float(v.max())
     span = hi - lo or 1.0
-    xs = 40 + (width - 44) * (np.arange(len(v)) / max(len(v) - 1, 1))
+    digits = 4 if f"{hi:.4g}" != f"{lo:.4g}" else 7   # enough digits to tell the two ends apart
+    left = 40 if digits == 4 else 62   # room for the labels
+    xs = left + (width - left - 4) * (np.arange(len(v)) / max(len(v) - 1, 1))
     ys = 4 + (height - 16) * (1 - (v - lo) / span)
     points = " ".join(f"{a:.1f},{b:.1f}" for a, b in zip(xs, ys))
     return (f"<svg width='{width:.0f}' height='{height:.0f}' style='font-size:9px;font-family:DejaVu Sans,"
-            f"sans-serif'><rect x='40' y='2' width='{width - 42:.0f}' height='{height - 12:.0f}' "
+            f"sans-serif'><rect x='{left}' y='2' width='{width - left - 2:.0f}' height='{height - 12:.0f}' "
             f"fill='{look.NODE_FILL}' stroke='{look.BAR_TRACK}'/>"
             f"<polyline points='{points}' fill='none' stroke='{look.BAR}' stroke-width='1.6'/>"
-            f"<text x='38' y='10' text-anchor='end' fill='{look.MUTED_TEXT}'>{hi:.4g}</text>"
-            f"<text x='38' y='{height - 10:.0f}' text-anchor='end' fill='{look.MUTED_TEXT}'>{lo:.4g}</text>"
-            f"<text x='{width / 2 + 20:.0f}' y='{height - 1:.0f}' text-anchor='middle' fill='{look.MUTED_TEXT}'>"
+            f"<text x='{left - 2}' y='10' text-anchor='end' fill='{look.MUTED_TEXT}'>{hi:.{digits}g}</text>"
+            f"<text x='{left - 2}' y='{height - 10:.0f}' text-anchor='end' fill='{look.MUTED_TEXT}'>"
+            f"{lo:.{digits}g}</text>"
+            f"<text x='{(width + left) / 2:.0f}' y='{height - 1:.0f}' text-anchor='middle' fill='{look.MUTED_TEXT}'>"
             f"{escape(label)} over {len(v)} iteration(s)</text></svg>")
 
 
