@@ -19,7 +19,7 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.display import look
-from bnstudio.display.layout import layered_layout
+from bnstudio.display.placement import place_missing, spread_positions
 
 TITLE_CHAR, STATE_CHAR = 7.6, 6.1   # average advance (px) of DejaVu Sans bold 12 px and regular 10 px
 ARROW = 9.0
@@ -36,11 +36,14 @@ def elide(text: str, width: float, char: float) -> str:
 
 
 def positions_for(net: Network) -> dict[str, tuple[float, float]]:
-    """The network's own positions when every variable has one, else the layered layout (node centres)."""
-    if net.variables and all(v in net.positions for v in net.variables):
-        return {v: tuple(map(float, net.positions[v])) for v in net.variables}
+    """Node centres placed as the app places them on opening (``net`` is not changed): a file's positions
+    stretched until no two bar-chart nodes overlap, the layered layout where there are none, and a row below
+    for variables without one."""
     sizes = {v: look.bar_node_size(net.cardinality(v)) for v in net.variables}
-    return layered_layout(net.variables, net.arcs(), sizes)
+    positions = {v: tuple(map(float, net.positions[v])) for v in net.variables if v in net.positions}
+    spread_positions(net, sizes, positions)
+    place_missing(net, sizes, positions)
+    return positions
 
 
 def beliefs_for(net: Network, evidence: Mapping[str, Any] | None) -> dict[str, np.ndarray]:

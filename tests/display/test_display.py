@@ -105,3 +105,26 @@ def test_the_notebook_display_loads_no_gui_or_plotting_library():
             "print(sorted(m for m in ('PySide6', 'matplotlib', 'pyqtgraph', 'graphviz') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_layout_drawn_for_smaller_nodes_is_spread_as_the_app_does_and_the_network_is_kept():
+    pytest.importorskip("PySide6")
+    from bnstudio.gui.canvas.arrange import fill_missing_positions, spread_overlapping
+    net = network_from_dsl("A->B; A->C; C->D", seed=0)
+    net.positions.update({"A": (0.0, 0.0), "B": (-60.0, 50.0), "C": (60.0, 50.0)})  # D has none
+    before = dict(net.positions)
+    nodes = _nodes(network_svg(net, beliefs=False))
+    assert net.positions == before
+    app = net.copy()
+    spread_overlapping(app)
+    fill_missing_positions(app)
+    for v, g in nodes.items():
+        w, h = look.bar_node_size(net.cardinality(v))
+        x, y = (float(g.find(f"{SVG}rect").get(k)) for k in ("x", "y"))
+        assert (x + w / 2, y + h / 2) == pytest.approx(app.positions[v], abs=0.06)
+
+
+def test_soft_evidence_is_drawn_with_its_own_header():
+    net = network_from_dsl("A->B", seed=0)
+    svg = network_svg(net, evidence={"B": [0.9, 0.3]})
+    assert look.SOFT_EVIDENCE_HEADER in _nodes(svg)["B"].find(f"{SVG}path").get("fill")
