@@ -17,9 +17,15 @@ class PeerWarning(UserWarning):
 
 
 def import_peer(module: str) -> ModuleType:
-    """``module`` imported, or a one-line ImportError naming what to install."""
+    """``module`` imported, or a one-line ImportError naming what to install.
+
+    SWIG-built peers (pyAgrum) warn while importing (DeprecationWarning: "builtin type SwigPyPacked has no
+    __module__ attribute"); raised as an error there (python -W error, a test suite) it leaves pyAgrum's
+    extensions half made and a later InfluenceDiagram() crashes the interpreter, so the import ignores it."""
     try:
-        return importlib.import_module(module)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return importlib.import_module(module)
     except ImportError as exc:
         package = INSTALL[module.split(".")[0]]
         raise ImportError(f"this needs {package}: pip install {package} "
