@@ -29,6 +29,8 @@ _LAZY: dict[str, str] = {
     "InferenceEngine": "bnstudio.inference",
     "read_network": "bnstudio.io", "write_network": "bnstudio.io",
     "forward_sample": "bnstudio.sampling",
+    "show": "bnstudio.display.notebook", "side_by_side": "bnstudio.display.notebook",
+    **{name: "bnstudio.interop" for name in ("from_pgmpy", "from_pyagrum", "to_pgmpy", "to_pyagrum")},
 }
 
 __all__ = sorted(_LAZY)
@@ -53,5 +55,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from bnstudio.errors import (BNStudioError, Cancelled, CycleError, EvidenceError, FormatError,
                                  ImpossibleEvidence, MemoryBudgetExceeded, ValidationError)
     from bnstudio.inference import InferenceEngine
+    from bnstudio.display.notebook import show, side_by_side
+    from bnstudio.interop import from_pgmpy, from_pyagrum, to_pgmpy, to_pyagrum
     from bnstudio.io import read_network, write_network
     from bnstudio.sampling import forward_sample

@@ -129,6 +129,17 @@ class Network:
         """Raise :class:`ValidationError` naming the first invalid CPT row or table."""
         validate_network(self)
 
+    # ------------------------------------------------------------------ notebooks (bnstudio.display, lazily)
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        """Jupyter's display: the app's drawing with beliefs, as HTML (a scrolling box) and SVG."""
+        from bnstudio.display.notebook import show
+        shown = show(self)
+        return {"text/html": shown.html, "image/svg+xml": shown.svg}
+
+    def _repr_svg_(self) -> str:
+        from bnstudio.display.svg import network_svg
+        return network_svg(self)
+
     def copy(self) -> "Network":
         """A deep copy without listeners (arrays are immutable, so they are shared)."""
         new = Network(self.name)

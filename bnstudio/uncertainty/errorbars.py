@@ -41,6 +41,10 @@ class ErrorBars:
     def sd(self) -> float:
         return math.sqrt(max(self.delta.variance, 0.0))
 
+    def _repr_html_(self) -> str:
+        from bnstudio.display.results import error_bars_html  # notebooks only
+        return error_bars_html(self)
+
     def to_json(self, top: int | None = 20) -> dict[str, Any]:
         """The ``bnstudio errorbars --json`` record of this query."""
         out: dict[str, Any] = {

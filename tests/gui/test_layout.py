@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bnstudio.gui.canvas.arrange import fill_missing_positions, sizes_for
-from bnstudio.gui.layout import (arcs_through_nodes, isotonic_place, layered_layout, longest_path_layers,
+from bnstudio.display.layout import (arcs_through_nodes, isotonic_place, layered_layout, longest_path_layers,
                                  segment_crossings, shortest_arc_layers)
 from bnstudio.io import read_network
 

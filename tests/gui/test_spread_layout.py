@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bnstudio.display import placement
 from bnstudio.gui.canvas import arrange
 from bnstudio.gui.canvas.arrange import SPREAD_GAP, spread, spread_factors
 
@@ -74,7 +75,7 @@ def test_blocks_give_the_same_factors_as_one_pass(monkeypatch):
     rng = np.random.default_rng(3)
     centres, sizes = rng.uniform(0, 3000, size=(700, 2)), np.full((700, 2), [205.0, 80.0])
     whole = spread_factors(centres, sizes)
-    monkeypatch.setattr(arrange, "SPREAD_BLOCK", 64)
+    monkeypatch.setattr(placement, "SPREAD_BLOCK", 64)
     assert spread_factors(centres, sizes) == whole
 
 

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
+from bnstudio.display import look
+from bnstudio.display.look import (BAR_NODE_WIDTH, CORNER, HEADER_HEIGHT, NAME_COLUMN,  # noqa: F401 - the canvas
+                                   NUMBER_COLUMN, PADDING, ROW_HEIGHT, format_probability)  # reads them from here
+
 BARS, COMPACT = "bars", "compact"
 NODE_STYLES = (BARS, COMPACT)
 #: how bar-chart nodes are drawn while too small for their bars (never a user's choice): the bar node's box
@@ -10,22 +14,22 @@ NODE_STYLES = (BARS, COMPACT)
 SUMMARY = "summary"
 
 BACKGROUND = QColor("#FFFFFF")
-NODE_FILL = QColor("#FBFCFE")
-NODE_BORDER = QColor("#8A97AB")
-HEADER_FILL = QColor("#E3EBF6")
-TEXT = QColor("#1E2732")
-MUTED_TEXT = QColor("#5F6B7A")
-BAR = QColor("#3F7CC8")
-BAR_TRACK = QColor("#E9EDF3")
+NODE_FILL = QColor(look.NODE_FILL)
+NODE_BORDER = QColor(look.NODE_BORDER)
+HEADER_FILL = QColor(look.HEADER_FILL)
+TEXT = QColor(look.TEXT)
+MUTED_TEXT = QColor(look.MUTED_TEXT)
+BAR = QColor(look.BAR)
+BAR_TRACK = QColor(look.BAR_TRACK)
 ROW_HOVER = QColor("#EEF3FA")
 SUMMARY_BAR = QColor("#BCD3EF")          # the summary's bars lie behind text: lighter than BAR
 SUMMARY_EVIDENCE_BAR = QColor("#F5C291")
 SELECTED = QColor("#1F64D8")
-EVIDENCE_BORDER = QColor("#CC5F12")
-EVIDENCE_HEADER = QColor("#FCE2C6")
-EVIDENCE_BAR = QColor("#E07020")
-SOFT_EVIDENCE_HEADER = QColor("#EADCF5")
-ARC = QColor("#5B6778")
+EVIDENCE_BORDER = QColor(look.EVIDENCE_BORDER)
+EVIDENCE_HEADER = QColor(look.EVIDENCE_HEADER)
+EVIDENCE_BAR = QColor(look.EVIDENCE_BAR)
+SOFT_EVIDENCE_HEADER = QColor(look.SOFT_EVIDENCE_HEADER)
+ARC = QColor(look.ARC)
 DECISION_HEADER = QColor("#D9EEDC")      # decision nodes (rectangles): a green header
 BEST_BAR = QColor("#2E8B57")             # the option with the largest expected utility
 OPTION_BAR = QColor("#9DB8D8")
@@ -33,15 +37,8 @@ UTILITY_FILL = QColor("#FFF4D6")         # utility nodes (diamonds)
 UTILITY_BORDER = QColor("#B38A1E")
 ARC_PREVIEW = QColor("#1F64D8")
 
-BAR_NODE_WIDTH = 200.0
-HEADER_HEIGHT = 21.0
-ROW_HEIGHT = 15.0
-PADDING = 6.0
-NAME_COLUMN = 72.0     # state names, left
-NUMBER_COLUMN = 42.0   # probabilities, right
 COMPACT_HEIGHT = 30.0
 COMPACT_MIN_WIDTH = 64.0
-CORNER = 5.0
 UTILITY_WIDTH = 168.0
 UTILITY_HEIGHT = 76.0
 
@@ -90,19 +87,9 @@ def title_metrics() -> QFontMetricsF:
 def node_size(name: str, n_states: int, style: str) -> tuple[float, float]:
     """(width, height) of a node drawn in ``style``."""
     if style in (BARS, SUMMARY):   # one size: switching between them moves nothing and keeps a fit exact
-        return BAR_NODE_WIDTH, HEADER_HEIGHT + n_states * ROW_HEIGHT + PADDING
+        return look.bar_node_size(n_states)
     width = title_metrics().horizontalAdvance(name) + 2 * 12.0
     return max(COMPACT_MIN_WIDTH, width), COMPACT_HEIGHT
-
-
-def format_probability(p: float) -> str:
-    """``37.2%``; tiny non-zero values as ``<0.1%`` so they are not mistaken for zero."""
-    pct = 100.0 * p
-    if pct >= 99.95:
-        return "100%" if p >= 1 - 1e-12 else ">99.9%"
-    if 0 < pct < 0.05:
-        return "<0.1%"
-    return f"{pct:.1f}%"
 
 
 def format_utility(value: float | None) -> str:

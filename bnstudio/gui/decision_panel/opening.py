@@ -22,7 +22,7 @@ from bnstudio.gui.canvas.arrange import spread
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.commands.decisions import DecisionPart
 from bnstudio.gui.document import Document
-from bnstudio.gui.layout import layered_layout
+from bnstudio.display.layout import layered_layout
 
 
 def node_sizes(diagram: InfluenceDiagram) -> dict[str, tuple[float, float]]:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QProgr
 
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arrange import auto_layout_command, sizes_for
-from bnstudio.gui.layout import arcs_through_nodes
+from bnstudio.display.layout import arcs_through_nodes
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.session import SessionPart
 from bnstudio.gui.structure_panel.canvas_tool import ArcConstraintTool

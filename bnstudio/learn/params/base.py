@@ -56,6 +56,10 @@ class FitResult:
     def n_iterations(self) -> int:
         return len(self.history)
 
+    def _repr_html_(self) -> str:
+        from bnstudio.display.results import fit_html  # notebooks only
+        return fit_html(self)
+
     def network(self, base: Network) -> Network:
         """A copy of ``base`` carrying these CPTs (and Dirichlet counts where the method has them)."""
         net = base.copy()

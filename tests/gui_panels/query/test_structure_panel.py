@@ -263,7 +263,7 @@ def test_variables_without_data_are_left_out_of_the_search(qtbot, demo):
 def test_accepting_a_tan_lays_out_arcs_that_would_run_through_nodes(qtbot, demo):
     """Seen: after accepting TAN some arcs ran through other nodes until Layout was pressed."""
     from bnstudio.gui.canvas.arrange import layout_positions, sizes_for
-    from bnstudio.gui.layout import arcs_through_nodes
+    from bnstudio.display.layout import arcs_through_nodes
 
     panel, doc = demo.panel, demo.demo_document
     net = doc.network

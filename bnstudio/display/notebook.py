@@ -1,0 +1,81 @@
+"""What notebooks display: :func:`show` (a network with beliefs and evidence, a posterior, error bars, a fit),
+:func:`side_by_side` (like pyAgrum's ``sideBySide``) and the ``_repr_html_`` of the results that have one.
+
+>>> from bnstudio.core import network_from_dsl
+>>> shown = show(network_from_dsl("A->B", seed=0), evidence={"B": "s0"}, size=300)
+>>> "width='300'" in shown._repr_svg_() and "<svg" in side_by_side(shown, "text")._repr_html_()
+True
+"""
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Mapping, Sequence
+
+from bnstudio.core.network import Network
+from bnstudio.display import results
+from bnstudio.display.svg import network_svg
+
+#: a notebook shows a large drawing at the app's 100 % in a box that scrolls, so its text stays readable
+BOX_HEIGHT = 640
+
+
+class Html:
+    """HTML (and, for drawings, SVG) that a notebook displays."""
+
+    def __init__(self, html: str, svg: str | None = None) -> None:
+        self.html, self.svg = html, svg
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def _repr_svg_(self) -> str | None:
+        return self.svg
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {len(self.html)} characters of HTML>"
+
+
+def network_html(svg: str, height: int = BOX_HEIGHT) -> str:
+    """The drawing in a box that scrolls when it is larger than ``height`` px or the page's width."""
+    return f"<div style='max-height:{height}px;overflow:auto;max-width:100%'>{svg}</div>"
+
+
+def show(obj: Any, evidence: Mapping[str, Any] | None = None, size: float | None = None,
+         beliefs: bool = True, **options: Any) -> Html:
+    """Display ``obj`` in a notebook: a :class:`Network` as the app draws it (beliefs given ``evidence``, scaled
+    to ``size`` px wide; default the app's 100 % in a scrolling box), ``ErrorBars`` and ``FitResult`` as compact
+    tables with drawings (``options`` go to :func:`~bnstudio.display.results.fit_html` / ``error_bars_html``),
+    a mapping variable -> marginal (``options['net']`` names the states) as bars."""
+    if isinstance(obj, Network):
+        svg = network_svg(obj, evidence, beliefs=beliefs, width=size)
+        return Html(network_html(svg) if size is None else svg, svg)
+    if hasattr(obj, "intervals") and hasattr(obj, "delta"):
+        return Html(results.error_bars_html(obj, **options))
+    if hasattr(obj, "history") and hasattr(obj, "stop_reason"):
+        return Html(results.fit_html(obj, **options))
+    if isinstance(obj, Mapping) and "net" in options:
+        net = options["net"]
+        return Html(results.posterior_html({v: net.states(v) for v in obj}, obj, evidence))
+    raise TypeError(f"show() cannot display a {type(obj).__name__}")
+
+
+def _html_of(item: Any) -> str:
+    for method in ("_repr_html_", "_repr_svg_"):
+        if hasattr(item, method):
+            out = getattr(item, method)()
+            if out:
+                return out
+    return f"<pre>{escape(str(item))}</pre>"
+
+
+def side_by_side(*items: Any, captions: Sequence[str] | None = None) -> Html:
+    """``items`` (networks, results, anything with an HTML or SVG form, else its text) in one row, each with
+    its caption below."""
+    captions = list(captions or [])
+    cells = []
+    for i, item in enumerate(items):
+        caption = (f"<div style='text-align:center;font-size:12px;color:#5F6B7A'>{escape(captions[i])}</div>"
+                   if i < len(captions) else "")
+        cells.append(f"<div style='flex:0 1 auto;min-width:0'>{_html_of(item)}{caption}</div>")
+    return Html("<div style='display:flex;gap:18px;align-items:flex-start;flex-wrap:wrap'>"
+                + "".join(cells) + "</div>")
