@@ -13,6 +13,13 @@ pytest.importorskip("ipykernel")
 NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "first-hour.ipynb"
 
 
+@pytest.fixture(autouse=True)
+def jupyter_files_stay_in_tmp(tmp_path, monkeypatch):
+    """The kernel's connection file and IPython's profile (history database) go to the test's folder, not home."""
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "jupyter-runtime"))
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
+
+
 def execute(path: Path = NOTEBOOK):
     """The notebook executed in a fresh python3 kernel with the docs folder as working directory."""
     nb = nbformat.read(path, as_version=4)
