@@ -54,7 +54,8 @@ def _pgmpy_cpts(text: str) -> dict[str, tuple[list[str], list[str], np.ndarray]]
 
 def test_reference_files_are_present():
     if not SHARED_FILES and not PGMPY_FILES:
-        pytest.skip("neither ../shared/networks nor pgmpy's example models are available")
+        pytest.skip("neither the classic networks beside the repo (shared/networks) nor pgmpy's example models "
+                    "are available")
     assert len(SHARED_FILES) >= 5 or len(PGMPY_FILES) >= 20
 
 
