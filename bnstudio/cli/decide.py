@@ -87,7 +87,7 @@ def _print(name: str, r: dict[str, Any]) -> None:
     for d in r["decisions"]:
         note = f" (taken: {d['taken']})" if d["taken"] else ""
         print(f"\n{d['name']}{note}")
-        rows = [(option, "impossible" if eu is None else f"{eu:.6f}", "best" if option == d["best"] else "")
+        rows = [(option, "impossible" if eu is None else _number(eu), "best" if option == d["best"] else "")
                 for option, eu in d["options"].items()]
         print_table(rows, ["option", "expected utility", ""])
         if d["policy"] and d["policy"][0]["past"]:
@@ -105,3 +105,8 @@ def _print(name: str, r: dict[str, Any]) -> None:
         if "mc" in e:
             print(f"  Monte Carlo (r = {e['mc']['r']}): mean {e['mc']['mean']:.6g}, variance {e['mc']['variance']:.6g} "
                   f"(delta {e['variance']:.6g})")
+
+
+def _number(value: float) -> str:
+    """Six decimals, or six significant digits beyond 1e15 (a 300-digit number is no table cell)."""
+    return f"{value:.6f}" if abs(value) < 1e15 else f"{value:.6g}"

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from bnstudio.core.network import build_network
-from bnstudio.decision.model import DecisionNode, InfluenceDiagram, UtilityNode
+from bnstudio.decision.model import DecisionNode, InfluenceDiagram, UtilityNode, numeric_table
 from bnstudio.errors import ValidationError
 
 FORMAT = "bnstudio-influence-diagram"
@@ -119,10 +119,6 @@ def _array(obj: Mapping, key: str, where: str, optional: bool = False) -> np.nda
     value = obj.get(key)
     if value is None and optional:
         return None
-    try:
-        arr = np.array(value, dtype=float)
-    except (TypeError, ValueError):
-        raise ValidationError(f"{where} ('{obj.get('name')}'): '{key}' must be a nested list of numbers") from None
-    if value is None or arr.dtype != float:
+    if value is None:
         raise ValidationError(f"{where} ('{obj.get('name')}'): '{key}' must be a nested list of numbers")
-    return arr
+    return numeric_table(value, f"{where} ('{obj.get('name')}'): '{key}'")

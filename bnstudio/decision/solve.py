@@ -17,12 +17,13 @@ Evidence: {chance node: state or likelihood vector} and {decision: option} for d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import math
 from typing import Any, Mapping
 
 import numpy as np
 
 from bnstudio.decision.limid import single_policy_update
-from bnstudio.decision.model import InfluenceDiagram
+from bnstudio.decision.model import InfluenceDiagram, UtilityNode
 from bnstudio.decision.policy_net import (expected_utilities, policy_expected_utility, policy_network,
                                           utility_scales)
 from bnstudio.decision.rollback import Policy, rollback
@@ -97,6 +98,7 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     if method not in METHODS:
         raise EvidenceError(f"unknown solution method {method!r}; use one of {', '.join(METHODS)}")
     evidence = dict(evidence or {})
+    original, (diagram, unit) = diagram, unit_utilities(diagram)
     likelihoods, taken = split_evidence(diagram, evidence)
     iterations = 0
     unordered = diagram.unordered
@@ -125,7 +127,37 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     options = {d: option_utilities(diagram, net, policies[d], scales, likelihoods, memory_budget)
                for d in diagram.decision_names}
     names = {d: diagram.states(d)[i] for d, i in taken.items()}
-    return DecisionSolution(used, evidence, eu, p_e, policies, options, names, iterations, diagram)
+    eu, options = _unscaled(eu, unit), {d: {s: _unscaled(v, unit) for s, v in o.items()} for d, o in options.items()}
+    return DecisionSolution(used, evidence, eu, p_e, policies, options, names, iterations, original)
+
+
+def unit_utilities(diagram: InfluenceDiagram) -> tuple[InfluenceDiagram, float]:
+    """(diagram with every utility divided by u, u): u = 2^k with the largest |utility| / u in [1, 2).
+
+    Dividing by a power of two is exact, so the solution in units of u, multiplied back by u, is bitwise the
+    one computed directly whenever that does not overflow; in units of u no sum of utilities (nor the rounding
+    tolerance of :func:`~bnstudio.decision.policy_net.expected_utilities`) overflows near 1.8e308."""
+    largest = max((float(np.max(np.abs(u.table))) for u in diagram.utilities if u.table.size), default=0.0)
+    if largest == 0.0:
+        return diagram, 1.0
+    unit = math.ldexp(1.0, math.frexp(largest)[1] - 1)
+    if unit == 1.0:
+        return diagram, unit
+    utilities = [UtilityNode(u.name, u.parents, u.table / unit) for u in diagram.utilities]
+    return InfluenceDiagram(diagram.network, diagram.decisions, utilities, diagram.name), unit
+
+
+def _unscaled(value: float | None, unit: float) -> float | None:
+    """``value · unit``; beyond the float range it is one :class:`ValidationError` line, never inf or NaN."""
+    if value is None:
+        return None
+    with np.errstate(over="ignore"):
+        result = float(np.float64(value) * unit)
+    if not math.isfinite(result):
+        power = math.log10(abs(value)) + math.log10(unit)
+        raise ValidationError(f"an expected utility of about {math.copysign(10 ** (power % 1), value):.2f}e+"
+                              f"{int(power)} is beyond the float range (±1.8e308): scale the utilities down")
+    return result
 
 
 def option_utilities(diagram: InfluenceDiagram, net, policy: Policy, scales, likelihoods: Mapping[str, np.ndarray],
