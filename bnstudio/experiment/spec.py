@@ -48,6 +48,7 @@ GENERATORS = ("mofn-3-7-10", "corral")
 DISCRETISATIONS = ("mdl", "equal-width", "equal-frequency")
 MAX_FOLDS = 1000
 MAX_REPLICATES = 100_000
+MAX_SEEDS = MAX_FOLDS  # seeds of the study: each one is another split into folds
 MAX_QUERIES = 100_000
 MAX_ROWS = 100_000_000
 STUDY_KEYS = {"name", "folds", "test_fraction", "seeds", "structures", "methods", "metrics", "baseline",
@@ -155,13 +156,15 @@ class Study:
 def load_study(path: str | Path) -> Study:
     """Read and check a study file; relative file names in it are relative to its folder."""
     path = Path(path)
+    from bnstudio.io.atomic import read_text  # a regular UTF-8 file, else one FormatError line
+
+    text = read_text(path)
     try:
-        with open(path, "rb") as handle:
-            doc = tomllib.load(handle)
-    except OSError as exc:
-        raise FormatError(f"cannot read the study: {exc.strerror or exc}", str(path)) from None
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise FormatError(f"not valid TOML: {exc}", str(path)) from None
+    except RecursionError:
+        raise FormatError("not valid TOML: nested too deeply", str(path)) from None
     study = study_from_dict(doc, path.parent, str(path))
     study.source = path
     return study
@@ -202,8 +205,13 @@ class _Reader:
     def file(self, where: str, value: Any) -> str:
         path = Path(self.text(where, value))
         path = path if path.is_absolute() else self.base / path
-        if not path.is_file():
-            raise self.fail(where, f"no such file: {str(path)!r}")
+        from bnstudio.io.atomic import check_regular_file
+
+        try:  # a folder, FIFO or device is said as such, not as "no such file"
+            check_regular_file(path)
+        except FormatError as exc:
+            detail = str(exc).removeprefix(f"{exc.path}: ")
+            raise self.fail(where, f"{detail}: {str(path)!r}") from None
         return str(path.resolve())
 
 
@@ -213,7 +221,8 @@ def study_from_dict(doc: Mapping[str, Any], base: Path, source: str = "study") -
     r.table("", dict(doc), STUDY_KEYS)
     queries = _queries(r, doc["queries"]) if "queries" in doc else None
     folds, fraction = _split(r, doc, queries)
-    seeds = [r.integer(f"seeds[{k}]", s, 0, 2**63 - 1) for k, s in enumerate(_list(r, "seeds", doc.get("seeds", [0])))]
+    listed = _list(r, "seeds", doc.get("seeds", [0]), MAX_SEEDS)
+    seeds = [r.integer(f"seeds[{k}]", s, 0, 2**63 - 1) for k, s in enumerate(listed)]
     if len(set(seeds)) != len(seeds):
         raise r.fail("seeds", "must be distinct")
     datasets = _datasets(r, doc.get("datasets"), queries)
@@ -240,9 +249,11 @@ def study_from_dict(doc: Mapping[str, Any], base: Path, source: str = "study") -
     return Study(name, datasets, structures, methods, folds, fraction, seeds, metrics, baseline, queries)
 
 
-def _list(r: _Reader, where: str, value: Any) -> list[Any]:
+def _list(r: _Reader, where: str, value: Any, limit: int | None = None) -> list[Any]:
     if not isinstance(value, list) or not value:
         raise r.fail(where, f"must be a non-empty list, got {value!r}")
+    if limit is not None and len(value) > limit:
+        raise r.fail(where, f"must have at most {limit:,} entries, got {len(value):,}")
     return value
 
 
@@ -313,7 +324,7 @@ def _dataset_seeds(r: _Reader, where: str, item: Mapping[str, Any], kind: str) -
     if isinstance(seed, list):
         if "replicates" in item:
             raise r.fail(where, "give either a list of seeds or replicates, not both")
-        seeds = [r.integer(f"{where}.seed[{k}]", s, 0, 2**63 - 1) for k, s in enumerate(_list(r, where, seed))]
+        seeds = [r.integer(f"{where}.seed[{k}]", s, 0, 2**63 - 1) for k, s in enumerate(_list(r, where, seed, MAX_REPLICATES))]
         if len(set(seeds)) != len(seeds):
             raise r.fail(f"{where}.seed", "must be distinct")
         return list(seeds)

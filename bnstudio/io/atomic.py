@@ -200,6 +200,8 @@ def read_text(path: PathLike) -> str:
     """Read a UTF-8 text file (transparently gunzipping ``.gz``); every failure is a :class:`FormatError`."""
     name = str(path)
     data = read_bytes(path)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise FormatError("UTF-16 text: save the file as UTF-8", path=name)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
