@@ -14,6 +14,7 @@ scatter of per-query MSE.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import re
@@ -26,6 +27,7 @@ from bnstudio.experiment.figure_jobs import FigureJob
 from bnstudio.experiment.html import PERCENT, page
 from bnstudio.experiment.status import run_outcome, study_status
 from bnstudio.experiment.store import StudyStore
+from bnstudio.io.atomic import atomic_write_text
 
 SCATTER_METRICS = ("error", "cll")
 FRIEDMAN_HEAD = ["structure", "metric", "n", "chi2", "p", "iman_davenport", "iman_davenport_p",
@@ -46,7 +48,7 @@ class Report:
 
     def write_page(self) -> Path:
         """Write the HTML page, which embeds the figures' PNGs: call it once they are drawn."""
-        self.html.write_text(page(self.document, self.figures, self.folder), encoding="utf-8")
+        atomic_write_text(self.html, page(self.document, self.figures, self.folder))
         return self.html
 
     @property
@@ -72,10 +74,11 @@ def _finite(value: Any) -> Any:
 
 def _write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(header)
+    writer.writerows(rows)
+    atomic_write_text(path, text.getvalue())  # a full disk leaves the previous table whole
     return path
 
 
@@ -108,7 +111,7 @@ def compose_report(store_path: str | Path, folder: str | Path | None = None) -> 
                                       r["error"]] for r in failed]))
     document["failures"] = [{k: r[k] for k in ("dataset", "structure", "method", "fold", "seed", "error")}
                             for r in failed]
-    report.json.write_text(json.dumps(_finite(document), indent=1, allow_nan=False), encoding="utf-8")
+    atomic_write_text(report.json, json.dumps(_finite(document), indent=1, allow_nan=False))
     report.document = document
     return report
 

@@ -189,3 +189,80 @@ def test_a_store_on_a_full_disk_says_so(tmp_path, monkeypatch):
     with pytest.raises(StudyFileError, match="the disk is full"):
         StudyStore(tmp_path / "new.sqlite")
     assert os.access(tmp_path, os.W_OK)
+
+
+# ------------------------------------------------------------------ item 8: a full disk
+class _FillingConnection:
+    """A SQLite connection whose disk fills up after ``room`` finished tasks were recorded."""
+
+    def __init__(self, db, room: int) -> None:
+        object.__setattr__(self, "_db", db)
+        object.__setattr__(self, "_room", room)
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._db, name, value)
+
+    def __enter__(self):
+        return self._db.__enter__()
+
+    def __exit__(self, *exc):
+        return self._db.__exit__(*exc)
+
+    def execute(self, sql, *args):
+        if sql.startswith("UPDATE tasks SET status") or sql.startswith("INSERT OR REPLACE INTO meta"):
+            if self._room <= 0:
+                raise sqlite3.OperationalError("database or disk is full")
+            if sql.startswith("UPDATE tasks SET status"):
+                object.__setattr__(self, "_room", self._room - 1)
+        return self._db.execute(sql, *args)
+
+
+def _numbers(path):
+    with StudyStore(path, create=False) as store:
+        return {r["key"]: (r["status"], {k: v for k, v in r["metrics"].items() if k != "time"})
+                for r in store.rows()}
+
+
+def test_a_full_disk_during_a_study_is_one_line_and_resumes_identically(finished, tmp_path, monkeypatch):
+    from bnstudio.experiment import store as store_module
+    from bnstudio.experiment.executors import SerialExecutor
+    from bnstudio.experiment.runner import run_study
+    from bnstudio.experiment.spec import load_study
+
+    study = load_study(finished[0])
+    connect = sqlite3.connect
+    monkeypatch.setattr(store_module.sqlite3, "connect", lambda *a, **k: _FillingConnection(connect(*a, **k), 1))
+    path = tmp_path / "full.sqlite"
+    with pytest.raises(StudyFileError, match="cannot"):
+        run_study(study, SerialExecutor(), None, path)
+    monkeypatch.undo()
+    with StudyStore(path, create=False) as store:
+        assert store.counts()["done"] == 1        # what was committed before the disk filled up stays
+    run_study(study, SerialExecutor(), None, path)
+    assert _numbers(path) == _numbers(finished[1])
+
+
+def test_a_full_disk_while_writing_the_report_leaves_no_truncated_file(finished, tmp_path, monkeypatch):
+    from bnstudio.figures.report import write_report
+    from bnstudio.io import atomic
+
+    folder = tmp_path / "report"
+    write_report(finished[1], folder, workers=1)
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    real = atomic.os.replace
+
+    def full(src, dst):
+        if str(dst).endswith(("index.html", "report.json")):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(src, dst)
+
+    monkeypatch.setattr(atomic.os, "replace", full)
+    with pytest.raises(FormatError, match="cannot write the report: No space left on device"):
+        write_report(finished[1], folder, workers=1)
+    monkeypatch.undo()
+    after = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert after.keys() == before.keys()
+    assert after[folder / "index.html"] == before[folder / "index.html"]
