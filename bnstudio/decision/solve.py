@@ -18,20 +18,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 import math
+import time
 from typing import Any, Mapping
 
 import numpy as np
 
-from bnstudio.decision.limid import single_policy_update
+from bnstudio.decision.limid import check_table, single_policy_update
 from bnstudio.decision.model import InfluenceDiagram, UtilityNode
 from bnstudio.decision.policy_net import (expected_utilities, policy_expected_utility, policy_network,
                                           utility_scales)
 from bnstudio.decision.rollback import Policy, rollback
-from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded, ValidationError
+from bnstudio.errors import (EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded, TimeBudgetExceeded,
+                             ValidationError)
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.inference.evidence import VariableIndex, describe, likelihood_vector
 
 METHODS = ("auto", "no-forgetting", "limid")
+DEFAULT_TIME_BUDGET = 120.0  # seconds: a solution past it is one TimeBudgetExceeded line
 
 
 @dataclass
@@ -93,10 +96,21 @@ def describe_evidence(evidence: Mapping) -> str:
 
 
 def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: str = "auto",
-          memory_budget: int = DEFAULT_MEMORY_BUDGET) -> DecisionSolution:
-    """Optimal policies and option expected utilities of ``diagram`` given ``evidence``."""
+          memory_budget: int = DEFAULT_MEMORY_BUDGET, max_time: float = DEFAULT_TIME_BUDGET) -> DecisionSolution:
+    """Optimal policies and option expected utilities of ``diagram`` given ``evidence``.
+
+    Bounded: every policy and option table is checked against ``memory_budget`` (bytes) before it is
+    allocated (:class:`MemoryBudgetExceeded`), and the solution stops past ``max_time`` seconds
+    (:class:`TimeBudgetExceeded`), each one line."""
     if method not in METHODS:
         raise EvidenceError(f"unknown solution method {method!r}; use one of {', '.join(METHODS)}")
+    if not max_time > 0:
+        raise ValidationError(f"max_time must be a positive number of seconds, got {max_time!r}")
+    deadline = time.monotonic() + max_time
+    blocks = 1 + sum(1 for u in diagram.utilities if u.table.size and u.table.min() < u.table.max())
+    for d in diagram.decision_names:   # option_utilities: one evidence case per option, over every block
+        check_table(f"the option cases of decision '{d}'", [blocks, diagram.cardinality(d),
+                                                            diagram.cardinality(d)], memory_budget)
     evidence = dict(evidence or {})
     original, (diagram, unit) = diagram, unit_utilities(diagram)
     likelihoods, taken = split_evidence(diagram, evidence)
@@ -109,14 +123,14 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     try:
         if method == "limid" or unordered is not None:
             raise MemoryBudgetExceeded("LIMID requested")
-        policies = rollback(diagram, likelihoods, taken, memory_budget / 8).policies
+        policies = rollback(diagram, likelihoods, taken, memory_budget / 8, deadline).policies
         used = "no-forgetting"
     except ImpossibleEvidence:
         raise ImpossibleEvidence(f"impossible evidence: p({describe_evidence(evidence)}) = 0") from None
     except MemoryBudgetExceeded:
         if method == "no-forgetting":
             raise
-        policies, iterations = single_policy_update(diagram, likelihoods, taken, memory_budget)
+        policies, iterations = single_policy_update(diagram, likelihoods, taken, memory_budget, deadline)
         used = "limid-spu"
     eu, p_e = policy_expected_utility(diagram, policies, likelihoods, memory_budget)
     if p_e <= 0:
@@ -124,8 +138,12 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
                                  f"optimal policies")
     net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})
     scales = utility_scales(diagram)
-    options = {d: option_utilities(diagram, net, policies[d], scales, likelihoods, memory_budget)
-               for d in diagram.decision_names}
+    options = {}
+    for d in diagram.decision_names:
+        if time.monotonic() > deadline:
+            raise TimeBudgetExceeded(f"computing the expected utilities of the options (decision '{d}') went past "
+                                     f"the time budget of {max_time:g} s; simplify the diagram or raise --max-time")
+        options[d] = option_utilities(diagram, net, policies[d], scales, likelihoods, memory_budget)
     names = {d: diagram.states(d)[i] for d, i in taken.items()}
     eu, options = _unscaled(eu, unit), {d: {s: _unscaled(v, unit) for s, v in o.items()} for d, o in options.items()}
     return DecisionSolution(used, evidence, eu, p_e, policies, options, names, iterations, original)
