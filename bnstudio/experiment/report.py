@@ -27,7 +27,9 @@ from bnstudio.experiment.figure_jobs import FigureJob
 from bnstudio.experiment.html import PERCENT, page
 from bnstudio.experiment.status import run_outcome, study_status
 from bnstudio.experiment.store import StudyStore
+from bnstudio.errors import BNStudioError, StudyFileError
 from bnstudio.io.atomic import atomic_write_text
+from bnstudio.io.messages import shorten
 
 SCATTER_METRICS = ("error", "cll")
 FRIEDMAN_HEAD = ["structure", "metric", "n", "chi2", "p", "iman_davenport", "iman_davenport_p",
@@ -97,13 +99,13 @@ def compose_report(store_path: str | Path, folder: str | Path | None = None) -> 
         raise FormatError("the study file holds no study (run `bnstudio experiment` first)", str(store_path))
     folder.mkdir(parents=True, exist_ok=True)
     report = Report(folder, folder / "index.html", folder / "report.json")
-    document: dict[str, Any] = {"study": study, "counts": counts, "executor": state.get("executor"),
-                                "status": study_status(state, counts),
-                                "code": {k: state.get(k) for k in ("version", "code")}, "runs": runs}
-    if study.get("evaluation") == "queries":
-        document.update(_query_report(study, rows, report))
-    else:
-        document.update(_classification_report(study, rows, report))
+    try:
+        document = _document(study, rows, counts, state, runs, report)
+    except BNStudioError:
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:  # fields the file got wrong
+        raise StudyFileError(f"damaged study file (its records do not read: {type(exc).__name__}: "
+                             f"{shorten(str(exc), 120)}); run the study into a new file", str(store_path)) from None
     failed = [r for r in rows if r["status"] == "failed"]
     report.tables.append(_write_csv(folder / "tables" / "failures.csv",
                                     ["dataset", "structure", "method", "fold", "seed", "attempts", "error"],
@@ -114,6 +116,18 @@ def compose_report(store_path: str | Path, folder: str | Path | None = None) -> 
     atomic_write_text(report.json, json.dumps(_finite(document), indent=1, allow_nan=False))
     report.document = document
     return report
+
+
+def _document(study: dict[str, Any], rows: list[dict[str, Any]], counts: dict[str, int], state: dict[str, Any],
+              runs: list[dict[str, Any]], report: Report) -> dict[str, Any]:
+    document: dict[str, Any] = {"study": study, "counts": counts, "executor": state.get("executor"),
+                                "status": study_status(state, counts),
+                                "code": {k: state.get(k) for k in ("version", "code")}, "runs": runs}
+    if study.get("evaluation") == "queries":
+        document.update(_query_report(study, rows, report))
+    else:
+        document.update(_classification_report(study, rows, report))
+    return document
 
 
 # ----------------------------------------------------------------------------------------- classification

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from bnstudio.errors import FormatError, ValidationError
+from bnstudio.io.messages import shown
 from bnstudio.learn.names import ALGORITHMS, METHODS
 
 #: classification scores a study can report (per task, on the held-out rows)
@@ -181,17 +182,17 @@ class _Reader:
 
     def integer(self, where: str, value: Any, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.fail(where, f"must be an integer in [{low}, {high}], got {value!r}")
+            raise self.fail(where, f"must be an integer in [{low}, {high}], got {shown(value)}")
         return value
 
     def text(self, where: str, value: Any) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(where, f"must be a non-empty string, got {value!r}")
+            raise self.fail(where, f"must be a non-empty string, got {shown(value)}")
         return value.strip()
 
     def table(self, where: str, value: Any, allowed: set[str]) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise self.fail(where, f"must be a table, got {value!r}")
+            raise self.fail(where, f"must be a table, got {shown(value)}")
         unknown = sorted(set(value) - allowed)
         if unknown:
             raise self.fail(where, f"unknown key '{unknown[0]}'; the keys are {', '.join(sorted(allowed))}")
@@ -199,7 +200,7 @@ class _Reader:
 
     def texts(self, where: str, value: Any) -> tuple[str, ...]:
         if not isinstance(value, list) or not value:
-            raise self.fail(where, f"must be a non-empty list of strings, got {value!r}")
+            raise self.fail(where, f"must be a non-empty list of strings, got {shown(value)}")
         return tuple(self.text(f"{where}[{k}]", v) for k, v in enumerate(value))
 
     def file(self, where: str, value: Any) -> str:
@@ -251,7 +252,7 @@ def study_from_dict(doc: Mapping[str, Any], base: Path, source: str = "study") -
 
 def _list(r: _Reader, where: str, value: Any, limit: int | None = None) -> list[Any]:
     if not isinstance(value, list) or not value:
-        raise r.fail(where, f"must be a non-empty list, got {value!r}")
+        raise r.fail(where, f"must be a non-empty list, got {shown(value)}")
     if limit is not None and len(value) > limit:
         raise r.fail(where, f"must have at most {limit:,} entries, got {len(value):,}")
     return value
@@ -273,7 +274,7 @@ def _split(r: _Reader, doc: Mapping[str, Any], queries: QuerySpec | None) -> tup
     if "test_fraction" in doc:
         value = doc["test_fraction"]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
-            raise r.fail("test_fraction", f"must be a number strictly between 0 and 1, got {value!r}")
+            raise r.fail("test_fraction", f"must be a number strictly between 0 and 1, got {shown(value)}")
         return None, float(value)
     return r.integer("folds", doc.get("folds", 5), 2, MAX_FOLDS), None
 
@@ -403,7 +404,7 @@ def _method(r: _Reader, where: str, item: Any) -> MethodSpec:
     validation = spec.get("validation")
     if validation is not None and (isinstance(validation, bool) or not isinstance(validation, (int, float))
                                    or not 0 < validation < 1):
-        raise r.fail(f"{where}.validation", f"must be a number strictly between 0 and 1, got {validation!r}")
+        raise r.fail(f"{where}.validation", f"must be a number strictly between 0 and 1, got {shown(validation)}")
     return MethodSpec(r.text(f"{where}.label", spec.get("label", method)), method, options,
                       None if validation is None else float(validation))
 
@@ -431,7 +432,7 @@ def _queries(r: _Reader, value: Any) -> QuerySpec:
     size = spec.get("evidence_size", [3, 5])
     if (not isinstance(size, list) or len(size) != 2
             or not all(isinstance(s, int) and not isinstance(s, bool) for s in size) or not 0 <= size[0] <= size[1]):
-        raise r.fail("queries.evidence_size", f"must be [least, most] evidence variables, got {size!r}")
+        raise r.fail("queries.evidence_size", f"must be [least, most] evidence variables, got {shown(size)}")
     return QuerySpec(count, seed, query, evidence, (size[0], size[1]))
 
 

@@ -49,6 +49,12 @@ COLUMNS = ("key", "dataset", "structure", "method", "fold", "seed", "status", "a
            "stop_reason", "error", "seconds", "worker", "finished")
 
 
+def _said(exc: BaseException) -> str:
+    """What ``exc`` says, on one line of at most 200 characters (SQLite quotes the damaged schema)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
 def study_file_error(exc: BaseException, path: Path) -> StudyFileError:
     """One line for a failure of SQLite, zlib or the JSON inside the study file ``path``, saying what the user
     can do. The disk and the folder are looked at rather than the wording of SQLite's message: a full disk, a
@@ -62,12 +68,12 @@ def study_file_error(exc: BaseException, path: Path) -> StudyFileError:
         read_only = full = False
     failed = isinstance(exc, (sqlite3.OperationalError, OSError))
     if failed and read_only:
-        return StudyFileError(f"cannot write the study file: its folder is read-only ({exc})", str(path))
+        return StudyFileError(f"cannot write the study file: its folder is read-only ({_said(exc)})", str(path))
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC or failed and full:
-        return StudyFileError(f"cannot write the study file: the disk is full ({exc})", str(path))
+        return StudyFileError(f"cannot write the study file: the disk is full ({_said(exc)})", str(path))
     if failed:
-        return StudyFileError(f"cannot use the study file ({str(exc)[:200]})", str(path))
-    return StudyFileError(f"damaged study file ({type(exc).__name__}: {str(exc)[:200]}); run the study into a new "
+        return StudyFileError(f"cannot use the study file ({_said(exc)})", str(path))
+    return StudyFileError(f"damaged study file ({type(exc).__name__}: {_said(exc)}); run the study into a new "
                           f"file", str(path))
 
 
@@ -118,7 +124,7 @@ class StudyStore:
             if isinstance(exc, FormatError):
                 raise
             if isinstance(exc, sqlite3.DatabaseError) and type(exc) is sqlite3.DatabaseError:
-                raise FormatError(f"not a study file ({exc})", str(self.path)) from None
+                raise FormatError(f"not a study file ({_said(exc)})", str(self.path)) from None
             raise study_file_error(exc, self.path) from None
         if version is None and create:
             self._set_meta("schema_version", SCHEMA_VERSION)
@@ -190,9 +196,13 @@ class StudyStore:
         with self.db:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, json.dumps(value)))
 
+    @_guarded
     def study(self) -> dict[str, Any] | None:
         """The study as last registered (:meth:`bnstudio.experiment.spec.Study.to_json`)."""
-        return self._meta("study")
+        study = self._meta("study")
+        if not isinstance(study, (dict, type(None))):
+            raise ValueError("the study's record is not a JSON object")
+        return study
 
     @_guarded
     def set_state(self, state: dict[str, Any]) -> None:
@@ -203,8 +213,12 @@ class StudyStore:
             if self.run_id is not None:
                 self.db.execute("UPDATE runs SET updated = ? WHERE id = ?", (time.time(), self.run_id))
 
+    @_guarded
     def state(self) -> dict[str, Any] | None:
-        return self._meta("state")
+        state = self._meta("state")
+        if not isinstance(state, (dict, type(None))):
+            raise ValueError("the study's state is not a JSON object")
+        return state
 
     # ------------------------------------------------------------------ tasks
     @_guarded
@@ -283,4 +297,6 @@ class StudyStore:
         row = self.db.execute("SELECT network FROM tasks WHERE key = ?", (key,)).fetchone()
         if row is None or row[0] is None:
             raise FormatError(f"no fitted network for task {key}", str(self.path))
+        if not isinstance(row[0], bytes):
+            raise ValueError(f"the fitted network of task {key} is not compressed bytes")
         return project_from_json(json.loads(zlib.decompress(row[0])), str(self.path)).network
