@@ -112,7 +112,7 @@ def _text(obj: Mapping, key: str, where: str) -> str:
 def _names(obj: Mapping, key: str, where: str, default: list | None = None) -> list[str]:
     value = obj.get(key, default)
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise ValidationError(f"{where} ('{obj.get('name')}'): '{key}' must be a list of names")
+        raise ValidationError(f"{where} ({shown(obj.get('name'))}): '{key}' must be a list of names")
     return value
 
 
@@ -121,5 +121,5 @@ def _array(obj: Mapping, key: str, where: str, optional: bool = False) -> np.nda
     if value is None and optional:
         return None
     if value is None:
-        raise ValidationError(f"{where} ('{obj.get('name')}'): '{key}' must be a nested list of numbers")
-    return numeric_table(value, f"{where} ('{obj.get('name')}'): '{key}'")
+        raise ValidationError(f"{where} ({shown(obj.get('name'))}): '{key}' must be a nested list of numbers")
+    return numeric_table(value, f"{where} ({shown(obj.get('name'))}): '{key}'")

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from bnstudio.errors import FormatError, ValidationError
-from bnstudio.io.messages import shown
+from bnstudio.io.messages import shorten, shown
 from bnstudio.learn.names import ALGORITHMS, METHODS
 
 #: classification scores a study can report (per task, on the held-out rows)
@@ -166,6 +166,8 @@ def load_study(path: str | Path) -> Study:
         raise FormatError(f"not valid TOML: {exc}", str(path)) from None
     except RecursionError:
         raise FormatError("not valid TOML: nested too deeply", str(path)) from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise FormatError(f"not valid TOML: {shorten(str(exc), 120)}", str(path)) from None
     study = study_from_dict(doc, path.parent, str(path))
     study.source = path
     return study

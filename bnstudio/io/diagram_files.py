@@ -69,7 +69,8 @@ def _repaired_rows(data: object, repairs: Repairs, path: str) -> object:
     decisions = data.get("decisions")
     entries = [e for e in data["chance"] + (decisions if isinstance(decisions, list) else [])
                if isinstance(e, dict) and isinstance(e.get("name"), str)]
-    states = {e["name"]: e.get("states") for e in entries if isinstance(e.get("states"), list)}
+    states = {e["name"]: e["states"] for e in entries if isinstance(e.get("states"), list) and e["states"]
+              and all(isinstance(x, str) for x in e["states"])}
     chance = []
     for k, entry in enumerate(data["chance"]):
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
@@ -82,7 +83,7 @@ def _repaired_rows(data: object, repairs: Repairs, path: str) -> object:
         except (TypeError, ValueError, KeyError, BNStudioError):
             chance.append(entry)
             continue
-        if cpt.ndim != len(parents) + 1 or cpt.shape[-1] != card or card == 0:
+        if cpt.shape != tuple(len(p[1]) for p in parents) + (card,) or entry["name"] not in states:
             chance.append(entry)
             continue
         rows = cpt.reshape(-1, card)
