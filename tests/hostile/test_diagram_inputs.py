@@ -107,3 +107,18 @@ def test_large_negative_utilities_give_a_number_and_no_warning(tmp_path):
     path = oil(tmp_path, "neg.json", _payoff([[-1e308, -1e308, -1e308], [-1e308, 1e308, -1e308]], (-1e308, 0)))
     done = bnstudio("decide", path)
     assert done.returncode == 0 and done.stderr == "" and "nan" not in done.stdout, done.stderr
+
+
+def test_error_bars_scale_with_the_utilities_or_are_one_line(tmp_path):
+    from bnstudio.decision.errorbar import utility_error_bar
+
+    bars = []
+    for scale in (1.0, 1e100):
+        diagram = read_model(oil(tmp_path, f"s{scale}.json", _payoff([[-0.7 * scale, 0.5 * scale, 1.2 * scale],
+                                                                       [0, 0, 0]], (-0.01 * scale, 0))))
+        bars.append(utility_error_bar(diagram, solve(diagram), ess=10, mc=20, seed=1))
+    assert bars[1].mean == pytest.approx(bars[0].mean * 1e100, rel=1e-12)
+    assert bars[1].sd == pytest.approx(bars[0].sd * 1e100, rel=1e-9)
+    np.testing.assert_allclose(bars[1].mc_samples, bars[0].mc_samples * 1e100, rtol=1e-9)
+    path = oil(tmp_path, "big.json", _payoff([[-1.2e308, 1.2e308, 1.2e308], [0, 0, 0]]))
+    assert "float range" in refused("decide", path, "--errorbars", "--ess", 10)
