@@ -44,3 +44,13 @@ def test_a_file_declaring_an_empty_network_still_opens(tmp_path):
     path.write_text("network n {}\n")
     assert len(read_network(path).variables) == 0
     assert bnstudio("info", path).returncode == 0
+
+
+def test_the_app_refuses_an_empty_file(tmp_path):
+    from bnstudio.gui.file_io import read_file  # the app's one open path (no Qt at import)
+
+    for name in ("empty.bif", "empty.net"):
+        path = tmp_path / name
+        path.write_bytes(b"")
+        with pytest.raises(FormatError, match="empty"):
+            read_file(path)
