@@ -65,6 +65,14 @@ class MemoryBudgetExceeded(BNStudioError, MemoryError):
     """A computation that would allocate more than the configured memory budget (checked before allocating)."""
 
 
+class TimeBudgetExceeded(BNStudioError):
+    """A computation stopped at its time budget (a bounded-time promise, like the memory budget's)."""
+
+
+class StudyFileError(FormatError):
+    """A study file that cannot be read or written: damaged, on a full disk, in a read-only place."""
+
+
 class StudyBusy(BNStudioError):
     """A study file that another live process is running (one driver per study file at a time)."""
 

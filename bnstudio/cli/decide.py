@@ -34,6 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="auto (exact; LIMID when the exact tables exceed memory or the decisions are not "
                              "on one directed path), no-forgetting or limid "
                              "(default auto)")
+    parser.add_argument("--max-time", type=opt.real(0.0, 86_400.0, low_open=True), default=120.0,
+                        metavar="SECONDS", help="stop solving after this many seconds, in (0, 86400] (default 120)")
     parser.add_argument("--errorbars", action="store_true",
                         help="delta-method error bar of the expected utility (needs counts or --ess)")
     parser.add_argument("--ess", type=opt.ess, help="with --errorbars: Dirichlet effective sample size per CPT row "
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from bnstudio.decision.errorbar import utility_error_bar
 
     diagram = load_diagram(args.diagram)   # strict or lenient as main set it (cli.common.reading_as_asked)
-    solution = solve(diagram, parse_evidence(args.evidence), args.method)
+    solution = solve(diagram, parse_evidence(args.evidence), args.method, max_time=args.max_time)
     record = solution.to_json()
     if args.errorbars:
         bar = utility_error_bar(diagram, solution, ess=args.ess, level=args.level, mc=args.mc, seed=args.seed)
@@ -87,7 +89,7 @@ def _print(name: str, r: dict[str, Any]) -> None:
     for d in r["decisions"]:
         note = f" (taken: {d['taken']})" if d["taken"] else ""
         print(f"\n{d['name']}{note}")
-        rows = [(option, "impossible" if eu is None else f"{eu:.6f}", "best" if option == d["best"] else "")
+        rows = [(option, "impossible" if eu is None else _number(eu), "best" if option == d["best"] else "")
                 for option, eu in d["options"].items()]
         print_table(rows, ["option", "expected utility", ""])
         if d["policy"] and d["policy"][0]["past"]:
@@ -105,3 +107,8 @@ def _print(name: str, r: dict[str, Any]) -> None:
         if "mc" in e:
             print(f"  Monte Carlo (r = {e['mc']['r']}): mean {e['mc']['mean']:.6g}, variance {e['mc']['variance']:.6g} "
                   f"(delta {e['variance']:.6g})")
+
+
+def _number(value: float) -> str:
+    """Six decimals, or six significant digits beyond 1e15 (a 300-digit number is no table cell)."""
+    return f"{value:.6f}" if abs(value) < 1e15 else f"{value:.6g}"

@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import importlib
 import os
+import re
 import sys
 import warnings
 from typing import Iterable, Iterator, NoReturn, Sequence
@@ -77,9 +78,13 @@ def _parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
 MAX_LINE = 2000  # characters of one error or warning line
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # what a terminal would act on, not show
+
+
 def one_line(text: object) -> str:
-    """``text`` on one line (line breaks become spaces), cut to :data:`MAX_LINE` characters."""
-    line = " ".join(str(text).splitlines())
+    """``text`` on one line (line breaks become spaces, other control characters such as a NUL byte read
+    from a file ``\\x00``), cut to :data:`MAX_LINE` characters."""
+    line = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", " ".join(str(text).splitlines()))
     return line if len(line) <= MAX_LINE else f"{line[:MAX_LINE]} ... ({len(line) - MAX_LINE} more characters)"
 
 

@@ -28,7 +28,8 @@ import numpy as np
 
 from bnstudio.decision.model import InfluenceDiagram
 from bnstudio.decision.policy_net import HIGH, expected_utilities, policy_network, utility_scales
-from bnstudio.decision.solve import DecisionSolution, split_evidence
+from bnstudio.decision.solve import DecisionSolution, split_evidence, unit_utilities
+from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.uncertainty.delta import delta_method
 from bnstudio.uncertainty.dirichlet import check_draws, dirichlet_counts, parameter_streams, sample_parameters
@@ -90,7 +91,27 @@ def chance_counts(diagram: InfluenceDiagram, net, ess: float | None) -> dict[str
 def utility_error_bar(diagram: InfluenceDiagram, solution: DecisionSolution, ess: float | None = None,
                       level: float = 0.9, mc: int = 0, seed: int | None = None,
                       memory_budget: int = DEFAULT_MEMORY_BUDGET) -> UtilityErrorBar:
-    """σ(EU) of ``solution``'s policies under its evidence (see the module docstring)."""
+    """σ(EU) of ``solution``'s policies under its evidence (see the module docstring).
+
+    Computed in units of u = 2^k (:func:`~bnstudio.decision.solve.unit_utilities`: exact) and multiplied back;
+    a variance beyond the float range (utilities near 1e308) is one :class:`ValidationError` line."""
+    scaled, unit = unit_utilities(diagram)
+    bar = _error_bar(scaled, solution, ess, level, mc, seed, memory_budget)
+    if unit == 1.0:
+        return bar
+    with np.errstate(over="ignore", invalid="ignore"):
+        bar = UtilityErrorBar(bar.mean * unit, bar.variance * unit * unit, level,
+                              {v: g * unit for v, g in bar.derivatives.items()},
+                              {v: r * unit * unit for v, r in bar.row_variance.items()},
+                              None if bar.mc_samples is None else bar.mc_samples * unit)
+    if not (math.isfinite(bar.mean) and math.isfinite(bar.variance)):
+        raise ValidationError("the error bar of utilities this large is beyond the float range (its variance "
+                              "exceeds 1.8e308): scale the utilities down")
+    return bar
+
+
+def _error_bar(diagram: InfluenceDiagram, solution: DecisionSolution, ess: float | None, level: float, mc: int,
+               seed: int | None, memory_budget: int) -> UtilityErrorBar:
     check_draws(mc, minimum=0)
     policies = solution.policies
     net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})

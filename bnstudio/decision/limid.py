@@ -16,6 +16,8 @@ include the no-forgetting past).
 """
 from __future__ import annotations
 
+import math
+import time
 from typing import Mapping
 
 import numpy as np
@@ -23,17 +25,32 @@ import numpy as np
 from bnstudio.decision.model import InfluenceDiagram
 from bnstudio.decision.policy_net import UtilityScale, policy_network, utility_scales
 from bnstudio.decision.rollback import Policy
-from bnstudio.errors import ImpossibleEvidence
+from bnstudio.errors import ImpossibleEvidence, MemoryBudgetExceeded, TimeBudgetExceeded
 from bnstudio.inference import InferenceEngine
 
 MAX_SWEEPS = 100
+
+
+def check_table(what: str, shape: list[int], memory_budget: float) -> None:
+    """:class:`MemoryBudgetExceeded` (one line naming ``what``) when a float table of ``shape`` would need more
+    than ``memory_budget`` bytes; checked before it is allocated."""
+    entries = math.prod(shape)
+    if entries * 8 > memory_budget:
+        raise MemoryBudgetExceeded(f"{what} would have {entries:.3g} entries ({entries * 8 / 2**30:.3g} GiB), more "
+                                   f"than the memory budget of {memory_budget / 2**30:.3g} GiB")
 TIE_TOLERANCE = 1e-12
 
 
 def single_policy_update(diagram: InfluenceDiagram, likelihoods: Mapping[str, np.ndarray],
-                         taken: Mapping[str, int], memory_budget: int) -> tuple[dict[str, Policy], int]:
-    """(policies, sweeps) of SPU; decisions in ``taken`` keep that option."""
+                         taken: Mapping[str, int], memory_budget: int,
+                         deadline: float = math.inf) -> tuple[dict[str, Policy], int]:
+    """(policies, sweeps) of SPU; decisions in ``taken`` keep that option. Every policy table is checked against
+    ``memory_budget`` (bytes) before it is allocated; past ``deadline`` (``time.monotonic()``) the next policy
+    update raises :class:`TimeBudgetExceeded`."""
     cards = {d: diagram.cardinality(d) for d in diagram.decision_names}
+    for d in diagram.decisions:
+        check_table(f"the policy table of decision '{d.name}'", [diagram.cardinality(p) for p in d.parents]
+                    + [cards[d.name]], memory_budget)
     tables = {d.name: np.full(tuple(diagram.cardinality(p) for p in d.parents) + (cards[d.name],),
                               1.0 / cards[d.name]) for d in diagram.decisions}
     for d, option in taken.items():
@@ -47,6 +64,9 @@ def single_policy_update(diagram: InfluenceDiagram, likelihoods: Mapping[str, np
     for sweeps in range(1, MAX_SWEEPS + 1):
         changed = False
         for d in free:
+            if time.monotonic() > deadline:
+                raise TimeBudgetExceeded(f"solving the influence diagram (LIMID sweep {sweeps}, decision '{d}') "
+                                         f"went past its time budget; simplify the diagram or raise --max-time")
             net.set_cpt(d, np.full(tables[d].shape, 1.0 / cards[d]))
             local = _local_utility(engine, scales, likelihoods, d)
             best = np.argmax(local, axis=-1)

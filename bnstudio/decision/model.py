@@ -53,6 +53,34 @@ class DecisionNode:
         object.__setattr__(self, "parents", tuple(self.parents))
 
 
+def numeric_table(value: object, what: str) -> np.ndarray:
+    """``value`` (nested lists of numbers or a numeric array) as a float array; a string, a boolean, an integer
+    beyond the float range or a ragged nesting is one :class:`ValidationError` line naming ``what``."""
+    if isinstance(value, np.ndarray) and value.dtype.kind not in "iuf":
+        raise ValidationError(f"{what} must be a nested list of numbers")
+    stack = [] if isinstance(value, np.ndarray) else [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, (bool, np.bool_)) or not isinstance(item, (int, float, np.integer, np.floating)):
+            raise ValidationError(f"{what} must be a nested list of numbers: {str(item)[:40]!r} is not a number")
+        elif isinstance(item, int) and not _fits_float(item):
+            raise ValidationError(f"{what} has an entry beyond the float range (±1.8e308)")
+    try:
+        return np.array(value, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise ValidationError(f"{what} must be a nested list of numbers of one shape") from None
+
+
+def _fits_float(number: int) -> bool:
+    try:
+        float(number)
+    except OverflowError:
+        return False
+    return True
+
+
 @dataclass(frozen=True, eq=False)
 class UtilityNode:
     """A utility table over its parents' states: ``table[p1, ..., pk]`` is the utility of that configuration."""
@@ -64,10 +92,7 @@ class UtilityNode:
     def __post_init__(self) -> None:
         check_name(self.name, "utility")
         object.__setattr__(self, "parents", tuple(self.parents))
-        try:
-            table = np.array(self.table, dtype=float)
-        except (TypeError, ValueError):
-            raise ValidationError(f"utility table of '{self.name}' is not numeric") from None
+        table = numeric_table(self.table, f"utility table of '{self.name}'")
         if not np.all(np.isfinite(table)):
             raise ValidationError(f"utility table of '{self.name}' has a non-finite entry")
         table.setflags(write=False)

@@ -21,6 +21,7 @@ memory budget before it is allocated. Ties go to the first option in state order
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -28,7 +29,7 @@ import numpy as np
 
 from bnstudio.decision.model import InfluenceDiagram
 from bnstudio.decision.order import strong_groups
-from bnstudio.errors import ImpossibleEvidence, MemoryBudgetExceeded
+from bnstudio.errors import ImpossibleEvidence, MemoryBudgetExceeded, TimeBudgetExceeded
 from bnstudio.inference.variable_elimination import combine
 
 Factor = tuple[np.ndarray, tuple[str, ...]]
@@ -161,17 +162,22 @@ def aligned(table: np.ndarray, scope: tuple[str, ...], wide: tuple[str, ...]) ->
 
 
 def rollback(diagram: InfluenceDiagram, likelihoods: Mapping[str, np.ndarray] | None = None,
-             taken: Mapping[str, int] | None = None, budget_entries: float = float("inf")) -> Rollback:
+             taken: Mapping[str, int] | None = None, budget_entries: float = float("inf"),
+             deadline: float = math.inf) -> Rollback:
     """Solve ``diagram`` under no-forgetting: optimal policies of the decisions not ``taken``.
 
     ``likelihoods``: {chance node: likelihood vector} (evidence); ``taken``: {decision: option index} for
     decisions already taken. Raises :class:`ImpossibleEvidence` when p(e) = 0 and
-    :class:`MemoryBudgetExceeded` before building a table of more than ``budget_entries`` entries.
+    :class:`MemoryBudgetExceeded` before building a table of more than ``budget_entries`` entries, and
+    :class:`TimeBudgetExceeded` at the first elimination past ``deadline`` (``time.monotonic()``).
     """
     taken = dict(taken or {})
     state = _Elimination(diagram, dict(likelihoods or {}), budget_entries)
     policies = {}
     for kind, group in strong_groups(diagram):
+        if time.monotonic() > deadline:
+            raise TimeBudgetExceeded("solving the influence diagram (no-forgetting) went past its time budget; "
+                                     "simplify the diagram or raise --max-time")
         if kind == "max":
             d = group[0]
             policies[d] = state.max_out(d, taken.get(d))

@@ -18,8 +18,9 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from bnstudio.core.network import build_network
-from bnstudio.decision.model import DecisionNode, InfluenceDiagram, UtilityNode
+from bnstudio.decision.model import DecisionNode, InfluenceDiagram, UtilityNode, numeric_table
 from bnstudio.errors import ValidationError
+from bnstudio.io.messages import shown
 
 FORMAT = "bnstudio-influence-diagram"
 SCHEMA_VERSION = 1
@@ -73,10 +74,10 @@ def diagram_from_dict(data: Mapping) -> InfluenceDiagram:
     if not isinstance(data, Mapping):
         raise ValidationError("an influence diagram must be a JSON object")
     if data.get("format", FORMAT) != FORMAT:
-        raise ValidationError(f"not an influence diagram: format {data.get('format')!r}, expected {FORMAT!r}")
+        raise ValidationError(f"not an influence diagram: format {shown(data.get('format'))}, expected {FORMAT!r}")
     version = data.get("schema_version", SCHEMA_VERSION)
     if version != SCHEMA_VERSION:
-        raise ValidationError(f"influence diagram schema_version {version!r} is not supported "
+        raise ValidationError(f"influence diagram schema_version {shown(version)} is not supported "
                               f"(this version reads {SCHEMA_VERSION})")
     name = data.get("name", "influence diagram")
     if not isinstance(name, str):
@@ -104,14 +105,14 @@ def _entries(data: Mapping, key: str) -> list[Mapping]:
 def _text(obj: Mapping, key: str, where: str) -> str:
     value = obj.get(key)
     if not isinstance(value, str):
-        raise ValidationError(f"{where}: '{key}' must be a string, got {value!r}")
+        raise ValidationError(f"{where}: '{key}' must be a string, got {shown(value)}")
     return value
 
 
 def _names(obj: Mapping, key: str, where: str, default: list | None = None) -> list[str]:
     value = obj.get(key, default)
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise ValidationError(f"{where} ('{obj.get('name')}'): '{key}' must be a list of names")
+        raise ValidationError(f"{where} ({shown(obj.get('name'))}): '{key}' must be a list of names")
     return value
 
 
@@ -119,10 +120,6 @@ def _array(obj: Mapping, key: str, where: str, optional: bool = False) -> np.nda
     value = obj.get(key)
     if value is None and optional:
         return None
-    try:
-        arr = np.array(value, dtype=float)
-    except (TypeError, ValueError):
-        raise ValidationError(f"{where} ('{obj.get('name')}'): '{key}' must be a nested list of numbers") from None
-    if value is None or arr.dtype != float:
-        raise ValidationError(f"{where} ('{obj.get('name')}'): '{key}' must be a nested list of numbers")
-    return arr
+    if value is None:
+        raise ValidationError(f"{where} ({shown(obj.get('name'))}): '{key}' must be a nested list of numbers")
+    return numeric_table(value, f"{where} ({shown(obj.get('name'))}): '{key}'")

@@ -17,20 +17,24 @@ Evidence: {chance node: state or likelihood vector} and {decision: option} for d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import math
+import time
 from typing import Any, Mapping
 
 import numpy as np
 
-from bnstudio.decision.limid import single_policy_update
-from bnstudio.decision.model import InfluenceDiagram
+from bnstudio.decision.limid import check_table, single_policy_update
+from bnstudio.decision.model import InfluenceDiagram, UtilityNode
 from bnstudio.decision.policy_net import (expected_utilities, policy_expected_utility, policy_network,
                                           utility_scales)
 from bnstudio.decision.rollback import Policy, rollback
-from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded, ValidationError
+from bnstudio.errors import (EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded, TimeBudgetExceeded,
+                             ValidationError)
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.inference.evidence import VariableIndex, describe, likelihood_vector
 
 METHODS = ("auto", "no-forgetting", "limid")
+DEFAULT_TIME_BUDGET = 120.0  # seconds: a solution past it is one TimeBudgetExceeded line
 
 
 @dataclass
@@ -92,11 +96,23 @@ def describe_evidence(evidence: Mapping) -> str:
 
 
 def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: str = "auto",
-          memory_budget: int = DEFAULT_MEMORY_BUDGET) -> DecisionSolution:
-    """Optimal policies and option expected utilities of ``diagram`` given ``evidence``."""
+          memory_budget: int = DEFAULT_MEMORY_BUDGET, max_time: float = DEFAULT_TIME_BUDGET) -> DecisionSolution:
+    """Optimal policies and option expected utilities of ``diagram`` given ``evidence``.
+
+    Bounded: every policy and option table is checked against ``memory_budget`` (bytes) before it is
+    allocated (:class:`MemoryBudgetExceeded`), and the solution stops past ``max_time`` seconds
+    (:class:`TimeBudgetExceeded`), each one line."""
     if method not in METHODS:
         raise EvidenceError(f"unknown solution method {method!r}; use one of {', '.join(METHODS)}")
+    if not max_time > 0:
+        raise ValidationError(f"max_time must be a positive number of seconds, got {max_time!r}")
+    deadline = time.monotonic() + max_time
+    blocks = 1 + sum(1 for u in diagram.utilities if u.table.size and u.table.min() < u.table.max())
+    for d in diagram.decision_names:   # option_utilities: one evidence case per option, over every block
+        check_table(f"the option cases of decision '{d}'", [blocks, diagram.cardinality(d),
+                                                            diagram.cardinality(d)], memory_budget)
     evidence = dict(evidence or {})
+    original, (diagram, unit) = diagram, unit_utilities(diagram)
     likelihoods, taken = split_evidence(diagram, evidence)
     iterations = 0
     unordered = diagram.unordered
@@ -107,14 +123,14 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     try:
         if method == "limid" or unordered is not None:
             raise MemoryBudgetExceeded("LIMID requested")
-        policies = rollback(diagram, likelihoods, taken, memory_budget / 8).policies
+        policies = rollback(diagram, likelihoods, taken, memory_budget / 8, deadline).policies
         used = "no-forgetting"
     except ImpossibleEvidence:
         raise ImpossibleEvidence(f"impossible evidence: p({describe_evidence(evidence)}) = 0") from None
     except MemoryBudgetExceeded:
         if method == "no-forgetting":
             raise
-        policies, iterations = single_policy_update(diagram, likelihoods, taken, memory_budget)
+        policies, iterations = single_policy_update(diagram, likelihoods, taken, memory_budget, deadline)
         used = "limid-spu"
     eu, p_e = policy_expected_utility(diagram, policies, likelihoods, memory_budget)
     if p_e <= 0:
@@ -122,10 +138,44 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
                                  f"optimal policies")
     net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})
     scales = utility_scales(diagram)
-    options = {d: option_utilities(diagram, net, policies[d], scales, likelihoods, memory_budget)
-               for d in diagram.decision_names}
+    options = {}
+    for d in diagram.decision_names:
+        if time.monotonic() > deadline:
+            raise TimeBudgetExceeded(f"computing the expected utilities of the options (decision '{d}') went past "
+                                     f"the time budget of {max_time:g} s; simplify the diagram or raise --max-time")
+        options[d] = option_utilities(diagram, net, policies[d], scales, likelihoods, memory_budget)
     names = {d: diagram.states(d)[i] for d, i in taken.items()}
-    return DecisionSolution(used, evidence, eu, p_e, policies, options, names, iterations, diagram)
+    eu, options = _unscaled(eu, unit), {d: {s: _unscaled(v, unit) for s, v in o.items()} for d, o in options.items()}
+    return DecisionSolution(used, evidence, eu, p_e, policies, options, names, iterations, original)
+
+
+def unit_utilities(diagram: InfluenceDiagram) -> tuple[InfluenceDiagram, float]:
+    """(diagram with every utility divided by u, u): u = 2^k with the largest |utility| / u in [1, 2).
+
+    Dividing by a power of two is exact, so the solution in units of u, multiplied back by u, is bitwise the
+    one computed directly whenever that does not overflow; in units of u no sum of utilities (nor the rounding
+    tolerance of :func:`~bnstudio.decision.policy_net.expected_utilities`) overflows near 1.8e308."""
+    largest = max((float(np.max(np.abs(u.table))) for u in diagram.utilities if u.table.size), default=0.0)
+    if largest == 0.0:
+        return diagram, 1.0
+    unit = math.ldexp(1.0, math.frexp(largest)[1] - 1)
+    if unit == 1.0:
+        return diagram, unit
+    utilities = [UtilityNode(u.name, u.parents, u.table / unit) for u in diagram.utilities]
+    return InfluenceDiagram(diagram.network, diagram.decisions, utilities, diagram.name), unit
+
+
+def _unscaled(value: float | None, unit: float) -> float | None:
+    """``value · unit``; beyond the float range it is one :class:`ValidationError` line, never inf or NaN."""
+    if value is None:
+        return None
+    with np.errstate(over="ignore"):
+        result = float(np.float64(value) * unit)
+    if not math.isfinite(result):
+        power = math.log10(abs(value)) + math.log10(unit)
+        raise ValidationError(f"an expected utility of about {math.copysign(10 ** (power % 1), value):.2f}e+"
+                              f"{int(power)} is beyond the float range (±1.8e308): scale the utilities down")
+    return result
 
 
 def option_utilities(diagram: InfluenceDiagram, net, policy: Policy, scales, likelihoods: Mapping[str, np.ndarray],

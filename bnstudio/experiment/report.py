@@ -14,6 +14,7 @@ scatter of per-query MSE.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import re
@@ -26,6 +27,9 @@ from bnstudio.experiment.figure_jobs import FigureJob
 from bnstudio.experiment.html import PERCENT, page
 from bnstudio.experiment.status import run_outcome, study_status
 from bnstudio.experiment.store import StudyStore
+from bnstudio.errors import BNStudioError, StudyFileError
+from bnstudio.io.atomic import atomic_write_text
+from bnstudio.io.messages import shorten
 
 SCATTER_METRICS = ("error", "cll")
 FRIEDMAN_HEAD = ["structure", "metric", "n", "chi2", "p", "iman_davenport", "iman_davenport_p",
@@ -46,7 +50,7 @@ class Report:
 
     def write_page(self) -> Path:
         """Write the HTML page, which embeds the figures' PNGs: call it once they are drawn."""
-        self.html.write_text(page(self.document, self.figures, self.folder), encoding="utf-8")
+        atomic_write_text(self.html, page(self.document, self.figures, self.folder))
         return self.html
 
     @property
@@ -72,10 +76,11 @@ def _finite(value: Any) -> Any:
 
 def _write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(header)
+    writer.writerows(rows)
+    atomic_write_text(path, text.getvalue())  # a full disk leaves the previous table whole
     return path
 
 
@@ -94,13 +99,13 @@ def compose_report(store_path: str | Path, folder: str | Path | None = None) -> 
         raise FormatError("the study file holds no study (run `bnstudio experiment` first)", str(store_path))
     folder.mkdir(parents=True, exist_ok=True)
     report = Report(folder, folder / "index.html", folder / "report.json")
-    document: dict[str, Any] = {"study": study, "counts": counts, "executor": state.get("executor"),
-                                "status": study_status(state, counts),
-                                "code": {k: state.get(k) for k in ("version", "code")}, "runs": runs}
-    if study.get("evaluation") == "queries":
-        document.update(_query_report(study, rows, report))
-    else:
-        document.update(_classification_report(study, rows, report))
+    try:
+        document = _document(study, rows, counts, state, runs, report)
+    except BNStudioError:
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:  # fields the file got wrong
+        raise StudyFileError(f"damaged study file (its records do not read: {type(exc).__name__}: "
+                             f"{shorten(str(exc), 120)}); run the study into a new file", str(store_path)) from None
     failed = [r for r in rows if r["status"] == "failed"]
     report.tables.append(_write_csv(folder / "tables" / "failures.csv",
                                     ["dataset", "structure", "method", "fold", "seed", "attempts", "error"],
@@ -108,9 +113,21 @@ def compose_report(store_path: str | Path, folder: str | Path | None = None) -> 
                                       r["error"]] for r in failed]))
     document["failures"] = [{k: r[k] for k in ("dataset", "structure", "method", "fold", "seed", "error")}
                             for r in failed]
-    report.json.write_text(json.dumps(_finite(document), indent=1, allow_nan=False), encoding="utf-8")
+    atomic_write_text(report.json, json.dumps(_finite(document), indent=1, allow_nan=False))
     report.document = document
     return report
+
+
+def _document(study: dict[str, Any], rows: list[dict[str, Any]], counts: dict[str, int], state: dict[str, Any],
+              runs: list[dict[str, Any]], report: Report) -> dict[str, Any]:
+    document: dict[str, Any] = {"study": study, "counts": counts, "executor": state.get("executor"),
+                                "status": study_status(state, counts),
+                                "code": {k: state.get(k) for k in ("version", "code")}, "runs": runs}
+    if study.get("evaluation") == "queries":
+        document.update(_query_report(study, rows, report))
+    else:
+        document.update(_classification_report(study, rows, report))
+    return document
 
 
 # ----------------------------------------------------------------------------------------- classification

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from bnstudio.errors import FormatError, ValidationError
+from bnstudio.io.messages import shorten, shown
 from bnstudio.learn.names import ALGORITHMS, METHODS
 
 #: classification scores a study can report (per task, on the held-out rows)
@@ -48,6 +49,7 @@ GENERATORS = ("mofn-3-7-10", "corral")
 DISCRETISATIONS = ("mdl", "equal-width", "equal-frequency")
 MAX_FOLDS = 1000
 MAX_REPLICATES = 100_000
+MAX_SEEDS = MAX_FOLDS  # seeds of the study: each one is another split into folds
 MAX_QUERIES = 100_000
 MAX_ROWS = 100_000_000
 STUDY_KEYS = {"name", "folds", "test_fraction", "seeds", "structures", "methods", "metrics", "baseline",
@@ -155,13 +157,17 @@ class Study:
 def load_study(path: str | Path) -> Study:
     """Read and check a study file; relative file names in it are relative to its folder."""
     path = Path(path)
+    from bnstudio.io.atomic import read_text  # a regular UTF-8 file, else one FormatError line
+
+    text = read_text(path)
     try:
-        with open(path, "rb") as handle:
-            doc = tomllib.load(handle)
-    except OSError as exc:
-        raise FormatError(f"cannot read the study: {exc.strerror or exc}", str(path)) from None
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise FormatError(f"not valid TOML: {exc}", str(path)) from None
+    except RecursionError:
+        raise FormatError("not valid TOML: nested too deeply", str(path)) from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise FormatError(f"not valid TOML: {shorten(str(exc), 120)}", str(path)) from None
     study = study_from_dict(doc, path.parent, str(path))
     study.source = path
     return study
@@ -178,17 +184,17 @@ class _Reader:
 
     def integer(self, where: str, value: Any, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.fail(where, f"must be an integer in [{low}, {high}], got {value!r}")
+            raise self.fail(where, f"must be an integer in [{low}, {high}], got {shown(value)}")
         return value
 
     def text(self, where: str, value: Any) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(where, f"must be a non-empty string, got {value!r}")
+            raise self.fail(where, f"must be a non-empty string, got {shown(value)}")
         return value.strip()
 
     def table(self, where: str, value: Any, allowed: set[str]) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise self.fail(where, f"must be a table, got {value!r}")
+            raise self.fail(where, f"must be a table, got {shown(value)}")
         unknown = sorted(set(value) - allowed)
         if unknown:
             raise self.fail(where, f"unknown key '{unknown[0]}'; the keys are {', '.join(sorted(allowed))}")
@@ -196,14 +202,19 @@ class _Reader:
 
     def texts(self, where: str, value: Any) -> tuple[str, ...]:
         if not isinstance(value, list) or not value:
-            raise self.fail(where, f"must be a non-empty list of strings, got {value!r}")
+            raise self.fail(where, f"must be a non-empty list of strings, got {shown(value)}")
         return tuple(self.text(f"{where}[{k}]", v) for k, v in enumerate(value))
 
     def file(self, where: str, value: Any) -> str:
         path = Path(self.text(where, value))
         path = path if path.is_absolute() else self.base / path
-        if not path.is_file():
-            raise self.fail(where, f"no such file: {str(path)!r}")
+        from bnstudio.io.atomic import check_regular_file
+
+        try:  # a folder, FIFO or device is said as such, not as "no such file"
+            check_regular_file(path)
+        except FormatError as exc:
+            detail = str(exc).removeprefix(f"{exc.path}: ")
+            raise self.fail(where, f"{detail}: {str(path)!r}") from None
         return str(path.resolve())
 
 
@@ -213,7 +224,8 @@ def study_from_dict(doc: Mapping[str, Any], base: Path, source: str = "study") -
     r.table("", dict(doc), STUDY_KEYS)
     queries = _queries(r, doc["queries"]) if "queries" in doc else None
     folds, fraction = _split(r, doc, queries)
-    seeds = [r.integer(f"seeds[{k}]", s, 0, 2**63 - 1) for k, s in enumerate(_list(r, "seeds", doc.get("seeds", [0])))]
+    listed = _list(r, "seeds", doc.get("seeds", [0]), MAX_SEEDS)
+    seeds = [r.integer(f"seeds[{k}]", s, 0, 2**63 - 1) for k, s in enumerate(listed)]
     if len(set(seeds)) != len(seeds):
         raise r.fail("seeds", "must be distinct")
     datasets = _datasets(r, doc.get("datasets"), queries)
@@ -240,9 +252,11 @@ def study_from_dict(doc: Mapping[str, Any], base: Path, source: str = "study") -
     return Study(name, datasets, structures, methods, folds, fraction, seeds, metrics, baseline, queries)
 
 
-def _list(r: _Reader, where: str, value: Any) -> list[Any]:
+def _list(r: _Reader, where: str, value: Any, limit: int | None = None) -> list[Any]:
     if not isinstance(value, list) or not value:
-        raise r.fail(where, f"must be a non-empty list, got {value!r}")
+        raise r.fail(where, f"must be a non-empty list, got {shown(value)}")
+    if limit is not None and len(value) > limit:
+        raise r.fail(where, f"must have at most {limit:,} entries, got {len(value):,}")
     return value
 
 
@@ -262,7 +276,7 @@ def _split(r: _Reader, doc: Mapping[str, Any], queries: QuerySpec | None) -> tup
     if "test_fraction" in doc:
         value = doc["test_fraction"]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
-            raise r.fail("test_fraction", f"must be a number strictly between 0 and 1, got {value!r}")
+            raise r.fail("test_fraction", f"must be a number strictly between 0 and 1, got {shown(value)}")
         return None, float(value)
     return r.integer("folds", doc.get("folds", 5), 2, MAX_FOLDS), None
 
@@ -313,7 +327,7 @@ def _dataset_seeds(r: _Reader, where: str, item: Mapping[str, Any], kind: str) -
     if isinstance(seed, list):
         if "replicates" in item:
             raise r.fail(where, "give either a list of seeds or replicates, not both")
-        seeds = [r.integer(f"{where}.seed[{k}]", s, 0, 2**63 - 1) for k, s in enumerate(_list(r, where, seed))]
+        seeds = [r.integer(f"{where}.seed[{k}]", s, 0, 2**63 - 1) for k, s in enumerate(_list(r, where, seed, MAX_REPLICATES))]
         if len(set(seeds)) != len(seeds):
             raise r.fail(f"{where}.seed", "must be distinct")
         return list(seeds)
@@ -392,7 +406,7 @@ def _method(r: _Reader, where: str, item: Any) -> MethodSpec:
     validation = spec.get("validation")
     if validation is not None and (isinstance(validation, bool) or not isinstance(validation, (int, float))
                                    or not 0 < validation < 1):
-        raise r.fail(f"{where}.validation", f"must be a number strictly between 0 and 1, got {validation!r}")
+        raise r.fail(f"{where}.validation", f"must be a number strictly between 0 and 1, got {shown(validation)}")
     return MethodSpec(r.text(f"{where}.label", spec.get("label", method)), method, options,
                       None if validation is None else float(validation))
 
@@ -420,7 +434,7 @@ def _queries(r: _Reader, value: Any) -> QuerySpec:
     size = spec.get("evidence_size", [3, 5])
     if (not isinstance(size, list) or len(size) != 2
             or not all(isinstance(s, int) and not isinstance(s, bool) for s in size) or not 0 <= size[0] <= size[1]):
-        raise r.fail("queries.evidence_size", f"must be [least, most] evidence variables, got {size!r}")
+        raise r.fail("queries.evidence_size", f"must be [least, most] evidence variables, got {shown(size)}")
     return QuerySpec(count, seed, query, evidence, (size[0], size[1]))
 
 

@@ -13,6 +13,8 @@ process has died without an end (SIGKILL, a power cut) is marked ``interrupted``
 """
 from __future__ import annotations
 
+import errno
+import functools
 import json
 import os
 import socket
@@ -22,7 +24,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterable
 
-from bnstudio.errors import FormatError, StudyBusy
+from bnstudio.errors import FormatError, StudyBusy, StudyFileError
 from bnstudio.experiment.tasks import Task
 
 SCHEMA_VERSION = 1
@@ -47,28 +49,93 @@ COLUMNS = ("key", "dataset", "structure", "method", "fold", "seed", "status", "a
            "stop_reason", "error", "seconds", "worker", "finished")
 
 
+def _said(exc: BaseException) -> str:
+    """What ``exc`` says, on one line of at most 200 characters (SQLite quotes the damaged schema)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def study_file_error(exc: BaseException, path: Path) -> StudyFileError:
+    """One line for a failure of SQLite, zlib or the JSON inside the study file ``path``, saying what the user
+    can do. The disk and the folder are looked at rather than the wording of SQLite's message: a full disk, a
+    read-only folder, else a damaged file (corrupt pages or fields) or another failure of the file."""
+    folder = path.absolute().parent
+    try:
+        space = os.statvfs(folder)
+        read_only = bool(space.f_flag & os.ST_RDONLY) or not os.access(folder, os.W_OK)
+        full = space.f_bavail * space.f_frsize < (1 << 20)
+    except OSError:
+        read_only = full = False
+    failed = isinstance(exc, (sqlite3.OperationalError, OSError))
+    if failed and read_only:
+        return StudyFileError(f"cannot write the study file: its folder is read-only ({_said(exc)})", str(path))
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC or failed and full:
+        return StudyFileError(f"cannot write the study file: the disk is full ({_said(exc)})", str(path))
+    if failed:
+        return StudyFileError(f"cannot use the study file ({_said(exc)})", str(path))
+    return StudyFileError(f"damaged study file ({type(exc).__name__}: {_said(exc)}); run the study into a new "
+                          f"file", str(path))
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8")
+
+
+def _guarded(method):
+    """``method`` of :class:`StudyStore` with every SQLite or JSON failure as one :class:`StudyFileError`."""
+    @functools.wraps(method)
+    def guarded(self: "StudyStore", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except (sqlite3.Error, ValueError, zlib.error, OSError) as exc:
+            if isinstance(exc, FormatError):
+                raise
+            raise study_file_error(exc, self.path) from None
+    return guarded
+
+
 class StudyStore:
-    """Open (or create) the study file at ``path``; use as a context manager or call :meth:`close`."""
+    """Open (or create) the study file at ``path``; use as a context manager or call :meth:`close`.
+
+    Every failure of the file (damaged bytes or JSON fields, a full disk, a read-only folder) is one
+    :class:`~bnstudio.errors.StudyFileError` line. Opened with ``create=False`` in a folder this process cannot
+    write in (a read-only mount), the file is read without locking (SQLite's ``immutable``): nobody can be
+    writing it there."""
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = Path(path)
         self.run_id: int | None = None
         if not create and not self.path.is_file():
             raise FormatError("no such study file", str(self.path))
+        self.db = None
         try:
-            self.db = sqlite3.connect(self.path, timeout=30.0)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")    # WAL + NORMAL: a commit survives a killed process
-            self.db.executescript(_SCHEMA)
+            if not create and not os.access(self.path.resolve().parent, os.W_OK):
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?immutable=1", uri=True, timeout=30.0)
+            else:
+                self.db = sqlite3.connect(self.path, timeout=30.0)
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")    # WAL + NORMAL: a commit survives a killed process
+                self.db.executescript(_SCHEMA)
+            self.db.text_factory = _text   # damaged UTF-8 is a ValueError: a damaged file
             version = self._meta("schema_version")
-        except sqlite3.DatabaseError as exc:
-            raise FormatError(f"not a study file ({exc})", str(self.path)) from None
+        except (sqlite3.Error, ValueError) as exc:
+            if self.db is not None:
+                self.db.close()
+            if isinstance(exc, FormatError):
+                raise
+            if isinstance(exc, sqlite3.DatabaseError) and type(exc) is sqlite3.DatabaseError:
+                raise FormatError(f"not a study file ({_said(exc)})", str(self.path)) from None
+            raise study_file_error(exc, self.path) from None
         if version is None and create:
             self._set_meta("schema_version", SCHEMA_VERSION)
+        elif version is not None and (not isinstance(version, int) or isinstance(version, bool) or version < 1):
+            self.db.close()
+            raise StudyFileError(f"damaged study file (schema version {str(version)[:40]!r})", str(self.path))
         elif version is not None and version > SCHEMA_VERSION:
             raise FormatError(f"written by a newer BN Studio (study schema {version})", str(self.path))
 
     # ------------------------------------------------------------------ runs
+    @_guarded
     def open_run(self, executor: str = "") -> int:
         """Start a run of this process: mark runs whose process died ``interrupted``, refuse (StudyBusy) if
         another live process runs the study, record this run; returns its id."""
@@ -88,6 +155,7 @@ class StudyStore:
         self.run_id = cursor.lastrowid
         return self.run_id
 
+    @_guarded
     def close_run(self, outcome: str) -> None:
         """End this process's run: ``finished``, ``stopped`` (on request, Ctrl+C) or ``failed`` (an error)."""
         if self.run_id is None:
@@ -96,10 +164,17 @@ class StudyStore:
             self.db.execute("UPDATE runs SET ended = ?, outcome = ? WHERE id = ?", (time.time(), outcome, self.run_id))
         self.run_id = None
 
+    @_guarded
     def runs(self, outcome: str | None = None) -> list[dict[str, Any]]:
         """Every run of the study, oldest first (``outcome``: only those)."""
         sql = f"SELECT {', '.join(RUN_COLUMNS)} FROM runs" + (" WHERE outcome = ?" if outcome else "") + " ORDER BY id"
-        return [dict(zip(RUN_COLUMNS, row)) for row in self.db.execute(sql, (outcome,) if outcome else ())]
+        runs = [dict(zip(RUN_COLUMNS, row)) for row in self.db.execute(sql, (outcome,) if outcome else ())]
+        for run in runs:
+            if not (isinstance(run["pid"], int) and isinstance(run["host"], str) and isinstance(run["outcome"], str)
+                    and all(isinstance(run[k], (int, float)) for k in ("started", "updated") if run[k] is not None)
+                    and run["started"] is not None):
+                raise ValueError(f"run {run['id']} has fields of the wrong type")
+        return runs
 
     def __enter__(self) -> "StudyStore":
         return self
@@ -111,18 +186,25 @@ class StudyStore:
         self.db.close()
 
     # ------------------------------------------------------------------ meta
+    @_guarded
     def _meta(self, name: str) -> Any:
         row = self.db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
         return None if row is None else json.loads(row[0])
 
+    @_guarded
     def _set_meta(self, name: str, value: Any) -> None:
         with self.db:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, json.dumps(value)))
 
+    @_guarded
     def study(self) -> dict[str, Any] | None:
         """The study as last registered (:meth:`bnstudio.experiment.spec.Study.to_json`)."""
-        return self._meta("study")
+        study = self._meta("study")
+        if not isinstance(study, (dict, type(None))):
+            raise ValueError("the study's record is not a JSON object")
+        return study
 
+    @_guarded
     def set_state(self, state: dict[str, Any]) -> None:
         """What the running study says about itself (workers, start time, running tasks) for other readers; also
         the heartbeat of the open run."""
@@ -131,10 +213,15 @@ class StudyStore:
             if self.run_id is not None:
                 self.db.execute("UPDATE runs SET updated = ? WHERE id = ?", (time.time(), self.run_id))
 
+    @_guarded
     def state(self) -> dict[str, Any] | None:
-        return self._meta("state")
+        state = self._meta("state")
+        if not isinstance(state, (dict, type(None))):
+            raise ValueError("the study's state is not a JSON object")
+        return state
 
     # ------------------------------------------------------------------ tasks
+    @_guarded
     def register(self, study: dict[str, Any], tasks: Iterable[Task]) -> None:
         """Make ``tasks`` the current ones: add new keys as pending, keep finished results, retire the others."""
         rows = [(t.key, t.dataset, t.structure, t.method, t.fold, t.seed, json.dumps(t.spec, sort_keys=True))
@@ -146,11 +233,13 @@ class StudyStore:
             self.db.executemany("UPDATE tasks SET current = 1 WHERE key = ?", [(r[0],) for r in rows])
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('study', ?)", (json.dumps(study),))
 
+    @_guarded
     def todo(self) -> list[str]:
         """Keys of current tasks not done yet (pending or failed), in registration order."""
         return [r[0] for r in self.db.execute(
             "SELECT key FROM tasks WHERE current = 1 AND status != 'done' ORDER BY rowid")]
 
+    @_guarded
     def record(self, key: str, result: dict[str, Any] | None, error: str | None, seconds: float,
                worker: str = "") -> None:
         """Store a finished task: ``result`` (see :func:`bnstudio.experiment.evaluation.run_task`) or ``error``."""
@@ -165,11 +254,13 @@ class StudyStore:
                 self.db.execute("UPDATE tasks SET status = 'failed', attempts = attempts + 1, error = ?, seconds = ?, "
                                 "worker = ?, finished = ? WHERE key = ?", (error, seconds, worker, time.time(), key))
 
+    @_guarded
     def lost(self, keys: Iterable[str]) -> None:
         """Count an attempt of each task in ``keys`` whose worker died before it finished (it stays pending)."""
         with self.db:
             self.db.executemany("UPDATE tasks SET attempts = attempts + 1 WHERE key = ?", [(k,) for k in keys])
 
+    @_guarded
     def counts(self) -> dict[str, int]:
         """Current tasks per status (every status present, zero or more)."""
         out = dict.fromkeys(STATUSES, 0)
@@ -177,6 +268,7 @@ class StudyStore:
             out[status] = n
         return out
 
+    @_guarded
     def rows(self, current: bool = True, status: str | None = None) -> list[dict[str, Any]]:
         """The task rows (without the network) as dicts; metrics and history decoded."""
         sql = f"SELECT {', '.join(COLUMNS)} FROM tasks WHERE 1 = 1"
@@ -191,9 +283,13 @@ class StudyStore:
             row = dict(zip(COLUMNS, values))
             row["metrics"] = json.loads(row["metrics"]) if row["metrics"] else None
             row["history"] = json.loads(row["history"]) if row["history"] else None
+            if not isinstance(row["metrics"], (dict, type(None))) or not isinstance(row["history"], (list, type(None))) \
+                    or not all(isinstance(row[k], str) for k in ("key", "dataset", "structure", "method", "status")):
+                raise ValueError(f"task row {str(row['key'])[:80]!r} has fields of the wrong type")
             out.append(row)
         return out
 
+    @_guarded
     def network(self, key: str):
         """The fitted network of a finished task (a :class:`~bnstudio.core.network.Network`)."""
         from bnstudio.project import project_from_json
@@ -201,4 +297,6 @@ class StudyStore:
         row = self.db.execute("SELECT network FROM tasks WHERE key = ?", (key,)).fetchone()
         if row is None or row[0] is None:
             raise FormatError(f"no fitted network for task {key}", str(self.path))
+        if not isinstance(row[0], bytes):
+            raise ValueError(f"the fitted network of task {key} is not compressed bytes")
         return project_from_json(json.loads(zlib.decompress(row[0])), str(self.path)).network

@@ -16,6 +16,7 @@ worker processes (each figure is independent; drawing is most of a report's time
 """
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from bnstudio.experiment.figure_jobs import FORMATS, FigureJob
+from bnstudio.io.atomic import atomic_write_bytes
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -67,7 +69,9 @@ def _save(fig: "Figure", stem: Path) -> list[Path]:
     paths = []
     for fmt in FORMATS:
         path = stem.with_suffix(f".{fmt}")
-        fig.savefig(path, format=fmt, dpi=110, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
+        data = io.BytesIO()
+        fig.savefig(data, format=fmt, dpi=110, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
+        atomic_write_bytes(path, data.getvalue())   # a full disk leaves no half-written figure
         paths.append(path)
     return paths
 

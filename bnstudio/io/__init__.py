@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
-from bnstudio.io.atomic import PathLike
+from bnstudio.io.atomic import PathLike, refuse_empty
 from bnstudio.io.bif import format_bif, parse_bif, read_bif, write_bif
 from bnstudio.io.canonical_props import take_model_properties, with_model_properties
 from bnstudio.io.diagram_files import DIAGRAM_FORMATS, diagram_format_for
@@ -102,6 +102,7 @@ def read_network(path: PathLike, strict: bool | None = None) -> Network:
         strict = reading_strictly()
     if not Path(path).exists():
         raise FormatError("no such file", path=str(path))
+    refuse_empty(path)
     return fmt.read(path, strict=strict)
 
 
@@ -122,6 +123,7 @@ def read_model(path: PathLike, strict: bool | None = None) -> Network | Influenc
         strict = reading_strictly()
     if not Path(path).exists():
         raise FormatError("no such file", path=str(path))
+    refuse_empty(path)
     model = fmt.read(path, strict=strict)
     return take_model_properties(model) if isinstance(model, Network) and fmt.name in _PROPERTY_MODELS else model
 

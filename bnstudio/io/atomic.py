@@ -177,10 +177,31 @@ def gunzip(data: bytes, name: str) -> bytes:
     return bytes(out)
 
 
+EMPTY_PROBE = 4096  # bytes: a file this small is read once more to see whether it holds only white space
+
+
+def refuse_empty(path: PathLike) -> None:
+    """A :class:`FormatError` when the regular file ``path`` is empty (0 bytes, or only white space): some
+    formats would read it as a network of 0 variables, which is never what the file meant (a file that
+    declares an empty network, such as ``network n {}``, still opens). Anything else is left to the reader."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return
+    if not stat.S_ISREG(info.st_mode) or info.st_size > EMPTY_PROBE or str(path).lower().endswith(".gz"):
+        return
+    if info.st_size == 0:
+        raise FormatError("the file is empty (0 bytes)", path=str(path))
+    if not read_bytes(path).strip():
+        raise FormatError("the file holds only white space", path=str(path))
+
+
 def read_text(path: PathLike) -> str:
     """Read a UTF-8 text file (transparently gunzipping ``.gz``); every failure is a :class:`FormatError`."""
     name = str(path)
     data = read_bytes(path)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise FormatError("UTF-16 text: save the file as UTF-8", path=name)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -62,20 +62,28 @@ def read_diagram_json(path: PathLike, strict: bool = False) -> "InfluenceDiagram
 def _repaired_rows(data: object, repairs: Repairs, path: str) -> object:
     """``data`` with every well-formed chance table's rows repaired as in every format (a malformed entry is
     left for :func:`~bnstudio.decision.serial.diagram_from_dict` to name)."""
+    from bnstudio.decision.model import numeric_table
+
     if not isinstance(data, dict) or not isinstance(data.get("chance"), list):
         return data
-    entries = [e for e in data["chance"] + list(data.get("decisions") or []) if isinstance(e, dict)]
-    states = {e.get("name"): e.get("states") for e in entries if isinstance(e.get("states"), list)}
+    decisions = data.get("decisions")
+    entries = [e for e in data["chance"] + (decisions if isinstance(decisions, list) else [])
+               if isinstance(e, dict) and isinstance(e.get("name"), str)]
+    states = {e["name"]: e["states"] for e in entries if isinstance(e.get("states"), list) and e["states"]
+              and all(isinstance(x, str) for x in e["states"])}
     chance = []
     for k, entry in enumerate(data["chance"]):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            chance.append(entry)  # diagram_from_dict names the entry
+            continue
         try:
-            cpt = np.array(entry["cpt"], dtype=float)
+            cpt = numeric_table(entry["cpt"], "cpt")
             card = len(entry["states"])
             parents = [(p, states[p]) for p in entry.get("parents", [])]
-        except (TypeError, ValueError, KeyError):
+        except (TypeError, ValueError, KeyError, BNStudioError):
             chance.append(entry)
             continue
-        if cpt.ndim != len(parents) + 1 or cpt.shape[-1] != card or card == 0:
+        if cpt.shape != tuple(len(p[1]) for p in parents) + (card,) or entry["name"] not in states:
             chance.append(entry)
             continue
         rows = cpt.reshape(-1, card)

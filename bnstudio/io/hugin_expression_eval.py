@@ -145,7 +145,20 @@ class _Evaluator:
         return Value("number", data, issues)
 
     def binary(self, e: Binary) -> Value:
-        left, right = self.eval(e.left), self.eval(e.right)
+        group = next((g for g in ("+-", "*/") if e.op in g), None)
+        if group is None:
+            return self.operation(e, self.eval(e.left), self.eval(e.right))
+        chain = []  # a flat chain a + b - c ... is a left spine: folded in a loop, however long
+        node: Expr = e
+        while isinstance(node, Binary) and node.op in group:
+            chain.append(node)
+            node = node.left
+        value = self.eval(node)
+        for link in reversed(chain):
+            value = self.operation(link, value, self.eval(link.right))
+        return value
+
+    def operation(self, e: Binary, left: Value, right: Value) -> Value:
         issues = left.issues + right.issues
         if e.op in ("==", "!=", "<", "<=", ">", ">="):
             if left.kind != right.kind or left.kind == "dist" or (left.kind != "number" and e.op not in ("==", "!=")):

@@ -229,8 +229,7 @@ class _Parser:
         start = self.depth
         left = self.term()
         while self.at("+", "-"):
-            tok = self.next()
-            self.enter(tok[2])  # each operator of a chain is one level of the tree
+            tok = self.next()  # a flat chain is no nesting: the evaluator folds it without recursion
             left = Binary(tok[1], left, self.term(), tok[2])
         self.depth = start
         return left
@@ -240,7 +239,6 @@ class _Parser:
         left = self.power()
         while self.at("*", "/"):
             tok = self.next()
-            self.enter(tok[2])
             left = Binary(tok[1], left, self.power(), tok[2])
         self.depth = start
         return left

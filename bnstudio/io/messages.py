@@ -23,6 +23,11 @@ def shorten(text: str, limit: int = NAME_CHARS) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def shown(value: object, limit: int = NAME_CHARS) -> str:
+    """``value`` as a message quotes it: its repr, shortened (a list of 100,000 numbers is not echoed)."""
+    return shorten(repr(value), limit)
+
+
 def listing(items: Iterable[object], total: int | None = None, limit: int = SHOWN, quote: bool = True) -> str:
     """The first ``limit`` items, quoted and shortened, then ``and N more`` (``total`` items in all if the
     iterable holds only the first ones)."""

@@ -148,7 +148,7 @@ class Repairs:
 
         ``family``: (child, parents) as named in the network read, when the rows are that CPT's rows (the first
         parent slowest); then :meth:`warn` can say whether a row of zeros made uniform changes anything."""
-        sums = rows.sum(axis=1)
+        sums = _row_sums(rows)
         negative = rows < 0
         counts = self.normaliser is None and _whole_numbers(rows)
         weights = counts or self.normaliser is not None
@@ -192,8 +192,9 @@ class Repairs:
     def _refused(self, rows: np.ndarray, sums: np.ndarray, negative: np.ndarray, weights: bool) -> int | None:
         """The first row this reading cannot take (the reason kept for :meth:`refusal`), or None."""
         off = np.abs(sums - 1.0)
-        reasons = [((rows < -NEGATIVE_TOLERANCE).any(axis=1) | ~np.isfinite(sums),
-                    "has an entry that is not a probability")]
+        finite = np.isfinite(rows).all(axis=1)
+        reasons = [((rows < -NEGATIVE_TOLERANCE).any(axis=1) | ~finite, "has an entry that is not a probability"),
+                   (finite & ~np.isfinite(sums), "sums beyond the float range (1.8e308)")]
         if self.strict:
             reasons += [(negative.any(axis=1), "has the negative probability {min} (strict reading repairs "
                                                "nothing)"),
@@ -246,4 +247,11 @@ _ORDER = ("negative", "rescaled", "weights", "counts")  # the order of the parts
 def _whole_numbers(rows: np.ndarray) -> bool:
     """A table of counts: every entry a non-negative whole number and some row summing to more than 1."""
     return bool(rows.size and np.all(rows >= 0) and np.all(rows == np.round(rows))
-                and np.any(rows.sum(axis=1) > 1 + SUM_TOLERANCE))
+                and np.any(_row_sums(rows) > 1 + SUM_TOLERANCE))
+
+
+def _row_sums(rows: np.ndarray) -> np.ndarray:
+    """The sums of the rows; a sum beyond the float range is inf, without numpy's overflow warning (the row is
+    then refused in one line)."""
+    with np.errstate(over="ignore"):
+        return rows.sum(axis=1)

@@ -84,11 +84,22 @@ def test_malformed_expressions(text, message, offset):
 
 
 @pytest.mark.parametrize("text", ["(" * (MAX_DEPTH + 1) + "1" + ")" * (MAX_DEPTH + 1), "-" * (MAX_DEPTH + 1) + "1",
-                                  "2" + " ^ 2" * (MAX_DEPTH + 1), " + ".join(["1"] * (MAX_DEPTH + 2)),
+                                  "2" + " ^ 2" * (MAX_DEPTH + 1),
+                                  "(" * (MAX_DEPTH + 1) + "1 + 1" + ")" * (MAX_DEPTH + 1),
                                   "not (" * (MAX_DEPTH + 1) + "true" + ")" * (MAX_DEPTH + 1)])
 def test_nesting_is_bounded(text):
     with pytest.raises(ExpressionError, match=f"nested more than {MAX_DEPTH} levels deep"):
         parse_model_data(text)
+
+
+@pytest.mark.parametrize("terms", [MAX_DEPTH + 1, 20_000])
+def test_a_flat_chain_is_no_nesting(terms):
+    """Issue 25 item 10: ``0 + 0 + ...`` (101 terms) was refused as nested 101 levels deep; a flat chain of
+    one precedence is folded in a loop, left to right, however long."""
+    assert utilities(" + ".join(["0"] * (terms - 1) + ["0.5"]), []).tolist() == 0.5
+    assert utilities("1" + " - 0.25" * (terms - 1), []).tolist() == 1 - 0.25 * (terms - 1)
+    assert utilities("2" + " * 1 / 1" * (terms // 2), []).tolist() == 2.0
+    assert utilities("1 - 2 - 3", []).tolist() == -4.0  # left to right
 
 
 def test_nesting_within_the_bound_evaluates():

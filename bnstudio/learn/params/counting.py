@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 
@@ -100,8 +101,39 @@ class MaximumLikelihood:
         start = time.perf_counter()
         codes, weights = check_codes(net, data, weights)
         counts = family_counts(net, codes, weights)
+        counts.update(unobserved_parent_counts(net, codes, weights))
         cpts = {v: floor_rows(normalise_rows(c)) for v, c in counts.items()}
         return _one_shot(self.name, net, cpts, None, codes, weights, counts, target, validation, reporter, {}, start)
+
+
+def unobserved_parent_counts(net: Network, codes: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
+    """Counts of the families with a parent missing in every row (a warning names the parents): with no complete
+    row such a family would come out uniform. The data say nothing about how the child depends on a parent never
+    seen, so its counts N(x, π') over the other parents π' are used for every state of the never-seen ones: the
+    ML estimate with those parents marginalised out (one maximiser of the observed-data likelihood)."""
+    positive = weights > 0
+    unseen = {v for k, v in enumerate(net.variables) if not np.any(codes[positive, k] >= 0)}
+    if not unseen:
+        return {}
+    children = [v for v in net.variables if unseen & set(net.parents(v)) and v not in unseen]
+    warnings.warn(f"column(s) {', '.join(repr(v) for v in sorted(unseen))} missing in every row: their CPTs stay "
+                  f"uniform" + (f", and their children's ({', '.join(repr(c) for c in children[:5])}"
+                                f"{', ...' if len(children) > 5 else ''}) are learned with them marginalised out"
+                                if children else ""))
+    column = {v: k for k, v in enumerate(net.variables)}
+    out = {}
+    for child in children:
+        parents = net.parents(child)
+        kept = [p for p in parents if p not in unseen] + [child]
+        cards = [net.cardinality(v) for v in kept]
+        sub = codes[:, [column[v] for v in kept]]
+        rows = (sub >= 0).all(axis=1)
+        flat = np.ravel_multi_index(tuple(sub[rows].T), cards)
+        counts = np.bincount(flat, weights=weights[rows], minlength=int(np.prod(cards))).reshape(cards)
+        shape = [1 if p in unseen else net.cardinality(p) for p in parents] + [net.cardinality(child)]
+        full = [net.cardinality(p) for p in parents] + [net.cardinality(child)]
+        out[child] = np.broadcast_to(counts.reshape(shape), full).copy()
+    return out
 
 
 class MeanPosterior:
