@@ -70,6 +70,30 @@ def wide_binary(rows: int, seed: int | None, informative: int = 180, copies: int
     return codes, names, [BINARY] * len(names)
 
 
+def wide_categorical(rows: int, seed: int | None, attributes: int, states: int = 2, classes: int = 2,
+                     flat: float = 1.0) -> Generated:
+    """(codes, names, states) of ``rows`` rows from a naive Bayes model with ``attributes`` attributes of
+    ``states`` states: a uniform class, p(X_i | y) ~ Dirichlet(``flat``) per class and attribute (a larger
+    ``flat`` makes the classes overlap more), drawn from the same ``seed`` as the rows; class ``Class`` last.
+    Wide data for the scikit-learn comparisons (benchmarks/wide_bench.py, tests/learn/test_wide_sklearn.py).
+
+    >>> codes, names, states = wide_categorical(3, 0, attributes=5, states=4)
+    >>> codes.shape, states[0], names[-1]
+    ((3, 6), ('0', '1', '2', '3'), 'Class')
+    """
+    rng = np.random.default_rng(seed)
+    probs = np.cumsum(rng.dirichlet(np.full(states, flat), size=(classes, attributes)), axis=2)
+    label = rng.integers(0, classes, rows)
+    codes = np.empty((rows, attributes + 1), dtype=np.int64)
+    for part in range(0, rows, 4096):        # (rows, attributes, states) in blocks: memory follows the block
+        block = slice(part, part + 4096)
+        u = rng.random((len(label[block]), attributes, 1))
+        codes[block, :-1] = (u > probs[label[block]]).sum(axis=2)
+    codes[:, -1] = label
+    names = [f"X{k}" for k in range(attributes)] + ["Class"]
+    return codes, names, [tuple(str(v) for v in range(states))] * attributes + [tuple(f"c{k}" for k in range(classes))]
+
+
 #: generator name -> function(rows, seed); every generator's class column is ``Class``
 GENERATORS: dict[str, Callable[[int, int | None], Generated]] = {"mofn-3-7-10": mofn_3_7_10, "corral": corral,
                                                                  "wide-binary": wide_binary}
