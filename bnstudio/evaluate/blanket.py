@@ -17,21 +17,33 @@ from bnstudio.learn.batches import fitting, spans
 from bnstudio.learn.params.suffstats import Family, families, family_index, narrow_codes
 
 
-def _class_tables(net: Network, t: int) -> tuple[list[tuple[Family, np.ndarray]], list[tuple[Family, np.ndarray]]]:
-    """Per family containing column t: its "rest" family and log θ laid out (|T|, rest cells); per other family
-    with a zero entry: the family and a flat mask of its zero cells."""
-    with_t, zeros = [], []
-    for fam in families(net):
-        theta = np.asarray(net.cpt(fam.var), dtype=float)
-        if t not in fam.columns:
-            if not theta.all():
-                zeros.append((fam, theta.ravel() == 0))
-            continue
+class ClassTables:
+    """The log tables of the families containing column t, stacked: ``logs`` (|T| × R) holds each family's
+    log θ laid out (|T|, rest cells) side by side from ``offsets``; ``zeros``: per other family with a zero
+    entry, the family and a flat mask of its zero cells."""
+
+    def __init__(self, net: Network, t: int) -> None:
+        self.rests: list[Family] = []
+        blocks, self.zeros = [], []
+        for fam in families(net):
+            theta = np.asarray(net.cpt(fam.var), dtype=float)
+            if t not in fam.columns:
+                if not theta.all():
+                    self.zeros.append((fam, theta.ravel() == 0))
+                continue
+            axis = fam.columns.index(t)
+            blocks.append(np.moveaxis(theta, axis, 0).reshape(theta.shape[axis], -1))
+            self.rests.append(fam.without(t))
         with np.errstate(divide="ignore"):
-            logs = np.log(theta)
-        axis = fam.columns.index(t)
-        with_t.append((fam.without(t), np.ascontiguousarray(np.moveaxis(logs, axis, 0).reshape(theta.shape[axis], -1))))
-    return with_t, zeros
+            self.logs = np.log(np.concatenate(blocks, axis=1))
+        self.offsets = np.cumsum([0] + [b.shape[1] for b in blocks[:-1]])
+
+    def scores(self, chunk: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """s (|T| × rows): per class, one gather of every family's cell and a sum over the families."""
+        cells = np.empty((len(self.rests), len(chunk)), dtype=np.int64)
+        for j, (rest, offset) in enumerate(zip(self.rests, self.offsets)):
+            cells[j] = offset + (family_index(chunk, rest, cols) if rest.columns else 0)
+        return np.stack([row.take(cells).sum(axis=0) for row in self.logs])
 
 
 def blanket_posteriors(net: Network, codes: np.ndarray, target: str, memory_budget: int
@@ -45,19 +57,15 @@ def blanket_posteriors(net: Network, codes: np.ndarray, target: str, memory_budg
     rows = np.flatnonzero(done)
     if not rows.size:
         return done, post
-    tables, zeros = _class_tables(net, t)
-    for part in spans(rows.size, fitting(8 * (3 * k + 2) + codes.shape[1], memory_budget)):
+    tables = ClassTables(net, t)
+    per_row = 8 * (3 * k + 2) + codes.shape[1] + 16 * len(tables.rests)     # scores, codes, cells + one gather
+    for part in spans(rows.size, fitting(per_row, memory_budget)):
         chunk = codes[rows[part]]
         cols = np.ascontiguousarray(narrow_codes(chunk).T)   # int8 columns: streaming index arithmetic
-        scores = np.zeros((k, len(chunk)))
-        for rest, table in tables:
-            if rest.columns:
-                scores += table[:, family_index(chunk, rest, cols)]
-            else:
-                scores += table[:, :1]
+        scores = tables.scores(chunk, cols)
         top = scores.max(axis=0)
         ok = np.isfinite(top)
-        for fam, zero in zeros:
+        for fam, zero in tables.zeros:
             ok &= ~zero[family_index(chunk, fam, cols)]
         with np.errstate(invalid="ignore"):
             p = np.exp(scores - top)
