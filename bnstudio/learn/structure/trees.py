@@ -224,12 +224,13 @@ def kdb(data: DataColumns, cons: Constraints, target: int, k: int = 1) -> list[f
     order = sorted(attrs, key=lambda x: (-relevance[x], x))
     builder = Builder(cons)
     pairs = ll_weight_matrix(data, attrs, (target,)) if k else None    # N · I on complete data: same order
+    position = {x: p for p, x in enumerate(order)}
     for pos, x in enumerate(order):
         builder.try_add(target, x)
         if not k:
             continue
         gain = (lambda y: pairs[x, y]) if pairs is not None else (lambda y: mutual_information(data, x, y, (target,)))
-        ranked = sorted(order[:pos], key=lambda y: (-gain(y), order.index(y)))
+        ranked = sorted(order[:pos], key=lambda y: (-gain(y), position[y]))
         count = len(builder.parents[x] - {target})
         for y in ranked:
             if count >= k:
