@@ -151,7 +151,7 @@ class DataScorer:
         complete = (self.codes >= 0).all(axis=1)
         self._incomplete: PreparedRows | None = None          # prepared at the first nll: often never needed
         self.incomplete_weights = self.weights[~complete]
-        whole = self.codes[complete]
+        whole = self.codes if complete.all() else self.codes[complete]    # no copy of complete data
         if counts is None or not complete.all():
             counts = family_counts(net, whole, self.weights[complete]) if len(whole) else {}
         self.complete = CountLogLikelihood([counts.get(v, np.zeros(0)) for v in net.variables])
@@ -204,8 +204,11 @@ class ConditionalRows:
         blanket = {name, *net.parents(name)}
         for child in net.children(name):
             blanket |= {child, *net.parents(child)}
-        columns = [net.variables.index(v) for v in blanket]
-        self.fast = (self.codes[:, columns] >= 0).all(axis=1)
+        position = {v: i for i, v in enumerate(net.variables)}
+        columns = [position[v] for v in blanket]
+        # the blanket's columns observed; a blanket of every column (naive Bayes) reads the codes without a copy
+        whole = len(columns) == self.codes.shape[1]
+        self.fast = (self.codes if whole else self.codes[:, columns]).min(axis=1) >= 0
         fast_codes = self.codes if self.fast.all() else self.codes[self.fast]
         self.q = fast_codes[:, target].copy()
         self.n_classes = int(terms.cards[target])
