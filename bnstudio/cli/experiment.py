@@ -13,7 +13,7 @@ from bnstudio.cli import options as opt
 from bnstudio.cli.common import print_json
 from bnstudio.errors import ValidationError
 
-SUITES = ("papers", "singh-bagging")    # bnstudio.experiment.suite.SUITES (kept light here for --help)
+SUITES = ("papers", "singh-bagging", "ng-jordan")    # bnstudio.experiment.suite.SUITES (kept light here for --help)
 BAR = 28
 
 
@@ -21,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Run a study over many data sets (resumable; all cores or a Dask cluster) and write its report."""
     parser.add_argument("study", nargs="?", type=opt.path, help="study file (.toml); results go to STUDY.sqlite")
     parser.add_argument("--suite", choices=SUITES, help="a built-in study instead of a file (papers: 8 data sets x "
-                        "NB/TAN/KDB-1 x ml/mp/clgd/wanbia; singh-bagging: MP vs bagged MP on ALARM queries)")
+                        "NB/TAN/KDB-1 x ml/mp/clgd/wanbia; singh-bagging: MP vs bagged MP on ALARM queries; "
+                        "ng-jordan: NB mp vs clgd learning curve on wide 0/1 data)")
     parser.add_argument("--store", type=opt.path, help="the SQLite results file (default: next to the study "
                         "file; SUITE.sqlite in the current folder for a suite)")
     where = parser.add_mutually_exclusive_group()

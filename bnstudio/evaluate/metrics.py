@@ -22,6 +22,7 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.errors import ImpossibleEvidence, ValidationError
+from bnstudio.evaluate.blanket import blanket_posteriors
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.learn.batches import batch_size, spans
 from bnstudio.learn.params.suffstats import check_codes, narrow_codes, unique_rows
@@ -48,12 +49,26 @@ class Metrics:
 
 def target_posteriors(net: Network, codes: np.ndarray, target: str, row_numbers: np.ndarray | None = None,
                       memory_budget: int = DEFAULT_MEMORY_BUDGET) -> np.ndarray:
-    """p(target | other observed cells) for every row, shape (N, |target|), via unique evidence patterns
-    (in chunks that fit ``memory_budget``, bytes).
+    """p(target | other observed cells) for every row, shape (N, |target|): in closed form where the target's
+    Markov blanket is observed (:mod:`bnstudio.evaluate.blanket`), else via unique evidence patterns (in chunks
+    that fit ``memory_budget``, bytes).
 
     Rows whose other cells have probability 0 raise :class:`ImpossibleEvidence` naming them (``row_numbers``:
     how to number the rows in the message, default 0..N-1).
     """
+    t = net.variables.index(target)
+    done, closed = blanket_posteriors(net, codes, target, memory_budget)
+    if done.all():
+        return closed
+    slow = np.flatnonzero(~done)
+    row_numbers = slow if row_numbers is None else np.asarray(row_numbers)[slow]
+    closed[slow] = _engine_posteriors(net, codes[slow], target, row_numbers, memory_budget)
+    return closed
+
+
+def _engine_posteriors(net: Network, codes: np.ndarray, target: str, row_numbers: np.ndarray,
+                       memory_budget: int) -> np.ndarray:
+    """p(target | e) by batched propagation over the rows' unique evidence patterns."""
     t = net.variables.index(target)
     hidden = narrow_codes(codes)
     hidden = hidden.copy() if hidden is codes else hidden
@@ -72,7 +87,7 @@ def target_posteriors(net: Network, codes: np.ndarray, target: str, row_numbers:
     except ImpossibleEvidence:
         log = np.concatenate([engine.log_evidence_batch(unique[part]) for part in parts])
         bad = np.flatnonzero(np.isneginf(log)[inverse])
-        rows = bad if row_numbers is None else np.asarray(row_numbers)[bad]
+        rows = np.asarray(row_numbers)[bad]
         raise ImpossibleEvidence(f"the network gives probability 0 to the other cells of data row(s) "
                                  f"{', '.join(str(int(r)) for r in rows[:10])}"
                                  f"{f' and {rows.size - 10} more' if rows.size > 10 else ''}: "

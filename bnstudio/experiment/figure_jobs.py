@@ -11,7 +11,7 @@ FORMATS = ("png", "svg")
 
 @dataclass(frozen=True)
 class FigureJob:
-    """One figure to draw: ``kind`` (``scatter``, ``curves`` or ``cd``: a critical-difference diagram), its
+    """One figure to draw: ``kind`` (``scatter``, ``curves``, ``learning`` or ``cd``: a critical-difference diagram), its
     arguments, the path stem of its files."""
 
     kind: str

@@ -7,7 +7,8 @@ Classification studies: per metric, the long table (data set, structure, method,
 table of Zhou Table 4-2 (a row per data set, a column per structure + method, "mean ± sd" over folds and
 seeds); the comparisons with the baseline (:mod:`~bnstudio.experiment.summary`); the failed tasks; scatter
 plots of each method's error (and CLL) against the baseline's per data set; convergence curves (training
-objective per iteration, first seed, fold 0) per data set and structure. Query studies: per query the true
+objective per iteration, first seed, fold 0) per data set and structure; learning curves (error against training
+size) for generated data sets at several sizes (:mod:`~bnstudio.experiment.learning_curves`). Query studies: per query the true
 answer and each method's MSE, bias² and variance over the data sets, the comparisons by query and a log-log
 scatter of per-query MSE.
 """
@@ -25,6 +26,7 @@ from typing import Any, Sequence
 from bnstudio.experiment import ranks, summary
 from bnstudio.experiment.figure_jobs import FigureJob
 from bnstudio.experiment.html import PERCENT, page
+from bnstudio.experiment.learning_curves import learning_curves
 from bnstudio.experiment.status import run_outcome, study_status
 from bnstudio.experiment.store import StudyStore
 from bnstudio.errors import BNStudioError, StudyFileError
@@ -142,6 +144,7 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
     tables: dict[str, Any] = {}
     compared: list[dict[str, Any]] = []
     tested: list[dict[str, Any]] = []
+    curves: list[dict[str, Any]] = []
     expected = summary.expected_runs(study)
     for metric in metrics:
         table = summary.cells(rows, metric, expected)
@@ -164,6 +167,9 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
         tested += _rank_tests(report, table, datasets, structures, methods, baseline, metric)
         if metric in SCATTER_METRICS:
             _scatters(report, table, datasets, structures, methods, baseline, metric)
+        if metric == "error":
+            curves, jobs = learning_curves(study, table, structures, methods, report.folder)
+            report.jobs += jobs
     report.tables.append(_write_csv(report.folder / "tables" / "comparisons.csv", list(summary.Comparison.__annotations__),
                                     [list(c.values()) for c in compared]))
     report.tables.append(_write_csv(report.folder / "tables" / "friedman.csv", FRIEDMAN_HEAD,
@@ -173,7 +179,8 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
                                     [[t["structure"], t["metric"], m, r, t["holm_p"].get(m)]
                                      for t in tested for m, r in zip(t["methods"], t["average_ranks"])]))
     _convergence(report, rows, datasets, structures, methods)
-    return {"tables": tables, "comparisons": compared, "friedman": tested}
+    return {"tables": tables, "comparisons": compared, "friedman": tested,
+            **({"learning_curves": curves} if curves else {})}
 
 
 def _rank_tests(report: Report, table: dict, datasets: list[str], structures: list[str], methods: list[str],

@@ -45,7 +45,7 @@ METRICS = ("error", "cll", "ll", "brier", "auc", "ae", "se", "time", "iterations
 DEFAULT_METRICS = ("error", "cll", "ll", "brier", "auc", "time", "iterations")
 #: what a query study reports: the squared error of each answer against the true network's (Singh §4.6)
 QUERY_METRICS = ("mse", "time", "iterations")
-GENERATORS = ("mofn-3-7-10", "corral")
+GENERATORS = ("mofn-3-7-10", "corral", "wide-binary")
 DISCRETISATIONS = ("mdl", "equal-width", "equal-frequency")
 MAX_FOLDS = 1000
 MAX_REPLICATES = 100_000

@@ -15,6 +15,12 @@
   ALARM's 8 diagnoses as query variable and 3 to 5 of its 16 findings as evidence (Beinlich et al. 1989), the
   true structure, and MP (uniform prior: Laplace, one pseudo-count per cell) against bagged MP and m-bagged MP
   (bags of ⌊√n⌋ rows), 30 bags each; the answers are compared with the true network's.
+* ``ng-jordan`` — Ng & Jordan's (NIPS 2001, Fig. 1) learning curve on wide 0/1 data: the ``wide-binary``
+  generator (200 bits, 20 of them noisy copies of others, so NB's independence assumption is wrong) at 7 sizes
+  from 50 to 3,200 rows, 4 data sets (seeds) each, NB + mp (the generative classifier) against NB + clgd (= logistic regression, Zaidi et al. §3)
+  with its default L2 toward the mp start and as plain logistic regression (``lr``: L2 toward β = 0, i.e.
+  scikit-learn's LogisticRegression with C = 0.2, docs/learning.md), 5-fold cross-validation; the report draws
+  held-out error against training rows.
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ from pathlib import Path
 from bnstudio.errors import ValidationError
 from bnstudio.experiment.spec import DatasetSpec, MethodSpec, QuerySpec, Study, StructureSpec
 
-SUITES = ("papers", "singh-bagging")
+SUITES = ("papers", "singh-bagging", "ng-jordan")
 NETWORK_CLASSES = [("insurance", "PropCost"), ("insurance", "Accident"), ("alarm", "BP"), ("child", "Disease"),
                    ("asia", "lung"), ("sachs", "Akt")]
 ALARM_DIAGNOSES = ("HYPOVOLEMIA", "LVFAILURE", "ANAPHYLAXIS", "INSUFFANESTH", "PULMEMBOLUS", "INTUBATION",
@@ -64,10 +70,22 @@ def singh_bagging_suite(rows: int = 100, replicates: int = 75, queries: int = 10
                  seeds=[0], metrics=["mse"], baseline="mp", queries=spec)
 
 
+def ng_jordan_suite(sizes: tuple[int, ...] = (50, 100, 200, 400, 800, 1600, 3200), replicates: int = 4,
+                    folds: int = 5) -> Study:
+    """The ``ng-jordan`` learning-curve study (see the module docstring); data seed = 10⁶ · replicate + size."""
+    datasets = [DatasetSpec(f"wide-binary-n{rows}#{r}", "generator", "wide-binary", "Class", rows, 10**6 * r + rows)
+                for rows in sizes for r in range(1, replicates + 1)]
+    methods = [MethodSpec("mp", "mp"), MethodSpec("clgd", "clgd"), MethodSpec("lr", "clgd", {"init": "uniform"})]
+    return Study("ng-jordan", datasets, [StructureSpec("nb", "nb")], methods, folds=folds, seeds=[0],
+                 baseline="mp")
+
+
 def suite(name: str) -> Study:
     """The built-in study called ``name``."""
     if name == "papers":
         return papers_suite()
     if name == "singh-bagging":
         return singh_bagging_suite()
+    if name == "ng-jordan":
+        return ng_jordan_suite()
     raise ValidationError(f"unknown suite '{name}'; use {', '.join(SUITES)}")

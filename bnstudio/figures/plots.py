@@ -6,6 +6,7 @@ functions only, so importing this module (or :mod:`bnstudio.figures.report`) loa
   x = the baseline's score, y = the other method's, with one-standard-deviation bars; below the diagonal the
   method is better when lower is better.
 * :func:`curves` — convergence: an objective per iteration, one line per method.
+* :func:`learning_curve` — held-out error against training size, one line per structure + method.
 * :func:`critical_difference` — Demšar's (2006, §3.2.2, Fig. 1) critical-difference diagram: the average ranks
   on an axis, the Nemenyi critical difference above it and a bar joining each group of methods whose ranks
   differ by less than it (not significantly different).
@@ -35,7 +36,7 @@ PARALLEL_FROM = 8          # fewer figures are drawn here: a worker's start (mat
 def draw(job: FigureJob) -> list[Path]:
     """Draw ``job``; returns the files written."""
     job.stem.parent.mkdir(parents=True, exist_ok=True)
-    return {"scatter": scatter, "curves": curves, "cd": critical_difference}[job.kind](
+    return {"scatter": scatter, "curves": curves, "cd": critical_difference, "learning": learning_curve}[job.kind](
         *job.args, job.stem, title=job.title, **job.options)
 
 
@@ -158,6 +159,24 @@ def curves(series: Sequence[tuple[str, Sequence[float]]], stem: Path, *, ylabel:
         ax.plot(np.arange(1, len(values) + 1), values, marker="." if len(values) < 40 else None, lw=1.4,
                 label=label)
     ax.set_xlabel("iteration")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, lw=0.4, alpha=0.5)
+    ax.legend(fontsize=8)
+    return _save(fig, stem)
+
+
+def learning_curve(series: Sequence[dict], stem: Path, *, xlabel: str, ylabel: str, title: str) -> list[Path]:
+    """Ng & Jordan's (NIPS 2001, Fig. 1) learning curve: per series (``label``, ``rows``, ``mean``, ``sd``) the
+    held-out score against the training size on a log axis, with ± one standard deviation as a band."""
+    fig = _figure((5.6, 3.8))
+    ax = fig.add_subplot()
+    for item in series:
+        x, y, sd = (np.asarray(item[k], dtype=float) for k in ("rows", "mean", "sd"))
+        line, = ax.plot(x, y, marker="o", ms=3, lw=1.4, label=item["label"])
+        ax.fill_between(x, y - sd, y + sd, color=line.get_color(), alpha=0.15, lw=0)
+    ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.grid(True, lw=0.4, alpha=0.5)

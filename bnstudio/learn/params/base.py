@@ -18,7 +18,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.learn.batches import fitting, spans
-from bnstudio.learn.params.suffstats import check_codes, family_counts, family_index, one_hot_rows
+from bnstudio.learn.params.suffstats import check_codes, family_counts, family_index, narrow_codes, one_hot_rows
 from bnstudio.learn.params.terms import PreparedRows, Terms
 
 
@@ -147,14 +147,17 @@ class DataScorer:
 
     def __init__(self, net: Network, data: np.ndarray, weights: np.ndarray | None = None,
                  target: str | None = None, terms: Terms | None = None,
-                 conditional: "ConditionalRows | None" = None, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
+                 conditional: "ConditionalRows | None" = None, memory_budget: int = DEFAULT_MEMORY_BUDGET,
+                 counts: dict[str, np.ndarray] | None = None) -> None:
+        """``counts``: the family counts of ``data`` when already made (used only if every row is complete)."""
         self.codes, self.weights = check_codes(net, data, weights)
         self.terms = terms or Terms(net, memory_budget)
         complete = (self.codes >= 0).all(axis=1)
         self._incomplete: PreparedRows | None = None          # prepared at the first nll: often never needed
         self.incomplete_weights = self.weights[~complete]
-        whole = self.codes[complete]
-        counts = family_counts(net, whole, self.weights[complete]) if len(whole) else {}
+        whole = self.codes if complete.all() else self.codes[complete]    # no copy of complete data
+        if counts is None or not complete.all():
+            counts = family_counts(net, whole, self.weights[complete]) if len(whole) else {}
         self.complete = CountLogLikelihood([counts.get(v, np.zeros(0)) for v in net.variables])
         self.target = None if target is None else net.variables.index(target)
         if self.target is not None:
@@ -205,12 +208,15 @@ class ConditionalRows:
         blanket = {name, *net.parents(name)}
         for child in net.children(name):
             blanket |= {child, *net.parents(child)}
-        columns = [net.variables.index(v) for v in blanket]
-        self.fast = (self.codes[:, columns] >= 0).all(axis=1)
+        position = {v: i for i, v in enumerate(net.variables)}
+        columns = [position[v] for v in blanket]
+        # the blanket's columns observed; a blanket of every column (naive Bayes) reads the codes without a copy
+        whole = len(columns) == self.codes.shape[1]
+        self.fast = (self.codes if whole else self.codes[:, columns]).min(axis=1) >= 0
         fast_codes = self.codes if self.fast.all() else self.codes[self.fast]
         self.q = fast_codes[:, target].copy()
         self.n_classes = int(terms.cards[target])
-        cols = np.ascontiguousarray(fast_codes.T)
+        cols = np.ascontiguousarray(narrow_codes(fast_codes).T)
         # row n of X has one 1 per T-family, in that family's block of "rest" cells (every member but T);
         # L = flat log θ[perm] laid out (R × |T|), so perm also scatters Xᵀ-products back to CPT layout
         rest_index, perm, offset = [], [], 0

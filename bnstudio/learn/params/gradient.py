@@ -207,7 +207,7 @@ class GradientTraining:
         self.alpha = check_criterion(criterion, alpha, None, fitting=False)
         self.l2 = None if l2 is None else check_number("l2", l2, low=0.0, high=MAX_L2)
         self.optimizer = check_choice("optimizer", optimizer, ("lbfgs", "cg"))
-        self.init = check_choice("init", init, ("mp", "ml", "current"))
+        self.init = check_choice("init", init, ("mp", "ml", "current", "uniform"))
         self.stop = StopRule(max_iter, tol, max_time)
         self.patience = None if patience is None else check_integer("patience", patience, low=1, high=MAX_ITER)
         self.criterion = criterion
@@ -218,6 +218,8 @@ class GradientTraining:
         from bnstudio.learn.params.counting import MaximumLikelihood, MeanPosterior
         if self.init == "current":
             return [np.array(net.cpt(v)) for v in net.variables]
+        if self.init == "uniform":    # β₀ = 0: the L2 is then (λ/2)||β||², logistic regression's (docs/learning.md)
+            return [np.full(net.family_shape(v), 1.0 / net.cardinality(v)) for v in net.variables]
         learner = MeanPosterior() if self.init == "mp" else MaximumLikelihood()
         fitted = learner.fit(net, codes, weights)
         return [fitted.cpts[v] for v in net.variables]

@@ -117,7 +117,7 @@ def counts_from_index(idx: np.ndarray, weights: np.ndarray | None, family: Famil
 def family_counts(net: Network, codes: np.ndarray, weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """N(pa, x) for every family from the rows where the family is fully observed."""
     codes, weights = check_codes(net, codes, weights, learnable=False)
-    columns = np.ascontiguousarray(codes.T)
+    columns = np.ascontiguousarray(narrow_codes(codes).T)    # int8 for < 127 states: an eighth of the copy
     may_miss = bool(codes.size) and int(codes.min()) < 0
     unit = None if (weights.min() == 1.0 and weights.max() == 1.0) else weights   # integer counting when unit
     return {f.var: counts_from_index(family_index(codes, f, columns), unit, f, may_miss) for f in families(net)}

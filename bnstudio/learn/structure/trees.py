@@ -26,6 +26,7 @@ import networkx as nx
 import numpy as np
 
 from bnstudio.learn.structure.constraints import Constraints
+from bnstudio.learn.structure.pairwise import ll_weight_matrix
 from bnstudio.learn.structure.scores import DataColumns, family_score
 
 
@@ -63,7 +64,12 @@ def mutual_information(data: DataColumns, i: int, j: int, cond: tuple[int, ...] 
 
 def weight_matrix(data: DataColumns, nodes: Sequence[int], cond: tuple[int, ...] = (), score: str = "ll",
                   ess: float = 1.0) -> np.ndarray:
-    """Symmetric V x V matrix of :func:`edge_weight` over the pairs of ``nodes`` (0 elsewhere)."""
+    """Symmetric V x V matrix of :func:`edge_weight` over the pairs of ``nodes`` (0 elsewhere); with ``ll`` on
+    complete wide data all pairs at once (:mod:`~bnstudio.learn.structure.pairwise`)."""
+    if score == "ll":
+        fast = ll_weight_matrix(data, nodes, cond)
+        if fast is not None:
+            return fast
     w = np.zeros((data.n_vars, data.n_vars))
     for a, i in enumerate(nodes):
         for j in nodes[a + 1:]:
@@ -81,14 +87,21 @@ def kruskal(nodes: Sequence[int], weights: np.ndarray, eps: float = 0.0) -> list
             x = parent[x]
         return x
 
-    edges = sorted(((-weights[i, j], i, j) for a, i in enumerate(nodes) for j in nodes[a + 1:]
-                    if weights[i, j] > eps))
-    tree = []
-    for _, i, j in edges:
+    ids = np.asarray(nodes, dtype=np.int64)
+    first, second = np.triu_indices(len(ids), 1)
+    i_all, j_all = ids[first], ids[second]
+    w = weights[i_all, j_all]
+    keep = w > eps
+    i_all, j_all, w = i_all[keep], j_all[keep], w[keep]
+    order = np.lexsort((j_all, i_all, -w))          # by weight, highest first; ties by node order
+    tree: list[tuple[int, int]] = []
+    for i, j in zip(i_all[order].tolist(), j_all[order].tolist()):
         ri, rj = find(i), find(j)
         if ri != rj:
             parent[max(ri, rj)] = min(ri, rj)
             tree.append((i, j))
+            if len(tree) == len(ids) - 1:         # spanning: no later edge can join two components
+                break
     return tree
 
 
@@ -210,9 +223,14 @@ def kdb(data: DataColumns, cons: Constraints, target: int, k: int = 1) -> list[f
     relevance = {x: mutual_information(data, x, target) for x in attrs}
     order = sorted(attrs, key=lambda x: (-relevance[x], x))
     builder = Builder(cons)
+    pairs = ll_weight_matrix(data, attrs, (target,)) if k else None    # N · I on complete data: same order
+    position = {x: p for p, x in enumerate(order)}
     for pos, x in enumerate(order):
         builder.try_add(target, x)
-        ranked = sorted(order[:pos], key=lambda y: (-mutual_information(data, x, y, (target,)), order.index(y)))
+        if not k:
+            continue
+        gain = (lambda y: pairs[x, y]) if pairs is not None else (lambda y: mutual_information(data, x, y, (target,)))
+        ranked = sorted(order[:pos], key=lambda y: (-gain(y), position[y]))
         count = len(builder.parents[x] - {target})
         for y in ranked:
             if count >= k:
