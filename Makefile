@@ -15,10 +15,10 @@ PINS   := packaging/constraints.txt
 RUN_STAMP  := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 EXAMPLE := resources/networks/alarm.bif
-# the suite on every core (pytest-xdist), then the tests that time the machine on their own (marker `alone`;
-# only their files are collected again)
+# the suite on every core (pytest-xdist; its 10 slowest tests listed), then the tests that time the machine
+# on their own (marker `alone`; only their files are collected again)
 ALONE_FILES = $(shell grep -rl --include='*.py' 'pytest.mark.alone' tests)
-SUITE = QT_QPA_PLATFORM=offscreen $(1) -m pytest -q -n $(WORKERS) -m "not alone" && \
+SUITE = QT_QPA_PLATFORM=offscreen $(1) -m pytest -q -n $(WORKERS) --durations=10 -m "not alone" && \
         QT_QPA_PLATFORM=offscreen $(1) -m pytest -q -p no:xdist -m alone $(ALONE_FILES)
 WORKERS ?= 2
 # pip's progress, a line a package (its other chatter dropped)
