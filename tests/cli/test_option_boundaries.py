@@ -26,6 +26,7 @@ from bnstudio.learn.structure import learn_structure
 ROOT = Path(__file__).resolve().parents[2]
 ASIA = ROOT / "resources" / "networks" / "asia.bif"
 ASIA_CSV = ROOT / "resources" / "data" / "asia.csv"
+OIL = ROOT / "resources" / "decision" / "oil_wildcatter.json"
 
 VALUES = ("0", "-1", "nan", "inf", "-inf", "1e308", "", "100000000000", "abc", "1.5")
 INTEGRAL = {"0", "1e308", "100000000000"}          # the values that spell integers >= 0
@@ -44,7 +45,7 @@ def files(tmp_path_factory) -> dict[str, str]:
                      f'csv = "{data.as_posix()}"\ntarget = "lung"\n', encoding="utf-8")
     run_study(load_study(study), SerialExecutor(), store_path=tmp / "done.sqlite")
     return {"net": str(ASIA), "data": str(data), "tmp": str(tmp), "nb": str(tmp / "nb.bif"), "study": str(study),
-            "store": str(tmp / "done.sqlite")}
+            "store": str(tmp / "done.sqlite"), "diagram": str(OIL)}
 
 
 # (arguments with ``{v}`` where the value goes, the values among VALUES that are valid there). ``{net}``,
@@ -58,6 +59,8 @@ CV = ["--target", "lung", "--folds", "2"]
 HC = ["-a", "hill-climb", *OUT]
 EB = ["--target", "lung=yes", "--ess", "2"]
 SAMPLE = ["-n", "5", "-o", "{tmp}/s.csv"]
+DIAGRAM = ["--", "{diagram}"]
+DECIDE_EB = ["--errorbars", "--ess", "2"]
 CASES: list[tuple[list[str], set[str]]] = [
     (["info", "--", "{v}"], set()),
     (["query", "--target", "lung", "--", "{v}"], set()),
@@ -135,6 +138,17 @@ CASES: list[tuple[list[str], set[str]]] = [
     (["learn", "-a", "chow-liu", "--output={v}", "--", "{data}"], set()),
     (["experiment", "--no-report", "--store", "{tmp}/run.sqlite", "--workers={v}", "--", "{study}"], set()),
     (["report", "-o", "{tmp}/report", "--workers={v}", "--", "{store}"], set()),  # at most 1024 processes
+    (["experiment", "--no-report", "--store", "{tmp}/run.sqlite", "--suite={v}"], set()),
+    (["experiment", "--no-report", "--store", "{tmp}/run.sqlite", "--dask-local={v}", "--", "{study}"], set()),
+    (["decide", "--", "{v}"], set()),
+    (["decide", "--evidence={v}", *DIAGRAM], set()),
+    (["decide", "--method={v}", *DIAGRAM], set()),
+    (["decide", "--max-time={v}", *DIAGRAM], {"1.5"}),                          # in (0, 86400] seconds
+    (["decide", "--errorbars", "--ess={v}", *DIAGRAM], {"1.5"}),               # in [1e-6, 1e9]
+    (["decide", *DECIDE_EB, "--level={v}", *DIAGRAM], set()),                   # in (0, 1)
+    (["decide", *DECIDE_EB, "--mc={v}", *DIAGRAM], {"0"}),                      # 0 .. 100,000 draws
+    (["decide", *DECIDE_EB, "--mc", "5", "--seed={v}", *DIAGRAM], {"0", "100000000000"}),   # 0 .. 2^64 - 1
+    (["decide", *DECIDE_EB, "--top={v}", *DIAGRAM], INTEGRAL),
 ]
 # a plain valid value for each case's slot, to show that each base command works (so a refusal is the value's)
 PLAIN = {"--target": "lung", "--evidence": "xray=yes", "-n": "5", "--seed": "3", "--missing": "0.2",
@@ -142,7 +156,8 @@ PLAIN = {"--target": "lung", "--evidence": "xray=yes", "-n": "5", "--seed": "3",
          "--level": "attribute", "--bags": "3", "--max-iter": "2", "--folds": "2", "--mc": "5", "--top": "3",
          "--sensitivity": "lung=yes", "--row": "smoke=no", "--points": "5", "--score": "bic", "--max-parents": "2",
          "--require": "smoke->lung", "--forbid": "lung->smoke", "--start": "empty", "--tabu": "2",
-         "--restarts": "1", "--k": "2", "--root": "smoke", "--algorithm": "nb", "--method": "ml", "--workers": "1"}
+         "--restarts": "1", "--k": "2", "--root": "smoke", "--algorithm": "nb", "--method": "ml", "--workers": "1",
+         "--max-time": "60"}
 FLAGS = [("info", "--json"), ("query", "--json"), ("query", "--joint"), ("sample", "--json"), ("convert", "--json"),
          ("fit", "--json"), ("evaluate", "--json"), ("errorbars", "--json"), ("learn", "--json")]
 
@@ -186,7 +201,9 @@ def test_the_base_commands_are_valid(capsys, files):
                ("errorbars", "--prior"): "bdeu", ("learn", "--prior"): "bdeu",
                ("evaluate", "--level"): "attribute-value", ("fit", "--method"): "ml",
                ("evaluate", "--method"): "mp",
-               ("experiment", "--workers"): None}  # its progress bar is on stderr: tests/experiment run it
+               ("experiment", "--workers"): None,  # its progress bar is on stderr: tests/experiment run it
+               ("experiment", "--suite"): None, ("experiment", "--dask-local"): None,   # whole suites, a cluster
+               ("decide", "--evidence"): "Test=yes", ("decide", "--method"): "limid", ("decide", "--level"): "0.8"}
     tried = 0
     for args, _ in CASES:
         slot = _slot(args)
