@@ -24,7 +24,7 @@ from bnstudio.core.variable import Variable
 from bnstudio.io.bif import _TOKEN, _UNESCAPE, _Originals, _Parser, _ProbBlock
 from bnstudio.io.common import row_label
 from bnstudio.io.limits import SizeBudget
-from bnstudio.io.repairs import Repairs
+from bnstudio.io.repairs import Repairs, untouched
 
 _SEP = r"[\s,|]"  # what the tokenizer skips between tokens (comments excepted: they make a body not plain)
 _NAME = r'[^\s{}()\[\];,|"/]++'  # a bare word without '/'
@@ -138,6 +138,8 @@ class FastParser(_Parser):
                 raise _Fallback
             cpt = np.empty((n_rows, card))
             cpt[index] = np.array(list(map(float, itertools.chain.from_iterable(numbers)))).reshape(n_rows, card)
+        if untouched(cpt):
+            return cpt.reshape(pshape + (card,))
         labels = [(p.name, p.states) for p in parents]
         if repairs.rows(cpt, lambda r: f"row {row_label(labels, r)} of '{child.name}'",
                         (names.var(child.name), [names.var(p.name) for p in parents])) is not None:
