@@ -48,10 +48,12 @@ def _words(text: str) -> list[str]:
 class FastParser(_Parser):
     """:class:`bnstudio.io.bif._Parser` with plain probability bodies read in bulk (see the module docstring)."""
 
-    def __init__(self, text: str, path: str, strict: bool = False) -> None:  # noqa: super() tokenizes all
+    def __init__(self, text: str, path: str, strict: bool = False) -> None:
+        # not super().__init__, which tokenizes every number: the same tokens, plain bodies as one 'fast' token
         self.text, self.path, self.strict = text, path, strict
         self._newlines: list[int] | None = None
-        self.toks = toks = []
+        self.toks: list[tuple] = []
+        toks = self.toks
         self.bodies = 0  # plain bodies found; each must end in a probability block
         append, match, plain, pos, end = toks.append, _TOKEN.match, _PLAIN.match, 0, len(text)
         while pos < end:
