@@ -89,6 +89,7 @@ class _ProbBlock:
     child: _Token
     parents: list  # name tokens
     entries: list = field(default_factory=list)  # (kind, token, parent-state tokens, values)
+    fast: _Token | None = None  # the body read in bulk (bnstudio.io.bif_fast), then ``entries`` is empty
 
 
 class _Parser:
@@ -353,10 +354,9 @@ class _Parser:
         repairs.warn(net)
         return net
 
-    def table(self, block: _ProbBlock, variables: dict[str, Variable], budget: SizeBudget,
-              repairs: Repairs, names: _Originals) -> np.ndarray:
-        """The CPT of a probability block, shape (|P1|, ..., |Pk|, |X|), with rows checked and repaired
-        (``names``: the variables' names in the network, for the repair report)."""
+    def _family(self, block: _ProbBlock, variables: dict[str, Variable],
+                budget: SizeBudget) -> tuple[Variable, list[Variable]]:
+        """The child and parents of a probability block, checked (declared, distinct, within the budget)."""
         child = variables[block.child[1]]
         parents: list[Variable] = []
         budget.parents(child.name, len(block.parents), lambda m: self.error(m, block.child))
@@ -368,11 +368,19 @@ class _Parser:
             if tok[1] in (p.name for p in parents):
                 raise self.error(f"parent '{tok[1]}' is listed twice for '{child.name}'", tok)
             parents.append(variables[tok[1]])
+        shape = tuple(p.cardinality for p in parents) + (child.cardinality,)
+        budget.family(child.name, shape, lambda m: self.error(m, block.child))
+        return child, parents
+
+    def table(self, block: _ProbBlock, variables: dict[str, Variable], budget: SizeBudget,
+              repairs: Repairs, names: _Originals) -> np.ndarray:
+        """The CPT of a probability block, shape (|P1|, ..., |Pk|, |X|), with rows checked and repaired
+        (``names``: the variables' names in the network, for the repair report)."""
+        child, parents = self._family(block, variables, budget)
         pshape = tuple(p.cardinality for p in parents)
         labels = [(p.name, p.states) for p in parents]
         positions = [{state: i for i, state in enumerate(p.states)} for p in parents]
         card = child.cardinality
-        budget.family(child.name, pshape + (card,), lambda m: self.error(m, block.child))
         n_rows = math.prod(pshape)
         cpt = np.zeros((n_rows, card))
         source = np.full(n_rows, -1, dtype=np.int64)  # the entry that gave each row
@@ -527,7 +535,8 @@ def parse_bif(text: str, path: str = "<string>", strict: bool = False) -> Networ
     FormatError
         For any problem, with path, line and column.
     """
-    return _Parser(text, str(path), strict).build()
+    from bnstudio.io.bif_fast import parse_fast  # the bulk reader; it falls back here on any anomaly
+    return parse_fast(text, str(path), strict)
 
 
 def read_bif(path: PathLike, strict: bool = False) -> Network:

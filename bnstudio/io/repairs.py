@@ -244,6 +244,12 @@ class Repairs:
 _ORDER = ("negative", "rescaled", "weights", "counts")  # the order of the parts of a message (then rows of zeros)
 
 
+def untouched(rows: np.ndarray) -> bool:
+    """Whether :meth:`Repairs.rows` would neither change nor report anything in any reading: every entry
+    non-negative and every row summing to 1 within ``EXACT_TOLERANCE`` (so finite). A quick test first."""
+    return bool(rows.size) and bool(rows.min() >= 0) and bool(np.abs(_row_sums(rows) - 1.0).max() <= EXACT_TOLERANCE)
+
+
 def _whole_numbers(rows: np.ndarray) -> bool:
     """A table of counts: every entry a non-negative whole number and some row summing to more than 1."""
     return bool(rows.size and np.all(rows >= 0) and np.all(rows == np.round(rows))
