@@ -17,7 +17,7 @@ from bnstudio.io.bif_fast import FastParser, parse_exact, parse_fast
 from tests.fuzz.mutate import mutate
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = Path("/work/shared/networks")  # the development machine's copies, skipped when absent
+SHARED = ROOT.parent / "shared" / "networks"  # the classic networks beside the repo, skipped when absent
 
 
 def _example_models() -> Path | None:
