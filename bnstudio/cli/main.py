@@ -145,9 +145,10 @@ def run_program() -> NoReturn:
 
     After a subcommand other than the desktop app's the process ends at once (``os._exit``) once stdout and stderr
     are flushed: Python's own shutdown would spend 30-60 ms tearing down numpy and networkx and collecting every
-    object, which nobody waits for (no atexit handler of ours or of the libraries these commands use is left
-    pending). A flush that fails (a full disk) is one error line and status 2. The desktop app, the top-level help
-    and a mistyped command exit normally.
+    object, which nobody waits for. A command that used multiprocessing (a study's local workers and their
+    forkserver) exits normally instead: multiprocessing's exit handlers remove its ``pymp-*`` folder from the
+    temporary folder (``os._exit`` left one behind after every study). A flush that fails (a full disk) is one
+    error line and status 2. The desktop app, the top-level help and a mistyped command exit normally.
     """
     status = main()
     if len(sys.argv) < 2 or sys.argv[1] not in SUBCOMMANDS or sys.argv[1] in QT_COMMANDS:
@@ -160,6 +161,8 @@ def run_program() -> NoReturn:
     try:
         sys.stderr.flush()
     finally:
+        if "multiprocessing.util" in sys.modules:
+            sys.exit(status)
         os._exit(status)
 
 

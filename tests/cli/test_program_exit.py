@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,22 @@ def test_a_failed_final_write_is_one_line_and_status_2():
         done = program("info", ALARM, stdout=full)
     assert done.returncode == 2
     assert done.stderr == "bnstudio: error: cannot write the output: No space left on device\n"
+
+
+def test_a_study_leaves_nothing_in_the_temporary_folder(tmp_path):
+    """A study's local workers start a forkserver, whose socket lives in a ``pymp-*`` folder of the temporary
+    folder; ending the process with ``os._exit`` skipped multiprocessing's handler that removes it."""
+    data = Path(__file__).resolve().parents[2] / "resources" / "data" / "asia.csv"
+    study = tmp_path / "tiny.toml"
+    study.write_text(f'name = "tiny"\nfolds = 2\nstructures = ["nb"]\nmethods = ["mp"]\n[[datasets]]\n'
+                     f'csv = "{data.as_posix()}"\ntarget = "lung"\n', encoding="utf-8")
+    system_temp = Path(tempfile.mkdtemp(prefix="bn-"))   # short: a socket path has at most 107 bytes
+    try:
+        env = {**os.environ, "TMPDIR": str(system_temp)}
+        done = subprocess.run([sys.executable, "-m", "bnstudio", "experiment", str(study), "--workers", "2",
+                               "--no-report", "--store", str(tmp_path / "tiny.sqlite")], capture_output=True,
+                              text=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert sorted(p.name for p in system_temp.iterdir()) == []
+    finally:
+        shutil.rmtree(system_temp, ignore_errors=True)
