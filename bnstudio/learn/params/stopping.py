@@ -36,6 +36,11 @@ STOP_REASONS = ("closed_form", "converged", "max_iter", "max_time", "early_stopp
 ROUNDING = 1e-9
 
 
+def _slack(value: float) -> float:
+    """How far a loss may move from ``value`` by rounding alone."""
+    return ROUNDING * max(abs(value), 1.0)
+
+
 @dataclass(frozen=True)
 class StopRule:
     """Shared stopping knobs: at most ``max_iter`` iterations, relative improvement ``tol``, ``max_time`` s.
@@ -58,7 +63,7 @@ class StopRule:
         log-posterior): "diverged" if it is not finite or fell by more than rounding, "converged" when the
         relative change is at most ``tol``, then "max_iter" or "max_time"."""
         scale = max(abs(previous), 1e-12)
-        if not math.isfinite(current) or current < previous - ROUNDING * max(scale, 1.0):
+        if not math.isfinite(current) or current < previous - _slack(previous):
             return "diverged"
         if abs(current - previous) <= self.tol * scale:
             return "converged"
@@ -129,7 +134,7 @@ def minimise(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x0: np.ndarr
         loss = float(fun(x)[0] if loss is None else loss)
         previous = path.last_loss
         if not math.isfinite(loss) or loss >= 1e300 or \
-                loss > previous + ROUNDING * max(abs(previous), 1.0):
+                loss > previous + _slack(previous):
             state["reason"] = "diverged"
             raise StopIteration
         path.accept(loss, x)
@@ -178,10 +183,6 @@ class Trajectory:
         self.moved_last = not np.array_equal(x, self.last_x)
         self.before_last, self.last_loss, self.last_x = self.last_loss, loss, x
         self.iterations += 1
-
-
-def _slack(value: float) -> float:
-    return ROUNDING * max(abs(value), 1.0)
 
 
 def _gradient_at(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x: np.ndarray, result) -> np.ndarray:
