@@ -18,6 +18,12 @@ larger networks use least-arc-length layers directly.
 
 Weakly connected components are laid out separately and placed side by side; positions are node centres.
 
+**Stars.** A hub with many leaf children (at least :data:`STAR_LEAVES` children whose only neighbour it is: a
+naive Bayes class and its attributes) gets its leaves as a grid block below the rest of its component, columns
+:data:`~bnstudio.display.routes.CHANNEL` apart on either side (twice that between columns), so that each arc can
+run along the gap beside its child's column (:func:`bnstudio.display.routes.hub_routes`) instead of through the
+rows above: a thousand attributes make a block of screen shape, not one wrapped layer crossed by its arcs.
+
 >>> pos = layered_layout(["A", "B", "C"], [("A", "B"), ("A", "C")], {v: (80, 30) for v in "ABC"})
 >>> pos["A"][1] < pos["B"][1] == pos["C"][1]
 True
@@ -29,12 +35,16 @@ from typing import Iterable, Sequence
 import networkx as nx
 import numpy as np
 
+from bnstudio.display.routes import CHANNEL
+
 Size = tuple[float, float]
 DUMMY_WIDTH = 40.0
 DUMMY_WEIGHT = 10.0
 MAX_NODES_FOR_TRIES = 120
 ASPECT = 1.6            # width / height aimed at when wide layers wrap
 MIN_ROW_WIDTH = 1600.0  # layers narrower than this never wrap
+STAR_LEAVES = 24        # a node with this many leaf children draws them as a grid block (see "Stars")
+STAR_ROW_GAP = 16.0     # between the rows of a star's block
 
 
 def layered_layout(nodes: Sequence[str], arcs: Iterable[tuple[str, str]], sizes: dict[str, Size],
@@ -50,7 +60,7 @@ def layered_layout(nodes: Sequence[str], arcs: Iterable[tuple[str, str]], sizes:
     positions: dict[str, tuple[float, float]] = {}
     left = 0.0
     for comp in (c for c in parts if len(c) > 1):
-        placed = _layout_component(graph.subgraph(comp), comp, sizes, h_gap, v_gap, sweeps)
+        placed = _layout_with_stars(graph, comp, sizes, h_gap, v_gap, sweeps)
         left = _place_block(positions, placed, sizes, left) + 2 * h_gap
     if singles:
         _place_grid(positions, singles, sizes, left, h_gap, v_gap)
@@ -74,6 +84,52 @@ def _place_grid(out: dict, names: list[str], sizes: dict[str, Size], left: float
     height = max(sizes[v][1] for v in names) + v_gap
     for i, v in enumerate(names):
         out[v] = (left + width * (i % cols) + sizes[v][0] / 2, height * (i // cols) + sizes[v][1] / 2)
+
+
+def star_leaves(graph: nx.DiGraph, nodes: list[str], least: int = STAR_LEAVES) -> dict[str, list[str]]:
+    """{hub: its leaf children} for the hubs among ``nodes`` with at least ``least`` leaves (children with no
+    other parent and no children), in ``nodes`` order."""
+    leaves: dict[str, list[str]] = {}
+    for v in nodes:
+        if graph.in_degree(v) == 1 and graph.out_degree(v) == 0:
+            leaves.setdefault(next(iter(graph.predecessors(v))), []).append(v)
+    return {hub: kids for hub, kids in leaves.items() if len(kids) >= least}
+
+
+def _layout_with_stars(graph: nx.DiGraph, nodes: list[str], sizes: dict[str, Size], h_gap: float, v_gap: float,
+                       sweeps: int) -> dict[str, tuple[float, float]]:
+    """The component without its stars' leaves (layered), then each hub's leaves as a grid block below it."""
+    stars = star_leaves(graph, nodes)
+    if not stars:
+        return _layout_component(graph.subgraph(nodes), nodes, sizes, h_gap, v_gap, sweeps)
+    gone = {v for kids in stars.values() for v in kids}
+    rest = [v for v in nodes if v not in gone]
+    placed = (_layout_component(graph.subgraph(rest), rest, sizes, h_gap, v_gap, sweeps) if len(rest) > 1
+              else {rest[0]: (0.0, 0.0)})
+    top = max(y + sizes[v][1] / 2 for v, (_, y) in placed.items()) + v_gap
+    free_from = -np.inf
+    for hub, kids in stars.items():
+        block, width = grid_block(kids, sizes)
+        left = max(placed[hub][0] - width / 2, free_from)
+        placed.update({v: (left + x, top + y) for v, (x, y) in block.items()})
+        free_from = left + width + 2 * CHANNEL
+    return placed
+
+
+def grid_block(names: list[str], sizes: dict[str, Size]) -> tuple[dict[str, tuple[float, float]], float]:
+    """``names`` in a grid of about the ASPECT shape, cells of the largest node plus a gap of 2 CHANNEL across
+    and STAR_ROW_GAP down; returns centres relative to the block's top-left corner and the block's width.
+
+    >>> block, width = grid_block(list("abcd"), {v: (100.0, 40.0) for v in "abcd"})
+    >>> block["a"], block["d"], width
+    ((50.0, 20.0), (178.0, 76.0), 228.0)
+    """
+    cell_w = max(sizes[v][0] for v in names) + 2 * CHANNEL
+    cell_h = max(sizes[v][1] for v in names) + STAR_ROW_GAP
+    cols = max(1, min(len(names), round(float(np.sqrt(len(names) * ASPECT * cell_h / cell_w)))))
+    block = {v: (cell_w * (k % cols) + (cell_w - 2 * CHANNEL) / 2, cell_h * (k // cols) + (cell_h - STAR_ROW_GAP) / 2)
+             for k, v in enumerate(names)}
+    return block, cols * cell_w - 2 * CHANNEL
 
 
 def _layout_component(graph: nx.DiGraph, nodes: list[str], sizes: dict[str, Size], h_gap: float,

@@ -1,18 +1,36 @@
-"""An arc between two node items: a straight line from border to border with an arrow head at the child.
+"""An arc between two node items: a line (or, for a hub's routed arc, a polyline along the gaps) from border to
+border with an arrow head at the child.
 
 Each end item says where a line towards a point leaves it (``border_point``): a rectangle for chance and
-decision nodes, a diamond for utility nodes."""
+decision nodes, a diamond for utility nodes.
+
+At size (a thousand arcs) the canvas's cost was one Python ``boundingRect`` call per arc for every index
+update and repaint, and one geometry callback per arc per node change. So the item is a ``QGraphicsPathItem``
+whose bounds Qt keeps in C++ (the path: shaft and head); :meth:`ArcItem.set_points` takes geometry that the
+scene computes for all arcs at once (:mod:`bnstudio.display.routes`), and :meth:`ArcItem.adjust` is the single
+arc's path used while a node is dragged. ``paint`` only draws the cached shaft and head.
+"""
 from __future__ import annotations
 
 import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPainterPath, QPainterPathStroker, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QStyle
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyle
 
 from bnstudio.gui.canvas import style as st
 
 ARROW = 9.0
+_PEN = QPen(st.ARC, 1.3, Qt.SolidLine, Qt.RoundCap)
+_SELECTED_PEN = QPen(st.SELECTED, 2.4, Qt.SolidLine, Qt.RoundCap)
+_BOUNDS_PEN = QPen(st.ARC, 2 * ARROW)       # only sizes the bounds (Qt adds half the pen width): never drawn
+
+
+class Deferral:
+    """While ``depth`` > 0 (the scene is placing many items at once), node items do not recompute their arcs
+    one by one and new arcs wait: the scene computes every arc in one pass afterwards."""
+
+    depth = 0
 
 
 def border_point(rect: QRectF, towards: QPointF) -> QPointF:
@@ -27,18 +45,36 @@ def border_point(rect: QRectF, towards: QPointF) -> QPointF:
     return QPointF(c.x() + dx * s, c.y() + dy * s)
 
 
-class ArcItem(QGraphicsItem):
-    """parent -> child; selectable (for delete/reverse), recomputed when either node moves or resizes."""
+def arrow_head(tail: QPointF, tip: QPointF) -> QPolygonF:
+    """The arrow head at ``tip`` of the segment from ``tail`` (empty when it is shorter than a pixel)."""
+    dx, dy = tip.x() - tail.x(), tip.y() - tail.y()
+    if math.hypot(dx, dy) < 1:
+        return QPolygonF()
+    angle = math.atan2(dy, dx)
+    left = QPointF(tip.x() - ARROW * math.cos(angle - 0.42), tip.y() - ARROW * math.sin(angle - 0.42))
+    right = QPointF(tip.x() - ARROW * math.cos(angle + 0.42), tip.y() - ARROW * math.sin(angle + 0.42))
+    return QPolygonF([tip, left, right])
+
+
+class ArcItem(QGraphicsPathItem):
+    """parent -> child; selectable (for delete/reverse). ``line`` is the chord from the start to the arrow's
+    tip; ``bends`` the route's interior points (scene coordinates; empty for a straight arc)."""
 
     def __init__(self, source, target) -> None:
         super().__init__()
         self.source, self.target = source, target
         self.line = QLineF()
+        self.bends: list[QPointF] = []
+        self._shaft = QPainterPath()
+        self._head = QPolygonF()
+        self._shape: QPainterPath | None = None
+        self.setPen(_BOUNDS_PEN)
         self.setFlags(QGraphicsItem.ItemIsSelectable)
         self.setZValue(0)
         source.arcs.append(self)
         target.arcs.append(self)
-        self.adjust()
+        if not Deferral.depth:
+            self.adjust()
 
     @property
     def key(self) -> tuple[str, str]:
@@ -50,42 +86,43 @@ class ArcItem(QGraphicsItem):
                 node.arcs.remove(self)
 
     def adjust(self) -> None:
-        start = self.source.border_point(self.target.pos())
-        end = self.target.border_point(self.source.pos())
-        self.prepareGeometryChange()
-        self.line = QLineF(start, end)
+        """Recompute this arc alone, straight (a node is being dragged; the scene routes arcs again in bulk
+        once the move is committed)."""
+        self.set_points([self.source.border_point(self.target.pos()), self.target.border_point(self.source.pos())])
 
-    def boundingRect(self) -> QRectF:  # Qt override
-        return QRectF(self.line.p1(), self.line.p2()).normalized().adjusted(-ARROW, -ARROW, ARROW, ARROW)
-
-    def shape(self) -> QPainterPath:  # Qt override
-        path = QPainterPath(self.line.p1())
-        path.lineTo(self.line.p2())
-        stroker = QPainterPathStroker()
-        stroker.setWidth(8)
-        return stroker.createStroke(path)
+    def set_points(self, points: list[QPointF]) -> None:
+        """The arc through ``points``: the start on the parent's border, any bends, the end on the child's."""
+        self.bends = list(points[1:-1])
+        start, tail, tip = points[0], points[-2], points[-1]
+        self.line = QLineF(start, tip)
+        last = QLineF(tail, tip)
+        shaft = QPainterPath(start)
+        for point in points[1:-1]:
+            shaft.lineTo(point)
+        # stop the line at the arrow's base so the tip stays sharp
+        shaft.lineTo(last.pointAt(max(0.0, 1 - (ARROW * 0.8) / last.length())) if last.length() >= 1 else tip)
+        self._shaft, self._head, self._shape = shaft, arrow_head(tail, tip), None
+        bounds = QPainterPath(shaft)
+        bounds.lineTo(tip)
+        self.setPath(bounds)
 
     def arrow_head(self) -> QPolygonF:
-        line = self.line
-        if line.length() < 1:
-            return QPolygonF()
-        angle = math.atan2(line.dy(), line.dx())
-        tip = line.p2()
-        left = QPointF(tip.x() - ARROW * math.cos(angle - 0.42), tip.y() - ARROW * math.sin(angle - 0.42))
-        right = QPointF(tip.x() - ARROW * math.cos(angle + 0.42), tip.y() - ARROW * math.sin(angle + 0.42))
-        return QPolygonF([tip, left, right])
+        return QPolygonF(self._head)
 
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        if self.line.length() < 1:
+    def shape(self) -> QPainterPath:  # Qt override: what a click hits (computed on the first hit test)
+        if self._shape is None:
+            stroker = QPainterPathStroker()
+            stroker.setWidth(8)
+            self._shape = stroker.createStroke(self.path())
+        return self._shape
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:  # Qt override
+        if self._head.isEmpty():
             return
         selected = bool(option.state & QStyle.State_Selected)
-        colour = st.SELECTED if selected else st.ARC
-        painter.setRenderHint(QPainter.Antialiasing)
-        head = self.arrow_head()
-        # stop the line at the arrow's base so the tip stays sharp
-        shaft = QLineF(self.line.p1(), self.line.pointAt(max(0.0, 1 - (ARROW * 0.8) / self.line.length())))
-        painter.setPen(QPen(colour, 2.4 if selected else 1.3, Qt.SolidLine, Qt.RoundCap))
-        painter.drawLine(shaft)
+        painter.setPen(_SELECTED_PEN if selected else _PEN)
+        painter.setBrush(Qt.NoBrush)
+        painter.drawPath(self._shaft)
         painter.setPen(Qt.NoPen)
-        painter.setBrush(colour)
-        painter.drawPolygon(head)
+        painter.setBrush(st.SELECTED if selected else st.ARC)
+        painter.drawPolygon(self._head)

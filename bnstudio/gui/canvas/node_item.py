@@ -18,11 +18,11 @@ from typing import Any, Sequence
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem, QWidget
 
 from bnstudio.gui.canvas import style as st
-from bnstudio.gui.canvas.arc_item import border_point
+from bnstudio.gui.canvas.arc_item import Deferral, border_point
 
 
 class NodeItem(QGraphicsItem):
@@ -40,6 +40,7 @@ class NodeItem(QGraphicsItem):
         self.kind = "chance"  # or "decision"
         self.option_values: list[float | None] | None = None   # decisions: EU of each option
         self._rect = QRectF()
+        self._header_path: tuple | None = None   # (size key, the header's fill path)
         self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
                       | QGraphicsItem.ItemSendsGeometryChanges)
         self.setAcceptHoverEvents(True)
@@ -51,8 +52,10 @@ class NodeItem(QGraphicsItem):
         self.prepareGeometryChange()
         w, h = st.node_size(self.name, len(self.states), self.node_style)
         self._rect = QRectF(-w / 2, -h / 2, w, h)
-        for arc in self.arcs:
-            arc.adjust()
+        self.box_width, self.box_height = w, h   # plain floats: the scene reads a thousand boxes at once
+        if not Deferral.depth:
+            for arc in self.arcs:
+                arc.adjust()
 
     def set_identity(self, name: str, states: Sequence[str]) -> None:
         self.name, self.states = name, tuple(states)
@@ -124,6 +127,11 @@ class NodeItem(QGraphicsItem):
     # ------------------------------------------------------------------ painting
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         selected = bool(option.state & QStyle.State_Selected)
+        if self.node_style == st.SUMMARY and self.kind != "decision":
+            scale = max(option.levelOfDetailFromTransform(painter.worldTransform()), 1e-3)
+            if self.summary_state_px(scale) < st.SUMMARY_MIN_PX:
+                self._paint_overview(painter, selected, scale)
+                return
         painter.setRenderHint(QPainter.Antialiasing)
         r = self._rect
         painter.setPen(Qt.NoPen)
@@ -143,15 +151,38 @@ class NodeItem(QGraphicsItem):
         painter.setBrush(Qt.NoBrush)
         painter.drawRoundedRect(r, self.corner, self.corner)
 
-    def _fill_header(self, painter: QPainter, header: QRectF) -> None:
-        fill = (st.SOFT_EVIDENCE_HEADER if self.has_evidence and not isinstance(self.evidence, str)
+    def _header_fill(self) -> QColor:
+        return (st.SOFT_EVIDENCE_HEADER if self.has_evidence and not isinstance(self.evidence, str)
                 else st.EVIDENCE_HEADER if self.has_evidence
                 else st.DECISION_HEADER if self.kind == "decision" else st.HEADER_FILL)
-        path = QPainterPath()
-        path.addRoundedRect(header, self.corner, self.corner)
-        if header.height() < self._rect.height():  # rows below: square off the header's bottom corners
-            path.addRect(QRectF(header.left(), header.center().y(), header.width(), header.height() / 2))
-        painter.fillPath(path.simplified(), QBrush(fill))
+
+    def _fill_header(self, painter: QPainter, header: QRectF) -> None:
+        key = (header.getRect(), self.corner, self._rect.height())
+        if self._header_path is None or self._header_path[0] != key:   # built once per size, not per paint
+            path = QPainterPath()
+            path.addRoundedRect(header, self.corner, self.corner)
+            if header.height() < self._rect.height():  # rows below: square off the header's bottom corners
+                path.addRect(QRectF(header.left(), header.center().y(), header.width(), header.height() / 2))
+            self._header_path = (key, path.simplified())
+        painter.fillPath(self._header_path[1], QBrush(self._header_fill()))
+
+    def _paint_overview(self, painter: QPainter, selected: bool, scale: float) -> None:
+        """The summary too small on screen for text (a whole large network fitted): the box, its title band and
+        the bars, as plain rectangles (level of detail: no rounded corners, paths or antialiasing)."""
+        r = self._rect
+        title, row = self._summary_metrics(scale)
+        unit = title / (1.3 * st.SUMMARY_TITLE_PX)
+        painter.fillRect(r, st.NODE_FILL)
+        painter.fillRect(QRectF(r.left(), r.top(), r.width(), title), self._header_fill())
+        for k, (i, p) in enumerate(self.summary_rows(scale)):
+            line = QRectF(r.left() + 2 * unit, r.top() + title + k * row + unit, r.width() - 4 * unit, row - 2 * unit)
+            self._paint_summary_bar(painter, line, i, p, unit, overview=True)
+        border = st.SELECTED if selected else st.EVIDENCE_BORDER if self.has_evidence else st.NODE_BORDER
+        pen = QPen(border, 2.4 if selected or self.has_evidence else 1.1)
+        pen.setCosmetic(True)
+        painter.setPen(pen)
+        painter.setBrush(Qt.NoBrush)
+        painter.drawRect(r)
 
     def _paint_header(self, painter: QPainter) -> None:
         header = self.header_rect()
@@ -295,7 +326,7 @@ class NodeItem(QGraphicsItem):
 
     # ------------------------------------------------------------------ interaction feedback
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # Qt override
-        if change == QGraphicsItem.ItemPositionHasChanged:
+        if change == QGraphicsItem.ItemPositionHasChanged and not Deferral.depth:
             for arc in self.arcs:
                 arc.adjust()
         return super().itemChange(change, value)

@@ -11,7 +11,7 @@ informational arcs into decisions as well; the values come from :meth:`NetworkSc
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, QPointF, Signal
+from PySide6.QtCore import QLineF, QPointF, QRectF, Signal
 from PySide6.QtGui import QPen, Qt
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
@@ -19,6 +19,7 @@ from bnstudio.core.events import Event
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.commands import diagram_edits as diagram
 from bnstudio.gui.canvas import style as st
+from bnstudio.gui.canvas.arc_geometry import deferred, nodes_rect, place_arcs
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.node_item import NodeItem
 from bnstudio.gui.canvas.utility_item import UtilityItem
@@ -28,6 +29,7 @@ SELECT, ADD_NODE, ADD_ARC = "select", "add_node", "add_arc"
 ADD_DECISION, ADD_UTILITY = "add_decision", "add_utility"
 DEFAULT_STATES = ("yes", "no")
 SCENE_MARGIN = 600.0  # room around the network to drag nodes into and to pan
+FIT_FRAME = 30.0      # the frame a fitted view leaves around the network (scene units)
 
 
 class NetworkScene(QGraphicsScene):
@@ -72,17 +74,31 @@ class NetworkScene(QGraphicsScene):
         self.sync()
 
     def sync(self) -> None:
-        """Bring the items in line with the network: add, remove and refresh what differs."""
+        """Bring the items in line with the network: add, remove and refresh what differs (every arc's geometry
+        in one pass at the end)."""
+        with deferred():
+            moved = self._sync_items()
+        if moved:
+            place_arcs(self.nodes, self.arcs)
+        self.update_scene_rect()
+        self.update_beliefs()
+
+    def _sync_items(self) -> bool:
+        """Add, remove and refresh items; returns whether any item came, went or changed its size."""
+        before = (len(self.nodes), len(self.arcs), len(self.utility_items))
         net, part = self.document.network, self.document.decisions
         names, arcs = set(net.variables), set(net.arcs())
         decided = set() if part is None else set(part.decision_names)
         ends = names | set(() if part is None else part.utility_names)
         # mid-edit (one DiagramEdit) the part may still name a deleted variable: draw only what exists
         extra = set() if part is None else {a for a in part.arcs() if a[0] in names and a[1] in ends}
-        for key in [k for k in self.arcs if k not in arcs | extra]:
+        gone = [k for k in self.arcs if k not in arcs | extra]
+        for key in gone:
             self._remove_arc(key)
-        for name in [n for n in self.nodes if n not in names]:
+        dropped = [n for n in self.nodes if n not in names]
+        for name in dropped:
             self.removeItem(self.nodes.pop(name))
+        resized = False
         for name in net.variables:
             item = self.nodes.get(name)
             if item is None:
@@ -92,33 +108,40 @@ class NetworkScene(QGraphicsScene):
                 self.addItem(item)
             elif item.states != net.states(name):
                 item.set_identity(name, net.states(name))
+                resized = True
             item.setToolTip(net.variable(name).description or name)
             item.set_kind("decision" if name in decided else "chance")
-        self._sync_utilities()
+        utilities = self._sync_utilities()
         for key in arcs | extra:
             if key not in self.arcs:
                 target = self.nodes.get(key[1]) or self.utility_items[key[1]]
                 self.arcs[key] = arc = ArcItem(self.nodes[key[0]], target)
                 self.addItem(arc)
-        self.update_scene_rect()
-        self.update_beliefs()
+        return bool(gone or dropped or resized or utilities
+                    or before != (len(self.nodes), len(self.arcs), len(self.utility_items)))
 
-    def _sync_utilities(self) -> None:
+    def _sync_utilities(self) -> bool:
+        """Utility items in line with the decision part; returns whether any came, went or moved."""
         part = self.document.decisions
         wanted = {} if part is None else part.positions
         names = () if part is None else part.utility_names
+        changed = False
         for name in [n for n in self.utility_items if n not in names]:
             for key in [k for k in self.arcs if k[1] == name]:
                 self._remove_arc(key)
             self.removeItem(self.utility_items.pop(name))
+            changed = True
         for name in names:
             item = self.utility_items.get(name)
             if item is None:
                 item = self.utility_items[name] = UtilityItem(name)
                 self.addItem(item)
                 item.setPos(QPointF(*wanted.get(name, self._free_spot())))
+                changed = True
             elif name in wanted and (item.pos().x(), item.pos().y()) != tuple(wanted[name]):
                 item.setPos(QPointF(*wanted[name]))
+                changed = True
+        return changed
 
     def show_decision_values(self, options: dict[str, dict[str, float | None]] | None,
                              utilities: dict[str, float] | None, beliefs: dict | None = None) -> None:
@@ -138,17 +161,29 @@ class NetworkScene(QGraphicsScene):
         items = [i for i in self.selectedItems() if isinstance(i, UtilityItem)]
         return items[0].name if len(items) == 1 and len(self.selectedItems()) == 1 else ""
 
+    def content_rect(self) -> QRectF:
+        """The bounds of the drawn network (node boxes, utility nodes; the arcs lie within), from the items'
+        cached boxes: no Python call per item as ``itemsBoundingRect`` makes."""
+        return nodes_rect(self.nodes, list(self.utility_items.values()))
+
     def update_scene_rect(self) -> None:
         """The network's bounds plus a margin, and at least what the views show now: it shrinks when nodes go
-        (so fitting and centring work), but an edit never scrolls or re-centres the view under the pointer."""
-        rect = self.itemsBoundingRect().adjusted(-SCENE_MARGIN, -SCENE_MARGIN, SCENE_MARGIN, SCENE_MARGIN)
-        for view in self.views():
-            if view.isVisible():
-                rect = rect.united(view.mapToScene(view.viewport().rect()).boundingRect())
+        (so fitting and centring work), but an edit never scrolls or re-centres the view under the pointer.
+        When a view shows the whole network with room around it (fitted), the scene is what that view shows,
+        so it has no scroll bars."""
+        content = self.content_rect()
+        framed = content.adjusted(-FIT_FRAME, -FIT_FRAME, FIT_FRAME, FIT_FRAME)
+        rect = content.adjusted(-SCENE_MARGIN, -SCENE_MARGIN, SCENE_MARGIN, SCENE_MARGIN)
+        shown = [view.mapToScene(view.viewport().rect()).boundingRect() for view in self.views() if view.isVisible()]
+        half = FIT_FRAME / 2     # a fit is exact along one axis: allow for rounding
+        if any(area.contains(content.adjusted(-half, -half, half, half)) for area in shown):
+            rect = framed
+        for area in shown:
+            rect = rect.united(area)
         self.setSceneRect(rect)
 
     def _free_spot(self) -> tuple[float, float]:
-        rect = self.itemsBoundingRect()
+        rect = self.content_rect()
         return (rect.right() + 140.0, rect.top() + 60.0) if self.nodes else (0.0, 0.0)
 
     def _remove_arc(self, key: tuple[str, str]) -> None:
@@ -170,10 +205,12 @@ class NetworkScene(QGraphicsScene):
 
     def _on_positions_changed(self, names: list[str]) -> None:
         positions = self.document.network.positions
-        for name in names:
-            item = self.nodes.get(name)
-            if item is not None and name in positions:
-                item.setPos(QPointF(*positions[name]))
+        with deferred():
+            for name in names:
+                item = self.nodes.get(name)
+                if item is not None and name in positions:
+                    item.setPos(QPointF(*positions[name]))
+        place_arcs(self.nodes, self.arcs)
         self.update_scene_rect()
 
     def visible_names(self) -> list[str]:
@@ -207,9 +244,14 @@ class NetworkScene(QGraphicsScene):
         self._draw_style(st.shown_style(self.node_style, zoom, self.drawn_style))
 
     def _draw_style(self, style: str) -> None:
+        changed = [item for item in self.nodes.values() if item.node_style != style]
+        sizes = [item.rect().size() for item in changed]
         self.drawn_style = style
-        for item in self.nodes.values():
-            item.set_style(style)
+        with deferred():
+            for item in changed:
+                item.set_style(style)
+        if any(item.rect().size() != size for item, size in zip(changed, sizes)):   # bars <-> summary: same size
+            place_arcs(self.nodes, self.arcs)
         self.update_scene_rect()
 
     def node_sizes(self) -> dict[str, tuple[float, float]]:

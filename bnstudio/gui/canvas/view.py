@@ -12,7 +12,7 @@ from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.find_bar import FindBar
 from bnstudio.gui.canvas.node_item import NodeItem
-from bnstudio.gui.canvas.scene import NetworkScene
+from bnstudio.gui.canvas.scene import FIT_FRAME, NetworkScene
 from bnstudio.gui.canvas.utility_item import UtilityItem
 
 MIN_ZOOM, MAX_ZOOM = 0.1, 4.0
@@ -37,7 +37,7 @@ class NetworkView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
         for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
-            policy(Qt.ScrollBarAlwaysOn)   # a fixed viewport: a fit is not undone by scroll bars appearing
+            policy(Qt.ScrollBarAsNeeded)   # none while the network fits (the scene shrinks to the fitted view)
         scene.rename_requested.connect(self.start_rename)
         scene.focus_requested.connect(self.go_to)
         scene.context_menu_requested.connect(self._show_context_menu)
@@ -55,10 +55,10 @@ class NetworkView(QGraphicsView):
 
     def min_zoom(self) -> float:
         """MIN_ZOOM, or lower when the whole network needs it to fit (any network can be seen whole)."""
-        rect = self.scene().itemsBoundingRect()
+        rect = self.network_scene.content_rect()
         if rect.isEmpty():
             return MIN_ZOOM
-        return min(MIN_ZOOM, self.fit_zoom(rect.adjusted(-30, -30, 30, 30)))
+        return min(MIN_ZOOM, self.fit_zoom(rect.adjusted(-FIT_FRAME, -FIT_FRAME, FIT_FRAME, FIT_FRAME)))
 
     def set_zoom(self, factor: float) -> None:
         factor = min(MAX_ZOOM, max(self.min_zoom(), factor))
@@ -107,29 +107,39 @@ class NetworkView(QGraphicsView):
         self.centerOn(0.0, 0.0)
 
     def fit_to_view(self) -> None:
-        """The whole network in the view (at most 150 %), however small that makes it. The zoom can switch the
-        nodes between compact and bars (another size), so the fit is repeated on the nodes as then drawn."""
+        """The whole network in the view (at most 150 %), however small that makes it, without scroll bars:
+        the zoom fits the viewport as it is without them, and the scene becomes exactly what the view shows.
+        The zoom can switch the nodes between compact and bars (another size), so the fit is repeated on the
+        nodes as then drawn."""
+        scene = self.network_scene
+        rect = QRectF()
         for _ in range(3):
-            rect = self.scene().itemsBoundingRect()
+            rect = scene.content_rect()
             if rect.isEmpty():
                 self.set_zoom(1.0)
                 return
-            rect = rect.adjusted(-30, -30, 30, 30)
+            rect = rect.adjusted(-FIT_FRAME, -FIT_FRAME, FIT_FRAME, FIT_FRAME)
             self.set_zoom(min(self.fit_zoom(rect), 1.5))
-            self.centerOn(rect.center())
-            if self.scene().itemsBoundingRect().adjusted(-30, -30, 30, 30) == rect:
-                return
+            if scene.content_rect().adjusted(-FIT_FRAME, -FIT_FRAME, FIT_FRAME, FIT_FRAME) == rect:
+                break
+        size = self.maximumViewportSize()
+        shown = QRectF(0.0, 0.0, (size.width() - 1) / self.zoom, (size.height() - 1) / self.zoom)
+        shown.moveCenter(rect.center())
+        scene.setSceneRect(shown.united(rect))
+        for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
+            policy(Qt.ScrollBarAsNeeded)   # lays the scroll bars out now (they go), not at the next event
+        self.centerOn(rect.center())
 
     def fit_zoom(self, rect: QRectF) -> float:
-        """The zoom at which ``rect`` (scene units) just fits the viewport."""
-        viewport = self.viewport().rect()
-        return min(viewport.width() / max(rect.width(), 1.0), viewport.height() / max(rect.height(), 1.0))
+        """The zoom at which ``rect`` (scene units) just fits the viewport (as it is without scroll bars)."""
+        viewport = self.maximumViewportSize()   # less a pixel: rounding never makes a fitted scene need a bar
+        return min((viewport.width() - 1) / max(rect.width(), 1.0), (viewport.height() - 1) / max(rect.height(), 1.0))
 
     def open_view(self) -> None:
         """A freshly opened network: fitted to the view, however large (issue 23: first sight is judged before
         touching the zoom). Zoomed out, bar nodes show their summary (the most likely states, readable), and
         Find Node (Ctrl+F) and the node list bring any node to 100 %."""
-        if self.scene().itemsBoundingRect().isEmpty():
+        if self.network_scene.content_rect().isEmpty():
             self.reset_view()
             return
         self.fit_to_view()
