@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QStyle, QToolBar
 
-from bnstudio.gui import icons
+from bnstudio.gui import icons, wheel_guard
 from bnstudio.gui.canvas import ADD_ARC, ADD_DECISION, ADD_NODE, ADD_UTILITY, SELECT
 from bnstudio.gui.canvas import tool_icons
 from bnstudio.gui.canvas import style as st
@@ -120,7 +120,9 @@ class Actions:
     def _open_study(self) -> None:
         from bnstudio.gui.study_view import open_study_dialog   # on use: the app starts without the study code
 
-        open_study_dialog(self.window)
+        view = open_study_dialog(self.window)
+        if view is not None:
+            wheel_guard.protect(view)   # its settings, like the docks', ignore an unfocused wheel
 
     def _select_all(self) -> None:
         for item in self.window.scene.nodes.values():

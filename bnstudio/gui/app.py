@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication
 
-from bnstudio.gui import collector, dialogs, system_check, wheel_guard
+from bnstudio.gui import collector, dialogs, system_check
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.icons import app_icon
 from bnstudio.gui.main_window import MainWindow
@@ -38,7 +38,6 @@ def application(argv: list[str] | None = None) -> QApplication:
     app.setWindowIcon(app_icon())
     app.setDesktopFileName("bnstudio")
     collector.install(app)
-    wheel_guard.install(app)
     return app
 
 

@@ -36,7 +36,6 @@ def install_panels(window: WindowParts) -> None:
     """Dock the four panels' places (empty until first use) and build the panels when they are first needed
     (called once from the window's constructor)."""
     window.built_panels = None
-    wheel_guard.install()     # the wheel scrolls the docks; it never changes an unfocused setting
     for key in ANALYSIS_DOCKS:
         window.docks[key] = dock = make_dock(window, key, QWidget())
         dock.visibilityChanged.connect(lambda shown: shown and analysis_panels(window))
@@ -125,9 +124,11 @@ def learn_counts_from_data(window: WindowParts) -> bool:
 
 
 def scrollable(panel: QWidget) -> QScrollArea:
-    """The panel in a scroll area, so a dock can be smaller than the panel's own minimum (small screens)."""
+    """The panel in a scroll area, so a dock can be smaller than the panel's own minimum (small screens); the
+    wheel scrolls it and never changes an unfocused setting (:func:`bnstudio.gui.wheel_guard.protect`)."""
     area = QScrollArea()
     area.setWidget(panel)
+    wheel_guard.protect(panel)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.NoFrame)
     return area

@@ -7,6 +7,8 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QBoxLayout, QComboBox, QFrame, QScrollArea, QSplitter, QWidget
 
+from bnstudio.gui import wheel_guard
+
 
 class ContentScrollArea(QScrollArea):
     """A frameless scroll area that asks for its content's full height (so the content shows whole wherever
@@ -19,6 +21,7 @@ class ContentScrollArea(QScrollArea):
         self.setFrameShape(QFrame.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         content.installEventFilter(self)
+        wheel_guard.protect(content)   # the wheel scrolls here; it never changes an unfocused setting
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         if watched is self.widget() and event.type() == QEvent.LayoutRequest:

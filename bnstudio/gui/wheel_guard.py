@@ -2,9 +2,13 @@
 
 Qt lets a spin box, a combo box or a slider take the wheel while the pointer is over it, even without focus,
 so scrolling a panel changed its settings on the way (the query panel's credible level went from 90 % to
-85 %). :func:`install` puts one application-wide event filter in place: such a control takes wheel events
-only while it has keyboard focus (click it first); otherwise the event goes to the nearest scroll area around
-it, which scrolls. Those controls also stop taking focus from the wheel (``Qt.StrongFocus``).
+85 %). Such a control takes wheel events only while it has keyboard focus (click it first); otherwise the event
+goes to the nearest scroll area around it, which scrolls. Those controls also stop taking focus from the wheel
+(``Qt.StrongFocus``).
+
+The guard is installed only where it is needed (:func:`protect`): on the controls inside a scrollable panel,
+found again whenever the panel's layout changes (a row added, a section shown). An application-wide filter
+did the same but cost a Python call on every event of every widget, the canvas's paints included.
 """
 from __future__ import annotations
 
@@ -21,12 +25,25 @@ def is_guarded(obj: QObject) -> bool:
 
 
 class WheelGuard(QObject):
-    """The event filter; see the module docstring."""
+    """The event filter, on the guarded controls of the roots given to :func:`protect` and on the roots (which
+    it watches for new controls); see the module docstring."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.roots: list[QWidget] = []
+
+    def guard_controls(self, root: QWidget) -> None:
+        """Filter every value control under ``root`` (again: installing twice changes nothing)."""
+        for control in root.findChildren(QWidget):
+            if is_guarded(control):
+                if control.focusPolicy() == Qt.WheelFocus:
+                    control.setFocusPolicy(Qt.StrongFocus)
+                control.installEventFilter(self)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
         kind = event.type()
-        if kind == QEvent.Polish and is_guarded(obj) and obj.focusPolicy() == Qt.WheelFocus:
-            obj.setFocusPolicy(Qt.StrongFocus)
+        if kind in (QEvent.LayoutRequest, QEvent.Show) and obj in self.roots:
+            self.guard_controls(obj)
         elif kind == QEvent.Wheel and is_guarded(obj) and not obj.hasFocus():
             area = scroll_area_around(obj)
             if area is not None:
@@ -45,11 +62,20 @@ def scroll_area_around(widget: QWidget) -> QAbstractScrollArea | None:
     return None
 
 
-def install(app: QApplication | None = None) -> WheelGuard:
-    """Install the guard on ``app`` (the running application by default) once; returns it."""
-    app = app or QApplication.instance()
+def protect(root: QWidget) -> WheelGuard:
+    """Guard the value controls under ``root`` (a scrollable panel's content), now and whenever its layout
+    changes or it is shown; returns the guard (one per application)."""
+    app = QApplication.instance()
     guard = app.findChild(WheelGuard)
     if guard is None:
         guard = WheelGuard(app)
-        app.installEventFilter(guard)
+    if root not in guard.roots:
+        guard.roots.append(root)
+        root.destroyed.connect(lambda _=None, r=root: _forget(guard, r))
+        root.installEventFilter(guard)
+    guard.guard_controls(root)
     return guard
+
+
+def _forget(guard: WheelGuard, root: QWidget) -> None:
+    guard.roots = [r for r in guard.roots if r is not root]

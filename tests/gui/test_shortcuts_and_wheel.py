@@ -41,7 +41,6 @@ def wheel(widget: QWidget, steps: int = -1) -> None:
 
 def test_the_wheel_over_an_unfocused_query_setting_scrolls_instead(qtbot, alarm_window):
     w = alarm_window
-    wheel_guard.install()
     w.resize(1366, 768)
     w.show()
     qtbot.waitExposed(w)
@@ -64,13 +63,44 @@ def test_the_wheel_over_an_unfocused_query_setting_scrolls_instead(qtbot, alarm_
 
 
 def test_guarded_controls_do_not_take_focus_from_the_wheel(qtbot):
-    wheel_guard.install()
     host = QScrollArea()
     inner = QWidget()
     spin = QSpinBox()
     QVBoxLayout(inner).addWidget(spin)
     host.setWidget(inner)
+    wheel_guard.protect(inner)
     qtbot.addWidget(host)
     host.show()
     qtbot.waitExposed(host)
     assert spin.focusPolicy() == Qt.StrongFocus
+
+
+def test_a_control_added_to_a_protected_panel_later_is_guarded_and_others_are_not(qtbot):
+    """The guard sits only on protected panels' controls (no application-wide filter on every event); a row
+    added later is found when the panel's layout changes."""
+    host = QScrollArea()
+    inner = QWidget()
+    layout = QVBoxLayout(inner)
+    layout.addWidget(QSpinBox())
+    inner.setMinimumHeight(2000)                 # taller than the area: it scrolls
+    host.setWidget(inner)
+    host.setWidgetResizable(True)
+    host.resize(200, 150)
+    wheel_guard.protect(inner)
+    qtbot.addWidget(host)
+    host.show()
+    qtbot.waitExposed(host)
+    late = QSpinBox()
+    layout.addWidget(late)
+    QApplication.processEvents()                 # the layout request reaches the panel
+    late.setFocusPolicy(Qt.StrongFocus)
+    before = late.value()
+    wheel(late, steps=1)
+    assert late.value() == before                # guarded: the area scrolled instead
+    outside = QSpinBox()                         # not in a protected panel: the wheel works as Qt has it
+    outside.setMaximum(10)
+    qtbot.addWidget(outside)
+    outside.show()
+    qtbot.waitExposed(outside)
+    wheel(outside, steps=1)
+    assert outside.value() == 1
