@@ -41,12 +41,28 @@ def make_dock(window: QMainWindow, key: str, widget: QWidget) -> QDockWidget:
     return dock
 
 
-def arrange(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
-    """Put every dock in its default place and tab (shown, docked), then size them to the window."""
+def place(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
+    """Add every dock to its area, untabbed: what a saved layout is restored onto. Tabbing them first (as
+    :func:`arrange` does) and then restoring left the first arrangement's tab bar over the toolbar of a second
+    window (the tab bar of seven docks outlived the restore)."""
+    _area_settings(window)
+    for area, group in ((Qt.RightDockWidgetArea, RIGHT), (Qt.BottomDockWidgetArea, BOTTOM)):
+        for key, _title in group:
+            if key in docks:
+                window.addDockWidget(area, docks[key])
+
+
+def _area_settings(window: QMainWindow) -> None:
+    """The right area takes both right corners; its tabs are on top."""
     window.setCorner(Qt.TopRightCorner, Qt.RightDockWidgetArea)
     window.setCorner(Qt.BottomRightCorner, Qt.RightDockWidgetArea)
     window.setTabPosition(Qt.RightDockWidgetArea, QTabWidget.North)
     window.setDocumentMode(False)
+
+
+def arrange(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
+    """Put every dock in its default place and tab (shown, docked), then size them to the window."""
+    _area_settings(window)
     for area, group in ((Qt.RightDockWidgetArea, RIGHT), (Qt.BottomDockWidgetArea, BOTTOM)):
         first = None
         for key, _title in group:

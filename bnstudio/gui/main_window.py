@@ -71,8 +71,9 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         self.files = FileController(self, recovery)
         self._compose()
+        install_decisions(self)           # influence diagrams: the Decisions dock, canvas values, examples
         install_panels(self)
-        dock_layout.arrange(self, self.docks)
+        dock_layout.place(self, self.docks)   # in their areas; tabbed by the saved layout or by arrange()
         self.dock_proportions = dock_layout.DockProportions(self, self.docks)
         self.actions = Actions(self)
         self.menus = self.actions.build_menus()
@@ -80,7 +81,6 @@ class MainWindow(QMainWindow):
         self.files.attach_menus(self.menus["recent"], self.menus["examples"])
         self.view.background_actions = [self.actions.auto_layout, self.actions.fit, self.actions.clear_evidence]
         self._connect()
-        install_decisions(self)           # influence diagrams: the Decisions dock, canvas values, examples
         self.docks_wait_for_a_node = False   # first sight: docks hidden until a node is selected
         self._restore_settings()
         self._update_title()
@@ -133,6 +133,7 @@ class MainWindow(QMainWindow):
         if not state.isEmpty():   # a state of an older arrangement is ignored
             self.dock_proportions.restored = self.restoreState(state, dock_layout.LAYOUT_VERSION)
         if not self.dock_proportions.restored:   # the user's first sight: the canvas takes the window
+            dock_layout.arrange(self, self.docks)
             dock_layout.collapse(self.docks)
             self.docks_wait_for_a_node = True
         style = s.value(cfg.NODE_STYLE)

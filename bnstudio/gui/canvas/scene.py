@@ -176,7 +176,9 @@ class NetworkScene(QGraphicsScene):
         rect = content.adjusted(-SCENE_MARGIN, -SCENE_MARGIN, SCENE_MARGIN, SCENE_MARGIN)
         shown = [view.mapToScene(view.viewport().rect()).boundingRect() for view in self.views() if view.isVisible()]
         half = FIT_FRAME / 2     # a fit is exact along one axis: allow for rounding
-        if any(area.contains(content.adjusted(-half, -half, half, half)) for area in shown):
+        if content.isEmpty():
+            rect = QRectF(-1.0, -1.0, 2.0, 2.0)   # nothing to scroll to: the origin, and what the views show
+        elif any(area.contains(content.adjusted(-half, -half, half, half)) for area in shown):
             rect = framed
         for area in shown:
             rect = rect.united(area)
