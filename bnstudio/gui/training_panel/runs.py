@@ -48,12 +48,13 @@ class RunRecord:
     result: FitResult | None = None
     stored: dict[str, Any] | None = None       # the project entry a restored run came from (kept as is)
     key: int = 0                               # identifies the run's curves in the plot
+    saved: dict[str, Any] | None = field(default=None, repr=False)   # to_json(), made once (a run never changes)
 
     @classmethod
     def from_outcome(cls, outcome) -> "RunRecord":
         r = outcome.result
         return cls(outcome.label, r.method, dict(r.settings), list(r.history), r.stop_reason, r.seconds,
-                   dict(outcome.metrics), r)
+                   dict(outcome.metrics), r, saved=getattr(outcome, "stored", None))
 
     @classmethod
     def from_json(cls, doc: dict[str, Any], number: int) -> "RunRecord":
@@ -68,14 +69,18 @@ class RunRecord:
                    float(doc.get("seconds") or 0.0), dict(doc.get("metrics") or {}), result, stored=dict(doc))
 
     def to_json(self) -> dict[str, Any]:
-        """``FitResult.to_json()`` (or the stored entry) plus ``label`` and ``metrics``, JSON-safe."""
+        """``FitResult.to_json()`` (or the stored entry) plus ``label`` and ``metrics``, JSON-safe (made once and
+        kept: a thousand families take a tenth of a second)."""
+        if self.saved is not None and self.saved.get("label") == self.label:
+            return self.saved
         doc = {"method": self.method, "settings": self.settings, "history": self.history,
                "stop_reason": self.stop_reason, "seconds": self.seconds, "n_iterations": len(self.history)}
         if self.stored is not None:
             doc = {**self.stored, **doc}
         elif self.result is not None:
             doc = self.result.to_json(parameters=True)
-        return clean({**doc, "label": self.label, "metrics": self.metrics})
+        self.saved = clean({**doc, "label": self.label, "metrics": self.metrics})
+        return self.saved
 
     @property
     def n_iterations(self) -> int:
