@@ -228,6 +228,9 @@ def training_freeze() -> None:
         print(f"  apply the clgd parameters (one undo command, beliefs in the background): "
               f"{(time.perf_counter() - start) * 1000:.0f} ms")
         timer.stop()
+        while window.document.updates.busy:    # the beliefs' background job ends before the window closes
+            app.processEvents()
+            time.sleep(0.01)
         window.document.mark_saved()
         window.close()
 
