@@ -17,8 +17,9 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
-from bnstudio.learn.batches import fitting, spans
-from bnstudio.learn.params.suffstats import check_codes, family_counts, family_index, narrow_codes, one_hot_rows
+from bnstudio.learn.batches import fitting
+from bnstudio.learn.params.suffstats import (check_codes, family_counts, family_index, narrow_codes,
+                                             one_hot_blocks)
 from bnstudio.learn.params.terms import PreparedRows, Terms
 
 
@@ -219,22 +220,26 @@ class ConditionalRows:
         cols = np.ascontiguousarray(narrow_codes(fast_codes).T)
         # row n of X has one 1 per T-family, in that family's block of "rest" cells (every member but T);
         # L = flat log θ[perm] laid out (R × |T|), so perm also scatters Xᵀ-products back to CPT layout
-        rest_index, perm, offset = [], [], 0
+        rests, perm, offset = [], [], 0
         for k, fam in enumerate(terms.fams):
             if target not in fam.columns:
                 continue
-            rest = fam.without(target)
-            rest_index.append(offset + (family_index(fast_codes, rest, cols) if rest.columns else 0))
+            rests.append((fam.without(target), offset))
             order = np.moveaxis(np.arange(fam.size).reshape(fam.shape), fam.columns.index(target), -1)
             perm.append(terms.offsets[k] + order.ravel())
-            offset += rest.size
+            offset += rests[-1][0].size
         self._perm = np.concatenate(perm)
         self.width = offset
-        onehot = one_hot_rows(rest_index, len(fast_codes), offset)
-        # X in blocks of rows whose scores, exponentials and residuals fit the memory budget (one block usually)
-        size = fitting(8 * (3 * self.n_classes + 4), terms.engine.memory_budget)
-        self.blocks = [(part, onehot if size >= len(fast_codes) else onehot[part])
-                       for part in spans(len(fast_codes), size)]
+
+        def cells(part: slice) -> list[np.ndarray | int]:
+            return [start + (family_index(fast_codes[part], rest, cols[:, part]) if rest.columns else 0)
+                    for rest, start in rests]
+
+        # X in blocks of rows whose scores, exponentials and residuals, and while X is built its index
+        # arrays (int64 cells, int32 columns and indices per family), fit the memory budget
+        per_row = max(8 * (3 * self.n_classes + 4), 16 * len(rests))
+        self.blocks = one_hot_blocks(cells, len(fast_codes), len(rests), offset,
+                                     fitting(per_row, terms.engine.memory_budget))
         slow = self.codes[~self.fast]
         hidden = slow.copy()
         hidden[:, target] = -1
