@@ -149,8 +149,9 @@ class DataScorer:
     def __init__(self, net: Network, data: np.ndarray, weights: np.ndarray | None = None,
                  target: str | None = None, terms: Terms | None = None,
                  conditional: "ConditionalRows | None" = None, memory_budget: int = DEFAULT_MEMORY_BUDGET,
-                 counts: dict[str, np.ndarray] | None = None) -> None:
-        """``counts``: the family counts of ``data`` when already made (used only if every row is complete)."""
+                 counts: dict[str, np.ndarray] | None = None, keep_x: bool = True) -> None:
+        """``counts``: the family counts of ``data`` when already made (used only if every row is complete);
+        ``keep_x``: see :class:`ConditionalRows` (False when the scores are asked for once)."""
         self.codes, self.weights = check_codes(net, data, weights)
         self.terms = terms or Terms(net, memory_budget)
         complete = (self.codes >= 0).all(axis=1)
@@ -162,7 +163,8 @@ class DataScorer:
         self.complete = CountLogLikelihood([counts.get(v, np.zeros(0)) for v in net.variables])
         self.target = None if target is None else net.variables.index(target)
         if self.target is not None:
-            self.conditional = conditional or ConditionalRows(self.terms, self.codes, self.weights, self.target)
+            self.conditional = conditional or ConditionalRows(self.terms, self.codes, self.weights, self.target,
+                                                              keep_x)
 
     def nll(self, theta: list[np.ndarray] | None = None) -> float:
         """Mean negative log-likelihood per case."""
@@ -200,7 +202,10 @@ class ConditionalRows:
     residual rows sum to zero, so |T| − 1 sparse products each way suffice.
     """
 
-    def __init__(self, terms: Terms, codes: np.ndarray, weights: np.ndarray, target: int) -> None:
+    def __init__(self, terms: Terms, codes: np.ndarray, weights: np.ndarray, target: int,
+                 keep_x: bool = True) -> None:
+        """``keep_x``: keep X between calls (an optimiser's); else each call builds its blocks in turn, and
+        memory holds one block (a score computed once, on wide data)."""
         self.terms = terms
         observed = codes[:, target] >= 0
         self.codes, self.weights = (codes, weights) if observed.all() else (codes[observed], weights[observed])
@@ -238,8 +243,9 @@ class ConditionalRows:
         # X in blocks of rows whose scores, exponentials and residuals, and while X is built its index
         # arrays (int64 cells, int32 columns and indices per family), fit the memory budget
         per_row = max(8 * (3 * self.n_classes + 4), 16 * len(rests))
-        self.blocks = one_hot_blocks(cells, len(fast_codes), len(rests), offset,
-                                     fitting(per_row, terms.engine.memory_budget))
+        size = fitting(per_row, terms.engine.memory_budget)
+        self._x = lambda: one_hot_blocks(cells, len(fast_codes), len(rests), offset, size)
+        self.blocks = list(self._x()) if keep_x else None
         slow = self.codes[~self.fast]
         hidden = slow.copy()
         hidden[:, target] = -1
@@ -280,7 +286,7 @@ class ConditionalRows:
             table = (stacked[:, 1:] - stacked[:, :1]).T.copy() if relative else stacked.T.copy()
             fast_logp, w_fast = np.empty(len(self.q)), w[self.fast]
             product = np.zeros((self.n_classes, self.width)) if want_counts else None
-            for part, block in self.blocks:     # each block's rows, their Xᵀ-products summed
+            for part, block in self.blocks or self._x():    # each block's rows, their Xᵀ-products summed
                 fast_logp[part] = self._block(block, self._scores(block, table, relative), self.q[part],
                                               w_fast[part] if want_counts else None, product)
             logp[self.fast] = fast_logp

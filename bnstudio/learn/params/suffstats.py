@@ -8,7 +8,7 @@ observed (Zhou §4.2.3; with data missing completely at random this is still a c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 from scipy import sparse
@@ -173,11 +173,13 @@ def one_hot_rows(index: list[np.ndarray | int], n: int, width: int, ones: np.nda
 
 
 def one_hot_blocks(cells: Callable[[slice], list[np.ndarray | int]], n: int, per_row: int, width: int,
-                   size: int) -> list[tuple[slice, sparse.csr_matrix]]:
-    """X (n × width, ``per_row`` ones a row) as CSR blocks of at most ``size`` rows, block ``part`` built from
-    ``cells(part)`` (:func:`one_hot_rows`' index for those rows), so no index array spans every row. The
-    blocks share one array of ones as their data: X costs its int32 column indices, 4 bytes per cell."""
+                   size: int) -> Iterator[tuple[slice, sparse.csr_matrix]]:
+    """X (n × width, ``per_row`` ones a row) as CSR blocks of at most ``size`` rows, made one at a time: block
+    ``part`` from ``cells(part)`` (:func:`one_hot_rows`' index for those rows), so no index array spans every
+    row. The blocks share one array of ones as their data: kept together (``list(...)``), X costs its int32
+    column indices, 4 bytes per cell."""
     size = max(1, min(int(size), n))
     ones = np.ones(size * per_row)
-    return [(part, one_hot_rows(cells(part), part.stop - part.start, width, ones))
-            for part in (slice(a, min(a + size, n)) for a in range(0, n, size))]
+    for start in range(0, n, size):
+        part = slice(start, min(start + size, n))
+        yield part, one_hot_rows(cells(part), part.stop - part.start, width, ones)

@@ -134,7 +134,8 @@ class WeightedCLL:
         # X in blocks of rows whose scores and residuals (|Y| per row, a few arrays), and while X is built its
         # index arrays (int64 cells, int32 columns and indices per family), fit the memory budget
         per_row = max(8 * (4 * k + 4), 16 * len(rests))
-        self.blocks = one_hot_blocks(cells, len(codes), len(rests), rest_offset, fitting(per_row, memory_budget))
+        size = fitting(per_row, memory_budget)
+        self.blocks = list(one_hot_blocks(cells, len(codes), len(rests), rest_offset, size))
         self._last: tuple[bytes, float, np.ndarray] | None = None   # (w, mean −CLL, its gradient) last evaluated
 
     def score_table(self, w: np.ndarray) -> np.ndarray:
