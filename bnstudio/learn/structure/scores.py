@@ -123,7 +123,7 @@ class DataColumns:
         for part in range(0, self.n_rows, 4096):           # by row blocks: no int64 transposed temporary
             self.table[:, part:part + 4096] = codes[part:part + 4096].T
         self.columns = list(self.table)
-        self.missing = [c < 0 if c.min() < 0 else None for c in self.columns]
+        self.missing = [c < 0 if c.size and c.min() < 0 else None for c in self.columns]
         self.complete = not any(m is not None for m in self.missing)
 
     def index(self, variables: Iterable[int]) -> tuple[np.ndarray, np.ndarray | None, int]:
