@@ -3,6 +3,8 @@ against LogisticRegression on one-hot attributes (Ng & Jordan, NIPS 2001), with 
 held-out differences.
 
     .venv/bin/python benchmarks/wide_bench.py [--rows 20000] [--attributes 1000] [--quick]
+    .venv/bin/python benchmarks/wide_bench.py --structures [--structure-rows 10000] [--widths 1000,10000]
+                                              [--algorithms nb,tan,kdb,nb+clgd]
 
 Data: ``wide_categorical`` (bnstudio.experiment.generators, seed 29) — 0/1 attributes, then 8-state attributes,
 the class-conditional distributions Dirichlet(0.2·d·(|X| − 1)) so that the classes overlap (held-out error 4-8 %
@@ -14,6 +16,15 @@ rather than 0) — with ``--rows`` training and ``--rows // 4`` test rows, and s
 * ``predict``: ``target_posteriors`` (closed form, bnstudio.evaluate.blanket) against ``predict_proba``;
 * the one-hot encoding LogisticRegression needs is done once, untimed.
 
+``--structures``: TAN, KDB-1 and naive Bayes over ``wide_categorical`` 0/1 data (and 8-state data at the first
+width) with ``--structure-rows`` training rows, each learned in its own child process (benchmarks/processes.py)
+that loads the codes (int64, as the data layer gives them) from an .npy file: ``learn_structure`` (which also
+makes the ML network) then ``mp`` on it, and NB + ``clgd`` (the widest fit). Printed: seconds, the child's whole
+peak resident memory (VmHWM, from the start of the process: interpreter, imports, data and fit) and the peak
+beyond the loaded data; the CPU seconds of the process (structure + fit) as well, steadier than the wall clock
+on a shared machine. There is no scikit-learn TAN or KDB: the ratio is of CPU seconds to our own NB structure
++ mp on the same data in the same run.
+
 Matching settings: mp (Laplace, one pseudo-count per cell) = BernoulliNB / CategoricalNB with alpha = 1 and
 ``class_prior`` = mp's (N_k + 1)/(N + K). clgd with ``init="uniform"`` (L2 toward β = 0) and λ = 2/(C·N) (binary
 class; 1/(C·N) for K > 2 classes) against LogisticRegression(C) — the same penalty on the attribute weights,
@@ -24,7 +35,12 @@ LBFGS; LogisticRegression tol 1e-4, lbfgs).
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -98,12 +114,77 @@ def run(name: str, train: np.ndarray, test: np.ndarray, names, states, repeat: i
                 lambda m: m.predict_proba(zt), yt, repeat)
 
 
+def status_mib(field: str) -> float:
+    """A VmRSS / VmHWM line of /proc/self/status in MiB."""
+    with open("/proc/self/status") as handle:
+        line = next(row for row in handle if row.startswith(field + ":"))
+    return int(line.split()[1]) / 1024
+
+
+def structure_child(path: str, algorithm: str) -> None:
+    """In a fresh process: load the codes, learn ``algorithm`` (nb / tan / kdb, + mp; or nb+clgd), print JSON."""
+    codes = np.load(path)
+    d = codes.shape[1] - 1
+    states = [tuple(str(v) for v in range(int(codes[:, j].max()) + 1 if j < d else 2)) for j in range(d + 1)]
+    states = [s if len(s) > 1 else ("0", "1") for s in states]
+    names = [f"X{k}" for k in range(d)] + ["Class"]
+    loaded = status_mib("VmRSS")
+    cpu = time.process_time()
+    t0 = time.perf_counter()
+    structure = "nb" if algorithm == "nb+clgd" else algorithm
+    res = learn_structure(structure, codes, names, states, target="Class", k=1)
+    t1 = time.perf_counter()
+    method = "clgd" if algorithm == "nb+clgd" else "mp"
+    make_learner(method).fit(res.network, codes, target="Class")
+    t2 = time.perf_counter()
+    print(json.dumps({"structure": t1 - t0, "fit": t2 - t1, "cpu": time.process_time() - cpu,
+                      "peak": status_mib("VmHWM"), "loaded": loaded, "arcs": len(res.arcs)}))
+
+
+def structures(rows: int, widths: list[int], algorithms: list[str]) -> None:
+    """TAN / KDB-1 / NB (+ mp) and NB + clgd at each width, each in its own process (module docstring)."""
+    from processes import run_child
+    print(f"\nTAN / KDB over wide data: {rows} rows; seconds and peak resident memory of each whole child "
+          f"process (beyond the loaded codes in brackets); ratio = CPU time / NB structure + mp's", flush=True)
+    cases = [(width, 2) for width in widths] + [(widths[0], 8)]
+    with tempfile.TemporaryDirectory() as folder:
+        for width, states in cases:
+            codes, _, _ = wide_categorical(rows, 29, width, states, 2, 0.2 * width * (states - 1))
+            path = str(Path(folder) / f"wide_{width}_{states}.npy")
+            np.save(path, codes)
+            mib = codes.nbytes / 2**20
+            del codes
+            print(f"  {width} attributes x {rows} rows, {states} states (int64 codes {mib:.0f} MiB):", flush=True)
+            base = None
+            for algorithm in algorithms:
+                out = run_child(os.path.abspath(__file__), path, algorithm)
+                if "error" in out:
+                    print(f"    {algorithm}: failed: {out['error']}", flush=True)
+                    continue
+                total = out["structure"] + out["fit"]
+                base = out["cpu"] if algorithm == "nb" else base
+                ratio = f"x{out['cpu'] / base:.1f} NB" if base else "-"
+                print(f"    {algorithm:8s} structure {out['structure']:7.2f} s + fit {out['fit']:6.2f} s = "
+                      f"{total:7.2f} s, CPU {out['cpu']:7.2f} s ({ratio}); peak {out['peak']:6.0f} MiB "
+                      f"(+{out['peak'] - out['loaded']:.0f} beyond the loaded data); {out['arcs']} arcs", flush=True)
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        structure_child(sys.argv[2], sys.argv[3])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=20000)
     parser.add_argument("--attributes", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="2,000 rows x 200 attributes, one repeat")
+    parser.add_argument("--structures", action="store_true", help="only the TAN / KDB rows (time, memory)")
+    parser.add_argument("--structure-rows", type=int, default=10000)
+    parser.add_argument("--widths", default="1000,10000", help="attribute counts of the TAN / KDB rows")
+    parser.add_argument("--algorithms", default="nb,tan,kdb,nb+clgd", help="of the TAN / KDB rows")
     args = parser.parse_args()
+    if args.structures:
+        structures(args.structure_rows, [int(w) for w in args.widths.split(",")], args.algorithms.split(","))
+        return
     rows, d, repeat = (2000, 200, 1) if args.quick else (args.rows, args.attributes, 3)
     test = rows // 4
     for states in (2, 8):      # Dirichlet concentration 0.2·d·(|X| − 1): about 3 nats of evidence in all

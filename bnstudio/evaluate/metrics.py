@@ -24,7 +24,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ImpossibleEvidence, ValidationError
 from bnstudio.evaluate.blanket import blanket_posteriors
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
-from bnstudio.learn.batches import batch_size, spans
+from bnstudio.learn.batches import batch_size, fitting, spans
 from bnstudio.learn.params.suffstats import check_codes, narrow_codes, unique_rows
 from bnstudio.learn.params.terms import Terms
 
@@ -95,6 +95,15 @@ def _engine_posteriors(net: Network, codes: np.ndarray, target: str, row_numbers
     return post[inverse]
 
 
+def _log_likelihoods(terms: Terms, codes: np.ndarray, weights: np.ndarray, memory_budget: int) -> np.ndarray:
+    """log p(row) for every row, in row chunks whose family indices (8 bytes per row and family, and an int64
+    transposed copy of the chunk) fit ``memory_budget``: wide data never index every row at once."""
+    logp = np.empty(len(codes))
+    for part in spans(len(codes), fitting(24 * codes.shape[1], memory_budget)):
+        logp[part] = terms.stats(codes[part], weights[part], want_counts=False).logp
+    return logp
+
+
 def evaluate(net: Network, data, target: str, weights: np.ndarray | None = None,
              memory_budget: int = DEFAULT_MEMORY_BUDGET) -> Metrics:
     """All scores of ``net`` on ``data`` (codes aligned to ``net.variables``) for ``target``; batched inference
@@ -103,8 +112,7 @@ def evaluate(net: Network, data, target: str, weights: np.ndarray | None = None,
     if target not in net:
         raise ValidationError(f"unknown target variable '{target}'")
     t = net.variables.index(target)
-    terms = Terms(net, memory_budget)
-    logp = terms.stats(codes, weights, want_counts=False).logp
+    logp = _log_likelihoods(Terms(net, memory_budget), codes, weights, memory_budget)
     rows = codes[:, t] >= 0
     if not rows.any():
         raise ValidationError(f"the target '{target}' is missing in every row")

@@ -101,6 +101,22 @@ def test_conditional_rows_with_a_zero_in_theta_agree_across_blocks(problem):
         np.testing.assert_allclose(y, x, rtol=0, atol=1e-12)
 
 
+def test_conditional_rows_built_per_call_give_the_kept_blocks_answers(problem):
+    net, codes, weights = problem
+    rng = np.random.default_rng(5)
+    theta = [rng.dirichlet(np.ones(net.cardinality(v)), net.family_shape(v)[:-1]) for v in net.variables]
+    terms = Terms(net, memory_budget=tiny_budget(net, cases=2))
+    terms.set_cpts(theta)
+    kept = ConditionalRows(terms, codes, weights, net.variables.index("D"))
+    built = ConditionalRows(terms, codes, weights, net.variables.index("D"), keep_x=False)
+    assert built.blocks is None and len(kept.blocks) > 1            # one block at a time, made at each call
+    for row_factor in (None, rng.uniform(0.5, 2.0, int((codes[:, net.variables.index("D")] >= 0).sum()))):
+        (la, ca), (lb, cb) = kept.evaluate(row_factor), built.evaluate(row_factor)
+        np.testing.assert_array_equal(lb, la)
+        for a, b in zip(ca, cb):
+            np.testing.assert_array_equal(b, a)
+
+
 def test_clgd_fits_the_same_network_with_a_tiny_budget(problem):
     net, codes, weights = problem
     a = make_learner("clgd", max_iter=5).fit(net, codes, weights, target="D")

@@ -25,11 +25,13 @@ def test_the_gram_matrices_give_every_pairs_weight(cond):
     np.testing.assert_allclose(fast, slow, rtol=1e-9, atol=1e-9)
 
 
-def test_missing_cells_small_data_and_the_budget_fall_back_to_the_loop():
-    codes, _, states = wide_categorical(100, 3, 40)
+def test_missing_cells_small_data_and_a_too_small_budget_fall_back_to_the_loop():
+    codes, _, states = wide_categorical(100, 3, 40, states=8)
     cards = [len(s) for s in states]
     assert pairwise.ll_weight_matrix(DataColumns(codes, cards), range(10), (40,)) is None        # few nodes
-    assert pairwise.ll_weight_matrix(DataColumns(codes, cards), range(40), (40,), memory_budget=1000) is None
+    # one attribute's 7 one-hot columns need 6 · 8 · 7² · 2 bytes for its own block
+    assert pairwise.ll_weight_matrix(DataColumns(codes, cards), range(40), (40,), memory_budget=4000) is None
+    assert pairwise.ll_weight_matrix(DataColumns(codes, cards), range(40), (40,), memory_budget=5000) is not None
     codes[0, 3] = -1
     assert pairwise.ll_weight_matrix(DataColumns(codes, cards), range(40), (40,)) is None
 

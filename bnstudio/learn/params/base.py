@@ -17,8 +17,9 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
-from bnstudio.learn.batches import fitting, spans
-from bnstudio.learn.params.suffstats import check_codes, family_counts, family_index, narrow_codes, one_hot_rows
+from bnstudio.learn.batches import fitting
+from bnstudio.learn.params.suffstats import (check_codes, family_counts, family_index, narrow_codes,
+                                             one_hot_blocks)
 from bnstudio.learn.params.terms import PreparedRows, Terms
 
 
@@ -148,8 +149,9 @@ class DataScorer:
     def __init__(self, net: Network, data: np.ndarray, weights: np.ndarray | None = None,
                  target: str | None = None, terms: Terms | None = None,
                  conditional: "ConditionalRows | None" = None, memory_budget: int = DEFAULT_MEMORY_BUDGET,
-                 counts: dict[str, np.ndarray] | None = None) -> None:
-        """``counts``: the family counts of ``data`` when already made (used only if every row is complete)."""
+                 counts: dict[str, np.ndarray] | None = None, keep_x: bool = True) -> None:
+        """``counts``: the family counts of ``data`` when already made (used only if every row is complete);
+        ``keep_x``: see :class:`ConditionalRows` (False when the scores are asked for once)."""
         self.codes, self.weights = check_codes(net, data, weights)
         self.terms = terms or Terms(net, memory_budget)
         complete = (self.codes >= 0).all(axis=1)
@@ -161,7 +163,8 @@ class DataScorer:
         self.complete = CountLogLikelihood([counts.get(v, np.zeros(0)) for v in net.variables])
         self.target = None if target is None else net.variables.index(target)
         if self.target is not None:
-            self.conditional = conditional or ConditionalRows(self.terms, self.codes, self.weights, self.target)
+            self.conditional = conditional or ConditionalRows(self.terms, self.codes, self.weights, self.target,
+                                                              keep_x)
 
     def nll(self, theta: list[np.ndarray] | None = None) -> float:
         """Mean negative log-likelihood per case."""
@@ -199,7 +202,10 @@ class ConditionalRows:
     residual rows sum to zero, so |T| − 1 sparse products each way suffice.
     """
 
-    def __init__(self, terms: Terms, codes: np.ndarray, weights: np.ndarray, target: int) -> None:
+    def __init__(self, terms: Terms, codes: np.ndarray, weights: np.ndarray, target: int,
+                 keep_x: bool = True) -> None:
+        """``keep_x``: keep X between calls (an optimiser's); else each call builds its blocks in turn, and
+        memory holds one block (a score computed once, on wide data)."""
         self.terms = terms
         observed = codes[:, target] >= 0
         self.codes, self.weights = (codes, weights) if observed.all() else (codes[observed], weights[observed])
@@ -219,22 +225,27 @@ class ConditionalRows:
         cols = np.ascontiguousarray(narrow_codes(fast_codes).T)
         # row n of X has one 1 per T-family, in that family's block of "rest" cells (every member but T);
         # L = flat log θ[perm] laid out (R × |T|), so perm also scatters Xᵀ-products back to CPT layout
-        rest_index, perm, offset = [], [], 0
+        rests, perm, offset = [], [], 0
         for k, fam in enumerate(terms.fams):
             if target not in fam.columns:
                 continue
-            rest = fam.without(target)
-            rest_index.append(offset + (family_index(fast_codes, rest, cols) if rest.columns else 0))
+            rests.append((fam.without(target), offset))
             order = np.moveaxis(np.arange(fam.size).reshape(fam.shape), fam.columns.index(target), -1)
             perm.append(terms.offsets[k] + order.ravel())
-            offset += rest.size
+            offset += rests[-1][0].size
         self._perm = np.concatenate(perm)
         self.width = offset
-        onehot = one_hot_rows(rest_index, len(fast_codes), offset)
-        # X in blocks of rows whose scores, exponentials and residuals fit the memory budget (one block usually)
-        size = fitting(8 * (3 * self.n_classes + 4), terms.engine.memory_budget)
-        self.blocks = [(part, onehot if size >= len(fast_codes) else onehot[part])
-                       for part in spans(len(fast_codes), size)]
+
+        def cells(part: slice) -> list[np.ndarray | int]:
+            return [start + (family_index(fast_codes[part], rest, cols[:, part]) if rest.columns else 0)
+                    for rest, start in rests]
+
+        # X in blocks of rows whose scores, exponentials and residuals, and while X is built its index
+        # arrays (int64 cells, int32 columns and indices per family), fit the memory budget
+        per_row = max(8 * (3 * self.n_classes + 4), 16 * len(rests))
+        size = fitting(per_row, terms.engine.memory_budget)
+        self._x = lambda: one_hot_blocks(cells, len(fast_codes), len(rests), offset, size)
+        self.blocks = list(self._x()) if keep_x else None
         slow = self.codes[~self.fast]
         hidden = slow.copy()
         hidden[:, target] = -1
@@ -275,7 +286,7 @@ class ConditionalRows:
             table = (stacked[:, 1:] - stacked[:, :1]).T.copy() if relative else stacked.T.copy()
             fast_logp, w_fast = np.empty(len(self.q)), w[self.fast]
             product = np.zeros((self.n_classes, self.width)) if want_counts else None
-            for part, block in self.blocks:     # each block's rows, their Xᵀ-products summed
+            for part, block in self.blocks or self._x():    # each block's rows, their Xᵀ-products summed
                 fast_logp[part] = self._block(block, self._scores(block, table, relative), self.q[part],
                                               w_fast[part] if want_counts else None, product)
             logp[self.fast] = fast_logp

@@ -75,7 +75,8 @@ def training_scores(net: Network, cpts: dict, counts: dict, data: np.ndarray, we
         with np.errstate(divide="ignore", invalid="ignore"):
             ll = sum(float(np.where(counts[v] > 0, counts[v] * np.log(cpts[v]), 0.0).sum()) for v in net.variables)
         return {"nll": -ll / weights.sum()}
-    return DataScorer(net, data, weights, target, counts=counts).scores([cpts[v] for v in net.variables])
+    scorer = DataScorer(net, data, weights, target, counts=counts, keep_x=False)    # scored once
+    return scorer.scores([cpts[v] for v in net.variables])
 
 
 def _one_shot(method: str, net: Network, cpts: dict, alpha: dict | None, data, weights, counts, target,

@@ -8,6 +8,7 @@ observed (Zhou §4.2.3; with data missing completely at random this is still a c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Iterator
 
 import numpy as np
 from scipy import sparse
@@ -156,13 +157,29 @@ def bootstrap_counts(idx: np.ndarray, bag_weights: np.ndarray, family: Family) -
     return flat.reshape((t,) + family.shape)
 
 
-def one_hot_rows(index: list[np.ndarray | int], n: int, width: int) -> sparse.csr_matrix:
+def one_hot_rows(index: list[np.ndarray | int], n: int, width: int, ones: np.ndarray | None = None
+                 ) -> sparse.csr_matrix:
     """X (n × width) with a 1 in column index[j][i] of row i for every j, built straight from CSR arrays
-    (the one-hot layout of the closed-form conditional likelihoods: one cell per family and row)."""
+    (the one-hot layout of the closed-form conditional likelihoods: one cell per family and row). ``ones``:
+    an array of at least n · len(index) ones whose first part becomes X's data (shared, not copied)."""
     per_row = len(index)
     index_type = np.int32 if max(n * per_row, width) < 2 ** 31 - 1 else np.int64
     columns = np.empty((per_row, n), index_type)            # filled by contiguous rows, then one transpose
     for j, cells in enumerate(index):
         columns[j] = cells
-    return sparse.csr_matrix((np.ones(columns.size), columns.T.ravel(),
-                              np.arange(0, n * per_row + 1, per_row, dtype=index_type)), shape=(n, width))
+    data = np.ones(columns.size) if ones is None else ones[:columns.size]
+    return sparse.csr_matrix((data, columns.T.ravel(), np.arange(0, n * per_row + 1, per_row, dtype=index_type)),
+                             shape=(n, width), copy=False)
+
+
+def one_hot_blocks(cells: Callable[[slice], list[np.ndarray | int]], n: int, per_row: int, width: int,
+                   size: int) -> Iterator[tuple[slice, sparse.csr_matrix]]:
+    """X (n × width, ``per_row`` ones a row) as CSR blocks of at most ``size`` rows, made one at a time: block
+    ``part`` from ``cells(part)`` (:func:`one_hot_rows`' index for those rows), so no index array spans every
+    row. The blocks share one array of ones as their data: kept together (``list(...)``), X costs its int32
+    column indices, 4 bytes per cell."""
+    size = max(1, min(int(size), n))
+    ones = np.ones(size * per_row)
+    for start in range(0, n, size):
+        part = slice(start, min(start + size, n))
+        yield part, one_hot_rows(cells(part), part.stop - part.start, width, ones)

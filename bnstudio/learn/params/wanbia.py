@@ -38,13 +38,14 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.batches import fitting, spans
+from bnstudio.learn.batches import fitting
 from bnstudio.learn.params.base import CountLogLikelihood, DataScorer, FitResult, resolve_l2, weighted_sum
 from bnstudio.learn.params.checks import MAX_L2, check_choice, check_memory_budget, check_number
 from bnstudio.learn.params.counting import check_prior, prior_counts
 from bnstudio.learn.params.floor import below_floor, floor_rows
 from bnstudio.learn.params.stopping import StopRule, StopRun, minimise
-from bnstudio.learn.params.suffstats import check_codes, families, family_counts, family_index, one_hot_rows
+from bnstudio.learn.params.suffstats import (check_codes, families, family_counts, family_index, narrow_codes,
+                                             one_hot_blocks)
 
 LEVELS = ("attribute", "attribute-value", "attribute-value-class", "parameter")
 
@@ -101,9 +102,9 @@ class WeightedCLL:
         self.row_weights, self.total, self.l2 = weights, weights.sum(), l2
         self.y = codes[:, t]
         self.tables: list[tuple[str, np.ndarray]] = []   # per class-containing family: weight id of every entry
-        logs, ids, rest_index = [], [], []
+        logs, ids, rests = [], [], []
         offset = rest_offset = 0
-        cols = np.ascontiguousarray(codes.T)
+        cols = np.ascontiguousarray(narrow_codes(codes).T)      # int8 for < 127 states
         missing = bool(self.y.min() < 0)
         for fam in families(net):
             if t not in fam.columns:
@@ -114,9 +115,8 @@ class WeightedCLL:
                 logs.append(np.moveaxis(np.log(theta[fam.var]), axis, 0).reshape(k, -1))
             ids.append(np.moveaxis(groups, axis, 0).reshape(k, -1))
             rest = fam.without(t)
-            cells = family_index(codes, rest, cols) if rest.columns else 0
-            missing = missing or bool(np.min(cells) < 0)
-            rest_index.append(rest_offset + cells)
+            missing = missing or any(bool(cols[c].min() < 0) for c in rest.columns)
+            rests.append((rest, rest_offset))
             self.tables.append((fam.var, groups))
             offset = int(groups.max()) + 1
             rest_offset += rest.size
@@ -126,10 +126,16 @@ class WeightedCLL:
         self.logs, self.ids = np.concatenate(logs, axis=1), np.concatenate(ids, axis=1)   # L, G: (|Y|, R)
         self.finite = bool(np.isfinite(self.logs).all())
         self.width = rest_offset
-        onehot = one_hot_rows(rest_index, len(codes), rest_offset)
-        # X in blocks of rows whose scores and residuals (|Y| per row, a few arrays) fit the memory budget
-        size = fitting(8 * (4 * k + 4), memory_budget)
-        self.blocks = [(part, onehot if size >= len(codes) else onehot[part]) for part in spans(len(codes), size)]
+
+        def cells(part: slice) -> list[np.ndarray | int]:
+            return [start + (family_index(codes[part], rest, cols[:, part]) if rest.columns else 0)
+                    for rest, start in rests]
+
+        # X in blocks of rows whose scores and residuals (|Y| per row, a few arrays), and while X is built its
+        # index arrays (int64 cells, int32 columns and indices per family), fit the memory budget
+        per_row = max(8 * (4 * k + 4), 16 * len(rests))
+        size = fitting(per_row, memory_budget)
+        self.blocks = list(one_hot_blocks(cells, len(codes), len(rests), rest_offset, size))
         self._last: tuple[bytes, float, np.ndarray] | None = None   # (w, mean −CLL, its gradient) last evaluated
 
     def score_table(self, w: np.ndarray) -> np.ndarray:

@@ -66,17 +66,16 @@ def _check_data(codes: np.ndarray, names: Sequence[str], states: Sequence[Sequen
         raise ValidationError(f"every cell of the data is missing ({codes.shape[0]} rows): nothing to learn from")
     if len(set(names)) != len(names):
         raise ValidationError("variable names must be distinct")
-    unseen = [n for n, seen in zip(names, (codes >= 0).any(axis=0)) if not seen]
+    unseen = [n for n, seen in zip(names, codes.max(axis=0) >= 0) if not seen]
     if unseen:
         more = f" and {len(unseen) - 5} more" if len(unseen) > 5 else ""
         raise ValidationError(f"no observed value for {', '.join(map(repr, unseen[:5]))}{more}: the data say "
                               "nothing about their arcs (leave those columns out)")
     cards = np.array([len(s) for s in states])
-    bad = (codes < -1) | (codes >= cards[None, :])
-    if bad.any():
-        row, col = np.argwhere(bad)[0]
+    if np.any(codes.min(axis=0) < -1) or np.any(codes.max(axis=0) >= cards):   # no table-sized mask unless bad
+        row, col = np.argwhere((codes < -1) | (codes >= cards[None, :]))[0]
         raise ValidationError(f"code {codes[row, col]} out of range for '{names[col]}' in row {row}")
-    return codes.astype(np.int64, copy=False)
+    return codes                      # any integer type: DataColumns keeps its own narrow copy
 
 
 def _check_options(algorithm: str, score: str, target: str | None, names: Sequence[str],
@@ -126,7 +125,7 @@ def _start_parents(start: Any, names: list[str], data: DataColumns, cons: Constr
     return [frozenset(p) for p in cons.with_required(parents)]
 
 
-def _network(names: list[str], states: Sequence[Sequence[str]], parents: list[frozenset[int]], codes: np.ndarray,
+def _network(names: list[str], states: Sequence[Sequence[str]], parents: list[frozenset[int]], data: DataColumns,
              prior: str | None, ess: float, name: str) -> Network:
     """The learned DAG with ML parameters (rows with the family observed; unseen rows uniform) or, with
     ``prior`` ('laplace' / 'bdeu'), mean-posterior parameters keeping the posterior counts as ``alpha``; either
@@ -139,7 +138,6 @@ def _network(names: list[str], states: Sequence[Sequence[str]], parents: list[fr
                                   f"parents); limit the parents with max_parents")
     families = [(v, list(states[j]), [names[i] for i in sorted(parents[j])], None) for j, v in enumerate(names)]
     net = build_network(families, name=name)
-    data = DataColumns(codes, [len(s) for s in states])
     cache = ScoreCache(data, data.cards, "ll")
     counts = {v: cache.counts(j, tuple(sorted(parents[j]))) for j, v in enumerate(names)}
     if prior is None:
@@ -226,7 +224,7 @@ def learn_structure(algorithm: str, codes: np.ndarray, names: Sequence[str], sta
         history = [{"iteration": 1, "score": value, "move": algorithm}]
         progress.report(1, {"score": value}, message=algorithm)
     progress.done()
-    net = _network(names, states, parents, codes, prior, ess, name)
+    net = _network(names, states, parents, data, prior, ess, name)
     arcs = [(names[i], names[j]) for j in range(len(names)) for i in sorted(parents[j])]
     return StructureResult(algorithm, arcs, float(value), history, time.perf_counter() - t0, net, score, settings)
 

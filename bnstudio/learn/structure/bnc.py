@@ -40,7 +40,7 @@ class ConditionalObjective:
     def __init__(self, data: DataColumns, target: int, mdl: bool = False) -> None:
         self.data, self.t, self.mdl = data, target, mdl
         self.r = int(data.cards[target])
-        self.y = data.columns[target]
+        self.y = data.columns[target].astype(np.int64)     # narrow codes: y · stride must not wrap
         self.weight = 0.5 * np.log(data.n_rows) if mdl else 0.0
         self.rows = np.arange(data.n_rows)
         self.pa: list[frozenset[int]] = []

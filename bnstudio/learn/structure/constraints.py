@@ -77,13 +77,15 @@ class Constraints:
                                         or max_parents < 0):
             raise ValidationError(f"max_parents must be a non-negative integer, got {max_parents!r}")
         v = len(names)
-        allowed = ~np.eye(v, dtype=bool)
+        allowed = np.ones((v, v), dtype=bool)
+        np.fill_diagonal(allowed, False)
         for i, j in forb:
             allowed[i, j] = False
         tier = _tier_of(tiers, index)
         rank = np.array([-1 if t is None else t for t in tier], dtype=np.int64)
         placed = rank >= 0
-        allowed &= ~(placed[:, None] & placed[None, :] & (rank[:, None] > rank[None, :]))
+        if placed.any():            # V × V temporaries only when there are tiers
+            allowed &= ~(placed[:, None] & placed[None, :] & (rank[:, None] > rank[None, :]))
         both = [f"{names[i]}->{names[j]}" for i, j in req if (i, j) in forb]
         if both:
             raise ValidationError(f"arcs both required and forbidden: {', '.join(both)}")

@@ -12,6 +12,11 @@
 * ``kdb`` (Sahami 1996): attributes ordered by I(X; C), highest first; each gets the class and the (up to)
   ``k`` earlier attributes with the highest I(X_i; X_j | C).
 
+**Wide data** (complete rows, ``ll`` weights, 32+ attributes): the weights come block by block from Gram
+matrices (:mod:`~bnstudio.learn.structure.pairwise`); with no constraint on the tree each block's maximum
+spanning forest is kept and the tree is the forest of their union (:mod:`~bnstudio.learn.structure.spanning`),
+and kdb keeps each attribute's best earlier partners, so neither holds the V × V matrix.
+
 Weights use the rows where the pair (and the class) is observed; with ``score`` bic / bdeu the weight is the
 penalised family gain, so weak edges drop out (K2 is not score-equivalent: its two directions are averaged).
 Constraints (:class:`Constraints`) are honoured: with forbidden arcs, tiers, required arcs or a root the tree
@@ -25,9 +30,11 @@ from typing import Iterable, Sequence
 import networkx as nx
 import numpy as np
 
+from bnstudio.learn.batches import spans
 from bnstudio.learn.structure.constraints import Constraints
-from bnstudio.learn.structure.pairwise import ll_weight_matrix
+from bnstudio.learn.structure.pairwise import PairwiseCMI, ll_weight_matrix
 from bnstudio.learn.structure.scores import DataColumns, family_score
+from bnstudio.learn.structure.spanning import best_earlier, streamed_forest
 
 
 def _table(data: DataColumns, variables: tuple[int, ...]) -> np.ndarray:
@@ -172,13 +179,36 @@ class Builder:
         return [frozenset(p) for p in self.parents]
 
 
+def _free(nodes: Sequence[int], cons: Constraints) -> bool:
+    """True when no constraint touches the arcs among ``nodes`` (no required arc, every arc allowed);
+    the allowed matrix is read in row blocks (no V × V temporary)."""
+    if cons.required:
+        return False
+    ids = np.asarray(nodes, dtype=np.int64)
+    allowed = sum(int(np.count_nonzero(cons.allowed[np.ix_(ids[part], ids)])) for part in spans(len(ids), 1024))
+    return allowed == len(ids) * (len(ids) - 1)
+
+
 def _tree(nodes: list[int], weights: np.ndarray, cons: Constraints, root: int | None,
           eps: float) -> list[tuple[int, int]]:
     """Kruskal + orientation when nothing constrains the tree arcs, else a constrained maximum branching."""
-    free = not cons.required and bool(cons.allowed[np.ix_(nodes, nodes)].sum() == len(nodes) * (len(nodes) - 1))
-    if free:
+    if _free(nodes, cons):
         return orient(nodes, kruskal(nodes, weights, eps), root)
     return branching(nodes, weights, cons, root, eps)
+
+
+def _tree_arcs(data: DataColumns, nodes: list[int], cond: tuple[int, ...], cons: Constraints, score: str,
+               ess: float, root: int | None) -> list[tuple[int, int]]:
+    """The tree's arcs; with ``ll`` weights on complete wide data and no constraint on the tree, the forest of
+    the weight blocks as they are made (:func:`~bnstudio.learn.structure.spanning.streamed_forest`: no
+    V × V matrix), else from the weight matrix."""
+    eps = _eps(score, data)
+    if score == "ll" and PairwiseCMI.applies(data, nodes, cond) and _free(nodes, cons):
+        pairs = PairwiseCMI(data, nodes, cond)
+        ids = pairs.nodes
+        blocks = ((ids[a], ids[b], weights, same) for a, b, weights, same in pairs.blocks())
+        return orient(nodes, streamed_forest(blocks, eps), root)
+    return _tree(nodes, weight_matrix(data, nodes, cond, score, ess), cons, root, eps)
 
 
 def chow_liu(data: DataColumns, cons: Constraints, score: str = "ll", ess: float = 1.0,
@@ -187,8 +217,7 @@ def chow_liu(data: DataColumns, cons: Constraints, score: str = "ll", ess: float
     nodes = list(range(data.n_vars))
     builder = Builder(cons)
     if cons.max_parents != 0:
-        weights = weight_matrix(data, nodes, (), score, ess)
-        for i, j in _tree(nodes, weights, cons, root, _eps(score, data)):
+        for i, j in _tree_arcs(data, nodes, (), cons, score, ess, root):
             builder.try_add(i, j)
     return builder.result()
 
@@ -210,9 +239,8 @@ def tan(data: DataColumns, cons: Constraints, target: int, score: str = "ll", es
     for x in attrs:
         builder.try_add(target, x)
     if cons.max_parents is None or cons.max_parents >= 2:
-        weights = weight_matrix(data, attrs, (target,), score, ess)
         root = attrs[0] if root is None and attrs else root
-        for i, j in _tree(attrs, weights, cons, root, _eps(score, data)):
+        for i, j in _tree_arcs(data, attrs, (target,), cons, score, ess, root):
             builder.try_add(i, j)
     return builder.result()
 
@@ -220,23 +248,59 @@ def tan(data: DataColumns, cons: Constraints, target: int, score: str = "ll", es
 def kdb(data: DataColumns, cons: Constraints, target: int, k: int = 1) -> list[frozenset[int]]:
     """Parent sets of the k-dependence Bayesian classifier (Sahami 1996; see the module docstring)."""
     attrs = [x for x in range(data.n_vars) if x != target]
-    relevance = {x: mutual_information(data, x, target) for x in attrs}
+    wide = PairwiseCMI(data, attrs, (target,)) if PairwiseCMI.applies(data, attrs, (target,)) else None
+    if wide is not None:                    # N · I on complete data: the same order as I
+        relevance = dict(zip(attrs, wide.relevance().tolist()))
+    else:
+        relevance = {x: mutual_information(data, x, target) for x in attrs}
     order = sorted(attrs, key=lambda x: (-relevance[x], x))
     builder = Builder(cons)
-    pairs = ll_weight_matrix(data, attrs, (target,)) if k else None    # N · I on complete data: same order
-    position = {x: p for p, x in enumerate(order)}
+    ranked = _earlier_ranking(data, attrs, order, target, k, wide, cons)
     for pos, x in enumerate(order):
         builder.try_add(target, x)
         if not k:
             continue
-        gain = (lambda y: pairs[x, y]) if pairs is not None else (lambda y: mutual_information(data, x, y, (target,)))
-        ranked = sorted(order[:pos], key=lambda y: (-gain(y), position[y]))
-        count = len(builder.parents[x] - {target})
-        for y in ranked:
-            if count >= k:
-                break
-            count += builder.try_add(y, x)
+        kept = ranked(x, pos, None)
+        count = _add_best(builder, x, target, kept, k)
+        if count < k and len(kept) < pos:          # constraints refused the kept candidates: rank them all
+            _add_best(builder, x, target, ranked(x, pos, pos), k)
     return builder.result()
+
+
+def _add_best(builder: Builder, x: int, target: int, ranked: list[int], k: int) -> int:
+    """Add y -> x for the ranked candidates y in turn until x has ``k`` attribute parents; that count."""
+    count = len(builder.parents[x] - {target})
+    for y in ranked:
+        if count >= k:
+            break
+        count += builder.try_add(y, x)
+    return count
+
+
+def _earlier_ranking(data: DataColumns, attrs: list[int], order: list[int], target: int, k: int,
+                     wide: PairwiseCMI | None, cons: Constraints):
+    """ranked(x, pos, limit): the attributes before x in ``order``, by I(X; Y | C) highest first (ties: earlier
+    first) — the best few kept from the weight blocks when ``limit`` is None on wide data, else all of them."""
+    position = {x: p for p, x in enumerate(order)}
+    if wide is None or not k:
+        def gain(x: int, y: int) -> float:
+            return mutual_information(data, x, y, (target,))
+
+        return lambda x, pos, limit: sorted(order[:pos], key=lambda y: (-gain(x, y), position[y]))
+    ids = wide.nodes
+    place = np.array([position[int(v)] for v in ids])
+    keep = k if _free(attrs, cons) and cons.max_parents is None else k + 8
+    partner, _ = best_earlier(wide.blocks(), place, keep)
+    at = {int(v): p for p, v in enumerate(ids)}
+
+    def ranked(x: int, pos: int, limit: int | None) -> list[int]:
+        if limit is None:
+            return [int(ids[q]) for q in partner[at[x]] if q >= 0]
+        earlier = np.array([at[y] for y in order[:pos]], dtype=np.int64)
+        gains = wide.against(at[x], earlier)
+        return [order[p] for p in np.lexsort((np.arange(pos), -gains))]
+
+    return ranked
 
 
 def _eps(score: str, data: DataColumns) -> float:
