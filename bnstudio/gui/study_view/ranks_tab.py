@@ -51,17 +51,14 @@ class RanksTab(QWidget):
         self.note.setWordWrap(True)
         self.table.setHorizontalHeaderLabels(RANKS_HEAD)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.setWordWrap(True)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(RANKS_HEAD.index("average rank, best first (Holm p vs baseline)"),
-                                    QHeaderView.Stretch)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.setWordWrap(False)         # one line a test; a long ranks cell scrolls sideways
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         split = QSplitter(Qt.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.diagrams)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 2)          # room for a few tests' rows above the diagrams
+        split.setStretchFactor(1, 3)
+        split.setSizes([280, 420])
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)
         layout.addWidget(split, 1)
