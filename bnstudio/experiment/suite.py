@@ -21,6 +21,11 @@
   with its default L2 toward the mp start and as plain logistic regression (``lr``: L2 toward β = 0, i.e.
   scikit-learn's LogisticRegression with C = 0.2, docs/learning.md), 5-fold cross-validation; the report draws
   held-out error against training rows.
+* ``defaults`` — the evidence for clgd's default L2 (:func:`defaults_suite`: 24 data sets, NB and TAN, ``mp``
+  against clgd with L2 = c / N for c = 0, 1, 10 and c chosen on the training rows), its protocol and decision rule
+  written down before it ran (docs/experiments.md, "Choosing clgd's default"); ``defaults-seeds`` repeats it over
+  seeds 0, 1 and 2.
+* ``zhou`` — Zhou's protocol on four Table 4-2 rows (:func:`zhou_suite`).
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from bnstudio.experiment.runner import plan, run_study
 from bnstudio.experiment.scores import classification_scores
 from bnstudio.experiment.spec import MethodSpec, load_study, study_from_dict
 from bnstudio.experiment.store import StudyStore
-from bnstudio.experiment.suite import DEFAULTS_L2_SCALES, defaults_suite
+from bnstudio.experiment.suite import DEFAULTS_L2_SCALES, defaults_suite, suite
 from bnstudio.learn.params import make_learner
 from bnstudio.learn.structure.api import learn_structure
 from tests.experiment.helpers import write_study
@@ -118,3 +118,9 @@ def test_the_defaults_suite_is_24_data_sets_of_100_to_5000_rows_and_five_rules()
     assert [m.label for m in study.methods] == ["mp", "clgd-c0", "clgd-c1", "clgd-c10", "clgd-auto"]
     assert study.methods[-1].l2_choices == DEFAULTS_L2_SCALES and study.baseline == "mp"
     assert all(Path(spec.source).is_file() for spec in study.datasets if spec.kind != "generator")
+
+
+def test_defaults_seeds_is_the_same_study_over_three_seeds():
+    once, thrice = suite("defaults"), suite("defaults-seeds")
+    assert (once.name, once.seeds, thrice.name, thrice.seeds) == ("defaults", [0], "defaults-seeds", [0, 1, 2])
+    assert thrice.datasets == once.datasets and thrice.methods == once.methods
