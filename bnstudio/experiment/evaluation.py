@@ -134,7 +134,10 @@ def chosen_l2_scale(net: Network, codes: np.ndarray, target: str | None, method:
     other 25%, ties broken by the higher conditional log-likelihood, then by the larger c (the stronger pull
     toward the generative start). Cost: one fit per choice on 3/4 of the rows, before the refit."""
     from bnstudio.data.split import train_test_indices
+    from bnstudio.errors import ValidationError
 
+    if target is None:
+        raise ValidationError("l2_choices picks c by held-out error: it needs a classification study's target")
     keep, held = train_test_indices(len(codes), INNER_HOLDOUT, seed)
     best: tuple[float, float, float] | None = None
     for c in method["l2_choices"]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bnstudio.data.split import train_test_indices
-from bnstudio.errors import FormatError
+from bnstudio.errors import FormatError, ValidationError
 from bnstudio.experiment.evaluation import INNER_HOLDOUT, chosen_l2_scale, derived_seed, split_rows
 from bnstudio.experiment.executors import SerialExecutor
 from bnstudio.experiment.runner import plan, run_study
@@ -124,3 +124,10 @@ def test_defaults_seeds_is_the_same_study_over_three_seeds():
     once, thrice = suite("defaults"), suite("defaults-seeds")
     assert (once.name, once.seeds, thrice.name, thrice.seeds) == ("defaults", [0], "defaults-seeds", [0, 1, 2])
     assert thrice.datasets == once.datasets and thrice.methods == once.methods
+
+
+def test_l2_choices_without_a_target_is_one_line(rules_store):
+    path, _ = rules_store
+    data, task, train, _, net = _fold(path, 0)
+    with pytest.raises(ValidationError, match="l2_choices picks c by held-out error: it needs"):
+        chosen_l2_scale(net, data.codes[train], None, task.spec["method"], {}, 0)
