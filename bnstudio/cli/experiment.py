@@ -13,7 +13,8 @@ from bnstudio.cli import options as opt
 from bnstudio.cli.common import print_json
 from bnstudio.errors import ValidationError
 
-SUITES = ("papers", "singh-bagging", "ng-jordan")    # bnstudio.experiment.suite.SUITES (kept light here for --help)
+# bnstudio.experiment.suite.SUITES (kept light here for --help)
+SUITES = ("papers", "singh-bagging", "ng-jordan", "defaults", "defaults-seeds", "zhou")
 BAR = 28
 
 
@@ -22,7 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("study", nargs="?", type=opt.path, help="study file (.toml); results go to STUDY.sqlite")
     parser.add_argument("--suite", choices=SUITES, help="a built-in study instead of a file (papers: 8 data sets x "
                         "NB/TAN/KDB-1 x ml/mp/clgd/wanbia; singh-bagging: MP vs bagged MP on ALARM queries; "
-                        "ng-jordan: NB mp vs clgd learning curve on wide 0/1 data)")
+                        "ng-jordan: NB mp vs clgd learning curve on wide 0/1 data; defaults: 24 data sets, "
+                        "the evidence for clgd's L2 (defaults-seeds: over 3 seeds); zhou: Zhou's protocol "
+                        "on four Table 4-2 rows)")
     parser.add_argument("--store", type=opt.path, help="the SQLite results file (default: next to the study "
                         "file; SUITE.sqlite in the current folder for a suite)")
     where = parser.add_mutually_exclusive_group()

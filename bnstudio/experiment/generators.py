@@ -43,6 +43,15 @@ def corral(rows: int, seed: int | None) -> Generated:
     return np.column_stack([bits, correlated, label]).astype(np.int64), names, [BINARY] * len(names)
 
 
+def parity_2_10(rows: int, seed: int | None) -> Generated:
+    """(codes, names, states) of ``rows`` seeded rows of a parity concept: ten uniform bits A0..A9, the class is
+    A0 XOR A1 (A2..A9 irrelevant). Each bit alone says nothing of the class, so NB cannot learn it at all, while
+    a TAN with the arc A0 → A1 (or back) can represent it exactly."""
+    bits = np.random.default_rng(seed).integers(0, 2, (rows, 10))
+    names = [f"A{k}" for k in range(10)] + ["Class"]
+    return np.column_stack([bits, bits[:, 0] ^ bits[:, 1]]).astype(np.int64), names, [BINARY] * len(names)
+
+
 WIDE_CONCEPT_SEED = 29     # the wide-binary distribution is fixed: data sets of any size sample the same one
 
 
@@ -96,4 +105,5 @@ def wide_categorical(rows: int, seed: int | None, attributes: int, states: int =
 
 #: generator name -> function(rows, seed); every generator's class column is ``Class``
 GENERATORS: dict[str, Callable[[int, int | None], Generated]] = {"mofn-3-7-10": mofn_3_7_10, "corral": corral,
+                                                                 "parity-2-10": parity_2_10,
                                                                  "wide-binary": wide_binary}

@@ -8,6 +8,8 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
+from bnstudio.experiment.ranks import ranks_text
+
 STYLE = """body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}
 table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #ccc;padding:3px 7px;white-space:nowrap;
 text-align:right}th{background:#f1f4f8}td:first-child,th:first-child{text-align:left}.best{font-weight:bold;
@@ -125,11 +127,9 @@ def _friedman(tests: Sequence[dict[str, Any]]) -> str:
            "<th>χ²<sub>F</sub></th><th>p</th><th>F<sub>F</sub></th><th>p</th><th>CD (α = 0.05)</th>"
            "<th>average rank (Holm p vs baseline)</th><th>left out (partial)</th></tr>"]
     for t in tests:
-        ranks = "; ".join(f"{m} {r:.2f}" + (f" ({t['holm_p'][m]:.3g})" if m in t["holm_p"] else " (baseline)")
-                          for r, m in sorted(zip(t["average_ranks"], t["methods"])))
         values = (t["structure"], t["metric"], t["n"], _number(t["chi2"]), _number(t["p"]),
                   _number(t["iman_davenport"]), _number(t["iman_davenport_p"]), _number(t["critical_difference"]),
-                  ranks, t["left_out"])
+                  ranks_text(t), t["left_out"])
         out.append("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in values) + "</tr>")
     return "".join(out) + "</table>"
 

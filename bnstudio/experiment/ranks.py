@@ -117,6 +117,12 @@ def rank_test(values: np.ndarray, methods: Sequence[str], baseline: str, metric:
                     left_out, alpha)
 
 
+def ranks_text(test: dict[str, Any]) -> str:
+    """A rank test's methods from best to worst as "name rank (Holm p)", "(baseline)" for the baseline."""
+    return "; ".join(f"{m} {r:.2f}" + (f" ({test['holm_p'][m]:.3g})" if m in test["holm_p"] else " (baseline)")
+                     for r, m in sorted(zip(test["average_ranks"], test["methods"])))
+
+
 def rank_tests(table: dict[tuple[str, str, str], Any], datasets: Sequence[str], structures: Sequence[str],
                methods: Sequence[str], baseline: str, metric: str, higher_is_better: bool) -> list[RankTest]:
     """A :func:`rank_test` per structure over the data sets where every method's cell (a

@@ -45,7 +45,7 @@ METRICS = ("error", "cll", "ll", "brier", "auc", "ae", "se", "time", "iterations
 DEFAULT_METRICS = ("error", "cll", "ll", "brier", "auc", "time", "iterations")
 #: what a query study reports: the squared error of each answer against the true network's (Singh §4.6)
 QUERY_METRICS = ("mse", "time", "iterations")
-GENERATORS = ("mofn-3-7-10", "corral", "wide-binary")
+GENERATORS = ("mofn-3-7-10", "corral", "parity-2-10", "wide-binary")
 DISCRETISATIONS = ("mdl", "equal-width", "equal-frequency")
 MAX_FOLDS = 1000
 MAX_REPLICATES = 100_000
@@ -90,16 +90,28 @@ class StructureSpec:
 
 @dataclass(frozen=True)
 class MethodSpec:
-    """A parameter learner ``method`` with its ``options``; ``validation``: held-out share for early stopping."""
+    """A parameter learner ``method`` with its ``options``; ``validation``: held-out share for early stopping.
+
+    Penalties that follow each fold's training size N (``clgd``, ``wanbia``): ``l2_scale`` = c sets the option
+    ``l2`` to c / N; ``l2_choices`` = (c₁, c₂, ...) picks c on an inner hold-out of the training rows
+    (:data:`~bnstudio.experiment.evaluation.INNER_HOLDOUT`, lowest error, then highest CLL) and refits on all of
+    them with c / N — never looking at the test fold."""
 
     label: str
     method: str
     options: Mapping[str, Any] = field(default_factory=dict)
     validation: float | None = None
+    l2_scale: float | None = None
+    l2_choices: tuple[float, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "method": self.method, "options": dict(self.options),
-                "validation": self.validation}
+        out = {"label": self.label, "method": self.method, "options": dict(self.options),
+               "validation": self.validation}
+        if self.l2_scale is not None:        # only when set: the keys of studies without them do not change
+            out["l2_scale"] = self.l2_scale
+        if self.l2_choices is not None:
+            out["l2_choices"] = list(self.l2_choices)
+        return out
 
 
 @dataclass(frozen=True)
@@ -394,7 +406,7 @@ def _structure_options() -> set[str]:
 def _method(r: _Reader, where: str, item: Any) -> MethodSpec:
     if isinstance(item, str):
         item = {"method": item}
-    spec = r.table(where, item, {"label", "method", "options", "validation"})
+    spec = r.table(where, item, {"label", "method", "options", "validation", "l2_scale", "l2_choices"})
     method = r.text(f"{where}.method", spec.get("method"))
     options = dict(r.table(f"{where}.options", spec.get("options", {}), _any_key(spec.get("options", {}))))
     if method == "m-bagged-mp":     # Singh's m-bagging: bags of floor(sqrt(n)) rows
@@ -407,8 +419,30 @@ def _method(r: _Reader, where: str, item: Any) -> MethodSpec:
     if validation is not None and (isinstance(validation, bool) or not isinstance(validation, (int, float))
                                    or not 0 < validation < 1):
         raise r.fail(f"{where}.validation", f"must be a number strictly between 0 and 1, got {shown(validation)}")
+    scale, choices = _l2_rule(r, where, spec, method, options)
     return MethodSpec(r.text(f"{where}.label", spec.get("label", method)), method, options,
-                      None if validation is None else float(validation))
+                      None if validation is None else float(validation), scale, choices)
+
+
+def _l2_scale_value(r: _Reader, where: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1e12:
+        raise r.fail(where, f"must be a number in [0, 1e12], got {shown(value)}")
+    return float(value)
+
+
+def _l2_rule(r: _Reader, where: str, spec: Mapping[str, Any], method: str,
+             options: Mapping[str, Any]) -> tuple[float | None, tuple[float, ...] | None]:
+    """``l2_scale`` (c: l2 = c / N) or ``l2_choices`` (c picked on an inner hold-out), for penalised methods."""
+    if "l2_scale" not in spec and "l2_choices" not in spec:
+        return None, None
+    if method not in ("clgd", "lgd", "wanbia"):
+        raise r.fail(where, f"l2_scale and l2_choices apply to clgd, lgd and wanbia, not '{method}'")
+    if "l2" in options or ("l2_scale" in spec and "l2_choices" in spec):
+        raise r.fail(where, "give one of options.l2, l2_scale and l2_choices")
+    if "l2_scale" in spec:
+        return _l2_scale_value(r, f"{where}.l2_scale", spec["l2_scale"]), None
+    listed = _list(r, f"{where}.l2_choices", spec["l2_choices"], 20)
+    return None, tuple(_l2_scale_value(r, f"{where}.l2_choices[{k}]", c) for k, c in enumerate(listed))
 
 
 def _any_key(value: Any) -> set[str]:

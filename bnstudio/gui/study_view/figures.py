@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPixmap, QResizeEvent
+from PySide6.QtGui import QPixmap, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 WIDTH = 420      # pixels per figure
@@ -58,6 +58,10 @@ class FigureGrid(QScrollArea):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
+        self._place(self.columns_for(self.viewport().width()))
+
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override: filled while hidden (another tab), laid out now
+        super().showEvent(event)
         self._place(self.columns_for(self.viewport().width()))
 
 

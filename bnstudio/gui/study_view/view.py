@@ -1,5 +1,6 @@
 """The study view: a read-only window on a study file — progress, the Table 4-2 tables per metric, the
-comparisons with the baseline, the figures — refreshed while the study runs. Reading the file and drawing the
+comparisons with the baseline, the Friedman / Nemenyi / Holm rank tests with their critical-difference diagrams,
+the figures — refreshed while the study runs. Reading the file and drawing the
 figures is a Qt-free job on :class:`~bnstudio.gui.job_slot.JobSlot` (docs/gui.md "Threads"); a double-click on
 a table cell (or Open Fitted Network) rebuilds the chosen run's fitted network from the store and emits it."""
 from __future__ import annotations
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.study_view.figures import FigureGrid
+from bnstudio.gui.study_view.ranks_tab import RanksTab, is_cd_figure
 from bnstudio.gui.study_view.snapshot import StudySnapshot, fitted_network, load_snapshot
 from bnstudio.gui.study_view.table_model import StudyTableModel
 
@@ -53,6 +55,7 @@ class StudyView(QWidget):
         self.model = StudyTableModel(self)
         self.table = QTableView()
         self.comparisons = QTableWidget(0, len(COMPARISON_HEAD))
+        self.ranks = RanksTab()
         self.figures = FigureGrid()
         self.tabs = QTabWidget()
         self._compose()
@@ -94,6 +97,7 @@ class StudyView(QWidget):
         self.comparisons.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.tabs.addTab(tables, "Tables")
         self.tabs.addTab(self.comparisons, "Comparisons")
+        self.tabs.addTab(self.ranks, "Ranks")
         self.tabs.addTab(self.figures, "Figures")
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
@@ -137,7 +141,8 @@ class StudyView(QWidget):
             self.metric_box.setCurrentText(metric)
         self._show_metric(self.metric_box.currentText())
         self._show_comparisons(snapshot)
-        self.figures.set_figures(snapshot.figures)
+        self.ranks.show_tests(snapshot.document.get("friedman", []), snapshot.figures)
+        self.figures.set_figures([(title, png) for title, png in snapshot.figures if not is_cd_figure(png)])
         if snapshot.running and not self.timer.isActive():
             self.timer.start()
         elif not snapshot.running:
