@@ -65,7 +65,10 @@ class DaskExecutor:
             self.cluster = distributed.LocalCluster(n_workers=self.local_workers, threads_per_worker=1,
                                                     processes=True, dashboard_address=None,
                                                     local_directory=self.scratch,
-                                                    scheduler_kwargs={"local_directory": self.scratch})
+                                                    # The scheduler's HTTP server binds 8787 even without a
+                                                    # dashboard and warns when another cluster holds it: port 0.
+                                                    scheduler_kwargs={"local_directory": self.scratch,
+                                                                      "dashboard_address": "127.0.0.1:0"})
             self.client = distributed.Client(self.cluster)
         else:
             try:
