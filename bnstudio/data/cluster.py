@@ -1,0 +1,104 @@
+"""Sufficient statistics on a Dask cluster: every piece of a table (:mod:`bnstudio.data.parts`) is read, aligned
+and reduced to its statistics on a worker; the driver only sums the results as they arrive (one at a time), so
+its memory is the size of the statistics, not of the data.
+
+The cluster is an existing scheduler (``tcp://HOST:PORT``) or a :class:`distributed.LocalCluster` of worker
+processes started here (the optional extra ``pip install 'bnstudio[cluster]'``); only this module imports dask.
+The network is sent to the workers once per run; each call's arguments (e.g. EM's current parameters) once
+per call.
+"""
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+from typing import Any, Callable
+
+from bnstudio.core.network import Network
+from bnstudio.data.parts import DataParts, Piece, add_results, piece_result
+from bnstudio.errors import Cancelled, FormatError, ValidationError
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ValidationError("computing on a Dask cluster needs the optional dependency: "
+                              "pip install 'bnstudio[cluster]'") from None
+    return distributed
+
+
+def _run_piece(parts: DataParts, piece: Piece, net: Network, task: Callable[..., tuple], args: tuple) -> tuple:
+    return piece_result(parts, piece, net, task, args)
+
+
+class DaskRunner:
+    """Reduce pieces on the cluster at ``scheduler``, or on a new local cluster of ``local_workers`` processes
+    (one thread each). A context manager: leaving it closes the client and any cluster started here."""
+
+    def __init__(self, scheduler: str | None = None, local_workers: int | None = None) -> None:
+        if (scheduler is None) == (local_workers is None):
+            raise ValidationError("give either a scheduler address or a number of local Dask workers")
+        if local_workers is not None and local_workers < 1:
+            raise ValidationError(f"local Dask workers must be at least 1, got {local_workers}")
+        distributed = _distributed()
+        self._closing = contextlib.ExitStack()      # closed in reverse: client, cluster, scratch folder
+        try:
+            self._start(distributed, scheduler, local_workers)
+        except BaseException:
+            self._closing.close()
+            raise
+        self._sent: dict[int, tuple[Network, Any]] = {}
+
+    def _start(self, distributed: Any, scheduler: str | None, local_workers: int | None) -> None:
+        if local_workers is not None:
+            scratch = tempfile.mkdtemp(prefix="bnstudio-dask-")
+            self._closing.callback(shutil.rmtree, scratch, ignore_errors=True)
+            cluster = distributed.LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
+                                               dashboard_address=None, local_directory=scratch,
+                                               scheduler_kwargs={"local_directory": scratch})
+            self._closing.callback(cluster.close)
+            self.client = distributed.Client(cluster)
+        else:
+            try:
+                self.client = distributed.Client(scheduler, timeout=30)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise ValidationError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        self._closing.callback(self.client.close)
+
+    def __enter__(self) -> "DaskRunner":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def map_reduce(self, parts: DataParts, net: Network, task: Callable[..., tuple], args: tuple,
+                   cancelled: Callable[[], bool] | None) -> tuple:
+        """Σ over ``parts.pieces`` of ``task(net, codes, *args)``, each piece on a worker (see the module)."""
+        distributed = _distributed()
+        sent = self._sent.get(id(net))
+        if sent is None or sent[0] is not net:
+            sent = self._sent[id(net)] = (net, self.client.scatter(net, broadcast=True))
+        remote_net = sent[1]
+        remote_parts = self.client.scatter(parts, broadcast=True)
+        remote_args = self.client.scatter(args, broadcast=True) if args else args
+        futures = [self.client.submit(_run_piece, remote_parts, piece, remote_net, task, remote_args, pure=False)
+                   for piece in parts.pieces]
+        total = None
+        try:
+            for future in distributed.as_completed(futures):
+                total = add_results(total, future.result())
+                future.release()
+                if cancelled is not None and cancelled():
+                    raise Cancelled(f"stopped while reading {parts.source} on the cluster")
+        except BaseException:
+            self.client.cancel(futures)
+            raise
+        if total is None:
+            raise FormatError("the data have no rows", path=parts.source)
+        return total
+
+    def close(self) -> None:
+        """Close the client and any cluster started here, and remove its scratch folder."""
+        self._closing.close()
+        self._sent.clear()
