@@ -78,10 +78,9 @@ class DaskRunner:
         distributed = _distributed()
         sent = self._sent.get(id(net))
         if sent is None or sent[0] is not net:
-            sent = self._sent[id(net)] = (net, self.client.scatter(net, broadcast=True))
+            sent = self._sent[id(net)] = (net, self._send(net))
         remote_net = sent[1]
-        remote_parts = self.client.scatter(parts, broadcast=True)
-        remote_args = self.client.scatter(args, broadcast=True) if args else args
+        remote_parts, remote_args = self._send(parts), self._send(args)
         futures = [self.client.submit(_run_piece, remote_parts, piece, remote_net, task, remote_args, pure=False)
                    for piece in parts.pieces]
         total = None
@@ -97,6 +96,11 @@ class DaskRunner:
         if total is None:
             raise FormatError("the data have no rows", path=parts.source)
         return total
+
+    def _send(self, value: Any) -> Any:
+        """``value`` on every worker, as one future under a key of its own (content-hashed keys shared by two
+        calls could be released by the first while the second still needs them)."""
+        return self.client.scatter([value], broadcast=True, hash=False)[0]
 
     def close(self) -> None:
         """Close the client and any cluster started here, and remove its scratch folder."""
