@@ -181,3 +181,16 @@ def test_local_dask_cluster_gives_the_in_memory_fit(alarm):
             reference = make_learner(method, **options).fit(net, codes)
             ours = make_learner(method, **options).fit(net, parts)
             assert_same_fit(ours, reference, net, tol=1e-9)
+
+
+@pytest.mark.parametrize("score", ["bic", "bdeu", "k2", "ll"])
+def test_structure_score_from_pieces_equals_the_score_cache(alarm, score):
+    from bnstudio.learn.params.streamed import structure_score
+    from bnstudio.learn.structure.scores import ScoreCache
+
+    net, codes, folder = alarm
+    cache = ScoreCache(codes, [net.cardinality(v) for v in net.variables], score, ess=3.0)
+    column = {v: j for j, v in enumerate(net.variables)}
+    expected = cache.total([[column[p] for p in net.parents(v)] for v in net.variables])
+    for name, parts in sources(folder).items():
+        assert structure_score(net, parts, score, ess=3.0) == pytest.approx(expected, rel=1e-12), name

@@ -157,6 +157,25 @@ def fit_streamed(learner: Any, net: Network, parts: Any, target: str | None, val
     return one_shot(learner.name, net, cpts, alpha, scores, validation, reporter, settings, start)
 
 
+def structure_score(net: Network, parts: Any, score: str = "bic", ess: float = 1.0,
+                    reporter: Reporter | None = None) -> float:
+    """The decomposable score Σ_i Score(X_i | Pa_i) of ``net``'s DAG on a table read a piece at a time: the
+    family counts of every piece summed (one pass), each family term as
+    :class:`~bnstudio.learn.structure.scores.ScoreCache` gives it on the rows in memory (counted where the
+    family is observed, rescaled to all rows)."""
+    from bnstudio.learn.structure.scores import check_score, rescaled_family_score
+
+    check_score(score, ess)
+    parts.check_columns(net)
+    flat, rows, _, observed = parts.map_reduce(net, count_task, (), cancel_check(reporter))
+    _check_rows(rows, observed.sum())
+    total = 0.0
+    for v, counts in split_flat(net, flat).items():
+        table = counts.reshape(-1, net.cardinality(v))
+        total += rescaled_family_score(table, table.shape[0], rows, score, ess)
+    return total
+
+
 class StreamedEStep:
     """EM's E-step over every piece: ``(Σ log p(e_n), expected counts per family, rows)`` at θ."""
 
