@@ -74,14 +74,21 @@ def child_fit(kind: str, folder: str, method: str, out: str, workers: str) -> di
 
 
 def child_process(*command: str) -> dict:
-    """Run ``command`` as a whole process; its wall time and peak RSS (it is this child's only child)."""
+    """Run ``command`` as a whole process from this small one: its wall time and peak RSS (it is this child's
+    only child), updated by the JSON object on its last output line if it prints one.
+
+    Linux keeps a process's peak RSS across fork and exec, so a child forked from the benchmark's driver (large
+    after writing the data) would report at least the driver's size: every measured process starts here."""
     import resource
     start = time.perf_counter()
-    done = subprocess.run(list(command), capture_output=True, text=True)
+    done = subprocess.run(list(command), capture_output=True, text=True, cwd=HERE,
+                          env={**os.environ, "PYTHONPATH": str(HERE)})
     if done.returncode:
         return {"error": (done.stderr.strip().splitlines() or ["?"])[-1]}
+    lines = done.stdout.strip().splitlines()
+    own = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
     return {"seconds": time.perf_counter() - start,
-            "peak_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+            "peak_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, **own}
 
 
 def child_csv_in_memory(csv: str) -> dict:
@@ -154,7 +161,8 @@ def fits(folder: Path, method: str, workers: int, in_memory: bool, tmp: Path) ->
     results, files = {}, {}
     for kind in runs:
         files[kind] = str(tmp / f"{method}-{kind}.npz")
-        results[kind] = run_child(__file__, "fit", kind, str(folder), method, files[kind], str(workers))
+        results[kind] = run_child(__file__, "process", sys.executable, __file__, "--child", "fit", kind, str(folder),
+                                  method, files[kind], str(workers))
     reference = results.get("memory") or results["streamed"]
     names = {"memory": "in memory (parts read, then fit)", "streamed": "streamed, one process",
              "cluster": f"LocalCluster of {workers} workers (driver)"}

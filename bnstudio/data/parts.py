@@ -139,10 +139,11 @@ def add_results(total: tuple | None, result: tuple | None) -> tuple | None:
 # ---------------------------------------------------------------------------------------------- listing
 def open_parts(path: str | os.PathLike, *, chunk_bytes: int = DEFAULT_CHUNK_BYTES,
                chunk_rows: int = DEFAULT_CHUNK_ROWS, missing: Sequence[str] = DEFAULT_MISSING,
-               state_order: dict | None = None) -> DataParts:
+               state_order: dict | None = None, runner: Any = None) -> DataParts:
     """The pieces of a Parquet or CSV file, or of a folder of them (its files ending in .parquet, .csv,
     .tsv, .tab or .txt, in name order; names starting with ``.`` or ``_`` are skipped, as Spark and Dask
-    write them). Only headers and line breaks are read here.
+    write them). Only headers and line breaks are read here. ``runner``: compute on a cluster
+    (:class:`~bnstudio.data.cluster.DaskRunner`) instead of this process.
 
     Raises :class:`FormatError` naming the path: no such file, a folder without parts, an unknown extension,
     a Parquet file without pyarrow (naming the ``parquet`` extra).
@@ -168,7 +169,7 @@ def open_parts(path: str | os.PathLike, *, chunk_bytes: int = DEFAULT_CHUNK_BYTE
         pieces += found
         columns.update(dict.fromkeys(names))
     return DataParts(str(path), pieces, list(columns), tuple(missing), dict(state_order or {}) or None,
-                     max(int(chunk_rows), 1))
+                     max(int(chunk_rows), 1), runner)
 
 
 def with_runner(parts: DataParts, runner: Any) -> DataParts:
