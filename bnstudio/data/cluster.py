@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tempfile
+import warnings
 from typing import Any, Callable
 
 from bnstudio.core.network import Network
@@ -64,7 +65,10 @@ class DaskRunner:
         if local_workers is not None:
             scratch = tempfile.mkdtemp(prefix="bnstudio-dask-")
             self._closing.callback(shutil.rmtree, scratch, ignore_errors=True)
-            with _adaptive_malloc():
+            with _adaptive_malloc(), warnings.catch_warnings():
+                # the scheduler's HTTP server probes ports (e.g. "Port 8787 is already in use"): not the user's business
+                warnings.simplefilter("ignore", UserWarning)
+                warnings.simplefilter("ignore", ResourceWarning)
                 cluster = distributed.LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
                                                    dashboard_address=None, local_directory=scratch,
                                                    scheduler_kwargs={"local_directory": scratch})
