@@ -126,15 +126,17 @@ def read_table(path: PathLike, **options) -> Dataset:
     """Read any supported table, dispatching on the extension.
 
     ``.csv .txt .tsv .tab`` use :func:`read_csv` (``options`` are passed on); ``.xlsx``/``.xlsm`` need the
-    optional package openpyxl and ``.parquet`` needs pyarrow (neither is a dependency of BN Studio). For those,
-    ``options`` may hold ``missing`` and ``state_order``.
+    optional package openpyxl, ``.parquet`` and Arrow files (``.arrow``, ``.feather``: the Arrow IPC file format)
+    need pyarrow (neither is a dependency of BN Studio). For those, ``options`` may hold ``missing`` and
+    ``state_order``.
     """
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix in TEXT_SUFFIXES:
         return read_csv(path, **options)
     readers = {".xlsx": ("openpyxl", _read_excel), ".xlsm": ("openpyxl", _read_excel),
-               ".parquet": ("pyarrow", _read_parquet)}
+               ".parquet": ("pyarrow", _read_parquet), ".arrow": ("pyarrow", _read_arrow),
+               ".feather": ("pyarrow", _read_arrow)}
     if suffix not in readers:
         raise FormatError(f"unknown table type; supported extensions: "
                           f"{', '.join(sorted(set(TEXT_SUFFIXES) | set(readers)))}", path=str(path))
@@ -182,10 +184,20 @@ def _read_excel(path: Path, options: dict) -> Dataset:
 
 
 def _read_parquet(path: Path, options: dict) -> Dataset:
+    return _read_columnar(path, options, pd.read_parquet, "parquet")
+
+
+def _read_arrow(path: Path, options: dict) -> Dataset:
+    return _read_columnar(path, options, pd.read_feather, "Arrow")
+
+
+def _read_columnar(path: Path, options: dict, reader, kind: str) -> Dataset:
+    """A Parquet or Arrow file read whole by pandas (through pyarrow), then coded as a DataFrame."""
     try:
-        frame = pd.read_parquet(path)
+        frame = reader(path)
     except Exception as exc:  # pyarrow raises many types for damaged files
-        raise FormatError(f"cannot read the parquet file: {exc}", path=str(path)) from None
+        raise FormatError(f"cannot read the {kind} file: {str(exc).splitlines()[0] if str(exc) else exc!r}",
+                          path=str(path)) from None
     if frame.shape[0] == 0:
         raise FormatError("the file has no data rows", path=str(path))
     return from_frame(frame, source=str(path), **options)

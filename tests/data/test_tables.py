@@ -3,6 +3,8 @@ Parquet give the same codes, so every learner, evaluate and structure learning g
 optional pyarrow is named in a one-line error when missing."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -35,6 +37,7 @@ def asia_rows(tmp_path_factory):
     for column in categorical:                                            # categories in reverse network order
         categorical[column] = categorical[column].cat.set_categories(list(reversed(net.states(column))))
     categorical.to_parquet(folder / "asia.parquet")
+    categorical.reset_index(drop=True).to_feather(folder / "asia.arrow")
     return net, codes, folder, plain, categorical
 
 
@@ -42,8 +45,8 @@ def test_every_form_gives_the_same_codes(asia_rows):
     net, codes, folder, plain, categorical = asia_rows
     from_csv = align(read_csv(folder / "asia.csv"), net).codes
     assert np.array_equal(from_csv, codes)
-    for data in (plain, categorical, folder / "asia.parquet", str(folder / "asia.csv")):
-        assert np.array_equal(as_codes(net, data)[0], codes), type(data)
+    for data in (plain, categorical, folder / "asia.parquet", folder / "asia.arrow", str(folder / "asia.csv")):
+        assert np.array_equal(as_codes(net, data)[0], codes), data if isinstance(data, (str, Path)) else type(data)
 
 
 @pytest.mark.parametrize("method, options", [("ml", {}), ("mp", {"prior": "bdeu", "ess": 2.0}),
@@ -53,7 +56,7 @@ def test_learners_fit_identically_from_every_form(asia_rows, method, options):
     net, codes, folder, plain, categorical = asia_rows
     target = "dysp" if method == "clgd" else None
     reference = make_learner(method, **options).fit(net, codes, target=target).cpts
-    for data in (plain, categorical, folder / "asia.parquet", folder / "asia.csv"):
+    for data in (plain, categorical, folder / "asia.parquet", folder / "asia.arrow", folder / "asia.csv"):
         fitted = make_learner(method, **options).fit(net, data, target=target).cpts
         for v in net.variables:
             np.testing.assert_array_equal(fitted[v], reference[v], err_msg=f"{method} {type(data)} {v}")
@@ -111,6 +114,14 @@ def test_missing_pyarrow_is_one_line_naming_the_extra(asia_rows, monkeypatch):
         read_table(folder / "asia.parquet")
     message = str(info.value)
     assert "\n" not in message and "pyarrow" in message and "bnstudio[parquet]" in message
+
+
+def test_damaged_arrow_file_is_one_line(tmp_path):
+    path = tmp_path / "broken.arrow"
+    path.write_bytes(b"not an arrow file")
+    with pytest.raises(FormatError, match=r"broken\.arrow: cannot read the Arrow file") as info:
+        read_table(path)
+    assert "\n" not in str(info.value)
 
 
 def test_not_a_table_is_one_line():
