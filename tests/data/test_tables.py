@@ -128,3 +128,11 @@ def test_not_a_table_is_one_line():
     net = read_network(NETWORKS / "asia.bif")
     with pytest.raises(ValidationError, match=r"^data must have one column per network variable \(8\)"):
         make_learner("ml").fit(net, {"asia": [1, 2]})
+
+
+def test_validation_may_be_a_frame(asia_rows):
+    net, codes, folder, plain, categorical = asia_rows
+    reference = make_learner("mp").fit(net, codes[:400], target="dysp", validation=codes[400:])
+    ours = make_learner("mp").fit(net, categorical.iloc[:400], target="dysp", validation=categorical.iloc[400:])
+    assert ours.history[0]["val_cnll"] == pytest.approx(reference.history[0]["val_cnll"], rel=1e-12)
+    assert ours.history[0]["val_nll"] == pytest.approx(reference.history[0]["val_nll"], rel=1e-12)

@@ -194,3 +194,15 @@ def test_structure_score_from_pieces_equals_the_score_cache(alarm, score):
     expected = cache.total([[column[p] for p in net.parents(v)] for v in net.variables])
     for name, parts in sources(folder).items():
         assert structure_score(net, parts, score, ess=3.0) == pytest.approx(expected, rel=1e-12), name
+
+
+@pytest.mark.parametrize("method", ["ml", "mp", "em"])
+def test_validation_scores_as_in_memory(alarm, method):
+    net, codes, folder = alarm
+    options = {"max_iter": 2, "tol": 0} if method == "em" else {}
+    validation = codes[:300]
+    reference = make_learner(method, **options).fit(net, codes, target="HYPOVOLEMIA", validation=validation)
+    assert {"val_nll", "val_cnll"} <= set(reference.history[-1])
+    ours = make_learner(method, **options).fit(net, open_parts(folder / "parts"), target="HYPOVOLEMIA",
+                                               validation=validation)
+    assert_same_fit(ours, reference, net, tol=0.0 if method != "em" else 1e-9)

@@ -84,9 +84,10 @@ def count_nll(net: Network, cpts: dict, counts: dict, total: float) -> float:
     return -ll / total
 
 
-def one_shot(method: str, net: Network, cpts: dict, alpha: dict | None, scores: dict[str, float], validation,
-             reporter: Reporter | None, settings: dict, start: float) -> FitResult:
-    """The result of a closed-form fit: one history entry with its training ``scores`` (and validation's)."""
+def one_shot(method: str, net: Network, cpts: dict, alpha: dict | None, scores: dict[str, float], target,
+             validation, reporter: Reporter | None, settings: dict, start: float) -> FitResult:
+    """The result of a closed-form fit: one history entry with its training ``scores`` (and validation's, with
+    the CNLL of ``target`` when given)."""
     progress = Progress(reporter, method, total=1)
     theta = [cpts[v] for v in net.variables]
     entry = {"iteration": 1, **scores}
@@ -113,7 +114,7 @@ class MaximumLikelihood:
         counts.update(unobserved_parent_counts(net, codes, weights))
         cpts = {v: floor_rows(normalise_rows(c)) for v, c in counts.items()}
         scores = training_scores(net, cpts, counts, codes, weights, target)
-        return one_shot(self.name, net, cpts, None, scores, validation, reporter, {}, start)
+        return one_shot(self.name, net, cpts, None, scores, target, validation, reporter, {}, start)
 
 
 def unobserved_parent_counts(net: Network, codes: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
@@ -179,7 +180,7 @@ class MeanPosterior:
         counts = family_counts(net, codes, weights)
         cpts, alpha = self.estimate(net, counts)
         scores = training_scores(net, cpts, counts, codes, weights, target)
-        return one_shot(self.name, net, cpts, alpha, scores, validation, reporter, self.settings(), start)
+        return one_shot(self.name, net, cpts, alpha, scores, target, validation, reporter, self.settings(), start)
 
     def estimate(self, net: Network, counts: dict[str, np.ndarray]) -> tuple[dict, dict]:
         """(CPTs, posterior counts α + N) from the data's family counts N."""

@@ -154,7 +154,7 @@ def fit_streamed(learner: Any, net: Network, parts: Any, target: str | None, val
         scores = {"nll": count_nll(net, cpts, counts, rows)}
     else:
         scores = streamed_scores(net, parts, cpts, target, rows, cancelled)
-    return one_shot(learner.name, net, cpts, alpha, scores, validation, reporter, settings, start)
+    return one_shot(learner.name, net, cpts, alpha, scores, target, validation, reporter, settings, start)
 
 
 def structure_score(net: Network, parts: Any, score: str = "bic", ess: float = 1.0,
