@@ -92,7 +92,13 @@ def reading_as_asked(args) -> Iterator[None]:
 
 
 def load_data(net, path: str):
-    """Read a table and align it to ``net`` (its warnings, e.g. ignored columns, reach stderr through main)."""
+    """Read a table (or a folder of CSV/Parquet parts) and align it to ``net`` (its warnings, e.g. ignored
+    columns, reach stderr through main)."""
+    from pathlib import Path
+
+    if Path(path).is_dir():
+        from bnstudio.data.parts import open_parts
+        return open_parts(path).load(net)
     from bnstudio.data import align, read_table
     return align(read_table(path), net)
 

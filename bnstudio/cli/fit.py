@@ -1,11 +1,13 @@
-"""``bnstudio fit NET DATA.csv --method M [...] -o OUT [--json]``: learn the parameters of a network."""
+"""``bnstudio fit NET DATA --method M [--dask-local N | --scheduler ADDRESS] [...] -o OUT [--json]``: learn the
+parameters of a network from a table, a Parquet file or a folder of parts."""
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import add_strict_option, load_data, print_iteration, print_json, writing
+from bnstudio.cli.common import add_strict_option, print_iteration, print_json, writing
+from bnstudio.cli.data_source import add_cluster_options, fit_data
 from bnstudio.errors import ValidationError
 from bnstudio.learn.names import METHODS
 
@@ -14,13 +16,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Learn parameters (ml, mp, em, lgd, clgd, wanbia, bagged-mp) from data."""
 
     parser.add_argument("network", type=opt.path, help="network file whose structure is fitted")
-    parser.add_argument("data", type=opt.path, help="data table (.csv, ...)")
+    parser.add_argument("data", type=opt.path, help="data table (.csv, .parquet, ...) or a folder of CSV/Parquet "
+                        "parts; ml, mp and em read CSV and Parquet a piece at a time")
     parser.add_argument("--method", required=True, choices=METHODS,
                         help="ml, mp (Dirichlet mean posterior), em (missing cells), lgd, clgd (discriminative "
                              "gradient), wanbia (weighted conditional), bagged-mp")
     parser.add_argument("--target", type=opt.variable,
                         help="target (class) variable for discriminative methods and cnll")
     add_learner_options(parser)
+    add_cluster_options(parser)
     parser.add_argument("-o", "--output", type=opt.path, required=True,
                         help="output network (.bnsproj keeps counts and history)")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -92,10 +96,10 @@ def run(args: argparse.Namespace) -> int:
     net = read_network(args.network)
     if args.target is not None:
         net.variable(args.target)
-    data = load_data(net, args.data)
     reporter = None if args.json else CallbackReporter(print_iteration)
-    result = make_learner(args.method, **learner_options(args)).fit(net, data.codes, data.weights,
-                                                                     target=args.target, reporter=reporter)
+    learner = make_learner(args.method, **learner_options(args))
+    with fit_data(net, args) as (data, weights):
+        result = learner.fit(net, data, weights, target=args.target, reporter=reporter)
     with writing(args.output):
         save_fitted(net, result, args.output)
     if args.json:

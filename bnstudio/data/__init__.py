@@ -10,16 +10,20 @@ Modules: :mod:`~bnstudio.data.dataset` (the :class:`Dataset` table), :mod:`~bnst
 DataFrames), :mod:`~bnstudio.data.states` (state naming, ordering and matching rules),
 :mod:`~bnstudio.data.csvscan` (file layout checks), :mod:`~bnstudio.data.align` (coding for a network),
 :mod:`~bnstudio.data.discretise` and :mod:`~bnstudio.data.mdl` (cutting numeric columns),
-:mod:`~bnstudio.data.split` (train/test and k-fold indices).
+:mod:`~bnstudio.data.split` (train/test and k-fold indices), :mod:`~bnstudio.data.tables` (DataFrames, files and codes
+as learners take them), :mod:`~bnstudio.data.parts` and :mod:`~bnstudio.data.cluster` (tables read a piece at a
+time, here or on a Dask cluster).
 """
 from bnstudio.data.align import AlignedData, align
 from bnstudio.data.dataset import Dataset
 from bnstudio.data.discretise import Discretiser, discretise_frame, equal_frequency, equal_width, mdl
 from bnstudio.data.errors import BNStudioDataWarning, StateProblem, UnknownDataStates
+from bnstudio.data.parts import DataParts, open_parts
 from bnstudio.data.read import from_frame, read_csv, read_table
 from bnstudio.data.split import k_folds, train_test_indices, train_test_split
 from bnstudio.data.states import DEFAULT_MISSING, match_states
 
-__all__ = ["AlignedData", "BNStudioDataWarning", "DEFAULT_MISSING", "Dataset", "Discretiser", "StateProblem",
-           "UnknownDataStates", "align", "discretise_frame", "equal_frequency", "equal_width", "from_frame",
-           "k_folds", "match_states", "mdl", "read_csv", "read_table", "train_test_indices", "train_test_split"]
+__all__ = ["AlignedData", "BNStudioDataWarning", "DEFAULT_MISSING", "DataParts", "Dataset", "Discretiser",
+           "StateProblem", "UnknownDataStates", "align", "discretise_frame", "equal_frequency", "equal_width",
+           "from_frame", "k_folds", "match_states", "mdl", "open_parts", "read_csv", "read_table",
+           "train_test_indices", "train_test_split"]

@@ -43,6 +43,9 @@ class Dataset:
     row_lines : ndarray, shape (n_rows,), optional
         1-based line in ``source`` of each row; None when rows have no file lines (then messages give
         1-based row positions).
+    row_offset : int
+        Without ``row_lines``: the rows before this table in ``source`` (a part of a larger table), so that
+        messages give row positions in the whole table.
     """
 
     columns: list[str]
@@ -51,6 +54,7 @@ class Dataset:
     weights: np.ndarray | None = None
     source: str | None = None
     row_lines: np.ndarray | None = field(default=None, repr=False)
+    row_offset: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
         self.columns = [str(c) for c in self.columns]
@@ -138,7 +142,7 @@ class Dataset:
         rows = np.asarray(rows, dtype=np.int64)
         if self.row_lines is not None:
             return self.row_lines[rows], "line"
-        return rows + 1, "row"
+        return rows + 1 + self.row_offset, "row"
 
     def describe_rows(self, rows: np.ndarray, limit: int = 5) -> str:
         """``"lines 3, 7, ..."`` (or ``"rows ..."``) for the 0-based positions ``rows``."""

@@ -60,10 +60,17 @@ def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] =
         :mod:`bnstudio.io.limits` allows.
     """
     path = Path(path)
-    name = str(path)
     data = read_bytes(path)
     if sep is None:
         sep = TEXT_SUFFIXES.get(path.suffix.lower()) or sniff_separator(data)
+    return parse_csv(data, str(path), sep, missing=missing, state_order=state_order)
+
+
+def parse_csv(data: bytes, name: str, sep: str, *, missing: Sequence[str] = DEFAULT_MISSING,
+              state_order: StateOrder | None = None, require_observed: bool = True) -> Dataset:
+    """The :func:`read_csv` of the bytes ``data`` (a header line, then rows; no byte-order mark) of the file
+    ``name``. ``require_observed=False`` accepts a table whose every cell is missing (one part of a larger
+    table, :mod:`bnstudio.data.parts`)."""
     check_separator(sep, name)
     check_utf8(data, name)
     if b'"' in data or b"\n" not in data:  # quotes may hide separators and line breaks; CR-only lines
@@ -73,7 +80,8 @@ def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] =
         names, header_line = first_line_header(data, name, sep)
         plain = plain_table(data, sep, len(names)) if header_line == 1 else None
         if plain is not None:   # the common case, tokenised with numpy (the cells pandas would give)
-            return _encode_plain(names, plain, missing=missing, state_order=state_order, source=name)
+            return _encode_plain(names, plain, missing=missing, state_order=state_order, source=name,
+                                 require_observed=require_observed)
         layout = None
     frame = _parse(data, sep, names)
     if layout is None and not isinstance(frame, Exception):
@@ -86,7 +94,7 @@ def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] =
         raise FormatError(f"found {layout.row_lines.size} data rows but pandas parsed {len(frame)}; "
                           f"check quotes and line breaks", path=name)
     return _encode_frame(frame, missing=missing, state_order=state_order, source=name,
-                         row_lines=layout.row_lines)
+                         row_lines=layout.row_lines, require_observed=require_observed)
 
 
 def _parse(data: bytes, sep: str, names: list[str]) -> pd.DataFrame | Exception:
@@ -102,37 +110,52 @@ def _parse(data: bytes, sep: str, names: list[str]) -> pd.DataFrame | Exception:
 
 
 def from_frame(frame: pd.DataFrame, *, missing: Sequence[str] = DEFAULT_MISSING,
-               state_order: StateOrder | None = None, source: str | None = None) -> Dataset:
+               state_order: StateOrder | None = None, source: str | None = None,
+               require_observed: bool = True) -> Dataset:
     """Encode every column of ``frame`` as a categorical variable (see :mod:`bnstudio.data.states`).
 
     NaN/None cells and ``missing`` values are missing; pandas ``category`` columns keep their category order.
     Problems raise :class:`~bnstudio.errors.ValidationError` (a :class:`FormatError` naming ``source`` if given).
     """
     check_names([str(c) for c in frame.columns], lambda m: fail(m, source))
-    return _encode_frame(frame, missing=missing, state_order=state_order, source=source, row_lines=None)
+    return _encode_frame(frame, missing=missing, state_order=state_order, source=source, row_lines=None,
+                         require_observed=require_observed)
 
 
 def read_table(path: PathLike, **options) -> Dataset:
     """Read any supported table, dispatching on the extension.
 
     ``.csv .txt .tsv .tab`` use :func:`read_csv` (``options`` are passed on); ``.xlsx``/``.xlsm`` need the
-    optional package openpyxl and ``.parquet`` needs pyarrow (neither is a dependency of BN Studio). For those,
-    ``options`` may hold ``missing`` and ``state_order``.
+    optional package openpyxl, ``.parquet`` and Arrow files (``.arrow``, ``.feather``: the Arrow IPC file format)
+    need pyarrow (neither is a dependency of BN Studio). For those, ``options`` may hold ``missing`` and
+    ``state_order``.
     """
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix in TEXT_SUFFIXES:
         return read_csv(path, **options)
     readers = {".xlsx": ("openpyxl", _read_excel), ".xlsm": ("openpyxl", _read_excel),
-               ".parquet": ("pyarrow", _read_parquet)}
+               ".parquet": ("pyarrow", _read_parquet), ".arrow": ("pyarrow", _read_arrow),
+               ".feather": ("pyarrow", _read_arrow)}
     if suffix not in readers:
         raise FormatError(f"unknown table type; supported extensions: "
                           f"{', '.join(sorted(set(TEXT_SUFFIXES) | set(readers)))}", path=str(path))
     package, reader = readers[suffix]
     if not has_package(package):
-        raise FormatError(f"reading {suffix} files needs the optional package {package}", path=str(path))
+        raise FormatError(missing_package_message(suffix, package), path=str(path))
     check_regular_file(path)
     return reader(path, options)
+
+
+#: the extra of BN Studio that installs an optional reader's package
+EXTRAS = {"pyarrow": "parquet"}
+
+
+def missing_package_message(suffix: str, package: str) -> str:
+    """What to install to read ``suffix`` files: the extra of BN Studio when there is one."""
+    extra = EXTRAS.get(package)
+    how = f"pip install 'bnstudio[{extra}]'" if extra else f"pip install {package}"
+    return f"reading {suffix} files needs the optional package {package}: {how}"
 
 
 def has_package(name: str) -> bool:
@@ -161,10 +184,20 @@ def _read_excel(path: Path, options: dict) -> Dataset:
 
 
 def _read_parquet(path: Path, options: dict) -> Dataset:
+    return _read_columnar(path, options, pd.read_parquet, "parquet")
+
+
+def _read_arrow(path: Path, options: dict) -> Dataset:
+    return _read_columnar(path, options, pd.read_feather, "Arrow")
+
+
+def _read_columnar(path: Path, options: dict, reader, kind: str) -> Dataset:
+    """A Parquet or Arrow file read whole by pandas (through pyarrow), then coded as a DataFrame."""
     try:
-        frame = pd.read_parquet(path)
+        frame = reader(path)
     except Exception as exc:  # pyarrow raises many types for damaged files
-        raise FormatError(f"cannot read the parquet file: {exc}", path=str(path)) from None
+        raise FormatError(f"cannot read the {kind} file: {str(exc).splitlines()[0] if str(exc) else exc!r}",
+                          path=str(path)) from None
     if frame.shape[0] == 0:
         raise FormatError("the file has no data rows", path=str(path))
     return from_frame(frame, source=str(path), **options)
@@ -182,7 +215,7 @@ def _factorise(series: pd.Series) -> tuple[np.ndarray, list[str], bool]:
 
 
 def _encode_frame(frame: pd.DataFrame, *, missing: Sequence[str], state_order: StateOrder | None,
-                  source: str | None, row_lines: np.ndarray | None) -> Dataset:
+                  source: str | None, row_lines: np.ndarray | None, require_observed: bool = True) -> Dataset:
     names = [str(c) for c in frame.columns]
     budget = _checked_columns(names, source)
     order = _checked_order(state_order, names, source)
@@ -195,11 +228,12 @@ def _encode_frame(frame: pd.DataFrame, *, missing: Sequence[str], state_order: S
         st, lookup = _column_states(col, labels, present, keep, missing, order.get(col), budget, source)
         np.take(lookup, raw, out=codes[:, j])  # raw -1 picks lookup[-1] == -1
         states.append(st)
-    return _checked_observed(Dataset(names, states, codes, source=source, row_lines=row_lines))
+    ds = Dataset(names, states, codes, source=source, row_lines=row_lines)
+    return _checked_observed(ds) if require_observed else ds
 
 
 def _encode_plain(names: list[str], plain: PlainTable, *, missing: Sequence[str], state_order: StateOrder | None,
-                  source: str) -> Dataset:
+                  source: str, require_observed: bool = True) -> Dataset:
     """States per column from its distinct keys, then every code in one gather of (column, key) pairs."""
     budget = _checked_columns(names, source)
     order = _checked_order(state_order, names, source)
@@ -212,8 +246,8 @@ def _encode_plain(names: list[str], plain: PlainTable, *, missing: Sequence[str]
         table[j * n_keys + used] = lookup[:-1]
         states.append(st)
     n_rows = len(plain.pairs)
-    return _checked_observed(Dataset(names, states, plain.map(table), source=source,
-                                     row_lines=np.arange(2, n_rows + 2, dtype=np.int64)))
+    ds = Dataset(names, states, plain.map(table), source=source, row_lines=np.arange(2, n_rows + 2, dtype=np.int64))
+    return _checked_observed(ds) if require_observed else ds
 
 
 def _checked_columns(names: list[str], source: str | None) -> SizeBudget:

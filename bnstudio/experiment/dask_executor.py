@@ -16,6 +16,7 @@ import shutil
 import tempfile
 from typing import Any, Iterable
 
+from bnstudio.data.cluster import start_local_cluster
 from bnstudio.errors import ValidationError
 from bnstudio.experiment.evaluation import Context
 from bnstudio.experiment.executors import Outcome, WorkerLost, execute_all
@@ -62,13 +63,7 @@ class DaskExecutor:
         distributed = _import_distributed()
         if self.local_workers is not None:
             self.scratch = tempfile.mkdtemp(prefix="bnstudio-dask-")
-            self.cluster = distributed.LocalCluster(n_workers=self.local_workers, threads_per_worker=1,
-                                                    processes=True, dashboard_address=None,
-                                                    local_directory=self.scratch,
-                                                    # The scheduler's HTTP server binds 8787 even without a
-                                                    # dashboard and warns when another cluster holds it: port 0.
-                                                    scheduler_kwargs={"local_directory": self.scratch,
-                                                                      "dashboard_address": "127.0.0.1:0"})
+            self.cluster = start_local_cluster(distributed, self.local_workers, self.scratch)
             self.client = distributed.Client(self.cluster)
         else:
             try:

@@ -33,7 +33,7 @@ from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.responsive import ResponsiveSplitter
 from bnstudio.gui.session import count
 
-FILE_FILTER = "Data tables (*.csv *.tsv *.tab *.txt *.xlsx *.parquet);;All files (*)"
+FILE_FILTER = "Data tables (*.csv *.tsv *.tab *.txt *.xlsx *.parquet *.arrow *.feather);;All files (*)"
 
 
 def read_job(path: str):

@@ -30,6 +30,7 @@ from bnstudio.learn.params.base import DataScorer, FitResult
 from bnstudio.learn.params.checks import check_choice, check_ess
 from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.params.suffstats import check_codes, family_counts
+from bnstudio.learn.params.streamed import fit_streamed, is_streamed
 
 PRIORS = ("laplace", "bdeu", "network")
 
@@ -72,18 +73,25 @@ def training_scores(net: Network, cpts: dict, counts: dict, data: np.ndarray, we
     """Mean NLL (and CNLL with a target). Complete data without a target: -Σ_f Σ N_f log θ_f / N from the
     counts already made (no second pass over the rows)."""
     if target is None and data.min() >= 0:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ll = sum(float(np.where(counts[v] > 0, counts[v] * np.log(cpts[v]), 0.0).sum()) for v in net.variables)
-        return {"nll": -ll / weights.sum()}
+        return {"nll": count_nll(net, cpts, counts, weights.sum())}
     scorer = DataScorer(net, data, weights, target, counts=counts, keep_x=False)    # scored once
     return scorer.scores([cpts[v] for v in net.variables])
 
 
-def _one_shot(method: str, net: Network, cpts: dict, alpha: dict | None, data, weights, counts, target,
-              validation, reporter: Reporter | None, settings: dict, start: float) -> FitResult:
+def count_nll(net: Network, cpts: dict, counts: dict, total: float) -> float:
+    """-Σ_f Σ N_f log θ_f / N: the mean NLL of complete rows from their family counts (0 log 0 = 0)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ll = sum(float(np.where(counts[v] > 0, counts[v] * np.log(cpts[v]), 0.0).sum()) for v in net.variables)
+    return -ll / total
+
+
+def one_shot(method: str, net: Network, cpts: dict, alpha: dict | None, scores: dict[str, float], target,
+             validation, reporter: Reporter | None, settings: dict, start: float) -> FitResult:
+    """The result of a closed-form fit: one history entry with its training ``scores`` (and validation's, with
+    the CNLL of ``target`` when given)."""
     progress = Progress(reporter, method, total=1)
     theta = [cpts[v] for v in net.variables]
-    entry = {"iteration": 1, **training_scores(net, cpts, counts, data, weights, target)}
+    entry = {"iteration": 1, **scores}
     if validation is not None:
         entry.update({f"val_{k}": s for k, s in DataScorer(net, validation, None, target).scores(theta).items()})
     entry["seconds"] = time.perf_counter() - start
@@ -100,11 +108,14 @@ class MaximumLikelihood:
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
         start = time.perf_counter()
+        if is_streamed(data):
+            return fit_streamed(self, net, data, target, validation, reporter)
         codes, weights = check_codes(net, data, weights)
         counts = family_counts(net, codes, weights)
         counts.update(unobserved_parent_counts(net, codes, weights))
         cpts = {v: floor_rows(normalise_rows(c)) for v, c in counts.items()}
-        return _one_shot(self.name, net, cpts, None, codes, weights, counts, target, validation, reporter, {}, start)
+        scores = training_scores(net, cpts, counts, codes, weights, target)
+        return one_shot(self.name, net, cpts, None, scores, target, validation, reporter, {}, start)
 
 
 def unobserved_parent_counts(net: Network, codes: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
@@ -116,11 +127,26 @@ def unobserved_parent_counts(net: Network, codes: np.ndarray, weights: np.ndarra
     unseen = {v for k, v in enumerate(net.variables) if not np.any(codes[positive, k] >= 0)}
     if not unseen:
         return {}
+    warn_unseen(net, unseen)
+    return marginal_counts(net, codes, weights, unseen)
+
+
+def warn_unseen(net: Network, unseen: set[str]) -> None:
+    """Name the variables missing in every row and the children learned with them marginalised out."""
     children = [v for v in net.variables if unseen & set(net.parents(v)) and v not in unseen]
     warnings.warn(f"column(s) {', '.join(repr(v) for v in sorted(unseen))} missing in every row: their CPTs stay "
                   f"uniform" + (f", and their children's ({', '.join(repr(c) for c in children[:5])}"
                                 f"{', ...' if len(children) > 5 else ''}) are learned with them marginalised out"
                                 if children else ""))
+
+
+def marginal_counts(net: Network, codes: np.ndarray, weights: np.ndarray | None,
+                    unseen: set[str]) -> dict[str, np.ndarray]:
+    """N(x, π') of the children of the ``unseen`` variables over their other parents π', broadcast over the
+    unseen parents' states (see :func:`unobserved_parent_counts`)."""
+    children = [v for v in net.variables if unseen & set(net.parents(v)) and v not in unseen]
+    if weights is None:
+        weights = np.ones(len(codes))
     column = {v: k for k, v in enumerate(net.variables)}
     out = {}
     for child in children:
@@ -149,11 +175,19 @@ class MeanPosterior:
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
         start = time.perf_counter()
+        if is_streamed(data):
+            return fit_streamed(self, net, data, target, validation, reporter)
         codes, weights = check_codes(net, data, weights)
-        pseudo = prior_counts(net, self.prior, self.ess, self.prior_network)
         counts = family_counts(net, codes, weights)
+        cpts, alpha = self.estimate(net, counts)
+        scores = training_scores(net, cpts, counts, codes, weights, target)
+        return one_shot(self.name, net, cpts, alpha, scores, target, validation, reporter, self.settings(), start)
+
+    def estimate(self, net: Network, counts: dict[str, np.ndarray]) -> tuple[dict, dict]:
+        """(CPTs, posterior counts α + N) from the data's family counts N."""
+        pseudo = prior_counts(net, self.prior, self.ess, self.prior_network)
         alpha = {v: pseudo[v] + counts[v] for v in net.variables}
-        cpts = {v: floor_rows(normalise_rows(a)) for v, a in alpha.items()}
-        settings = {"prior": self.prior, "ess": self.ess}
-        return _one_shot(self.name, net, cpts, alpha, codes, weights, counts, target, validation, reporter, settings,
-                         start)
+        return {v: floor_rows(normalise_rows(a)) for v, a in alpha.items()}, alpha
+
+    def settings(self) -> dict:
+        return {"prior": self.prior, "ess": self.ess}

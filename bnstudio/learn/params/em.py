@@ -33,6 +33,7 @@ from bnstudio.learn.params.checks import check_choice, check_integer, check_memo
 from bnstudio.learn.params.counting import check_prior, prior_counts
 from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.params.stopping import StopRule
+from bnstudio.learn.params.streamed import StreamedEStep, is_streamed
 from bnstudio.learn.params.suffstats import check_codes
 from bnstudio.learn.params.terms import Terms
 
@@ -59,15 +60,13 @@ class ExpectationMaximisation:
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
         start = time.perf_counter()
-        codes, weights = check_codes(net, data, weights)
-        if weights.min() == 0:           # rows of weight 0 add nothing (and may have p(e) = 0 at an iterate)
-            codes, weights = codes[weights > 0], weights[weights > 0]
+        if is_streamed(data):
+            e_step: InMemoryEStep | StreamedEStep = StreamedEStep(net, data, target, self.memory_budget, reporter)
+        else:
+            e_step = InMemoryEStep(net, data, weights, target, self.memory_budget)
         rng = np.random.default_rng(self.seed)
         pseudo = prior_counts(net, self.prior, self.ess) if self.m_step == "mp" else None
         progress = Progress(reporter, self.name, total=self.stop.max_iter * (1 + self.restarts))
-        terms = Terms(net, self.memory_budget)
-        rows = terms.prepare(codes)     # row kinds and family indices, once for all iterations
-        scorer = DataScorer(net, codes, weights, target, terms=terms) if target is not None else None
         val_scorer = (DataScorer(net, validation, None, target, memory_budget=self.memory_budget)
                       if validation is not None else None)
         best = None
@@ -75,8 +74,7 @@ class ExpectationMaximisation:
             random_start = run > 0 or self.init == "random"
             theta = [floor_rows(rng.dirichlet(np.ones(net.cardinality(v)), size=net.family_shape(v)[:-1])
                                 if random_start else net.cpt(v)) for v in net.variables]
-            outcome = self._run(net, terms, rows, weights, theta, pseudo, scorer, val_scorer, progress, start,
-                                len(best[1]) if best else 0)
+            outcome = self._run(net, e_step, theta, pseudo, val_scorer, progress, start, len(best[1]) if best else 0)
             if best is None or outcome[2] > best[2]:
                 best = outcome
         progress.done()
@@ -93,24 +91,21 @@ class ExpectationMaximisation:
         with np.errstate(divide="ignore"):
             return ll + sum(float((a * np.log(np.maximum(t, 1e-300))).sum()) for a, t in zip(pseudo.values(), theta))
 
-    def _run(self, net, terms, rows, weights, theta, pseudo, scorer, val_scorer, progress, start, offset):
+    def _run(self, net, e_step, theta, pseudo, val_scorer, progress, start, offset):
         """EM from ``theta``; returns (θ to keep, history, objective, stop reason, E-counts).
 
         θ to keep is the M-step after the last E-step, or on "diverged" the best θ evaluated (with its counts).
         """
         history: list[dict[str, float]] = []
         previous = -np.inf
-        total = weights.sum()
         reason = "max_iter"
         best = None
         for iteration in range(1, self.stop.max_iter + 1):
-            terms.set_cpts(theta)
-            stats = terms.stats(rows, weights)                        # E-step at the current θ
-            ll = float((weights * stats.logp).sum())
+            ll, counts, total = e_step(theta)                          # E-step at the current θ
             objective = self._objective(ll, theta, pseudo)
             entry = {"iteration": iteration, "nll": -ll / total}
-            if scorer is not None:
-                entry["cnll"] = scorer.scores()["cnll"]
+            if e_step.target is not None:
+                entry["cnll"] = e_step.cnll(theta)
             if val_scorer is not None:
                 entry.update({f"val_{k}": s for k, s in val_scorer.scores(theta).items()})
             entry["seconds"] = time.perf_counter() - start
@@ -122,11 +117,35 @@ class ExpectationMaximisation:
             if stop == "diverged":
                 return best[0], history, best[1], stop, best[2]
             if best is None or objective > best[1]:
-                best = (theta, objective, stats.counts)
+                best = (theta, objective, counts)
             theta = [normalise_rows(c + (pseudo[v] if pseudo is not None else 0.0))    # M-step
-                     for c, v in zip(stats.counts, net.variables)]
+                     for c, v in zip(counts, net.variables)]
             if stop:
                 reason = stop
                 break
             previous = objective
-        return theta, history, objective, reason, stats.counts
+        return theta, history, objective, reason, counts
+
+
+class InMemoryEStep:
+    """EM's E-step over rows in memory: ``(Σ_n w_n log p(e_n), expected counts per family, Σ_n w_n)`` at θ.
+    Row kinds and family indices are prepared once for all iterations; rows of weight 0 are dropped (they add
+    nothing and may have p(e) = 0 at an iterate)."""
+
+    def __init__(self, net: Network, data, weights, target: str | None, memory_budget: int) -> None:
+        codes, weights = check_codes(net, data, weights)
+        if weights.min() == 0:
+            codes, weights = codes[weights > 0], weights[weights > 0]
+        self.terms = Terms(net, memory_budget)
+        self.rows = self.terms.prepare(codes)
+        self.weights, self.target = weights, target
+        self.scorer = DataScorer(net, codes, weights, target, terms=self.terms) if target is not None else None
+
+    def __call__(self, theta: list[np.ndarray]) -> tuple[float, list[np.ndarray], float]:
+        self.terms.set_cpts(theta)
+        stats = self.terms.stats(self.rows, self.weights)
+        return float((self.weights * stats.logp).sum()), stats.counts, float(self.weights.sum())
+
+    def cnll(self, theta: list[np.ndarray]) -> float:
+        """The mean CNLL of the target at θ (the CPTs of the last call)."""
+        return self.scorer.scores()["cnll"]

@@ -49,7 +49,13 @@ def check_codes(net: Network, codes: np.ndarray, weights: np.ndarray | None = No
     Refused with a one-line :class:`ValidationError`: a wrong shape, no rows, non-integer or out-of-range codes,
     weights that are not one finite non-negative number per row; with ``learnable`` (data a learner or a score
     is given) also every cell missing and a total weight of 0 or inf.
+
+    ``codes`` may also be a table (pandas DataFrame, Dataset, file path) or an AlignedData: it is coded and
+    aligned to ``net`` first (:func:`bnstudio.data.tables.as_codes`).
     """
+    if not isinstance(codes, np.ndarray):
+        from bnstudio.data.tables import as_codes
+        codes, weights = as_codes(net, codes, weights)
     codes = np.asarray(getattr(codes, "codes", codes))
     if codes.ndim != 2 or codes.shape[1] != len(net):
         raise ValidationError(f"data must have one column per network variable ({len(net)}), got shape {codes.shape}")

@@ -149,7 +149,8 @@ def _network(names: list[str], states: Sequence[Sequence[str]], parents: list[fr
     return net
 
 
-def learn_structure(algorithm: str, codes: np.ndarray, names: Sequence[str], states: Sequence[Sequence[str]], *,
+def learn_structure(algorithm: str, codes: Any, names: Sequence[str] | None = None,
+                    states: Sequence[Sequence[str]] | None = None, *,
                     target: str | None = None, score: str | None = None, ess: float = 1.0,
                     max_parents: int | None = None, required: Iterable = (), forbidden: Iterable = (),
                     tiers: Sequence[Sequence[str]] | None = None, start: Any = None, tabu: int = 0,
@@ -157,6 +158,9 @@ def learn_structure(algorithm: str, codes: np.ndarray, names: Sequence[str], sta
                     root: str | None = None, perturb: int | None = None, max_iter: int | None = None,
                     prior: str | None = None, name: str = "learned") -> StructureResult:
     """Learn a DAG over ``names`` from integer codes (N, V), -1 = missing, and fit its parameters.
+
+    Without ``names`` and ``states``, ``codes`` is a table (DataFrame, Dataset or file path) whose columns are
+    the variables (:func:`bnstudio.data.tables.table_columns`).
 
     Parameters
     ----------
@@ -183,6 +187,11 @@ def learn_structure(algorithm: str, codes: np.ndarray, names: Sequence[str], sta
         Progress: one iteration per applied move with the current score; a stop request raises Cancelled.
     """
     t0 = time.perf_counter()
+    if names is None and states is None:
+        from bnstudio.data.tables import table_columns
+        codes, names, states = table_columns(codes)
+    if names is None or states is None:
+        raise ValidationError("give both names and states with integer codes (or a table for both)")
     names = [str(n) for n in names]
     codes = _check_data(codes, names, states)
     score = DEFAULT_SCORE.get(algorithm, "bic") if score is None else score

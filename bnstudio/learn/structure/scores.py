@@ -106,6 +106,19 @@ def check_score(score: str, ess: float = 1.0) -> None:
         check_ess(ess)
 
 
+def rescaled_family_score(rows: np.ndarray, q: int, n: float, score: str, ess: float = 1.0) -> float:
+    """The family term of ``score`` from counts over the N_f rows observing the family, rescaled to all ``n``
+    rows when N_f < n: (n / N_f) · ll_f with BIC's penalty in log n, (n / N_f) · score_f otherwise (module
+    docstring)."""
+    n_f = float(rows.sum())
+    if n_f == n:
+        return family_score(rows, score, ess, q)
+    scale = n / n_f if n_f > 0 else 0.0
+    if score == "bic":
+        return scale * log_likelihood(rows) - 0.5 * float(np.log(n)) * q * (rows.shape[1] - 1)
+    return scale * family_score(rows, score, ess, q)
+
+
 class DataColumns:
     """Integer-coded data prepared for fast counting: column arrays, cardinalities and missing masks.
 
@@ -234,13 +247,7 @@ class ScoreCache:
 
     def _value(self, rows: np.ndarray, q: int) -> float:
         """The family term, rescaled to the full data size when missing cells removed rows (module docstring)."""
-        n_f, n = float(rows.sum()), self.data.n_rows
-        if n_f == n:
-            return family_score(rows, self.score, self.ess, q)
-        scale = n / n_f if n_f > 0 else 0.0
-        if self.score == "bic":
-            return scale * log_likelihood(rows) - 0.5 * float(np.log(n)) * q * (rows.shape[1] - 1)
-        return scale * family_score(rows, self.score, self.ess, q)
+        return rescaled_family_score(rows, q, self.data.n_rows, self.score, self.ess)
 
     def total(self, parents: Iterable[Iterable[int]]) -> float:
         """Score of a whole structure given as one parent set per variable."""
