@@ -44,6 +44,7 @@ from bnstudio.core.canonical import canonical_of
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
+from bnstudio.io.bulk import probabilities
 from bnstudio.io.common import (NUMBER, assemble, checked_name, first_duplicate, fmt, identifiers,
                                 make_cpt, probability)
 from bnstudio.io.influence import diagram_with, node_order, not_a_network, utility_table
@@ -185,7 +186,8 @@ def _table(doc: XmlDocument, node: ET.Element, parents: list[str], states: dict[
     if len(tables) != 1:
         raise doc.error(f"expected one <probabilities>, found {len(tables)}", node)
     fail = lambda m: doc.error(m, tables[0], describe(node))  # noqa: E731
-    values = [probability(tok, fail) for tok in text(tables[0]).split()]
+    tokens = text(tables[0]).split()
+    values = probabilities(tokens, lambda: [probability(tok, fail) for tok in tokens])
     return make_cpt(values, var, len(states[var]), [(p, states[p]) for p in parents], fail, budget, repairs)
 
 

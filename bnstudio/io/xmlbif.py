@@ -35,6 +35,7 @@ from xml.sax.saxutils import escape
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
+from bnstudio.io.bulk import probabilities
 from bnstudio.io.common import (assemble, checked_name, first_duplicate, fmt, make_cpt,
                                 parse_position, probability, split_properties, split_property)
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
@@ -220,7 +221,8 @@ def _family(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, 
     parents = _given(doc, def_el, child, kinds, budget)
     table = _one(doc, def_el, "TABLE", label)
     fail = lambda m: doc.error(m, table, label)  # noqa: E731
-    values = [probability(tok, fail) for tok in (table.text or "").split()]
+    tokens = (table.text or "").split()
+    values = probabilities(tokens, lambda: [probability(tok, fail) for tok in tokens])
     cpt = make_cpt(values, child, len(states[child]), [(p, states[p]) for p in parents], fail, budget, repairs)
     return parents, cpt
 

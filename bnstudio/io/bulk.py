@@ -1,0 +1,56 @@
+"""Reading number tables in bulk, and the switch that turns every bulk path off (the exact, token-by-token
+readers are the reference: ``tests/io/test_bulk_reading.py`` reads every network both ways).
+
+The readers find the tables made only of plain numbers -- a BIF probability body, a NET ``data``, a DSL
+``PROBABILITIES`` or DNE ``probs`` list, an XML table's text, a UAI function -- and convert each with one ``float``
+map and one vectorised check (:func:`probabilities`). Anything unusual (another character, a number that is not a
+probability, a count or structure the exact reader would refuse or repair differently) is read token by token,
+which raises the located one-line error (docs/architecture.md §3.16).
+"""
+from __future__ import annotations
+
+import contextlib
+import re
+from contextvars import ContextVar
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from bnstudio.io.repairs import NEGATIVE_TOLERANCE
+
+_BULK: ContextVar[bool] = ContextVar("bnstudio_bulk_reading", default=True)
+# a character no NUMBER has: without one, float() accepts exactly the NUMBER tokens (no '_', 'nan', 'inf' ...)
+_NOT_IN_NUMBERS = re.compile(r"[^0-9.eE+\-]")
+
+
+@contextlib.contextmanager
+def exact_reading() -> Iterator[None]:
+    """Within the block every reader reads its tables token by token (the reference for the bulk paths)."""
+    token = _BULK.set(False)
+    try:
+        yield
+    finally:
+        _BULK.reset(token)
+
+
+def bulk_enabled() -> bool:
+    """Whether the readers may take their bulk paths (False inside :func:`exact_reading`)."""
+    return _BULK.get()
+
+
+def probabilities(tokens: Sequence[str], exact: Callable[[], Sequence[float]]) -> np.ndarray:
+    """The numbers of a whole table in bulk: what ``[probability(t, fail) for t in tokens]`` gives
+    (:func:`bnstudio.io.common.probability`), after one scan of their characters (digits, '.', 'e', 'E', '+',
+    '-' only: then ``float`` accepts exactly the NUMBER tokens), one ``float`` map and one vectorised test of the
+    values (finite, at least -:data:`~bnstudio.io.repairs.NEGATIVE_TOLERANCE`). On any doubt, and inside
+    :func:`exact_reading`, ``exact()`` -- the reader's token-by-token loop -- reads them and raises its located
+    error."""
+    if _BULK.get() and _NOT_IN_NUMBERS.search("".join(tokens)) is None:
+        try:
+            values = np.fromiter(map(float, tokens), float, len(tokens))
+        except ValueError:  # '1e', '.', '1.2.3', '+-1' ...
+            values = None
+        if values is not None and (values.size == 0 or (np.isfinite(values).all()
+                                                         and values.min() >= -NEGATIVE_TOLERANCE)):
+            return values + 0.0  # no -0.0
+    return np.asarray(exact(), dtype=float)
