@@ -7,7 +7,9 @@ The networks are pgmpy's ``example_models/*.bif.gz`` (default: pathfinder, munin
 Each is read once from BIF and written by our writers to every format in a temporary folder; both readers then
 parse the same file (Netica DNE: pyAgrum has no DNE reader, so its row times ``gum.loadBN`` on the BIF file of the
 same network, the fastest pyAgrum reads it). Writing: ``write_network`` of our network against ``gum.saveBN`` of
-pyAgrum's (the same network) to the same format (DNE again against pyAgrum's BIF). Each round times ours and
+pyAgrum's (the same network) to the same format (DNE again against pyAgrum's BIF); our saves are atomic and
+durable (two fsyncs, which pyAgrum does not do), so a second table times our text written plainly, like for like.
+Each round times ours and
 pyAgrum's on each file, interleaved, in this one process; the tables give the median of ``--runs`` rounds (after one
 warm-up each) and the ratio ours / pyAgrum's (issue 26: at most 1.5, goal below 1). The garbage collector is held
 off during each timed call (as ``timeit`` does). Put another checkout first on ``PYTHONPATH`` to time its code (the
@@ -30,11 +32,23 @@ import pyagrum as gum
 
 import bnstudio
 from bnstudio.io import read_network, write_network
+from bnstudio.io.bif import format_bif
+from bnstudio.io.dne_writer import format_dne
+from bnstudio.io.dsl import format_dsl
+from bnstudio.io.hugin_net import format_net
+from bnstudio.io.uai import format_uai
+from bnstudio.io.xdsl import format_xdsl
+from bnstudio.io.xmlbif import format_xmlbif
 
 NETWORKS = ("pathfinder", "munin", "link", "pigs", "andes", "diabetes")
 #: format -> (our extension, pyAgrum's extension for the same format, or None: pyAgrum has no such format)
 FORMATS = {"bif": (".bif", ".bif"), "xmlbif": (".bifxml", ".bifxml"), "net": (".net", ".net"),
            "xdsl": (".xdsl", ".xdsl"), "dsl": (".dsl", ".dsl"), "dne": (".dne", None), "uai": (".uai", ".uai")}
+
+
+#: format -> our text formatter (what write_network writes, without the atomic save)
+TEXT = {"bif": format_bif, "xmlbif": format_xmlbif, "net": format_net, "xdsl": format_xdsl, "dsl": format_dsl,
+        "dne": format_dne, "uai": format_uai}
 
 
 def example_models() -> Path:
@@ -119,13 +133,19 @@ def main() -> None:
         for (fmt, name) in files:
             ours_ext, their_ext = FORMATS[fmt]
             mine, theirs = folder / f"w_{name}{ours_ext}", folder / f"g_{name}{their_ext or '.bif'}"
+            plain = folder / f"p_{name}{ours_ext}"
             writers[(fmt, name, "ours")] = lambda n=ours_net[name], p=mine: write_network(n, p)
+            writers[(fmt, name, "plain")] = lambda n=ours_net[name], p=plain, f=TEXT[fmt]: p.write_text(f(n))
             writers[(fmt, name, "pyAgrum")] = lambda b=theirs_net[name], p=theirs: gum.saveBN(b, str(p), True)
         wrote = median_rounds(writers, args.runs)
-        table("writing: write_network vs gum.saveBN (dne: pyAgrum writes BIF)",
+        table("writing: write_network (atomic: temporary file, fsync, rename, fsync of the folder) vs gum.saveBN "
+              "(dne: pyAgrum writes BIF)",
               [(fmt, name, path.stat().st_size / 1e6, wrote[(fmt, name, "ours")], wrote[(fmt, name, "pyAgrum")])
                for (fmt, name), (path, _) in files.items()])
-
+        table("writing, like for like: the format's text written plainly (format_* + write_text, no fsync) vs "
+              "gum.saveBN",
+              [(fmt, name, path.stat().st_size / 1e6, wrote[(fmt, name, "plain")], wrote[(fmt, name, "pyAgrum")])
+               for (fmt, name), (path, _) in files.items()])
 
 if __name__ == "__main__":
     main()

@@ -54,3 +54,42 @@ def probabilities(tokens: Sequence[str], exact: Callable[[], Sequence[float]]) -
                                                          and values.min() >= -NEGATIVE_TOLERANCE)):
             return values + 0.0  # no -0.0
     return np.asarray(exact(), dtype=float)
+
+
+def number_text(values: np.ndarray | Sequence[float], sep: str = " ") -> str:
+    """The numbers of ``values`` (flattened) as their shortest round-trip texts -- ``repr`` of each float, what
+    :func:`bnstudio.io.common.fmt` writes -- joined by ``sep``: one ``tolist`` and one ``repr`` map."""
+    return sep.join(map(repr, np.asarray(values, dtype=float).ravel().tolist()))
+
+
+def number_rows(table: np.ndarray, sep: str = " ") -> list[str]:
+    """Each row (the last axis) of ``table`` as :func:`number_text` would write it, the whole table converted
+    at once."""
+    return tables_rows([table], sep)[0]
+
+
+def tables_rows(tables: Sequence[np.ndarray], sep: str = " ") -> list[list[str]]:
+    """:func:`number_rows` of each table, all converted at once (one ``tolist`` and one ``repr`` map for a whole
+    network: a small table costs no numpy call of its own)."""
+    tables, words = _words(tables)
+    out, at = [], 0
+    for table in tables:
+        width, end = table.shape[-1], at + table.size
+        out.append([sep.join(words[start:start + width]) for start in range(at, end, width)])
+        at = end
+    return out
+
+
+def tables_text(tables: Sequence[np.ndarray], sep: str = " ") -> list[str]:
+    """:func:`number_text` of each table, all converted at once (see :func:`tables_rows`)."""
+    tables, words = _words(tables)
+    ends = np.cumsum([t.size for t in tables]).tolist()
+    return [sep.join(words[start:end]) for start, end in zip([0] + ends, ends)]
+
+
+def _words(tables: Sequence[np.ndarray]) -> tuple[list[np.ndarray], list[str]]:
+    """The tables as float arrays (at least 1-d) and the texts of all their numbers, in order."""
+    arrays = [np.atleast_1d(np.asarray(t, dtype=float)) for t in tables]
+    if not arrays:
+        return [], []
+    return arrays, list(map(repr, np.concatenate([t.ravel() for t in arrays]).tolist()))

@@ -42,8 +42,8 @@ import math
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.bulk import probabilities
-from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate, fmt, identifiers, make_cpt, \
+from bnstudio.io.bulk import probabilities, tables_text
+from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate, identifiers, make_cpt, \
     probability
 from bnstudio.io.dsl_syntax import Block, NumberList, Syntax, Token, Value, ValueList, escape
 from bnstudio.io.limits import SizeBudget
@@ -172,7 +172,9 @@ def format_dsl(net: Network) -> str:
     """The DSL text of ``net`` (nodes in topological order, floats at full precision)."""
     ids = identifiers(list(net.variables))
     lines = [f"net {identifiers([net.name])[net.name]}", "{"]
-    for var in net.topological_order():
+    order = net.topological_order()
+    tables = dict(zip(order, tables_text([net.cpt(v) for v in order], ", ")))
+    for var in order:
         states = identifiers(list(net.states(var)))
         lines += [f"\tnode {ids[var]}", "\t{", "\t\tTYPE = CPT;", "\t\tHEADER =", "\t\t{", f"\t\t\tID = {ids[var]};",
                   f'\t\t\tNAME = "{escape(var)}";']
@@ -186,7 +188,7 @@ def format_dsl(net: Network) -> str:
                       "\t\t\t};", "\t\t};"]
         lines += [f"\t\tPARENTS = ({', '.join(ids[p] for p in net.parents(var))});", "\t\tDEFINITION =", "\t\t{",
                   f"\t\t\tNAMESTATES = ({', '.join(states[s] for s in net.states(var))});",
-                  f"\t\t\tPROBABILITIES = ({', '.join(map(fmt, net.cpt(var).ravel()))});", "\t\t};", "\t};", ""]
+                  f"\t\t\tPROBABILITIES = ({tables[var]});", "\t\t};", "\t};", ""]
     lines.append("};")
     return "\n".join(lines) + "\n"
 

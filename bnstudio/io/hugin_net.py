@@ -31,6 +31,7 @@ Conventions
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from bisect import bisect_right
@@ -41,8 +42,8 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.bulk import bulk_enabled, probabilities
-from bnstudio.io.common import (assemble, checked_name, fmt, identifiers, make_cpt, parse_position,
+from bnstudio.io.bulk import bulk_enabled, number_rows, probabilities, tables_rows
+from bnstudio.io.common import (assemble, checked_name, identifiers, make_cpt, parse_position,
                                 probability, split_properties)
 from bnstudio.io.hugin_expression_net import ModelTables, NetModel
 from bnstudio.io.hugin_expressions import unquote
@@ -495,12 +496,13 @@ def _format(net: Network, decisions: dict[str, tuple[str, ...]],
         lines.append("}")
     for name, _, _ in utilities:
         lines += ["", f"utility {ids[name]}", "{", f"    label = {_quote(name)};", "}"]
+    rows = dict(zip(net.variables, tables_rows([net.cpt(v) for v in net.variables])))
     for var in net.variables:
         parents = decisions[var] if var in decisions else net.parents(var)
         head = ids[var] + (" | " + " ".join(ids[p] for p in parents) if parents else "")
         lines += ["", f"potential ( {head} )", "{"]
         if var not in decisions:
-            lines += _data_lines(net.cpt(var))
+            lines += _data_lines(net.cpt(var), rows[var])
         lines.append("}")
     for name, parents, table in utilities:
         head = ids[name] + (" | " + " ".join(ids[p] for p in parents) if parents else "")
@@ -508,28 +510,27 @@ def _format(net: Network, decisions: dict[str, tuple[str, ...]],
     return "\n".join(lines) + "\n"
 
 
-def _data_lines(table: np.ndarray) -> list[str]:
-    """``data = ( ... );`` nested by the leading axes, one innermost row (the last axis) per line."""
-    lines = []
-    rows = table.reshape(-1, table.shape[-1])
-    shape = table.shape[:-1]
-    for r, index in enumerate(np.ndindex(*shape)):
-        opens = 1 + _trailing(index, lambda i, n: i == 0, shape)
-        closes = 1 + _trailing(index, lambda i, n: i == n - 1, shape)
-        prefix = "    data = " if r == 0 else " " * (12 + len(shape) - opens)
-        end = ";" if r == len(rows) - 1 else ""
-        lines.append(f"{prefix}{'(' * opens} {' '.join(map(fmt, rows[r]))} {')' * closes}{end}")
-    return lines
+def _data_lines(table: np.ndarray, rows: list[str] | None = None) -> list[str]:
+    """``data = ( ... );`` nested by the leading axes, one innermost row (the last axis) per line (``rows``: the
+    rows' texts, :func:`~bnstudio.io.bulk.number_rows` of ``table``, when made already)."""
+    rows = number_rows(table) if rows is None else rows
+    prefixes, opens, closes = _nesting_marks(table.shape[:-1])
+    ends = [""] * (len(rows) - 1) + [";"]
+    return [f"{prefix}{'(' * o} {row} {')' * c}{end}"
+            for prefix, o, row, c, end in zip(prefixes, opens, rows, closes, ends)]
 
 
-def _trailing(index: tuple[int, ...], test, shape: tuple[int, ...]) -> int:
-    """How many of the last indices (contiguously from the end) pass ``test(i, size)``."""
-    count = 0
-    for i, n in zip(reversed(index), reversed(shape)):
-        if not test(i, n):
-            break
-        count += 1
-    return count
+@functools.lru_cache(maxsize=256)
+def _nesting_marks(shape: tuple[int, ...]) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    """For each row of a table whose leading axes are ``shape``: its line's indent, and how many parentheses it
+    opens and closes (one more for each trailing parent index at its first, resp. last, state)."""
+    if shape:
+        index = np.indices(shape).reshape(len(shape), -1).T[:, ::-1]  # the last parent first
+        opens = tuple((1 + np.cumprod(index == 0, axis=1).sum(axis=1)).tolist())
+        closes = tuple((1 + np.cumprod(index == np.array(shape[::-1]) - 1, axis=1).sum(axis=1)).tolist())
+    else:
+        opens = closes = (1,)
+    return ("    data = ",) + tuple(" " * (12 + len(shape) - o) for o in opens[1:]), opens, closes
 
 
 def _is_attr(key: str, reserved: set[str]) -> bool:

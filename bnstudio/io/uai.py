@@ -40,8 +40,8 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.bulk import bulk_enabled, probabilities
-from bnstudio.io.common import assemble, fmt, make_cpt, probability
+from bnstudio.io.bulk import bulk_enabled, probabilities, tables_rows
+from bnstudio.io.common import assemble, make_cpt, probability
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import tidy
 from bnstudio.io.repairs import Repairs
@@ -236,10 +236,9 @@ def format_uai(net: Network) -> str:
     for v in net.variables:
         scope = [index[p] for p in net.parents(v)] + [index[v]]
         lines.append(" ".join(map(str, [len(scope)] + scope)))
-    for v in net.variables:
-        cpt = net.cpt(v)
-        lines += ["", str(cpt.size)]
-        lines += [" " + " ".join(map(fmt, row)) for row in cpt.reshape(-1, cpt.shape[-1])]
+    for v, rows in zip(net.variables, tables_rows([net.cpt(v) for v in net.variables])):
+        lines += ["", str(net.cpt(v).size)]
+        lines += [" " + row for row in rows]
     return "\n".join(lines) + "\n"
 
 

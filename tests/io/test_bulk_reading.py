@@ -22,8 +22,8 @@ import pytest
 import bnstudio.io.common as common
 from bnstudio.errors import BNStudioError
 from bnstudio.io import read_network, write_network
-from bnstudio.io.bulk import bulk_enabled, exact_reading, probabilities
-from bnstudio.io.common import NUMBER
+from bnstudio.io.bulk import bulk_enabled, exact_reading, number_rows, number_text, probabilities
+from bnstudio.io.common import NUMBER, fmt
 from bnstudio.io.dne_writer import format_dne
 from bnstudio.io.dsl import format_dsl
 from bnstudio.io.dsl_syntax import nesting
@@ -299,3 +299,32 @@ def test_probabilities_hands_every_doubt_to_the_exact_loop() -> None:
 ])
 def test_nesting_accepts_only_well_formed_lists(body: str, depth: int | None) -> None:
     assert nesting(body) == depth
+
+
+def test_bulk_number_texts_are_what_fmt_writes() -> None:
+    """The writers' bulk formatting (bulk.number_text, bulk.number_rows) against common.fmt, number by number."""
+    rng = np.random.default_rng(26)
+    special = [0.0, -0.0, 1.0, 1e-300, 5e-324, 1e300, 0.1, 1 / 3, 2.0 ** 53, 123456789.0]
+    table = np.concatenate([rng.random(40), special])
+    table = rng.permutation(table).reshape(5, 2, 5)
+    expected = [fmt(x) for x in table.ravel()]
+    assert number_text(table, ", ") == ", ".join(expected)
+    assert number_rows(table) == [" ".join(expected[i:i + 5]) for i in range(0, 50, 5)]
+    assert number_rows(np.array([0.25, 0.75])) == ["0.25 0.75"] and number_text([]) == ""
+    assert [float(x) for x in number_text(table).split()] == table.ravel().tolist()  # round trip, bit for bit
+
+
+def _nested_tokens(table: np.ndarray) -> list[str]:
+    """The tokens of ``table`` written as nested lists (brute force: one recursion per axis)."""
+    if table.ndim == 1:
+        return ["("] + [fmt(x) for x in table] + [")"]
+    return ["("] + [tok for sub in table for tok in _nested_tokens(sub)] + [")"]
+
+
+@pytest.mark.parametrize("shape", [(2,), (1,), (3, 2), (2, 1, 3), (1, 1, 2), (2, 3, 1, 2), (4, 2, 2, 3, 2)])
+def test_net_data_lines_nest_as_the_brute_force_does(shape: tuple[int, ...]) -> None:
+    from bnstudio.io.hugin_net import _data_lines
+    table = np.random.default_rng(len(shape)).random(shape)
+    lines = _data_lines(table)
+    assert len(lines) == table.size // shape[-1] and lines[0].startswith("    data = ") and lines[-1].endswith(";")
+    assert re.findall(r"\(|\)|[^\s();]+", "\n".join(lines)[len("    data = "):]) == _nested_tokens(table)
