@@ -61,9 +61,23 @@ class Network:
         self._parents: dict[str, tuple[str, ...]] = {}
         self._cpt: dict[str, np.ndarray] = {}
         self._alpha: dict[str, np.ndarray | None] = {}
-        self._graph = nx.DiGraph()
+        self._dag: nx.DiGraph | None = nx.DiGraph()  # None: build from the parent lists on first use
         self.structure_version = 0
         self.parameter_version = 0
+
+    @property
+    def _graph(self) -> nx.DiGraph:
+        """The DAG as a networkx graph; a network read from a file builds it on first use (reading needs none)."""
+        if self._dag is None:
+            dag = nx.DiGraph()
+            dag.add_nodes_from(self._vars)
+            dag.add_edges_from((p, child) for child in self._vars for p in self._parents[child])
+            self._dag = dag
+        return self._dag
+
+    @_graph.setter
+    def _graph(self, graph: nx.DiGraph) -> None:
+        self._dag = graph
 
     # ------------------------------------------------------------------ queries
     @property
@@ -151,12 +165,13 @@ class Network:
         new._parents = dict(self._parents)
         new._cpt = dict(self._cpt)
         new._alpha = dict(self._alpha)
-        new._graph = self._graph.copy()
+        new._dag = None if self._dag is None else self._dag.copy()
         return new
 
     # ------------------------------------------------------------------ events
     @contextlib.contextmanager
     def _edit(self, kind: str, structural: bool, **data: object) -> Iterator[None]:
+        self._graph  # noqa: B018  -- a lazy DAG is built from the parent lists before an edit changes them
         self.events.emit(Event(kind, "before", structural, dict(data)))
         yield
         if structural:
@@ -491,8 +506,7 @@ def _bulk_network(families: list, name: str) -> Network | None:
     with net._edit("build_network", True, name=name):
         net._vars, net._parents = variables, parents_of
         net._cpt, net._alpha = tables, dict.fromkeys(variables)
-        net._graph.add_nodes_from(variables)
-        net._graph.add_edges_from((p, var) for var, parents in parents_of.items() for p in parents)
+        net._dag = None  # built from the parent lists on first use
     return net
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from bnstudio.io.repairs import NEGATIVE_TOLERANCE
 
+_LARGEST = float(np.finfo(float).max)
 _BULK: ContextVar[bool] = ContextVar("bnstudio_bulk_reading", default=True)
 # a character no NUMBER has: without one, float() accepts exactly the NUMBER tokens (no '_', 'nan', 'inf' ...)
 _NOT_IN_NUMBERS = re.compile(r"[^0-9.eE+\-]")
@@ -50,8 +51,9 @@ def probabilities(tokens: Sequence[str], exact: Callable[[], Sequence[float]]) -
             values = np.fromiter(map(float, tokens), float, len(tokens))
         except ValueError:  # '1e', '.', '1.2.3', '+-1' ...
             values = None
-        if values is not None and (values.size == 0 or (np.isfinite(values).all()
-                                                         and values.min() >= -NEGATIVE_TOLERANCE)):
+        # NaN fails both tests, infinities the second
+        if values is not None and (values.size == 0 or (values.min() >= -NEGATIVE_TOLERANCE
+                                                         and values.max() <= _LARGEST)):
             return values + 0.0  # no -0.0
     return np.asarray(exact(), dtype=float)
 

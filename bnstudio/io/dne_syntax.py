@@ -114,9 +114,13 @@ class Syntax(_DslSyntax):
             if colon.kind == ":":
                 raise self.error(f"'{shorten(key.value, 40)} ... :' (inheritance from a defined node) is not "
                                  f"supported", colon.offset)
-            self.expect("=", f"after '{shorten(key.value, 40)}'")
-            out.fields.append((key, self.value(depth + 1, f"in {shorten(key.value, 40)}")))
-            self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
+            name = shorten(key.value, 40)
+            self.expect("=", f"after '{name}'")
+            out.fields.append((key, self.value(depth + 1, f"in {name}")))
+            if self.peek().kind == ";":  # (the message is only made when it is missing)
+                self.next()
+            else:
+                self.expect(";", f"after the value of '{name}'")
         self.next()
         return out
 

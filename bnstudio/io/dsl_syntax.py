@@ -35,6 +35,7 @@ _NEST = re.compile(r"/\#|\#/")
 # a value made only of numbers, blanks, commas and parentheses (no comment, string or name) up to its ';'
 _PLAIN_NUMBERS = re.compile(r"[\s(),0-9.eE+\-]*+(?=;)")
 _SEPARATORS = str.maketrans("(),", "   ")
+_FLAT_LIST = re.compile(r"\s*\(\s*[0-9.eE+\-]+(?:\s*,\s*[0-9.eE+\-]+)*+\s*\)\s*")
 BULK_NESTING = 16  # deeper plain lists are read token by token (far below every MAX_DEPTH)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
 
@@ -100,6 +101,8 @@ def nesting(body: str) -> int | None:
     every list non-empty, its entries numbers or lists separated by single commas; else None (also beyond
     :data:`BULK_NESTING`). Judged on the characters at once: the tokens' classes (a number is a run of number
     characters), each token allowed after the one before it, and the depth of the parentheses."""
+    if body.count("(") == 1:  # a flat list (most tables): one regular expression
+        return 1 if _FLAT_LIST.fullmatch(body) else None
     chars = _CHAR_CLASS[np.frombuffer(body.encode("ascii", "replace"), np.uint8)]  # other blanks: "?"
     after_number = np.concatenate(([False], chars[:-1] == _NUM))
     tokens = chars[(chars != _BLANK) & ~((chars == _NUM) & after_number)]
@@ -226,7 +229,8 @@ class Syntax:
         return tok
 
     def peek(self, ahead: int = 0) -> Token:
-        return self.toks[min(self.i + ahead, len(self.toks) - 1)]
+        at = self.i + ahead
+        return self.toks[at] if at < len(self.toks) else self.toks[-1]
 
     @staticmethod
     def show(tok: Token) -> str:
@@ -270,7 +274,10 @@ class Syntax:
             else:
                 self.expect("=", f"after '{shorten(key.value, 40)}'")
                 out.fields.append((key, self.value(depth + 1, f"in {key.value}")))
-            self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
+            if self.peek().kind == ";":  # (the message is only made when it is missing)
+                self.next()
+            else:
+                self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
         self.next()
         return out
 

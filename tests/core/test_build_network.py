@@ -128,3 +128,31 @@ def test_rows_at_the_edge_of_the_tolerance_are_judged_as_the_reference_judges_th
             build_network(families, "n")
     else:
         _assert_same(build_network(families, "n"), expected)
+
+
+def _edited(net):
+    """A few structural edits, each of which needs the DAG to be right before it."""
+    first, middle, last = net.variables[0], net.variables[len(net) // 2], net.variables[-1]
+    net.rename_variable(middle, "renamed")
+    net.remove_variable(first)
+    parent = next((v for v in net.variables if net.children(v)), None)
+    if parent is not None:
+        child = net.children(parent)[0]
+        try:
+            net.reverse_arc(parent, child)
+        except BNStudioError:
+            net.remove_arc(parent, child)
+    net.add_variable("extra", ["a", "b"], parents=[last] if last in net else [])
+    return net
+
+
+@pytest.mark.parametrize("path", [p for p in _bif_files() if p.name.startswith(("asia", "alarm", "child"))],
+                         ids=lambda p: p.name)
+def test_a_bulk_built_network_builds_its_dag_on_first_use_and_edits_like_the_reference(path: Path) -> None:
+    families, name = _families(path)
+    bulk = build_network(families, name)
+    assert bulk._dag is None  # reading builds no networkx graph
+    assert sorted(bulk.graph().edges) == sorted(bulk.arcs())
+    fresh = build_network(families, name)
+    _assert_same(_edited(fresh), _edited(_network_by_edits(families, name)))
+    assert sorted(fresh.copy().graph().edges) == sorted(fresh.arcs())
