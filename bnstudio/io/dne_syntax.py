@@ -117,10 +117,7 @@ class Syntax(_DslSyntax):
             name = shorten(key.value, 40)
             self.expect("=", f"after '{name}'")
             out.fields.append((key, self.value(depth + 1, f"in {name}")))
-            if self.peek().kind == ";":  # (the message is only made when it is missing)
-                self.next()
-            else:
-                self.expect(";", f"after the value of '{name}'")
+            self.end_statement(key)
         self.next()
         return out
 

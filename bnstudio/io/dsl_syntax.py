@@ -274,12 +274,16 @@ class Syntax:
             else:
                 self.expect("=", f"after '{shorten(key.value, 40)}'")
                 out.fields.append((key, self.value(depth + 1, f"in {key.value}")))
-            if self.peek().kind == ";":  # (the message is only made when it is missing)
-                self.next()
-            else:
-                self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
+            self.end_statement(key)
         self.next()
         return out
+
+    def end_statement(self, key: Token) -> None:
+        """The ';' ending the statement of ``key`` (its message is made only when the ';' is missing)."""
+        if self.peek().kind == ";":
+            self.next()
+        else:
+            self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
 
     def value(self, depth: int, context: str) -> Value:
         tok = self.peek()
