@@ -19,6 +19,7 @@ import numpy as np
 from bnstudio.io.repairs import NEGATIVE_TOLERANCE
 
 _LARGEST = float(np.finfo(float).max)
+_FEW = 1000  # fewer numbers than this are written one by one (finding the distinct ones costs more)
 _BULK: ContextVar[bool] = ContextVar("bnstudio_bulk_reading", default=True)
 # a character no NUMBER has: without one, float() accepts exactly the NUMBER tokens (no '_', 'nan', 'inf' ...)
 _NOT_IN_NUMBERS = re.compile(r"[^0-9.eE+\-]")
@@ -94,4 +95,11 @@ def _words(tables: Sequence[np.ndarray]) -> tuple[list[np.ndarray], list[str]]:
     arrays = [np.atleast_1d(np.asarray(t, dtype=float)) for t in tables]
     if not arrays:
         return [], []
-    return arrays, list(map(repr, np.concatenate([t.ravel() for t in arrays]).tolist()))
+    flat = np.concatenate([t.ravel() for t in arrays])
+    if flat.size < _FEW:
+        return arrays, list(map(repr, flat.tolist()))
+    # tables repeat few distinct values (0.0, 1.0, 0.01...): each distinct float -- told apart by its bits, so
+    # -0.0 stays -0.0 -- is written once
+    distinct, where = np.unique(flat.view(np.int64), return_inverse=True)
+    texts = list(map(repr, distinct.view(np.float64).tolist()))
+    return arrays, list(map(texts.__getitem__, where.ravel().tolist()))

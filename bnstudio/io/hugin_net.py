@@ -69,6 +69,8 @@ _NOT_PARENS = re.compile(r"[^()]+")
 def _balanced(body: str) -> bool:
     """Whether the parentheses of ``body`` balance, never closing more than they opened (as the exact
     tokens are checked in :meth:`_Parser.attribute`)."""
+    if body.count("(") <= 1:  # a flat list (or none): no numpy for a small table
+        return body.count(")") == body.count("(") and body.find(")") >= body.find("(")
     steps = np.frombuffer(_NOT_PARENS.sub("", body).encode(), np.uint8)
     depth = np.cumsum(np.where(steps == ord("("), 1, -1))
     return depth.size == 0 or (depth.min() >= 0 and depth[-1] == 0)

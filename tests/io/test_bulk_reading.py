@@ -22,7 +22,8 @@ import pytest
 import bnstudio.io.common as common
 from bnstudio.errors import BNStudioError
 from bnstudio.io import read_network, write_network
-from bnstudio.io.bulk import bulk_enabled, exact_reading, number_rows, number_text, probabilities
+from bnstudio.io.bulk import (bulk_enabled, exact_reading, number_rows, number_text, probabilities, tables_rows,
+                               tables_text)
 from bnstudio.io.common import NUMBER, fmt
 from bnstudio.io.dne_writer import format_dne
 from bnstudio.io.dsl import format_dsl
@@ -328,3 +329,29 @@ def test_net_data_lines_nest_as_the_brute_force_does(shape: tuple[int, ...]) -> 
     lines = _data_lines(table)
     assert len(lines) == table.size // shape[-1] and lines[0].startswith("    data = ") and lines[-1].endswith(";")
     assert re.findall(r"\(|\)|[^\s();]+", "\n".join(lines)[len("    data = "):]) == _nested_tokens(table)
+
+
+def test_net_balance_check_agrees_with_a_depth_walk() -> None:
+    from bnstudio.io.hugin_net import _balanced
+
+    def walk(body: str) -> bool:
+        depth = 0
+        for char in body:
+            depth += (char == "(") - (char == ")")
+            if depth < 0:
+                return False
+        return depth == 0
+    rng = random.Random(26)
+    for _ in range(2000):
+        body = "".join(rng.choice("() 1") for _ in range(rng.randrange(12)))
+        assert _balanced(body) == walk(body), body
+
+
+def test_tables_written_through_their_distinct_values_are_what_fmt_writes() -> None:
+    """Past a thousand numbers the writers format each distinct float once (bits apart: -0.0 is not 0.0)."""
+    rng = np.random.default_rng(7)
+    tables = [np.round(rng.random((60, 30)), 3), np.array([[-0.0, 0.0], [1.0, 5e-324]] * 400), rng.random(5)]
+    assert sum(t.size for t in tables) > 1000
+    for table, rows, text in zip(tables, tables_rows(tables, ", "), tables_text(tables)):
+        expected = [", ".join(fmt(x) for x in row) for row in table.reshape(-1, table.shape[-1])]
+        assert rows == expected and text == " ".join(fmt(x) for x in table.ravel())
