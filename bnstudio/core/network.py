@@ -18,6 +18,7 @@ CPT layout of X with parents (P1, ..., Pk)::
 from __future__ import annotations
 
 import contextlib
+import math
 from typing import Iterable, Iterator, Sequence
 
 import networkx as nx
@@ -25,9 +26,9 @@ import numpy as np
 
 from bnstudio.core import cpt_ops
 from bnstudio.core.events import Event, EventEmitter
-from bnstudio.core.validation import check_table, row_label, validate_network
+from bnstudio.core.validation import ROW_TOLERANCE, check_table, row_label, validate_network
 from bnstudio.core.variable import Variable, check_name
-from bnstudio.errors import CycleError, UnknownVariableError, ValidationError
+from bnstudio.errors import BNStudioError, CycleError, UnknownVariableError, ValidationError
 
 
 def _as_table(table: np.ndarray | Sequence, shape: tuple[int, ...]) -> np.ndarray:
@@ -60,9 +61,23 @@ class Network:
         self._parents: dict[str, tuple[str, ...]] = {}
         self._cpt: dict[str, np.ndarray] = {}
         self._alpha: dict[str, np.ndarray | None] = {}
-        self._graph = nx.DiGraph()
+        self._dag: nx.DiGraph | None = nx.DiGraph()  # None: build from the parent lists on first use
         self.structure_version = 0
         self.parameter_version = 0
+
+    @property
+    def _graph(self) -> nx.DiGraph:
+        """The DAG as a networkx graph; a network read from a file builds it on first use (reading needs none)."""
+        if self._dag is None:
+            dag = nx.DiGraph()
+            dag.add_nodes_from(self._vars)
+            dag.add_edges_from((p, child) for child in self._vars for p in self._parents[child])
+            self._dag = dag
+        return self._dag
+
+    @_graph.setter
+    def _graph(self, graph: nx.DiGraph) -> None:
+        self._dag = graph
 
     # ------------------------------------------------------------------ queries
     @property
@@ -150,12 +165,13 @@ class Network:
         new._parents = dict(self._parents)
         new._cpt = dict(self._cpt)
         new._alpha = dict(self._alpha)
-        new._graph = self._graph.copy()
+        new._dag = None if self._dag is None else self._dag.copy()
         return new
 
     # ------------------------------------------------------------------ events
     @contextlib.contextmanager
     def _edit(self, kind: str, structural: bool, **data: object) -> Iterator[None]:
+        self._graph  # noqa: B018  -- a lazy DAG is built from the parent lists before an edit changes them
         self.events.emit(Event(kind, "before", structural, dict(data)))
         yield
         if structural:
@@ -440,9 +456,19 @@ def build_network(families: Iterable[tuple[str, Sequence[str], Sequence[str], np
                   name: str = "network") -> Network:
     """Build a network from (name, states, parents, cpt) tuples, keeping their order (parsers use this).
 
-    Unknown parents and cycles raise :class:`ValidationError` / :class:`CycleError` naming them.
+    Unknown parents and cycles raise :class:`ValidationError` / :class:`CycleError` naming them. A ``None`` cpt is
+    uniform; a flat cpt in row-major order is accepted as :meth:`Network.add_variable` accepts it.
+
+    Valid input is built in bulk (:func:`_bulk_network`: the variables, one acyclicity check, every table checked
+    in one numpy pass over their concatenation, which also holds the frozen tables); anything it doubts is built
+    edit by edit (:func:`_network_by_edits`), which raises the error naming what is wrong.
     """
     families = list(families)
+    return _bulk_network(families, name) or _network_by_edits(families, name)
+
+
+def _network_by_edits(families: list, name: str) -> Network:
+    """The reference build: one ``add_variable`` per variable, then one ``set_parents`` each (exact errors)."""
     net = Network(name)
     for var, states, _, _ in families:
         net.add_variable(var, states)
@@ -452,3 +478,88 @@ def build_network(families: Iterable[tuple[str, Sequence[str], Sequence[str], np
             raise ValidationError(f"variable '{var}' has unknown parent(s): {', '.join(unknown)}")
         net.set_parents(var, parents, cpt)
     return net
+
+
+def _bulk_network(families: list, name: str) -> Network | None:
+    """The network of valid ``families`` built without per-edit checks and events, or None when anything needs
+    the reference build's judgement (a bad name, an unknown or repeated parent, a cycle, a table of the wrong
+    shape, a negative or non-finite entry, a row off 1 by nearly :data:`ROW_TOLERANCE` or more)."""
+    variables: dict[str, Variable] = {}
+    parents_of: dict[str, tuple[str, ...]] = {}
+    try:
+        for var, states, parents, _ in families:
+            if var in variables or isinstance(states, str):
+                return None
+            variables[var] = Variable(var, tuple(states))
+            parents_of[var] = tuple(parents)
+    except (BNStudioError, TypeError):
+        return None
+    for var, parents in parents_of.items():
+        if len(set(parents)) != len(parents) or not all(p in variables for p in parents):
+            return None
+    if not _acyclic(parents_of):
+        return None
+    tables = _checked_tables(families, variables, parents_of)
+    if tables is None:
+        return None
+    net = Network(name)
+    with net._edit("build_network", True, name=name):
+        net._vars, net._parents = variables, parents_of
+        net._cpt, net._alpha = tables, dict.fromkeys(variables)
+        net._dag = None  # built from the parent lists on first use
+    return net
+
+
+def _acyclic(parents_of: dict[str, tuple[str, ...]]) -> bool:
+    """Whether the parent lists form a DAG (Kahn's algorithm: repeatedly remove a variable without parents)."""
+    waiting = {var: len(parents) for var, parents in parents_of.items()}
+    children: dict[str, list[str]] = {var: [] for var in parents_of}
+    for var, parents in parents_of.items():
+        for p in parents:
+            children[p].append(var)
+    ready = [var for var, n in waiting.items() if n == 0]
+    done = 0
+    while ready:
+        var = ready.pop()
+        done += 1
+        for child in children[var]:
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                ready.append(child)
+    return done == len(parents_of)
+
+
+def _checked_tables(families: list, variables: dict[str, Variable],
+                    parents_of: dict[str, tuple[str, ...]]) -> dict[str, np.ndarray] | None:
+    """Every family's table as a read-only view of one concatenated copy, after one vectorised check of all of
+    them (finite, non-negative, each row summing to 1 within a hair less than :data:`ROW_TOLERANCE`, so that a
+    borderline row goes to :func:`check_table`); None if any table fails or has the wrong shape."""
+    shapes, flats = [], []
+    for var, _, _, cpt in families:
+        shape = tuple(len(variables[p].states) for p in parents_of[var]) + (len(variables[var].states),)
+        if cpt is None:
+            table = cpt_ops.uniform_cpt(shape[:-1], shape[-1])
+        else:
+            try:
+                table = np.asarray(cpt, dtype=float)
+            except (TypeError, ValueError):
+                return None
+            if table.shape != shape and not (table.ndim == 1 and len(shape) > 1 and table.size == math.prod(shape)):
+                return None
+        shapes.append(shape)
+        flats.append(table.ravel())
+    if not flats:
+        return {}
+    flat = np.concatenate(flats)  # the one copy: every table is a view of it
+    cards = np.array([shape[-1] for shape in shapes])
+    rows = np.array([flat_table.size for flat_table in flats]) // cards
+    row_starts = np.concatenate(([0], np.cumsum(np.repeat(cards, rows))[:-1]))
+    sums = np.add.reduceat(flat, row_starts) if flat.size else flat
+    if not (flat.min() >= 0 and np.all(np.abs(sums - 1.0) <= ROW_TOLERANCE * (1 - 1e-9))):  # NaN fails too
+        return None
+    flat.setflags(write=False)
+    tables, offset = {}, 0
+    for (var, *_), shape, flat_table in zip(families, shapes, flats):
+        tables[var] = flat[offset:offset + flat_table.size].reshape(shape)
+        offset += flat_table.size
+    return tables

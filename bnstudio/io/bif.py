@@ -52,6 +52,7 @@ from bnstudio.errors import BNStudioError, CycleError, FormatError
 from bnstudio.io.atomic import PathLike, read_text
 from bnstudio.io.bif_writer import NAME_KEY, PROPERTY_KEY, STATES_KEY
 from bnstudio.io.bif_writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.format_bif)
+from bnstudio.io.bulk import bulk_enabled
 from bnstudio.io.common import NUMBER, row_label
 from bnstudio.io.repairs import Repairs, entry_problem
 from bnstudio.io.limits import SizeBudget
@@ -535,8 +536,8 @@ def parse_bif(text: str, path: str = "<string>", strict: bool = False) -> Networ
     FormatError
         For any problem, with path, line and column.
     """
-    from bnstudio.io.bif_fast import parse_fast  # the bulk reader; it falls back here on any anomaly
-    return parse_fast(text, str(path), strict)
+    from bnstudio.io.bif_fast import parse_exact, parse_fast  # the bulk reader falls back here on any anomaly
+    return (parse_fast if bulk_enabled() else parse_exact)(text, str(path), strict)
 
 
 def read_bif(path: PathLike, strict: bool = False) -> Network:

@@ -20,6 +20,7 @@ block and ``"V.key"`` properties go back into V's block. Variable descriptions a
 """
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -27,6 +28,7 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.io.atomic import PathLike, atomic_write_text
+from bnstudio.io.bulk import number_text, tables_rows
 from bnstudio.io.common import legal_names, split_properties
 
 KEYWORDS = frozenset({"network", "variable", "probability", "property", "type", "discrete", "table", "default"})
@@ -76,7 +78,7 @@ def _properties(items: list[tuple[str, str]]) -> list[str]:
 
 
 def _numbers(values: np.ndarray) -> str:
-    return ", ".join(repr(float(x)) for x in values)
+    return number_text(values, ", ")
 
 
 def format_bif(net: Network) -> str:
@@ -100,17 +102,15 @@ def format_bif(net: Network) -> str:
             lines.append(f"  property position = ({_numbers([x, y])}) ;")
         lines += _properties(owned[var])
         lines.append("}")
-    for var in net.variables:
-        parents, cpt = net.parents(var), net.cpt(var)
+    for var, rows in zip(net.variables, tables_rows([net.cpt(v) for v in net.variables], ", ")):
+        parents = net.parents(var)
         head = names[var] + (" | " + ", ".join(names[p] for p in parents) if parents else "")
         lines.append(f"probability ( {head} ) {{")
         if not parents:
-            lines.append(f"  table {_numbers(cpt)};")
-        else:
-            rows = cpt.reshape(-1, cpt.shape[-1])
-            for r, index in enumerate(np.ndindex(*cpt.shape[:-1])):
-                label = ", ".join(states[p][i] for p, i in zip(parents, index))
-                lines.append(f"  ({label}) {_numbers(rows[r])};")
+            lines.append(f"  table {rows[0]};")
+        else:  # rows in row-major order: the last parent fastest, as itertools.product runs
+            lines += [f"  ({', '.join(label)}) {row};"
+                      for label, row in zip(itertools.product(*(states[p] for p in parents)), rows)]
         lines.append("}")
     return "\n".join(lines) + "\n"
 

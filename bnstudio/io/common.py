@@ -21,7 +21,7 @@ from bnstudio.core.variable import check_name
 from bnstudio.errors import BNStudioError, CycleError, FormatError
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import shorten
-from bnstudio.io.repairs import Fail, Repairs, entry_problem
+from bnstudio.io.repairs import Fail, Repairs, entry_problem, untouched
 
 # a decimal or scientific number; unambiguous (no two ways to split a run of digits), so a failed match of a
 # long token costs linear time, not quadratic backtracking
@@ -62,6 +62,8 @@ def make_cpt(values: Sequence[float], child: str, card: int, parents: Sequence[t
         detail = f" ({card} states x {n_rows} parent configurations)" if parents else ""
         raise fail(f"the table of '{child}' has {len(values)} values, expected {entries}{detail}")
     rows = np.array(values, dtype=float).reshape(n_rows, card)
+    if untouched(rows):
+        return rows.reshape(pshape + (card,))
     bad = repairs.rows(rows, lambda r: f"row {row_label(parents, r)} of '{child}'", (child, [p for p, _ in parents]))
     if bad is not None:
         raise fail(repairs.refusal(f"row {row_label(parents, bad)} of '{child}'"))

@@ -23,14 +23,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bnstudio.io.dsl_syntax import Syntax as _DslSyntax, Token, _unescape
+from bnstudio.io.dsl_syntax import BULK_NESTING, BulkNumbers, Syntax as _DslSyntax, Token, _unescape
 from bnstudio.io.messages import shorten
 
 MAX_DEPTH = 80  # a table nests one list per parent (at most 63) inside 2 blocks
 
-_TOKEN = re.compile(r"""(?P<space>\s+)|(?P<line>//[^\n]*)|(?P<block>/\*.*?\*/)
-                        |(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<punct>[(){}=;,:])|(?P<word>[^\s(){}=;,:"/]+)
-                        |(?P<bad>.)""", re.VERBOSE | re.DOTALL)
+# blanks and comments (skipped), then one token -- or nothing, at the end of the text
+_TOKEN = re.compile(r"""(?:\s+|//[^\n]*|/\*.*?\*/)*
+                        (?:(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<punct>[(){}=;,:])|(?P<word>[^\s(){}=;,:"/]+)
+                        |(?P<bad>.))?""", re.VERBOSE | re.DOTALL)
 _CONTINUATION = re.compile(r"\\\r?\n[ \t]*")
 
 
@@ -74,11 +75,18 @@ class Typed:
 Value = Token | Items | Typed
 
 
+class NumberItems(BulkNumbers, Items):
+    """A DNE ``probs`` list of plain numbers, nested to any depth, read in bulk (see :class:`BulkNumbers`)."""
+
+
 class Syntax(_DslSyntax):
     """The tokens of one DNE text and its tree; errors located by line and column (as in GeNIe's DSL, whose
     tokenizer and file head this shares)."""
 
     TOKEN = _TOKEN
+    BULK_KEYS = {"probs"}
+    BULK_NESTING = BULK_NESTING
+    BULK = NumberItems
     HEAD = "bnet"
     FILE = "a Netica DNE file"
     NAME = "network name"
@@ -106,14 +114,17 @@ class Syntax(_DslSyntax):
             if colon.kind == ":":
                 raise self.error(f"'{shorten(key.value, 40)} ... :' (inheritance from a defined node) is not "
                                  f"supported", colon.offset)
-            self.expect("=", f"after '{shorten(key.value, 40)}'")
-            out.fields.append((key, self.value(depth + 1, f"in {shorten(key.value, 40)}")))
-            self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
+            name = shorten(key.value, 40)
+            self.expect("=", f"after '{name}'")
+            out.fields.append((key, self.value(depth + 1, f"in {name}")))
+            self.end_statement(key)
         self.next()
         return out
 
     def value(self, depth: int, context: str) -> Value:
         tok = self.peek()
+        if tok.kind == "numbers":
+            return self.bulk_value(depth, context)
         if tok.kind in ("word", "str"):
             self.next()
             if tok.kind == "word" and self.peek().kind == "{":

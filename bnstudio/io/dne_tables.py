@@ -10,8 +10,9 @@ import numpy as np
 
 from bnstudio.core.canonical import Deterministic
 from bnstudio.errors import FormatError
+from bnstudio.io.bulk import probabilities
 from bnstudio.io.common import NUMBER, make_cpt, probability, row_label
-from bnstudio.io.dne_syntax import Block, Items, Syntax, Token, Value, flatten
+from bnstudio.io.dne_syntax import Block, Items, NumberItems, Syntax, Token, Value, flatten
 from bnstudio.io.influence import utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import shorten
@@ -89,6 +90,9 @@ class TableReader:
                                  f"supported (in Netica: Table > Equation to Table, then save)", node.ident)
             self.repair("gave a uniform table to nodes without one", f"'{shorten(var)}'", fail)
             return np.full(tuple(len(s) for _, s in parents) + (card,), 1.0 / card)
+        if isinstance(probs, NumberItems):  # plain numbers: in bulk, token by token only on doubt
+            values = probabilities(probs.words, lambda: self.probabilities(var, flatten(probs), card, parents, fail))
+            return make_cpt(values, var, card, parents, fail, None, self.repairs)
         tokens = flatten(source)
         if probs is None:
             return self.deterministic(var, node, tokens, parents, fail)

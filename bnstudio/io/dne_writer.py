@@ -30,7 +30,8 @@ from bnstudio.core.canonical import Deterministic, canonical_of
 from bnstudio.core.network import Network
 from bnstudio.io.atomic import PathLike, atomic_write_text
 from bnstudio.io.bif_writer import NAME_KEY, STATES_KEY
-from bnstudio.io.common import fmt, legal_names
+from bnstudio.io.bulk import number_text
+from bnstudio.io.common import legal_names
 from bnstudio.io.dsl_syntax import escape
 from bnstudio.io.influence import node_order
 
@@ -69,7 +70,7 @@ def _string(text: str) -> str:
 def _nested(table: np.ndarray, indent: str) -> str:
     """``table`` as nested lists (the last axis innermost), one innermost list per line."""
     if table.ndim <= 1:
-        return "(" + ", ".join(map(fmt, np.atleast_1d(table))) + ")"
+        return "(" + number_text(table, ", ") + ")"
     inner = indent + " "
     return "(" + f",\n{inner}".join(_nested(sub, inner) for sub in table) + ")"
 

@@ -42,9 +42,10 @@ import math
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate, fmt, identifiers, make_cpt, \
+from bnstudio.io.bulk import probabilities, tables_text
+from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate, identifiers, make_cpt, \
     probability
-from bnstudio.io.dsl_syntax import Block, Syntax, Token, Value, ValueList, escape
+from bnstudio.io.dsl_syntax import Block, NumberList, Syntax, Token, Value, ValueList, escape
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import shorten
 from bnstudio.io.repairs import Repairs
@@ -134,7 +135,8 @@ class _Reader:
         fail = lambda m: self.error(m, table)  # noqa: E731
         families = [(p, nodes[p][2]) for p in parents]
         self.budget.family(var, tuple(len(s) for _, s in families) + (len(nodes[var][2]),), fail)
-        values = [probability(t.value, lambda m, t=t: self.error(m, t)) for t in table.items]
+        exact = lambda: [probability(t.value, lambda m, t=t: self.error(m, t)) for t in table.items]  # noqa: E731
+        values = probabilities(table.words, exact) if isinstance(table, NumberList) else exact()
         return parents, make_cpt(values, var, len(nodes[var][2]), families, fail, None, self.repairs)
 
     def header(self, net: Network, var: str, block: Block) -> None:
@@ -170,7 +172,9 @@ def format_dsl(net: Network) -> str:
     """The DSL text of ``net`` (nodes in topological order, floats at full precision)."""
     ids = identifiers(list(net.variables))
     lines = [f"net {identifiers([net.name])[net.name]}", "{"]
-    for var in net.topological_order():
+    order = net.topological_order()
+    tables = dict(zip(order, tables_text([net.cpt(v) for v in order], ", ")))
+    for var in order:
         states = identifiers(list(net.states(var)))
         lines += [f"\tnode {ids[var]}", "\t{", "\t\tTYPE = CPT;", "\t\tHEADER =", "\t\t{", f"\t\t\tID = {ids[var]};",
                   f'\t\t\tNAME = "{escape(var)}";']
@@ -184,7 +188,7 @@ def format_dsl(net: Network) -> str:
                       "\t\t\t};", "\t\t};"]
         lines += [f"\t\tPARENTS = ({', '.join(ids[p] for p in net.parents(var))});", "\t\tDEFINITION =", "\t\t{",
                   f"\t\t\tNAMESTATES = ({', '.join(states[s] for s in net.states(var))});",
-                  f"\t\t\tPROBABILITIES = ({', '.join(map(fmt, net.cpt(var).ravel()))});", "\t\t};", "\t};", ""]
+                  f"\t\t\tPROBABILITIES = ({tables[var]});", "\t\t};", "\t};", ""]
     lines.append("};")
     return "\n".join(lines) + "\n"
 

@@ -19,15 +19,24 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from bnstudio.errors import FormatError
+from bnstudio.io.bulk import bulk_enabled
 from bnstudio.io.messages import shorten, tidy
 
 MAX_DEPTH = 64  # GeNIe's own files nest 4 deep (net, node, SCREEN, POSITION)
 
-_TOKEN = re.compile(r"""(?P<space>\s+)|(?P<line>//[^\n]*)|(?P<block>/\*.*?\*/)|(?P<nest>/\#)
-                        |(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<punct>[(){}=;,])|(?P<word>[^\s(){}=;,"/]+)
-                        |(?P<bad>.)""", re.VERBOSE | re.DOTALL)
+# blanks and comments (skipped), then one token -- or nothing, at the end of the text
+_TOKEN = re.compile(r"""(?:\s+|//[^\n]*|/\*.*?\*/)*
+                        (?:(?P<nest>/\#)|(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<punct>[(){}=;,])|(?P<word>[^\s(){}=;,"/]+)
+                        |(?P<bad>.))?""", re.VERBOSE | re.DOTALL)
 _NEST = re.compile(r"/\#|\#/")
+# a value made only of numbers, blanks, commas and parentheses (no comment, string or name) up to its ';'
+_PLAIN_NUMBERS = re.compile(r"[\s(),0-9.eE+\-]*+(?=;)")
+_SEPARATORS = str.maketrans("(),", "   ")
+_FLAT_LIST = re.compile(r"\s*\(\s*[0-9.eE+\-]+(?:\s*,\s*[0-9.eE+\-]+)*+\s*\)\s*")
+BULK_NESTING = 16  # deeper plain lists are read token by token (far below every MAX_DEPTH)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
 
 
@@ -62,11 +71,68 @@ class ValueList:
 Value = Block | ValueList | Token
 
 
+class BulkNumbers:
+    """A list value of plain numbers (nested lists in DNE), kept as its text: :attr:`words` are its numbers in
+    reading order; :attr:`items` parses it token by token (exact offsets) only when something asks, such as the
+    located error of a number that is not a probability. Mixed into each format's list class."""
+
+    def __init__(self, syntax: "Syntax", offset: int, end: int, depth: int, context: str) -> None:
+        self.offset, self.end = offset, end
+        self._syntax, self._where = syntax, (depth, context)
+        self._items: list | None = None
+
+    @property
+    def words(self) -> list[str]:
+        return self._syntax.text[self.offset:self.end].translate(_SEPARATORS).split()
+
+    @property
+    def items(self) -> list:
+        if self._items is None:
+            self._items = self._syntax.exact_value(self.offset, self.end, *self._where).items
+        return self._items
+
+
+class NumberList(BulkNumbers, ValueList):
+    """A DSL ``( n, n, ... )`` of plain numbers read in bulk (see :class:`BulkNumbers`)."""
+
+
+def nesting(body: str) -> int | None:
+    """How deep the list ``body`` (numbers, commas, blanks and parentheses only) nests, if it is well formed:
+    every list non-empty, its entries numbers or lists separated by single commas; else None (also beyond
+    :data:`BULK_NESTING`). Judged on the characters at once: the tokens' classes (a number is a run of number
+    characters), each token allowed after the one before it, and the depth of the parentheses."""
+    if body.count("(") == 1:  # a flat list (most tables): one regular expression
+        return 1 if _FLAT_LIST.fullmatch(body) else None
+    chars = _CHAR_CLASS[np.frombuffer(body.encode("ascii", "replace"), np.uint8)]  # other blanks: "?"
+    after_number = np.concatenate(([False], chars[:-1] == _NUM))
+    tokens = chars[(chars != _BLANK) & ~((chars == _NUM) & after_number)]
+    if tokens.size < 3 or tokens[0] != _OPEN or tokens[-1] != _CLOSE:
+        return None
+    if not _FOLLOWS[tokens[:-1], tokens[1:]].all():
+        return None
+    depth = np.cumsum((tokens == _OPEN).astype(np.int64) - (tokens == _CLOSE))
+    if depth[-1] != 0 or depth[:-1].min() < 1 or depth.max() > BULK_NESTING:
+        return None
+    return int(depth.max())
+
+
+_NUM, _OPEN, _CLOSE, _COMMA, _BLANK = range(5)
+_CHAR_CLASS = np.full(256, _BLANK, np.int8)  # _PLAIN_NUMBERS lets only blanks through besides these
+_CHAR_CLASS[np.frombuffer(b"0123456789.eE+-", np.uint8)] = _NUM
+_CHAR_CLASS[ord("(")], _CHAR_CLASS[ord(")")], _CHAR_CLASS[ord(",")] = _OPEN, _CLOSE, _COMMA
+_FOLLOWS = np.zeros((5, 5), bool)  # _FOLLOWS[a, b]: token b may follow token a
+_FOLLOWS[_OPEN, [_OPEN, _NUM]] = _FOLLOWS[_COMMA, [_OPEN, _NUM]] = True
+_FOLLOWS[_NUM, [_COMMA, _CLOSE]] = _FOLLOWS[_CLOSE, [_COMMA, _CLOSE]] = True
+
+
 class Syntax:
     """The tokens of one DSL text, and errors located by line and column. A format of the same family (Netica's
     DNE, :mod:`bnstudio.io.dne_syntax`) changes the class attributes and its tree rules."""
 
     TOKEN = _TOKEN                  # the token pattern
+    BULK_KEYS = {"PROBABILITIES"}   # ``KEY = (...)`` whose plain number lists are read in bulk ...
+    BULK_NESTING = 1                # ... when they nest at most this deep ...
+    BULK = NumberList               # ... as this value
     HEAD = "net"                    # the word opening the file: ``net ID { ... };``
     FILE = "a DSL file"             # how errors name the file and its network's name
     NAME = "network id"
@@ -82,11 +148,19 @@ class Syntax:
         column = offset - (self.newlines[line - 1] + 1 if line else 0)
         return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
 
-    def _tokens(self) -> list[Token]:
-        text, pos, out = self.text, 0, []
-        while pos < len(text):
-            m = self.TOKEN.match(text, pos)
+    def _tokens(self, pos: int = 0, end: int | None = None, bulk: bool | None = None) -> list[Token]:
+        """The tokens of ``text[pos:end]`` then ``eof``; ``bulk``: the plain number list of a ``BULK_KEYS``
+        statement is one ``numbers`` token (see :class:`BulkNumbers`); None: unless inside
+        :func:`~bnstudio.io.bulk.exact_reading`."""
+        text, out = self.text, []
+        bulk = bulk_enabled() if bulk is None else bulk
+        end = len(text) if end is None else end
+        while pos < end:
+            m = self.TOKEN.match(text, pos, end)
             kind = m.lastgroup
+            if kind is None:  # trailing blanks and comments
+                break
+            pos, value = m.start(kind), m.group(kind)
             if kind == "nest":
                 pos = self._skip_nested(pos)
                 continue
@@ -96,12 +170,42 @@ class Syntax:
                 what = "unterminated string" if text[pos] == '"' else f"unexpected character {text[pos]!r}"
                 raise self.error(what, pos)
             if kind == "str":
-                out.append(Token("str", self.unescape(m.group()[1:-1]), pos))
-            elif kind in ("punct", "word"):
-                out.append(Token(m.group() if kind == "punct" else "word", m.group(), pos))
+                out.append(Token("str", self.unescape(value[1:-1]), pos))
+            else:
+                out.append(Token(value if kind == "punct" else "word", value, pos))
             pos = m.end()
-        out.append(Token("eof", "", len(text)))
+            if bulk and kind == "punct" and value == "=" and len(out) > 1 and out[-2].value in self.BULK_KEYS:
+                pos = self._bulk_numbers(pos, out)
+        out.append(Token("eof", "", end))
         return out
+
+    def _bulk_numbers(self, pos: int, out: list[Token]) -> int:
+        """After ``KEY =``: a plain number list appended as one ``numbers`` token, and where it ends; else
+        ``pos`` (the list is tokenized as usual)."""
+        body = _PLAIN_NUMBERS.match(self.text, pos)
+        if body is None:
+            return pos
+        text = body.group()
+        depth = nesting(text) if "(" in text else None
+        if depth is None or depth > self.BULK_NESTING:
+            return pos
+        start = pos + len(text) - len(text.lstrip())
+        out.append(Token("numbers", self.text[start:body.end()], start))
+        return body.end()
+
+    def exact_value(self, start: int, end: int, depth: int, context: str) -> Value:
+        """The value in ``text[start:end]`` tokenized and parsed token by token (see :class:`BulkNumbers`)."""
+        saved = self.toks, self.i
+        self.toks, self.i = self._tokens(start, end, bulk=False), 0
+        try:
+            return self.value(depth, context)
+        finally:
+            self.toks, self.i = saved
+
+    def bulk_value(self, depth: int, context: str) -> BulkNumbers:
+        """The ``numbers`` token at hand as the format's :class:`BulkNumbers` value."""
+        tok = self.next()
+        return self.BULK(self, tok.offset, tok.offset + len(tok.value), depth, context)
 
     @staticmethod
     def unescape(body: str) -> str:
@@ -125,7 +229,8 @@ class Syntax:
         return tok
 
     def peek(self, ahead: int = 0) -> Token:
-        return self.toks[min(self.i + ahead, len(self.toks) - 1)]
+        at = self.i + ahead
+        return self.toks[at] if at < len(self.toks) else self.toks[-1]
 
     @staticmethod
     def show(tok: Token) -> str:
@@ -169,12 +274,21 @@ class Syntax:
             else:
                 self.expect("=", f"after '{shorten(key.value, 40)}'")
                 out.fields.append((key, self.value(depth + 1, f"in {key.value}")))
-            self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
+            self.end_statement(key)
         self.next()
         return out
 
+    def end_statement(self, key: Token) -> None:
+        """The ';' ending the statement of ``key`` (its message is made only when the ';' is missing)."""
+        if self.peek().kind == ";":
+            self.next()
+        else:
+            self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
+
     def value(self, depth: int, context: str) -> Value:
         tok = self.peek()
+        if tok.kind == "numbers":
+            return self.bulk_value(depth, context)
         if tok.kind == "{":
             return self.block(depth, context)
         if tok.kind in ("word", "str"):

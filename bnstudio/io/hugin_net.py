@@ -31,6 +31,7 @@ Conventions
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from bisect import bisect_right
@@ -41,10 +42,11 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import (assemble, checked_name, fmt, identifiers, make_cpt, parse_position,
+from bnstudio.io.bulk import bulk_enabled, number_rows, probabilities, tables_rows
+from bnstudio.io.common import (assemble, checked_name, identifiers, make_cpt, parse_position,
                                 probability, split_properties)
 from bnstudio.io.hugin_expression_net import ModelTables, NetModel
-from bnstudio.io.hugin_expressions import scan, unquote
+from bnstudio.io.hugin_expressions import unquote
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import tidy
@@ -58,6 +60,22 @@ if TYPE_CHECKING:
 _TOKEN = re.compile(r"""(?:\s+|%[^\n]*)*(?:(?P<str>"(?:[^"\\\n]|\\.)*")
                         |(?P<lines>"(?:[^"\\]|\\.)*"(?=[ \t\r\n]*;))|(?P<punct>[(){}=;|])
                         |(?P<word>[^\s(){}=;|"%]+)|(?P<bad>.))?""", re.VERBOSE | re.DOTALL)
+# a ``data`` value that is only numbers, blanks and parentheses (no comment, string or name) up to its ';'
+_PLAIN_DATA = re.compile(r"[\s()0-9.eE+\-]*+(?=;)")
+_PARENS_TO_BLANKS = str.maketrans("()", "  ")
+_NOT_PARENS = re.compile(r"[^()]+")
+
+
+def _balanced(body: str) -> bool:
+    """Whether the parentheses of ``body`` balance, never closing more than they opened (as the exact
+    tokens are checked in :meth:`_Parser.attribute`)."""
+    if body.count("(") <= 1:  # a flat list (or none): no numpy for a small table
+        return body.count(")") == body.count("(") and body.find(")") >= body.find("(")
+    steps = np.frombuffer(_NOT_PARENS.sub("", body).encode(), np.uint8)
+    depth = np.cumsum(np.where(steps == ord("("), 1, -1))
+    return depth.size == 0 or (depth.min() >= 0 and depth[-1] == 0)
+
+
 _NODE_RESERVED = {"states", "label", "position", "subtype", "state_values"}
 _NET_RESERVED = {"node_size", "name"}
 _Token = tuple  # (kind, value, offset): kind is 'str', 'word', a punctuation character or 'eof'
@@ -68,15 +86,7 @@ class _Parser:
         self.text, self.path, self.i = text, path, 0
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.budget, self.repairs = SizeBudget(), Repairs(path, strict, normaliser="Hugin")
-        self.toks: list[_Token] = []
-        for kind, value, start in scan(_TOKEN, text):
-            if kind == "bad":
-                raise self.error("unterminated string", start)
-            if kind == "lines":
-                value, kind = self.joined(value, start), "str"
-            if kind == "str":
-                value = unquote(value)
-            self.toks.append((value if kind == "punct" else kind, value, start))
+        self.toks = self.tokens(0, len(text), bulk=bulk_enabled())
         self.toks.append(("eof", "", len(text)))
         self.name = "network"
         self.props: dict[str, str] = {}
@@ -84,6 +94,31 @@ class _Parser:
         self.potentials: dict[str, tuple[_Token, list[_Token], list[_Token]]] = {}  # child -> (tok, parents, data)
         self.tables = ModelTables(self.path, self.error, self.repairs, self.budget)  # model_nodes / model_data
         self.raw: tuple[str, int] = ("", 0)  # the text of the last attribute's value and its offset
+
+    def tokens(self, pos: int, end: int, bulk: bool) -> list[_Token]:
+        """The tokens of ``text[pos:end]``; ``bulk``: the value of a ``data`` attribute made only of numbers and
+        balanced parentheses is one ``("numbers", text, offset)`` token (read in bulk by :meth:`table`)."""
+        text, toks = self.text, []
+        append, match = toks.append, _TOKEN.match
+        while pos < end:
+            m = match(text, pos, end)
+            kind = m.lastgroup
+            if kind is None:  # trailing blanks and comments
+                break
+            value, start, pos = m.group(kind), m.start(kind), m.end(kind)
+            if kind == "bad":
+                raise self.error("unterminated string", start)
+            if kind == "lines":
+                value, kind = self.joined(value, start), "str"
+            if kind == "str":
+                value = unquote(value)
+            append((value if kind == "punct" else kind, value, start))
+            if bulk and value == "=" and kind == "punct" and len(toks) > 1 and toks[-2][:2] == ("word", "data"):
+                body = _PLAIN_DATA.match(text, pos)
+                if body is not None and body.group().strip() and _balanced(body.group()):
+                    append(("numbers", body.group(), pos))
+                    pos = body.end()
+        return toks
 
     def joined(self, quoted: str, start: int) -> str:
         """A quoted attribute value running over several lines, on one line (each line break and the blanks
@@ -362,10 +397,23 @@ class _Parser:
         return parents
 
     def data(self, var: str) -> list[_Token]:
+        """The number tokens of ``var``'s ``data`` (a bulk ``numbers`` token split into its exact tokens)."""
         child, _, data = self.potentials[var]
         if data is None:
             raise self.error(f"the potential of '{var}' has no 'data'", child)
-        return [t for t in data if t[0] not in ("(", ")")]
+        toks = [t for tok in data for t in (self.tokens(tok[2], tok[2] + len(tok[1]), bulk=False)
+                                            if tok[0] == "numbers" else [tok])]
+        return [t for t in toks if t[0] not in ("(", ")")]
+
+    def values(self, var: str) -> np.ndarray:
+        """The numbers of ``var``'s ``data``: a bulk ``numbers`` token converted at once (see
+        :func:`~bnstudio.io.common.probabilities`), else, or on any doubt, token by token (located errors)."""
+        data = self.potentials[var][2]
+        exact = lambda: [probability(t[1], lambda m, t=t: self.error(f"{m} in the data of '{var}'", t))  # noqa: E731
+                         for t in self.data(var)]
+        if data is not None and len(data) == 1 and data[0][0] == "numbers":
+            return probabilities(data[0][1].translate(_PARENS_TO_BLANKS).split(), exact)
+        return np.asarray(exact(), dtype=float)
 
     def utility(self, var: str) -> tuple[list[str], np.ndarray]:
         """(parents, table of shape (|P1|, ..., |Pk|)) of utility node ``var``: ``data`` nested like a CPT
@@ -384,10 +432,7 @@ class _Parser:
         modelled = var in self.tables.models
         if modelled and self.potentials[var][2] is None:
             return parents, self.tables.generated_cpt(var, self.nodes, parents)
-        data = self.data(var)
-        values = [probability(t[1], lambda m, t=t: self.error(f"{m} in the data of '{var}'", t))
-                  for t in data]
-        cpt = make_cpt(values, var, len(self.nodes[var]["states"]),
+        cpt = make_cpt(self.values(var), var, len(self.nodes[var]["states"]),
                        [(p, self.nodes[p]["states"]) for p in parents], lambda m: self.error(m, child),
                        self.budget, self.repairs)
         return parents, self.tables.checked_cpt(var, self.nodes, parents, cpt) if modelled else cpt
@@ -453,12 +498,13 @@ def _format(net: Network, decisions: dict[str, tuple[str, ...]],
         lines.append("}")
     for name, _, _ in utilities:
         lines += ["", f"utility {ids[name]}", "{", f"    label = {_quote(name)};", "}"]
+    rows = dict(zip(net.variables, tables_rows([net.cpt(v) for v in net.variables])))
     for var in net.variables:
         parents = decisions[var] if var in decisions else net.parents(var)
         head = ids[var] + (" | " + " ".join(ids[p] for p in parents) if parents else "")
         lines += ["", f"potential ( {head} )", "{"]
         if var not in decisions:
-            lines += _data_lines(net.cpt(var))
+            lines += _data_lines(net.cpt(var), rows[var])
         lines.append("}")
     for name, parents, table in utilities:
         head = ids[name] + (" | " + " ".join(ids[p] for p in parents) if parents else "")
@@ -466,28 +512,27 @@ def _format(net: Network, decisions: dict[str, tuple[str, ...]],
     return "\n".join(lines) + "\n"
 
 
-def _data_lines(table: np.ndarray) -> list[str]:
-    """``data = ( ... );`` nested by the leading axes, one innermost row (the last axis) per line."""
-    lines = []
-    rows = table.reshape(-1, table.shape[-1])
-    shape = table.shape[:-1]
-    for r, index in enumerate(np.ndindex(*shape)):
-        opens = 1 + _trailing(index, lambda i, n: i == 0, shape)
-        closes = 1 + _trailing(index, lambda i, n: i == n - 1, shape)
-        prefix = "    data = " if r == 0 else " " * (12 + len(shape) - opens)
-        end = ";" if r == len(rows) - 1 else ""
-        lines.append(f"{prefix}{'(' * opens} {' '.join(map(fmt, rows[r]))} {')' * closes}{end}")
-    return lines
+def _data_lines(table: np.ndarray, rows: list[str] | None = None) -> list[str]:
+    """``data = ( ... );`` nested by the leading axes, one innermost row (the last axis) per line (``rows``: the
+    rows' texts, :func:`~bnstudio.io.bulk.number_rows` of ``table``, when made already)."""
+    rows = number_rows(table) if rows is None else rows
+    prefixes, opens, closes = _nesting_marks(table.shape[:-1])
+    ends = [""] * (len(rows) - 1) + [";"]
+    return [f"{prefix}{'(' * o} {row} {')' * c}{end}"
+            for prefix, o, row, c, end in zip(prefixes, opens, rows, closes, ends)]
 
 
-def _trailing(index: tuple[int, ...], test, shape: tuple[int, ...]) -> int:
-    """How many of the last indices (contiguously from the end) pass ``test(i, size)``."""
-    count = 0
-    for i, n in zip(reversed(index), reversed(shape)):
-        if not test(i, n):
-            break
-        count += 1
-    return count
+@functools.lru_cache(maxsize=256)
+def _nesting_marks(shape: tuple[int, ...]) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    """For each row of a table whose leading axes are ``shape``: its line's indent, and how many parentheses it
+    opens and closes (one more for each trailing parent index at its first, resp. last, state)."""
+    if shape:
+        index = np.indices(shape).reshape(len(shape), -1).T[:, ::-1]  # the last parent first
+        opens = tuple((1 + np.cumprod(index == 0, axis=1).sum(axis=1)).tolist())
+        closes = tuple((1 + np.cumprod(index == np.array(shape[::-1]) - 1, axis=1).sum(axis=1)).tolist())
+    else:
+        opens = closes = (1,)
+    return ("    data = ",) + tuple(" " * (12 + len(shape) - o) for o in opens[1:]), opens, closes
 
 
 def _is_attr(key: str, reserved: set[str]) -> bool:

@@ -246,8 +246,10 @@ _ORDER = ("negative", "rescaled", "weights", "counts")  # the order of the parts
 
 def untouched(rows: np.ndarray) -> bool:
     """Whether :meth:`Repairs.rows` would neither change nor report anything in any reading: every entry
-    non-negative and every row summing to 1 within ``EXACT_TOLERANCE`` (so finite). A quick test first."""
-    return bool(rows.size) and bool(rows.min() >= 0) and bool(np.abs(_row_sums(rows) - 1.0).max() <= EXACT_TOLERANCE)
+    non-negative and every row summing to 1 within ``EXACT_TOLERANCE`` (so finite). A quick test first: entries
+    in [0, 1] (NaN fails both) cannot overflow a row sum, so no floating-point error state is needed."""
+    return bool(rows.size and rows.min() >= 0 and rows.max() <= 1
+                and np.abs(rows.sum(axis=-1) - 1.0).max() <= EXACT_TOLERANCE)
 
 
 def _whole_numbers(rows: np.ndarray) -> bool:

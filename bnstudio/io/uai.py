@@ -40,7 +40,8 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import assemble, fmt, make_cpt, probability
+from bnstudio.io.bulk import bulk_enabled, probabilities, tables_rows
+from bnstudio.io.common import assemble, make_cpt, probability
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import tidy
 from bnstudio.io.repairs import Repairs
@@ -63,26 +64,45 @@ class _StateNames:
         return f"s{k}"
 
 
+class _Fallback(Exception):
+    """The bulk reading met a problem: the exact reader reads the file again and names it."""
+
+
 class _Reader:
-    def __init__(self, text: str, path: str, strict: bool = False) -> None:
-        self.path, self.strict = path, strict
-        self.newlines = [m.start() for m in re.finditer("\n", text)]
-        self.toks = [(m.group(), m.start()) for m in _TOKEN.finditer(text)
-                     if not m.group().startswith("#") and not m.group().lstrip(" \t").startswith("c")]
+    """The reader; ``bulk=True`` splits the text with ``str.split`` (only for a text without '#' or 'c', where
+    that gives the exact tokens) and keeps no offsets: any error then raises :class:`_Fallback` instead."""
+
+    def __init__(self, text: str, path: str, strict: bool = False, bulk: bool = False) -> None:
+        self.path, self.strict, self.text = path, strict, text
+        self.newlines: list[int] | None = None
+        if bulk:
+            self.words, self.offsets = text.split(), None
+        else:
+            toks = [(m.group(), m.start()) for m in _TOKEN.finditer(text)
+                    if not m.group().startswith("#") and not m.group().lstrip(" \t").startswith("c")]
+            self.words, self.offsets = [t for t, _ in toks], [o for _, o in toks]
         self.i, self.end = 0, len(text)
 
+    def offset(self, i: int) -> int:
+        """Where token ``i`` starts (0 when reading in bulk: only errors use it, and they fall back)."""
+        return 0 if self.offsets is None else self.offsets[i]
+
     def error(self, message: str, offset: int | None = None) -> FormatError:
+        if self.offsets is None:
+            raise _Fallback
         if offset is None:
-            offset = self.toks[self.i - 1][1] if self.i else 0
+            offset = self.offsets[self.i - 1] if self.i else 0
+        if self.newlines is None:
+            self.newlines = [m.start() for m in re.finditer("\n", self.text)]
         line = bisect_right(self.newlines, offset - 1)
         column = offset - (self.newlines[line - 1] + 1 if line else 0)
         return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
 
     def next(self, what: str) -> str:
-        if self.i >= len(self.toks):
+        if self.i >= len(self.words):
             raise self.error(f"unexpected end of file, expected {what}", self.end)
         self.i += 1
-        return self.toks[self.i - 1][0]
+        return self.words[self.i - 1]
 
     def integer(self, what: str, low: int = 0, high: int | None = None) -> int:
         tok = self.next(what)
@@ -125,18 +145,21 @@ class _Reader:
             *parents, child = scope
             expected = math.prod(cards[v] for v in scope)
             size = self.integer(f"the number of entries of function {f}")
-            start = self.toks[self.i - 1][1]
+            start = self.offset(self.i - 1)
             if size != expected:
                 raise self.error(f"function {f} (the CPT of V{child}) has {size} entries, expected {expected} "
                                  f"(the product of the cardinalities of its scope {scope})")
-            values = [probability(self.next(f"{expected} entries for function {f}"), self.error)
-                      for _ in range(expected)]
+            at = self.i
+            chunk = self.words[at:at + expected]
+            values = probabilities(chunk, lambda: self.entries(at, expected, f)) if len(chunk) == expected \
+                else self.entries(at, expected, f)
+            self.i = at + expected
             cpt = make_cpt(values, names[child], cards[child], [(names[p], states[p]) for p in parents],
                            lambda m, s=start: self.error(f"function {f}: {m}", s), None, repairs)
             tables[child], starts[child] = ([names[p] for p in parents], cpt), start
-        if self.i < len(self.toks):
-            raise self.error(f"unexpected data after the last table: '{self.toks[self.i][0][:40]}'",
-                             self.toks[self.i][1])
+        if self.i < len(self.words):
+            raise self.error(f"unexpected data after the last table: '{self.words[self.i][:40]}'",
+                             self.offset(self.i))
         families = [(names[v], tuple(states[v][k] for k in range(cards[v]))) + tables[v] for v in range(n)]
         stem = Path(self.path).name.split(".")[0] if self.path != "<string>" else ""
         net = assemble(families, stem or "network",
@@ -144,6 +167,11 @@ class _Reader:
         net.properties["note"] = NOTE
         repairs.warn(net)
         return net
+
+    def entries(self, at: int, expected: int, f: int) -> list[float]:
+        """The ``expected`` entries of function ``f`` from token ``at``, one by one (located errors)."""
+        self.i = at
+        return [probability(self.next(f"{expected} entries for function {f}"), self.error) for _ in range(expected)]
 
     def scopes(self, n: int, repairs: Repairs) -> list[list[int]]:
         """The scope of each of the ``n`` functions (parents, then the child), checked.
@@ -156,7 +184,7 @@ class _Reader:
         starts: list[int] = []
         for f in range(n):
             size = self.integer(f"the scope size of function {f}", 1, n)
-            starts.append(self.toks[self.i - 1][1])
+            starts.append(self.offset(self.i - 1))
             scope = [self.integer(f"a variable index in the scope of function {f}", 0, n - 1) for _ in range(size)]
             if len(set(scope)) != size:
                 raise self.error(f"the scope of function {f} lists a variable twice: {scope}")
@@ -188,6 +216,11 @@ def _second_function_of_a_variable(scopes: list[list[int]], position: int) -> in
 def parse_uai(text: str, path: str = "<string>", strict: bool = False) -> Network:
     """Parse UAI ``text`` (a BAYES model; see the module docstring); every problem is a :class:`FormatError`;
     ``strict`` refuses what would need a repair (see :mod:`bnstudio.io.repairs`)."""
+    if bulk_enabled() and "#" not in text and "c" not in text:  # no comments: the tokens are text.split()
+        try:
+            return _Reader(text, str(path), strict, bulk=True).read()
+        except _Fallback:
+            pass
     return _Reader(text, str(path), strict).read()
 
 
@@ -203,10 +236,9 @@ def format_uai(net: Network) -> str:
     for v in net.variables:
         scope = [index[p] for p in net.parents(v)] + [index[v]]
         lines.append(" ".join(map(str, [len(scope)] + scope)))
-    for v in net.variables:
-        cpt = net.cpt(v)
-        lines += ["", str(cpt.size)]
-        lines += [" " + " ".join(map(fmt, row)) for row in cpt.reshape(-1, cpt.shape[-1])]
+    for v, rows in zip(net.variables, tables_rows([net.cpt(v) for v in net.variables])):
+        lines += ["", str(net.cpt(v).size)]
+        lines += [" " + row for row in rows]
     return "\n".join(lines) + "\n"
 
 

@@ -44,7 +44,8 @@ from bnstudio.core.canonical import canonical_of
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
-from bnstudio.io.common import (NUMBER, assemble, checked_name, first_duplicate, fmt, identifiers,
+from bnstudio.io.bulk import number_text, probabilities, tables_text
+from bnstudio.io.common import (NUMBER, assemble, checked_name, first_duplicate, identifiers,
                                 make_cpt, probability)
 from bnstudio.io.influence import diagram_with, node_order, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
@@ -185,7 +186,8 @@ def _table(doc: XmlDocument, node: ET.Element, parents: list[str], states: dict[
     if len(tables) != 1:
         raise doc.error(f"expected one <probabilities>, found {len(tables)}", node)
     fail = lambda m: doc.error(m, tables[0], describe(node))  # noqa: E731
-    values = [probability(tok, fail) for tok in text(tables[0]).split()]
+    tokens = text(tables[0]).split()
+    values = probabilities(tokens, lambda: [probability(tok, fail) for tok in tokens])
     return make_cpt(values, var, len(states[var]), [(p, states[p]) for p in parents], fail, budget, repairs)
 
 
@@ -246,13 +248,15 @@ def _format(net: Network, order: list[str], decisions: dict[str, tuple[str, ...]
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<!-- written by BN Studio -->",
              f'<smile version="1.0" id={quoteattr(net_id)} numsamples="10000" discsamples="10000">',
              "  <nodes>"]
+    chance = [v for v in net.variables if v not in decisions]
+    tables = dict(zip(chance, tables_text([net.cpt(v) for v in chance])))
     for var in order:
         if var in utilities:
             u = utilities[var]
             lines.append(f"    <utility id={quoteattr(ids[var])}>")
             if u.parents:
                 lines.append(f"      <parents>{' '.join(ids[p] for p in u.parents)}</parents>")
-            lines += [f"      <utilities>{' '.join(map(fmt, u.table.ravel()))}</utilities>", "    </utility>"]
+            lines += [f"      <utilities>{number_text(u.table)}</utilities>", "    </utility>"]
             continue
         state_ids = identifiers(net.states(var))
         model = canonical_of(net, var)
@@ -263,7 +267,7 @@ def _format(net: Network, order: list[str], decisions: dict[str, tuple[str, ...]
         if parents:
             lines.append(f"      <parents>{' '.join(ids[p] for p in parents)}</parents>")
         if tag == "cpt":
-            lines.append(f"      <probabilities>{' '.join(map(fmt, net.cpt(var).ravel()))}</probabilities>")
+            lines.append(f"      <probabilities>{tables[var]}</probabilities>")
         elif tag != "decision":
             lines += format_canonical(model, ids[var], [state_ids[s] for s in net.states(var)],
                                       [ids[p] for p in net.parents(var)])

@@ -37,7 +37,8 @@ import numpy as np
 
 from bnstudio.core.canonical import Canonical, Deterministic, NoisyMax
 from bnstudio.errors import BNStudioError, FormatError
-from bnstudio.io.common import fmt, probability
+from bnstudio.io.bulk import number_text
+from bnstudio.io.common import probability
 from bnstudio.io.repairs import Repairs
 from bnstudio.io.xmltree import text
 
@@ -120,7 +121,7 @@ def format_canonical(model: Canonical, var_id: str, state_ids: Sequence[str], pa
         rows += [link[k] for k in order]
     rows.append(model.leak)
     return [f"      <strengths>{' '.join(map(str, orders))}</strengths>",
-            f"      <parameters>{' '.join(fmt(x) for x in np.ravel(rows))}</parameters>"]
+            f"      <parameters>{number_text(rows)}</parameters>"]
 
 
 def canonical_tag(model: Canonical) -> str:

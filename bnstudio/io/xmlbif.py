@@ -35,6 +35,7 @@ from xml.sax.saxutils import escape
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
+from bnstudio.io.bulk import number_text, probabilities, tables_rows
 from bnstudio.io.common import (assemble, checked_name, first_duplicate, fmt, make_cpt,
                                 parse_position, probability, split_properties, split_property)
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
@@ -220,7 +221,8 @@ def _family(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, 
     parents = _given(doc, def_el, child, kinds, budget)
     table = _one(doc, def_el, "TABLE", label)
     fail = lambda m: doc.error(m, table, label)  # noqa: E731
-    values = [probability(tok, fail) for tok in (table.text or "").split()]
+    tokens = (table.text or "").split()
+    values = probabilities(tokens, lambda: [probability(tok, fail) for tok in tokens])
     cpt = make_cpt(values, child, len(states[child]), [(p, states[p]) for p in parents], fail, budget, repairs)
     return parents, cpt
 
@@ -283,19 +285,19 @@ def _format(net: Network, decisions: dict[str, tuple[str, ...]],
     for name, _, _ in utilities:
         lines += ['  <VARIABLE TYPE="utility">', f"    <NAME>{escape(name)}</NAME>", "    <OUTCOME>0</OUTCOME>",
                   "  </VARIABLE>"]
+    chance = [v for v in net.variables if v not in decisions]
+    rows = dict(zip(chance, tables_rows([net.cpt(v) for v in chance])))
     for var in net.variables:
         parents = decisions.get(var, net.parents(var))
         lines += ["  <DEFINITION>", f"    <FOR>{escape(var)}</FOR>"]
         lines += [f"    <GIVEN>{escape(p)}</GIVEN>" for p in parents]
         if var not in decisions:
-            cpt = net.cpt(var)
-            rows = cpt.reshape(-1, cpt.shape[-1])
-            lines.append("    <TABLE>" + "\n      ".join(" ".join(map(fmt, row)) for row in rows) + "</TABLE>")
+            lines.append("    <TABLE>" + "\n      ".join(rows[var]) + "</TABLE>")
         lines.append("  </DEFINITION>")
     for name, parents, table in utilities:
         lines += ["  <DEFINITION>", f"    <FOR>{escape(name)}</FOR>"]
         lines += [f"    <GIVEN>{escape(p)}</GIVEN>" for p in parents]
-        lines += ["    <TABLE>" + " ".join(map(fmt, table.ravel())) + "</TABLE>", "  </DEFINITION>"]
+        lines += ["    <TABLE>" + number_text(table) + "</TABLE>", "  </DEFINITION>"]
     lines += ["</NETWORK>", "</BIF>"]
     return "\n".join(lines) + "\n"
 
