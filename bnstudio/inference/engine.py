@@ -187,13 +187,19 @@ class InferenceEngine:
         if len(idx) > FEW_TARGETS and self.method != "elimination" and self.fits_budget:
             return self._tree_posterior(names, idx, lams, evidence)
         out = {}
+        priors = None if lams else self._pruned.priors  # evidence-free answers: made once per parameter version
         for name, var in zip(names, idx):
+            if priors is not None and var in priors:
+                out[name] = priors[var].copy()
+                continue
             route = self._route([var], lams)
             answer = None if route is None else self._pruned.conditional([var], lams, *route, evidence)
             if answer is None:
                 out.update(self._tree_posterior([name], [var], lams, evidence))
             else:
                 out[name] = answer
+            if priors is not None:
+                priors[var] = out[name].copy()
         return out
 
     def _tree_posterior(self, names, idx, lams, evidence) -> dict[str, np.ndarray]:
