@@ -253,8 +253,9 @@ print((end - start) * 1e3, (end - imported) * 1e3)
 def first_in_process(name: str, runs: int) -> None:
     """The first query of a process that has just read the network: ours from importing the engine to the
     answer (and without the import), pyAgrum's from making its LazyPropagation (pyAgrum itself is imported to
-    read the file), in CPU milliseconds of the process, medians over ``runs`` processes with different queries. Byte-code is cached as an installed
-    program has it (without it, compiling the engine's sources costs ours some 50 ms more)."""
+    read the file), in CPU milliseconds of the process, medians over ``runs`` processes with different queries.
+    Byte-code is cached as an installed program has it (without it, compiling the engine's sources costs ours
+    some 50 ms more)."""
     import subprocess
     import sys
     path = model_path(name)
@@ -274,9 +275,9 @@ def first_in_process(name: str, runs: int) -> None:
                     times[who].append(tuple(map(float, done.stdout.split())))
     (ours, engine_only), (theirs, _) = ([statistics.median(t[k] for t in times[who]) for k in (0, 1)]
                                         for who in ("ours", "pyAgrum"))
-    print(f"{name}: first query of a fresh process (CPU): engine import + engine + query {ours:.2f} ms (x{ours / theirs:.2f})"
-          f", engine + query {engine_only:.2f} ms (x{engine_only / theirs:.2f}) vs pyAgrum LazyPropagation + query "
-          f"{theirs:.2f} ms; medians of {runs} processes", flush=True)
+    print(f"{name}: first query of a fresh process (CPU): engine import + engine + query {ours:.2f} ms "
+          f"(x{ours / theirs:.2f}), engine + query {engine_only:.2f} ms (x{engine_only / theirs:.2f}) vs pyAgrum "
+          f"LazyPropagation + query {theirs:.2f} ms; medians of {runs} processes", flush=True)
 
 
 def batched_alarm(n_queries: int = 5000) -> None:
