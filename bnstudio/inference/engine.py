@@ -12,7 +12,8 @@
   exists, each query takes the cheaper of the two (priced in table entries plus a cost per step: the tree
   recomputes only the messages from its evidence to its answer, the rest come from the evidence-free cache);
   the tree is made at the second query that needs over a quarter of the network (andes, diabetes), so a
-  one-off query never pays for it.
+  one-off query never pays for it. Posteriors asked without evidence are kept until the parameters change
+  (a repeated p(X) is a look-up), and a single query imports no junction-tree module.
 * **Many marginals** (``posterior`` of many targets, ``family_marginals``) come from one calibration of the
   whole network's junction tree.
 * **Batches** (``*_batch``: N evidence cases, codes with -1 = unobserved, and/or S parameter sets on a leading
