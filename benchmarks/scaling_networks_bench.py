@@ -20,7 +20,6 @@ Queries are seeded: a random target and 5 findings taken from one forward sample
 from __future__ import annotations
 
 import argparse
-import gc
 import gzip
 import logging
 import os
@@ -35,21 +34,10 @@ from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.inference.compiled import CompiledStructure
 from bnstudio.inference.trees import BYTES_PER_ENTRY
 from bnstudio.io import read_network
-from inference_bench import load_pyagrum, make_queries, model_path
+from inference_bench import (lazy_propagation, load_pyagrum, make_queries, model_path, pyagrum_posterior, timed,
+                             warm_times)
 
 NETWORKS = ["asia", "alarm", "hailfinder", "win95pts", "andes", "pathfinder", "munin", "pigs", "link", "diabetes"]
-
-
-def timed(fn) -> float:
-    """Seconds one call takes, with the garbage collector held off during the call (as timeit does: a
-    collection triggered by another library's garbage would land in whoever runs next)."""
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        fn()
-        return time.perf_counter() - start
-    finally:
-        gc.enable()
 
 
 def median_ms(times: list[float]) -> float:
@@ -60,21 +48,6 @@ def load_pgmpy(path: Path):
     from pgmpy.readwrite import BIFReader
     logging.disable(logging.WARNING)
     return BIFReader(string=gzip.decompress(path.read_bytes()).decode()).get_model()
-
-
-def pyagrum_posterior(engine, target: str, evidence: dict) -> np.ndarray:
-    engine.eraseAllEvidence()
-    engine.eraseAllTargets()
-    engine.addTarget(target)
-    engine.setEvidence(evidence)
-    return engine.posterior(target).toarray()
-
-
-def lazy_propagation(bn):
-    import pyagrum as gum
-    engine = gum.LazyPropagation(bn)
-    engine.setNumberOfThreads(1)
-    return engine
 
 
 def measure(name: str, n_queries: int, repeats: int) -> dict:
@@ -99,19 +72,9 @@ def measure(name: str, n_queries: int, repeats: int) -> dict:
             [target], evidence=evidence, show_progress=False)))
     row["first"] = tuple(median_ms(firsts[k]) for k in ("ours", "pyAgrum", "pgmpy"))
 
-    engine, lp, ve = InferenceEngine(net), lazy_propagation(bn), VariableElimination(model)
-    warm = {"ours": [], "pyAgrum": [], "pgmpy": []}
-    error = 0.0
-    for target, evidence in queries[:n_queries]:
-        ours = engine.posterior(target, evidence)[target]  # answered once untimed: the engine is warm
-        warm["ours"].append(timed(lambda: engine.posterior(target, evidence)))
-        warm["pyAgrum"].append(timed(lambda: pyagrum_posterior(lp, target, evidence)))
-        warm["pgmpy"].append(timed(lambda: ve.query([target], evidence=evidence, show_progress=False)))
-        theirs = pyagrum_posterior(lp, target, evidence)
-        order = [bn.variable(target).labels().index(s) for s in net.states(target)]
-        error = max(error, float(np.abs(ours - theirs[order]).max()))
+    engine = InferenceEngine(net)
+    warm, row["error"] = warm_times(net, bn, engine, queries[:n_queries], VariableElimination(model))
     row["warm"] = tuple(median_ms(warm[k]) for k in ("ours", "pyAgrum", "pgmpy"))
-    row["error"] = error
 
     names = net.variables
     n_all = 1 if len(net) > 500 else 3

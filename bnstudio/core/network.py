@@ -19,16 +19,19 @@ from __future__ import annotations
 
 import contextlib
 import math
-from typing import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
-import networkx as nx
 import numpy as np
 
 from bnstudio.core import cpt_ops
+from bnstudio.core.digraph import DiGraph
 from bnstudio.core.events import Event, EventEmitter
 from bnstudio.core.validation import ROW_TOLERANCE, check_table, row_label, validate_network
 from bnstudio.core.variable import Variable, check_name
 from bnstudio.errors import BNStudioError, CycleError, UnknownVariableError, ValidationError
+
+if TYPE_CHECKING:  # imported by graph() only: networkx costs a process more than numpy
+    import networkx as nx
 
 
 def _as_table(table: np.ndarray | Sequence, shape: tuple[int, ...]) -> np.ndarray:
@@ -61,22 +64,23 @@ class Network:
         self._parents: dict[str, tuple[str, ...]] = {}
         self._cpt: dict[str, np.ndarray] = {}
         self._alpha: dict[str, np.ndarray | None] = {}
-        self._dag: nx.DiGraph | None = nx.DiGraph()  # None: build from the parent lists on first use
+        self._dag: DiGraph | None = DiGraph()  # None: build from the parent lists on first use
         self.structure_version = 0
         self.parameter_version = 0
 
     @property
-    def _graph(self) -> nx.DiGraph:
-        """The DAG as a networkx graph; a network read from a file builds it on first use (reading needs none)."""
+    def _graph(self) -> DiGraph:
+        """The DAG; a network read from a file builds it on first use (reading needs none)."""
         if self._dag is None:
-            dag = nx.DiGraph()
-            dag.add_nodes_from(self._vars)
+            dag = DiGraph()
+            for name in self._vars:
+                dag.add_node(name)
             dag.add_edges_from((p, child) for child in self._vars for p in self._parents[child])
             self._dag = dag
         return self._dag
 
     @_graph.setter
-    def _graph(self, graph: nx.DiGraph) -> None:
+    def _graph(self, graph: DiGraph) -> None:
         self._dag = graph
 
     # ------------------------------------------------------------------ queries
@@ -130,11 +134,11 @@ class Network:
     def topological_order(self) -> list[str]:
         """Parents before children; ties broken by insertion order (deterministic)."""
         rank = {v: i for i, v in enumerate(self._vars)}
-        return list(nx.lexicographical_topological_sort(self._graph, key=rank.__getitem__))
+        return self._graph.topological_order(key=rank.__getitem__)
 
     def graph(self) -> nx.DiGraph:
         """A copy of the DAG as a networkx DiGraph."""
-        return self._graph.copy()
+        return self._graph.to_networkx()
 
     def n_parameters(self) -> int:
         """Free parameters: sum over variables of (|X| - 1) * prod |Pa|."""
@@ -183,9 +187,8 @@ class Network:
         """The cycle an arc parent->child would close, as [child, ..., parent, child], or None."""
         if parent == child:
             return [parent, child]
-        if child in self._graph and parent in self._graph and nx.has_path(self._graph, child, parent):
-            return nx.shortest_path(self._graph, child, parent) + [child]
-        return None
+        path = self._graph.shortest_path(child, parent)
+        return None if path is None else path + [child]
 
     def _refuse_cycle(self, parent: str, child: str) -> None:
         cycle = self._cycle_through(parent, child)
@@ -262,7 +265,7 @@ class Network:
             self._cpt = {rename(k): t for k, t in self._cpt.items()}
             self._alpha = {rename(k): t for k, t in self._alpha.items()}
             self.positions = {rename(k): p for k, p in self.positions.items()}
-            self._graph = nx.relabel_nodes(self._graph, {old: new})
+            self._graph = self._graph.relabel({old: new})
 
     def set_description(self, name: str, description: str) -> None:
         v = self.variable(name)

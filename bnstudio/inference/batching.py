@@ -13,6 +13,7 @@ from typing import Iterator
 from bnstudio.errors import MemoryBudgetExceeded
 
 CHUNK_ELEMENTS = 1 << 14
+BYTES_PER_ENTRY = 8 * 3  # potentials, messages and beliefs of one propagation, float64
 
 
 def chunks(n_cases: int, n_sets: int, budget: int, bytes_per_element: int, bytes_per_case: int = 0,

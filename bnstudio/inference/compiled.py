@@ -20,13 +20,14 @@ by pruned variable elimination, which needs only the index and the families).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from bnstudio.core.network import Network
 from bnstudio.inference.elimination import CliqueTooLarge, OrderStats, best_elimination_order, moral_graph
 from bnstudio.inference.evidence import VariableIndex
-from bnstudio.inference.jtree import JunctionTree, build_junction_tree
+
+if TYPE_CHECKING:  # imported by tree_over, when a tree is first made
+    from bnstudio.inference.jtree import JunctionTree
 
 
 class Tree(NamedTuple):
@@ -37,26 +38,31 @@ class Tree(NamedTuple):
     too_large: CliqueTooLarge | None
 
 
-@dataclass
 class CompiledStructure:
-    """Index and families of one network structure; junction trees made on demand (see module docstring)."""
+    """Index and families of one network structure; junction trees made on demand (see module docstring).
+    A plain class, not a dataclass: cheaper to import, and a first query in a new process waits for it."""
 
-    index: VariableIndex
-    parents: list[tuple[int, ...]]
-    families: list[tuple[int, ...]]          # CPT axis order: (parents..., variable)
-    tree_families: list[tuple[int, ...]]     # the same without one-state variables: the axes a tree gives them
-    max_clique: float | None = None
-    _full: Tree | None = field(default=None, repr=False)
+    def __init__(self, index: VariableIndex, parents: list[tuple[int, ...]], families: list[tuple[int, ...]],
+                 tree_families: list[tuple[int, ...]], max_clique: float | None = None) -> None:
+        self.index = index
+        self.parents = parents
+        self.families = families              # CPT axis order: (parents..., variable)
+        self.tree_families = tree_families    # the same without one-state variables: the axes a tree gives them
+        self.max_clique = max_clique
+        self._full: Tree | None = None
 
     @classmethod
     def compile(cls, net: Network, max_clique: float | None = None) -> "CompiledStructure":
         names = net.variables
         index = VariableIndex(names, [net.states(v) for v in names])
         position = index.position
-        parents = [tuple(position[p] for p in net.parents(v)) for v in names]
+        parents = [tuple(map(position.__getitem__, net.parents(v))) for v in names]
         families = [ps + (v,) for v, ps in enumerate(parents)]
         cards = index.cards
-        tree_families = [tuple(u for u in f if cards[u] > 1) for f in families]
+        # the same list when no variable has one state (few objects made: a first query on a network just read
+        # should not pay for a garbage collection of everything the reader left)
+        tree_families = (families if min(cards, default=2) > 1 else
+                         [tuple(u for u in f if cards[u] > 1) for f in families])
         return cls(index, parents, families, tree_families, max_clique)
 
     # ------------------------------------------------------------------ trees
@@ -88,6 +94,7 @@ class CompiledStructure:
         """Junction tree of the sub-network on ``variables``, which must be ancestrally closed (every
         parent of a member is a member). Cliques and homes use the network's variable indices; one-state
         members are in no clique, their CPTs homed with their parents (see module docstring)."""
+        from bnstudio.inference.jtree import build_junction_tree
         cards = self.index.cards
         inside = set(variables)
         members = sorted(v for v in inside if cards[v] > 1)

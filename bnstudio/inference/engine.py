@@ -12,7 +12,8 @@
   exists, each query takes the cheaper of the two (priced in table entries plus a cost per step: the tree
   recomputes only the messages from its evidence to its answer, the rest come from the evidence-free cache);
   the tree is made at the second query that needs over a quarter of the network (andes, diabetes), so a
-  one-off query never pays for it.
+  one-off query never pays for it. Posteriors asked without evidence are kept until the parameters change
+  (a repeated p(X) is a look-up), and a single query imports no junction-tree module.
 * **Many marginals** (``posterior`` of many targets, ``family_marginals``) come from one calibration of the
   whole network's junction tree.
 * **Batches** (``*_batch``: N evidence cases, codes with -1 = unobserved, and/or S parameter sets on a leading
@@ -37,7 +38,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
@@ -45,13 +46,15 @@ from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded
 from bnstudio.inference import evidence as ev
-from bnstudio.inference.batching import chunks
+from bnstudio.inference.batching import BYTES_PER_ENTRY, chunks
 from bnstudio.inference.compiled import CompiledStructure
 from bnstudio.inference.elimination import MAX_CLIQUE_VARS
 from bnstudio.inference.pruned import PrunedQueries
 from bnstudio.inference.pruning import Relevance, ancestral_set
-from bnstudio.inference.trees import BYTES_PER_ENTRY, TreeModel, check_parameter_sets
 from bnstudio.inference.variable_elimination import STEP_COST
+
+if TYPE_CHECKING:  # the tree machinery is imported when a tree is first made: a single query never needs it
+    from bnstudio.inference.trees import TreeModel
 
 DEFAULT_MEMORY_BUDGET = 2 * 2**30  # bytes
 Parameters = Mapping[str, np.ndarray]
@@ -153,6 +156,7 @@ class InferenceEngine:
             raise MemoryBudgetExceeded(f"{what} needs {tree.jt.total_size:.3g} entries ({self._gib(need)}) for one "
                                        f"case: it does not fit the memory budget of {self._gib(self.memory_budget)} "
                                        f"even for one case; {advice}")
+        from bnstudio.inference.trees import TreeModel
         model = self._models[variables] = TreeModel(tree.jt, cs.families, cs.tree_families, self._cpt)
         if len(self._models) > SUBTREE_CACHE + 1:
             oldest = next(k for k in self._models if k is not None)
@@ -184,13 +188,19 @@ class InferenceEngine:
         if len(idx) > FEW_TARGETS and self.method != "elimination" and self.fits_budget:
             return self._tree_posterior(names, idx, lams, evidence)
         out = {}
+        priors = None if lams else self._pruned.priors  # evidence-free answers: made once per parameter version
         for name, var in zip(names, idx):
+            if priors is not None and var in priors:
+                out[name] = priors[var].copy()
+                continue
             route = self._route([var], lams)
             answer = None if route is None else self._pruned.conditional([var], lams, *route, evidence)
             if answer is None:
                 out.update(self._tree_posterior([name], [var], lams, evidence))
             else:
                 out[name] = answer
+            if priors is not None:
+                priors[var] = out[name].copy()
         return out
 
     def _tree_posterior(self, names, idx, lams, evidence) -> dict[str, np.ndarray]:
@@ -406,6 +416,7 @@ class InferenceEngine:
         cs = self.compiled
         tables = {cs.index.index(name): np.asarray(t, dtype=float) for name, t in parameters.items()}
         shapes = {v: self._cpt(v).shape[1:] for v in tables}
+        from bnstudio.inference.trees import check_parameter_sets
         return tables, check_parameter_sets(shapes, cs.index.names, tables)
 
     def _batch_tree(self, targets: Sequence[int], batch: ev.BatchColumns) -> TreeModel:

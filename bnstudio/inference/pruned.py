@@ -38,6 +38,9 @@ class PrunedQueries:
         self.budget_entries = budget_bytes / 8
         self.label = label
         self._zeros: dict[int, bool] = {}
+        #: p(X) of the variables asked without evidence so far (the engine makes a new PrunedQueries whenever
+        #: the parameters change, so these stay valid)
+        self.priors: dict[int, np.ndarray] = {}
         self._positive_states: dict[int, np.ndarray] = {}
 
     @staticmethod

@@ -15,8 +15,7 @@ The components a query does not need still decide whether the evidence is possib
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 
 def ancestral_set(parents: Sequence[Sequence[int]], nodes: Iterable[int]) -> set[int]:
@@ -31,8 +30,7 @@ def ancestral_set(parents: Sequence[Sequence[int]], nodes: Iterable[int]) -> set
     return seen
 
 
-@dataclass
-class Relevance:
+class Relevance(NamedTuple):  # a NamedTuple, not a dataclass: cheaper to import (a first query waits for it)
     """The CPTs that p(e) needs, grouped by moral component (see module docstring)."""
 
     components: list[list[int]]     # per component: the variables whose CPTs have their free scope in it

@@ -19,11 +19,11 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from bnstudio.errors import ValidationError
+from bnstudio.inference.batching import BYTES_PER_ENTRY  # noqa: F401 (callers import it from here)
 from bnstudio.inference.jtree import JunctionTree
 from bnstudio.inference.propagation import Propagation, largest, scaled_product
 from bnstudio.inference.variable_elimination import TINY
 
-BYTES_PER_ENTRY = 8 * 3  # potentials, messages and beliefs of one propagation, float64
 Potentials = tuple[list[np.ndarray], dict[int, np.ndarray]]  # clique tables, log scales of rescaled ones
 
 

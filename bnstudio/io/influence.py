@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-import networkx as nx
 import numpy as np
 
 from bnstudio.errors import BNStudioError, CycleError, FormatError
@@ -61,6 +60,7 @@ def utility_table(tokens: Sequence[str], name: str, parents: Sequence[tuple[str,
 def decision_order(decisions: Sequence[str], arcs: Iterable[tuple[str, str]]) -> list[str]:
     """The decisions in a topological order of the graph of ``arcs`` (ties: file order); the file order when
     the graph has a cycle (the diagram's validation then names the cycle)."""
+    import networkx as nx  # here, not at the top: reading a Bayesian network never needs it
     graph = nx.DiGraph()
     graph.add_nodes_from(decisions)
     graph.add_edges_from(arcs)
@@ -115,6 +115,7 @@ def not_a_network(decisions: Sequence[str], utilities: Sequence[str]) -> str:
 def node_order(diagram: "InfluenceDiagram") -> list[str]:
     """Every node of ``diagram`` (variables in network order, then utilities) in a topological order of all
     its arcs, ties by that order: what writers that want parents before children use."""
+    import networkx as nx  # here, not at the top: reading a Bayesian network never needs it
     names = list(diagram.network.variables) + list(diagram.utility_names)
     rank = {n: k for k, n in enumerate(names)}
     return list(nx.lexicographical_topological_sort(diagram.graph(), key=lambda n: rank[n]))

@@ -38,7 +38,6 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape, quoteattr
 
 from bnstudio.core.canonical import canonical_of
 from bnstudio.core.network import Network
@@ -243,6 +242,7 @@ def format_xdsl_diagram(diagram: InfluenceDiagram) -> str:
 
 
 def _format(net: Network, order: list[str], decisions: dict[str, tuple[str, ...]], utilities: dict) -> str:
+    from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib, http and email
     ids = identifiers(list(net.variables) + list(utilities))
     net_id = identifiers([net.name])[net.name]
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<!-- written by BN Studio -->",

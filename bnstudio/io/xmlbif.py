@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
@@ -249,6 +248,7 @@ def read_xmlbif_model(path: PathLike, strict: bool = False) -> Network | Influen
 
 
 def _prop(key: str, value: str, indent: str) -> str:
+    from xml.sax.saxutils import escape  # here: it imports urllib, http and email
     return f"{indent}<PROPERTY>{escape(f'{key} = {value}')}</PROPERTY>"
 
 
@@ -267,6 +267,7 @@ def format_xmlbif_diagram(diagram: InfluenceDiagram) -> str:
 
 def _format(net: Network, decisions: dict[str, tuple[str, ...]],
             utilities: list[tuple[str, tuple[str, ...], object]]) -> str:
+    from xml.sax.saxutils import escape  # here: it imports urllib, http and email
     network_props, owned = split_properties(net)
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<!-- XMLBIF 0.3, written by BN Studio -->",
              '<BIF VERSION="0.3">', "<NETWORK>", f"  <NAME>{escape(net.name)}</NAME>"]
