@@ -35,9 +35,11 @@ FORM_START: dict[str, Any] = {"max_iter": 200, "seed": 0, "patience": 0, "l2": L
 #: the largest value a Qt spin box holds, and the form's practical caps
 SPIN_MAX = 2 ** 31 - 1
 FORM_CAPS = {"max_iter": 100000, "restarts": 100, "patience": 1000, "bags": 1000, "ess": 1e6, "l2": 100.0}
-#: the order of the fields in the form
-ORDER = ("criterion", "alpha", "m_step", "prior", "ess", "l2", "optimizer", "level", "bags", "m_bagging", "max_iter",
-         "restarts", "patience", "seed")
+#: the order of the known fields in the form
+LAYOUT = ("criterion", "alpha", "m_step", "prior", "ess", "l2", "optimizer", "level", "bags", "m_bagging", "max_iter",
+          "restarts", "patience", "seed")
+#: the order of the fields in the form: :data:`LAYOUT`, then the fields of learners added since, in registry order
+ORDER = LAYOUT + tuple(name for name in SHOWN if name not in LAYOUT)
 #: from this width the fields stand in two columns (label, field, label, field)
 TWO_COLUMNS_FROM = 520
 
