@@ -13,7 +13,8 @@ Modules: :mod:`.scores` (family scores, :class:`ScoreCache`), :mod:`.constraints
 (conditional log-likelihood objective), :mod:`.compare` (structural Hamming distance), :mod:`.bootstrap`
 (arc confidence from bootstrap resamples), :mod:`.api`.
 """
-from bnstudio.learn.structure.api import ALGORITHMS, SCORES, StructureResult, learn_structure
+from bnstudio.learn.registry import SCORES
+from bnstudio.learn.structure.api import ALGORITHMS, StructureResult, learn_structure
 from bnstudio.learn.structure.bootstrap import ArcConfidence, arc_confidence
 from bnstudio.learn.structure.compare import pdag, shd
 from bnstudio.learn.structure.constraints import Constraints, parse_arc

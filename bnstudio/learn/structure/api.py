@@ -29,7 +29,7 @@ from bnstudio.learn.structure.constraints import Constraints, parse_arc
 from bnstudio.learn.structure.hillclimb import DecomposableObjective, HillClimber
 from bnstudio.learn.structure.scores import DECOMPOSABLE, DataColumns, ScoreCache, check_score
 
-from bnstudio.learn.registry import ALGORITHMS, SCORES, structure_learner
+from bnstudio.learn.registry import ALGORITHMS, structure_learner
 DEFAULT_SCORE = {"hill-climb": "bic", "bnc": "cll", "nb": "ll", "tan": "ll", "kdb": "ll", "chow-liu": "ll"}
 NEEDS_TARGET = ("nb", "tan", "kdb", "bnc")
 MAX_CPT_CELLS = 50_000_000
@@ -67,7 +67,7 @@ def _check_data(codes: np.ndarray, names: Sequence[str], states: Sequence[Sequen
         raise ValidationError(f"every cell of the data is missing ({codes.shape[0]} rows): nothing to learn from")
     if len(set(names)) != len(names):
         raise ValidationError("variable names must be distinct")
-    unseen = [n for n, seen in zip(names, (codes >= 0).any(axis=0)) if not seen]
+    unseen = [n for n, seen in zip(names, np.asarray((codes >= 0).any(axis=0))) if not seen]
     if unseen:
         more = f" and {len(unseen) - 5} more" if len(unseen) > 5 else ""
         raise ValidationError(f"no observed value for {', '.join(map(repr, unseen[:5]))}{more}: the data say "
@@ -259,10 +259,7 @@ def run_algorithm(algorithm: str, codes: np.ndarray, names: Sequence[str], state
         parents, value, history, stop_reason = found.parents, found.score, found.history, found.stop_reason
     else:
         progress = Progress(reporter, algorithm)
-        parents = {"nb": lambda: trees.naive_bayes(data, cons, t),
-                   "tan": lambda: trees.tan(data, cons, t, score, ess, r),
-                   "kdb": lambda: trees.kdb(data, cons, t, int(k)),
-                   "chow-liu": lambda: trees.chow_liu(data, cons, score, ess, r)}[algorithm]()
+        parents = _tree(algorithm, data, cons, t, score, ess, r, k)
         value = ScoreCache(data, data.cards, score, ess).total(parents)
         history = [{"iteration": 1, "score": value, "move": algorithm}]
         stop_reason = "closed_form"
@@ -272,6 +269,20 @@ def run_algorithm(algorithm: str, codes: np.ndarray, names: Sequence[str], state
     arcs = [(names[i], names[j]) for j in range(len(names)) for i in sorted(parents[j])]
     return StructureResult(algorithm, arcs, float(value), history, time.perf_counter() - t0, net, score, settings,
                            stop_reason)
+
+
+def _tree(algorithm: str, data: DataColumns, cons: Constraints, target: int | None, score: str, ess: float,
+          root: int | None, k: int) -> list[frozenset[int]]:
+    """The parent sets of a fixed-form learner (:mod:`.trees`); every one but chow-liu is built around the target."""
+    if algorithm == "chow-liu":
+        return trees.chow_liu(data, cons, score, ess, root)
+    if target is None:
+        raise ValidationError(f"{algorithm} needs a target (class) variable")
+    if algorithm == "nb":
+        return trees.naive_bayes(data, cons, target)
+    if algorithm == "tan":
+        return trees.tan(data, cons, target, score, ess, root)
+    return trees.kdb(data, cons, target, int(k))
 
 
 def _index(names: list[str], name: str, what: str) -> int:
@@ -287,6 +298,8 @@ def _prepare_search(algorithm: str, codes: np.ndarray, names: list[str], data: D
         start = "tree" if algorithm == "hill-climb" else "empty"
     start_parents = _start_parents(start, names, data, cons, score, ess, target)
     if algorithm == "bnc":
+        if target is None:
+            raise ValidationError("bnc needs a target (class) variable")
         complete = DataColumns(complete_rows(codes), data.cards)
         return ConditionalObjective(complete, target, mdl=score == "cll-mdl"), start_parents
     return DecomposableObjective(ScoreCache(data, data.cards, score, ess)), start_parents
