@@ -144,6 +144,25 @@ def test_an_unknown_option_is_a_one_line_error_naming_it(entry):
     assert "no_such_option" in str(info.value) and "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize("entry", EVERY, ids=IDS)
+def test_needs_target_is_true(entry):
+    """A learner the registry says needs a target refuses to fit without one, in one line naming it; the others
+    fit without one."""
+    learner = entry.make(**QUICK.get(entry.name, {}))
+    codes = sample(30)
+
+    def fit_without_target():
+        if entry.kind == "parameters":
+            return learner.fit(NET, codes)
+        return learner.fit(codes, NAMES, STATES)
+    if entry.needs_target:
+        with pytest.raises(ValidationError, match="target") as info:
+            fit_without_target()
+        assert "\n" not in str(info.value)
+    else:
+        fit_without_target()
+
+
 # -- fitting: tiny and degenerate data, never a broken network ------------------------------------------------------
 
 DEGENERATE = {

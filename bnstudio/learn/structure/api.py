@@ -29,9 +29,9 @@ from bnstudio.learn.structure.constraints import Constraints, parse_arc
 from bnstudio.learn.structure.hillclimb import DecomposableObjective, HillClimber
 from bnstudio.learn.structure.scores import DECOMPOSABLE, DataColumns, ScoreCache, check_score
 
-from bnstudio.learn.registry import ALGORITHMS, structure_learner
+from bnstudio.learn.registry import ALGORITHMS, STRUCTURE_LEARNERS, structure_learner
 DEFAULT_SCORE = {"hill-climb": "bic", "bnc": "cll", "nb": "ll", "tan": "ll", "kdb": "ll", "chow-liu": "ll"}
-NEEDS_TARGET = ("nb", "tan", "kdb", "bnc")
+NEEDS_TARGET = tuple(entry.name for entry in STRUCTURE_LEARNERS if entry.needs_target)
 MAX_CPT_CELLS = 50_000_000
 
 
