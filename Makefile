@@ -1,6 +1,7 @@
 # BN Studio: two commands from a fresh clone with only python3.
 #   make run      -- set up .venv and open the app on a bundled example
-#   make test     -- set up .venv with the test extra and run the whole suite
+#   make test     -- set up .venv with the test extra, lint (make lint) and run the whole suite
+#   make lint     -- ruff over the code and mypy over the Qt-free core ([tool.ruff], [tool.mypy] in pyproject.toml)
 #   make upgrade  -- re-resolve every dependency to its newest release, run the suite on it, and rewrite the
 #                    pins (packaging/constraints.txt) only if it passes
 # run and test install the exact versions in packaging/constraints.txt, so an upstream release never turns a
@@ -25,7 +26,7 @@ WORKERS ?= 2
 PIP_PROGRESS := awk '/^(Collecting|Successfully)/ {print; fflush()}'
 UPGRADE := .venv-upgrade
 
-.PHONY: run test upgrade bench package clean
+.PHONY: run test lint upgrade bench package clean
 
 $(VENV)/bin/python:
 	@echo "== make: creating $(VENV) with $(PYTHON)"
@@ -48,7 +49,13 @@ $(TEST_STAMP): pyproject.toml $(PINS) | $(VENV)/bin/python
 run: $(RUN_STAMP)
 	$(VENV)/bin/bnstudio gui $(EXAMPLE)
 
-test: $(TEST_STAMP)
+# ruff's rules and the packages mypy checks are set in pyproject.toml; no formatter is run
+lint: $(TEST_STAMP)
+	@echo "== make: ruff and mypy"
+	$(VENV)/bin/ruff check bnstudio tests benchmarks packaging demos docs
+	$(VENV)/bin/mypy
+
+test: lint
 	@echo "== make: running the suite on $(WORKERS) workers"
 	$(call SUITE,$(PY))
 

@@ -19,7 +19,6 @@ import json
 import os
 import platform
 import time
-from pathlib import Path
 
 from processes import peak_mib, rss_mib, run_child
 

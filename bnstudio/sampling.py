@@ -22,7 +22,7 @@ import tempfile
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import BinaryIO, Iterable, Iterator, Mapping
+from typing import IO, Iterable, Iterator, Mapping
 
 import numpy as np
 import pandas as pd
@@ -61,7 +61,7 @@ def _draw(table: np.ndarray, rows: np.ndarray, rng: np.random.Generator) -> np.n
     """One state per case from the selected rows of a (rows, |X|) table, by inverting the CDF."""
     cum = np.cumsum(table, axis=1)
     cum[:, -1] = np.inf  # guard against rows summing to 1 - 1e-16
-    u = rng.random(rows.shape[0])
+    u = rng.random(len(rows))
     return (u[:, None] >= cum[rows]).sum(axis=1)
 
 
@@ -223,7 +223,7 @@ def _size(n_bytes: int) -> str:
 
 
 @contextlib.contextmanager
-def _atomic_stream(path: PathLike) -> Iterator[BinaryIO]:
+def _atomic_stream(path: PathLike) -> Iterator[IO[bytes]]:
     """A binary file to write in pieces; it replaces ``path`` (fsynced, :func:`os.replace`) only when the
     block ends without error, else it is removed (the same contract as :func:`atomic_write_bytes`)."""
     target = Path(path)

@@ -3,13 +3,14 @@ parameters of a network from a table, a Parquet file or a folder of parts."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import math
+from typing import Any, Callable
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import add_strict_option, print_iteration, print_json, writing
 from bnstudio.cli.data_source import add_cluster_options, fit_data
 from bnstudio.errors import ValidationError
-from bnstudio.learn.names import METHODS
+from bnstudio.learn.registry import METHODS, PARAMETER_LEARNERS, Option, shown_options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,8 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("data", type=opt.path, help="data table (.csv, .parquet, ...) or a folder of CSV/Parquet "
                         "parts; ml, mp and em read CSV and Parquet a piece at a time")
     parser.add_argument("--method", required=True, choices=METHODS,
-                        help="ml, mp (Dirichlet mean posterior), em (missing cells), lgd, clgd (discriminative "
-                             "gradient), wanbia (weighted conditional), bagged-mp")
+                        help=", ".join(f"{e.name} ({e.summary})" for e in PARAMETER_LEARNERS))
     parser.add_argument("--target", type=opt.variable,
                         help="target (class) variable for discriminative methods and cnll")
     add_learner_options(parser)
@@ -31,41 +31,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_strict_option(parser)
 
 
+#: the command line's own caps where they are tighter or wider than the learners' (cli/options.py says why):
+#: bags beyond MAX_BAGS would not finish in useful time; evaluate's --seed also splits the folds (0 .. 2^64 - 1)
+CLI_TYPES: dict[str, tuple[Callable[[str], Any], str]] = {"bags": (opt.bags, f"1..{opt.MAX_BAGS}"),
+                                                          "seed": (opt.seed, "0 .. 2^64 - 1")}
+#: every learner option the command line offers, with the methods that take it (from the learner registry)
+SHOWN = shown_options(PARAMETER_LEARNERS)
+#: method -> the CLI options it accepts (name in args -> learner keyword)
+OPTIONS = {e.name: {o.name: o.name for o in e.shown_options} for e in PARAMETER_LEARNERS}
+
+
 def add_learner_options(parser: argparse.ArgumentParser) -> None:
-    """The hyper-parameters of the learners, each checked for its range (shared by ``fit`` and ``evaluate``)."""
-    parser.add_argument("--prior", choices=["laplace", "bdeu"], help="Dirichlet prior (mp, em, wanbia, bagged-mp)")
-    parser.add_argument("--ess", type=opt.ess, help="pseudo-counts per cell (laplace) or equivalent sample size "
-                        f"(bdeu), in [{opt.MIN_ESS:g}, {opt.MAX_ESS:g}]")
-    parser.add_argument("--criterion", choices=["cll", "ae", "se"], help="clgd criterion (default cll)")
-    parser.add_argument("--alpha", type=opt.unit_interval,
-                        help="clgd mixed objective log p(q|e) + alpha log p(e), 0..1")
-    parser.add_argument("--l2", type=opt.l2, help=f"L2 penalty per case, 0..{opt.MAX_L2:g}: clgd toward its "
-                        "generative start, wanbia toward w = 1 (default for both 10/N, N = rows), lgd on beta "
-                        "(default 0)")
-    parser.add_argument("--level", choices=["attribute", "attribute-value", "attribute-value-class", "parameter"],
-                        help="wanbia weighting level")
-    parser.add_argument("--bags", type=opt.bags, help=f"bagged-mp: number of bootstrap bags (1..{opt.MAX_BAGS})")
-    parser.add_argument("--max-iter", type=opt.max_iter,
-                        help=f"iterative methods: iteration limit (1..{opt.MAX_ITER})")
-    parser.add_argument("--seed", type=opt.seed, help="seed for anything random"
-                        " (0 .. 2^64 - 1; default: fresh entropy, a different result each run)")
+    """The hyper-parameters of the learners, each checked for its range (shared by ``fit`` and ``evaluate``);
+    generated from the learner registry (:mod:`bnstudio.learn.registry`)."""
+    for name, (option, methods) in SHOWN.items():
+        used_by = f" ({', '.join(methods)})"
+        if option.kind == "bool":
+            parser.add_argument(option.flag, action="store_true", default=None, help=option.help + used_by)
+        elif option.kind == "choice":
+            parser.add_argument(option.flag, choices=option.choices, help=option.help + used_by)
+        else:
+            kind, accepted = CLI_TYPES.get(name, (_parser_type(option), option.describe_range()))
+            parser.add_argument(option.flag, type=kind, help=f"{option.help}{used_by}, {accepted}")
 
 
-OPTIONS = {  # method -> CLI options it accepts (name in args -> learner keyword)
-    "ml": {}, "mp": {"prior": "prior", "ess": "ess"},
-    "em": {"prior": "prior", "ess": "ess", "max_iter": "max_iter", "seed": "seed"},
-    "lgd": {"l2": "l2", "max_iter": "max_iter"},
-    "clgd": {"criterion": "criterion", "alpha": "alpha", "l2": "l2", "max_iter": "max_iter"},
-    "wanbia": {"level": "level", "l2": "l2", "prior": "prior", "ess": "ess", "max_iter": "max_iter"},
-    "bagged-mp": {"bags": "bags", "prior": "prior", "ess": "ess", "seed": "seed"},
-}
+def _parser_type(option: Option) -> Callable[[str], Any]:
+    """An argparse type checking the option's kind and range, in the command line's words."""
+    low = option.low if option.low is not None else -math.inf
+    high = option.high if option.high is not None else math.inf
+    if option.kind == "int":
+        return opt.integer(int(low), None if math.isinf(high) else int(high))
+    return opt.real(low, high, low_open=option.low_open)
 
 
 def learner_options(args: argparse.Namespace) -> dict[str, Any]:
     """Keyword options for the chosen method; an option the method does not take is an error."""
     accepted = OPTIONS[args.method]
     options = {}
-    for name in ("prior", "ess", "criterion", "alpha", "l2", "level", "bags", "max_iter", "seed"):
+    for name in SHOWN:
         value = getattr(args, name, None)
         if value is None:
             continue
@@ -73,7 +76,7 @@ def learner_options(args: argparse.Namespace) -> dict[str, Any]:
             raise ValidationError(f"--{name.replace('_', '-')} does not apply to method '{args.method}'")
         options[accepted[name]] = value
     if args.method == "em" and "prior" in options:
-        options["m_step"] = "mp"
+        options.setdefault("m_step", "mp")
     return options
 
 

@@ -257,7 +257,7 @@ class Network:
         if new in self._vars:
             raise ValidationError(f"a variable named '{new}' already exists")
         with self._edit("rename_variable", True, old=old, new=new):
-            rename = (lambda v: new if v == old else v)
+            rename = (lambda v: new if v == old else v)  # noqa: E731
             v = self._vars[old]
             self._vars = {rename(k): (Variable(new, v.states, v.description) if k == old else val)
                           for k, val in self._vars.items()}

@@ -53,7 +53,7 @@ def blanket_posteriors(net: Network, codes: np.ndarray, target: str, memory_budg
     t = net.variables.index(target)
     k = net.cardinality(target)
     post = np.zeros((len(codes), k))
-    done = (np.delete(codes, t, axis=1) >= 0).all(axis=1)
+    done = np.asarray((np.delete(codes, t, axis=1) >= 0).all(axis=1))
     rows = np.flatnonzero(done)
     if not rows.size:
         return done, post

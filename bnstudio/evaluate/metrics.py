@@ -56,7 +56,6 @@ def target_posteriors(net: Network, codes: np.ndarray, target: str, row_numbers:
     Rows whose other cells have probability 0 raise :class:`ImpossibleEvidence` naming them (``row_numbers``:
     how to number the rows in the message, default 0..N-1).
     """
-    t = net.variables.index(target)
     done, closed = blanket_posteriors(net, codes, target, memory_budget)
     if done.all():
         return closed

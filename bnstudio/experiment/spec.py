@@ -398,9 +398,11 @@ def _structure(r: _Reader, where: str, item: Any) -> StructureSpec:
 
 
 def _structure_options() -> set[str]:
-    """The keywords of ``learn_structure`` a study may set (data, names and target come from the data set)."""
-    return {"score", "ess", "max_parents", "required", "forbidden", "tiers", "start", "tabu", "restarts", "seed",
-            "k", "root", "perturb", "max_iter", "prior"}
+    """The structure learners' options a study may set, from the learner registry (data, names and target come
+    from the data set)."""
+    from bnstudio.learn.registry import STRUCTURE_LEARNERS
+
+    return {option.name for entry in STRUCTURE_LEARNERS for option in entry.options}
 
 
 def _method(r: _Reader, where: str, item: Any) -> MethodSpec:

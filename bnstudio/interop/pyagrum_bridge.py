@@ -100,7 +100,8 @@ def from_pyagrum(bn) -> Network | InfluenceDiagram:
 def _diagram_from_pyagrum(diag) -> InfluenceDiagram:
     """Chance and decision nodes in node-id order (decisions get uniform placeholder CPTs, their parents are
     what is observed before them), decisions in the diagram's order, utilities with their tables."""
-    chance, decisions, utilities = [], [], []
+    chance: list[tuple[str, list[str], tuple[str, ...], np.ndarray | None]] = []
+    decisions, utilities = [], []
     for node in sorted(diag.nodes()):
         variable = diag.variable(node)
         name = variable.name()

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
-import numpy as np
-
 from bnstudio.core.network import Network
 from bnstudio.errors import BNStudioError, FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text

@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from xml.parsers import expat
 
 from bnstudio.errors import FormatError
-from bnstudio.io.atomic import PathLike, read_bytes
+from bnstudio.io.atomic import PathLike, read_bytes  # noqa: F401 (re-exported to the XML readers)
 from bnstudio.io.messages import shorten, tidy
 from bnstudio.io.repairs import Repairs
 

@@ -13,3 +13,7 @@ MIN_ESS = 1e-6
 MAX_L2 = 1e12
 #: the largest memory budget (bytes) of one batched propagation
 MAX_MEMORY_BUDGET = 2 ** 50
+#: the most bootstrap bags of bagged-mp
+MAX_BAGS = 100_000
+#: the most random restarts of em and of a structure search
+MAX_RESTARTS = 10_000

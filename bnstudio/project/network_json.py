@@ -205,12 +205,12 @@ def network_from_json(check: Checker, value: Any, where: str = "network", strict
         net.add_variable(spec["name"], spec["states"], description=spec["description"], position=spec["position"])
     for i, spec in enumerate(specs):
         path = child(vars_path, i)
-        shape = tuple(cards[p] for p in spec["parents"]) + (cards[spec["name"]],)
+        table_shape = tuple(cards[p] for p in spec["parents"]) + (cards[spec["name"]],)
         family = f"parents {spec['parents']} then '{spec['name']}'"
         labels = [(p, specs[seen[p]]["states"]) for p in spec["parents"]]
-        cpt = read_table(check, spec["cpt"], shape, child(path, "cpt"), family, probabilities=True,
+        cpt = read_table(check, spec["cpt"], table_shape, child(path, "cpt"), family, probabilities=True,
                          parents=labels, variable=spec["name"], repairs=repairs)
-        alpha = None if spec["alpha"] is None else read_table(check, spec["alpha"], shape, child(path, "alpha"),
+        alpha = None if spec["alpha"] is None else read_table(check, spec["alpha"], table_shape, child(path, "alpha"),
                                                               family, probabilities=False)
         net.set_parents(spec["name"], spec["parents"], cpt, alpha)
         if spec["canonical"] is not None:

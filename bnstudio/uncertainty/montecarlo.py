@@ -91,6 +91,7 @@ def monte_carlo_check(samples: np.ndarray, mean: float, variance: float, interva
     if intervals.beta is not None:
         blo, bhi = intervals.beta
         coverage_beta = float(np.mean((samples >= blo) & (samples <= bhi)))
+        assert intervals.beta_params is not None   # set together with the Beta interval
         a, b = intervals.beta_params
         ks_beta = float(stats.kstest(samples, stats.beta(a, b).cdf).pvalue)
     if variance > 0:

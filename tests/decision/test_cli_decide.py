@@ -8,8 +8,9 @@ import pytest
 
 import importlib
 
-cli = importlib.import_module("bnstudio.cli.main")
 from tests.decision.helpers import OIL
+
+cli = importlib.import_module("bnstudio.cli.main")
 
 
 @pytest.fixture

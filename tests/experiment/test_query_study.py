@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pytest
 
 from bnstudio.experiment.executors import SerialExecutor
 from bnstudio.figures.report import write_report

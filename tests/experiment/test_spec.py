@@ -50,7 +50,7 @@ BAD = [
 
 @pytest.mark.parametrize("line, where", BAD)
 def test_every_mistake_is_one_line_naming_the_key(tmp_path, line, where):
-    text = line + f"[[datasets]]\ngenerator = 'corral'\nrows = 20\n"
+    text = line + "[[datasets]]\ngenerator = 'corral'\nrows = 20\n"
     with pytest.raises(FormatError) as caught:
         load_study(write_study(tmp_path, text))
     message = str(caught.value)

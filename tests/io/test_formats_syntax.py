@@ -79,33 +79,33 @@ def test_xmlbif_is_read_by_every_extension(tmp_path):
         check_family(read_network(tmp_path / name))
 
 
-HUGIN = f"""% a Hugin file, classic syntax
+HUGIN = """% a Hugin file, classic syntax
 net
-{{
+{
     node_size = (80 40);
     HR_Grid_X = "10";     % kept as a property
     inputs = ();
-}}
+}
 
 discrete node A
-{{
+{
     position = (100 -50);
     states = ("a1" "a2");
     label = "The cause";
-}}
+}
 
-node B {{ states = (b1 b2 b3); subtype = label; HR_Desc = ""; label = "B"; }}
+node B { states = (b1 b2 b3); subtype = label; HR_Desc = ""; label = "B"; }
 
 node C
-{{
+{
     label = "";
     states = ( "c1"
                "c2" );   % states on two lines
     position = (0 0);
-}}
+}
 
 potential ( C | A B )
-{{
+{
     data = ((( 0.1 0.9 )   % A=a1 B=b1
              ( 0.2 0.8 )
              ( 0.3 0.7 ))
@@ -113,10 +113,10 @@ potential ( C | A B )
              ( 0.5 0.5 )
              ( 0.6 0.4 )));
     experience = ((1 1 1) (1 1 1));
-}}
+}
 
-potential (A) {{ data = ( 0.5 0.5 ); }}
-potential (B|) {{ data = (0.2 0.3 0.5); }}
+potential (A) { data = ( 0.5 0.5 ); }
+potential (B|) { data = (0.2 0.3 0.5); }
 """
 
 

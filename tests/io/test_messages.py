@@ -21,8 +21,8 @@ LONG = "n" * 5000
      "non-finite probability 1111111111111111111111111111111111111... in the table of 'A'"),
     (parse_uai, "BAYES 1 2 1 1 0 2 0.5 1" + "0" * 5000,
      "non-finite probability 1000000000000000000000000000000000000..."),
-    (parse_xmlbif, f"<BIF><NETWORK><VARIABLE><NAME>A</NAME><OUTCOME>a</OUTCOME></VARIABLE><DEFINITION><FOR>A</FOR>"
-                   f"<GIVEN>x\ny</GIVEN><TABLE>1</TABLE></DEFINITION></NETWORK></BIF>", "unknown parent 'x\\ny'"),
+    (parse_xmlbif, "<BIF><NETWORK><VARIABLE><NAME>A</NAME><OUTCOME>a</OUTCOME></VARIABLE><DEFINITION><FOR>A</FOR>"
+                   "<GIVEN>x\ny</GIVEN><TABLE>1</TABLE></DEFINITION></NETWORK></BIF>", "unknown parent 'x\\ny'"),
 ])
 def test_names_and_numbers_from_the_file_are_shortened_and_on_one_line(parse, text, fragment):
     with pytest.raises(FormatError) as info:

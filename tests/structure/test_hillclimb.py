@@ -10,7 +10,6 @@ import sys
 
 import networkx as nx
 import numpy as np
-import pandas as pd
 import pytest
 
 from bnstudio.errors import Cancelled, CycleError, ValidationError

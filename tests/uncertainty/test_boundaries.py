@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from bnstudio.core import network_from_dsl
-from bnstudio.errors import MemoryBudgetExceeded, ValidationError
+from bnstudio.errors import ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.uncertainty import credible_intervals, dirichlet_counts, error_bars, query_samples, sample_parameters
 from bnstudio.uncertainty.intervals import BETA_NORMAL_LIMIT

@@ -20,28 +20,26 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
                                QSpinBox, QWidget)
 
-from bnstudio.learn.params import METHODS
-from bnstudio.learn.params.wanbia import LEVELS
+from bnstudio.learn.registry import METHODS, PARAMETER_LEARNERS, Option, shown_options
 
-METHOD_TEXT = {"ml": "ml — maximum likelihood", "mp": "mp — mean posterior (Dirichlet)",
-               "em": "em — expectation maximisation", "lgd": "lgd — gradient on log-likelihood",
-               "clgd": "clgd — discriminative gradient", "wanbia": "wanbia — weighted conditional",
-               "bagged-mp": "bagged-mp — bagged mean posterior"}
-FIELDS = {"ml": (), "mp": ("prior", "ess"),
-          "em": ("m_step", "prior", "ess", "max_iter", "restarts", "seed"),
-          "lgd": ("l2", "optimizer", "max_iter", "patience"),
-          "clgd": ("criterion", "alpha", "l2", "optimizer", "max_iter", "patience"),
-          "wanbia": ("level", "l2", "prior", "ess", "max_iter"),
-          "bagged-mp": ("bags", "m_bagging", "prior", "ess", "seed")}
+# the methods, their fields, labels, choices and ranges come from the learner registry (bnstudio.learn.registry)
+METHOD_TEXT = {e.name: f"{e.name} — {e.summary}" for e in PARAMETER_LEARNERS}
+FIELDS = {e.name: tuple(o.name for o in e.shown_options) for e in PARAMETER_LEARNERS}
+SHOWN: dict[str, Option] = {name: option for name, (option, _methods) in shown_options(PARAMETER_LEARNERS).items()}
+LABELS = {name: option.label for name, option in SHOWN.items()}
 #: the L2 field's "default" value: the learner's own default (10/N toward the start for clgd and wanbia, 0 for lgd)
 L2_DEFAULT = -0.001
-LABELS = {"prior": "Prior", "ess": "ESS", "m_step": "M-step", "max_iter": "Max iterations",
-          "restarts": "Restarts", "seed": "Seed", "l2": "L2 penalty", "optimizer": "Optimiser",
-          "patience": "Patience", "criterion": "Criterion", "alpha": "α (mixed)", "level": "Weights",
-          "bags": "Bags", "m_bagging": "m-bagging"}
-#: the order of the fields in the form
-ORDER = ("criterion", "alpha", "m_step", "prior", "ess", "l2", "optimizer", "level", "bags", "m_bagging", "max_iter",
-         "restarts", "patience", "seed")
+#: where the form starts when the learners' defaults differ or are None (em iterates 100 times by default, the
+#: gradients 200; no seed means fresh entropy, the form starts at 0; patience 0 is "off")
+FORM_START: dict[str, Any] = {"max_iter": 200, "seed": 0, "patience": 0, "l2": L2_DEFAULT}
+#: the largest value a Qt spin box holds, and the form's practical caps
+SPIN_MAX = 2 ** 31 - 1
+FORM_CAPS = {"max_iter": 100000, "restarts": 100, "patience": 1000, "bags": 1000, "ess": 1e6, "l2": 100.0}
+#: the order of the known fields in the form
+LAYOUT = ("criterion", "alpha", "m_step", "prior", "ess", "l2", "optimizer", "level", "bags", "m_bagging", "max_iter",
+          "restarts", "patience", "seed")
+#: the order of the fields in the form: :data:`LAYOUT`, then the fields of learners added since, in registry order
+ORDER = LAYOUT + tuple(name for name in SHOWN if name not in LAYOUT)
 #: from this width the fields stand in two columns (label, field, label, field)
 TWO_COLUMNS_FROM = 520
 
@@ -102,26 +100,16 @@ class MethodOptions(QWidget):
         self.form.setHorizontalSpacing(8)
         self.form.addWidget(QLabel("Method"), 0, 0)
         self.form.addWidget(self.method, 0, 1, 1, 3)
-        combos = {"prior": ("laplace", "bdeu"), "m_step": ("ml", "mp"), "optimizer": ("lbfgs", "cg"),
-                  "criterion": ("cll", "ae", "se"), "level": LEVELS}
-        for name, items in combos.items():
-            combo = QComboBox()
-            combo.addItems(list(items))
-            self.editors[name] = combo
-        self.editors["level"].setCurrentText("parameter")
-        self.editors["ess"] = _double(0.01, 1e6, 1.0, 2)
-        self.editors["l2"] = _double(L2_DEFAULT, 100.0, L2_DEFAULT, 5, step=0.001)
+        for name, option in SHOWN.items():
+            if name != "alpha":
+                self.editors[name] = _editor(name, option)
+                self.editors[name].setToolTip(option.help)
+        self.editors["ess"].setRange(0.01, FORM_CAPS["ess"])
         self.editors["l2"].setSpecialValueText("default")
         self.editors["l2"].setToolTip("Penalty (λ/2)·‖β − β₀‖² toward the generative start (clgd), or toward "
                                       "w = 1 (wanbia); default: 10/N, which beats mp on held-out conditional "
                                       "likelihood (docs/learning.md); lgd: 0")
-        for name, low, high, value in (("max_iter", 1, 100000, 200), ("restarts", 0, 100, 0),
-                                       ("seed", 0, 2**31 - 1, 0), ("patience", 0, 1000, 0), ("bags", 1, 1000, 30)):
-            spin = QSpinBox()
-            spin.setRange(low, high)
-            spin.setValue(value)
-            self.editors[name] = spin
-        self.editors["m_bagging"] = QCheckBox("bags of ⌊√n⌋ rows")
+        self.editors["m_bagging"].setText("bags of ⌊√n⌋ rows")
         self.editors["m_bagging"].setToolTip("Singh §4.6.1: each bag draws ⌊√n⌋ of the n rows instead of n "
                                              "(the query answers of the bags are averaged either way)")
         self.editors["patience"].setSpecialValueText("off")
@@ -214,6 +202,37 @@ class MethodOptions(QWidget):
         columns = 2 if event.size().width() >= TWO_COLUMNS_FROM else 1
         if columns != self.columns:
             self._place(columns)
+
+
+def _start_value(name: str) -> Any:
+    """The form's first value of a field: :data:`FORM_START`, else the default of the first learner taking it."""
+    if name in FORM_START:
+        return FORM_START[name]
+    entry = next(e for e in PARAMETER_LEARNERS if name in e.option_names)
+    return entry.defaults()[name]
+
+
+def _editor(name: str, option: Option) -> QWidget:
+    """The field for one registry option: a combo of its choices, a check box, or a spin box over its range
+    (capped to what a spin box holds and to :data:`FORM_CAPS`)."""
+    value = _start_value(name)
+    if option.kind == "choice":
+        combo = QComboBox()
+        combo.addItems(list(option.choices))
+        combo.setCurrentText(str(value))
+        return combo
+    if option.kind == "bool":
+        box = QCheckBox()
+        box.setChecked(bool(value))
+        return box
+    high = min(option.high if option.high is not None else SPIN_MAX, FORM_CAPS.get(name, SPIN_MAX))
+    if option.kind == "int":
+        spin = QSpinBox()
+        spin.setRange(0 if option.optional else int(option.low or 0), int(high))
+        spin.setValue(int(value))
+        return spin
+    low = L2_DEFAULT if name == "l2" else float(option.low or 0.0)
+    return _double(low, high, float(value), 5 if name == "l2" else 2, step=0.001 if name == "l2" else 0.5)
 
 
 def _double(low: float, high: float, value: float, decimals: int, step: float = 0.5) -> QDoubleSpinBox:

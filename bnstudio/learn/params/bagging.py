@@ -26,13 +26,12 @@ from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.batches import fitting, parameter_batches, spans
 from bnstudio.learn.params.base import DataScorer, FitResult
+from bnstudio.learn.bounds import MAX_BAGS
 from bnstudio.learn.params.checks import check_integer, check_memory_budget, check_seed
 from bnstudio.learn.params.counting import check_prior, prior_counts
 from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.params.suffstats import bootstrap_counts, check_codes, families, family_index
 
-#: the most bags
-MAX_BAGS = 100_000
 #: the most numbers an ensemble may hold (bags × CPT cells; 8 bytes each)
 MAX_ENSEMBLE = 100_000_000
 

@@ -27,6 +27,7 @@ from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
+from bnstudio.learn.bounds import MAX_RESTARTS
 from bnstudio.learn.params.base import DataScorer, FitResult
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.learn.params.checks import check_choice, check_integer, check_memory_budget, check_seed
@@ -36,9 +37,6 @@ from bnstudio.learn.params.stopping import StopRule
 from bnstudio.learn.params.streamed import StreamedEStep, is_streamed
 from bnstudio.learn.params.suffstats import check_codes
 from bnstudio.learn.params.terms import Terms
-
-#: the most random restarts
-MAX_RESTARTS = 10_000
 
 
 class ExpectationMaximisation:

@@ -21,7 +21,7 @@ from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.params.checks import MAX_ITER, check_ess, check_integer, check_seed
 from bnstudio.learn.params.counting import prior_counts
-from bnstudio.learn.params.em import MAX_RESTARTS
+from bnstudio.learn.bounds import MAX_RESTARTS
 from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.structure import trees
 from bnstudio.learn.structure.bnc import ConditionalObjective, complete_rows
@@ -29,9 +29,9 @@ from bnstudio.learn.structure.constraints import Constraints, parse_arc
 from bnstudio.learn.structure.hillclimb import DecomposableObjective, HillClimber
 from bnstudio.learn.structure.scores import DECOMPOSABLE, DataColumns, ScoreCache, check_score
 
-from bnstudio.learn.names import ALGORITHMS, SCORES  # the names live in a light module
+from bnstudio.learn.registry import ALGORITHMS, STRUCTURE_LEARNERS, structure_learner
 DEFAULT_SCORE = {"hill-climb": "bic", "bnc": "cll", "nb": "ll", "tan": "ll", "kdb": "ll", "chow-liu": "ll"}
-NEEDS_TARGET = ("nb", "tan", "kdb", "bnc")
+NEEDS_TARGET = tuple(entry.name for entry in STRUCTURE_LEARNERS if entry.needs_target)
 MAX_CPT_CELLS = 50_000_000
 
 
@@ -48,11 +48,12 @@ class StructureResult:
     network: Network
     score_name: str = ""
     settings: dict[str, Any] = field(default_factory=dict)
+    stop_reason: str = "closed_form"   # the trees; a search: converged or max_iter (its move limit)
 
     def to_json(self) -> dict[str, Any]:
         """The run as JSON-safe data (what ``bnstudio learn --json`` prints)."""
         return {"algorithm": self.algorithm, "arcs": [list(a) for a in self.arcs], "score": self.score,
-                "history": self.history, "seconds": self.seconds}
+                "history": self.history, "seconds": self.seconds, "stop_reason": self.stop_reason}
 
 
 def _check_data(codes: np.ndarray, names: Sequence[str], states: Sequence[Sequence[str]]) -> np.ndarray:
@@ -78,14 +79,22 @@ def _check_data(codes: np.ndarray, names: Sequence[str], states: Sequence[Sequen
     return codes                      # any integer type: DataColumns keeps its own narrow copy
 
 
-def _check_options(algorithm: str, score: str, target: str | None, names: Sequence[str],
-                   max_parents: int | None, start: Any) -> None:
-    if algorithm not in ALGORITHMS:
-        raise ValidationError(f"unknown algorithm {algorithm!r}; use one of {', '.join(ALGORITHMS)}")
+def _check_target(algorithm: str, target: str | None, names: Sequence[str]) -> None:
     if algorithm in NEEDS_TARGET and target is None:
         raise ValidationError(f"{algorithm} needs a target (class) variable")
     if target is not None and target not in names:
         raise ValidationError(f"unknown target variable '{target}'")
+
+
+def check_settings(algorithm: str, score: str | None = None, ess: float = 1.0, max_parents: int | None = None,
+                   start: Any = None, prior: str | None = None, tabu: int = 0, restarts: int = 0, k: int = 1,
+                   seed: int | None = None, perturb: int | None = None, max_iter: int | None = None
+                   ) -> dict[str, Any]:
+    """The options of ``algorithm`` that can be checked without data, checked (one-line ValidationError naming
+    the option); returns them with the algorithm's default score filled in."""
+    if algorithm not in ALGORITHMS:
+        raise ValidationError(f"unknown algorithm {algorithm!r}; use one of {', '.join(ALGORITHMS)}")
+    score = DEFAULT_SCORE.get(algorithm, "bic") if score is None else score
     if algorithm == "bnc":
         if score not in ("cll", "cll-mdl"):
             raise ValidationError(f"bnc scores with 'cll' (BNC-kP) or 'cll-mdl' (BNC-MDL), not {score!r}")
@@ -95,6 +104,20 @@ def _check_options(algorithm: str, score: str, target: str | None, names: Sequen
         raise ValidationError("the 'll' score always favours more arcs: give max_parents with it")
     if start is not None and algorithm not in ("hill-climb", "bnc"):
         raise ValidationError(f"a start network applies to hill-climb and bnc, not {algorithm}")
+    if score in DECOMPOSABLE:
+        check_score(score, ess)
+    if prior not in (None, "laplace", "bdeu"):
+        raise ValidationError(f"unknown prior {prior!r}; use 'laplace' or 'bdeu' (or none for ML parameters)")
+    if perturb is not None:
+        check_integer("perturb", perturb, low=1, high=MAX_ITER)
+    if max_parents is not None:
+        check_integer("max_parents", max_parents, low=0)
+    if max_iter is not None:
+        check_integer("max_iter", max_iter, low=0, high=MAX_ITER)   # 0: keep the start structure
+    return {"score": score, "ess": check_ess(ess), "max_parents": max_parents, "start": start, "prior": prior,
+            "tabu": check_integer("tabu", tabu, low=0, high=MAX_ITER),
+            "restarts": check_integer("restarts", restarts, low=0, high=MAX_RESTARTS),
+            "k": check_integer("k", k, low=0), "seed": check_seed(seed), "perturb": perturb, "max_iter": max_iter}
 
 
 def _start_parents(start: Any, names: list[str], data: DataColumns, cons: Constraints, score: str, ess: float,
@@ -162,6 +185,11 @@ def learn_structure(algorithm: str, codes: Any, names: Sequence[str] | None = No
     Without ``names`` and ``states``, ``codes`` is a table (DataFrame, Dataset or file path) whose columns are
     the variables (:func:`bnstudio.data.tables.table_columns`).
 
+    Deprecated entry point, kept working: new code builds the learner with its own options and fits it,
+    ``make_structure_learner(algorithm, **options).fit(codes, names, states, target=..., reporter=...)``
+    (:mod:`.learners`, one class per algorithm, described in :mod:`bnstudio.learn.registry`). Here every option
+    is checked as before, and the options ``algorithm`` does not use are ignored.
+
     Parameters
     ----------
     algorithm : {"nb", "tan", "kdb", "chow-liu", "hill-climb", "bnc"}
@@ -186,32 +214,42 @@ def learn_structure(algorithm: str, codes: Any, names: Sequence[str] | None = No
     reporter
         Progress: one iteration per applied move with the current score; a stop request raises Cancelled.
     """
+    from bnstudio.learn.structure.learners import make_structure_learner
+
+    codes, names, states = _columns(codes, names, states)
+    check_settings(algorithm, score, ess, max_parents, start, prior, tabu, restarts, k, seed, perturb, max_iter)
+    check_integer("k", k, low=0, high=len(names))
+    if root is not None:
+        _index([str(n) for n in names], root, "root")
+    given = {"score": score, "ess": ess, "max_parents": max_parents, "required": required, "forbidden": forbidden,
+             "tiers": tiers, "prior": prior, "start": start, "tabu": tabu, "restarts": restarts, "seed": seed,
+             "k": k, "root": root, "perturb": perturb, "max_iter": max_iter}
+    taken = structure_learner(algorithm).option_names   # the others were checked above and do not apply
+    learner = make_structure_learner(algorithm, **{key: value for key, value in given.items() if key in taken})
+    return learner.fit(codes, names, states, target=target, reporter=reporter, name=name)
+
+
+def run_algorithm(algorithm: str, codes: np.ndarray, names: Sequence[str], states: Sequence[Sequence[str]], *,
+                  target: str | None, reporter: Reporter | None, name: str, score: str | None = None,
+                  ess: float = 1.0, max_parents: int | None = None, required: Iterable = (),
+                  forbidden: Iterable = (), tiers: Sequence[Sequence[str]] | None = None, start: Any = None,
+                  tabu: int = 0, restarts: int = 0, seed: int | None = None, k: int = 1, root: str | None = None,
+                  perturb: int | None = None, max_iter: int | None = None,
+                  prior: str | None = None) -> StructureResult:
+    """What every structure learner's ``fit`` runs (:mod:`.learners`): check the data and the options, learn the
+    parent sets, fit the parameters."""
     t0 = time.perf_counter()
-    if names is None and states is None:
-        from bnstudio.data.tables import table_columns
-        codes, names, states = table_columns(codes)
-    if names is None or states is None:
-        raise ValidationError("give both names and states with integer codes (or a table for both)")
+    codes, names, states = _columns(codes, names, states)
     names = [str(n) for n in names]
     codes = _check_data(codes, names, states)
-    score = DEFAULT_SCORE.get(algorithm, "bic") if score is None else score
-    _check_options(algorithm, score, target, names, max_parents, start)
-    if score in DECOMPOSABLE:
-        check_score(score, ess)
+    checked = check_settings(algorithm, score, ess, max_parents, start, prior, tabu, restarts, k, seed, perturb,
+                             max_iter)
+    _check_target(algorithm, target, names)
+    score, ess, tabu, restarts, seed = (checked[key] for key in ("score", "ess", "tabu", "restarts", "seed"))
     cons = Constraints.build(names, required, forbidden, tiers, max_parents)
     if algorithm == "bnc" and score == "cll" and max_parents is None:  # BNC-2P, unless more parents are required
         cons.max_parents = max_parents = max([2] + [len(p) for p in cons.required_parents()])
-    if prior not in (None, "laplace", "bdeu"):
-        raise ValidationError(f"unknown prior {prior!r}; use 'laplace' or 'bdeu' (or none for ML parameters)")
-    tabu = check_integer("tabu", tabu, low=0, high=MAX_ITER)
-    restarts = check_integer("restarts", restarts, low=0, high=MAX_RESTARTS)
     k = check_integer("k", k, low=0, high=len(names))
-    ess = check_ess(ess)
-    seed = check_seed(seed)
-    if perturb is not None:
-        check_integer("perturb", perturb, low=1, high=MAX_ITER)
-    if max_iter is not None:
-        check_integer("max_iter", max_iter, low=0, high=MAX_ITER)   # 0: keep the start structure
     data = DataColumns(codes, [len(s) for s in states])
     t = None if target is None else names.index(target)
     r = None if root is None else _index(names, root, "root")
@@ -222,20 +260,43 @@ def learn_structure(algorithm: str, codes: Any, names: Sequence[str] | None = No
         progress = Progress(reporter, algorithm)
         climber = HillClimber(objective, cons, tabu, restarts, perturb, max_iter, seed, progress=progress)
         found = climber.run(start_parents)
-        parents, value, history = found.parents, found.score, found.history
+        parents, value, history, stop_reason = found.parents, found.score, found.history, found.stop_reason
     else:
         progress = Progress(reporter, algorithm)
-        parents = {"nb": lambda: trees.naive_bayes(data, cons, t),
-                   "tan": lambda: trees.tan(data, cons, t, score, ess, r),
-                   "kdb": lambda: trees.kdb(data, cons, t, int(k)),
-                   "chow-liu": lambda: trees.chow_liu(data, cons, score, ess, r)}[algorithm]()
+        parents = _tree(algorithm, data, cons, t, score, ess, r, k)
         value = ScoreCache(data, data.cards, score, ess).total(parents)
         history = [{"iteration": 1, "score": value, "move": algorithm}]
+        stop_reason = "closed_form"
         progress.report(1, {"score": value}, message=algorithm)
     progress.done()
     net = _network(names, states, parents, data, prior, ess, name)
     arcs = [(names[i], names[j]) for j in range(len(names)) for i in sorted(parents[j])]
-    return StructureResult(algorithm, arcs, float(value), history, time.perf_counter() - t0, net, score, settings)
+    return StructureResult(algorithm, arcs, float(value), history, time.perf_counter() - t0, net, score, settings,
+                           stop_reason)
+
+
+def _tree(algorithm: str, data: DataColumns, cons: Constraints, target: int | None, score: str, ess: float,
+          root: int | None, k: int) -> list[frozenset[int]]:
+    """The parent sets of a fixed-form learner (:mod:`.trees`); every one but chow-liu is built around the target."""
+    if algorithm == "chow-liu":
+        return trees.chow_liu(data, cons, score, ess, root)
+    if target is None:
+        raise ValidationError(f"{algorithm} needs a target (class) variable")
+    if algorithm == "nb":
+        return trees.naive_bayes(data, cons, target)
+    if algorithm == "tan":
+        return trees.tan(data, cons, target, score, ess, root)
+    return trees.kdb(data, cons, target, int(k))
+
+
+def _columns(codes: Any, names: Sequence[str] | None, states: Sequence[Sequence[str]] | None) -> tuple:
+    """``(codes, names, states)``: as given, or read off a table (DataFrame, Dataset, file path) given alone."""
+    if names is None and states is None:
+        from bnstudio.data.tables import table_columns
+        return table_columns(codes)
+    if names is None or states is None:
+        raise ValidationError("give both names and states with integer codes (or a table for both)")
+    return codes, names, states
 
 
 def _index(names: list[str], name: str, what: str) -> int:
@@ -251,6 +312,8 @@ def _prepare_search(algorithm: str, codes: np.ndarray, names: list[str], data: D
         start = "tree" if algorithm == "hill-climb" else "empty"
     start_parents = _start_parents(start, names, data, cons, score, ess, target)
     if algorithm == "bnc":
+        if target is None:
+            raise ValidationError("bnc needs a target (class) variable")
         complete = DataColumns(complete_rows(codes), data.cards)
         return ConditionalObjective(complete, target, mdl=score == "cll-mdl"), start_parents
     return DecomposableObjective(ScoreCache(data, data.cards, score, ess)), start_parents

@@ -77,11 +77,13 @@ class DecomposableObjective:
 
 @dataclass
 class SearchResult:
-    """Best parent sets found, their objective value and one history entry per applied move."""
+    """Best parent sets found, their objective value, one history entry per applied move and why the search
+    ended: ``max_iter`` (the move limit was reached) or ``converged`` (no move improves any more)."""
 
     parents: list[frozenset[int]]
     score: float
     history: list[dict] = field(default_factory=list)
+    stop_reason: str = "converged"
 
 
 class HillClimber:
@@ -265,9 +267,12 @@ class HillClimber:
         self._reset(start)
         best = self._climb("climb")
         for r in range(self.restarts):
+            if self.max_iter is not None and self.step >= self.max_iter:
+                break        # the move limit holds for the random moves of a restart too
             self._perturb()
             found = self._climb(f"restart {r + 1}")
             if found[2] > best[2] + self.tol * max(1.0, abs(best[1])):
                 best = found
             self._reset(best[0], best[2])
-        return SearchResult(best[0], best[1], self.history)
+        limited = self.max_iter is not None and self.step >= self.max_iter
+        return SearchResult(best[0], best[1], self.history, "max_iter" if limited else "converged")

@@ -187,8 +187,8 @@ class ScoreCache:
     cells) so the final network's parameters reuse them.
     """
 
-    def __init__(self, codes: np.ndarray, cards: Iterable[int], score: str = "bic", ess: float = 1.0,
-                 max_cells: int = 20_000_000) -> None:
+    def __init__(self, codes: "np.ndarray | DataColumns", cards: Iterable[int], score: str = "bic",
+                 ess: float = 1.0, max_cells: int = 20_000_000) -> None:
         check_score(score, ess)
         self.data = codes if isinstance(codes, DataColumns) else DataColumns(codes, cards)
         self.score, self.ess, self.max_cells = score, float(ess), max_cells

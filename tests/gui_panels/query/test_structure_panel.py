@@ -11,7 +11,7 @@ from bnstudio.gui import commands as cmd
 from bnstudio.gui.canvas import ADD_ARC
 from bnstudio.gui.document import Document
 from bnstudio.gui.structure_panel import StructurePanel, structure_diff
-from bnstudio.gui.structure_panel.demo import asia_data, demo_widget
+from demos.structure_panel import asia_data, demo_widget
 from bnstudio.io import read_network
 from bnstudio.learn.structure import learn_structure
 from bnstudio.sampling import forward_sample
@@ -250,7 +250,7 @@ def test_opening_another_network_discards_the_proposal(qtbot, demo):
 
 def test_variables_without_data_are_left_out_of_the_search(qtbot, demo):
     """Seen: a node with no data column (Node1) became a child of the class under naive Bayes."""
-    panel, doc = demo.panel, demo.demo_document
+    panel = demo.panel
     _, codes, names, states = asia_data(500, seed=2)
     codes = np.hstack([codes, -np.ones((codes.shape[0], 1), dtype=codes.dtype)])
     panel.set_data(codes, names + ["Node1"], states + [("yes", "no")])

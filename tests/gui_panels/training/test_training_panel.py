@@ -27,7 +27,7 @@ def train(qtbot, panel, method: str, timeout: int = 30000, **values):
 
 
 def test_demo_panel_opens_standalone(qtbot):
-    from bnstudio.gui.training_panel.demo import demo_panel
+    from demos.training_panel import demo_panel
 
     panel = demo_panel()
     qtbot.addWidget(panel)
@@ -289,7 +289,6 @@ def test_runs_stored_without_parameters_keep_their_history_only(qtbot, training_
 
 def test_a_run_of_a_deleted_variable_is_refused_with_its_name(qtbot, training_panel, asia_selection):
     training_panel.set_selection(asia_selection)
-    doc = training_panel.document
     train(qtbot, training_panel, "mp")
     training_panel.runs[0].result.cpts["ghost"] = np.ones(2) / 2
     assert not training_panel.apply_run(0)

@@ -1,0 +1,135 @@
+"""Structure learners with the parameter learners' shape (docs/architecture.md §2): the constructor stores and
+checks the options, ``fit(codes, names, states, target=None, reporter=None)`` returns a
+:class:`~bnstudio.learn.structure.api.StructureResult` (arcs, score, history, stop reason, a network with fitted
+parameters), progress and cancellation go through the one job protocol (:mod:`bnstudio.jobs`).
+
+Each algorithm is one class and one entry of :mod:`bnstudio.learn.registry`, which the command line, the forms
+and the study files read. Data are integer codes (N, V), -1 = missing, one column per name.
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> a = rng.integers(0, 2, 500); b = (a ^ (rng.random(500) < 0.1)).astype(int)
+>>> result = make_structure_learner("chow-liu").fit(np.column_stack([a, b]), ["A", "B"], [("0", "1")] * 2)
+>>> result.arcs, result.stop_reason
+([('A', 'B')], 'closed_form')
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from bnstudio.jobs import Reporter
+from bnstudio.learn.registry import structure_learner
+from bnstudio.learn.structure.api import StructureResult, check_settings, run_algorithm
+
+
+class StructureLearner:
+    """What every structure learner shares: the constraints, the parameters of the returned network and ``fit``.
+
+    ``required`` / ``forbidden`` arcs, ``tiers`` and ``max_parents`` are expert constraints honoured by every
+    algorithm (:mod:`.constraints`); ``prior`` chooses ML (None) or mean-posterior parameters with ``ess``.
+    """
+
+    algorithm = ""
+
+    def __init__(self, score: str | None = None, ess: float = 1.0, max_parents: int | None = None,
+                 required: Iterable = (), forbidden: Iterable = (), tiers: Sequence[Sequence[str]] | None = None,
+                 prior: str | None = None) -> None:
+        self.options: dict[str, Any] = {"required": list(required), "forbidden": list(forbidden), "tiers": tiers}
+        self._set(score=score, ess=ess, max_parents=max_parents, prior=prior)
+
+    def _set(self, **options: Any) -> None:
+        """Check ``options`` with those already set (one-line ValidationError naming the option) and keep them."""
+        checkable = {k: v for k, v in {**self.options, **options}.items() if k not in ("required", "forbidden",
+                                                                                         "tiers", "root")}
+        check_settings(self.algorithm, **checkable)
+        self.options.update(options)
+
+    @property
+    def name(self) -> str:
+        return self.algorithm
+
+    def get_params(self) -> dict[str, Any]:
+        """The options as given to the constructor (scikit-learn's name)."""
+        return dict(self.options)
+
+    def fit(self, codes: np.ndarray, names: Sequence[str], states: Sequence[Sequence[str]], *,
+            target: str | None = None, reporter: Reporter | None = None, name: str = "learned") -> StructureResult:
+        """Learn the DAG over ``names`` from ``codes`` and fit its parameters; ``target`` is the class variable
+        (required by the classifiers nb, tan, kdb, bnc). A reporter's stop request raises Cancelled."""
+        return run_algorithm(self.algorithm, codes, names, states, target=target, reporter=reporter, name=name,
+                             **self.options)
+
+
+class NaiveBayes(StructureLearner):
+    """``nb``: the class is the only parent of every attribute (Friedman, Geiger & Goldszmidt 1997 §2)."""
+
+    algorithm = "nb"
+
+
+class _Tree(StructureLearner):
+    """A spanning-tree learner: the tree is directed away from ``root`` (default: the first variable)."""
+
+    def __init__(self, score: str | None = None, ess: float = 1.0, max_parents: int | None = None,
+                 required: Iterable = (), forbidden: Iterable = (), tiers: Sequence[Sequence[str]] | None = None,
+                 prior: str | None = None, root: str | None = None) -> None:
+        super().__init__(score, ess, max_parents, required, forbidden, tiers, prior)
+        self._set(root=root)
+
+
+class TreeAugmented(_Tree):
+    """``tan``: naive Bayes plus a maximum-weight spanning tree over the attributes, weighted by the mutual
+    information given the class (score ll) or a penalised score (Friedman, Geiger & Goldszmidt 1997 §3)."""
+
+    algorithm = "tan"
+
+
+class ChowLiu(_Tree):
+    """``chow-liu``: the maximum-weight spanning tree, weighted by the mutual information (score ll) or a
+    penalised score (Chow & Liu 1968)."""
+
+    algorithm = "chow-liu"
+
+
+class KDependence(StructureLearner):
+    """``kdb``: the class and up to ``k`` attribute parents per attribute, by conditional mutual information
+    (Sahami 1996)."""
+
+    algorithm = "kdb"
+
+    def __init__(self, score: str | None = None, ess: float = 1.0, max_parents: int | None = None,
+                 required: Iterable = (), forbidden: Iterable = (), tiers: Sequence[Sequence[str]] | None = None,
+                 prior: str | None = None, k: int = 1) -> None:
+        super().__init__(score, ess, max_parents, required, forbidden, tiers, prior)
+        self._set(k=k)
+
+
+class HillClimb(StructureLearner):
+    """``hill-climb``: greedy add / delete / reverse moves on a decomposable score, with tabu patience, random
+    restarts of ``perturb`` random moves and at most ``max_iter`` moves (:mod:`.hillclimb`); ``seed`` fixes the
+    restarts. Stops ``converged`` (no improving move) or at ``max_iter``."""
+
+    algorithm = "hill-climb"
+
+    def __init__(self, score: str | None = None, ess: float = 1.0, max_parents: int | None = None,
+                 required: Iterable = (), forbidden: Iterable = (), tiers: Sequence[Sequence[str]] | None = None,
+                 prior: str | None = None, start: Any = None, tabu: int = 0, restarts: int = 0,
+                 perturb: int | None = None, seed: int | None = None, max_iter: int | None = None) -> None:
+        super().__init__(score, ess, max_parents, required, forbidden, tiers, prior)
+        self._set(start=start, tabu=tabu, restarts=restarts, perturb=perturb, seed=seed, max_iter=max_iter)
+
+
+class ConditionalSearch(HillClimb):
+    """``bnc``: the same search on the conditional log-likelihood of the class (Grossman & Domingos 2004),
+    BNC-kP (score cll, ``max_parents`` default 2) or BNC-MDL (cll-mdl)."""
+
+    algorithm = "bnc"
+
+
+def make_structure_learner(algorithm: str, **options: Any) -> StructureLearner:
+    """The structure learner for ``algorithm`` with its options, as its registry entry describes it.
+
+    Unknown algorithms and options, and option values out of range, raise a one-line ValidationError naming them.
+    """
+    return structure_learner(algorithm).make(**options)
