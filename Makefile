@@ -52,7 +52,7 @@ run: $(RUN_STAMP)
 # ruff's rules and the packages mypy checks are set in pyproject.toml; no formatter is run
 lint: $(TEST_STAMP)
 	@echo "== make: ruff and mypy"
-	$(VENV)/bin/ruff check bnstudio tests benchmarks packaging demos docs
+	$(VENV)/bin/ruff check bnstudio tests benchmarks packaging docs
 	$(VENV)/bin/mypy
 
 test: lint

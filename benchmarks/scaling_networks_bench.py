@@ -25,7 +25,6 @@ import logging
 import os
 import platform
 import statistics
-import time
 from pathlib import Path
 
 import numpy as np

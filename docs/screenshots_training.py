@@ -70,7 +70,7 @@ def training_panel_shot(out: Path, compare_out: Path | None = None) -> None:
     from bnstudio.gui.data_panel import DataPanel
     from bnstudio.gui.document import Document
     from bnstudio.gui.training_panel import TrainingPanel
-    from demos.training_panel import run_in_turn
+    from tests.demos.training_panel import run_in_turn
     from bnstudio.io import read_network
 
     doc = Document(read_network(ROOT / "resources" / "networks" / "alarm.bif"))

@@ -36,6 +36,19 @@ def sprinkler() -> Network:
     return net
 
 
+@pytest.fixture(scope="module")
+def study_file(tmp_path_factory) -> Path:
+    """A small study (tests.experiment.helpers.SMALL), run serially once per test module."""
+    from bnstudio.experiment.executors import SerialExecutor
+    from bnstudio.experiment.runner import run_study
+    from bnstudio.experiment.spec import load_study
+    from tests.experiment.helpers import write_study
+
+    path = write_study(tmp_path_factory.mktemp("study"))
+    run_study(load_study(path), SerialExecutor())
+    return path
+
+
 @pytest.fixture
 def settings(tmp_path) -> cfg.Settings:
     return cfg.Settings(QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat))

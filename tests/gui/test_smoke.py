@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from bnstudio.gui import dialogs
-from demos.standalone import PANELS, open_panel
+from tests.demos.standalone import PANELS, open_panel
 
 
 @pytest.mark.parametrize("name", sorted(PANELS))

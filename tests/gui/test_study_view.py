@@ -9,23 +9,13 @@ import pytest
 from PySide6.QtWidgets import QFileDialog
 
 from bnstudio.experiment.evaluation import split_rows
-from bnstudio.experiment.executors import SerialExecutor
 from bnstudio.experiment.html import cell_text
-from bnstudio.experiment.runner import plan, run_study
+from bnstudio.experiment.runner import plan
 from bnstudio.experiment.scores import classification_scores
 from bnstudio.experiment.spec import load_study
 from bnstudio.experiment.store import StudyStore
 from bnstudio.experiment.summary import cells
 from bnstudio.gui.study_view import StudyView
-from tests.experiment.helpers import write_study
-
-
-@pytest.fixture(scope="module")
-def study_file(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("study")
-    path = write_study(folder)
-    run_study(load_study(path), SerialExecutor())
-    return path
 
 
 def _view(qtbot, path) -> StudyView:

@@ -18,7 +18,7 @@ from bnstudio.experiment.summary import cells
 from bnstudio.gui.study_view import StudyView
 from bnstudio.gui.study_view.ranks_tab import NO_TESTS, RANKS_HEAD
 from tests.experiment.helpers import SMALL, write_study
-from tests.gui.test_study_view import _view, study_file  # noqa: F401  (the same small study and its view)
+from tests.gui.test_study_view import _view
 
 ONE_METHOD_PAIR = SMALL.replace('methods = ["mp", "clgd", {label = "bag", method = "bagged-mp", options = {bags = 4}}]',
                                 'methods = ["mp", "clgd"]')

@@ -25,8 +25,8 @@ from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.query_panel import QueryPanel
 from bnstudio.gui.query_panel.compute import monte_carlo_job
-from demos.query_panel import fitted_example
-from demos.structure_panel import asia_data
+from tests.demos.query_panel import fitted_example
+from tests.demos.structure_panel import asia_data
 from bnstudio.gui.structure_panel.panel import learning_job
 from bnstudio.gui.training_panel import TrainingPanel
 from bnstudio.gui.workers import JobWorker, qt_references

@@ -4,7 +4,6 @@ groups and a folder of CSV and Parquet parts give the in-memory fit — ml and m
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from bnstudio.data import align, read_csv

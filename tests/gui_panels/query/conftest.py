@@ -19,7 +19,7 @@ NETWORKS = ROOT / "resources" / "networks"
 @pytest.fixture(scope="session")
 def asia_mp():
     """(ASIA with mp parameters and Dirichlet counts, the fit result) from resources/data/asia.csv."""
-    from demos.query_panel import fitted_example
+    from tests.demos.query_panel import fitted_example
 
     return fitted_example("asia")
 

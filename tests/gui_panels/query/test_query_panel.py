@@ -14,7 +14,7 @@ from .conftest import NETWORKS
 
 
 def test_opens_standalone_with_demo_data(qtbot):
-    from demos.query_panel import demo_panel
+    from tests.demos.query_panel import demo_panel
 
     panel = demo_panel()
     qtbot.addWidget(panel)
@@ -179,7 +179,7 @@ def test_sensitivity_curve_is_exact_and_the_line_is_its_tangent(make_panel, asia
 
 
 def test_bagged_ensemble_shows_the_bootstrap_spread(make_panel, asia_mp):
-    from demos.query_panel import fitted_example
+    from tests.demos.query_panel import fitted_example
     from bnstudio.learn.params import bagged_posterior
 
     net, result = fitted_example("asia", "bagged-mp", bags=25, seed=3)

@@ -11,7 +11,7 @@ from bnstudio.gui import commands as cmd
 from bnstudio.gui.canvas import ADD_ARC
 from bnstudio.gui.document import Document
 from bnstudio.gui.structure_panel import StructurePanel, structure_diff
-from demos.structure_panel import asia_data, demo_widget
+from tests.demos.structure_panel import asia_data, demo_widget
 from bnstudio.io import read_network
 from bnstudio.learn.structure import learn_structure
 from bnstudio.sampling import forward_sample

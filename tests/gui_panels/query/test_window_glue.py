@@ -14,7 +14,7 @@ from bnstudio.gui.query_panel import QueryPanel
 from bnstudio.gui.query_panel.compute import row_number
 from bnstudio.gui.recovery import Recovery
 from bnstudio.gui.structure_panel import StructurePanel
-from demos.structure_panel import asia_data
+from tests.demos.structure_panel import asia_data
 from bnstudio.uncertainty import error_bars
 
 

@@ -22,7 +22,7 @@ def load(qtbot, panel: DataPanel, path, **kw) -> DataSelection | None:
 
 
 def test_demo_panel_opens_standalone_with_asia(qtbot):
-    from demos.data_panel import demo_panel
+    from tests.demos.data_panel import demo_panel
 
     panel = demo_panel()
     qtbot.addWidget(panel)

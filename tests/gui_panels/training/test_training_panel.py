@@ -27,7 +27,7 @@ def train(qtbot, panel, method: str, timeout: int = 30000, **values):
 
 
 def test_demo_panel_opens_standalone(qtbot):
-    from demos.training_panel import demo_panel
+    from tests.demos.training_panel import demo_panel
 
     panel = demo_panel()
     qtbot.addWidget(panel)

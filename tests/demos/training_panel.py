@@ -1,4 +1,4 @@
-"""Open the training panel on its own with demo data: ``python -m demos.training_panel [run]``.
+"""Open the training panel on its own with demo data: ``python -m tests.demos.training_panel [run]``.
 
 The bundled ASIA network with ``resources/data/asia.csv`` aligned to it (target ``bronc``, 20% validation,
 20% test, seed 1). With ``run``, three methods are trained one after the other (mp, em, clgd).
@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 import warnings
 
-from demos.data_panel import DEMO_SETTINGS, demo_csv
+from tests.demos.data_panel import DEMO_SETTINGS, demo_csv
 
 
 def demo_selection(net, settings: dict | None = None):

@@ -1,4 +1,4 @@
-"""Open the data panel on its own with demo data: ``python -m demos.data_panel``.
+"""Open the data panel on its own with demo data: ``python -m tests.demos.data_panel``.
 
 The bundled ASIA network with ``resources/data/asia.csv`` read in the background, target ``bronc``, 20% of
 the rows held out for validation and 20% for test.

@@ -1,4 +1,4 @@
-"""Open the query panel on its own with demo data: ``python -m demos.query_panel [alarm]``.
+"""Open the query panel on its own with demo data: ``python -m tests.demos.query_panel [alarm]``.
 
 The demo network is a bundled example whose parameters are learned with ``mp`` from the bundled sample data,
 so it carries Dirichlet counts and error bars are defined.

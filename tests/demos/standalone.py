@@ -1,4 +1,4 @@
-"""Open any panel on its own with demo data: ``python -m demos.standalone cpt_editor``.
+"""Open any panel on its own with demo data: ``python -m tests.demos.standalone cpt_editor``.
 
 Every dock and panel of the app is listed in :data:`PANELS` (a smoke test opens each one).
 """
@@ -59,22 +59,22 @@ def _main_window(doc: Document) -> QWidget:
 
 
 def _data(doc: Document) -> QWidget:
-    from demos.data_panel import demo_panel
+    from tests.demos.data_panel import demo_panel
     return demo_panel(doc)
 
 
 def _training(doc: Document) -> QWidget:
-    from demos.training_panel import demo_panel
+    from tests.demos.training_panel import demo_panel
     return demo_panel(doc)
 
 
 def _query(_doc: Document) -> QWidget:
-    from demos.query_panel import demo_panel
+    from tests.demos.query_panel import demo_panel
     return demo_panel()          # a network fitted with mp, so that error bars exist
 
 
 def _structure(doc: Document) -> QWidget:
-    from demos.structure_panel import demo_widget
+    from tests.demos.structure_panel import demo_widget
     return demo_widget(doc)
 
 
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:  # pragma: no cover - interactiv
 
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1 or argv[0] not in PANELS:
-        print(f"usage: python -m demos.standalone {{{','.join(PANELS)}}}", file=sys.stderr)
+        print(f"usage: python -m tests.demos.standalone {{{','.join(PANELS)}}}", file=sys.stderr)
         return 2
     app = application()
     widget = open_panel(argv[0])

@@ -1,4 +1,4 @@
-"""Open the structure panel on its own with demo data: ``python -m demos.structure_panel``.
+"""Open the structure panel on its own with demo data: ``python -m tests.demos.structure_panel``.
 
 The demo shows the bundled ASIA network on a canvas beside the panel, with 2,000 cases sampled from it.
 """
