@@ -125,23 +125,30 @@ class Propagation:
         return self.beliefs[c]
 
     def calibrate(self) -> None:
-        """Every message of the tree: collect to the root, then each clique sends to its children together."""
+        """Every message of the tree: collect to the root, then each clique sends to its children together.
+        Messages taken from the ``clean`` source are made there the same way, together: a hub's messages
+        made one at a time would cost O(d²) products (a naive Bayes of 1,000 attributes: seconds)."""
         jt = self.jt
         for c in reversed(jt.preorder):
             if jt.parent[c] >= 0:
                 self.message(c, jt.parent[c])
         for c in jt.preorder:
             children = [k for k in jt.neighbours[c] if k != jt.parent[c] and (c, k) not in self.memo]
-            fresh = []
-            for k in children:
-                if self.clean is not None and not (jt.side(c, k) & self.dirty):
-                    self.memo[(c, k)] = self.clean.message(c, k)
-                else:
-                    fresh.append(k)
-            if len(fresh) > 2:
-                self._send_many(c, fresh)
-            for k in fresh:
-                self.message(c, k)
+            if self.clean is not None:
+                reused = [k for k in children if not (jt.side(c, k) & self.dirty)]
+                self.clean.send(c, reused)
+                self.memo.update({(c, k): self.clean.memo[(c, k)] for k in reused})
+                children = [k for k in children if (c, k) not in self.memo]
+            self.send(c, children)
+
+    def send(self, c: int, targets: list[int]) -> None:
+        """The messages from c to each of ``targets``, memoised; products shared when there are more than two
+        (:meth:`_send_many`)."""
+        missing = [k for k in targets if (c, k) not in self.memo]
+        if len(missing) > 2:
+            self._send_many(c, missing)
+        for k in missing:
+            self.message(c, k)
 
     def _send_many(self, c: int, targets: list[int], safe: bool = False) -> None:
         """Messages from c to each of ``targets`` (whose incoming messages exist), sharing products. When a
