@@ -26,6 +26,20 @@ def test_shows_the_variable(panel):
     assert "Parents: Cloudy" in panel.family.text() and "Children: Wet" in panel.family.text()
 
 
+def test_a_class_with_a_thousand_children_lists_forty_and_a_count(qtbot):
+    from bnstudio.core.network import Network
+
+    net = Network("nb")
+    net.add_variable("C", ["a", "b"], cpt=[0.5, 0.5])
+    for i in range(1000):
+        net.add_variable(f"X{i}", ["0", "1"], ["C"], [[0.3, 0.7], [0.6, 0.4]])
+    widget = PropertiesPanel(Document(net))
+    qtbot.addWidget(widget)
+    widget.set_variable("C")
+    text = widget.family.text()
+    assert text == "Parents: —\nChildren: " + ", ".join(f"X{i}" for i in range(40)) + " and 960 more"
+
+
 def test_rename_variable_and_refusal(panel, qtbot):
     panel.name_edit.setText("Showers")
     assert panel.commit_name()

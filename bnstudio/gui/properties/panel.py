@@ -12,6 +12,14 @@ from bnstudio.core.events import Event
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.commands.diagram_edits import rename_node
 from bnstudio.gui.document import Document
+from bnstudio.io.messages import listing
+
+FAMILY_SHOWN = 40  # names listed before "and N more": a naive Bayes class has a thousand children
+
+
+def family_text(names: list[str]) -> str:
+    """``names`` unquoted, at most :data:`FAMILY_SHOWN` of them, then ``and N more``; a dash for none."""
+    return listing(names, limit=FAMILY_SHOWN, quote=False) if names else "—"
 
 
 class DescriptionEdit(QPlainTextEdit):
@@ -101,7 +109,7 @@ class PropertiesPanel(QWidget):
                 self.states.addItem(item)
             self.description.setPlainText(var.description)
             parents, children = net.parents(self.variable), net.children(self.variable)
-            self.family.setText(f"Parents: {', '.join(parents) or '—'}\nChildren: {', '.join(children) or '—'}")
+            self.family.setText(f"Parents: {family_text(parents)}\nChildren: {family_text(children)}")
         else:
             self.name_edit.setText("")
             self.description.setPlainText("")
