@@ -18,12 +18,10 @@ first line says which one is timed).
 from __future__ import annotations
 
 import argparse
-import gc
 import gzip
 import statistics
 import sys
 import tempfile
-import time
 import warnings
 from pathlib import Path
 from typing import Callable
@@ -39,6 +37,7 @@ from bnstudio.io.hugin_net import format_net
 from bnstudio.io.uai import format_uai
 from bnstudio.io.xdsl import format_xdsl
 from bnstudio.io.xmlbif import format_xmlbif
+from inference_bench import timed
 
 NETWORKS = ("pathfinder", "munin", "link", "pigs", "andes", "diabetes")
 #: format -> (our extension, pyAgrum's extension for the same format, or None: pyAgrum has no such format)
@@ -56,16 +55,6 @@ def example_models() -> Path:
     return Path(pgmpy.__file__).parent / "utils" / "example_models"
 
 
-def seconds(call: Callable[[], object]) -> float:
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        call()
-        return time.perf_counter() - start
-    finally:
-        gc.enable()
-
-
 def median_rounds(jobs: dict[tuple, Callable[[], object]], runs: int) -> dict[tuple, float]:
     """Median seconds of each job over ``runs`` interleaved rounds, after one warm-up call each."""
     for job in jobs.values():
@@ -73,7 +62,7 @@ def median_rounds(jobs: dict[tuple, Callable[[], object]], runs: int) -> dict[tu
     times: dict[tuple, list[float]] = {key: [] for key in jobs}
     for _ in range(runs):
         for key, job in jobs.items():
-            times[key].append(seconds(job))
+            times[key].append(timed(job))
     return {key: statistics.median(values) for key, values in times.items()}
 
 
