@@ -10,7 +10,7 @@ from bnstudio.core import network_from_dsl
 from bnstudio.errors import MemoryBudgetExceeded, ValidationError
 from bnstudio.evaluate import evaluate
 from bnstudio.inference import InferenceEngine
-from bnstudio.learn.batches import batch_size, fitting, parameter_batches
+from bnstudio.inference.batching import batch_size, fitting, parameter_batches
 from bnstudio.learn.params import bagged_posterior, make_learner
 from bnstudio.learn.params.base import ConditionalRows
 from bnstudio.learn.params.gradient import SoftmaxObjective
@@ -189,3 +189,15 @@ def test_a_budget_below_one_case_names_the_network_and_what_to_do(problem, metho
 def test_a_bad_memory_budget_is_a_one_line_error(method, value):
     with pytest.raises(ValidationError, match=r"^memory_budget must be an integer in \[1, \d+\], got"):
         make_learner(method, memory_budget=value)
+
+
+def test_the_old_chunking_module_is_a_deprecated_alias_of_the_one_policy():
+    import importlib
+    import sys
+
+    from bnstudio.inference import batching
+
+    sys.modules.pop("bnstudio.learn.batches", None)
+    with pytest.warns(DeprecationWarning, match="bnstudio.inference.batching"):
+        old = importlib.import_module("bnstudio.learn.batches")
+    assert all(getattr(old, name) is getattr(batching, name) for name in old.__all__)
