@@ -1,6 +1,7 @@
 """The layer map (docs/architecture.md §1) as a test over the ast import graph of bnstudio/.
 
-Order, lowest first; a module imports only its own layer and those below (function-level imports count):
+Order, lowest first; a module imports only its own layer and those below (function-level imports and
+``from bnstudio import x`` count; the facade's ``__version__`` is no dependency):
 
     core (errors, jobs, hooks) -> inference -> learn, uncertainty, decision -> data, io, project, interop, sampling
     -> experiment, evaluate -> display -> the package facade (bnstudio/__init__.py) -> front ends

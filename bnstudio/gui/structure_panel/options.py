@@ -12,15 +12,20 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 
 from bnstudio.gui.responsive import fit_names
-from bnstudio.learn.registry import STRUCTURE_LEARNERS, structure_learner
+from bnstudio.learn.registry import STRUCTURE_LEARNERS, LearnerEntry, structure_learner
 from bnstudio.learn.structure.api import DEFAULT_SCORE
 
+
+def _default_first(entry: LearnerEntry) -> tuple[str, ...]:
+    """The scores ``entry`` takes, the one it uses by default first."""
+    default = DEFAULT_SCORE[entry.name]
+    return (default,) + tuple(s for s in entry.option("score").choices if s != default)
+
+
 ALGORITHMS = tuple((e.name, f"{e.name} — {e.summary}") for e in STRUCTURE_LEARNERS)
-#: the scores each algorithm takes, the one it uses by default first
-SCORES = {e.name: (DEFAULT_SCORE[e.name],) + tuple(s for s in e.option("score").choices if s != DEFAULT_SCORE[e.name])
-          for e in STRUCTURE_LEARNERS}
+SCORES = {e.name: _default_first(e) for e in STRUCTURE_LEARNERS}
 NEEDS_TARGET = tuple(e.name for e in STRUCTURE_LEARNERS if e.needs_target)
-#: the form's fields for the learners' options (keyword -> attribute of :class:`AlgorithmOptions`), in form order
+#: the form's fields for the learners' options (each keyword is an attribute of :class:`AlgorithmOptions`), in order
 FIELDS = ("score", "ess", "max_parents", "k", "tabu", "restarts", "seed", "prior")
 PRIOR_TEXT = {"laplace": "mean posterior (Laplace)", "bdeu": "mean posterior (BDeu)"}
 PRIORS = tuple((c, PRIOR_TEXT.get(c, c)) for c in STRUCTURE_LEARNERS[0].option("prior").choices) + (
@@ -57,7 +62,7 @@ class AlgorithmOptions(QWidget):
         self.form.setContentsMargins(0, 0, 0, 0)
         self.form.addRow("Algorithm", self.algorithm)
         self.form.addRow("Target (class)", self.target)
-        described = {o.name: o for e in reversed(STRUCTURE_LEARNERS) for o in e.options}  # the first entry's
+        described = {o.name: o for e in reversed(STRUCTURE_LEARNERS) for o in e.options}  # as the first learner
         for name in FIELDS:
             widget = getattr(self, name)
             self.form.addRow(described[name].label, widget)
