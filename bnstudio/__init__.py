@@ -3,12 +3,18 @@
 The public Python API; the GUI (``bnstudio.gui``) is never imported from here. The names below are loaded on
 first use (PEP 562 module ``__getattr__``), so ``import bnstudio`` — and every ``bnstudio`` subcommand, which
 imports it first — costs no numpy, networkx, pandas or scipy until a name that needs them is asked for.
+
+The facade sits above every Qt-free layer, so it also connects the hooks the lower layers call
+(:mod:`bnstudio.hooks`) to the higher modules that provide them, imported on a hook's first call: the notebook
+drawings (:mod:`bnstudio.display.notebook`) and table coding (:mod:`bnstudio.data.tables`).
 """
 from __future__ import annotations
 
 import importlib as _importlib
 import os as _os
 from typing import TYPE_CHECKING
+
+from bnstudio import hooks as _hooks
 
 # Our numerical work is vectorised by hand into many small and medium array operations; a multi-threaded BLAS
 # pays thread hand-offs on every small dot product (measured: 6.5 ms instead of 3 µs for a 20,000-element
@@ -34,6 +40,22 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = sorted(_LAZY)
+
+
+def _load_notebook_drawings() -> None:
+    """Import the module providing the notebook hooks (a network's, a fit's and error bars' drawings)."""
+    from bnstudio.display import notebook  # noqa: F401 - provides the hooks when imported
+
+
+def _load_table_coding() -> None:
+    """Import the module providing the table hooks (DataFrames, Datasets and files given to a learner)."""
+    from bnstudio.data import tables  # noqa: F401 - provides the hooks when imported
+
+
+for _hook in _hooks.NOTEBOOK:
+    _hook.load_with(_load_notebook_drawings)
+for _hook in _hooks.TABLES:
+    _hook.load_with(_load_table_coding)
 
 
 def __getattr__(name: str):

@@ -1,16 +1,18 @@
 """The layer map (docs/architecture.md §1) as a test over the ast import graph of bnstudio/.
 
-Order, lowest first; a module imports only its own layer and those below (function-level imports count):
+Order, lowest first; a module imports only its own layer and those below (function-level imports and
+``from bnstudio import x`` count; the facade's ``__version__`` is no dependency):
 
-    core -> inference -> learn, uncertainty, decision -> data, io, project, interop, sampling
+    core (errors, jobs, hooks) -> inference -> learn, uncertainty, decision -> data, io, project, interop, sampling
     -> experiment, evaluate -> display -> the package facade (bnstudio/__init__.py) -> front ends
 
 Within a layer the units are ordered too (a unit imports only those listed before it), so the top-level units
-cannot import each other in a circle. Besides the order: a file reader runs no inference, there is one chunking
-policy (bnstudio.inference.batching; bnstudio.learn.batches serves the learners), and front-end code lives in a
-front-end package. What the code does today against these rules is listed in EXEMPT, each entry
-named with its reason, so that it can be removed when the code is fixed: an exemption that no longer matches
-anything fails the test.
+cannot import each other in a circle. Where a lower layer needs a higher one (a network drawn in a notebook, a
+DataFrame given to a learner) it calls a hook of bnstudio.hooks, which the facade connects. Besides the order: a
+file reader runs no inference, there is one chunking policy (bnstudio.inference.batching; the deprecated alias
+bnstudio.learn.batches is imported by nothing), and front-end code lives in a front-end package. What the code
+does today against these rules is listed in EXEMPT, each entry named with its reason, so that it can be removed
+when the code is fixed: an exemption that no longer matches anything fails the test.
 """
 from __future__ import annotations
 
@@ -21,22 +23,18 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "bnstudio"
 LAYERS = (
-    ("errors", "jobs", "core"),
+    ("errors", "jobs", "hooks", "core"),
     ("inference",),
     ("learn", "uncertainty", "decision"),
     ("io", "project", "data", "interop", "sampling"),
     ("evaluate", "experiment"),
     ("display",),
     ("__init__",),
-    ("window_docks", "figures", "gui", "cli", "__main__"),
+    ("figures", "gui", "cli", "__main__"),
 )
 FRONT_END_PACKAGES = ("cli", "figures", "gui")
 #: (importing file, imported unit) -> why it is allowed for now
 EXEMPT = {
-    # notebooks: _repr_html_ draws with bnstudio.display, imported inside the method
-    ("core/network.py", "display"): "Network._repr_html_ (notebooks) draws with display, lazily",
-    ("learn/params/base.py", "display"): "FitResult._repr_html_ (notebooks) draws with display, lazily",
-    ("uncertainty/errorbars.py", "display"): "ErrorBars._repr_html_ (notebooks) draws with display, lazily",
     # decision words a message with the readers' helper
     ("decision/serial.py", "io"): "io.messages.shown quotes a value; belongs in core",
     # the io <-> project cycle: a .bnsproj is read and written through bnstudio.io's generic entry points
@@ -44,22 +42,27 @@ EXEMPT = {
     ("io/diagram_files.py", "project"): "diagram files read and write .bnsproj (cycle io<->project)",
     # a reader that runs inference
     ("io/zero_rows.py", "inference"): "zero-row repair computes p(parents) with the engine inside a reader",
-    # two chunking policies: learn.batches beside inference.batching
-    ("uncertainty/delta.py", "learn.batches"): "chunking policy of learn used by uncertainty",
-    ("uncertainty/montecarlo.py", "learn.batches"): "chunking policy of learn used by uncertainty",
-    ("uncertainty/sensitivity.py", "learn.batches"): "chunking policy of learn used by uncertainty",
-    ("evaluate/metrics.py", "learn.batches"): "chunking policy of learn used by evaluate",
-    ("evaluate/blanket.py", "learn.batches"): "chunking policy of learn used by evaluate",
-    # learners accept tables (DataFrame, Dataset, file): data codes them, imported only when given one
-    ("learn/params/suffstats.py", "data"): "learners code a table with data.tables (lazily); belongs above learn",
-    ("learn/structure/api.py", "data"): "structure learners code a table with data.tables (lazily)",
-    # a GUI module at the package root: importing anything under bnstudio.gui loads Qt
-    ("window_docks.py", "front end at the root"): "the dock layout is read without Qt by cli/screenshot",
 }
 
 
 def unit_of(rel: Path) -> str:
     return rel.parts[0].removesuffix(".py")
+
+
+def imported_modules(node: ast.AST, package: Path) -> list[str]:
+    """The bnstudio modules an import statement loads: ``from bnstudio import hooks`` is bnstudio.hooks, a name
+    of the facade (``from bnstudio import Network``, ``import bnstudio``) is the facade, bnstudio.__init__;
+    the facade's metadata (``__version__``) is no dependency."""
+    if isinstance(node, ast.Import):
+        return [alias.name if alias.name != "bnstudio" else "bnstudio.__init__" for alias in node.names]
+    if not isinstance(node, ast.ImportFrom) or not node.module or node.level != 0:
+        return []
+    if node.module != "bnstudio":
+        return [node.module]
+    submodule = {a.name for a in node.names if (package / a.name).is_dir() or (package / f"{a.name}.py").is_file()}
+    facade = ["bnstudio.__init__"] if any(a.name not in submodule and not a.name.startswith("__")
+                                          for a in node.names) else []
+    return [f"bnstudio.{name}" for name in sorted(submodule)] + facade
 
 
 def import_edges(package: Path = PACKAGE) -> dict[tuple[str, str], set[str]]:
@@ -68,13 +71,7 @@ def import_edges(package: Path = PACKAGE) -> dict[tuple[str, str], set[str]]:
     for path in sorted(package.rglob("*.py")):
         rel = path.relative_to(package)
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
-            if isinstance(node, ast.Import):
-                modules = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                modules = [node.module]
-            else:
-                continue
-            for module in modules:
+            for module in imported_modules(node, package):
                 parts = module.split(".")
                 if parts[0] == "bnstudio" and len(parts) > 1:
                     edges[(rel.as_posix(), parts[1])].add(module)
@@ -99,6 +96,8 @@ def violations(package: Path = PACKAGE) -> list[tuple[str, str, str]]:
         for unit in (source, target):
             if layer_of(unit) is None:
                 found.append((file, unit, "unit without a layer"))
+        if any(m.startswith("bnstudio.learn.batches") for m in modules):
+            found.append((file, "learn.batches", "second chunking policy"))
         if source == target or layer_of(source) is None or layer_of(target) is None:
             continue
         if position(target)[0] > position(source)[0]:
@@ -107,8 +106,6 @@ def violations(package: Path = PACKAGE) -> list[tuple[str, str, str]]:
             found.append((file, target, "imports a unit listed after it in its layer (a cycle)"))
         if (source, target) == ("io", "inference"):
             found.append((file, target, "a reader runs inference"))
-        if source != "learn" and any(m.startswith("bnstudio.learn.batches") for m in modules):
-            found.append((file, "learn.batches", "second chunking policy"))
     for path in package.glob("*.py"):
         if path.stem in LAYERS[-1] and path.name != "__main__.py":
             found.append((path.name, "front end at the root", "front-end code outside a front-end package"))
@@ -137,17 +134,25 @@ def test_the_layer_check_can_fail(tmp_path):
     for folder, text in (("core", "def f():\n    from bnstudio.learn.params import make_learner\n"),
                          ("io", "from bnstudio.inference import InferenceEngine\nimport bnstudio.project.store\n"),
                          ("uncertainty", "from bnstudio.learn.batches import spans\n"),
+                         ("learn", "from bnstudio.learn.batches import spans\n"),
                          ("data", "import bnstudio.experiment\n"),
                          ("experiment", "from bnstudio.data import x\n"),
-                         ("extras", "from bnstudio.core import x\n")):
+                         ("extras", "from bnstudio.core import x\n"),
+                         ("decision", "from bnstudio import __version__, display\n"),
+                         ("inference", "from bnstudio import Network\nimport bnstudio\n"),
+                         ("display", "from bnstudio import hooks, __version__\n")):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "a.py").write_text(text)
-    (tmp_path / "window_docks.py").write_text("x = 1\n")
+    (tmp_path / "gui.py").write_text("x = 1\n")
+    (tmp_path / "hooks.py").write_text("x = 1\n")
     found = {(file, what, rule) for file, what, rule in violations(tmp_path)}
     assert found == {("core/a.py", "learn", "imports a higher layer"),
                      ("io/a.py", "inference", "a reader runs inference"),
                      ("io/a.py", "project", "imports a unit listed after it in its layer (a cycle)"),
                      ("uncertainty/a.py", "learn.batches", "second chunking policy"),
+                     ("learn/a.py", "learn.batches", "second chunking policy"),
                      ("data/a.py", "experiment", "imports a higher layer"),
                      ("extras/a.py", "extras", "unit without a layer"),
-                     ("window_docks.py", "front end at the root", "front-end code outside a front-end package")}
+                     ("decision/a.py", "display", "imports a higher layer"),
+                     ("inference/a.py", "__init__", "imports a higher layer"),
+                     ("gui.py", "front end at the root", "front-end code outside a front-end package")}

@@ -4,49 +4,92 @@ Algorithms: nb, tan, kdb, chow-liu, hill-climb, bnc (see :mod:`bnstudio.learn.st
 (format by the extension of OUT) carries ML parameters, or mean-posterior ones with ``--prior``.
 ``--tiers FILE`` holds a JSON list of lists of variable names, or one tier per line with names separated by
 commas or blanks (``#`` starts a comment). ``--start`` takes a network file or one of empty, tree, nb.
+
+The algorithms' options are generated from the learner registry (:mod:`bnstudio.learn.registry`): each is
+offered once, with the algorithms that take it; an option an algorithm does not use is checked and ignored
+(as :func:`~bnstudio.learn.structure.learn_structure` does).
 """
 from __future__ import annotations
 
 import argparse
 import re
 from pathlib import Path
+from typing import Any, Callable
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import add_strict_option, parse_json, print_json, writing
+from bnstudio.cli.fit import CLI_TYPES, _parser_type
 from bnstudio.errors import FormatError, ValidationError
-from bnstudio.learn.names import ALGORITHMS, SCORES
+from bnstudio.learn.registry import ALGORITHMS, STRUCTURE_LEARNERS, Option
+
+#: flags that keep their older, shorter spelling (``--require A->B`` for the option ``required``)
+FLAGS = {"required": "--require", "forbidden": "--forbid"}
+#: the command line's own caps where they differ from the learners' (cli/options.py says why)
+TYPES: dict[str, tuple[Callable[[str], Any], str]] = {
+    **CLI_TYPES, "tabu": (opt.search_steps, f"0..{opt.MAX_SEARCH_STEPS}"),
+    "restarts": (opt.search_steps, f"0..{opt.MAX_SEARCH_STEPS}")}
+#: what the command line takes for the options that are not numbers or choices, by kind
+KIND_ARGUMENTS: dict[str, dict[str, Any]] = {
+    "arcs": {"action": "extend", "nargs": "+", "default": [], "metavar": "A->B"},
+    "tiers": {"type": opt.path, "metavar": "FILE"},
+    "start": {"type": opt.path, "metavar": "NET"},
+    "variable": {"type": opt.variable, "metavar": "VAR"},
+}
+KIND_HELP = {"tiers": " (a file: a JSON list of lists, or one tier per line)",
+             "start": " (here a network file, or empty / tree / nb)"}
+
+
+def structure_options() -> dict[str, list[tuple[Option, tuple[str, ...]]]]:
+    """Every option the structure learners offer, by keyword: each distinct description of it (learners may
+    share a keyword with their own help, range or choices) with the algorithms that describe it so."""
+    out: dict[str, list[tuple[Option, tuple[str, ...]]]] = {}
+    for entry in STRUCTURE_LEARNERS:
+        for option in entry.shown_options:
+            variants = out.setdefault(option.name, [])
+            k = next((i for i, (o, _names) in enumerate(variants) if o == option), None)
+            if k is None:
+                variants.append((option, (entry.name,)))
+            else:
+                variants[k] = (option, variants[k][1] + (entry.name,))
+    return out
+
+
+def _help(variants: list[tuple[Option, tuple[str, ...]]], accepted: str = "") -> str:
+    """One help text: the option's help with the algorithms taking it (unless all do) and the ``accepted``
+    values, or each variant's help in turn."""
+    if len(variants) > 1:
+        return "; ".join(f"{', '.join(names)}: {option.help}" for option, names in variants)
+    option, names = variants[0]
+    said = [", ".join(names)] if names != ALGORITHMS else []
+    said += [accepted] if accepted else []
+    return option.help + (f" ({'; '.join(said)})" if said else "")
+
+
+def add_structure_options(parser: argparse.ArgumentParser) -> None:
+    """The structure learners' options, from the learner registry, each checked for its range."""
+    for name, variants in structure_options().items():
+        option = variants[0][0]
+        flag = FLAGS.get(name, option.flag)
+        if option.kind == "choice":
+            choices = tuple(dict.fromkeys(c for o, _names in variants for c in o.choices))
+            parser.add_argument(flag, dest=name, choices=choices, help=_help(variants))
+        elif option.kind in KIND_ARGUMENTS:
+            parser.add_argument(flag, dest=name, **KIND_ARGUMENTS[option.kind],
+                                help=_help(variants) + KIND_HELP.get(option.kind, ""))
+        else:
+            kind, accepted = TYPES.get(name, (_parser_type(option), option.describe_range()))
+            parser.add_argument(flag, dest=name, type=kind, help=_help(variants, accepted))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Learn a network structure (nb, tan, kdb, chow-liu, hill-climb, bnc) and its parameters from a CSV file."""
 
     parser.add_argument("data", type=opt.path, help="CSV file, one column per variable (empty cell = missing)")
-    parser.add_argument("--algorithm", "-a", required=True, choices=ALGORITHMS, help="structure learner")
-    parser.add_argument("--target", type=opt.variable, metavar="VAR", help="class variable (nb, tan, kdb, bnc)")
-    parser.add_argument("--score", choices=SCORES, help="score (default: bic for hill-climb, cll for bnc, "
-                        "mutual information for the trees)")
-    parser.add_argument("--ess", type=opt.ess, default=1.0, metavar="A",
-                        help=f"equivalent sample size (bdeu, priors), in [{opt.MIN_ESS:g}, {opt.MAX_ESS:g}] "
-                             "(default 1)")
-    parser.add_argument("--max-parents", type=opt.non_negative_int, metavar="K", help="at most K parents per variable (0 .. number of variables; default: "
-                        "no limit)")
-    parser.add_argument("--require", action="extend", nargs="+", default=[], metavar="A->B", help="required arcs")
-    parser.add_argument("--forbid", action="extend", nargs="+", default=[], metavar="A->B", help="forbidden arcs")
-    parser.add_argument("--tiers", type=opt.path, metavar="FILE",
-                        help="tiers file (later tiers cannot be parents of earlier)")
-    parser.add_argument("--start", type=opt.path, metavar="NET",
-                        help="start network file, or empty / tree / nb (hill-climb, bnc)")
-    parser.add_argument("--tabu", type=opt.search_steps, default=0, metavar="N",
-                        help=f"tabu search: up to N moves in a row without improvement (hill-climb, bnc; "
-                             f"0..{opt.MAX_SEARCH_STEPS})")
-    parser.add_argument("--restarts", type=opt.search_steps, default=0, metavar="N",
-                        help=f"random restarts (hill-climb, bnc; 0..{opt.MAX_SEARCH_STEPS})")
-    parser.add_argument("--k", type=opt.non_negative_int, default=1, metavar="K",
-                        help="attribute parents per attribute (kdb; 0 .. number of variables, default 1)")
-    parser.add_argument("--root", type=opt.variable, metavar="VAR", help="root of the chow-liu / tan tree")
-    parser.add_argument("--prior", choices=("laplace", "bdeu"), help="mean-posterior parameters instead of ML")
-    parser.add_argument("--seed", type=opt.seed, metavar="S", help="random seed of the restarts"
-                        " (0 .. 2^64 - 1; default: fresh entropy, a different result each run)")
+    parser.add_argument("--algorithm", "-a", required=True, choices=ALGORITHMS,
+                        help=", ".join(f"{e.name} ({e.summary})" for e in STRUCTURE_LEARNERS))
+    parser.add_argument("--target", type=opt.variable, metavar="VAR", help="class variable ("
+                        + ", ".join(e.name for e in STRUCTURE_LEARNERS if e.needs_target) + ")")
+    add_structure_options(parser)
     parser.add_argument("-o", "--output", type=opt.path, required=True, metavar="OUT",
                         help="network file to write (.bif, ...)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
@@ -80,10 +123,21 @@ def _start(value: str | None, names: list[str]):
     return net
 
 
+def structure_keywords(args: argparse.Namespace, names: list[str]) -> dict[str, Any]:
+    """The learner options given on the command line, as ``learn_structure`` keywords (arcs parsed, the tiers
+    file read, a start network read and checked against the data's ``names``)."""
+    from bnstudio.learn.structure import parse_arc
+
+    options = {name: getattr(args, name) for name in structure_options() if getattr(args, name) is not None}
+    options.update(required=[parse_arc(a) for a in args.required], forbidden=[parse_arc(a) for a in args.forbidden],
+                   start=_start(args.start, names), tiers=read_tiers(args.tiers) if args.tiers else None)
+    return options
+
+
 def run(args: argparse.Namespace) -> int:
     from bnstudio.data import read_csv
     from bnstudio.io import format_for, write_network
-    from bnstudio.learn.structure import learn_structure, parse_arc
+    from bnstudio.learn.structure import learn_structure
 
     format_for(args.output)  # unknown output extension -> one-line error before any work
     if args.algorithm == "tan" and args.root is not None and args.root == args.target:
@@ -92,12 +146,8 @@ def run(args: argparse.Namespace) -> int:
     dataset = read_csv(args.data)
     names, states = list(dataset.columns), [tuple(s) for s in dataset.states]
     stem = re.sub(r"\W", "_", Path(args.data).stem) or "learned"
-    result = learn_structure(
-        args.algorithm, dataset.codes, names, states, target=args.target, score=args.score, ess=args.ess,
-        max_parents=args.max_parents, required=[parse_arc(a) for a in args.require],
-        forbidden=[parse_arc(a) for a in args.forbid], tiers=read_tiers(args.tiers) if args.tiers else None,
-        start=_start(args.start, names), tabu=args.tabu, restarts=args.restarts, seed=args.seed, k=args.k,
-        root=args.root, prior=args.prior, name=stem)
+    result = learn_structure(args.algorithm, dataset.codes, names, states, target=args.target, name=stem,
+                             **structure_keywords(args, names))
     with writing(args.output):
         write_network(result.network, args.output)
     if args.json:

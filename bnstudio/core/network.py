@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from bnstudio import hooks
 from bnstudio.core import cpt_ops
 from bnstudio.core.digraph import DiGraph
 from bnstudio.core.events import Event, EventEmitter
@@ -148,16 +149,14 @@ class Network:
         """Raise :class:`ValidationError` naming the first invalid CPT row or table."""
         validate_network(self)
 
-    # ------------------------------------------------------------------ notebooks (bnstudio.display, lazily)
+    # ------------------------------------------------------------------ notebooks (drawn by bnstudio.display)
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        """Jupyter's display: the app's drawing with beliefs, as HTML (a scrolling box) and SVG."""
-        from bnstudio.display.notebook import show
-        shown = show(self)
-        return {"text/html": shown.html, "image/svg+xml": shown.svg}
+        """Jupyter's display: the app's drawing with beliefs, as HTML (a scrolling box) and SVG
+        (:data:`bnstudio.hooks.network_bundle`)."""
+        return hooks.network_bundle(self)
 
     def _repr_svg_(self) -> str:
-        from bnstudio.display.svg import network_svg
-        return network_svg(self)
+        return hooks.network_svg(self)
 
     def copy(self) -> "Network":
         """A deep copy without listeners (arrays are immutable, so they are shared)."""

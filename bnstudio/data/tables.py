@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from bnstudio import hooks
 from bnstudio.core.network import Network
 from bnstudio.data.align import AlignedData, align
 from bnstudio.data.dataset import Dataset
@@ -72,3 +73,8 @@ def table_columns(data: Any) -> tuple[np.ndarray, list[str], list[tuple[str, ...
     data: see :func:`as_dataset`."""
     ds = as_dataset(data)
     return ds.codes, list(ds.columns), list(ds.states)
+
+
+# the learners accept tables through these hooks (they sit below bnstudio.data): bnstudio.hooks
+hooks.table_codes.provide(as_codes)
+hooks.table_columns.provide(table_columns)

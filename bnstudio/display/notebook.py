@@ -1,5 +1,6 @@
 """What notebooks display: :func:`show` (a network with beliefs and evidence, a posterior, error bars, a fit),
-:func:`side_by_side` (like pyAgrum's ``sideBySide``) and the ``_repr_html_`` of the results that have one.
+:func:`side_by_side` (like pyAgrum's ``sideBySide``) and the ``_repr_html_`` of the results that have one: the
+core's objects call :mod:`bnstudio.hooks`, which this module provides when it is imported.
 
 >>> from bnstudio.core import network_from_dsl
 >>> shown = show(network_from_dsl("A->B", seed=0), evidence={"B": "s0"}, size=300)
@@ -11,6 +12,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Mapping, Sequence
 
+from bnstudio import hooks
 from bnstudio.core.network import Network
 from bnstudio.display import results
 from bnstudio.display.svg import network_svg
@@ -79,3 +81,15 @@ def side_by_side(*items: Any, captions: Sequence[str] | None = None) -> Html:
         cells.append(f"<div style='flex:0 1 auto;min-width:0'>{_html_of(item)}{caption}</div>")
     return Html("<div style='display:flex;gap:18px;align-items:flex-start;flex-wrap:wrap'>"
                 + "".join(cells) + "</div>")
+
+
+def network_bundle(net: Network) -> dict[str, str | None]:
+    """Jupyter's display of a network: the app's drawing with beliefs, as HTML (a scrolling box) and SVG."""
+    shown = show(net)
+    return {"text/html": shown.html, "image/svg+xml": shown.svg}
+
+
+hooks.network_bundle.provide(network_bundle)
+hooks.network_svg.provide(network_svg)
+hooks.fit_html.provide(results.fit_html)
+hooks.error_bars_html.provide(results.error_bars_html)

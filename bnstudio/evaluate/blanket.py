@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from bnstudio.core.network import Network
-from bnstudio.learn.batches import fitting, spans
+from bnstudio.inference.batching import fitting, spans
 from bnstudio.learn.params.suffstats import Family, families, family_index, narrow_codes
 
 

@@ -1,7 +1,7 @@
 """Scores of a network on a data set (Zhou §3.1): LL, CLL, classification error, AE, SE, Brier, confusion.
 
 For each row the target is hidden and p(q | e) computed from the other observed cells (batched propagations
-over the unique evidence patterns, in chunks that fit ``memory_budget``: :mod:`bnstudio.learn.batches`). Means are per case, natural logs; rows whose target is
+over the unique evidence patterns, in chunks that fit ``memory_budget``: :mod:`bnstudio.inference.batching`). Means are per case, natural logs; rows whose target is
 missing count for the log-likelihood only.
 
 * ``ll``  = mean log p(row)                     * ``cll`` = mean log p(q | e)          (eq 3.2, 3.4)
@@ -24,7 +24,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ImpossibleEvidence, ValidationError
 from bnstudio.evaluate.blanket import blanket_posteriors
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
-from bnstudio.learn.batches import batch_size, fitting, spans
+from bnstudio.inference.batching import batch_size, fitting, spans
 from bnstudio.learn.params.suffstats import check_codes, narrow_codes, unique_rows
 from bnstudio.learn.params.terms import Terms
 

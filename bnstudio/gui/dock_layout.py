@@ -3,8 +3,8 @@
 The default arrangement (also **View ▸ Reset Layout**): the analysis panels need height for their plots and
 their Run / Accept buttons, so they share the right-hand area at the window's full height, tabbed with the
 node properties and the undo history (tabs on top); the probability table, which needs width, sits under the
-canvas. Which docks there are, with their titles and tab order: :mod:`bnstudio.window_docks`. The right area
-takes :data:`RIGHT_FRACTION` of the window's width and the table :data:`BOTTOM_FRACTION` of its height, and
+canvas. Which docks there are, with their titles and tab order: :mod:`bnstudio.display.window_docks`. The right
+area takes :data:`RIGHT_FRACTION` of the window's width and the table :data:`BOTTOM_FRACTION` of its height, and
 :class:`DockProportions` keeps whatever proportions the user set when the window is resized, so a larger window
 grows the panels and not only the canvas.
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QEvent, QSize, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QWidget
 
-from bnstudio.window_docks import BOTTOM, RIGHT, TITLES
+from bnstudio.display.window_docks import BOTTOM, RIGHT, TITLES
 
 RIGHT_FRACTION = 0.47
 #: the right area when the first selected node brings the Node pane alone (the panels need RIGHT_FRACTION)

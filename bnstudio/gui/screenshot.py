@@ -15,7 +15,7 @@ from bnstudio.gui import settings as cfg
 from bnstudio.gui.app import application
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.recovery import Recovery
-from bnstudio.window_docks import DOCKS
+from bnstudio.display.window_docks import DOCKS
 
 
 def _settle(app: QApplication, rounds: int = 5) -> None:

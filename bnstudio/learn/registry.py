@@ -3,8 +3,9 @@
 An entry names the learner, the class that implements it (imported on first use, so the command line can offer
 the names and options without importing the learners or scipy), its options (type, range, help, form label),
 what it needs (a target, a structure) and whether it is seeded or iterative. The command line's options
-(:mod:`bnstudio.cli.fit`), the training panel's form (``bnstudio.gui.training_panel.options``), the study file's
-validation and :func:`bnstudio.learn.params.make_learner` are generated from it. Default values are *not* written
+(:mod:`bnstudio.cli.fit`, :mod:`bnstudio.cli.learn`), the forms of the training and structure panels
+(``bnstudio.gui.training_panel.options``, ``bnstudio.gui.structure_panel.options``), the training panel's
+target check, the study file's validation and :func:`bnstudio.learn.params.make_learner` are generated from it. Default values are *not* written
 here: they are the learner class's constructor defaults (:meth:`LearnerEntry.defaults`), one place for each.
 
 Adding a learner: write its class (``__init__`` stores and checks its options, ``fit`` returns a result with a

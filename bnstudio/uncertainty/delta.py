@@ -22,7 +22,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ImpossibleEvidence
 from bnstudio.inference import InferenceEngine
 from bnstudio.inference.evidence import VariableIndex, describe, likelihood_vector
-from bnstudio.learn.batches import check_one_case
+from bnstudio.inference.batching import check_one_case
 
 
 @dataclass(frozen=True)

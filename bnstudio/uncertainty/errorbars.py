@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from bnstudio import hooks
 from bnstudio.core.network import Network
 from bnstudio.inference import InferenceEngine
 from bnstudio.uncertainty.delta import QueryVariance, delta_method
@@ -42,8 +43,8 @@ class ErrorBars:
         return math.sqrt(max(self.delta.variance, 0.0))
 
     def _repr_html_(self) -> str:
-        from bnstudio.display.results import error_bars_html  # notebooks only
-        return error_bars_html(self)
+        """Notebooks: the intervals and the largest contributions (:data:`bnstudio.hooks.error_bars_html`)."""
+        return hooks.error_bars_html(self)
 
     def to_json(self, top: int | None = 20) -> dict[str, Any]:
         """The ``bnstudio errorbars --json`` record of this query."""

@@ -1,6 +1,6 @@
 """Monte-Carlo check of the error bars (Singh §3.6): sample Θ from the Dirichlet rows, evaluate q(Θ) exactly.
 
-Parameter sets are drawn in chunks as large as fit the engine's memory budget (:mod:`bnstudio.learn.batches`)
+Parameter sets are drawn in chunks as large as fit the engine's memory budget (:mod:`bnstudio.inference.batching`)
 and the query is evaluated on each chunk in one batched propagation (the engine's parameter axis):
 q_i = exp(log p(q, e | Θ_i) − log p(e | Θ_i)).
 The draws continue the same per-CPT random streams from chunk to chunk, so a seed gives the same draws
@@ -19,7 +19,7 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import EvidenceError, ValidationError
 from bnstudio.inference import InferenceEngine
-from bnstudio.learn.batches import batch_size
+from bnstudio.inference.batching import batch_size
 from bnstudio.uncertainty.dirichlet import check_draws, parameter_streams, sample_parameters
 from bnstudio.uncertainty.intervals import Intervals
 

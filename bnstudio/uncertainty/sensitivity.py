@@ -19,7 +19,7 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import UnknownStateError, ValidationError
 from bnstudio.inference import InferenceEngine
-from bnstudio.learn.batches import check_one_case, parameter_batches
+from bnstudio.inference.batching import check_one_case, parameter_batches
 from bnstudio.uncertainty.delta import query_cases
 from bnstudio.uncertainty.errorbars import ErrorBars
 
@@ -50,7 +50,7 @@ def query_response(net: Network, query: Mapping[str, str], evidence: Mapping[str
                    parameters: Mapping[str, np.ndarray], engine: InferenceEngine | None = None) -> np.ndarray:
     """q(Θ_s) = p(query | evidence, Θ_s) for S parameter sets {var: (S, *family)} (other variables keep the
     network's CPTs), in batched propagations of as many sets as fit the memory budget
-    (:func:`~bnstudio.learn.batches.parameter_batches`); 0 where p(q, e | Θ_s) = 0."""
+    (:func:`~bnstudio.inference.batching.parameter_batches`); 0 where p(q, e | Θ_s) = 0."""
     engine = engine or InferenceEngine(net)
     cases = query_cases(net, query, evidence)
     log = np.concatenate([engine.log_evidence_batch(cases, parameters=sets)

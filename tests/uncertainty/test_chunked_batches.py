@@ -11,7 +11,7 @@ import pytest
 from bnstudio.errors import MemoryBudgetExceeded
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network
-from bnstudio.learn.batches import parameter_batches
+from bnstudio.inference.batching import parameter_batches
 from bnstudio.learn.params import make_learner
 from bnstudio.sampling import forward_sample
 from bnstudio.uncertainty import (bootstrap_spread, dirichlet_counts, error_bars, query_response, query_samples,

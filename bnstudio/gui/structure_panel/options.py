@@ -1,7 +1,8 @@
 """The structure learner and its options, as :func:`bnstudio.learn.structure.learn_structure` takes them.
 
-Only the options an algorithm uses are enabled: a target (class variable) for nb / tan / kdb / bnc, k for
-kdb, tabu / restarts / seed for the searches (hill-climb, bnc), the scores each algorithm accepts.
+The algorithms, the options each takes, their labels and the scores each accepts come from the learner registry
+(:mod:`bnstudio.learn.registry`); only the options an algorithm takes are enabled (a target for the classifiers,
+k for kdb, tabu / restarts / seed for the searches, ...). The ranges are the form's practical caps.
 """
 from __future__ import annotations
 
@@ -11,15 +12,31 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 
 from bnstudio.gui.responsive import fit_names
+from bnstudio.learn.registry import STRUCTURE_LEARNERS, LearnerEntry, structure_learner
+from bnstudio.learn.structure.api import DEFAULT_SCORE
 
-ALGORITHMS = (("nb", "Naive Bayes"), ("tan", "Tree-augmented naive Bayes (TAN)"),
-              ("kdb", "k-dependence Bayesian classifier (KDB)"), ("chow-liu", "Chow-Liu tree"),
-              ("hill-climb", "Hill climbing (score search)"), ("bnc", "BNC (discriminative, CLL)"))
-SCORES = {"hill-climb": ("bic", "bdeu", "k2", "ll"), "tan": ("ll", "bic", "bdeu", "k2"),
-          "chow-liu": ("ll", "bic", "bdeu", "k2"), "nb": ("ll",), "kdb": ("ll",), "bnc": ("cll", "cll-mdl")}
-NEEDS_TARGET = ("nb", "tan", "kdb", "bnc")
-SEARCHES = ("hill-climb", "bnc")
-PRIORS = (("laplace", "mean posterior (Laplace)"), ("bdeu", "mean posterior (BDeu)"), (None, "maximum likelihood"))
+
+def _default_first(entry: LearnerEntry) -> tuple[str, ...]:
+    """The scores ``entry`` takes, the one it uses by default first."""
+    default = DEFAULT_SCORE[entry.name]
+    return (default,) + tuple(s for s in entry.option("score").choices if s != default)
+
+
+ALGORITHMS = tuple((e.name, e.summary) for e in STRUCTURE_LEARNERS)   # as narrow a form as before
+SCORES = {e.name: _default_first(e) for e in STRUCTURE_LEARNERS}
+NEEDS_TARGET = tuple(e.name for e in STRUCTURE_LEARNERS if e.needs_target)
+#: the form's fields for the learners' options (each keyword is an attribute of :class:`AlgorithmOptions`), in order
+FIELDS = ("score", "ess", "max_parents", "k", "tabu", "restarts", "seed", "prior")
+PRIOR_TEXT = {"laplace": "mean posterior (Laplace)", "bdeu": "mean posterior (BDeu)"}
+PRIORS = tuple((c, PRIOR_TEXT.get(c, c)) for c in STRUCTURE_LEARNERS[0].option("prior").choices) + (
+    (None, "maximum likelihood"),)
+
+
+def takes(algorithm: str, field: str) -> bool:
+    """Whether ``algorithm`` takes the option of form field ``field`` (a score only when it has a choice)."""
+    if field == "score":
+        return len(SCORES[algorithm]) > 1
+    return field in structure_learner(algorithm).option_names
 
 
 class AlgorithmOptions(QWidget):
@@ -43,12 +60,14 @@ class AlgorithmOptions(QWidget):
         fit_names(self.target)
         self.form = QFormLayout(self)
         self.form.setContentsMargins(0, 0, 0, 0)
-        for label, widget in (("Algorithm", self.algorithm), ("Target (class)", self.target),
-                              ("Score", self.score), ("Equivalent sample size", self.ess),
-                              ("Max parents", self.max_parents), ("k (KDB parents)", self.k),
-                              ("Tabu list", self.tabu), ("Random restarts", self.restarts), ("Seed", self.seed),
-                              ("Parameters", self.prior)):
-            self.form.addRow(label, widget)
+        self.form.addRow("Algorithm", self.algorithm)
+        self.form.addRow("Target (class)", self.target)
+        described = {o.name: o for e in reversed(STRUCTURE_LEARNERS) for o in e.options}  # as the first learner
+        for name in FIELDS:
+            widget = getattr(self, name)
+            self.form.addRow(described[name].label, widget)
+            if not widget.toolTip():
+                widget.setToolTip(described[name].help)
         self.algorithm.currentIndexChanged.connect(self._on_algorithm)
         for box in (self.target, self.score, self.prior):
             box.currentIndexChanged.connect(lambda _i: self.changed.emit())
@@ -99,24 +118,22 @@ class AlgorithmOptions(QWidget):
         self.score.clear()
         self.score.addItems(list(SCORES[key]))  # the algorithm's default score first
         self.score.blockSignals(False)
-        for widget, on in ((self.target, key in NEEDS_TARGET), (self.k, key == "kdb"),
-                           (self.score, len(SCORES[key]) > 1), (self.tabu, key in SEARCHES),
-                           (self.restarts, key in SEARCHES), (self.seed, key in SEARCHES)):
+        shown = [(self.target, key in NEEDS_TARGET)] + [(getattr(self, f), takes(key, f)) for f in FIELDS]
+        for widget, on in shown:
             widget.setEnabled(on)
             self.form.labelForField(widget).setEnabled(on)
         self.changed.emit()
 
     def options(self) -> dict[str, Any]:
-        """Keyword arguments for ``learn_structure`` (with ``algorithm``)."""
+        """Keyword arguments for ``learn_structure`` (with ``algorithm``): the fields the algorithm takes."""
         key = self.key()
-        out: dict[str, Any] = {"algorithm": key, "score": self.score.currentText(), "ess": self.ess.value(),
-                               "max_parents": self.max_parents.value() or None, "prior": self.prior.currentData()}
+        values = {"score": self.score.currentText(), "ess": self.ess.value(),
+                  "max_parents": self.max_parents.value() or None, "k": self.k.value(), "tabu": self.tabu.value(),
+                  "restarts": self.restarts.value(), "seed": self.seed.value(), "prior": self.prior.currentData()}
+        taken = structure_learner(key).option_names
+        out: dict[str, Any] = {"algorithm": key, **{name: values[name] for name in FIELDS if name in taken}}
         if key in NEEDS_TARGET:
             out["target"] = self.target.currentText() or None
-        if key == "kdb":
-            out["k"] = self.k.value()
-        if key in SEARCHES:
-            out.update(tabu=self.tabu.value(), restarts=self.restarts.value(), seed=self.seed.value())
         return out
 
     def set_options(self, **options: Any) -> None:

@@ -30,11 +30,10 @@ from bnstudio.gui.training_panel.results_tab import ResultsTab
 from bnstudio.gui.training_panel.runs import RunRecord
 from bnstudio.jobs import IterationInfo
 from bnstudio.learn.params import METHODS
+from bnstudio.learn.registry import parameter_learner
 
 PLOT_INTERVAL_MS = 50   # at most 20 plot updates per second while a run reports
 SIDE_WIDTH = 330
-#: methods that learn p(target | rest) (clgd with criterion ll does not)
-TARGET_METHODS = ("clgd", "wanbia")
 #: from this width the options and the plots stand side by side (the scores beside the confusion matrix need
 #: two thirds of it); narrower, the options go on top
 SIDE_BY_SIDE = 960
@@ -145,8 +144,8 @@ class TrainingPanel(QWidget):
         if not self.selection.matches(self.document.network):
             return ("The network's variables or states changed since the data were aligned: align the data "
                     "again in the Data panel")
-        method, options = self.options.current_method(), self.options.options()
-        if method in TARGET_METHODS and options.get("criterion", "cll") != "ll" and self.selection.target is None:
+        method = self.options.current_method()
+        if parameter_learner(method).needs_target and self.selection.target is None:  # the registry says which
             return (f"{method} learns p(target | the rest) and needs a target (class) variable: choose one under "
                     "“Target” in the Data panel (Target and held-out rows), then run again")
         return None

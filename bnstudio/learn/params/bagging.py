@@ -3,7 +3,7 @@
 T bootstrap replicates of the rows (multinomial resampling weights, seeded; ``m_bagging`` draws m = ⌊√n⌋ rows per
 bag instead of n) each give an ``mp`` estimate. The bags are counted together — the bag is an array axis, one
 ``np.bincount`` over t·|family| bins per family — in chunks of t bags whose resampling weights fit
-``memory_budget`` (bytes; :mod:`bnstudio.learn.batches`), drawn one chunk after the other from the same seeded
+``memory_budget`` (bytes; :mod:`bnstudio.inference.batching`), drawn one chunk after the other from the same seeded
 stream (so the bags do not depend on the budget), and kept as an ensemble of parameter sets (T, *family).
 A query on a bagged model is answered by averaging the response over the bags (:func:`bagged_posterior`,
 batched propagations with the bags as the engine's parameter axis, as many bags per propagation as fit the
@@ -24,7 +24,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.batches import fitting, parameter_batches, spans
+from bnstudio.inference.batching import fitting, parameter_batches, spans
 from bnstudio.learn.params.base import DataScorer, FitResult
 from bnstudio.learn.bounds import MAX_BAGS
 from bnstudio.learn.params.checks import check_integer, check_memory_budget, check_seed

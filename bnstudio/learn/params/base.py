@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from bnstudio import hooks
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
-from bnstudio.learn.batches import fitting
+from bnstudio.inference.batching import fitting
 from bnstudio.learn.params.suffstats import (check_codes, family_counts, family_index, narrow_codes,
                                              one_hot_blocks)
 from bnstudio.learn.params.terms import PreparedRows, Terms
@@ -58,8 +59,8 @@ class FitResult:
         return len(self.history)
 
     def _repr_html_(self) -> str:
-        from bnstudio.display.results import fit_html  # notebooks only
-        return fit_html(self)
+        """Notebooks: scores and the convergence curve (:data:`bnstudio.hooks.fit_html`)."""
+        return hooks.fit_html(self)
 
     def network(self, base: Network) -> Network:
         """A copy of ``base`` carrying these CPTs (and Dirichlet counts where the method has them)."""

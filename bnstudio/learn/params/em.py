@@ -2,7 +2,7 @@
 
 E-step: expected counts E[N(x, π)] = Σ_n w_n p(x, π | e_n) — complete rows by counting, rows missing only the
 target in closed form, all other rows grouped into unique patterns and sent through batched calibrations, in
-chunks that fit ``memory_budget`` (bytes; :mod:`bnstudio.learn.batches`), the counts summed over the chunks
+chunks that fit ``memory_budget`` (bytes; :mod:`bnstudio.inference.batching`), the counts summed over the chunks
 (:class:`~bnstudio.learn.params.terms.Terms`): memory stays bounded and time grows linearly with the rows. M-step: ``ml`` (θ ∝ E[N]) or ``mp`` (θ ∝ α + E[N]).
 
 The returned parameters are the M-step after the last recorded E-step (the history's last entry is the

@@ -197,7 +197,7 @@ class GradientTraining:
     data is then ``ml`` (floored) — else a finite number in [0, 1e12] per training case;
     ``patience``: None (no early stopping) or an integer ≥ 1, used with validation rows;
     ``memory_budget``: bytes per batched propagation — rows needing inference go through the engine in chunks
-    that fit it, and the closed-form rows in blocks (:mod:`bnstudio.learn.batches`).
+    that fit it, and the closed-form rows in blocks (:mod:`bnstudio.inference.batching`).
     """
 
     def __init__(self, criterion: str = "cll", alpha: float = 0.0, l2: float | None = None,

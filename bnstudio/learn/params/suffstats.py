@@ -13,6 +13,7 @@ from typing import Callable, Iterator
 import numpy as np
 from scipy import sparse
 
+from bnstudio import hooks
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 
@@ -51,11 +52,10 @@ def check_codes(net: Network, codes: np.ndarray, weights: np.ndarray | None = No
     is given) also every cell missing and a total weight of 0 or inf.
 
     ``codes`` may also be a table (pandas DataFrame, Dataset, file path) or an AlignedData: it is coded and
-    aligned to ``net`` first (:func:`bnstudio.data.tables.as_codes`).
+    aligned to ``net`` first (:func:`bnstudio.data.tables.as_codes`, through :data:`bnstudio.hooks.table_codes`).
     """
     if not isinstance(codes, np.ndarray):
-        from bnstudio.data.tables import as_codes
-        codes, weights = as_codes(net, codes, weights)
+        codes, weights = hooks.table_codes(net, codes, weights)
     codes = np.asarray(getattr(codes, "codes", codes))
     if codes.ndim != 2 or codes.shape[1] != len(net):
         raise ValidationError(f"data must have one column per network variable ({len(net)}), got shape {codes.shape}")

@@ -9,7 +9,7 @@ counts C_f = Σ_n w_n p(X_f, Pa_f | e_n) per family — everything the objective
   s_nk = Σ_{f ∋ V} log θ_f[idx_f,n(V=k)], log p(e_n) = base_n + logsumexp_k s_nk and p(V=k | e_n) = softmax_k s_nk
   (closed form, any structure);
 * all other rows: grouped into unique patterns (summed weights) and sent through the batched engine in chunks
-  that fit the memory budget (:mod:`bnstudio.learn.batches`), their counts and log p(e) accumulated.
+  that fit the memory budget (:mod:`bnstudio.inference.batching`), their counts and log p(e) accumulated.
 
 The split and every family index depend only on the data, so they are computed once (:class:`PreparedRows`)
 and reused for every θ an optimiser or EM tries.
@@ -23,7 +23,7 @@ from scipy.special import logsumexp
 
 from bnstudio.core.network import Network
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
-from bnstudio.learn.batches import batch_size, spans
+from bnstudio.inference.batching import batch_size, spans
 from bnstudio.learn.params.suffstats import Family, families, family_index, narrow_codes, unique_rows
 
 

@@ -38,7 +38,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.batches import fitting
+from bnstudio.inference.batching import fitting
 from bnstudio.learn.params.base import CountLogLikelihood, DataScorer, FitResult, resolve_l2, weighted_sum
 from bnstudio.learn.params.checks import MAX_L2, check_choice, check_memory_budget, check_number
 from bnstudio.learn.params.counting import check_prior, prior_counts

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from bnstudio import hooks
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network, build_network
 from bnstudio.errors import ValidationError
@@ -292,8 +293,7 @@ def _tree(algorithm: str, data: DataColumns, cons: Constraints, target: int | No
 def _columns(codes: Any, names: Sequence[str] | None, states: Sequence[Sequence[str]] | None) -> tuple:
     """``(codes, names, states)``: as given, or read off a table (DataFrame, Dataset, file path) given alone."""
     if names is None and states is None:
-        from bnstudio.data.tables import table_columns
-        return table_columns(codes)
+        return hooks.table_columns(codes)   # bnstudio.data.tables.table_columns
     if names is None or states is None:
         raise ValidationError("give both names and states with integer codes (or a table for both)")
     return codes, names, states

@@ -25,7 +25,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from bnstudio.learn.batches import WORKING_SET, spans
+from bnstudio.inference.batching import WORKING_SET, spans
 from bnstudio.learn.structure.scores import DataColumns
 
 VECTORISE_FROM = 32          # fewer attributes: the pairwise loop is as fast

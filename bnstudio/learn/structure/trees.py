@@ -30,7 +30,7 @@ from typing import Iterable, Sequence
 import networkx as nx
 import numpy as np
 
-from bnstudio.learn.batches import spans
+from bnstudio.inference.batching import spans
 from bnstudio.learn.structure.constraints import Constraints
 from bnstudio.learn.structure.pairwise import PairwiseCMI, ll_weight_matrix
 from bnstudio.learn.structure.scores import DataColumns, family_score

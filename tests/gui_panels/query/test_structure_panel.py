@@ -83,6 +83,26 @@ def test_options_enable_what_each_algorithm_uses(demo):
     assert [options.score.itemText(i) for i in range(options.score.count())] == ["cll", "cll-mdl"]
 
 
+def test_the_form_offers_what_the_registry_says_each_algorithm_takes(demo):
+    from bnstudio.gui.structure_panel.options import FIELDS
+    from bnstudio.learn.registry import STRUCTURE_LEARNERS
+    from bnstudio.learn.structure.api import DEFAULT_SCORE
+
+    options = demo.panel.options
+    assert [options.algorithm.itemData(i) for i in range(options.algorithm.count())] == [
+        e.name for e in STRUCTURE_LEARNERS]
+    for entry in STRUCTURE_LEARNERS:
+        options.set_algorithm(entry.name)
+        assert options.target.isEnabled() == entry.needs_target, entry.name
+        assert all(getattr(options, f).isEnabled() == (f in entry.option_names) for f in FIELDS if f != "score")
+        scores = [options.score.itemText(i) for i in range(options.score.count())]
+        assert scores[0] == DEFAULT_SCORE[entry.name] and sorted(scores) == sorted(entry.option("score").choices)
+        given = options.options()
+        assert given.pop("algorithm") == entry.name and ("target" in given) == entry.needs_target
+        given.pop("target", None)
+        assert entry.make(**given).get_params()["score"] == scores[0]    # every keyword is one the learner takes
+
+
 def test_learn_tan_as_a_job_and_show_the_diff(qtbot, demo):
     panel, doc = demo.panel, demo.demo_document
     original = doc.network.arcs()

@@ -1,5 +1,6 @@
 """The main window's docks — key and title, by area, in tab order — as plain data, so the command line can check
-``bnstudio screenshot --docks`` before it imports Qt (everything under :mod:`bnstudio.gui` loads Qt).
+``bnstudio screenshot --docks`` before it imports Qt (everything under :mod:`bnstudio.gui` loads Qt); it lives
+with the other Qt-free descriptions of what the app shows (:mod:`bnstudio.display`).
 
 This is the one list: :func:`bnstudio.gui.dock_layout.make_dock` titles a dock from it (a key missing here is a
 ``KeyError`` when the window is built) and :func:`~bnstudio.gui.dock_layout.arrange` places the docks by it.
