@@ -20,7 +20,7 @@ ZHOU_TABLE_4_2 = {"corral": ((13.60, 2.99), (9.60, 1.60), (0.80, 0.80), (0.00, 0
 
 def test_the_preset_is_zhous_protocol():
     study = suite("zhou")
-    assert [d.name for d in study.datasets] == ["corral", "mofn-3-7-10", "iris", "breast-wdbc"]
+    assert [d.name for d in study.datasets] == ["corral", "mofn-3-7-10", "iris", "breast-wisconsin"]
     assert [(d.rows, d.seed) for d in study.datasets[:2]] == [(128, 2), (300, 1)]
     assert [s.label for s in study.structures] == ["nb", "tan"] and study.folds == 5
     lm, clgd = study.methods
@@ -57,3 +57,31 @@ def test_the_corral_row_is_within_zhous_standard_errors_where_the_protocol_match
     # NB + CLGD on corral lies outside his ±1.60 (docs/experiments.md, the zhou preset's table)
     assert abs(100 * error["corral", "nb", "clgd-zhou"].mean - 9.60) > 1.60
     assert np.isfinite([c.mean for c in cells(zhou_rows, "cll").values()]).all()
+
+
+def test_mofn_holdout_is_zhous_fixed_split_and_lm_matches_counting_by_hand():
+    """Zhou Table 4-1: mofn-3-7-10 trained on 300 rows, tested on all 1,024 bit patterns. NB + LM there, by
+    hand: p(y) ∝ N_y + 1, p(x_i | y) = (N_{x_i y} + 1) / (N_y + 2), the argmax over y."""
+    from bnstudio.experiment.generators import mofn_3_7_10, mofn_3_7_10_patterns
+    from bnstudio.experiment.suite import zhou_mofn_holdout
+
+    errors = zhou_mofn_holdout(seed=7)
+    train, _, _ = mofn_3_7_10(300, 7)
+    test, _, _ = mofn_3_7_10_patterns()
+    x, y = train[:, :10], train[:, 10]
+    score = np.zeros((1024, 2))
+    for c in (0, 1):
+        ny = (y == c).sum()
+        ones = (x[y == c].sum(axis=0) + 1) / (ny + 2)
+        score[:, c] = np.log(ny + 1) + (test[:, :10] * np.log(ones) + (1 - test[:, :10]) * np.log(1 - ones)).sum(1)
+    assert errors["nb", "lm"] == pytest.approx(np.mean(score.argmax(axis=1) != test[:, 10]))
+    assert errors["nb", "lm"] > 0.05 and errors["tan", "lm"] > 0.0
+    assert errors["nb", "clgd-zhou"] == errors["tan", "clgd-zhou"] == 0.0      # Zhou: 0.00 ± 0.00 on both
+
+
+def test_the_breast_row_is_zhous_683_row_wisconsin_set():
+    from bnstudio.experiment.datasets import prepare
+
+    breast = prepare(suite("zhou").datasets[3])
+    assert breast.codes.shape == (683, 10) and breast.target == "Class"      # 699 rows less 16 with a '?'
+    assert np.bincount(breast.codes[:, -1]).tolist() == [444, 239]        # benign, malignant
