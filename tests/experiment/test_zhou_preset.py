@@ -15,7 +15,9 @@ from bnstudio.experiment.suite import ZHOU_OPTIONS, suite
 
 #: Zhou Table 4-2, error in % as mean ± standard error: (NB+LM, NB+CLGD, TAN+LM, TAN+CLGD)
 ZHOU_TABLE_4_2 = {"corral": ((13.60, 2.99), (9.60, 1.60), (0.80, 0.80), (0.00, 0.00)),
-                  "mofn-3-7-10": ((13.28, 1.06), (0.00, 0.00), (9.28, 0.91), (0.00, 0.00))}
+                  "mofn-3-7-10": ((13.28, 1.06), (0.00, 0.00), (9.28, 0.91), (0.00, 0.00)),
+                  "iris": ((4.67, 0.82), (4.67, 0.82), (5.33, 0.82), (4.67, 0.82)),
+                  "breast-wisconsin": ((3.45, 0.83), (4.46, 0.48), (3.45, 0.58), (3.88, 0.37))}
 
 
 def test_the_preset_is_zhous_protocol():
@@ -85,3 +87,17 @@ def test_the_breast_row_is_zhous_683_row_wisconsin_set():
     breast = prepare(suite("zhou").datasets[3])
     assert breast.codes.shape == (683, 10) and breast.target == "Class"      # 699 rows less 16 with a '?'
     assert np.bincount(breast.codes[:, -1]).tolist() == [444, 239]        # benign, malignant
+
+
+def test_zhou_check_counts_the_splits_within_his_standard_error():
+    from bnstudio.experiment.suite import ZHOU_TABLE_4_2 as MODULE_TABLE, zhou_check
+
+    columns = (("nb", "lm"), ("nb", "clgd-zhou"), ("tan", "lm"), ("tan", "clgd-zhou"))
+    for data, row in ZHOU_TABLE_4_2.items():        # this file's transcription of Table 4-2 against the module's
+        assert [MODULE_TABLE[data, s, m] for s, m in columns] == list(row)
+    rows = [{"dataset": "iris", "structure": "tan", "method": "lm", "seed": seed, "metrics": {"error": e}}
+            for seed, e in ((0, 0.04), (0, 0.06), (1, 0.0667), (1, 0.0667), (2, 0.02), (2, 0.02))]
+    found = {tuple(c[:3]): c[3:] for c in zhou_check(rows)}
+    means, within = found["iris", "tan", "lm"]
+    assert means == pytest.approx([5.0, 6.67, 2.0]) and within == 1      # Zhou 5.33 ± 0.82: only 5.0
+    assert found["corral", "nb", "lm"] == ([], 0)
