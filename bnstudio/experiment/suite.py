@@ -25,7 +25,7 @@
   against clgd with L2 = c / N for c = 0, 1, 10 and c chosen on the training rows), its protocol and decision rule
   written down before it ran (docs/experiments.md, "Choosing clgd's default"); ``defaults-seeds`` repeats it over
   seeds 0, 1 and 2.
-* ``path`` — the automatic L2 rules ``l2_rule = "path"`` and ``"path-fine"`` of clgd (a warm-started penalty path
+* ``path`` — the automatic L2 rules ``l2 = "path"`` and ``"path-fine"`` of clgd (a warm-started penalty path
   on one inner hold-out) against ``mp`` and the default on the ``defaults`` suite's data sets (:func:`path_suite`).
 * ``zhou`` — Zhou's protocol on four Table 4-2 rows (:func:`zhou_suite`).
 """
@@ -140,11 +140,11 @@ def defaults_suite(folds: int = 5, seeds: tuple[int, ...] = (0,)) -> Study:
 def path_suite(folds: int = 5) -> Study:
     """The ``path`` study (docs/experiments.md, "A cheaper automatic rule"; protocol fixed before it ran): the
     ``defaults`` suite's 24 data sets, NB and TAN, ``mp`` against clgd with the default L2 (c = 10) and with the
-    automatic rules ``l2_rule = "path"`` and ``"path-fine"`` (:func:`bnstudio.learn.params.gradient.penalty_path_fit`);
+    automatic rules ``l2 = "path"`` and ``"path-fine"`` (:func:`bnstudio.learn.params.gradient.penalty_path_fit`);
     5-fold cross-validation, seed 0."""
     base = defaults_suite(folds=folds)
     methods = [MethodSpec("mp", "mp"), MethodSpec("clgd-c10", "clgd", l2_scale=10.0)]
-    methods += [MethodSpec(f"clgd-{rule}", "clgd", {"l2_rule": rule}) for rule in ("path", "path-fine")]
+    methods += [MethodSpec(f"clgd-{rule}", "clgd", {"l2": rule}) for rule in ("path", "path-fine")]
     return Study("path", base.datasets, base.structures, methods, folds=folds, seeds=[0],
                  metrics=["error", "cll", "time"], baseline="mp")
 

@@ -1,4 +1,4 @@
-"""clgd's l2_rule 'path' / 'path-fine' (issue 24; docs/experiments.md, "A cheaper automatic rule"): c of
+"""clgd's l2 = 'path' / 'path-fine' (issue 24; docs/experiments.md, "A cheaper automatic rule"): c of
 L2 = c / N chosen on one inner hold-out along a warm-started penalty path."""
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 
 from bnstudio.data.split import train_test_indices
 from bnstudio.errors import ValidationError
+from bnstudio.learn.params import make_learner
 from bnstudio.learn.params.gradient import PATH_SCALES, GradientTraining
 from bnstudio.sampling import forward_sample
 from tests.learn.conftest import naive_bayes
@@ -23,7 +24,7 @@ def nb_error(net, fit, xt, yt):
 @pytest.mark.parametrize("rule", ["path", "path-fine"])
 def test_a_noise_free_concept_gets_a_weak_penalty_and_no_error(mofn, rule):
     net, train, xt, yt = mofn
-    fit = GradientTraining(l2_rule=rule).fit(net, train, target="C")
+    fit = GradientTraining(l2=rule).fit(net, train, target="C")
     assert fit.settings["l2_scale"] < 10                       # the hold-out prefers a weaker pull than the default
     assert nb_error(net, fit, xt, yt) == 0.0                   # Zhou Table 4-2: NB + CLGD 0.00 on mofn-3-7-10
 
@@ -31,7 +32,7 @@ def test_a_noise_free_concept_gets_a_weak_penalty_and_no_error(mofn, rule):
 @pytest.mark.parametrize("rule", ["path", "path-fine"])
 def test_the_choice_is_the_best_held_out_cll_and_the_l2_follows_it(mofn, rule):
     net, train, _, _ = mofn
-    fit = GradientTraining(l2_rule=rule).fit(net, train, target="C")
+    fit = GradientTraining(l2=rule).fit(net, train, target="C")
     found = fit.settings["path_cll"]
     assert sorted(found) == sorted(f"{c:g}" for c in PATH_SCALES[rule])
     best = max(found.values())
@@ -51,7 +52,7 @@ def nb_cll(net, fit, rows):
 def test_each_candidate_is_scored_as_a_separate_fit_on_three_quarters_would_be():
     net, _ = naive_bayes(6, states=3, seed=3)
     rows = forward_sample(net, 240, seed=4)
-    fit = GradientTraining(l2_rule="path-fine").fit(net, rows, target="C")
+    fit = GradientTraining(l2="path-fine").fit(net, rows, target="C")
     keep, held = train_test_indices(len(rows), 0.25, 0)
     for c in PATH_SCALES["path-fine"]:
         alone = GradientTraining(l2=c / len(keep), tol=1e-12).fit(net, rows[keep], target="C")
@@ -59,11 +60,15 @@ def test_each_candidate_is_scored_as_a_separate_fit_on_three_quarters_would_be()
         assert fit.settings["path_cll"][f"{c:g}"] == pytest.approx(nb_cll(net, alone, rows[held]), abs=1e-4), c
 
 
-def test_the_rule_leaves_l2_and_alpha_to_itself_and_needs_a_target(mofn):
-    with pytest.raises(ValidationError, match="leave l2 and alpha unset"):
-        GradientTraining(l2_rule="path", l2=0.1)
-    with pytest.raises(ValidationError, match="l2_rule"):
-        GradientTraining(l2_rule="cv")
+def test_the_rule_is_clgds_cll_without_alpha_and_needs_a_target(mofn):
+    with pytest.raises(ValidationError, match="without alpha"):
+        GradientTraining(l2="path", alpha=0.5)
+    with pytest.raises(ValidationError, match="without alpha"):
+        make_learner("lgd", l2="path")
+    with pytest.raises(ValidationError, match="l2 must be a number or one of path, path-fine, got 'cv'"):
+        make_learner("clgd", l2="cv")
     net, train, _, _ = mofn
     with pytest.raises(ValidationError, match="needs a target"):
-        GradientTraining(l2_rule="path").fit(net, train)
+        GradientTraining(l2="path").fit(net, train)
+    fit = make_learner("clgd", l2="path").fit(net, train, target="C")       # through the registry as it is
+    assert fit.settings["l2_rule"] == "path" and "l2_scale" in fit.settings

@@ -44,10 +44,9 @@ from bnstudio.learn.params.suffstats import check_codes, check_target
 from bnstudio.learn.params.terms import Terms
 
 CRITERIA = ("ll", "cll", "ae", "se")
-#: the automatic rules' c of λ = c / N, largest (nearest the generative start) first; ``path`` stops its c = 0 fit
-#: early on the hold-out, ``path-fine`` runs every fit to convergence (docs/experiments.md)
+#: the automatic rules (``l2="path"`` / ``"path-fine"``): their c of λ = c / N, largest (nearest the generative
+#: start) first; ``path`` stops its c = 0 fit early on the hold-out, ``path-fine`` runs every fit to convergence
 PATH_SCALES = {"path": (10.0, 1.0, 0.0), "path-fine": (10.0, 1.0, 0.1)}
-L2_RULES = ("fixed", *PATH_SCALES)
 PATH_HOLDOUT = 0.25
 PATH_PATIENCE = 5
 
@@ -202,19 +201,28 @@ class GradientTraining:
     """``clgd`` (criterion cll/ae/se, optional mixed α) or ``lgd`` (criterion ll); see module docstring.
 
     ``l2``: None for the default — c / N for ``clgd`` (module docstring), 0 for ``lgd``, whose optimum on complete
-    data is then ``ml`` (floored) — else a finite number in [0, 1e12] per training case;
+    data is then ``ml`` (floored) — else a finite number in [0, 1e12] per training case, or for ``clgd``'s cll
+    criterion (α = 0) ``"path"`` / ``"path-fine"``: c of λ = c / N chosen per fit on an inner hold-out along a
+    warm-started penalty path (:func:`penalty_path_fit`; not the default, docs/experiments.md);
     ``patience``: None (no early stopping) or an integer ≥ 1, used with validation rows;
-    ``l2_rule``: ``fixed`` (``l2`` as given), ``path`` or ``path-fine`` (:func:`penalty_path_fit`: c of λ = c / N
-    chosen on an inner hold-out along a warm-started path);
     ``memory_budget``: bytes per batched propagation — rows needing inference go through the engine in chunks
     that fit it, and the closed-form rows in blocks (:mod:`bnstudio.learn.batches`).
     """
 
-    def __init__(self, criterion: str = "cll", alpha: float = 0.0, l2: float | None = None,
+    def __init__(self, criterion: str = "cll", alpha: float = 0.0, l2: float | str | None = None,
                  optimizer: str = "lbfgs", init: str = "mp", max_iter: int = 200, tol: float = 1e-9,
                  max_time: float = math.inf, patience: int | None = None,
-                 memory_budget: int = DEFAULT_MEMORY_BUDGET, l2_rule: str = "fixed") -> None:
+                 memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
         self.alpha = check_criterion(criterion, alpha, None, fitting=False)
+        self.l2_rule = "fixed"
+        if isinstance(l2, str):
+            if l2 not in PATH_SCALES:
+                raise ValidationError(f"l2 must be a number or one of {', '.join(PATH_SCALES)}, got {l2!r}")
+            if criterion != "cll" or self.alpha:
+                raise ValidationError(f"l2 {l2!r} chooses the L2 of clgd's cll criterion without alpha; got "
+                                      f"criterion {criterion!r}, alpha {self.alpha:g}")
+            self.l2_rule = l2
+            l2 = None
         self.l2 = None if l2 is None else check_number("l2", l2, low=0.0, high=MAX_L2)
         self.optimizer = check_choice("optimizer", optimizer, ("lbfgs", "cg"))
         self.init = check_choice("init", init, ("mp", "ml", "current", "uniform"))
@@ -223,9 +231,6 @@ class GradientTraining:
         self.criterion = criterion
         self.memory_budget = check_memory_budget(memory_budget)
         self.name = "lgd" if criterion == "ll" else "clgd"
-        self.l2_rule = check_choice("l2_rule", l2_rule, L2_RULES)
-        if self.l2_rule != "fixed" and (criterion != "cll" or alpha or l2 is not None):
-            raise ValidationError(f"l2_rule '{l2_rule}' chooses the L2 of clgd's cll criterion: leave l2 and alpha unset")
 
     def _initial(self, net: Network, codes, weights) -> list[np.ndarray]:
         from bnstudio.learn.params.counting import MaximumLikelihood, MeanPosterior
@@ -350,7 +355,7 @@ def penalty_path_fit(learner: GradientTraining, net: Network, codes: np.ndarray,
     from bnstudio.data.split import train_test_indices
 
     if target is None:
-        raise ValidationError(f"l2_rule '{learner.l2_rule}' chooses by held-out conditional log-likelihood: it needs a target")
+        raise ValidationError(f"l2 '{learner.l2_rule}' chooses by held-out conditional log-likelihood: it needs a target")
     start = time.perf_counter()
     keep, held = train_test_indices(len(codes), PATH_HOLDOUT, 0)
     part, part_w = codes[keep], weights[keep]
