@@ -372,8 +372,8 @@ def penalty_path_fit(learner: GradientTraining, net: Network, codes: np.ndarray,
         found.append((cll, c, beta, run.iterations))
     cll, c, chosen, used = max(found, key=lambda f: (f[0], f[1]))
     stop = learner.stop if c else StopRule(max(used, 1), learner.stop.tol, learner.stop.max_time)
-    l2 = c / weights.sum()
+    l2 = float(c / weights.sum())
     run = learner.optimise(net, codes, weights, target, l2, learner.start_beta(net, codes, weights), chosen,
                            validation, None, stop, reporter, start)
     return learner.result(net, run, l2, time.perf_counter() - start, l2_scale=c,
-                          path_cll={f"{f[1]:g}": f[0] for f in found})
+                          path_cll={f"{f[1]:g}": float(f[0]) for f in found})
