@@ -101,3 +101,17 @@ def test_zhou_check_counts_the_splits_within_his_standard_error():
     means, within = found["iris", "tan", "lm"]
     assert means == pytest.approx([5.0, 6.67, 2.0]) and within == 1      # Zhou 5.33 ± 0.82: only 5.0
     assert found["corral", "nb", "lm"] == ([], 0)
+
+
+def test_the_stopping_study_changes_one_thing_of_zhous_clgd_at_a_time():
+    from bnstudio.experiment.suite import ZHOU_VARIANTS, zhou_stopping_suite, zhou_suite
+
+    study = zhou_stopping_suite()
+    assert [d.name for d in study.datasets] == ["corral", "iris", "breast-wisconsin"]
+    assert study.folds == 5 and study.seeds == [0] and study.baseline == "lm"
+    variants = {m.label: m.options for m in study.methods[2:]}
+    assert set(variants) == set(ZHOU_VARIANTS)
+    for label, options in variants.items():
+        changed = {k for k in options if options[k] != ZHOU_OPTIONS.get(k)}
+        assert changed == set(ZHOU_VARIANTS[label]), label
+    assert zhou_suite(seeds=range(3)).seeds == [0, 1, 2]
