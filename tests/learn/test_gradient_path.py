@@ -72,3 +72,9 @@ def test_the_rule_is_clgds_cll_without_alpha_and_needs_a_target(mofn):
         GradientTraining(l2="path").fit(net, train)
     fit = make_learner("clgd", l2="path").fit(net, train, target="C")       # through the registry as it is
     assert fit.settings["l2_rule"] == "path" and "l2_scale" in fit.settings
+
+
+def test_too_few_rows_to_hold_out_a_quarter_is_one_line(mofn):
+    net, train, _, _ = mofn
+    with pytest.raises(ValidationError, match="needs at least 4, got 3"):
+        GradientTraining(l2="path").fit(net, train[:3], target="C")

@@ -352,12 +352,15 @@ def penalty_path_fit(learner: GradientTraining, net: Network, codes: np.ndarray,
     β₀ their ``mp`` start; with c = 0 it runs at most as many iterations as the inner fit took to its best
     iterate. ``validation`` rows, if given, only join the histories. Settings: ``l2_scale`` (the chosen c) and
     ``path_cll`` (the held-out mean CLL of each c)."""
-    from bnstudio.data.split import train_test_indices
-
     if target is None:
         raise ValidationError(f"l2 '{learner.l2_rule}' chooses by held-out conditional log-likelihood: it needs a target")
     start = time.perf_counter()
-    keep, held = train_test_indices(len(codes), PATH_HOLDOUT, 0)
+    if len(codes) < 4:
+        raise ValidationError(f"l2 '{learner.l2_rule}' holds out a quarter of the rows: it needs at least 4, got "
+                              f"{len(codes)}")
+    order = np.random.default_rng(0).permutation(len(codes))     # the rows in a seeded order: the first quarter
+    n_held = int(round(PATH_HOLDOUT * len(codes)))              # is held out (bnstudio.data's split, one layer up)
+    keep, held = np.sort(order[n_held:]), np.sort(order[:n_held])
     part, part_w = codes[keep], weights[keep]
     held_scorer = DataScorer(net, codes[held], weights[held], target, memory_budget=learner.memory_budget)
     center = learner.start_beta(net, part, part_w)
