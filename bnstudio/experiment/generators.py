@@ -27,7 +27,22 @@ Generated = tuple[np.ndarray, list[str], list[tuple[str, ...]]]
 
 def mofn_3_7_10(rows: int, seed: int | None) -> Generated:
     """(codes, names, states) of ``rows`` seeded rows of mofn-3-7-10 (class column ``Class`` last)."""
-    bits = np.random.default_rng(seed).integers(0, 2, (rows, 10))
+    return _mofn(np.random.default_rng(seed).integers(0, 2, (rows, 10)))
+
+
+def mofn_3_7_10_patterns() -> Generated:
+    """Every one of the 2¹⁰ bit patterns of mofn-3-7-10 once, with its class: the 1,024-row test set of Zhou
+    Table 4-1 (his 300 training rows are a sample, :func:`mofn_3_7_10`).
+
+    >>> codes, names, _ = mofn_3_7_10_patterns()
+    >>> codes.shape, int(codes[:, -1].sum())
+    ((1024, 11), 792)
+    """
+    return _mofn((np.arange(1024)[:, None] >> np.arange(10)) & 1)
+
+
+def _mofn(bits: np.ndarray) -> Generated:
+    """The ten bits with mofn-3-7-10's class (at least 3 of A2..A8 are 1) as the last column ``Class``."""
     label = (bits[:, 2:9].sum(axis=1) >= 3).astype(np.int64)
     names = [f"A{k}" for k in range(10)] + ["Class"]
     return np.column_stack([bits, label]).astype(np.int64), names, [BINARY] * len(names)

@@ -49,5 +49,5 @@ def test_the_singh_suite_is_75_alarm_data_sets_of_100_rows_and_three_methods() -
 
 def test_an_unknown_suite_names_the_ones_there_are() -> None:
     with pytest.raises(ValidationError, match="unknown suite 'nope'; use papers, singh-bagging, ng-jordan, "
-                                              "defaults, defaults-seeds, zhou"):
+                                              "defaults, defaults-seeds, path, zhou"):
         suite("nope")

@@ -15,12 +15,14 @@ from bnstudio.experiment.suite import ZHOU_OPTIONS, suite
 
 #: Zhou Table 4-2, error in % as mean ± standard error: (NB+LM, NB+CLGD, TAN+LM, TAN+CLGD)
 ZHOU_TABLE_4_2 = {"corral": ((13.60, 2.99), (9.60, 1.60), (0.80, 0.80), (0.00, 0.00)),
-                  "mofn-3-7-10": ((13.28, 1.06), (0.00, 0.00), (9.28, 0.91), (0.00, 0.00))}
+                  "mofn-3-7-10": ((13.28, 1.06), (0.00, 0.00), (9.28, 0.91), (0.00, 0.00)),
+                  "iris": ((4.67, 0.82), (4.67, 0.82), (5.33, 0.82), (4.67, 0.82)),
+                  "breast-wisconsin": ((3.45, 0.83), (4.46, 0.48), (3.45, 0.58), (3.88, 0.37))}
 
 
 def test_the_preset_is_zhous_protocol():
     study = suite("zhou")
-    assert [d.name for d in study.datasets] == ["corral", "mofn-3-7-10", "iris", "breast-wdbc"]
+    assert [d.name for d in study.datasets] == ["corral", "mofn-3-7-10", "iris", "breast-wisconsin"]
     assert [(d.rows, d.seed) for d in study.datasets[:2]] == [(128, 2), (300, 1)]
     assert [s.label for s in study.structures] == ["nb", "tan"] and study.folds == 5
     lm, clgd = study.methods
@@ -57,3 +59,59 @@ def test_the_corral_row_is_within_zhous_standard_errors_where_the_protocol_match
     # NB + CLGD on corral lies outside his ±1.60 (docs/experiments.md, the zhou preset's table)
     assert abs(100 * error["corral", "nb", "clgd-zhou"].mean - 9.60) > 1.60
     assert np.isfinite([c.mean for c in cells(zhou_rows, "cll").values()]).all()
+
+
+def test_mofn_holdout_is_zhous_fixed_split_and_lm_matches_counting_by_hand():
+    """Zhou Table 4-1: mofn-3-7-10 trained on 300 rows, tested on all 1,024 bit patterns. NB + LM there, by
+    hand: p(y) ∝ N_y + 1, p(x_i | y) = (N_{x_i y} + 1) / (N_y + 2), the argmax over y."""
+    from bnstudio.experiment.generators import mofn_3_7_10, mofn_3_7_10_patterns
+    from bnstudio.experiment.suite import zhou_mofn_holdout
+
+    errors = zhou_mofn_holdout(seed=7)
+    train, _, _ = mofn_3_7_10(300, 7)
+    test, _, _ = mofn_3_7_10_patterns()
+    x, y = train[:, :10], train[:, 10]
+    score = np.zeros((1024, 2))
+    for c in (0, 1):
+        ny = (y == c).sum()
+        ones = (x[y == c].sum(axis=0) + 1) / (ny + 2)
+        score[:, c] = np.log(ny + 1) + (test[:, :10] * np.log(ones) + (1 - test[:, :10]) * np.log(1 - ones)).sum(1)
+    assert errors["nb", "lm"] == pytest.approx(np.mean(score.argmax(axis=1) != test[:, 10]))
+    assert errors["nb", "lm"] > 0.05 and errors["tan", "lm"] > 0.0
+    assert errors["nb", "clgd-zhou"] == errors["tan", "clgd-zhou"] == 0.0      # Zhou: 0.00 ± 0.00 on both
+
+
+def test_the_breast_row_is_zhous_683_row_wisconsin_set():
+    from bnstudio.experiment.datasets import prepare
+
+    breast = prepare(suite("zhou").datasets[3])
+    assert breast.codes.shape == (683, 10) and breast.target == "Class"      # 699 rows less 16 with a '?'
+    assert np.bincount(breast.codes[:, -1]).tolist() == [444, 239]        # benign, malignant
+
+
+def test_zhou_check_counts_the_splits_within_his_standard_error():
+    from bnstudio.experiment.suite import ZHOU_TABLE_4_2 as MODULE_TABLE, zhou_check
+
+    columns = (("nb", "lm"), ("nb", "clgd-zhou"), ("tan", "lm"), ("tan", "clgd-zhou"))
+    for data, row in ZHOU_TABLE_4_2.items():        # this file's transcription of Table 4-2 against the module's
+        assert [MODULE_TABLE[data, s, m] for s, m in columns] == list(row)
+    rows = [{"dataset": "iris", "structure": "tan", "method": "lm", "seed": seed, "metrics": {"error": e}}
+            for seed, e in ((0, 0.04), (0, 0.06), (1, 0.0667), (1, 0.0667), (2, 0.02), (2, 0.02))]
+    found = {tuple(c[:3]): c[3:] for c in zhou_check(rows)}
+    means, within = found["iris", "tan", "lm"]
+    assert means == pytest.approx([5.0, 6.67, 2.0]) and within == 1      # Zhou 5.33 ± 0.82: only 5.0
+    assert found["corral", "nb", "lm"] == ([], 0)
+
+
+def test_the_stopping_study_changes_one_thing_of_zhous_clgd_at_a_time():
+    from bnstudio.experiment.suite import ZHOU_VARIANTS, zhou_stopping_suite, zhou_suite
+
+    study = zhou_stopping_suite()
+    assert [d.name for d in study.datasets] == ["corral", "iris", "breast-wisconsin"]
+    assert study.folds == 5 and study.seeds == [0] and study.baseline == "lm"
+    variants = {m.label: m.options for m in study.methods[2:]}
+    assert set(variants) == set(ZHOU_VARIANTS)
+    for label, options in variants.items():
+        changed = {k for k in options if options[k] != ZHOU_OPTIONS.get(k)}
+        assert changed == set(ZHOU_VARIANTS[label]), label
+    assert zhou_suite(seeds=range(3)).seeds == [0, 1, 2]

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -42,6 +44,11 @@ from bnstudio.learn.params.suffstats import check_codes, check_target
 from bnstudio.learn.params.terms import Terms
 
 CRITERIA = ("ll", "cll", "ae", "se")
+#: the automatic rules (``l2="path"`` / ``"path-fine"``): their c of λ = c / N, largest (nearest the generative
+#: start) first; ``path`` stops its c = 0 fit early on the hold-out, ``path-fine`` runs every fit to convergence
+PATH_SCALES = {"path": (10.0, 1.0, 0.0), "path-fine": (10.0, 1.0, 0.1)}
+PATH_HOLDOUT = 0.25
+PATH_PATIENCE = 5
 
 class RowLayout:
     """Where the CPT rows of every family sit in the flat β, grouped by row length (the child's cardinality),
@@ -194,17 +201,28 @@ class GradientTraining:
     """``clgd`` (criterion cll/ae/se, optional mixed α) or ``lgd`` (criterion ll); see module docstring.
 
     ``l2``: None for the default — c / N for ``clgd`` (module docstring), 0 for ``lgd``, whose optimum on complete
-    data is then ``ml`` (floored) — else a finite number in [0, 1e12] per training case;
+    data is then ``ml`` (floored) — else a finite number in [0, 1e12] per training case, or for ``clgd``'s cll
+    criterion (α = 0) ``"path"`` / ``"path-fine"``: c of λ = c / N chosen per fit on an inner hold-out along a
+    warm-started penalty path (:func:`penalty_path_fit`; not the default, docs/experiments.md);
     ``patience``: None (no early stopping) or an integer ≥ 1, used with validation rows;
     ``memory_budget``: bytes per batched propagation — rows needing inference go through the engine in chunks
     that fit it, and the closed-form rows in blocks (:mod:`bnstudio.inference.batching`).
     """
 
-    def __init__(self, criterion: str = "cll", alpha: float = 0.0, l2: float | None = None,
+    def __init__(self, criterion: str = "cll", alpha: float = 0.0, l2: float | str | None = None,
                  optimizer: str = "lbfgs", init: str = "mp", max_iter: int = 200, tol: float = 1e-9,
                  max_time: float = math.inf, patience: int | None = None,
                  memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
         self.alpha = check_criterion(criterion, alpha, None, fitting=False)
+        self.l2_rule = "fixed"
+        if isinstance(l2, str):
+            if l2 not in PATH_SCALES:
+                raise ValidationError(f"l2 must be a number or one of {', '.join(PATH_SCALES)}, got {l2!r}")
+            if criterion != "cll" or self.alpha:
+                raise ValidationError(f"l2 {l2!r} chooses the L2 of clgd's cll criterion without alpha; got "
+                                      f"criterion {criterion!r}, alpha {self.alpha:g}")
+            self.l2_rule = l2
+            l2 = None
         self.l2 = None if l2 is None else check_number("l2", l2, low=0.0, high=MAX_L2)
         self.optimizer = check_choice("optimizer", optimizer, ("lbfgs", "cg"))
         self.init = check_choice("init", init, ("mp", "ml", "current", "uniform"))
@@ -231,17 +249,32 @@ class GradientTraining:
         check_criterion(self.criterion, self.alpha, target)
         if target is not None:
             check_target(net, codes, weights, target, self.name)
+        if self.l2_rule != "fixed":
+            return penalty_path_fit(self, net, codes, weights, target, validation, reporter)
         l2 = (self.l2 or 0.0) if self.criterion == "ll" else resolve_l2(self.l2, weights)
-        beta0 = SoftmaxObjective.beta_from(self._initial(net, codes, weights))
-        objective = SoftmaxObjective(net, codes, weights, target, self.criterion, self.alpha, l2, center=beta0,
+        beta0 = self.start_beta(net, codes, weights)
+        run = self.optimise(net, codes, weights, target, l2, beta0, beta0, validation, self.patience, self.stop,
+                            reporter, start)
+        return self.result(net, run, l2, time.perf_counter() - start)
+
+    def start_beta(self, net: Network, codes: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """β₀ of the start (``init``) for these rows."""
+        return SoftmaxObjective.beta_from(self._initial(net, codes, weights))
+
+    def optimise(self, net: Network, codes: np.ndarray, weights: np.ndarray, target: str | None, l2: float,
+                 center: np.ndarray, beta_start: np.ndarray, validation, patience: int | None, stop: StopRule,
+                 reporter: Reporter | None = None, start: float | None = None) -> "GradientRun":
+        """Minimise the criterion + (λ/2)||β − ``center``||² from ``beta_start`` (one optimiser run)."""
+        start = time.perf_counter() if start is None else start
+        objective = SoftmaxObjective(net, codes, weights, target, self.criterion, self.alpha, l2, center=center,
                                      memory_budget=self.memory_budget)
         scorer = DataScorer(net, codes, weights, target, terms=objective.terms,
                             conditional=getattr(objective, "cond", None))
         val_scorer = (DataScorer(net, validation, None, target, memory_budget=self.memory_budget)
                       if validation is not None else None)
-        progress = Progress(reporter, self.name, total=self.stop.max_iter)
+        progress = Progress(reporter, self.name, total=stop.max_iter)
         history: list[dict[str, float]] = []
-        best = {"score": math.inf, "beta": None, "since": 0}
+        best = {"score": math.inf, "beta": None, "since": 0, "iteration": 0}
         watch = "cnll" if target is not None else "nll"
 
         def record(beta: np.ndarray) -> None:
@@ -258,26 +291,92 @@ class GradientTraining:
             entry["seconds"] = time.perf_counter() - start
             history.append(entry)
             progress.report(entry["iteration"], {k: v for k, v in entry.items() if k != "iteration"})
-            if val_scorer is not None and self.patience:
+            if val_scorer is not None and patience:
                 if entry[f"val_{watch}"] < best["score"]:
-                    best.update(score=entry[f"val_{watch}"], beta=beta.copy(), since=0)
+                    best.update(score=entry[f"val_{watch}"], beta=beta.copy(), since=0, iteration=len(history))
                 else:
                     best["since"] += 1
-                    if best["since"] >= self.patience:
+                    if best["since"] >= patience:
                         raise StopRun("early_stopping")
-            if progress.elapsed >= self.stop.max_time:
+            if progress.elapsed >= stop.max_time:
                 raise StopRun("max_time")
 
         method = "L-BFGS-B" if self.optimizer == "lbfgs" else "CG"
         options = {"gtol": 1e-10, "maxcor": 20} if method == "L-BFGS-B" else {"gtol": 1e-8}
-        outcome = minimise(objective, beta0, self.stop, record, method, options)
+        outcome = minimise(objective, beta_start, stop, record, method, options)
         beta, reason = outcome.x, outcome.reason
         progress.done()
+        used = len(history)
         if reason == "early_stopping" and best["beta"] is not None:
-            beta = best["beta"]
-        cpts = dict(zip(net.variables, objective.theta(beta)))
-        settings = {"criterion": self.criterion, "alpha": self.alpha, "l2": l2, "optimizer": self.optimizer,
-                    "init": self.init, "max_iter": self.stop.max_iter, "tol": self.stop.tol,
-                    "patience": self.patience}
-        return FitResult(self.name, cpts, None, history, reason, time.perf_counter() - start, settings,
-                         extra={"optimizer_message": outcome.message, "evaluations": outcome.evaluations})
+            beta, used = best["beta"], int(best["iteration"])
+        return GradientRun(objective, beta, reason, history, used, outcome.message, outcome.evaluations)
+
+    def result(self, net: Network, run: "GradientRun", l2: float, seconds: float,
+               **settings: Any) -> FitResult:
+        """The fitted CPTs of ``run`` as a :class:`FitResult` (``settings`` added to its settings)."""
+        cpts = dict(zip(net.variables, run.objective.theta(run.beta)))
+        out = {"criterion": self.criterion, "alpha": self.alpha, "l2": l2, "optimizer": self.optimizer,
+               "init": self.init, "max_iter": self.stop.max_iter, "tol": self.stop.tol, "patience": self.patience,
+               "l2_rule": self.l2_rule, **settings}
+        return FitResult(self.name, cpts, None, run.history, run.reason, seconds, out,
+                         extra={"optimizer_message": run.message, "evaluations": run.evaluations})
+
+
+@dataclass
+class GradientRun:
+    """One optimiser run: the objective, the β returned, why it stopped, its history and the iterations that
+    led to the returned β (fewer than the history when early stopping returned an earlier iterate)."""
+
+    objective: SoftmaxObjective
+    beta: np.ndarray
+    reason: str
+    history: list[dict[str, float]]
+    iterations: int
+    message: str
+    evaluations: int
+
+
+def penalty_path_fit(learner: GradientTraining, net: Network, codes: np.ndarray, weights: np.ndarray,
+                     target: str | None, validation=None, reporter: Reporter | None = None) -> FitResult:
+    """``clgd`` with λ = c / N, c chosen along a warm-started penalty path on one inner hold-out
+    (docs/experiments.md, "A cheaper automatic rule"; issue 24).
+
+    The rows are split once (seed 0: the same rows give the same split), 1 − :data:`PATH_HOLDOUT` to fit and
+    the rest held out. On the fitting part, c runs through :data:`PATH_SCALES` (``path``: 10, 1, 0;
+    ``path-fine``: 10, 1, 0.1), each fit
+    warm-started from the previous one's β while its L2 pulls toward the ``mp`` start β₀ of those rows (the
+    objective of Zhou §5.2.1's "refine a generative model", so a warm start changes where the optimiser starts,
+    not what it minimises); the unpenalised c = 0 fit has no optimum on separable data and stops early on the
+    held-out conditional log-likelihood (patience :data:`PATH_PATIENCE`, best iterate). The c with the highest
+    held-out CLL wins (ties: the larger c). The refit on all rows starts from the winner's β with λ = c / N and
+    β₀ their ``mp`` start; with c = 0 it runs at most as many iterations as the inner fit took to its best
+    iterate. ``validation`` rows, if given, only join the histories. Settings: ``l2_scale`` (the chosen c) and
+    ``path_cll`` (the held-out mean CLL of each c)."""
+    if target is None:
+        raise ValidationError(f"l2 '{learner.l2_rule}' chooses by held-out conditional log-likelihood: it needs a target")
+    start = time.perf_counter()
+    if len(codes) < 4:
+        raise ValidationError(f"l2 '{learner.l2_rule}' holds out a quarter of the rows: it needs at least 4, got "
+                              f"{len(codes)}")
+    order = np.random.default_rng(0).permutation(len(codes))     # the rows in a seeded order: the first quarter
+    n_held = int(round(PATH_HOLDOUT * len(codes)))              # is held out (bnstudio.data's split, one layer up)
+    keep, held = np.sort(order[n_held:]), np.sort(order[:n_held])
+    part, part_w = codes[keep], weights[keep]
+    held_scorer = DataScorer(net, codes[held], weights[held], target, memory_budget=learner.memory_budget)
+    center = learner.start_beta(net, part, part_w)
+    beta, found = center, []
+    for c in PATH_SCALES[learner.l2_rule]:
+        patience = PATH_PATIENCE if c == 0 else None
+        run = learner.optimise(net, part, part_w, target, c / part_w.sum(), center, beta,
+                               codes[held] if c == 0 else None, patience,
+                               learner.stop, None, start)
+        beta = run.beta
+        cll = -held_scorer.scores(run.objective.theta(beta))["cnll"]
+        found.append((cll, c, beta, run.iterations))
+    cll, c, chosen, used = max(found, key=lambda f: (f[0], f[1]))
+    stop = learner.stop if c else StopRule(max(used, 1), learner.stop.tol, learner.stop.max_time)
+    l2 = float(c / weights.sum())
+    run = learner.optimise(net, codes, weights, target, l2, learner.start_beta(net, codes, weights), chosen,
+                           validation, None, stop, reporter, start)
+    return learner.result(net, run, l2, time.perf_counter() - start, l2_scale=c,
+                          path_cll={f"{f[1]:g}": float(f[0]) for f in found})
