@@ -14,7 +14,7 @@ from bnstudio.cli.common import print_json
 from bnstudio.errors import ValidationError
 
 # bnstudio.experiment.suite.SUITES (kept light here for --help)
-SUITES = ("papers", "singh-bagging", "ng-jordan", "defaults", "defaults-seeds", "zhou")
+SUITES = ("papers", "singh-bagging", "ng-jordan", "defaults", "defaults-seeds", "path", "zhou")
 BAR = 28
 
 
