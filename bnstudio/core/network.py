@@ -153,7 +153,10 @@ class Network:
         """Jupyter's display: the app's drawing with beliefs, as HTML (a scrolling box) and SVG."""
         from bnstudio.display.notebook import show
         shown = show(self)
-        return {"text/html": shown.html, "image/svg+xml": shown.svg}
+        bundle = {"text/html": shown.html}
+        if shown.svg is not None:  # always, for a network
+            bundle["image/svg+xml"] = shown.svg
+        return bundle
 
     def _repr_svg_(self) -> str:
         from bnstudio.display.svg import network_svg
