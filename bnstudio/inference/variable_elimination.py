@@ -83,7 +83,8 @@ def combine_scaled(factors: list[Factor], out_scope: tuple[int, ...]) -> tuple[n
     top = float(table.max()) if table.size else 0.0
     if top >= TINY:
         return table / top, math.log(top)
-    acc, scope, log_scale = np.ones(()), (), 0.0
+    acc, log_scale = np.ones(()), 0.0
+    scope: tuple[int, ...] = ()
     for f_table, f_scope in factors:
         union = tuple(dict.fromkeys(scope + tuple(f_scope)))
         acc, log_scale = _rescale(combine([(acc, scope), (f_table, f_scope)], union), log_scale)
@@ -106,7 +107,7 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
     (:func:`squeeze`); those in ``keep`` come back as axes of length 1.
     """
     full_keep = keep = tuple(keep)
-    scope_vars = sorted({v for _, s in factors for v in s} | set(keep))
+    scope_vars: Sequence[int] = sorted({v for _, s in factors for v in s} | set(keep))
     if any(cards[v] == 1 for v in scope_vars):
         factors = [squeeze(table, scope, cards) for table, scope in factors]
         keep, scope_vars = (tuple(v for v in vs if cards[v] > 1) for vs in (full_keep, scope_vars))
@@ -186,7 +187,7 @@ def possible(factors: list[Factor], cards: Sequence[int], budget_entries: float)
         private = tuple(k for k, v in enumerate(scope) if len(users[v]) == 1)
         if not private:
             continue
-        table = tables[i].any(axis=private)
+        table = np.asarray(tables[i].any(axis=private))
         shared = tuple(v for v in scope if len(users[v]) > 1)
         if table.ndim == 0 and not table:
             return False
@@ -202,8 +203,10 @@ def possible(factors: list[Factor], cards: Sequence[int], budget_entries: float)
                 users[scope[k]].discard(i)
     if not tables:
         return True
-    table, _ = eliminate([(tables[i].astype(float), scopes[i]) for i in tables], cards, (), budget_entries,
-                         boolean=True)
+    result = eliminate([(tables[i].astype(float), scopes[i]) for i in tables], cards, (), budget_entries,
+                       boolean=True)
+    assert result is not None  # None only with max_cost
+    table, _ = result
     return bool(table > 0)
 
 
