@@ -23,7 +23,7 @@ left, usually nothing, is eliminated with tables clipped to 0/1.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Hashable, Sequence, TypeVar
 
 import numpy as np
 
@@ -31,6 +31,8 @@ from bnstudio.errors import MemoryBudgetExceeded
 from bnstudio.inference.elimination import CliqueTooLarge, elimination_plan
 
 Factor = tuple[np.ndarray, tuple[int, ...]]
+#: a variable in a scope for :func:`combine`: an index here, a name in bnstudio.decision.rollback
+V = TypeVar("V", bound=Hashable)
 MAX_OPERANDS = 16
 TINY = 1e-200  # a product whose largest entry is below this is recomputed with rescaling (see combine_scaled)
 STEP_COST = 8000  # an einsum or a message costs about as much Python and numpy overhead as this many entries
@@ -44,7 +46,7 @@ def restrict(table: np.ndarray, scope: Sequence[int], hard: dict[int, int]) -> F
     return table[index], tuple(v for v in scope if v not in hard)
 
 
-def combine(factors: list[Factor], out_scope: tuple[int, ...]) -> np.ndarray:
+def combine(factors: list[tuple[np.ndarray, tuple[V, ...]]], out_scope: tuple[V, ...]) -> np.ndarray:
     """Π factors summed onto ``out_scope`` with einsum (local subscripts keep it under 52 letters).
 
     Many factors are first multiplied in groups (einsum takes a bounded number of operands).
