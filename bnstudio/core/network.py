@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -449,7 +449,8 @@ class Network:
         with self._edit("set_alpha", False, variable=var):
             self._alpha[var] = counts
 
-    def set_parameters(self, cpts: dict[str, np.ndarray], alphas: dict[str, np.ndarray | None] | None = None) -> None:
+    def set_parameters(self, cpts: Mapping[str, np.ndarray],
+                       alphas: Mapping[str, np.ndarray | None] | None = None) -> None:
         """Replace many CPTs (and optionally alphas) as one edit (one event, one version bump)."""
         tables = {v: _frozen(check_table(self, v, t)) for v, t in cpts.items()}
         counts = {v: None if a is None else _frozen(check_table(self, v, a, what="Dirichlet counts",
