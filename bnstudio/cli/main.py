@@ -49,7 +49,7 @@ class UsageError(BNStudioError):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit status 2 (via UsageError)
+    def error(self, message: str) -> NoReturn:  # one line, exit status 2 (via UsageError)
         command = self.prog.partition(" ")[2]
         raise UsageError(f"{command}: {message}" if command else message)
 

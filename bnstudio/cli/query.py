@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import itertools
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import (add_strict_option, cycle_collector_paused, load_json_list, parse_evidence, print_json,
@@ -99,7 +99,8 @@ def answer_queries(engine: InferenceEngine, queries: list[dict[str, Any]], joint
         probs = _batched_posterior(engine, target, evidences, [label(k) for k in members])
         for k, record in zip(members, _posterior_results(net.states(target), target, evidences, probs)):
             results[k] = [record]
-    return [record for r in results for record in r]
+    answered = cast("list[list[dict]]", results)  # every query: alone above or in its batch
+    return [record for r in answered for record in r]
 
 
 def _batched_posterior(engine: InferenceEngine, target: str, evidences: list[dict[str, str]],
@@ -122,11 +123,11 @@ def _batched_posterior(engine: InferenceEngine, target: str, evidences: list[dic
                 except (KeyError, ValueError) as exc:
                     raise EvidenceError(f"{label}{exc}") from None
             columns.setdefault(name, [-1] * n)[row] = code
-    columns = {name: np.array(codes, dtype=np.int64) for name, codes in columns.items()}
-    if not columns:
+    coded = {name: np.array(codes, dtype=np.int64) for name, codes in columns.items()}
+    if not coded:
         return np.broadcast_to(engine.posterior(target)[target], (n, net.cardinality(target)))
     try:
-        return engine.posterior_batch(target, columns)[target]
+        return engine.posterior_batch(target, coded)[target]
     except ImpossibleEvidence:
         for evidence, label in zip(evidences, labels):  # name the first impossible query
             if engine.log_evidence(evidence) == -np.inf:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # imported by graph() only: networkx costs a process more tha
     import networkx as nx
 
 
-def _as_table(table: np.ndarray | Sequence, shape: tuple[int, ...]) -> np.ndarray:
+def _as_table(table: np.ndarray | Sequence, shape: tuple[int, ...]) -> np.ndarray | Sequence:
     """Accept a flat sequence in row-major CPT order as a convenience; anything else must have ``shape``."""
     try:
         flat = np.ndim(table) == 1 and len(shape) > 1 and np.size(table) == int(np.prod(shape))
@@ -65,15 +65,15 @@ class Network:
         self._parents: dict[str, tuple[str, ...]] = {}
         self._cpt: dict[str, np.ndarray] = {}
         self._alpha: dict[str, np.ndarray | None] = {}
-        self._dag: DiGraph | None = DiGraph()  # None: build from the parent lists on first use
+        self._dag: DiGraph[str] | None = DiGraph()  # None: build from the parent lists on first use
         self.structure_version = 0
         self.parameter_version = 0
 
     @property
-    def _graph(self) -> DiGraph:
+    def _graph(self) -> DiGraph[str]:
         """The DAG; a network read from a file builds it on first use (reading needs none)."""
         if self._dag is None:
-            dag = DiGraph()
+            dag: DiGraph[str] = DiGraph()
             for name in self._vars:
                 dag.add_node(name)
             dag.add_edges_from((p, child) for child in self._vars for p in self._parents[child])
@@ -81,7 +81,7 @@ class Network:
         return self._dag
 
     @_graph.setter
-    def _graph(self, graph: DiGraph) -> None:
+    def _graph(self, graph: DiGraph[str]) -> None:
         self._dag = graph
 
     # ------------------------------------------------------------------ queries
@@ -333,16 +333,18 @@ class Network:
         card = self.cardinality(parent)
         self._parents[child] = self._parents[child] + (parent,)
         self._cpt[child] = _frozen(cpt_ops.add_parent_axis(self._cpt[child], card, split=False))
-        if self._alpha[child] is not None:
-            self._alpha[child] = _frozen(cpt_ops.add_parent_axis(self._alpha[child], card, split=True))
+        alpha = self._alpha[child]
+        if alpha is not None:
+            self._alpha[child] = _frozen(cpt_ops.add_parent_axis(alpha, card, split=True))
         self._graph.add_edge(parent, child)
 
     def _drop_parent(self, parent: str, child: str) -> None:
         axis = self._parents[child].index(parent)
         self._parents[child] = tuple(p for p in self._parents[child] if p != parent)
         self._cpt[child] = _frozen(cpt_ops.remove_parent_axis(self._cpt[child], axis, pool=False))
-        if self._alpha[child] is not None:
-            self._alpha[child] = _frozen(cpt_ops.remove_parent_axis(self._alpha[child], axis, pool=True))
+        alpha = self._alpha[child]
+        if alpha is not None:
+            self._alpha[child] = _frozen(cpt_ops.remove_parent_axis(alpha, axis, pool=True))
         self._graph.remove_edge(parent, child)
 
     def add_arc(self, parent: str, child: str) -> None:
@@ -443,7 +445,8 @@ class Network:
         with self._edit("set_alpha", False, variable=var):
             self._alpha[var] = counts
 
-    def set_parameters(self, cpts: dict[str, np.ndarray], alphas: dict[str, np.ndarray | None] | None = None) -> None:
+    def set_parameters(self, cpts: Mapping[str, np.ndarray],
+                       alphas: Mapping[str, np.ndarray | None] | None = None) -> None:
         """Replace many CPTs (and optionally alphas) as one edit (one event, one version bump)."""
         tables = {v: _frozen(check_table(self, v, t)) for v, t in cpts.items()}
         counts = {v: None if a is None else _frozen(check_table(self, v, a, what="Dirichlet counts",

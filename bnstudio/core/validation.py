@@ -5,6 +5,7 @@ import itertools
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from bnstudio.errors import ValidationError
 
@@ -20,7 +21,7 @@ def row_label(net: "Network", var: str, row: tuple[int, ...]) -> str:
     return "(" + ", ".join(f"{p}={net.states(p)[i]}" for p, i in zip(parents, row)) + ")"
 
 
-def check_table(net: "Network", var: str, table: np.ndarray, *, what: str = "CPT",
+def check_table(net: "Network", var: str, table: npt.ArrayLike, *, what: str = "CPT",
                 check_sums: bool = True) -> np.ndarray:
     """Return ``table`` as a float array after checking shape, finiteness, signs and (optionally) row sums."""
     try:

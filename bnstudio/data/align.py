@@ -58,7 +58,7 @@ class AlignedData:
     def unobserved_variables(self) -> list[str]:
         """Variables observed in no row: latent ones and those whose every cell is missing (nothing to learn
         their parameters from but the other variables, e.g. by EM)."""
-        observed = (self.codes >= 0).any(axis=0)
+        observed = np.asarray((self.codes >= 0).any(axis=0))  # per column (the stubs allow a scalar)
         return [v for v, seen in zip(self.variables, observed) if not seen]
 
     def evidence(self) -> dict[str, np.ndarray]:

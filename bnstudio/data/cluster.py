@@ -52,7 +52,8 @@ def start_local_cluster(distributed: Any, workers: int, scratch: str) -> Any:
                                                           "dashboard_address": "127.0.0.1:0"})
 
 
-def _run_piece(parts: DataParts, piece: Piece, net: Network, task: Callable[..., tuple], args: tuple) -> tuple:
+def _run_piece(parts: DataParts, piece: Piece, net: Network, task: Callable[..., tuple], args: tuple
+               ) -> tuple | None:
     return piece_result(parts, piece, net, task, args)
 
 

@@ -82,7 +82,7 @@ def _records(buf: np.ndarray, sep: int, quoted: bool, eol: int
         is_sep &= ~inside
     else:
         breaks = np.flatnonzero(is_eol)
-    starts = np.r_[0, breaks + 1]
+    starts: np.ndarray = np.r_[0, breaks + 1]
     ends = np.r_[breaks, buf.size]
     keep = starts < buf.size  # a final line break opens no record
     starts, ends = starts[keep], ends[keep]

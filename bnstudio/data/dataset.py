@@ -124,7 +124,7 @@ class Dataset:
 
     def unobserved_columns(self) -> list[str]:
         """Columns whose every cell is missing (all of them when the dataset has no rows)."""
-        observed = (self.codes >= 0).any(axis=0)
+        observed = np.asarray((self.codes >= 0).any(axis=0))  # per column (the stubs allow a scalar)
         return [name for name, seen in zip(self.columns, observed) if not seen]
 
     def state_counts(self, column: str) -> np.ndarray:

@@ -41,7 +41,7 @@ class Discretiser:
     labels: tuple[str, ...]
 
     @classmethod
-    def from_cuts(cls, cuts: Sequence[float]) -> "Discretiser":
+    def from_cuts(cls, cuts: Sequence[float] | np.ndarray) -> "Discretiser":
         """A discretiser with the given cut points (sorted, duplicates removed) and standard labels."""
         cuts = np.unique(np.asarray(cuts, dtype=float))
         if not np.all(np.isfinite(cuts)):

@@ -21,7 +21,7 @@ class StateProblem(NamedTuple):
 
     column: str
     value: str
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count; a public field, so it keeps its name
     where: str  # e.g. "lines 3, 7, 12, ..." (file lines) or "rows 1, 5" (1-based row positions)
 
 

@@ -119,8 +119,9 @@ class DataParts:
         return total
 
 
-def piece_result(parts: DataParts, piece: Piece, net: Network, task: Callable[..., tuple], args: tuple) -> tuple:
-    """Σ of ``task(net, codes, *args)`` over the batches of one piece."""
+def piece_result(parts: DataParts, piece: Piece, net: Network, task: Callable[..., tuple], args: tuple
+                 ) -> tuple | None:
+    """Σ of ``task(net, codes, *args)`` over the batches of one piece (None: it has none)."""
     total = None
     for codes in parts.codes(piece, net):
         total = add_results(total, task(net, codes, *args))
@@ -249,6 +250,7 @@ def _csv_piece(piece: Piece, missing: Sequence[str], state_order: dict | None) -
 
 def _shifted(exc: FormatError, shift: int) -> FormatError:
     """The same error with its line moved by ``shift`` (the piece's place in the file)."""
+    assert exc.line is not None  # the caller shifts located errors only
     where = f"{exc.path}:{exc.line}" + (f":{exc.column}" if exc.column is not None else "") + ": "
     message = str(exc)[len(where):] if str(exc).startswith(where) else str(exc)
     return type(exc)(message, path=exc.path, line=exc.line + shift, column=exc.column)

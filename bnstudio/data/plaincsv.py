@@ -77,9 +77,10 @@ def plain_table(data: bytes, sep: str, n_fields: int) -> PlainTable | None:
             blocks = list(pool.map(cells.tokenise, *zip(*bounds)))
     else:
         blocks = [cells.tokenise(a, b) for a, b in bounds]
-    if any(block is None for block in blocks):
+    tokenised = [block for block in blocks if block is not None]
+    if len(tokenised) < len(blocks):
         return None
-    keys = cells.keys(blocks)
+    keys = cells.keys(tokenised)
     codes, uniques = pd.factorize(keys, sort=False)
     n_keys = len(uniques)
     if n_fields * n_keys > max(_MAX_PAIRS, codes.size):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import os
 import warnings
 from pathlib import Path
 from typing import Mapping, Sequence, Union
@@ -26,7 +27,7 @@ from bnstudio.io.atomic import check_regular_file
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import listing
 
-PathLike = Union[str, Path]
+PathLike = Union[str, "os.PathLike[str]"]  # a str, a Path or any other path object
 StateOrder = Mapping[str, Sequence[str]]
 TEXT_SUFFIXES = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
 
@@ -73,8 +74,9 @@ def parse_csv(data: bytes, name: str, sep: str, *, missing: Sequence[str] = DEFA
     table, :mod:`bnstudio.data.parts`)."""
     check_separator(sep, name)
     check_utf8(data, name)
+    layout: Layout | None
     if b'"' in data or b"\n" not in data:  # quotes may hide separators and line breaks; CR-only lines
-        layout: Layout | None = scan(data, name, sep)  # check the layout in full first
+        layout = scan(data, name, sep)  # check the layout in full first
         names = layout.names
     else:  # cheap checks now; the full scan only if pandas or the counts find something wrong
         names, header_line = first_line_header(data, name, sep)

@@ -50,7 +50,7 @@ def match_states(labels: Sequence[str], states: Sequence[str]) -> np.ndarray:
     out = np.array([position.get(label, -1) for label in labels], dtype=np.int64)
     unmatched = np.flatnonzero(out < 0)
     if unmatched.size:
-        wanted = numeric_values([labels[i] for i in unmatched])
+        wanted = numeric_values([labels[int(i)] for i in unmatched])
         offered = numeric_values(list(states))
         order = np.argsort(offered, kind="stable")  # NaN (no number) sorts last and never equals anything
         ranked = offered[order]

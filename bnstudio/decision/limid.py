@@ -48,9 +48,9 @@ def single_policy_update(diagram: InfluenceDiagram, likelihoods: Mapping[str, np
     ``memory_budget`` (bytes) before it is allocated; past ``deadline`` (``time.monotonic()``) the next policy
     update raises :class:`TimeBudgetExceeded`."""
     cards = {d: diagram.cardinality(d) for d in diagram.decision_names}
-    for d in diagram.decisions:
-        check_table(f"the policy table of decision '{d.name}'", [diagram.cardinality(p) for p in d.parents]
-                    + [cards[d.name]], memory_budget)
+    for node in diagram.decisions:
+        check_table(f"the policy table of decision '{node.name}'", [diagram.cardinality(p) for p in node.parents]
+                    + [cards[node.name]], memory_budget)
     tables = {d.name: np.full(tuple(diagram.cardinality(p) for p in d.parents) + (cards[d.name],),
                               1.0 / cards[d.name]) for d in diagram.decisions}
     for d, option in taken.items():
@@ -59,7 +59,7 @@ def single_policy_update(diagram: InfluenceDiagram, likelihoods: Mapping[str, np
     engine = InferenceEngine(net, memory_budget)
     scales = utility_scales(diagram)
     free = [d for d in reversed(diagram.decision_names) if d not in taken]
-    choice = {d: None for d in free}
+    choice: dict[str, np.ndarray] = {}  # a free decision's option per parent row, once it has one
     sweeps = 0
     for sweeps in range(1, MAX_SWEEPS + 1):
         changed = False
@@ -70,11 +70,11 @@ def single_policy_update(diagram: InfluenceDiagram, likelihoods: Mapping[str, np
             net.set_cpt(d, np.full(tables[d].shape, 1.0 / cards[d]))
             local = _local_utility(engine, scales, likelihoods, d)
             best = np.argmax(local, axis=-1)
-            if choice[d] is not None:  # keep the current option unless another is strictly better
+            if d in choice:  # keep the current option unless another is strictly better
                 current = np.take_along_axis(local, choice[d][..., None], -1)[..., 0]
                 top = np.take_along_axis(local, best[..., None], -1)[..., 0]
                 best = np.where(top - current > TIE_TOLERANCE * np.maximum(1.0, np.abs(top)), best, choice[d])
-            changed |= choice[d] is None or bool(np.any(best != choice[d]))
+            changed |= d not in choice or bool(np.any(best != choice[d]))
             choice[d] = best
             tables[d] = np.eye(cards[d])[best]
             net.set_cpt(d, tables[d])

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -72,7 +72,8 @@ class _Elimination:
         self.psi: list[Factor] = [(u.table, u.parents) for u in diagram.utilities]
         self.log_scale = 0.0
 
-    def _scope(self, factors: list[Factor]) -> tuple[str, ...]:
+    def _scope(self, factors: Sequence[tuple[object, tuple[str, ...]]]) -> tuple[str, ...]:
+        """The union of the factors' scopes (only the scopes are read), checked against the budget."""
         scope = tuple(dict.fromkeys(v for _, s in factors for v in s))
         size = math.prod(self.card[v] for v in scope)
         if size > self.budget:

@@ -60,7 +60,7 @@ def diagram_to_dict(diagram: InfluenceDiagram) -> dict[str, Any]:
         "format": FORMAT, "schema_version": SCHEMA_VERSION, "name": diagram.name,
         "chance": [{"name": v, "states": list(diagram.states(v)), "parents": list(diagram.parents(v)),
                     "cpt": diagram.cpt(v).tolist(),
-                    "alpha": None if diagram.alpha(v) is None else diagram.alpha(v).tolist()}
+                    "alpha": None if (alpha := diagram.alpha(v)) is None else alpha.tolist()}
                    for v in diagram.chance_names],
         "decisions": [{"name": d.name, "states": list(diagram.states(d.name)), "parents": list(d.parents)}
                       for d in diagram.decisions],

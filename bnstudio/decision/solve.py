@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import math
 import time
-from typing import Any, Mapping
+from typing import Any, Mapping, overload
 
 import numpy as np
 
@@ -49,7 +49,7 @@ class DecisionSolution:
     options: dict[str, dict[str, float | None]]  # EU(D = d | e) per decision and option
     taken: dict[str, str]
     iterations: int = 0                          # LIMID sweeps (0 for the exact solution)
-    diagram: InfluenceDiagram = field(repr=False, default=None)
+    diagram: InfluenceDiagram | None = field(repr=False, default=None)  # always set by solve()
 
     def best_option(self, decision: str) -> str | None:
         """The option of ``decision`` with the largest EU(D = d | e) (first one on ties)."""
@@ -59,12 +59,14 @@ class DecisionSolution:
     def policy_rows(self, decision: str) -> list[dict[str, Any]]:
         """The policy as rows {"past": {node: state}, "choice": option}, in row-major order."""
         policy = self.policies[decision]
+        assert self.diagram is not None  # set by solve()
         states = [self.diagram.states(p) for p in policy.parents]
         options = self.diagram.states(decision)
         return [{"past": {p: states[k][i] for k, (p, i) in enumerate(zip(policy.parents, index))},
                  "choice": options[int(policy.table[index])]} for index in np.ndindex(policy.table.shape)]
 
     def to_json(self) -> dict[str, Any]:
+        assert self.diagram is not None  # set by solve()
         return {"method": self.method, "evidence": self.evidence, "expected_utility": self.expected_utility,
                 "probability_of_evidence": self.probability_of_evidence, "iterations": self.iterations,
                 "decisions": [{"name": d, "taken": self.taken.get(d), "best": self.best_option(d),
@@ -163,6 +165,14 @@ def unit_utilities(diagram: InfluenceDiagram) -> tuple[InfluenceDiagram, float]:
         return diagram, unit
     utilities = [UtilityNode(u.name, u.parents, u.table / unit) for u in diagram.utilities]
     return InfluenceDiagram(diagram.network, diagram.decisions, utilities, diagram.name), unit
+
+
+@overload
+def _unscaled(value: float, unit: float) -> float: ...
+
+
+@overload
+def _unscaled(value: float | None, unit: float) -> float | None: ...
 
 
 def _unscaled(value: float | None, unit: float) -> float | None:

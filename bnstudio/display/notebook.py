@@ -83,10 +83,13 @@ def side_by_side(*items: Any, captions: Sequence[str] | None = None) -> Html:
                 + "".join(cells) + "</div>")
 
 
-def network_bundle(net: Network) -> dict[str, str | None]:
+def network_bundle(net: Network) -> dict[str, str]:
     """Jupyter's display of a network: the app's drawing with beliefs, as HTML (a scrolling box) and SVG."""
     shown = show(net)
-    return {"text/html": shown.html, "image/svg+xml": shown.svg}
+    bundle = {"text/html": shown.html}
+    if shown.svg is not None:  # always, for a network
+        bundle["image/svg+xml"] = shown.svg
+    return bundle
 
 
 hooks.network_bundle.provide(network_bundle)

@@ -143,7 +143,11 @@ def chosen_l2_scale(net: Network, codes: np.ndarray, target: str | None, method:
     for c in method["l2_choices"]:
         fit = _fit_scaled(net, codes[keep], target, method["method"], options, c)
         scores = classification_scores(fit.network(net), codes[held], target, fit.ensemble)
-        rank = (scores["error"], -scores["cll"], -c)
+        error, cll = scores["error"], scores["cll"]
+        if error is None or cll is None:
+            raise ValidationError("l2_choices picks c by held-out error, but no row of the inner hold-out has the "
+                                  "target observed")
+        rank = (error, -cll, -c)
         if best is None or rank < best:
             best = rank
     assert best is not None
@@ -164,6 +168,7 @@ def run_task(context: Context, task: Task) -> dict[str, Any]:
     spec = task.spec
     if spec["split"]["evaluation"] == "queries":
         return _query_task(context, data, task)
+    assert data.target is not None  # the spec refuses a classification data set without one
     train, test = split_rows(len(data.codes), spec["split"], task.fold, task.seed)
     net, codes, structure_seconds = _structure(data, spec["structure"], train, task.fold, task.seed)
     fit = _fit(net, codes[train], data.target, spec["method"], task.fold, task.seed)
@@ -177,6 +182,7 @@ def run_task(context: Context, task: Task) -> dict[str, Any]:
 
 
 def _query_task(context: Context, data: PreparedData, task: Task) -> dict[str, Any]:
+    assert data.network is not None  # the spec takes a query study's data from a network
     net, codes, _ = _structure(data, task.spec["structure"], np.arange(len(data.codes)), task.fold, task.seed)
     fit = _fit(net, codes, None, task.spec["method"], task.fold, task.seed)
     fitted = fit.network(net)

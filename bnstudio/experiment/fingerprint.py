@@ -98,7 +98,9 @@ def source_digest(modules: list[str]) -> str:
     """SHA-256 (16 hex digits) of the (name, source bytes) of ``modules``, in the order given."""
     digest = hashlib.sha256()
     for name in modules:
-        digest.update(name.encode() + b"\0" + module_path(name).read_bytes() + b"\0")
+        path = module_path(name)
+        assert path is not None, name  # the modules listed are those with a source file
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 

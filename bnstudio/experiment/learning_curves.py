@@ -53,10 +53,10 @@ def learning_curves(study: dict[str, Any], table: dict, structures: list[str], m
         series, left_out = [], 0
         for structure in structures:
             for method in methods:
-                points = [(x, _point([table.get((name, structure, method)) for name in names]))
-                          for x, names in sizes]
-                left_out += sum(1 for _, p in points if p is None)
-                points = [(x, p) for x, p in points if p is not None]
+                found_points = [(x, _point([table.get((name, structure, method)) for name in names]))
+                                for x, names in sizes]
+                left_out += sum(1 for _, p in found_points if p is None)
+                points = [(x, p) for x, p in found_points if p is not None]
                 if len(points) < 2:
                     continue
                 series.append({"label": f"{structure}+{method}", "rows": [x for x, _ in points],

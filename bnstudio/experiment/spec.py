@@ -105,8 +105,8 @@ class MethodSpec:
     l2_choices: tuple[float, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out = {"label": self.label, "method": self.method, "options": dict(self.options),
-               "validation": self.validation}
+        out: dict[str, Any] = {"label": self.label, "method": self.method, "options": dict(self.options),
+                               "validation": self.validation}
         if self.l2_scale is not None:        # only when set: the keys of studies without them do not change
             out["l2_scale"] = self.l2_scale
         if self.l2_choices is not None:

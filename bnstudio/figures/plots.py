@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence, cast
 
 import numpy as np
 
@@ -28,7 +28,9 @@ from bnstudio.experiment.figure_jobs import FORMATS, FigureJob
 from bnstudio.io.atomic import atomic_write_bytes
 
 if TYPE_CHECKING:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.transforms import Bbox
 
 PARALLEL_FROM = 8          # fewer figures are drawn here: a worker's start (matplotlib's import) would cost more
 
@@ -36,8 +38,9 @@ PARALLEL_FROM = 8          # fewer figures are drawn here: a worker's start (mat
 def draw(job: FigureJob) -> list[Path]:
     """Draw ``job``; returns the files written."""
     job.stem.parent.mkdir(parents=True, exist_ok=True)
-    return {"scatter": scatter, "curves": curves, "cd": critical_difference, "learning": learning_curve}[job.kind](
-        *job.args, job.stem, title=job.title, **job.options)
+    drawers: dict[str, Callable[..., list[Path]]] = {"scatter": scatter, "curves": curves,
+                                                     "cd": critical_difference, "learning": learning_curve}
+    return drawers[job.kind](*job.args, job.stem, title=job.title, **job.options)
 
 
 def draw_all(jobs: Sequence[FigureJob], workers: int = 1) -> None:
@@ -77,7 +80,7 @@ def _save(fig: "Figure", stem: Path) -> list[Path]:
     return paths
 
 
-def scatter(x: Sequence[float], y: Sequence[float], stem: Path, *, xlabel: str, ylabel: str, title: str,
+def scatter(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, stem: Path, *, xlabel: str, ylabel: str, title: str,
             xerr: Sequence[float] | None = None, yerr: Sequence[float] | None = None,
             labels: Sequence[str] | None = None, log: bool = False,
             partial: Sequence[bool] | None = None) -> list[Path]:
@@ -132,9 +135,9 @@ def _place_labels(fig: "Figure", ax, x: np.ndarray, y: np.ndarray, labels: Seque
     """Name each point beside it where the name overlaps no name placed before (the first free offset of
     :data:`LABEL_OFFSETS`, else the first): data sets with close scores (sachs-Akt, alarm-BP) stayed unreadable
     drawn over each other."""
-    renderer = fig.canvas.get_renderer()
+    renderer = cast("FigureCanvasAgg", fig.canvas).get_renderer()  # every figure here has one (_figure)
     ax.apply_aspect()   # the axes' final box (equal aspect), so the overlaps found here are the drawn ones
-    placed = []
+    placed: list[Bbox] = []
     for k, label in enumerate(labels):
         for attempt, (dx, dy) in enumerate(LABEL_OFFSETS):
             text = ax.annotate(label, (x[k], y[k]), textcoords="offset points", xytext=(dx, dy), fontsize=7,

@@ -55,7 +55,7 @@ class VariableIndex:
         except (KeyError, TypeError):
             raise UnknownVariableError(f"unknown variable '{name}'") from None
 
-    def state_index(self, var: int, state: str | int) -> int:
+    def state_index(self, var: int, state: str | int | np.integer) -> int:
         states = self.states[var]
         if isinstance(state, (int, np.integer)) and not isinstance(state, bool):
             if 0 <= state < len(states):

@@ -66,7 +66,7 @@ class JunctionTree:
     def preorder(self) -> list[int]:
         """Cliques with every parent before its children."""
         children: list[list[int]] = [[] for _ in self.cliques]
-        roots = []
+        roots: list[int] = []
         for c, p in enumerate(self.parent):
             (children[p] if p >= 0 else roots).append(c)
         out, stack = [], roots[::-1]

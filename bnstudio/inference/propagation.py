@@ -32,6 +32,8 @@ messages on the paths from its evidence to its targets.
 """
 from __future__ import annotations
 
+from typing import Literal, overload
+
 import numpy as np
 
 from bnstudio.inference.jtree import JunctionTree
@@ -178,6 +180,12 @@ class Propagation:
                 part, part_scale = _times(acc, [incoming[k][0] for k in other], part_scale, safe)
                 stack.append((mine, part, part_scale))
         self.memo.update(sent)
+
+    @overload
+    def _message_from(self, a: int, b: int, acc: np.ndarray, log_scale, final: Literal[True]) -> Message: ...
+
+    @overload
+    def _message_from(self, a: int, b: int, acc: np.ndarray, log_scale, final: bool) -> Message | None: ...
 
     def _message_from(self, a: int, b: int, acc: np.ndarray, log_scale, final: bool) -> Message | None:
         """μ_{a→b} from the product ``acc`` of clique a (all but b's message): summed onto the separator and

@@ -11,7 +11,7 @@ whose state has probability 0 under some parent configuration, or a likelihood w
 from __future__ import annotations
 
 import math
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence, overload
 
 import numpy as np
 
@@ -81,6 +81,14 @@ class PrunedQueries:
         if conditional and log_scale > -math.inf and not self._rest_possible(plan, lams, hard):
             log_scale = -math.inf
         return table, log_scale
+
+    @overload
+    def conditional(self, targets: Sequence[int], lams: Mapping[int, np.ndarray], plan: Relevance,
+                    max_cost: None, evidence: ev.Evidence | None) -> np.ndarray: ...
+
+    @overload
+    def conditional(self, targets: Sequence[int], lams: Mapping[int, np.ndarray], plan: Relevance,
+                    max_cost: float | None, evidence: ev.Evidence | None) -> np.ndarray | None: ...
 
     def conditional(self, targets: Sequence[int], lams: Mapping[int, np.ndarray], plan: Relevance,
                     max_cost: float | None, evidence: ev.Evidence | None) -> np.ndarray | None:

@@ -14,7 +14,7 @@ multiplied into the root clique as a per-case constant.
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence, cast
 
 import numpy as np
 
@@ -84,7 +84,7 @@ class TreeModel:
         kept per parameter set (docs/inference.md §6)."""
         jt = self.jt
         rebuild = {jt.family_home[v] for v in replaced} if base is not None else range(len(jt.cliques))
-        out = list(base[0]) if base is not None else [None] * len(jt.cliques)
+        out: list[np.ndarray | None] = list(base[0]) if base is not None else [None] * len(jt.cliques)
         scales = dict(base[1]) if base is not None else {}
         for c in rebuild:
             factors = [self.factor_in_clique(v, replaced[v] if v in replaced else self.cpt(v))
@@ -93,15 +93,16 @@ class TreeModel:
             pot = factors[0] if factors else None
             for factor in factors[1:]:
                 pot = pot * factor
-            if len(factors) > 1 and not largest(pot).min() >= TINY:
-                pot, scales[c] = scaled_product(factors[0], factors[1:], 0.0)
+            if pot is not None and len(factors) > 1 and not largest(pot).min() >= TINY:
+                pot, scale = scaled_product(factors[0], factors[1:], 0.0)
+                scales[c] = np.asarray(scale)  # an array already: there is at least one operand
             full = jt.shape(c)
             if pot is None:
                 pot = np.ones(full + (1, 1))
             elif pot.shape[:-2] != full:
                 pot = pot * np.ones(full + (1, 1))
             out[c] = pot
-        return out, scales
+        return cast("list[np.ndarray]", out), scales  # without a base every clique was rebuilt
 
     def parameter_sets(self, parameters: Mapping[int, np.ndarray]) -> Potentials:
         """Potentials (and their log scales) for S parameter sets of some CPTs ({var: (S, *family)});
@@ -196,6 +197,7 @@ class TreeModel:
                     rest = tuple(k for k, u in enumerate(members) if u not in inside)
                     stack.append((np.add.reduce(table, axis=rest) if rest else table,
                                   [u for u in members if u in inside], part))
+        assert possible is not None  # by_home has at least one clique
         return out, possible
 
     def clique_containing(self, variables: Sequence[int]) -> int | None:

@@ -23,7 +23,7 @@ left, usually nothing, is eliminated with tables clipped to 0/1.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Hashable, Sequence, TypeVar
 
 import numpy as np
 
@@ -31,6 +31,8 @@ from bnstudio.errors import MemoryBudgetExceeded
 from bnstudio.inference.elimination import CliqueTooLarge, elimination_plan
 
 Factor = tuple[np.ndarray, tuple[int, ...]]
+#: a variable in a scope for :func:`combine`: an index here, a name in bnstudio.decision.rollback
+V = TypeVar("V", bound=Hashable)
 MAX_OPERANDS = 16
 TINY = 1e-200  # a product whose largest entry is below this is recomputed with rescaling (see combine_scaled)
 STEP_COST = 8000  # an einsum or a message costs about as much Python and numpy overhead as this many entries
@@ -44,7 +46,7 @@ def restrict(table: np.ndarray, scope: Sequence[int], hard: dict[int, int]) -> F
     return table[index], tuple(v for v in scope if v not in hard)
 
 
-def combine(factors: list[Factor], out_scope: tuple[int, ...]) -> np.ndarray:
+def combine(factors: list[tuple[np.ndarray, tuple[V, ...]]], out_scope: tuple[V, ...]) -> np.ndarray:
     """Π factors summed onto ``out_scope`` with einsum (local subscripts keep it under 52 letters).
 
     Many factors are first multiplied in groups (einsum takes a bounded number of operands).
@@ -83,7 +85,8 @@ def combine_scaled(factors: list[Factor], out_scope: tuple[int, ...]) -> tuple[n
     top = float(table.max()) if table.size else 0.0
     if top >= TINY:
         return table / top, math.log(top)
-    acc, scope, log_scale = np.ones(()), (), 0.0
+    acc, log_scale = np.ones(()), 0.0
+    scope: tuple[int, ...] = ()
     for f_table, f_scope in factors:
         union = tuple(dict.fromkeys(scope + tuple(f_scope)))
         acc, log_scale = _rescale(combine([(acc, scope), (f_table, f_scope)], union), log_scale)
@@ -106,7 +109,7 @@ def eliminate(factors: list[Factor], cards: Sequence[int], keep: Sequence[int],
     (:func:`squeeze`); those in ``keep`` come back as axes of length 1.
     """
     full_keep = keep = tuple(keep)
-    scope_vars = sorted({v for _, s in factors for v in s} | set(keep))
+    scope_vars: Sequence[int] = sorted({v for _, s in factors for v in s} | set(keep))
     if any(cards[v] == 1 for v in scope_vars):
         factors = [squeeze(table, scope, cards) for table, scope in factors]
         keep, scope_vars = (tuple(v for v in vs if cards[v] > 1) for vs in (full_keep, scope_vars))
@@ -186,7 +189,7 @@ def possible(factors: list[Factor], cards: Sequence[int], budget_entries: float)
         private = tuple(k for k, v in enumerate(scope) if len(users[v]) == 1)
         if not private:
             continue
-        table = tables[i].any(axis=private)
+        table = np.asarray(tables[i].any(axis=private))
         shared = tuple(v for v in scope if len(users[v]) > 1)
         if table.ndim == 0 and not table:
             return False
@@ -202,8 +205,10 @@ def possible(factors: list[Factor], cards: Sequence[int], budget_entries: float)
                 users[scope[k]].discard(i)
     if not tables:
         return True
-    table, _ = eliminate([(tables[i].astype(float), scopes[i]) for i in tables], cards, (), budget_entries,
-                         boolean=True)
+    result = eliminate([(tables[i].astype(float), scopes[i]) for i in tables], cards, (), budget_entries,
+                       boolean=True)
+    assert result is not None  # None only with max_cost
+    table, _ = result
     return bool(table > 0)
 
 

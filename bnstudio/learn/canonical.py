@@ -85,6 +85,7 @@ def em_step(model: NoisyMax, counts: np.ndarray) -> NoisyMax:
         else:
             leak = model.leak * inner.sum(axis=tuple(range(k)))
             new_leak = leak / leak.sum() if leak.sum() > 0 else model.leak
+    assert new_leak is not None  # set at m == k, the loop's last step
     return NoisyMax(tuple(new_links), new_leak, model.distinguished, model.child_order)
 
 
@@ -157,6 +158,7 @@ def closest_noisy_max(table: np.ndarray, **options) -> NoisyMaxFit:
             fit = fit_noisy_max(table, distinguished, child_order=order, **options)
             if best is None or fit.history[-1] > best.history[-1] + 1e-12 * max(abs(best.history[-1]), 1.0):
                 best = fit
+    assert best is not None  # the first fit is always taken
     return best
 
 

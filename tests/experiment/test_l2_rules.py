@@ -89,6 +89,17 @@ def test_l2_choices_picks_by_the_inner_hold_out_as_a_hand_made_search_does(rules
         assert rows["auto", fold]["metrics"]["time"] > 0       # the choice counted in the method's time
 
 
+def test_l2_choices_refuses_an_inner_hold_out_without_an_observed_class(rules_store):
+    path, _ = rules_store
+    data, task, train, _, net = _fold(path, 0)
+    codes = data.codes[train].copy()
+    seed = derived_seed(task.seed, 0, 3)
+    _, held = train_test_indices(len(codes), INNER_HOLDOUT, seed)
+    codes[held, data.names.index("Class")] = -1     # nothing left to score the choices on
+    with pytest.raises(ValidationError, match="no row of the inner hold-out has the target observed"):
+        chosen_l2_scale(net, codes, "Class", task.spec["method"], {}, seed)
+
+
 @pytest.mark.parametrize("method, message", [
     ({"method": "mp", "l2_scale": 1}, "methods[0]: l2_scale and l2_choices apply to clgd, lgd and wanbia"),
     ({"method": "clgd", "l2_scale": -1}, "methods[0].l2_scale: must be a number in [0, 1e12], got -1"),

@@ -94,7 +94,7 @@ def test_ll_needs_a_parent_limit_and_then_respects_it():
 @pytest.mark.parametrize("kwargs, error, match", [
     (dict(required=["A->B", "B->C", "C->A"]), CycleError, "cycle A -> B -> C -> A"),
     (dict(required=["A->B"], forbidden=["A->B"]), ValidationError, "both required and forbidden: A->B"),
-    (dict(required=["B->A"], tiers=[["A"], ["B"]]), ValidationError, "earlier tier: B->A"),
+    (dict(required=["B->A"], tiers=[["A"], ["B"]]), ValidationError, r"earlier tier: B->A \(tier 2 to tier 1\)"),
     (dict(required=["A->D", "B->D"], max_parents=1), ValidationError, "'D' has 2 required parents"),
     (dict(required=["A->Z"]), ValidationError, "unknown variable 'Z'"),
     (dict(tiers=[["A"], ["A", "B"]]), ValidationError, "'A' is in tier 1 and tier 2"),

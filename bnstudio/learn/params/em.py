@@ -76,6 +76,7 @@ class ExpectationMaximisation:
             if best is None or outcome[2] > best[2]:
                 best = outcome
         progress.done()
+        assert best is not None  # there is at least one run
         theta, history, _, reason, counts = best
         cpts = {v: floor_rows(t) for v, t in zip(net.variables, theta)}
         alpha = None if pseudo is None else {v: pseudo[v] + c for v, c in zip(net.variables, counts)}
@@ -142,8 +143,10 @@ class InMemoryEStep:
     def __call__(self, theta: list[np.ndarray]) -> tuple[float, list[np.ndarray], float]:
         self.terms.set_cpts(theta)
         stats = self.terms.stats(self.rows, self.weights)
+        assert stats.counts is not None  # asked for by default
         return float((self.weights * stats.logp).sum()), stats.counts, float(self.weights.sum())
 
     def cnll(self, theta: list[np.ndarray]) -> float:
         """The mean CNLL of the target at θ (the CPTs of the last call)."""
+        assert self.scorer is not None  # called only with a target
         return self.scorer.scores()["cnll"]

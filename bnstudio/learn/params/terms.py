@@ -177,11 +177,12 @@ class Terms:
     def _engine_rows(self, rows: PreparedRows, weights, logp, counts) -> None:
         """Unique incomplete patterns through the engine, a chunk at a time: log p(e) and the weighted family
         marginals, one calibration per chunk, the counts summed over the chunks."""
+        assert rows.unique is not None and rows.inverse is not None  # prepared with the engine rows
         self._sync_engine()
         logp_unique = np.empty(len(rows.unique))
         grouped = None if counts is None else np.bincount(rows.inverse, weights=weights, minlength=len(rows.unique))
         for part in spans(len(rows.unique), batch_size(self.engine, self.case_bytes, "inference on the data rows with missing cells")):
-            if counts is None:
+            if grouped is None:  # no counts wanted
                 logp_unique[part] = self.engine.log_evidence_batch(rows.unique[part])
                 continue
             marg, logp_unique[part] = self.engine.calibrate_batch(rows.unique[part], weights=grouped[part],

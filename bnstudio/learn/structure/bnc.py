@@ -102,9 +102,9 @@ class ConditionalObjective:
         for j, ps in touched.items():
             if j in self.contrib:
                 s -= self.contrib[j]
-            new[j] = self.family_logs(j, ps) if self.involves(j, ps) else None
-            if new[j] is not None:
-                s += new[j]
+            new[j] = logs = self.family_logs(j, ps) if self.involves(j, ps) else None
+            if logs is not None:
+                s += logs
         return s, new
 
     def delta(self, changes: Changes) -> float:

@@ -19,7 +19,7 @@ Arc = tuple[Hashable, Hashable]
 
 def _marks(arcs: Iterable[Arc], cpdag: bool) -> dict[frozenset, object]:
     """Per adjacent pair: the arc (parent, child), or the pair itself when undirected in the CPDAG."""
-    arcs = set(map(tuple, arcs))
+    arcs = {(p, c) for p, c in arcs}  # pairs given as lists become tuples
     if not cpdag:
         return {frozenset(a): a for a in arcs}
     directed, undirected = pdag(arcs)
@@ -39,7 +39,7 @@ def shd(learned: Iterable[Arc], truth: Iterable[Arc], cpdag: bool = False) -> in
 
 def pdag(arcs: Iterable[Arc]) -> tuple[set[Arc], set[frozenset]]:
     """The CPDAG of a DAG: (compelled arcs, undirected pairs), from its v-structures and Meek's R1–R3."""
-    arcs = set(map(tuple, arcs))
+    arcs = {(p, c) for p, c in arcs}  # pairs given as lists become tuples
     parents: dict[Hashable, set] = {}
     for p, c in arcs:
         parents.setdefault(c, set()).add(p)

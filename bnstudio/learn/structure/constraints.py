@@ -89,7 +89,7 @@ class Constraints:
         both = [f"{names[i]}->{names[j]}" for i, j in req if (i, j) in forb]
         if both:
             raise ValidationError(f"arcs both required and forbidden: {', '.join(both)}")
-        backwards = [f"{names[i]}->{names[j]} (tier {tier[i] + 1} to tier {tier[j] + 1})"
+        backwards = [f"{names[i]}->{names[j]} (tier {rank[i] + 1} to tier {rank[j] + 1})"
                      for i, j in req if not allowed[i, j]]
         if backwards:
             raise ValidationError(f"required arcs point to an earlier tier: {', '.join(backwards)}")
@@ -158,7 +158,8 @@ def _tier_of(tiers: Sequence[Sequence[str]] | None, index: dict[str, int]) -> li
         for name in group:
             if name not in index:
                 raise ValidationError(f"unknown variable '{name}' in tier {t + 1}")
-            if tier[index[name]] is not None and tier[index[name]] != t:
-                raise ValidationError(f"variable '{name}' is in tier {tier[index[name]] + 1} and tier {t + 1}")
+            earlier = tier[index[name]]
+            if earlier is not None and earlier != t:
+                raise ValidationError(f"variable '{name}' is in tier {earlier + 1} and tier {t + 1}")
             tier[index[name]] = t
     return tier

@@ -108,7 +108,7 @@ class HillClimber:
         """Set the state to ``parents``; ``gain`` is the sum of move deltas that led there from the start."""
         self.gain = gain
         self.pa = [set(p) for p in parents]
-        self.kids = [set() for _ in range(self.v)]
+        self.kids: list[set[int]] = [set() for _ in range(self.v)]
         for j, ps in enumerate(self.pa):
             for i in ps:
                 self.kids[i].add(j)

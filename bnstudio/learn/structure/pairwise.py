@@ -88,7 +88,7 @@ class _Side:
         shape = list(grouped.shape)
         shape[axis] = self.count
         out = np.zeros(shape)
-        index = [slice(None)] * grouped.ndim
+        index: list[slice | np.ndarray] = [slice(None)] * grouped.ndim
         index[axis] = self.owner
         out[tuple(index)] = grouped
         return out

@@ -149,13 +149,14 @@ class DataColumns:
             idx *= card
             idx += self.columns[v]
             size *= card
-            if self.missing[v] is not None:
-                seen = ~self.missing[v] if seen is None else seen & ~self.missing[v]
+            missing = self.missing[v]
+            if missing is not None:
+                seen = ~missing if seen is None else seen & ~missing
         return idx, seen, size
 
     def observed(self, variables: Iterable[int]) -> np.ndarray | None:
         """Mask of the rows where all ``variables`` are observed (None: every row)."""
-        masks = [self.missing[v] for v in variables if self.missing[v] is not None]
+        masks = [m for v in variables if (m := self.missing[v]) is not None]
         return None if not masks else ~np.logical_or.reduce(masks)
 
     def family_rows(self, child: int, parents: tuple[int, ...], rows: np.ndarray | None = None
