@@ -147,6 +147,7 @@ def _layout_component(graph: nx.DiGraph, nodes: list[str], sizes: dict[str, Size
             score = segment_crossings(arcs, positions) + 2 * arcs_through_nodes(arcs, positions, sizes)
             if best_score is None or score < best_score:
                 best, best_score = positions, score
+    assert best is not None  # the first drawing tried is kept
     return best
 
 

@@ -48,7 +48,7 @@ def spread_factors(centres: np.ndarray, sizes: np.ndarray, gap: float = SPREAD_G
     its own keeps rows and columns aligned and the drawing no larger than needed (another tool's nodes are
     narrower than ours, so files mostly need width). A stretch beyond the cap on either axis is never chosen while
     one within it parts every pair. Pairs at the same point cannot be parted and are left out."""
-    fx, fy = [], []
+    fx_parts, fy_parts = [], []
     for start in range(0, len(centres), SPREAD_BLOCK):
         block = slice(start, start + SPREAD_BLOCK)
         d = np.abs(centres[block, None, :] - centres[None, :, :])
@@ -57,9 +57,9 @@ def spread_factors(centres: np.ndarray, sizes: np.ndarray, gap: float = SPREAD_G
         overlap &= np.arange(start, start + d.shape[0])[:, None] < np.arange(len(centres))[None, :]  # i < j
         with np.errstate(divide="ignore"):
             factors = np.where(d > 0, need / np.where(d > 0, d, 1.0), np.inf)[overlap]
-        fx.append(factors[:, 0])
-        fy.append(factors[:, 1])
-    fx, fy = np.concatenate(fx), np.concatenate(fy)
+        fx_parts.append(factors[:, 0])
+        fy_parts.append(factors[:, 1])
+    fx, fy = np.concatenate(fx_parts), np.concatenate(fy_parts)
     if not fx.size:
         return 1.0, 1.0
     order = np.argsort(-fx)                       # candidate s_x = fx[order[k]] leaves pairs order[:k] to s_y

@@ -57,9 +57,10 @@ def interval_svg(mean: float, normal: tuple[float, float], beta: tuple[float, fl
              f"<line x1='10' y1='34' x2='{width - 10:.0f}' y2='34' stroke='{look.NODE_BORDER}'/>"]
     parts += [f"<text x='{x(t):.1f}' y='44' text-anchor='middle' fill='{look.MUTED_TEXT}'>{t:g}</text>"
               for t in (0, 0.5, 1)]
-    for y, (lo, hi), colour in ((10, normal, look.BAR), (20, beta, look.EVIDENCE_BAR)):
-        if lo is None:
+    for y, interval, colour in ((10, normal, look.BAR), (20, beta, look.EVIDENCE_BAR)):
+        if interval is None:  # no Beta interval: zero or degenerate variance
             continue
+        lo, hi = interval
         parts.append(f"<line x1='{x(lo):.1f}' y1='{y}' x2='{x(hi):.1f}' y2='{y}' stroke='{colour}' "
                      f"stroke-width='4'/>")
     parts += [f"<text x='{width - 10:.0f}' y='{y + 3}' text-anchor='end' fill='{colour}'>{name}</text>"

@@ -40,7 +40,8 @@ def positions_for(net: Network) -> dict[str, tuple[float, float]]:
     stretched until no two bar-chart nodes overlap, the layered layout where there are none, and a row below
     for variables without one."""
     sizes = {v: look.bar_node_size(net.cardinality(v)) for v in net.variables}
-    positions = {v: tuple(map(float, net.positions[v])) for v in net.variables if v in net.positions}
+    positions = {v: (float(net.positions[v][0]), float(net.positions[v][1])) for v in net.variables
+                 if v in net.positions}
     spread_positions(net, sizes, positions)
     place_missing(net, sizes, positions)
     return positions

@@ -49,7 +49,9 @@ class PreparedData:
 
 def prepare(spec: DatasetSpec) -> PreparedData:
     """Read, sample or generate the data set of ``spec``; a problem is one error naming the data set."""
+    target: str | None
     if spec.kind == "generator":
+        assert spec.rows is not None  # the spec asks a generator for rows
         codes, names, states = GENERATORS[spec.source](spec.rows, spec.seed)
         network, digest = None, ""
         target = spec.target or "Class"
@@ -58,6 +60,7 @@ def prepare(spec: DatasetSpec) -> PreparedData:
         from bnstudio.sampling import forward_sample
 
         network = read_network(spec.source)
+        assert spec.rows is not None  # the spec asks a network for rows
         codes = forward_sample(network, spec.rows, seed=spec.seed)
         names, states = list(network.variables), [network.states(v) for v in network.variables]
         digest, target = file_digest(spec.source), spec.target

@@ -170,6 +170,7 @@ def query_summary(rows: list[dict[str, Any]], structures: Sequence[str], methods
     per_method: dict[str, Any] = {}
     for key, suffix in (("answers", ""), ("mean_cpt_answers", " (mean CPTs)")):
         for (structure, method), (names, values) in _by_method(rows, key).items():
+            assert truth is not None  # a method with answers has a finished task, which holds the truth
             per_method[f"{structure}/{method}{suffix}"] = _query_entry(structure, f"{method}{suffix}", names,
                                                                       values, truth, expected)
     compared = []

@@ -127,3 +127,12 @@ def test_soft_evidence_is_drawn_with_its_own_header():
     net = network_from_dsl("A->B", seed=0)
     svg = network_svg(net, evidence={"B": [0.9, 0.3]})
     assert look.SOFT_EVIDENCE_HEADER in _nodes(svg)["B"].find(f"{SVG}path").get("fill")
+
+
+def test_error_bars_without_a_beta_interval_are_shown():
+    from bnstudio.uncertainty import error_bars
+    net = read_network(NETWORKS / "asia.bif")
+    bars = error_bars(net, {"smoke": "yes"}, {"smoke": "yes"}, ess=50)   # p = 1: zero variance, no Beta interval
+    assert bars.intervals.beta is None
+    html = bars._repr_html_()
+    assert "zero_variance" in html and html.count("stroke-width='4'") == 1   # the normal interval alone

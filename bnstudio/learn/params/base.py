@@ -291,7 +291,7 @@ class ConditionalRows:
                 fast_logp[part] = self._block(block, self._scores(block, table, relative), self.q[part],
                                               w_fast[part] if want_counts else None, product)
             logp[self.fast] = fast_logp
-            if flat is not None:
+            if flat is not None and product is not None:   # both made when want_counts
                 flat[self._perm] = product.T.ravel()
         counts = None if flat is None else self.terms.split(flat)
         slow = ~self.fast
@@ -301,6 +301,7 @@ class ConditionalRows:
             with np.errstate(invalid="ignore"):
                 logp[slow] = np.where(np.isneginf(qe.logp), -np.inf, qe.logp - e.logp)
             if counts is not None:
+                assert qe.counts is not None and e.counts is not None  # want_counts
                 counts = [c + a - b for c, a, b in zip(counts, qe.counts, e.counts)]
         return logp, counts
 

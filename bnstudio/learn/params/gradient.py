@@ -274,7 +274,7 @@ class GradientTraining:
                       if validation is not None else None)
         progress = Progress(reporter, self.name, total=stop.max_iter)
         history: list[dict[str, float]] = []
-        best = {"score": math.inf, "beta": None, "since": 0, "iteration": 0}
+        best: dict[str, Any] = {"score": math.inf, "beta": None, "since": 0, "iteration": 0}
         watch = "cnll" if target is not None else "nll"
 
         def record(beta: np.ndarray) -> None:
@@ -290,7 +290,7 @@ class GradientTraining:
                 entry.update({f"val_{k}": s for k, s in val_scorer.scores(theta).items()})
             entry["seconds"] = time.perf_counter() - start
             history.append(entry)
-            progress.report(entry["iteration"], {k: v for k, v in entry.items() if k != "iteration"})
+            progress.report(int(entry["iteration"]), {k: v for k, v in entry.items() if k != "iteration"})
             if val_scorer is not None and patience:
                 if entry[f"val_{watch}"] < best["score"]:
                     best.update(score=entry[f"val_{watch}"], beta=beta.copy(), since=0, iteration=len(history))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 from scipy.optimize import minimize
@@ -108,12 +108,12 @@ def minimise(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x0: np.ndarr
     The returned ``x`` is always the iterate with the lowest finite loss.
     A non-finite loss at ``x0`` is a :class:`ValidationError` (there is nothing finite to return).
     """
-    state = {"evaluations": 1, "nonfinite": False, "reason": None}
+    state: dict[str, Any] = {"evaluations": 1, "nonfinite": False, "reason": None}  # changed by the closures
     x0 = np.array(x0, dtype=float)
     loss0, grad0 = fun(x0)
     if not (math.isfinite(loss0) and np.all(np.isfinite(grad0))):
         raise ValidationError("the training objective is not finite at the starting parameters")
-    best = {"loss": float(loss0), "x": x0}
+    best: dict[str, Any] = {"loss": float(loss0), "x": x0}
     path = Trajectory(float(loss0), x0)
     try:
         on_iterate(x0)
