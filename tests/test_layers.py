@@ -40,8 +40,7 @@ EXEMPT = {
     # decision words a message with the readers' helper
     ("decision/serial.py", "io"): "io.messages.shown quotes a value; belongs in core",
     # the io <-> project cycle: a .bnsproj is read and written through bnstudio.io's generic entry points
-    ("io/__init__.py", "project"): "read_network/write_network dispatch .bnsproj to project (cycle io<->project)",
-    ("io/diagram_files.py", "project"): "diagram files read and write .bnsproj (cycle io<->project)",
+    ("io/formats.py", "project"): "the .bnsproj record reads and writes through project (cycle io<->project)",
     # a reader that runs inference
     ("io/zero_rows.py", "inference"): "zero-row repair computes p(parents) with the engine inside a reader",
     # two chunking policies: learn.batches beside inference.batching

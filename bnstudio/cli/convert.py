@@ -111,8 +111,7 @@ def lost_diagram_information(before: InfluenceDiagram, after: InfluenceDiagram) 
 def run(args: argparse.Namespace) -> int:
     from bnstudio.core.network import Network
     from bnstudio.errors import FormatError
-    from bnstudio.io import FORMATS, format_for, read_model, read_network, write_network
-    from bnstudio.io.diagram_files import diagram_format_for
+    from bnstudio.io import FORMATS, diagram_format_for, format_for, read_model, read_network, write_network
 
     out_diagram_format = diagram_format_for(args.output)
     out_format = format_for(args.output) if out_diagram_format is None or args.output.lower().endswith(
@@ -133,8 +132,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _convert_diagram(args: argparse.Namespace, diagram: InfluenceDiagram) -> int:
     from bnstudio.errors import FormatError
-    from bnstudio.io import DIAGRAM_FORMATS, read_model, write_influence_diagram
-    from bnstudio.io.diagram_files import diagram_format_for
+    from bnstudio.io import DIAGRAM_FORMATS, diagram_format_for, read_model, write_influence_diagram
 
     out_format = diagram_format_for(args.output)
     if out_format is None:

@@ -4,7 +4,6 @@ See ``docs/project-format.md`` for the schema.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import json_document
+from bnstudio.io.common import json_document, json_text as dumps
 from bnstudio.project import schema
 from bnstudio.project.decision_json import decision_from_json, decision_to_json
 from bnstudio.project.network_json import check_keys, network_from_json, network_to_json
@@ -109,17 +108,6 @@ def project_from_json(doc: Any, file: str | None = None, strict: bool = False) -
     check_keys(check, doc, TOP_KEYS, "")
     net = network_from_json(check, check.key(doc, "network", dict, ""), strict=strict)
     return _read_sections(check, doc, net)
-
-
-def dumps(doc: Any, level: int = 0) -> str:
-    """Indented JSON with every array of scalars (a CPT row, a state list) on one line."""
-    pad, inner = "  " * level, "  " * (level + 1)
-    if isinstance(doc, dict) and doc:
-        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {dumps(v, level + 1)}" for k, v in doc.items()]
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    if isinstance(doc, list) and any(isinstance(x, (dict, list)) for x in doc):
-        return "[\n" + ",\n".join(inner + dumps(x, level + 1) for x in doc) + "\n" + pad + "]"
-    return json.dumps(doc, ensure_ascii=False, allow_nan=False)
 
 
 def save_project(project: Project, path: PathLike) -> None:
