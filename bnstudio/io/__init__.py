@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, refuse_empty
-from bnstudio.io.bif import format_bif, parse_bif, read_bif, write_bif
-from bnstudio.io.dsl import read_dsl, write_dsl
+from bnstudio.io.bif.reader import format_bif, parse_bif, read_bif, write_bif
+from bnstudio.io.genie.dsl import read_dsl, write_dsl
 from bnstudio.io.formats import (DIAGRAM_FORMATS, FORMATS, RECORDS, FormatRecord, diagram_format_for,
                                  format_for)
-from bnstudio.io.hugin_net import read_net, write_net
+from bnstudio.io.hugin.net import read_net, write_net
 from bnstudio.io.repairs import reading_strictly, strict_reading
-from bnstudio.io.uai import read_uai, write_uai
-from bnstudio.io.xdsl import read_xdsl, write_xdsl
-from bnstudio.io.xmlbif import read_xmlbif, write_xmlbif
+from bnstudio.io.uai.uai import read_uai, write_uai
+from bnstudio.io.genie.xdsl import read_xdsl, write_xdsl
+from bnstudio.io.xml.xmlbif import read_xmlbif, write_xmlbif
 
 if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram

@@ -4,8 +4,8 @@
 =============  ======================================================================================
 extension      what is read and written
 =============  ======================================================================================
-``.net``       Hugin NET: ``decision`` and ``utility`` nodes (:mod:`bnstudio.io.hugin_net`)
-``.xdsl``      GeNIe XDSL: ``<decision>`` and ``<utility>`` nodes (:mod:`bnstudio.io.xdsl`)
+``.net``       Hugin NET: ``decision`` and ``utility`` nodes (:mod:`bnstudio.io.hugin.net`)
+``.xdsl``      GeNIe XDSL: ``<decision>`` and ``<utility>`` nodes (:mod:`bnstudio.io.genie.xdsl`)
 ``.xmlbif``    XMLBIF 0.3 (also ``.xml``, ``.bifxml``): ``TYPE="decision"`` / ``"utility"``, as pyAgrum
 ``.json``      the JSON form of :mod:`bnstudio.decision.serial` (``bnstudio-influence-diagram``)
 ``.bnsproj``   a project whose ``"decision"`` key holds the decision part (see ``docs/project-format.md``)

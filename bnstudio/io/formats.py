@@ -18,16 +18,16 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike
-from bnstudio.io.bif import read_bif, write_bif
+from bnstudio.io.bif.reader import read_bif, write_bif
 from bnstudio.io.canonical_props import take_model_properties, with_model_properties
 from bnstudio.io.diagram_files import read_diagram_json, write_diagram_json
-from bnstudio.io.dne import read_dne, read_dne_model, read_neta, write_neta
-from bnstudio.io.dne_writer import write_dne, write_dne_diagram
-from bnstudio.io.dsl import read_dsl, write_dsl
-from bnstudio.io.hugin_net import read_net, read_net_model, write_net, write_net_diagram
-from bnstudio.io.uai import read_uai, write_uai
-from bnstudio.io.xdsl import read_xdsl, read_xdsl_model, write_xdsl, write_xdsl_diagram
-from bnstudio.io.xmlbif import read_xmlbif, read_xmlbif_model, write_xmlbif, write_xmlbif_diagram
+from bnstudio.io.netica.dne import read_dne, read_dne_model, read_neta, write_neta
+from bnstudio.io.netica.dne_writer import write_dne, write_dne_diagram
+from bnstudio.io.genie.dsl import read_dsl, write_dsl
+from bnstudio.io.hugin.net import read_net, read_net_model, write_net, write_net_diagram
+from bnstudio.io.uai.uai import read_uai, write_uai
+from bnstudio.io.genie.xdsl import read_xdsl, read_xdsl_model, write_xdsl, write_xdsl_diagram
+from bnstudio.io.xml.xmlbif import read_xmlbif, read_xmlbif_model, write_xmlbif, write_xmlbif_diagram
 
 if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram

@@ -17,7 +17,7 @@ Conventions
   potentials ``( X Y | ... )`` are refused.
 * Table-generator models (``model_nodes`` / ``model_data``): with ``data``, the saved table is read and checked
   against the expressions; without, the table is generated from them as Hugin does (see
-  :mod:`bnstudio.io.hugin_expression_net`, which also reads the nodes' ``subtype`` and ``state_values``).
+  :mod:`bnstudio.io.hugin.expression_net`, which also reads the nodes' ``subtype`` and ``state_values``).
 * Influence diagrams (:func:`read_net_model`, see :mod:`bnstudio.io.influence`): ``decision D { states = ...; }``
   with ``potential (D | P1 P2) { }`` listing its informational parents (a ``data`` there is not read), and
   ``utility U { }`` with ``potential (U | A B) { data = ((u11 u12) (u21 u22)); }`` nested like a CPT without
@@ -45,8 +45,8 @@ from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.bulk import bulk_enabled, number_rows, probabilities, tables_rows
 from bnstudio.io.common import (assemble, checked_name, identifiers, make_cpt, parse_position,
                                 probability, split_properties)
-from bnstudio.io.hugin_expression_net import ModelTables, NetModel
-from bnstudio.io.hugin_expressions import unquote
+from bnstudio.io.hugin.expression_net import ModelTables, NetModel
+from bnstudio.io.hugin.expressions import unquote
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import tidy

@@ -26,7 +26,7 @@ Conventions
   :func:`write_bif` reads back identically as long as the network's rows sum to 1 up to float rounding.
 * ``property key = value;`` in the network block goes to ``net.properties[key]``; in the block of variable V
   it goes to ``net.properties["V.key"]``, except ``position = (x, y)`` which goes to ``net.positions[V]``.
-  Properties in probability blocks are ignored. The writer (:mod:`bnstudio.io.bif_writer`, re-exported here)
+  Properties in probability blocks are ignored. The writer (:mod:`bnstudio.io.bif.writer`, re-exported here)
   puts ``"V.key"`` properties back into V's block. A quoted value is the string (``\\n``, ``\\t``, ``\\r``,
   ``\\xHH`` decoded as the writer escapes them).
 * ``property bnstudio_name = "...";`` (network or variable block) and ``property bnstudio_states = "[...]";``
@@ -50,8 +50,8 @@ from bnstudio.core.network import Network, build_network
 from bnstudio.core.variable import Variable, check_name
 from bnstudio.errors import BNStudioError, CycleError, FormatError
 from bnstudio.io.atomic import PathLike, read_text
-from bnstudio.io.bif_writer import NAME_KEY, PROPERTY_KEY, STATES_KEY
-from bnstudio.io.bif_writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.format_bif)
+from bnstudio.io.bif.writer import NAME_KEY, PROPERTY_KEY, STATES_KEY
+from bnstudio.io.bif.writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.reader.format_bif)
 from bnstudio.io.bulk import bulk_enabled
 from bnstudio.io.common import NUMBER, row_label
 from bnstudio.io.repairs import Repairs, entry_problem
@@ -90,7 +90,7 @@ class _ProbBlock:
     child: _Token
     parents: list  # name tokens
     entries: list = field(default_factory=list)  # (kind, token, parent-state tokens, values)
-    fast: _Token | None = None  # the body read in bulk (bnstudio.io.bif_fast), then ``entries`` is empty
+    fast: _Token | None = None  # the body read in bulk (bnstudio.io.bif.fast), then ``entries`` is empty
 
 
 class _Parser:
@@ -445,7 +445,7 @@ class _Parser:
 
 class _Originals:
     """The names the writer had to respell (``bnstudio_name``/``bnstudio_states`` properties, see
-    :mod:`bnstudio.io.bif_writer`), taken out of the properties and put back; an original that does not fit (a
+    :mod:`bnstudio.io.bif.writer`), taken out of the properties and put back; an original that does not fit (a
     clash, a wrong count of states, not a name) is left as a property."""
 
     def __init__(self, name: str, props: dict[str, str], decls: list[_VarDecl]) -> None:
@@ -536,7 +536,7 @@ def parse_bif(text: str, path: str = "<string>", strict: bool = False) -> Networ
     FormatError
         For any problem, with path, line and column.
     """
-    from bnstudio.io.bif_fast import parse_exact, parse_fast  # the bulk reader falls back here on any anomaly
+    from bnstudio.io.bif.fast import parse_exact, parse_fast  # the bulk reader falls back here on any anomaly
     return (parse_fast if bulk_enabled() else parse_exact)(text, str(path), strict)
 
 

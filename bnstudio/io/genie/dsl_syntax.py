@@ -9,7 +9,7 @@ The format (GeNIe's "DSL file format", kept by GeNIe and SMILE for backward comp
 * words are identifiers and numbers (``State1``, ``0``, ``1e-06``); strings are ``"..."`` with backslash
   escapes; comments are ``// ...`` to the end of the line, ``/* ... */`` and the nesting ``/# ... #/``.
 
-This module knows nothing of networks: :mod:`bnstudio.io.dsl` reads them from the tree. Every syntax error is
+This module knows nothing of networks: :mod:`bnstudio.io.genie.dsl` reads them from the tree. Every syntax error is
 one :class:`~bnstudio.errors.FormatError` with the line and column of the offending token; nesting deeper than
 :data:`MAX_DEPTH` is refused (no recursion error on ``{{{{...``).
 """
@@ -127,7 +127,7 @@ _FOLLOWS[_NUM, [_COMMA, _CLOSE]] = _FOLLOWS[_CLOSE, [_COMMA, _CLOSE]] = True
 
 class Syntax:
     """The tokens of one DSL text, and errors located by line and column. A format of the same family (Netica's
-    DNE, :mod:`bnstudio.io.dne_syntax`) changes the class attributes and its tree rules."""
+    DNE, :mod:`bnstudio.io.netica.dne_syntax`) changes the class attributes and its tree rules."""
 
     TOKEN = _TOKEN                  # the token pattern
     BULK_KEYS = {"PROBABILITIES"}   # ``KEY = (...)`` whose plain number lists are read in bulk ...
