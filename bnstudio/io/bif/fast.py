@@ -51,7 +51,6 @@ class FastParser(_Parser):
     def __init__(self, text: str, path: str, strict: bool = False) -> None:
         # not super().__init__, which tokenizes every number: the same tokens, plain bodies as one 'fast' token
         self.text, self.path, self.strict = text, path, strict
-        self._newlines: list[int] | None = None
         self.toks: list[tuple] = []
         toks = self.toks
         self.bodies = 0  # plain bodies found; each must end in a probability block

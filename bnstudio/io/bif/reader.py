@@ -41,7 +41,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,6 +56,7 @@ from bnstudio.io.common import NUMBER, row_label
 from bnstudio.io.repairs import Repairs, entry_problem
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import listing, shorten, tidy
+from bnstudio.io.source import TokenStream
 
 # blanks, comments and the separators ',' and '|' (ignored between tokens, as the original format says), then
 # one token -- or nothing, at the end of the text
@@ -93,10 +93,11 @@ class _ProbBlock:
     fast: _Token | None = None  # the body read in bulk (bnstudio.io.bif.fast), then ``entries`` is empty
 
 
-class _Parser:
+class _Parser(TokenStream):
+    MARK_CUT = True  # a long name is quoted cut, with '...'
+
     def __init__(self, text: str, path: str, strict: bool = False) -> None:
         self.text, self.path, self.strict = text, path, strict
-        self._newlines: list[int] | None = None
         self.toks: list[_Token] = []
         append = self.toks.append
         for m in _TOKEN.finditer(text):
@@ -112,37 +113,10 @@ class _Parser:
         self.toks.append(("eof", "", len(text), len(text)))
         self.i = 0
 
-    # ---------------------------------------------------------------- low level
-    def error(self, message: str, where: int | _Token) -> FormatError:
-        offset = where if isinstance(where, int) else where[2]
-        if self._newlines is None:
-            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
-        line = bisect_right(self._newlines, offset - 1)
-        column = offset - (self._newlines[line - 1] + 1 if line else 0)
-        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
-
+    # ---------------------------------------------------------------- low level (error, next, peek, show and
+    # expect: bnstudio.io.source.TokenStream)
     def line(self, tok: _Token) -> int:
-        return self.error("", tok).line or 0
-
-    def next(self) -> _Token:
-        tok = self.toks[self.i]
-        if tok[0] != "eof":
-            self.i += 1
-        return tok
-
-    def peek(self) -> _Token:
-        return self.toks[self.i]
-
-    @staticmethod
-    def show(tok: _Token) -> str:
-        text = tok[1] if len(tok[1]) <= 40 else tok[1][:37] + "..."
-        return "end of file" if tok[0] == "eof" else f"'{text}'"
-
-    def expect(self, kind: str, context: str) -> _Token:
-        tok = self.next()
-        if tok[0] != kind:
-            raise self.error(f"expected '{kind}' {context}, found {self.show(tok)}", tok)
-        return tok
+        return self.line_column(tok[2])[0]
 
     def name(self, what: str) -> _Token:
         tok = self.next()
