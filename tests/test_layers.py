@@ -37,8 +37,6 @@ EXEMPT = {
     ("core/network.py", "display"): "Network._repr_html_ (notebooks) draws with display, lazily",
     ("learn/params/base.py", "display"): "FitResult._repr_html_ (notebooks) draws with display, lazily",
     ("uncertainty/errorbars.py", "display"): "ErrorBars._repr_html_ (notebooks) draws with display, lazily",
-    # the io <-> project cycle: a .bnsproj is read and written through bnstudio.io's generic entry points
-    ("io/formats.py", "project"): "the .bnsproj record reads and writes through project (cycle io<->project)",
     # a reader that runs inference
     ("io/zero_rows.py", "inference"): "zero-row repair computes p(parents) with the engine inside a reader",
     # two chunking policies: learn.batches beside inference.batching

@@ -12,20 +12,20 @@ writers write atomically (see :mod:`bnstudio.io.atomic`).
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
-from bnstudio.io.atomic import PathLike, refuse_empty
+from bnstudio.io.atomic import PathLike
 from bnstudio.io.bif.reader import format_bif, parse_bif, read_bif, write_bif
-from bnstudio.io.genie.dsl import read_dsl, write_dsl
 from bnstudio.io.formats import (DIAGRAM_FORMATS, FORMATS, RECORDS, FormatRecord, diagram_format_for,
                                  format_for)
-from bnstudio.io.hugin.net import read_net, write_net
-from bnstudio.io.repairs import reading_strictly, strict_reading
-from bnstudio.io.uai.uai import read_uai, write_uai
+from bnstudio.io.genie.dsl import read_dsl, write_dsl
 from bnstudio.io.genie.xdsl import read_xdsl, write_xdsl
+from bnstudio.io.hugin.net import read_net, write_net
+from bnstudio.io.opening import Opened, open_file
+from bnstudio.io.repairs import strict_reading
+from bnstudio.io.uai.uai import read_uai, write_uai
 from bnstudio.io.xml.xmlbif import read_xmlbif, write_xmlbif
 
 if TYPE_CHECKING:
@@ -41,15 +41,9 @@ def read_network(path: PathLike, strict: bool | None = None) -> Network:
     What the authoring tool would repair (rounded rows, tiny negative entries, Hugin weights...) is repaired and
     said in one :class:`~bnstudio.errors.RepairWarning`; ``strict=True`` refuses the file instead, naming the first
     thing that would need a repair (see :mod:`bnstudio.io.repairs`); None: as the enclosing
-    :func:`~bnstudio.io.repairs.strict_reading` block says (lenient outside any).
+    :func:`~bnstudio.io.repairs.strict_reading` block says (lenient outside any). Opened by :func:`open_file`.
     """
-    fmt = format_for(path)
-    if strict is None:
-        strict = reading_strictly()
-    if not Path(path).exists():
-        raise FormatError("no such file", path=str(path))
-    refuse_empty(path)
-    return fmt.read(path, strict=strict)
+    return open_file(path, strict, diagrams=False).network
 
 
 def write_network(net: Network, path: PathLike) -> None:
@@ -61,16 +55,8 @@ def read_model(path: PathLike, strict: bool | None = None) -> Network | Influenc
     """Read a Bayesian network or an influence diagram: a file with decision or utility nodes (Hugin NET,
     GeNIe XDSL, XMLBIF, Netica DNE, the JSON form ``.json``, a ``.bnsproj`` with a decision part) gives an
     :class:`~bnstudio.decision.model.InfluenceDiagram`, any other file a :class:`Network` as
-    :func:`read_network` reads it. ``strict`` as in :func:`read_network`."""
-    fmt = diagram_format_for(path)
-    if fmt is None:
-        return read_network(path, strict)
-    if strict is None:
-        strict = reading_strictly()
-    if not Path(path).exists():
-        raise FormatError("no such file", path=str(path))
-    refuse_empty(path)
-    return fmt.read_model(path, strict=strict)
+    :func:`read_network` reads it. ``strict`` as in :func:`read_network`. Opened by :func:`open_file`."""
+    return open_file(path, strict).model
 
 
 def write_influence_diagram(diagram: InfluenceDiagram, path: PathLike) -> None:
@@ -83,7 +69,7 @@ def write_influence_diagram(diagram: InfluenceDiagram, path: PathLike) -> None:
     fmt.write_diagram(diagram, path)
 
 
-__all__ = ["DIAGRAM_FORMATS", "FORMATS", "RECORDS", "FileFormat", "FormatRecord", "diagram_format_for",
-           "format_bif", "format_for", "parse_bif", "read_bif", "read_dsl", "read_model", "read_net",
+__all__ = ["DIAGRAM_FORMATS", "FORMATS", "RECORDS", "FileFormat", "FormatRecord", "Opened", "diagram_format_for",
+           "format_bif", "format_for", "open_file", "parse_bif", "read_bif", "read_dsl", "read_model", "read_net",
            "read_network", "read_uai", "read_xdsl", "read_xmlbif", "strict_reading", "write_bif", "write_dsl",
            "write_influence_diagram", "write_net", "write_network", "write_uai", "write_xdsl", "write_xmlbif"]

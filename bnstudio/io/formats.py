@@ -21,12 +21,14 @@ from bnstudio.io.atomic import PathLike
 from bnstudio.io.bif.reader import read_bif, write_bif
 from bnstudio.io.canonical_props import take_model_properties, with_model_properties
 from bnstudio.io.diagram_files import read_diagram_json, write_diagram_json
+from bnstudio.io.genie.dsl import read_dsl, write_dsl
+from bnstudio.io.genie.xdsl import read_xdsl, read_xdsl_model, write_xdsl, write_xdsl_diagram
+from bnstudio.io.hugin.net import read_net, read_net_model, write_net, write_net_diagram
 from bnstudio.io.netica.dne import read_dne, read_dne_model, read_neta, write_neta
 from bnstudio.io.netica.dne_writer import write_dne, write_dne_diagram
-from bnstudio.io.genie.dsl import read_dsl, write_dsl
-from bnstudio.io.hugin.net import read_net, read_net_model, write_net, write_net_diagram
+from bnstudio.io.project.store import (load_project, project_from_diagram, read_project_network, save_project,
+                                       write_project_network)
 from bnstudio.io.uai.uai import read_uai, write_uai
-from bnstudio.io.genie.xdsl import read_xdsl, read_xdsl_model, write_xdsl, write_xdsl_diagram
 from bnstudio.io.xml.xmlbif import read_xmlbif, read_xmlbif_model, write_xmlbif, write_xmlbif_diagram
 
 if TYPE_CHECKING:
@@ -99,29 +101,18 @@ class FormatRecord:
         self.diagram_writer(diagram, path)
 
 
-# The project format's functions: bnstudio.project builds on bnstudio.io (imported when first used).
-def _read_project(path: PathLike, strict: bool = False) -> Network:
-    from bnstudio.project import read_project_network
-    return read_project_network(path, strict)
-
-
-def _write_project(net: Network, path: PathLike) -> None:
-    from bnstudio.project import write_project_network
-    write_project_network(net, path)
-
-
 def _read_project_model(path: PathLike, strict: bool = False) -> Network | InfluenceDiagram:
-    from bnstudio.project import load_project
-
     project = load_project(path, strict)
     return project.network if project.diagram is None else project.diagram
 
 
 def _write_project_diagram(diagram: InfluenceDiagram, path: PathLike) -> None:
-    from bnstudio.project import project_from_diagram, save_project
-
     save_project(project_from_diagram(diagram), path)
 
+
+#: The native project format; :func:`bnstudio.io.open_file` reads a project whole (evidence, queries, runs...).
+PROJECT = FormatRecord("BN Studio project", (".bnsproj",), read_project_network, write_project_network,
+                       _read_project_model, _write_project_diagram, keeps_counts=True, keeps_canonical=True)
 
 #: Every format, in the order file dialogs list them.
 RECORDS: tuple[FormatRecord, ...] = (
@@ -138,8 +129,7 @@ RECORDS: tuple[FormatRecord, ...] = (
     FormatRecord("Netica DNE", (".dne",), read_dne, write_dne, read_dne_model, write_dne_diagram),
     FormatRecord("Netica binary", (".neta",), read_neta, write_neta, savable=False,  # encrypted: refused, both ways
                  keeps_names=False, keeps_layout=False),
-    FormatRecord("BN Studio project", (".bnsproj",), _read_project, _write_project, _read_project_model,
-                 _write_project_diagram, keeps_counts=True, keeps_canonical=True),
+    PROJECT,
     FormatRecord("influence diagram JSON", (".json",), None, None, read_diagram_json, write_diagram_json,
                  keeps_layout=False),
 )
@@ -173,3 +163,13 @@ def format_for(path: PathLike) -> FormatRecord:
 def diagram_format_for(path: PathLike) -> FormatRecord | None:
     """The influence-diagram format of ``path``'s extension, or None."""
     return _match(path, DIAGRAM_FORMATS)
+
+
+def record_for(path: PathLike, diagrams: bool = True) -> FormatRecord:
+    """The record of ``path``'s longest registered extension (``diagrams=False``: among the network formats);
+    a :class:`FormatError` lists the network formats' extensions when none matches."""
+    record = _match(path, _EVERY if diagrams else FORMATS)
+    return format_for(path) if record is None else record
+
+
+_EVERY = _by_extension(RECORDS)
