@@ -9,6 +9,7 @@ import pytest
 
 from bnstudio.core import network_from_dsl
 from bnstudio.core.canonical import NoisyMax, canonical_of, set_canonical
+from bnstudio.decision import InfluenceDiagram
 from bnstudio.errors import FormatError
 from bnstudio.io import DIAGRAM_FORMATS, FORMATS, RECORDS, diagram_format_for, format_for
 from tests.decision.helpers import oil
@@ -74,10 +75,14 @@ def test_a_format_offered_for_opening_only_refuses_writing_in_one_line(record, t
 
 @pytest.mark.parametrize("record", [r for r in RECORDS if r.keeps_diagrams], ids=lambda r: r.name)
 def test_every_diagram_record_round_trips_an_influence_diagram(record, tmp_path):
-    diagram = oil()
+    net, positions = oil().network, {"Oil": (10.0, 20.0), "Drill": (30.0, 40.0)}
+    net.positions.update(positions)
+    diagram = InfluenceDiagram(net, oil().decisions, oil().utilities, "oil")
     path = tmp_path / f"oil{record.extensions[0]}"
     record.write_diagram(diagram, path)
-    assert_same_diagram(record.read_model(path, strict=True), diagram)
+    back = record.read_model(path, strict=True)
+    assert_same_diagram(back, diagram)
+    assert (back.network.positions == positions) == record.keeps_layout
 
 
 @pytest.mark.parametrize("record", [r for r in SAVABLE if not r.keeps_diagrams], ids=lambda r: r.name)
