@@ -26,8 +26,6 @@ from bnstudio.io.genie.xdsl import read_xdsl, read_xdsl_model, write_xdsl, write
 from bnstudio.io.hugin.net import read_net, read_net_model, write_net, write_net_diagram
 from bnstudio.io.netica.dne import read_dne, read_dne_model, read_neta, write_neta
 from bnstudio.io.netica.dne_writer import write_dne, write_dne_diagram
-from bnstudio.io.project.store import (load_project, project_from_diagram, read_project_network, save_project,
-                                       write_project_network)
 from bnstudio.io.uai.uai import read_uai, write_uai
 from bnstudio.io.xml.xmlbif import read_xmlbif, read_xmlbif_model, write_xmlbif, write_xmlbif_diagram
 
@@ -101,17 +99,33 @@ class FormatRecord:
         self.diagram_writer(diagram, path)
 
 
+# The project format's functions import bnstudio.io.project (and networkx) when first used: a program that
+# reads other formats does not carry them (a bigger heap makes every garbage collection pass of a reader slower).
+def _read_project(path: PathLike, strict: bool = False) -> Network:
+    from bnstudio.io.project.store import read_project_network
+    return read_project_network(path, strict)
+
+
+def _write_project(net: Network, path: PathLike) -> None:
+    from bnstudio.io.project.store import write_project_network
+    write_project_network(net, path)
+
+
 def _read_project_model(path: PathLike, strict: bool = False) -> Network | InfluenceDiagram:
+    from bnstudio.io.project.store import load_project
+
     project = load_project(path, strict)
     return project.network if project.diagram is None else project.diagram
 
 
 def _write_project_diagram(diagram: InfluenceDiagram, path: PathLike) -> None:
+    from bnstudio.io.project.store import project_from_diagram, save_project
+
     save_project(project_from_diagram(diagram), path)
 
 
 #: The native project format; :func:`bnstudio.io.open_file` reads a project whole (evidence, queries, runs...).
-PROJECT = FormatRecord("BN Studio project", (".bnsproj",), read_project_network, write_project_network,
+PROJECT = FormatRecord("BN Studio project", (".bnsproj",), _read_project, _write_project,
                        _read_project_model, _write_project_diagram, keeps_counts=True, keeps_canonical=True)
 
 #: Every format, in the order file dialogs list them.

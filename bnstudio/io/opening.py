@@ -13,11 +13,11 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, refuse_empty
 from bnstudio.io.formats import PROJECT, FormatRecord, record_for
-from bnstudio.io.project.store import Project, load_project
 from bnstudio.io.repairs import reading_strictly
 
 if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram
+    from bnstudio.io.project.store import Project
 
 @dataclass(frozen=True)
 class Opened:
@@ -53,6 +53,8 @@ def open_file(path: PathLike, strict: bool | None = None, diagrams: bool = True)
     if not diagrams:
         return Opened(record.read(path, strict=strict), None, None, record)
     if record is PROJECT:
+        from bnstudio.io.project.store import load_project  # with networkx: only when a project is opened
+
         project = load_project(path, strict)
         diagram = project.diagram
         return Opened(project.network if diagram is None else diagram.network, diagram, project, record)
