@@ -8,9 +8,9 @@ column in characters: the offset ``o`` lies on line ``1 + #{line breaks before o
 
 >>> source = SourceText("net {\\n  node A\\n", "f.net")
 >>> source.line_column(9), source.line_column(0)
-((2, 3), (1, 1))
+((2, 4), (1, 1))
 >>> str(source.located("unexpected 'A'", 13))
-"f.net:2:7: unexpected 'A'"
+"f.net:2:8: unexpected 'A'"
 """
 from __future__ import annotations
 
