@@ -30,13 +30,13 @@ import pyagrum as gum
 
 import bnstudio
 from bnstudio.io import read_network, write_network
-from bnstudio.io.bif import format_bif
-from bnstudio.io.dne_writer import format_dne
-from bnstudio.io.dsl import format_dsl
-from bnstudio.io.hugin_net import format_net
-from bnstudio.io.uai import format_uai
-from bnstudio.io.xdsl import format_xdsl
-from bnstudio.io.xmlbif import format_xmlbif
+from bnstudio.io.bif.reader import format_bif
+from bnstudio.io.netica.dne_writer import format_dne
+from bnstudio.io.genie.dsl import format_dsl
+from bnstudio.io.hugin.net import format_net
+from bnstudio.io.uai.uai import format_uai
+from bnstudio.io.genie.xdsl import format_xdsl
+from bnstudio.io.xml.xmlbif import format_xmlbif
 from inference_bench import timed
 
 NETWORKS = ("pathfinder", "munin", "link", "pigs", "andes", "diabetes")

@@ -16,7 +16,7 @@ from bnstudio.data.align import align
 from bnstudio.io import read_network
 from bnstudio.learn.structure import learn_structure
 from bnstudio.project import save_project
-from bnstudio.project.store import Project
+from bnstudio.project import Project
 
 HERE = Path(__file__).resolve().parents[1] / "resources" / "networks"
 DATA = "../data/alarm_missing30_20k.csv"

@@ -35,11 +35,6 @@ LAYERS = (
 FRONT_END_PACKAGES = ("cli", "figures", "gui")
 #: (importing file, imported unit) -> why it is allowed for now
 EXEMPT = {
-    # decision words a message with the readers' helper
-    ("decision/serial.py", "io"): "io.messages.shown quotes a value; belongs in core",
-    # the io <-> project cycle: a .bnsproj is read and written through bnstudio.io's generic entry points
-    ("io/__init__.py", "project"): "read_network/write_network dispatch .bnsproj to project (cycle io<->project)",
-    ("io/diagram_files.py", "project"): "diagram files read and write .bnsproj (cycle io<->project)",
     # a reader that runs inference
     ("io/zero_rows.py", "inference"): "zero-row repair computes p(parents) with the engine inside a reader",
 }

@@ -74,8 +74,7 @@ def lost_information(before: Network, after: Network) -> list[str]:
         lost.append("positions")
     if any(canonical_of(before, v) is not None and canonical_of(after, w) is None for v, w in names.items()):
         lost.append("canonical models")
-    if any(before.alpha(v) is not None and (after.alpha(w) is None or not np.array_equal(before.alpha(v),
-                                                                                          after.alpha(w)))
+    if any((a := before.alpha(v)) is not None and ((b := after.alpha(w)) is None or not np.array_equal(a, b))
            for v, w in names.items()):
         lost.append("Dirichlet counts")
     renamed = {f"{v}.": f"{w}." for v, w in names.items() if v != w}
@@ -111,8 +110,7 @@ def lost_diagram_information(before: InfluenceDiagram, after: InfluenceDiagram) 
 def run(args: argparse.Namespace) -> int:
     from bnstudio.core.network import Network
     from bnstudio.errors import FormatError
-    from bnstudio.io import FORMATS, format_for, read_model, read_network, write_network
-    from bnstudio.io.diagram_files import diagram_format_for
+    from bnstudio.io import FORMATS, diagram_format_for, format_for, read_model, read_network, write_network
 
     out_diagram_format = diagram_format_for(args.output)
     out_format = format_for(args.output) if out_diagram_format is None or args.output.lower().endswith(
@@ -132,9 +130,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _convert_diagram(args: argparse.Namespace, diagram: InfluenceDiagram) -> int:
+    from bnstudio.decision.model import InfluenceDiagram
     from bnstudio.errors import FormatError
-    from bnstudio.io import DIAGRAM_FORMATS, read_model, write_influence_diagram
-    from bnstudio.io.diagram_files import diagram_format_for
+    from bnstudio.io import DIAGRAM_FORMATS, diagram_format_for, read_model, write_influence_diagram
 
     out_format = diagram_format_for(args.output)
     if out_format is None:
@@ -142,7 +140,9 @@ def _convert_diagram(args: argparse.Namespace, diagram: InfluenceDiagram) -> int
                           f"cannot hold; use one of {', '.join(sorted(DIAGRAM_FORMATS))}", path=str(args.output))
     with writing(args.output):
         write_influence_diagram(diagram, args.output)
-    lost = lost_diagram_information(diagram, read_model(args.output))
+    written = read_model(args.output)
+    assert isinstance(written, InfluenceDiagram)  # the file holds the decisions and utilities written to it
+    lost = lost_diagram_information(diagram, written)
     data = {"input": str(args.input), "output": str(args.output), "variables": len(diagram.network),
             "decisions": len(diagram.decisions), "utilities": len(diagram.utilities),
             "arcs": diagram.graph().number_of_edges(), "lost": lost}

@@ -43,6 +43,7 @@ def network_info(path: str) -> dict:
                         f"budget of {engine.memory_budget / 2**30:.3g} GiB allows ({compiled.too_large}); single "
                         f"queries use pruned variable elimination")
     else:
+        assert compiled.order is not None  # found with the tree
         info["treewidth"] = jt.treewidth
         info["junction_tree"] = {"cliques": len(jt.cliques), "total_size": jt.total_size,
                                  "largest_clique": max(jt.sizes, default=0), "heuristic": compiled.order.heuristic}

@@ -20,7 +20,7 @@ import numpy as np
 from bnstudio.core.network import build_network
 from bnstudio.decision.model import DecisionNode, InfluenceDiagram, UtilityNode, numeric_table
 from bnstudio.errors import ValidationError
-from bnstudio.io.messages import shown
+from bnstudio.core.messages import shown
 
 FORMAT = "bnstudio-influence-diagram"
 SCHEMA_VERSION = 1

@@ -53,19 +53,11 @@ def can_write(path: str | Path) -> bool:
 
 
 def read_file(path: str | Path) -> LoadedFile:
-    """Read a project or network file; every problem is a :class:`FormatError` naming the file."""
-    if is_project(path):
-        if not Path(path).exists():
-            raise FormatError("no such file", path=str(path))
-        project = bnproject.load_project(path)
-        evidence = project.evidence_sets.get(CURRENT_EVIDENCE)
-        diagram = getattr(project, "diagram", None)
-        network = diagram.network if diagram is not None else project.network
-        return LoadedFile(network, project, dict(evidence) if evidence else None, diagram)
-    model = bnio.read_model(path)
-    if isinstance(model, Network):
-        return LoadedFile(model)
-    return LoadedFile(model.network, diagram=model)
+    """Read a project or network file (:func:`bnstudio.io.open_file`); every problem is a :class:`FormatError`
+    naming the file."""
+    opened = bnio.open_file(path)
+    evidence = opened.project.evidence_sets.get(CURRENT_EVIDENCE) if opened.project is not None else None
+    return LoadedFile(opened.network, opened.project, dict(evidence) if evidence else None, opened.diagram)
 
 
 def write_file(net: Network, path: str | Path, project: Any = None,

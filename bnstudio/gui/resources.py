@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bnstudio.core.network import Network
 from bnstudio.io import FORMATS
-from bnstudio.project.store import EXTENSION as PROJECT_EXTENSION
+from bnstudio.project import EXTENSION as PROJECT_EXTENSION
 
 
 def resource_root() -> Path:

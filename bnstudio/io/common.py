@@ -192,3 +192,14 @@ def json_document(text: str, path: str, error: type[FormatError] = FormatError) 
         raise error("invalid JSON: nested too deeply", path=path) from None
     except ValueError as exc:  # e.g. an integer literal with more digits than Python converts
         raise error(f"invalid JSON: {exc}", path=path) from None
+
+
+def json_text(doc: Any, level: int = 0) -> str:
+    """Indented JSON with every array of scalars (a CPT row, a state list) on one line (floats exact, no NaN)."""
+    pad, inner = "  " * level, "  " * (level + 1)
+    if isinstance(doc, dict) and doc:
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {json_text(v, level + 1)}" for k, v in doc.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(doc, list) and any(isinstance(x, (dict, list)) for x in doc):
+        return "[\n" + ",\n".join(inner + json_text(x, level + 1) for x in doc) + "\n" + pad + "]"
+    return json.dumps(doc, ensure_ascii=False, allow_nan=False)

@@ -4,8 +4,8 @@
 =============  ======================================================================================
 extension      what is read and written
 =============  ======================================================================================
-``.net``       Hugin NET: ``decision`` and ``utility`` nodes (:mod:`bnstudio.io.hugin_net`)
-``.xdsl``      GeNIe XDSL: ``<decision>`` and ``<utility>`` nodes (:mod:`bnstudio.io.xdsl`)
+``.net``       Hugin NET: ``decision`` and ``utility`` nodes (:mod:`bnstudio.io.hugin.net`)
+``.xdsl``      GeNIe XDSL: ``<decision>`` and ``<utility>`` nodes (:mod:`bnstudio.io.genie.xdsl`)
 ``.xmlbif``    XMLBIF 0.3 (also ``.xml``, ``.bifxml``): ``TYPE="decision"`` / ``"utility"``, as pyAgrum
 ``.json``      the JSON form of :mod:`bnstudio.decision.serial` (``bnstudio-influence-diagram``)
 ``.bnsproj``   a project whose ``"decision"`` key holds the decision part (see ``docs/project-format.md``)
@@ -15,29 +15,15 @@ Every other registered extension (BIF, UAI) has no decision nodes: :func:`read_m
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from typing import TYPE_CHECKING
 
-from bnstudio.core.network import Network
 from bnstudio.errors import BNStudioError, FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import json_document, row_label
-from bnstudio.io.dne import read_dne_model
-from bnstudio.io.dne_writer import write_dne_diagram
-from bnstudio.io.hugin_net import read_net_model, write_net_diagram
+from bnstudio.io.common import json_document, json_text, row_label
 from bnstudio.io.repairs import Repairs
-from bnstudio.io.xdsl import read_xdsl_model, write_xdsl_diagram
-from bnstudio.io.xmlbif import read_xmlbif_model, write_xmlbif_diagram
 
 if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram
-
-
-class DiagramFormat(NamedTuple):
-    """A format with decision and utility nodes: name, reader (network or diagram), diagram writer."""
-
-    name: str
-    read: Callable[..., "Network | InfluenceDiagram"]  # (path, strict=False)
-    write: Callable[["InfluenceDiagram", PathLike], None]
 
 
 def read_diagram_json(path: PathLike, strict: bool = False) -> "InfluenceDiagram":
@@ -96,38 +82,4 @@ def _repaired_rows(data: object, repairs: Repairs, path: str) -> object:
 
 def write_diagram_json(diagram: "InfluenceDiagram", path: PathLike) -> None:
     """Write the JSON form of ``diagram`` atomically (floats exact)."""
-    from bnstudio.project.store import dumps  # lazy: the project package builds on bnstudio.io
-
-    atomic_write_text(path, dumps(diagram.to_dict()) + "\n")
-
-
-def _read_project(path: PathLike, strict: bool = False) -> "Network | InfluenceDiagram":
-    from bnstudio.project import load_project
-
-    project = load_project(path, strict)
-    return project.network if project.diagram is None else project.diagram
-
-
-def _write_project(diagram: "InfluenceDiagram", path: PathLike) -> None:
-    from bnstudio.project import project_from_diagram, save_project
-
-    save_project(project_from_diagram(diagram), path)
-
-
-_XMLBIF = DiagramFormat("XMLBIF", read_xmlbif_model, write_xmlbif_diagram)
-
-#: Extension -> format, for the formats with decision and utility nodes.
-DIAGRAM_FORMATS: dict[str, DiagramFormat] = {
-    ".net": DiagramFormat("Hugin NET", read_net_model, write_net_diagram),
-    ".xdsl": DiagramFormat("GeNIe XDSL", read_xdsl_model, write_xdsl_diagram),
-    ".xmlbif": _XMLBIF, ".xml": _XMLBIF, ".bifxml": _XMLBIF,
-    ".dne": DiagramFormat("Netica DNE", read_dne_model, write_dne_diagram),
-    ".json": DiagramFormat("influence diagram JSON", read_diagram_json, write_diagram_json),
-    ".bnsproj": DiagramFormat("BN Studio project", _read_project, _write_project),
-}
-
-
-def diagram_format_for(path: PathLike) -> DiagramFormat | None:
-    """The :class:`DiagramFormat` of ``path``'s extension, or None."""
-    name = str(path).lower()
-    return next((fmt for ext, fmt in DIAGRAM_FORMATS.items() if name.endswith(ext) and len(name) > len(ext)), None)
+    atomic_write_text(path, json_text(diagram.to_dict()) + "\n")

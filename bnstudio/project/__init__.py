@@ -1,15 +1,14 @@
-"""Native ``.bnsproj`` project files: the network with its saved evidence, queries, learning runs, data
-settings and view options, as versioned JSON (see ``docs/project-format.md``).
+"""Native ``.bnsproj`` project files (see ``docs/project-format.md``): the project format lives with the other
+formats, in :mod:`bnstudio.io.project`; this package keeps its public names.
 
 >>> from bnstudio.core import network_from_dsl
->>> project = project_from_network(network_from_dsl("A->B"))
->>> project_to_json(project)["schema_version"]
+>>> project_to_json(project_from_network(network_from_dsl("A->B")))["schema_version"]
 1
 """
-from bnstudio.project.schema import FORMAT_TAG, MIGRATIONS, SCHEMA_VERSION, ProjectFormatError, migrate
-from bnstudio.project.store import (EXTENSION, Project, load_project, project_from_diagram,
-                                    project_from_json, project_from_network, project_to_json, read_project_network,
-                                    save_project, write_project_network)
+from bnstudio.io.project import (EXTENSION, FORMAT_TAG, MIGRATIONS, SCHEMA_VERSION, Project, ProjectFormatError,
+                                 load_project, migrate, project_from_diagram, project_from_json, project_from_network,
+                                 project_to_json, read_project_network, save_project, write_project_network)
+from bnstudio.io.project import schema as schema  # the module, as `from bnstudio.project import schema` gave it
 
 __all__ = ["EXTENSION", "FORMAT_TAG", "MIGRATIONS", "SCHEMA_VERSION", "Project", "ProjectFormatError",
            "load_project", "migrate", "project_from_diagram", "project_from_json", "project_from_network",

@@ -15,7 +15,7 @@ import pytest
 from bnstudio.core.network import _bulk_network, _network_by_edits, build_network
 from bnstudio.core.validation import ROW_TOLERANCE
 from bnstudio.errors import BNStudioError
-from bnstudio.io.bif import parse_bif
+from bnstudio.io.bif.reader import parse_bif
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "networks"

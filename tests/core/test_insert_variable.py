@@ -10,7 +10,7 @@ import pytest
 from bnstudio.core import Network
 from bnstudio.errors import ValidationError
 from bnstudio.io import read_network
-from bnstudio.io.bif_writer import format_bif
+from bnstudio.io.bif.writer import format_bif
 
 
 NETWORKS = Path(__file__).resolve().parents[2] / "resources" / "networks"

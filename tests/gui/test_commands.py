@@ -119,7 +119,7 @@ def test_set_parameters_undo_with_unnormalised_old_tables(doc):
 
 def assert_identical(a, b) -> None:
     """``b`` is ``a`` exactly: variable order, families (parent order), tables, counts, metadata, BIF text."""
-    from bnstudio.io.bif_writer import format_bif
+    from bnstudio.io.bif.writer import format_bif
 
     assert b.variables == a.variables and b.arcs() == a.arcs()
     assert_same_tables(a, b)

@@ -17,8 +17,8 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import FORMATS, read_network, write_network
-from bnstudio.io.dsl import parse_dsl
-from bnstudio.io.uai import parse_uai
+from bnstudio.io.genie.dsl import parse_dsl
+from bnstudio.io.uai.uai import parse_uai
 from tests.io.test_corpus import CORPUS, read  # read: the network, its one repair message; strict refuses
 
 

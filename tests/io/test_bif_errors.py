@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from bnstudio.errors import FormatError, RepairWarning
-from bnstudio.io.bif import parse_bif
+from bnstudio.io.bif.reader import parse_bif
 
 GOOD = """network test {
 }

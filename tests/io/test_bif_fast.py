@@ -1,4 +1,4 @@
-"""The bulk BIF reader (bnstudio/io/bif_fast.py) against the exact reader it falls back to (the reference).
+"""The bulk BIF reader (bnstudio/io/bif/fast.py) against the exact reader it falls back to (the reference).
 
 Every BIF file at hand -- resources/, the test corpora, pgmpy's bundled bnlearn networks and, when present, the
 shared networks folder of the development machine -- must read to the same network (CPTs exactly equal), the same
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bnstudio.errors import BNStudioError
-from bnstudio.io.bif_fast import FastParser, parse_exact, parse_fast
+from bnstudio.io.bif.fast import FastParser, parse_exact, parse_fast
 from tests.fuzz.mutate import mutate
 
 ROOT = Path(__file__).resolve().parents[2]

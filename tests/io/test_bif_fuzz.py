@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError, RepairWarning
-from bnstudio.io.bif import format_bif, parse_bif
+from bnstudio.io.bif.reader import format_bif, parse_bif
 
 BUNDLED = Path(__file__).resolve().parents[2] / "resources" / "networks"
 SOURCES = {name: (BUNDLED / f"{name}.bif").read_text(encoding="utf-8") for name in ("asia", "alarm")

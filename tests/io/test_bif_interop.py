@@ -1,5 +1,5 @@
 """Files we write are read by pyAgrum *and* pgmpy, with the same posteriors: BIF on every bundled network (all
-names made legal, originals kept; see bnstudio.io.bif_writer) and every writer on edge cases (unnamed, names
+names made legal, originals kept; see bnstudio.io.bif.writer) and every writer on edge cases (unnamed, names
 with spaces, Unicode, numeric names, BIF keywords, multi-line and quoted text).
 
 Known limits of the other readers, so not tested: pyAgrum reads XMLBIF only as ``.bifxml`` and orders
@@ -19,7 +19,7 @@ import pytest
 from bnstudio.core.network import Network
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network, write_network
-from bnstudio.io.bif_writer import bif_names
+from bnstudio.io.bif.writer import bif_names
 from bnstudio.io.common import identifiers
 from tests.io.test_formats_interop import BUNDLED, read_bundled, seeded_queries
 

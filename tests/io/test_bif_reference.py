@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bnstudio.io import read_network, write_network
-from bnstudio.io.bif import parse_bif, read_bif
+from bnstudio.io.bif.reader import parse_bif, read_bif
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "networks"
 BUNDLED = Path(__file__).resolve().parents[2] / "resources" / "networks"
@@ -80,7 +80,7 @@ def test_cpts_equal_pgmpy(path):
         parents, states, cpt = reference[var]
         assert list(net.parents(var)) == parents
         assert list(net.states(var)) == states
-        # pgmpy keeps rows such as 0.9999999 as written; we rescale them to sum to 1 (see bnstudio.io.bif)
+        # pgmpy keeps rows such as 0.9999999 as written; we rescale them to sum to 1 (see bnstudio.io.bif.reader)
         np.testing.assert_allclose(net.cpt(var), cpt, rtol=0, atol=1e-6, err_msg=var)
         np.testing.assert_allclose(net.cpt(var), cpt / cpt.sum(axis=-1, keepdims=True), rtol=0, atol=1e-12,
                                    err_msg=var)

@@ -6,7 +6,7 @@ import pytest
 
 from bnstudio.core.network import Network
 from bnstudio.errors import RepairWarning
-from bnstudio.io.bif import format_bif, parse_bif
+from bnstudio.io.bif.reader import format_bif, parse_bif
 
 MESSY = r'''/* A header comment
    spanning lines, with "quotes" and { braces } */

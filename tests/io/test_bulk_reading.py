@@ -25,9 +25,9 @@ from bnstudio.io import read_network, write_network
 from bnstudio.io.bulk import (bulk_enabled, exact_reading, number_rows, number_text, probabilities, tables_rows,
                                tables_text)
 from bnstudio.io.common import NUMBER, fmt
-from bnstudio.io.dne_writer import format_dne
-from bnstudio.io.dsl import format_dsl
-from bnstudio.io.dsl_syntax import nesting
+from bnstudio.io.netica.dne_writer import format_dne
+from bnstudio.io.genie.dsl import format_dsl
+from bnstudio.io.genie.dsl_syntax import nesting
 from tests.fuzz.mutate import mutate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -324,7 +324,7 @@ def _nested_tokens(table: np.ndarray) -> list[str]:
 
 @pytest.mark.parametrize("shape", [(2,), (1,), (3, 2), (2, 1, 3), (1, 1, 2), (2, 3, 1, 2), (4, 2, 2, 3, 2)])
 def test_net_data_lines_nest_as_the_brute_force_does(shape: tuple[int, ...]) -> None:
-    from bnstudio.io.hugin_net import _data_lines
+    from bnstudio.io.hugin.net import _data_lines
     table = np.random.default_rng(len(shape)).random(shape)
     lines = _data_lines(table)
     assert len(lines) == table.size // shape[-1] and lines[0].startswith("    data = ") and lines[-1].endswith(";")
@@ -332,7 +332,7 @@ def test_net_data_lines_nest_as_the_brute_force_does(shape: tuple[int, ...]) -> 
 
 
 def test_net_balance_check_agrees_with_a_depth_walk() -> None:
-    from bnstudio.io.hugin_net import _balanced
+    from bnstudio.io.hugin.net import _balanced
 
     def walk(body: str) -> bool:
         depth = 0

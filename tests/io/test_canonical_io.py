@@ -11,7 +11,7 @@ from bnstudio.core.canonical import Deterministic, NoisyMax, canonical_of, set_c
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io import read_network, write_network
-from bnstudio.io.xdsl import format_xdsl, parse_xdsl
+from bnstudio.io.genie.xdsl import format_xdsl, parse_xdsl
 
 # Díez's parameters (SMILE's native CI weights, the leak excluded): P(C present | only A acts, present) = 0.8,
 # only B acts: strong 0.6, weak 0.3; leak 0.05. B's strengths list its states strongest first: strong (2), weak (0), none (1).
@@ -182,7 +182,7 @@ def test_genie_gets_a_permuted_noisy_max_as_its_table():
     identity = net.copy()
     set_canonical(identity, "C", NoisyMax.noisy_or([0.8, 0.6], 0.05))  # a GeNIe-ordered node stays a noisymax
     assert '<noisymax id="C">' in format_xdsl(identity)
-    from bnstudio.io.xdsl_canonical import format_canonical
+    from bnstudio.io.genie.xdsl_canonical import format_canonical
     with pytest.raises(ValueError, match="written as a <cpt>"):
         format_canonical(canonical_of(net, "C"), "C", ["false", "true"], ["A", "B"])
 

@@ -19,7 +19,7 @@ from bnstudio.decision import solve
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_model, read_network
-from bnstudio.io.dne import parse_dne, parse_dne_model, read_dne, read_dne_model
+from bnstudio.io.netica.dne import parse_dne, parse_dne_model, read_dne, read_dne_model
 from tests.decision.helpers import oil
 from tests.io.test_influence_io import assert_same_diagram, assert_same_solution
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError, RepairWarning
-from bnstudio.io.dne import parse_dne, parse_dne_model
-from bnstudio.io.dne_writer import format_dne
+from bnstudio.io.netica.dne import parse_dne, parse_dne_model
+from bnstudio.io.netica.dne_writer import format_dne
 from tests.io.test_bif_fuzz import corruption, networks
 
 CORPUS = Path(__file__).parent / "corpus" / "dne"

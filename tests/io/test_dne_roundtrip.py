@@ -15,8 +15,8 @@ from bnstudio.core.canonical import Deterministic, set_canonical
 from bnstudio.core.network import Network
 from bnstudio.decision import solve
 from bnstudio.io import read_network, write_network
-from bnstudio.io.dne import parse_dne, parse_dne_model, read_dne
-from bnstudio.io.dne_writer import HEADER, format_dne, format_dne_diagram, netica_names, write_dne_diagram
+from bnstudio.io.netica.dne import parse_dne, parse_dne_model, read_dne
+from bnstudio.io.netica.dne_writer import HEADER, format_dne, format_dne_diagram, netica_names, write_dne_diagram
 from tests.decision.helpers import oil, random_diagram
 from tests.io.test_influence_io import assert_same_diagram, assert_same_solution
 

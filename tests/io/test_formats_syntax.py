@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from bnstudio.io import read_network
-from bnstudio.io.hugin_net import parse_net
-from bnstudio.io.uai import parse_uai
-from bnstudio.io.xdsl import parse_xdsl
-from bnstudio.io.xmlbif import parse_xmlbif
+from bnstudio.io.hugin.net import parse_net
+from bnstudio.io.uai.uai import parse_uai
+from bnstudio.io.genie.xdsl import parse_xdsl
+from bnstudio.io.xml.xmlbif import parse_xmlbif
 
 EXPECTED_C1 = np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]])
 # the child fastest, then B, then A (first parent slowest)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from bnstudio.errors import FormatError
-from bnstudio.io.hugin_expression_eval import generate
-from bnstudio.io.hugin_expression_nodes import NodeKind
-from bnstudio.io.hugin_expressions import parse_model_data
+from bnstudio.io.hugin.expression_eval import generate
+from bnstudio.io.hugin.expression_nodes import NodeKind
+from bnstudio.io.hugin.expressions import parse_model_data
 from tests.fuzz.mutate import MUTATIONS, check_case
 
 CORPUS = Path(__file__).resolve().parent / "corpus"

@@ -15,7 +15,7 @@ import pytest
 from bnstudio.core.canonical import Deterministic, NoisyMax, canonical_of
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.io import read_model, read_network
-from bnstudio.io.hugin_net import parse_net
+from bnstudio.io.hugin.net import parse_net
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 

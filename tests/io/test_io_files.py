@@ -10,7 +10,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io import FORMATS, format_for, read_network, write_network
 from bnstudio.io.atomic import atomic_write_text
-from bnstudio.io.bif import format_bif
+from bnstudio.io.bif.reader import format_bif
 
 
 @pytest.fixture

@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 
 from bnstudio.errors import FormatError
-from bnstudio.io.bif import parse_bif
+from bnstudio.io.bif.reader import parse_bif
 from bnstudio.io.messages import listing, shorten, tidy
-from bnstudio.io.uai import parse_uai
-from bnstudio.io.xmlbif import parse_xmlbif
+from bnstudio.io.uai.uai import parse_uai
+from bnstudio.io.xml.xmlbif import parse_xmlbif
 
 LONG = "n" * 5000
 

@@ -14,7 +14,7 @@ import pytest
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.io import read_network, write_network
-from bnstudio.io.hugin_net import parse_net
+from bnstudio.io.hugin.net import parse_net
 from tests.io.edited import FORMATS, small_network as _network, write_edited as _write
 
 NORMALISING = {".net": "Hugin", ".xdsl": "GeNIe"}
@@ -171,7 +171,7 @@ def test_an_empty_network_is_written_and_read_in_every_format(tmp_path, ext):
 
 def test_a_lone_default_with_a_whole_table_is_read_as_the_table():
     """pgmpy's test files write JavaBayes' dog problem with 'default' where the original has 'table'."""
-    from bnstudio.io.bif import parse_bif
+    from bnstudio.io.bif.reader import parse_bif
 
     text = ('network d {\n}\nvariable A {\n  type discrete [ 2 ] { t, f };\n}\nvariable B {\n  type discrete [ 2 ] '
             '{ t, f };\n}\nprobability ( A ) {\n  default 0.15 0.85 ;\n}\nprobability ( B | A ) {\n'

@@ -1,7 +1,7 @@
 """Old project files keep loading: a hand-written fixture per schema version, migrations applied in order.
 
 To bump the schema to N + 1: register ``MIGRATIONS[N]`` and raise ``SCHEMA_VERSION`` in
-``bnstudio/project/schema.py``, save the asia project with the new version as ``data/v{N+1}_asia.bnsproj``
+``bnstudio/io/project/schema.py``, save the asia project with the new version as ``data/v{N+1}_asia.bnsproj``
 and add its line to ``FIXTURES``. The old fixtures are never edited.
 """
 from __future__ import annotations

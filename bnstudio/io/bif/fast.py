@@ -1,12 +1,12 @@
 """The bulk BIF reader: probability tables read with one regular expression and one float conversion each.
 
 Most of a bnlearn BIF file is numbers in probability blocks. :class:`FastParser` tokenizes everything else as
-:mod:`bnstudio.io.bif` does (same offsets, so its errors are located the same), but a probability block whose
+:mod:`bnstudio.io.bif.reader` does (same offsets, so its errors are located the same), but a probability block whose
 body is plain -- only ``(names) numbers;`` rows, or one ``table numbers;`` entry, bare names, unsigned numbers,
 no comments, quotes or properties -- is matched as a whole and read in bulk: no token per number, no row label
 or message built unless something is wrong.
 
-Anything unusual is left to the exact reader (:class:`bnstudio.io.bif._Parser`, the reference): a body that is
+Anything unusual is left to the exact reader (:class:`bnstudio.io.bif.reader._Parser`, the reference): a body that is
 not plain is tokenized as usual and read by the exact code; a plain table with a wrong count, an unknown or
 repeated row, a missing row or a row the repairs refuse makes :func:`parse_fast` read the whole file again with
 the exact reader, so errors, repairs and warnings are those of the exact reader
@@ -21,7 +21,7 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.core.variable import Variable
-from bnstudio.io.bif import _TOKEN, _UNESCAPE, _Originals, _Parser, _ProbBlock
+from bnstudio.io.bif.reader import _TOKEN, _UNESCAPE, _Originals, _Parser, _ProbBlock
 from bnstudio.io.common import row_label
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.repairs import Repairs, untouched
@@ -46,12 +46,11 @@ def _words(text: str) -> list[str]:
 
 
 class FastParser(_Parser):
-    """:class:`bnstudio.io.bif._Parser` with plain probability bodies read in bulk (see the module docstring)."""
+    """:class:`bnstudio.io.bif.reader._Parser` with plain probability bodies read in bulk (see the module docstring)."""
 
     def __init__(self, text: str, path: str, strict: bool = False) -> None:
         # not super().__init__, which tokenizes every number: the same tokens, plain bodies as one 'fast' token
         self.text, self.path, self.strict = text, path, strict
-        self._newlines: list[int] | None = None
         self.toks: list[tuple] = []
         toks = self.toks
         self.bodies = 0  # plain bodies found; each must end in a probability block

@@ -9,21 +9,21 @@ The format (GeNIe's "DSL file format", kept by GeNIe and SMILE for backward comp
 * words are identifiers and numbers (``State1``, ``0``, ``1e-06``); strings are ``"..."`` with backslash
   escapes; comments are ``// ...`` to the end of the line, ``/* ... */`` and the nesting ``/# ... #/``.
 
-This module knows nothing of networks: :mod:`bnstudio.io.dsl` reads them from the tree. Every syntax error is
+This module knows nothing of networks: :mod:`bnstudio.io.genie.dsl` reads them from the tree. Every syntax error is
 one :class:`~bnstudio.errors.FormatError` with the line and column of the offending token; nesting deeper than
 :data:`MAX_DEPTH` is refused (no recursion error on ``{{{{...``).
 """
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from bnstudio.errors import FormatError
 from bnstudio.io.bulk import bulk_enabled
-from bnstudio.io.messages import shorten, tidy
+from bnstudio.io.messages import shorten
+from bnstudio.io.source import SourceText
 
 MAX_DEPTH = 64  # GeNIe's own files nest 4 deep (net, node, SCREEN, POSITION)
 
@@ -125,9 +125,9 @@ _FOLLOWS[_OPEN, [_OPEN, _NUM]] = _FOLLOWS[_COMMA, [_OPEN, _NUM]] = True
 _FOLLOWS[_NUM, [_COMMA, _CLOSE]] = _FOLLOWS[_CLOSE, [_COMMA, _CLOSE]] = True
 
 
-class Syntax:
+class Syntax(SourceText):
     """The tokens of one DSL text, and errors located by line and column. A format of the same family (Netica's
-    DNE, :mod:`bnstudio.io.dne_syntax`) changes the class attributes and its tree rules."""
+    DNE, :mod:`bnstudio.io.netica.dne_syntax`) changes the class attributes and its tree rules."""
 
     TOKEN = _TOKEN                  # the token pattern
     BULK_KEYS = {"PROBABILITIES"}   # ``KEY = (...)`` whose plain number lists are read in bulk ...
@@ -139,14 +139,11 @@ class Syntax:
 
     def __init__(self, text: str, path: str) -> None:
         self.text, self.path = text, path
-        self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.toks = self._tokens()
         self.i = 0
 
     def error(self, message: str, offset: int) -> FormatError:
-        line = bisect_right(self.newlines, offset - 1)
-        column = offset - (self.newlines[line - 1] + 1 if line else 0)
-        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
+        return self.located(message, offset)
 
     def _tokens(self, pos: int = 0, end: int | None = None, bulk: bool | None = None) -> list[Token]:
         """The tokens of ``text[pos:end]`` then ``eof``; ``bulk``: the plain number list of a ``BULK_KEYS``

@@ -1,10 +1,10 @@
-"""The tables a Hugin NET file's models give its nodes, for :mod:`bnstudio.io.hugin_net`.
+"""The tables a Hugin NET file's models give its nodes, for :mod:`bnstudio.io.hugin.net`.
 
 A potential may hold a model -- ``model_nodes = (A B);`` and ``model_data = ( e1, e2, ... );`` -- beside or
 instead of ``data``. Hugin generates the table from the model, and saves it in ``data``:
 
 * with ``data``: that table is read, and checked against the expressions where they can be evaluated
-  (:func:`~bnstudio.io.hugin_expression_models.against_table`). A difference beyond print rounding is reported
+  (:func:`~bnstudio.io.hugin.expression_models.against_table`). A difference beyond print rounding is reported
   as a repair (strict reading refuses the file: it contradicts itself); when they agree, the exact generated
   values are used and a deterministic or noisy-OR model is kept as the node's canonical model. Expressions
   that cannot be evaluated (outside the supported subset) are not checked, and the file is read as before.
@@ -30,10 +30,10 @@ import numpy as np
 from bnstudio.core.canonical import Canonical
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.io.common import make_cpt, row_label
-from bnstudio.io.hugin_expression_eval import generate
-from bnstudio.io.hugin_expression_models import against_table, from_expressions
-from bnstudio.io.hugin_expression_nodes import NodeKind
-from bnstudio.io.hugin_expressions import Expr, ExpressionError, parse_model_data
+from bnstudio.io.hugin.expression_eval import generate
+from bnstudio.io.hugin.expression_models import against_table, from_expressions
+from bnstudio.io.hugin.expression_nodes import NodeKind
+from bnstudio.io.hugin.expressions import Expr, ExpressionError, parse_model_data
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import listing
 from bnstudio.io.repairs import Repairs

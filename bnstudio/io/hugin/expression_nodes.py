@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 
 from bnstudio.io.common import NUMBER
-from bnstudio.io.hugin_expressions import ExpressionError
+from bnstudio.io.hugin.expressions import ExpressionError
 from bnstudio.io.messages import shorten
 
 SUBTYPES = ("label", "boolean", "number", "interval")

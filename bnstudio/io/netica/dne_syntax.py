@@ -14,7 +14,7 @@ Netica's "DNET-1" format (Norsys, "DNET file format"; Netica writes it as ``.dne
   continues the string on the next one (the next line's indentation dropped); comments are ``// ...`` to the end
   of the line (the file's first line ``// ~->[DNET-1]->~`` is one) and ``/* ... */``.
 
-This module knows nothing of networks: :mod:`bnstudio.io.dne` reads them from the tree. Every syntax error is one
+This module knows nothing of networks: :mod:`bnstudio.io.netica.dne` reads them from the tree. Every syntax error is one
 :class:`~bnstudio.errors.FormatError` with the line and column of the offending token; nesting deeper than
 :data:`MAX_DEPTH` is refused (no recursion error on ``((((...``).
 """
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bnstudio.io.dsl_syntax import BULK_NESTING, BulkNumbers, Syntax as _DslSyntax, Token, _unescape
+from bnstudio.io.genie.dsl_syntax import BULK_NESTING, BulkNumbers, Syntax as _DslSyntax, Token, _unescape
 from bnstudio.io.messages import shorten
 
 MAX_DEPTH = 80  # a table nests one list per parent (at most 63) inside 2 blocks

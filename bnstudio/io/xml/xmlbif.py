@@ -17,7 +17,7 @@ Conventions
   p(light-on | family-out=true) then p(light-on | family-out=false)).
 * ``<PROPERTY>key = value</PROPERTY>`` in NETWORK goes to ``net.properties[key]``; in the VARIABLE of V,
   ``position = (x, y)`` goes to ``net.positions[V]``, ``description = text`` to V's description and any other
-  property to ``net.properties["V.key"]`` (as in :mod:`bnstudio.io.bif`). The writer does the reverse.
+  property to ``net.properties["V.key"]`` (as in :mod:`bnstudio.io.bif.reader`). The writer does the reverse.
 * Tag names are accepted in either case; ``<PROBABILITY>`` (the older name of ``<DEFINITION>``) is accepted.
   Variables of TYPE ``decision`` or ``utility`` make an influence diagram (:func:`parse_xmlbif_model`, see
   :mod:`bnstudio.io.influence`), as pyAgrum writes it: a decision's ``<DEFINITION>`` lists its informational
@@ -40,7 +40,7 @@ from bnstudio.io.common import (assemble, checked_name, first_duplicate, fmt, ma
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.repairs import Repairs
-from bnstudio.io.xmltree import XmlDocument, parse_xml, read_bytes, text
+from bnstudio.io.xml.xmltree import XmlDocument, parse_xml, read_bytes, text
 
 if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram

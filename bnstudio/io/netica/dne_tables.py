@@ -1,4 +1,4 @@
-"""The values and tables of Netica DNE nodes (``probs``, ``functable``, utility tables), for :mod:`bnstudio.io.dne`
+"""The values and tables of Netica DNE nodes (``probs``, ``functable``, utility tables), for :mod:`bnstudio.io.netica.dne`
 (see its docstring for the conventions): the base of its reader, holding what one file's reading shares (the
 syntax tree, the repairs, the size budget)."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from bnstudio.core.canonical import Deterministic
 from bnstudio.errors import FormatError
 from bnstudio.io.bulk import probabilities
 from bnstudio.io.common import NUMBER, make_cpt, probability, row_label
-from bnstudio.io.dne_syntax import Block, Items, NumberItems, Syntax, Token, Value, flatten
+from bnstudio.io.netica.dne_syntax import Block, Items, NumberItems, Syntax, Token, Value, flatten
 from bnstudio.io.influence import utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import shorten
@@ -37,7 +37,7 @@ class Node:
 
 
 class TableReader:
-    """Reads the fields, values and tables of one DNE text (:class:`bnstudio.io.dne._Reader` reads the nodes)."""
+    """Reads the fields, values and tables of one DNE text (:class:`bnstudio.io.netica.dne._Reader` reads the nodes)."""
 
     def __init__(self, text: str, path: str, strict: bool) -> None:
         self.syntax = Syntax(text, path)

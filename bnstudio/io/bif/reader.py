@@ -26,7 +26,7 @@ Conventions
   :func:`write_bif` reads back identically as long as the network's rows sum to 1 up to float rounding.
 * ``property key = value;`` in the network block goes to ``net.properties[key]``; in the block of variable V
   it goes to ``net.properties["V.key"]``, except ``position = (x, y)`` which goes to ``net.positions[V]``.
-  Properties in probability blocks are ignored. The writer (:mod:`bnstudio.io.bif_writer`, re-exported here)
+  Properties in probability blocks are ignored. The writer (:mod:`bnstudio.io.bif.writer`, re-exported here)
   puts ``"V.key"`` properties back into V's block. A quoted value is the string (``\\n``, ``\\t``, ``\\r``,
   ``\\xHH`` decoded as the writer escapes them).
 * ``property bnstudio_name = "...";`` (network or variable block) and ``property bnstudio_states = "[...]";``
@@ -41,7 +41,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,13 +49,14 @@ from bnstudio.core.network import Network, build_network
 from bnstudio.core.variable import Variable, check_name
 from bnstudio.errors import BNStudioError, CycleError, FormatError
 from bnstudio.io.atomic import PathLike, read_text
-from bnstudio.io.bif_writer import NAME_KEY, PROPERTY_KEY, STATES_KEY
-from bnstudio.io.bif_writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.format_bif)
+from bnstudio.io.bif.writer import NAME_KEY, PROPERTY_KEY, STATES_KEY
+from bnstudio.io.bif.writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.reader.format_bif)
 from bnstudio.io.bulk import bulk_enabled
 from bnstudio.io.common import NUMBER, row_label
 from bnstudio.io.repairs import Repairs, entry_problem
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import listing, shorten, tidy
+from bnstudio.io.source import TokenStream
 
 # blanks, comments and the separators ',' and '|' (ignored between tokens, as the original format says), then
 # one token -- or nothing, at the end of the text
@@ -90,13 +90,14 @@ class _ProbBlock:
     child: _Token
     parents: list  # name tokens
     entries: list = field(default_factory=list)  # (kind, token, parent-state tokens, values)
-    fast: _Token | None = None  # the body read in bulk (bnstudio.io.bif_fast), then ``entries`` is empty
+    fast: _Token | None = None  # the body read in bulk (bnstudio.io.bif.fast), then ``entries`` is empty
 
 
-class _Parser:
+class _Parser(TokenStream):
+    MARK_CUT = True  # a long name is quoted cut, with '...'
+
     def __init__(self, text: str, path: str, strict: bool = False) -> None:
         self.text, self.path, self.strict = text, path, strict
-        self._newlines: list[int] | None = None
         self.toks: list[_Token] = []
         append = self.toks.append
         for m in _TOKEN.finditer(text):
@@ -112,37 +113,10 @@ class _Parser:
         self.toks.append(("eof", "", len(text), len(text)))
         self.i = 0
 
-    # ---------------------------------------------------------------- low level
-    def error(self, message: str, where: int | _Token) -> FormatError:
-        offset = where if isinstance(where, int) else where[2]
-        if self._newlines is None:
-            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
-        line = bisect_right(self._newlines, offset - 1)
-        column = offset - (self._newlines[line - 1] + 1 if line else 0)
-        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
-
+    # ---------------------------------------------------------------- low level (error, next, peek, show and
+    # expect: bnstudio.io.source.TokenStream)
     def line(self, tok: _Token) -> int:
-        return self.error("", tok).line or 0
-
-    def next(self) -> _Token:
-        tok = self.toks[self.i]
-        if tok[0] != "eof":
-            self.i += 1
-        return tok
-
-    def peek(self) -> _Token:
-        return self.toks[self.i]
-
-    @staticmethod
-    def show(tok: _Token) -> str:
-        text = tok[1] if len(tok[1]) <= 40 else tok[1][:37] + "..."
-        return "end of file" if tok[0] == "eof" else f"'{text}'"
-
-    def expect(self, kind: str, context: str) -> _Token:
-        tok = self.next()
-        if tok[0] != kind:
-            raise self.error(f"expected '{kind}' {context}, found {self.show(tok)}", tok)
-        return tok
+        return self.line_column(tok[2])[0]
 
     def name(self, what: str) -> _Token:
         tok = self.next()
@@ -445,7 +419,7 @@ class _Parser:
 
 class _Originals:
     """The names the writer had to respell (``bnstudio_name``/``bnstudio_states`` properties, see
-    :mod:`bnstudio.io.bif_writer`), taken out of the properties and put back; an original that does not fit (a
+    :mod:`bnstudio.io.bif.writer`), taken out of the properties and put back; an original that does not fit (a
     clash, a wrong count of states, not a name) is left as a property."""
 
     def __init__(self, name: str, props: dict[str, str], decls: list[_VarDecl]) -> None:
@@ -536,7 +510,7 @@ def parse_bif(text: str, path: str = "<string>", strict: bool = False) -> Networ
     FormatError
         For any problem, with path, line and column.
     """
-    from bnstudio.io.bif_fast import parse_exact, parse_fast  # the bulk reader falls back here on any anomaly
+    from bnstudio.io.bif.fast import parse_exact, parse_fast  # the bulk reader falls back here on any anomaly
     return (parse_fast if bulk_enabled() else parse_exact)(text, str(path), strict)
 
 

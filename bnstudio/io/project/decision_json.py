@@ -9,7 +9,7 @@
 The decisions are listed in the order they are taken, each a (parentless) variable of ``network`` with its
 informational parents; a utility table is nested by its parents in order (no axis of its own). The key is
 absent for a Bayesian network, so projects written before it existed open unchanged. Every problem is a
-:class:`~bnstudio.project.schema.ProjectFormatError` naming the JSON path.
+:class:`~bnstudio.io.project.schema.ProjectFormatError` naming the JSON path.
 """
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import BNStudioError
 from bnstudio.io.limits import SizeBudget
-from bnstudio.project.network_json import check_keys
-from bnstudio.project.schema import Checker, ProjectFormatError, child
+from bnstudio.io.project.network_json import check_keys
+from bnstudio.io.project.schema import Checker, ProjectFormatError, child
 
 if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram

@@ -11,7 +11,7 @@
         };
     };
 
-The syntax (blocks, lists, strings, comments) is in :mod:`bnstudio.io.dsl_syntax`.
+The syntax (blocks, lists, strings, comments) is in :mod:`bnstudio.io.genie.dsl_syntax`.
 
 Conventions
 -----------
@@ -45,7 +45,7 @@ from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.bulk import probabilities, tables_text
 from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate, identifiers, make_cpt, \
     probability
-from bnstudio.io.dsl_syntax import Block, NumberList, Syntax, Token, Value, ValueList, escape
+from bnstudio.io.genie.dsl_syntax import Block, NumberList, Syntax, Token, Value, ValueList, escape
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import shorten
 from bnstudio.io.repairs import Repairs

@@ -1,4 +1,4 @@
-"""Write Netica DNE files (the format read by :mod:`bnstudio.io.dne`; see its docstring for the conventions).
+"""Write Netica DNE files (the format read by :mod:`bnstudio.io.netica.dne`; see its docstring for the conventions).
 
 What is written, for Netica and for our reader:
 
@@ -29,10 +29,10 @@ import numpy as np
 from bnstudio.core.canonical import Deterministic, canonical_of
 from bnstudio.core.network import Network
 from bnstudio.io.atomic import PathLike, atomic_write_text
-from bnstudio.io.bif_writer import NAME_KEY, STATES_KEY
+from bnstudio.io.bif.writer import NAME_KEY, STATES_KEY
 from bnstudio.io.bulk import number_text
 from bnstudio.io.common import legal_names
-from bnstudio.io.dsl_syntax import escape
+from bnstudio.io.genie.dsl_syntax import escape
 from bnstudio.io.influence import node_order
 
 if TYPE_CHECKING:

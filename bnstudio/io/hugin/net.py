@@ -17,7 +17,7 @@ Conventions
   potentials ``( X Y | ... )`` are refused.
 * Table-generator models (``model_nodes`` / ``model_data``): with ``data``, the saved table is read and checked
   against the expressions; without, the table is generated from them as Hugin does (see
-  :mod:`bnstudio.io.hugin_expression_net`, which also reads the nodes' ``subtype`` and ``state_values``).
+  :mod:`bnstudio.io.hugin.expression_net`, which also reads the nodes' ``subtype`` and ``state_values``).
 * Influence diagrams (:func:`read_net_model`, see :mod:`bnstudio.io.influence`): ``decision D { states = ...; }``
   with ``potential (D | P1 P2) { }`` listing its informational parents (a ``data`` there is not read), and
   ``utility U { }`` with ``potential (U | A B) { data = ((u11 u12) (u21 u22)); }`` nested like a CPT without
@@ -34,23 +34,21 @@ from __future__ import annotations
 import functools
 import math
 import re
-from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bnstudio.core.network import Network
-from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.bulk import bulk_enabled, number_rows, probabilities, tables_rows
 from bnstudio.io.common import (assemble, checked_name, identifiers, make_cpt, parse_position,
                                 probability, split_properties)
-from bnstudio.io.hugin_expression_net import ModelTables, NetModel
-from bnstudio.io.hugin_expressions import unquote
+from bnstudio.io.hugin.expression_net import ModelTables, NetModel
+from bnstudio.io.hugin.expressions import unquote
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
-from bnstudio.io.messages import tidy
 from bnstudio.io.repairs import Repairs
+from bnstudio.io.source import TokenStream
 
 if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram
@@ -81,10 +79,9 @@ _NET_RESERVED = {"node_size", "name"}
 _Token = tuple  # (kind, value, offset): kind is 'str', 'word', a punctuation character or 'eof'
 
 
-class _Parser:
+class _Parser(TokenStream):
     def __init__(self, text: str, path: str, strict: bool = False) -> None:
         self.text, self.path, self.i = text, path, 0
-        self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.budget, self.repairs = SizeBudget(), Repairs(path, strict, normaliser="Hugin")
         self.toks = self.tokens(0, len(text), bulk=bulk_enabled())
         self.toks.append(("eof", "", len(text)))
@@ -123,35 +120,11 @@ class _Parser:
     def joined(self, quoted: str, start: int) -> str:
         """A quoted attribute value running over several lines, on one line (each line break and the blanks
         around it become one space), reported as a repair."""
-        first = self.error("", start).line or 0
+        first = self.line_column(start)[0]
         last = first + quoted.count("\n")
         self.repairs.note(f"read the string on lines {first}-{last} as one line (a quoted attribute value runs "
                           f"over {last - first + 1} lines)", lambda m: self.error(m, start))
         return re.sub(r"[ \t\r]*\n[ \t\r]*", " ", quoted)
-
-    def error(self, message: str, where: int | _Token) -> FormatError:
-        offset = where if isinstance(where, int) else where[2]
-        line = bisect_right(self.newlines, offset - 1)
-        column = offset - (self.newlines[line - 1] + 1 if line else 0)
-        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
-
-    def next(self) -> _Token:
-        tok = self.toks[self.i]
-        self.i += tok[0] != "eof"
-        return tok
-
-    def peek(self) -> _Token:
-        return self.toks[self.i]
-
-    @staticmethod
-    def show(tok: _Token) -> str:
-        return "end of file" if tok[0] == "eof" else f"'{tok[1][:40]}'"
-
-    def expect(self, kind: str, context: str) -> _Token:
-        tok = self.next()
-        if tok[0] != kind:
-            raise self.error(f"expected '{kind}' {context}, found {self.show(tok)}", tok)
-        return tok
 
     def word(self, what: str) -> _Token:
         tok = self.next()

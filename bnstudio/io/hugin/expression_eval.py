@@ -1,7 +1,7 @@
 """Evaluate Hugin table-generator expressions for every parent configuration at once (numpy broadcasting).
 
 A node's value in an expression is an array over the parent configurations: parent i varies along axis i
-(:mod:`bnstudio.io.hugin_expression_nodes` gives the value of a state). Each operator works on whole arrays, so
+(:mod:`bnstudio.io.hugin.expression_nodes` gives the value of a state). Each operator works on whole arrays, so
 one expression costs a few array operations, not a loop over table rows; the only loop is over the model's
 expressions (one per configuration of the model nodes, written out in the file).
 
@@ -38,8 +38,8 @@ from typing import Callable, Sequence, Union
 
 import numpy as np
 
-from bnstudio.io.hugin_expression_nodes import NodeKind
-from bnstudio.io.hugin_expressions import Binary, Bool, Call, Expr, ExpressionError, Num, Ref, Str, Unary, walk
+from bnstudio.io.hugin.expression_nodes import NodeKind
+from bnstudio.io.hugin.expressions import Binary, Bool, Call, Expr, ExpressionError, Num, Ref, Str, Unary, walk
 from bnstudio.io.messages import shorten
 
 UNSUPPORTED = {

@@ -22,7 +22,7 @@ from bnstudio.errors import ValidationError
 from bnstudio.io.common import row_label
 from bnstudio.io.repairs import Repairs, entry_problem
 from bnstudio.io.limits import SizeBudget
-from bnstudio.project.schema import Checker, child, json_type
+from bnstudio.io.project.schema import Checker, child, json_type
 
 NETWORK_KEYS = {"name", "properties", "variables"}
 VARIABLE_KEYS = {"name", "states", "parents", "description", "position", "cpt", "alpha", "canonical"}

@@ -18,7 +18,7 @@ Conventions
   parent fastest after the child -- its reader's comment says it means to reverse the parents -- so its
   multi-parent tables read here with the parent axes permuted).
 * ``<cpt>`` (chance) nodes are read, and the canonical ``<noisymax>`` and ``<deterministic>`` nodes (see
-  :mod:`bnstudio.io.xdsl_canonical`: their model is kept in ``net.canonical`` and written back as it was read);
+  :mod:`bnstudio.io.genie.xdsl_canonical`: their model is kept in ``net.canonical`` and written back as it was read);
   ``equation``, ``mau`` and every other node type are refused with the node id and its type.
 * Influence diagrams (:func:`read_xdsl_model`, see :mod:`bnstudio.io.influence`): ``<decision>`` nodes (states,
   ``<parents>`` = informational parents) and ``<utility>`` nodes (``<parents>``, ``<utilities>`` in the order of
@@ -49,8 +49,8 @@ from bnstudio.io.common import (NUMBER, assemble, checked_name, first_duplicate,
 from bnstudio.io.influence import diagram_with, node_order, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.repairs import Repairs
-from bnstudio.io.xdsl_canonical import TAGS as CANONICAL_TAGS, canonical_tag, format_canonical, read_canonical
-from bnstudio.io.xmltree import XmlDocument, describe, parse_xml, read_bytes, text
+from bnstudio.io.genie.xdsl_canonical import TAGS as CANONICAL_TAGS, canonical_tag, format_canonical, read_canonical
+from bnstudio.io.xml.xmltree import XmlDocument, describe, parse_xml, read_bytes, text
 
 if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram

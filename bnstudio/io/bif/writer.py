@@ -1,4 +1,4 @@
-"""Write BIF (the format read by :mod:`bnstudio.io.bif`; see its docstring for the grammar and conventions).
+"""Write BIF (the format read by :mod:`bnstudio.io.bif.reader`; see its docstring for the grammar and conventions).
 
 The output is read by pyAgrum and pgmpy as well as by us (``tests/io/test_bif_interop.py``):
 
@@ -7,7 +7,7 @@ The output is read by pyAgrum and pgmpy as well as by us (``tests/io/test_bif_in
   legal spelling (:func:`bif_names`: ``my var`` -> ``my_var``, ``Asy/Patch`` -> ``Asy_Patch``, ``1.5`` ->
   ``x1_5``, clashes numbered ``_2``, ``_3``...) and the original is kept in the block as ``property
   bnstudio_name = "...";`` (variables, the network) or ``property bnstudio_states = "[...]";`` (the state names
-  as a JSON list), which :mod:`bnstudio.io.bif` reads back; an unnamed network is written as ``unnamed``;
+  as a JSON list), which :mod:`bnstudio.io.bif.reader` reads back; an unnamed network is written as ``unnamed``;
 * a property is ``property key = "value" ;`` with the key an identifier (pyAgrum refuses others, quoted or not:
   such a property is written as ``property bnstudio_property_<n> = "[key, value]" ;``, a JSON pair numbered
   within its block, read back as the original) and the value a one-line quoted string:

@@ -21,9 +21,9 @@ import numpy as np
 
 from bnstudio.core.canonical import ATOL, Canonical, Deterministic, NoisyMax
 from bnstudio.errors import ValidationError
-from bnstudio.io.hugin_expression_eval import Generated, generate
-from bnstudio.io.hugin_expression_nodes import NodeKind
-from bnstudio.io.hugin_expressions import Bool, Call, Expr, Num, Ref, walk
+from bnstudio.io.hugin.expression_eval import Generated, generate
+from bnstudio.io.hugin.expression_nodes import NodeKind
+from bnstudio.io.hugin.expressions import Bool, Call, Expr, Num, Ref, walk
 from bnstudio.io.repairs import QUIET_TOLERANCE
 
 READINGS = ("inhibitor", "strength")  # how NoisyOR's probabilities may be read (see hugin_expression_eval)

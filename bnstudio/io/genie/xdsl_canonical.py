@@ -40,7 +40,7 @@ from bnstudio.errors import BNStudioError, FormatError
 from bnstudio.io.bulk import number_text
 from bnstudio.io.common import probability
 from bnstudio.io.repairs import Repairs
-from bnstudio.io.xmltree import text
+from bnstudio.io.xml.xmltree import text
 
 TAGS = ("noisymax", "deterministic")
 

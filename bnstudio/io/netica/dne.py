@@ -1,5 +1,5 @@
 """Read Netica's DNE text files (``.dne``, first line ``// ~->[DNET-1]->~``); the writer is
-:mod:`bnstudio.io.dne_writer`, the syntax :mod:`bnstudio.io.dne_syntax`::
+:mod:`bnstudio.io.netica.dne_writer`, the syntax :mod:`bnstudio.io.netica.dne_syntax`::
 
     bnet ChestClinic {
         node Dyspnea {
@@ -53,10 +53,10 @@ from typing import TYPE_CHECKING, Callable
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, read_bytes, read_text
-from bnstudio.io.bif_writer import NAME_KEY, STATES_KEY
+from bnstudio.io.bif.writer import NAME_KEY, STATES_KEY
 from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate
-from bnstudio.io.dne_syntax import Block, Items, Token, flatten
-from bnstudio.io.dne_tables import Node, TableReader
+from bnstudio.io.netica.dne_syntax import Block, Items, Token, flatten
+from bnstudio.io.netica.dne_tables import Node, TableReader
 from bnstudio.io.influence import diagram_with, not_a_network
 from bnstudio.io.messages import listing, shorten
 
@@ -70,7 +70,7 @@ _INFINITE = {"INFINITY": math.inf, "+INFINITY": math.inf, "-INFINITY": -math.inf
 
 class _Reader(TableReader):
     """The nodes of one DNE text: states, parents, texts and positions, assembled into a network (the values and
-    tables are read by :class:`~bnstudio.io.dne_tables.TableReader`)."""
+    tables are read by :class:`~bnstudio.io.netica.dne_tables.TableReader`)."""
 
     # ------------------------------------------------------------------ nodes
     def read(self) -> tuple[Network, list, list, Callable[[str | None, str], FormatError]]:

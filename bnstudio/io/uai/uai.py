@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_right
 from pathlib import Path
 
 import numpy as np
@@ -43,8 +42,8 @@ from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.bulk import bulk_enabled, probabilities, tables_rows
 from bnstudio.io.common import assemble, make_cpt, probability
 from bnstudio.io.limits import SizeBudget
-from bnstudio.io.messages import tidy
 from bnstudio.io.repairs import Repairs
+from bnstudio.io.source import SourceText
 
 NOTE = ("UAI files store no names: variables are named V0..Vn-1 in file order and their states s0..sk-1")
 _TOKEN = re.compile(r"^[ \t]*c(?:[ \t][^\n]*)?$|#[^\n]*|[^\s#]+", re.MULTILINE)  # comments, then a token
@@ -68,13 +67,12 @@ class _Fallback(Exception):
     """The bulk reading met a problem: the exact reader reads the file again and names it."""
 
 
-class _Reader:
+class _Reader(SourceText):
     """The reader; ``bulk=True`` splits the text with ``str.split`` (only for a text without '#' or 'c', where
     that gives the exact tokens) and keeps no offsets: any error then raises :class:`_Fallback` instead."""
 
     def __init__(self, text: str, path: str, strict: bool = False, bulk: bool = False) -> None:
         self.path, self.strict, self.text = path, strict, text
-        self.newlines: list[int] | None = None
         if bulk:
             self.words, self.offsets = text.split(), None
         else:
@@ -92,11 +90,7 @@ class _Reader:
             raise _Fallback
         if offset is None:
             offset = self.offsets[self.i - 1] if self.i else 0
-        if self.newlines is None:
-            self.newlines = [m.start() for m in re.finditer("\n", self.text)]
-        line = bisect_right(self.newlines, offset - 1)
-        column = offset - (self.newlines[line - 1] + 1 if line else 0)
-        return FormatError(tidy(message), path=self.path, line=line + 1, column=column + 1)
+        return self.located(message, offset)
 
     def next(self, what: str) -> str:
         if self.i >= len(self.words):

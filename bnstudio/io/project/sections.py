@@ -9,8 +9,8 @@ from typing import Any
 
 from bnstudio.core.network import Network
 from bnstudio.io.messages import listing
-from bnstudio.project.network_json import check_keys
-from bnstudio.project.schema import Checker, child, json_type
+from bnstudio.io.project.network_json import check_keys
+from bnstudio.io.project.schema import Checker, child, json_type
 
 DATA_KEYS = {"path", "settings"}
 

@@ -1,0 +1,1 @@
+"""GeNIe and SMILE: XDSL (XML, canonical models) and the older DSL text format."""

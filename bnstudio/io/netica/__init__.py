@@ -1,0 +1,1 @@
+"""Netica DNE text files (and the refusal of the encrypted ``.neta``): reader, tables and writer."""

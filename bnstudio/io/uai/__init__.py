@@ -1,0 +1,1 @@
+"""UAI ``BAYES`` files (the UAI inference competitions' format)."""
