@@ -123,12 +123,16 @@ def run_child(code: list[str], env: dict[str, str], folder: Path, *args: str) ->
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def whole_processes(runs: int, before: Path | None, folder: Path) -> None:
-    """Medians of ``runs`` interleaved rounds (after a warm-up round) of every (checkout, network) pair."""
+def whole_processes(runs: int, before: Path | None, folder: Path,
+                    names: tuple[str, ...] = ("munin", "nb1000", "alarm")) -> dict[tuple[str, str], dict[str, float]]:
+    """Medians of ``runs`` interleaved rounds (after a warm-up round) of every (checkout, network) pair, printed
+    and returned: {(checkout, network): {"paint", "opened", "fit"}} (seconds), with ("bare", "-") the bare window."""
     import pgmpy
 
     munin = Path(pgmpy.__file__).parent / "utils" / "example_models" / "munin.bif.gz"
-    networks = {"munin": munin, "nb1000": naive_bayes_file(folder), "alarm": ROOT / "resources" / "networks" / "alarm.bif"}
+    files = {"munin": lambda: munin, "nb1000": lambda: naive_bayes_file(folder),
+             "alarm": lambda: ROOT / "resources" / "networks" / "alarm.bif"}
+    networks = {name: files[name]() for name in names}
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update(QT_QPA_PLATFORM="offscreen", PYTHONPYCACHEPREFIX=str(folder / "pycache"))
     checkouts = {"now": {**env, "PYTHONPATH": str(ROOT)}}
@@ -147,19 +151,20 @@ def whole_processes(runs: int, before: Path | None, folder: Path) -> None:
                 continue
             if round_:
                 samples[key].append(result)
-    bare = statistics.median(s["paint"] for s in samples[("bare", "-")])
+    found = {key: {k: statistics.median(s[k] for s in got) for k in ("paint", "opened", "fit")}
+             for key, got in samples.items() if got}
+    bare = found[("bare", "-")]["paint"]
     print(f"load {os.getloadavg()[0]:.2f}; medians of {runs} rounds; whole process from its start to the first "
           f"paint at 1366x768; a bare PySide6 window: {bare:.3f} s")
     for (label, name), got in samples.items():
         if label == "bare" or not got:
             continue
-        paint = statistics.median(s["paint"] for s in got)
-        opened = statistics.median(s["opened"] for s in got)
-        fit = statistics.median(s["fit"] for s in got)
+        paint, opened, fit = (found[(label, name)][k] for k in ("paint", "opened", "fit"))
         bars = sum(bool(s.get("scroll_bars")) for s in got)
         print(f"  {label:<6} {name:<7} first paint {paint:6.3f} s (x{paint / bare:.2f} bare; from the window "
               f"shown {opened:5.3f} s)   Fit to View from 100 % {fit * 1000:5.0f} ms   scroll bars after it "
               f"{bars}/{len(got)}")
+    return found
 
 
 def training_freeze() -> None:
