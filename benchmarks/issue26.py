@@ -127,8 +127,11 @@ def app(quick: bool, rows: list[Row]) -> None:
     if got is None:
         rows.append(Row("munin in the app", "failed", "<= 1.5 s / 0.3 s", False))
         return
-    rows.append(Row("munin in the app: first paint", f"{got['paint']:.2f} s", "<= 1.5 s", got["paint"] <= 1.5))
-    rows.append(Row("munin in the app: Fit to View", f"{got['fit'] * 1e3:.0f} ms", "<= 300 ms", got["fit"] <= 0.3))
+    # the goals are wall-clock (what a user waits); CPU beside them shows what a loaded machine added
+    rows.append(Row("munin in the app: first paint", f"{got['paint']:.2f} s (CPU {got['paint_cpu']:.2f} s)",
+                    "<= 1.5 s", got["paint"] <= 1.5))
+    rows.append(Row("munin in the app: Fit to View", f"{got['fit'] * 1e3:.0f} ms (CPU {got['fit_cpu'] * 1e3:.0f} ms)",
+                    "<= 300 ms", got["fit"] <= 0.3))
 
 
 def study() -> None:
