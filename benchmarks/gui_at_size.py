@@ -43,7 +43,8 @@ window.resize(1366, 768)
 window.show()
 for _ in range(3):
     app.processEvents()
-print(json.dumps({"paint": time.time() - float(sys.argv[1]), "opened": 0.0, "fit": 0.0}))
+print(json.dumps({"paint": time.time() - float(sys.argv[1]), "opened": 0.0, "fit": 0.0,
+                  "paint_cpu": time.process_time(), "fit_cpu": 0.0}))
 """
 
 CHILD = """
@@ -77,16 +78,18 @@ window.view.open_view()              # what open_window's zero-time timer does b
 QApplication.processEvents()
 assert Paints.count > 0
 paint = time.time() - float(sys.argv[1])
+paint_cpu = time.process_time()      # the process's CPU seconds from its start: steadier than wall time when loaded
 opened = time.perf_counter() - opening
 window.view.set_zoom(1.0)            # a user looking at a part at 100 % ...
 QApplication.processEvents()
-start = time.perf_counter()
+start, start_cpu = time.perf_counter(), time.process_time()
 window.view.fit_to_view()            # ... asks for the whole network again
 QApplication.processEvents()
-fit = time.perf_counter() - start
+fit, fit_cpu = time.perf_counter() - start, time.process_time() - start_cpu
 shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
 assert shown.adjusted(-2, -2, 2, 2).contains(window.scene.itemsBoundingRect()), "not fitted"
-print(json.dumps({"paint": paint, "opened": opened, "fit": fit, "nodes": len(window.scene.nodes),
+print(json.dumps({"paint": paint, "opened": opened, "fit": fit, "paint_cpu": paint_cpu, "fit_cpu": fit_cpu,
+                  "nodes": len(window.scene.nodes),
                   "scroll_bars": window.view.horizontalScrollBar().isVisible()}))
 os._exit(0)
 """
@@ -123,12 +126,18 @@ def run_child(code: list[str], env: dict[str, str], folder: Path, *args: str) ->
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def whole_processes(runs: int, before: Path | None, folder: Path) -> None:
-    """Medians of ``runs`` interleaved rounds (after a warm-up round) of every (checkout, network) pair."""
+def whole_processes(runs: int, before: Path | None, folder: Path,
+                    names: tuple[str, ...] = ("munin", "nb1000", "alarm")) -> dict[tuple[str, str], dict[str, float]]:
+    """Medians of ``runs`` interleaved rounds (after a warm-up round) of every (checkout, network) pair, printed
+    and returned: {(checkout, network): {"paint", "opened", "fit", "paint_cpu", "fit_cpu"}} (seconds; the CPU
+    figures are the process's: to the first paint from its start, and during Fit to View), with ("bare", "-")
+    the bare window."""
     import pgmpy
 
     munin = Path(pgmpy.__file__).parent / "utils" / "example_models" / "munin.bif.gz"
-    networks = {"munin": munin, "nb1000": naive_bayes_file(folder), "alarm": ROOT / "resources" / "networks" / "alarm.bif"}
+    files = {"munin": lambda: munin, "nb1000": lambda: naive_bayes_file(folder),
+             "alarm": lambda: ROOT / "resources" / "networks" / "alarm.bif"}
+    networks = {name: files[name]() for name in names}
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update(QT_QPA_PLATFORM="offscreen", PYTHONPYCACHEPREFIX=str(folder / "pycache"))
     checkouts = {"now": {**env, "PYTHONPATH": str(ROOT)}}
@@ -147,19 +156,21 @@ def whole_processes(runs: int, before: Path | None, folder: Path) -> None:
                 continue
             if round_:
                 samples[key].append(result)
-    bare = statistics.median(s["paint"] for s in samples[("bare", "-")])
+    found = {key: {k: statistics.median(s[k] for s in got) for k in ("paint", "opened", "fit", "paint_cpu", "fit_cpu")}
+             for key, got in samples.items() if got}
+    bare = found[("bare", "-")]["paint"]
     print(f"load {os.getloadavg()[0]:.2f}; medians of {runs} rounds; whole process from its start to the first "
           f"paint at 1366x768; a bare PySide6 window: {bare:.3f} s")
     for (label, name), got in samples.items():
         if label == "bare" or not got:
             continue
-        paint = statistics.median(s["paint"] for s in got)
-        opened = statistics.median(s["opened"] for s in got)
-        fit = statistics.median(s["fit"] for s in got)
+        paint, opened, fit, paint_cpu, fit_cpu = found[(label, name)].values()
         bars = sum(bool(s.get("scroll_bars")) for s in got)
         print(f"  {label:<6} {name:<7} first paint {paint:6.3f} s (x{paint / bare:.2f} bare; from the window "
-              f"shown {opened:5.3f} s)   Fit to View from 100 % {fit * 1000:5.0f} ms   scroll bars after it "
+              f"shown {opened:5.3f} s; CPU {paint_cpu:5.3f} s)   Fit to View from 100 % {fit * 1000:5.0f} ms "
+              f"(CPU {fit_cpu * 1000:4.0f} ms)   scroll bars after it "
               f"{bars}/{len(got)}")
+    return found
 
 
 def training_freeze() -> None:

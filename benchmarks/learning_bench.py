@@ -26,41 +26,34 @@ from bnstudio.data import align, read_csv
 from bnstudio.io import read_network
 from bnstudio.learn.params import make_learner
 from bnstudio.sampling import codes_to_frame, forward_sample, hide_at_random, write_samples_csv
+from inference_bench import timed_result
 
 ALARM = Path(__file__).resolve().parents[1] / "resources" / "networks" / "alarm.bif"
 
-
-def timed(fn, repeat: int = 1):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def ml_bench(net, n: int, folder: Path) -> None:
     codes = forward_sample(net, n, seed=1)
     csv = folder / "alarm.csv"
     write_samples_csv(net, codes, csv)
-    ours, _ = timed(lambda: make_learner("ml").fit(net, codes), repeat=3)
-    end, _ = timed(lambda: make_learner("ml").fit(net, align(read_csv(csv), net).codes), repeat=3)
+    ours, _ = timed_result(lambda: make_learner("ml").fit(net, codes), repeat=3)
+    end, _ = timed_result(lambda: make_learner("ml").fit(net, align(read_csv(csv), net).codes), repeat=3)
     print(f"ML, {n} ALARM rows: bnstudio {ours * 1e3:.1f} ms encoded, {end:.2f} s CSV->fitted", flush=True)
     frame = codes_to_frame(net, codes).astype(str)
     try:
         from pgmpy.models import DiscreteBayesianNetwork
         from pgmpy.parameter_estimator.discrete_mle import DiscreteMLE
         model = DiscreteBayesianNetwork(net.arcs())
-        t, _ = timed(lambda: model.fit(frame, estimator=DiscreteMLE()))
+        t, _ = timed_result(lambda: model.fit(frame, estimator=DiscreteMLE()))
         print(f"  pgmpy DiscreteMLE: {t * 1e3:.0f} ms (x{t / ours:.0f})", flush=True)
     except Exception as exc:  # report and continue
         print(f"  pgmpy failed: {type(exc).__name__}: {exc}")
     try:
         import pyagrum as gum
         bn = gum.loadBN(str(ALARM))
-        t_build, learner = timed(lambda: gum.BNLearner(str(csv), bn), repeat=3)
+        t_build, learner = timed_result(lambda: gum.BNLearner(str(csv), bn), repeat=3)
         learner.useNoPrior()
-        t, _ = timed(lambda: learner.learnParameters(bn.dag()), repeat=3)
+        t, _ = timed_result(lambda: learner.learnParameters(bn.dag()), repeat=3)
         print(f"  pyAgrum learnParameters: {t * 1e3:.1f} ms (x{t / ours:.1f}) + {t_build:.2f} s to build the "
               f"learner from the CSV (end to end {t + t_build:.2f} s, x{(t + t_build) / end:.2f} of ours)", flush=True)
     except ImportError:
@@ -70,7 +63,7 @@ def ml_bench(net, n: int, folder: Path) -> None:
 def em_bench(net, folder: Path, quick: bool) -> None:
     data = hide_at_random(forward_sample(net, 5000, seed=2), 0.2, seed=3)
     iters = 3
-    t, fit = timed(lambda: make_learner("em", max_iter=iters, tol=0).fit(net, data))
+    t, fit = timed_result(lambda: make_learner("em", max_iter=iters, tol=0).fit(net, data))
     ours = t / fit.n_iterations
     print(f"EM, 5000 ALARM rows, 20% MCAR: bnstudio {ours * 1e3:.0f} ms/iteration", flush=True)
     csv = folder / "mcar.csv"
@@ -78,7 +71,7 @@ def em_bench(net, folder: Path, quick: bool) -> None:
     _pyagrum_em(csv, ours, "MCAR", quick)
     latent = forward_sample(net, 5000, seed=4)
     latent[:, net.variables.index("HYPOVOLEMIA")] = -1
-    t, fit = timed(lambda: make_learner("em", max_iter=iters, tol=0).fit(net, latent))
+    t, fit = timed_result(lambda: make_learner("em", max_iter=iters, tol=0).fit(net, latent))
     ours = t / fit.n_iterations
     print(f"EM, 5000 ALARM rows, HYPOVOLEMIA latent: bnstudio {ours * 1e3:.0f} ms/iteration", flush=True)
     csv = folder / "latent.csv"
@@ -130,20 +123,20 @@ def discriminative_bench() -> None:
     flip = np.random.default_rng(0).random(len(data)) < 0.1
     data[flip, 0] = 1 - data[flip, 0]
     # l2 = 0: the unregularised optimum, the one LogisticRegression(C=1e12) finds (the default L2 is 10 / N)
-    t_ours, fit = timed(lambda: make_learner("clgd", l2=0.0, max_iter=500, tol=1e-12).fit(net, data, target="C"))
+    t_ours, fit = timed_result(lambda: make_learner("clgd", l2=0.0, max_iter=500, tol=1e-12).fit(net, data, target="C"))
     print(f"NB + clgd, 20 attributes x 20,000 rows: {t_ours:.2f} s, train CNLL {fit.history[-1]['cnll']:.6f}, "
           f"{fit.n_iterations} iterations", flush=True)
     try:
         from sklearn.linear_model import LogisticRegression
         from sklearn.preprocessing import OneHotEncoder
         x = OneHotEncoder().fit_transform(data[:, 1:])
-        t_lr, lr = timed(lambda: LogisticRegression(C=1e12, max_iter=5000, tol=1e-10).fit(x, data[:, 0]))
+        t_lr, lr = timed_result(lambda: LogisticRegression(C=1e12, max_iter=5000, tol=1e-10).fit(x, data[:, 0]))
         cnll = -np.log(lr.predict_proba(x)[np.arange(len(data)), data[:, 0]]).mean()
         print(f"  scikit-learn LogisticRegression(lbfgs): {t_lr:.2f} s, train CNLL {cnll:.6f} "
               f"(ours/theirs time x{t_ours / t_lr:.2f})", flush=True)
     except ImportError:
         pass
-    t_w, wan = timed(lambda: make_learner("wanbia", l2=0.0, max_iter=500, tol=1e-12).fit(net, data, target="C"))
+    t_w, wan = timed_result(lambda: make_learner("wanbia", l2=0.0, max_iter=500, tol=1e-12).fit(net, data, target="C"))
     goal = fit.history[-1]["cnll"] + 1e-4
     reach = lambda hist: next((h["iteration"] for h in hist if h["cnll"] <= goal), None)  # noqa: E731
     print(f"  wanbia (parameter level): {t_w:.2f} s, reaches CNLL {goal:.5f} at iteration {reach(wan.history)} "

@@ -71,14 +71,32 @@ def app_rows(args: argparse.Namespace, py: str, folder: Path, versions: dict[str
            "bare PySide6 window")
 
 
+BARE_NUMPY = "python -c 'import numpy'"
+
+
+def info_medians(py: str, network: Path, runs: int, folder: Path, versions: dict[str, dict[str, str]]
+                 ) -> dict[str, tuple[float, float]]:
+    """Median (wall-clock, CPU) seconds of ``bnstudio info NETWORK`` per version and of :data:`BARE_NUMPY`,
+    interleaved rounds."""
+    env = versions["bnstudio (this checkout)"]
+    commands = {BARE_NUMPY: ([py, "-c", "import numpy"], env)}
+    for label, e in versions.items():
+        commands[label] = ([py, "-m", "bnstudio", "info", str(network.resolve())], e)
+    return medians(commands, runs, folder)
+
+
+def bytecode_env(folder: Path) -> dict[str, str]:
+    """The environment with byte-code as an installed program has it, in a cache outside the source trees (see
+    scaling_cli_bench), and Qt offscreen."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(PYTHONPYCACHEPREFIX=str(folder / "pycache"), QT_QPA_PLATFORM="offscreen")
+    return env
+
+
 def info_rows(args: argparse.Namespace, py: str, folder: Path, versions: dict[str, dict[str, str]]) -> None:
     """``bnstudio info NETWORK`` against ``python -c "import numpy"``."""
-    env = versions["bnstudio (this checkout)"]
-    commands = {"python -c 'import numpy'": ([py, "-c", "import numpy"], env)}
-    for label, e in versions.items():
-        commands[label] = ([py, "-m", "bnstudio", "info", str(args.network.resolve())], e)
-    report(f"bnstudio info {args.network.name}, whole process:", medians(commands, args.runs, folder),
-           "python -c 'import numpy'")
+    report(f"bnstudio info {args.network.name}, whole process:",
+           info_medians(py, args.network, args.runs, folder, versions), BARE_NUMPY)
     for label, e in versions.items():
         done = subprocess.run([py, "-c", LOADED % (NOTED_MODULES,), "info", str(args.network.resolve())], env=e,
                               cwd=folder, capture_output=True, text=True, check=True)
@@ -103,9 +121,7 @@ def main() -> None:
     py = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        # byte-code as an installed program has it, in a cache outside the source trees (see scaling_cli_bench)
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env.update(PYTHONPYCACHEPREFIX=str(folder / "pycache"), QT_QPA_PLATFORM="offscreen")
+        env = bytecode_env(folder)
         versions = {"bnstudio (this checkout)": env}
         if args.before:
             versions["bnstudio (before)"] = {**env, "PYTHONPATH": str(args.before.resolve())}

@@ -176,6 +176,27 @@ def fits(folder: Path, method: str, workers: int, in_memory: bool, tmp: Path) ->
               + ", ".join(f"{k} {max_difference(files[ok[0]], files[k]):.1e}" for k in ok[1:]), flush=True)
 
 
+def csv_to_fitted(tmp: Path, rows: int, in_memory: bool = True) -> dict[str, dict]:
+    """CSV -> fitted network on ``rows`` complete ALARM rows written to ``tmp``, whole processes (see module
+    docstring, 2.): {"pyAgrum", "cli", "api"} each with seconds and peak_mib, printed as they come."""
+    csv = tmp / "complete.csv"
+    write_csv(csv, rows)
+    print(f"\nCSV -> fitted network (ML), {rows:,} complete ALARM rows "
+          f"({csv.stat().st_size / 2**20:.0f} MiB), whole processes:", flush=True)
+    script = tmp / "pyagrum_fit.py"
+    script.write_text(PYAGRUM_SCRIPT)
+    out = {"pyAgrum": run_child(__file__, "process", sys.executable, str(script), str(ALARM), str(csv)),
+           "cli": run_child(__file__, "process", str(Path(sys.executable).with_name("bnstudio")), "fit", str(ALARM),
+                            str(csv), "--method", "ml", "-o", str(tmp / "fitted.bif"))}
+    show("pyAgrum BNLearner + learnParameters", out["pyAgrum"])
+    show("bnstudio fit (streams the CSV)", out["cli"], out["pyAgrum"])
+    if in_memory:
+        out["api"] = run_child(__file__, "process", sys.executable, __file__, "--child", "csv_memory", str(csv))
+        show("read_csv + align + fit, in memory", out["api"], out["pyAgrum"])
+    csv.unlink()
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
@@ -208,19 +229,7 @@ def main() -> None:
                 part.unlink()
             (tmp / "parts").rmdir()
         if args.csv_rows:
-            csv = tmp / "complete.csv"
-            write_csv(csv, args.csv_rows)
-            print(f"\nCSV -> fitted network (ML), {args.csv_rows:,} complete ALARM rows "
-                  f"({csv.stat().st_size / 2**20:.0f} MiB), whole processes:", flush=True)
-            script = tmp / "pyagrum_fit.py"
-            script.write_text(PYAGRUM_SCRIPT)
-            theirs = run_child(__file__, "process", sys.executable, str(script), str(ALARM), str(csv))
-            cli = run_child(__file__, "process", str(Path(sys.executable).with_name("bnstudio")), "fit", str(ALARM),
-                            str(csv), "--method", "ml", "-o", str(tmp / "fitted.bif"))
-            api = run_child(__file__, "process", sys.executable, __file__, "--child", "csv_memory", str(csv))
-            show("pyAgrum BNLearner + learnParameters", theirs)
-            show("bnstudio fit (streams the CSV)", cli, theirs)
-            show("read_csv + align + fit, in memory", api, theirs)
+            csv_to_fitted(tmp, args.csv_rows)
         if args.em_rows:
             write_parts(tmp / "em", args.em_rows, max(args.em_rows // 8, 1), missing=0.2)
             print(f"\nEM (2 iterations), {args.em_rows:,} ALARM rows, 20% of cells missing, 8 Parquet parts:",

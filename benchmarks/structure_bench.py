@@ -30,14 +30,10 @@ from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network
 from bnstudio.learn.structure import ScoreCache, learn_structure, shd
 from bnstudio.sampling import forward_sample, write_samples_csv
+from inference_bench import timed_result
 
 ALARM = Path(__file__).resolve().parents[1] / "resources" / "networks" / "alarm.bif"
 
-
-def timed(fn):
-    start = time.perf_counter()
-    out = fn()
-    return out, time.perf_counter() - start
 
 
 def frame_of(net, codes) -> pd.DataFrame:
@@ -80,16 +76,16 @@ def hill_climb_section(net, codes) -> None:
     print(f"\n== ALARM, {len(codes)} rows: hill climbing with BIC (true DAG BIC {true_bic:.1f}, {len(truth)} arcs)")
     print(f"{'learner':34s} {'seconds':>8s} {'BIC vs true':>12s} {'arcs':>5s} {'SHD':>4s} {'SHD cpdag':>9s}")
     rows = []
-    ours, t = timed(lambda: learn_structure("hill-climb", codes, names, states))
+    t, ours = timed_result(lambda: learn_structure("hill-climb", codes, names, states))
     rows.append(("bnstudio hill-climb", ours.arcs, t))
-    tabu, t = timed(lambda: learn_structure("hill-climb", codes, names, states, tabu=20))
+    t, tabu = timed_result(lambda: learn_structure("hill-climb", codes, names, states, tabu=20))
     rows.append(("bnstudio hill-climb tabu=20", tabu.arcs, t))
-    empty, t = timed(lambda: learn_structure("hill-climb", codes, names, states, start="empty"))
+    t, empty = timed_result(lambda: learn_structure("hill-climb", codes, names, states, start="empty"))
     rows.append(("bnstudio hill-climb start=empty", empty.arcs, t))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         frame = frame_of(net, codes)
-        theirs, t = timed(lambda: pgmpy_hill_climb(frame))
+        t, theirs = timed_result(lambda: pgmpy_hill_climb(frame))
     rows.append(("pgmpy HillClimbSearch (tabu 100)", theirs, t))
     try:
         agrum, t = pyagrum_greedy(net, codes)
@@ -109,12 +105,12 @@ def hill_climb_section(net, codes) -> None:
 def tan_section(net, codes) -> None:
     names = net.variables
     states = [net.states(v) for v in names]
-    ours, t_ours = timed(lambda: learn_structure("tan", codes, names, states, target="BP"))
+    t_ours, ours = timed_result(lambda: learn_structure("tan", codes, names, states, target="BP"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from pgmpy.estimators import TreeSearch
         frame = frame_of(net, codes)
-        dag, t_theirs = timed(lambda: TreeSearch(frame, root_node=ours.network.variables[0], n_jobs=1)
+        t_theirs, dag = timed_result(lambda: TreeSearch(frame, root_node=ours.network.variables[0], n_jobs=1)
                               .estimate(estimator_type="tan", class_node="BP", show_progress=False))
     skeleton = lambda arcs: {frozenset(a) for a in arcs}  # noqa: E731
     theirs = [(str(a), str(b)) for a, b in dag.edges()]
@@ -139,7 +135,7 @@ def bnc_section(rows: int, seed: int) -> None:
     print(f"{'learner':24s} {'seconds':>8s} {'moves':>6s} {'arcs':>5s} {'test error':>10s} {'test CLL/case':>13s}")
     for label, alg, kw in [("naive Bayes", "nb", {}), ("TAN", "tan", {}), ("BNC-2P", "bnc", {"score": "cll"}),
                            ("BNC-MDL", "bnc", {"score": "cll-mdl"}), ("BNC-2P from nb", "bnc", {"start": "nb"})]:
-        res, t = timed(lambda: learn_structure(alg, train, names, states, target="C", prior="laplace", **kw))
+        t, res = timed_result(lambda: learn_structure(alg, train, names, states, target="C", prior="laplace", **kw))
         post = InferenceEngine(res.network).posterior_batch("C", hidden, columns=names)["C"]
         err = float((post.argmax(axis=1) != test[:, target]).mean())
         cll = float(np.log(post[np.arange(len(test)), test[:, target]]).mean())

@@ -20,7 +20,7 @@ by pruned variable elimination, which needs only the index and the families).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from bnstudio.core.network import Network
 from bnstudio.inference.elimination import CliqueTooLarge, OrderStats, best_elimination_order, moral_graph
@@ -30,12 +30,17 @@ if TYPE_CHECKING:  # imported by tree_over, when a tree is first made
     from bnstudio.inference.jtree import JunctionTree
 
 
-class Tree(NamedTuple):
-    """An elimination order and its junction tree, or (None, None, why) when no order stays within bounds."""
+class Tree:
+    """An elimination order and its junction tree, or (None, None, why) when no order stays within bounds.
+    A plain slotted class, not a NamedTuple: typing.NamedTuple costs some 50 µs at import (a first query in a new
+    process waits for it)."""
 
-    order: OrderStats | None
-    jt: JunctionTree | None
-    too_large: CliqueTooLarge | None
+    __slots__ = ("order", "jt", "too_large")
+
+    def __init__(self, order: OrderStats | None, jt: JunctionTree | None, too_large: CliqueTooLarge | None) -> None:
+        self.order = order
+        self.jt = jt
+        self.too_large = too_large
 
 
 class CompiledStructure:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Iterable, NamedTuple, Sequence
+from typing import Iterable, Sequence
 
 from bnstudio.errors import MemoryBudgetExceeded
 
@@ -73,16 +73,20 @@ def _members(bits: int) -> list[int]:
     return out
 
 
-class OrderStats(NamedTuple):  # a NamedTuple, not a dataclass: cheaper to import (a first query waits for it)
+class OrderStats:  # a slotted class, not a dataclass or NamedTuple: cheaper to import (a first query waits for it)
     """An order and the cliques it creates (each sorted, in elimination order); the largest clique (treewidth
     + 1) and the total table size."""
 
-    heuristic: str
-    order: tuple[int, ...]
-    cliques: tuple[tuple[int, ...], ...]
-    max_clique_vars: int
-    max_clique_size: int
-    total_size: int
+    __slots__ = ("heuristic", "order", "cliques", "max_clique_vars", "max_clique_size", "total_size")
+
+    def __init__(self, heuristic: str, order: tuple[int, ...], cliques: tuple[tuple[int, ...], ...],
+                 max_clique_vars: int, max_clique_size: int, total_size: int) -> None:
+        self.heuristic = heuristic
+        self.order = order
+        self.cliques = cliques
+        self.max_clique_vars = max_clique_vars
+        self.max_clique_size = max_clique_size
+        self.total_size = total_size
 
     @property
     def treewidth(self) -> int:

@@ -55,9 +55,9 @@ from bnstudio.inference.variable_elimination import STEP_COST
 
 if TYPE_CHECKING:  # the tree machinery is imported when a tree is first made: a single query never needs it
     from bnstudio.inference.trees import TreeModel
+    Parameters = Mapping[str, np.ndarray]  # an annotation only (a typing alias costs a new process's first query)
 
 DEFAULT_MEMORY_BUDGET = 2 * 2**30  # bytes
-Parameters = Mapping[str, np.ndarray]
 METHODS = ("auto", "junction-tree", "elimination")
 FEW_TARGETS = 4        # more targets than this in one call: one calibration of the whole tree
 SUBTREE_CACHE = 8      # junction trees over parts of the network kept for batched calls

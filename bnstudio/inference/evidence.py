@@ -10,14 +10,16 @@ overflow a product or a sum in a clique; the posterior does not change and the s
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
 from bnstudio.errors import EvidenceError, UnknownStateError, UnknownVariableError
 
-StateSpec = Union[str, int, Sequence[float], np.ndarray]
-Evidence = Mapping[str, StateSpec]
+if TYPE_CHECKING:  # annotations only: building typing aliases costs a first query in a new process ~0.08 ms
+    from typing import Union
+    StateSpec = Union[str, int, Sequence[float], np.ndarray]
+    Evidence = Mapping[str, StateSpec]
 
 
 class Likelihoods(dict):

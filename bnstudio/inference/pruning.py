@@ -15,7 +15,7 @@ The components a query does not need still decide whether the evidence is possib
 """
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Sequence
+from typing import Iterable, Sequence
 
 
 def ancestral_set(parents: Sequence[Sequence[int]], nodes: Iterable[int]) -> set[int]:
@@ -30,12 +30,15 @@ def ancestral_set(parents: Sequence[Sequence[int]], nodes: Iterable[int]) -> set
     return seen
 
 
-class Relevance(NamedTuple):  # a NamedTuple, not a dataclass: cheaper to import (a first query waits for it)
+class Relevance:  # a slotted class, not a dataclass or NamedTuple: cheaper to import (a first query waits for it)
     """The CPTs that p(e) needs, grouped by moral component (see module docstring)."""
 
-    components: list[list[int]]     # per component: the variables whose CPTs have their free scope in it
-    needed: list[int]               # indices of the components holding a target
-    constant: list[int]             # variables whose whole family is observed: a constant factor each
+    __slots__ = ("components", "needed", "constant")
+
+    def __init__(self, components: list[list[int]], needed: list[int], constant: list[int]) -> None:
+        self.components = components    # per component: the variables whose CPTs have their free scope in it
+        self.needed = needed            # indices of the components holding a target
+        self.constant = constant        # variables whose whole family is observed: a constant factor each
 
     def requisite(self) -> list[int]:
         """Variables whose CPTs p(T | e) needs, ascending."""

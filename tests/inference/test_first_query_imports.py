@@ -26,3 +26,12 @@ def test_a_single_query_loads_no_tree_module():
 
 def test_all_marginals_load_the_tree_modules():
     assert TREE_MODULES <= inference_modules_after("engine.posterior(engine.net.variables, {'BP': 'LOW'})")
+
+
+def test_a_single_query_loads_no_heavy_library():
+    """scipy, networkx and pandas cost a new process tens of milliseconds; a first answer needs none of them."""
+    script = (f"import sys\nfrom bnstudio.io import read_network\nfrom bnstudio.inference import InferenceEngine\n"
+              f"InferenceEngine(read_network({str(ALARM)!r})).posterior('HR', {{'BP': 'LOW'}})\n"
+              "print(sorted(m for m in ('scipy', 'networkx', 'pandas') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
