@@ -109,7 +109,14 @@ class InferenceEngine:
         return table
 
     def _stored(self, var: int) -> np.ndarray:
+        assert self._structure is not None  # read by the queries of the compiled structure
         return self.net.cpt(self._structure.index.names[var])
+
+    @property
+    def _queries(self) -> PrunedQueries:
+        """The pruned eliminations of the compiled network (made by :attr:`compiled`, read after it)."""
+        assert self._pruned is not None, "read after compiled"
+        return self._pruned
 
     def _label(self) -> str:
         """The network, for messages: its name, or its size when its file gives no name."""
@@ -188,13 +195,13 @@ class InferenceEngine:
         if len(idx) > FEW_TARGETS and self.method != "elimination" and self.fits_budget:
             return self._tree_posterior(names, idx, lams, evidence)
         out = {}
-        priors = None if lams else self._pruned.priors  # evidence-free answers: made once per parameter version
+        priors = None if lams else self._queries.priors  # evidence-free answers: made once per parameter version
         for name, var in zip(names, idx):
             if priors is not None and var in priors:
                 out[name] = priors[var].copy()
                 continue
             route = self._route([var], lams)
-            answer = None if route is None else self._pruned.conditional([var], lams, *route, evidence)
+            answer = None if route is None else self._queries.conditional([var], lams, *route, evidence)
             if answer is None:
                 out.update(self._tree_posterior([name], [var], lams, evidence))
             else:
@@ -225,13 +232,13 @@ class InferenceEngine:
         lams = ev.single_evidence(cs.index, evidence)
         route = self._route(idx, lams)
         if route is not None:
-            answer = self._pruned.conditional(idx, lams, *route, evidence)
+            answer = self._queries.conditional(idx, lams, *route, evidence)
             if answer is not None:
                 return answer
         model = self._tree()
         home = model.clique_containing(idx)
         if home is None:  # targets in no one clique: eliminate whatever it costs
-            return self._pruned.conditional(idx, lams, self._pruned.relevance(idx, lams), None, evidence)
+            return self._queries.conditional(idx, lams, self._queries.relevance(idx, lams), None, evidence)
         belief, log_z = model.propagation(lams).belief(home)
         self._check_possible(log_z, evidence)
         return model.marginal(belief, home, idx)[0, 0]
@@ -242,12 +249,12 @@ class InferenceEngine:
         lams = ev.single_evidence(self.compiled.index, evidence)
         if not lams:
             return 0.0
-        return self._log_evidence(lams) + lams.log_scale
+        return self._log_evidence(lams) + float(lams.log_scale)  # a float for a single case
 
     def _log_evidence(self, lams: dict[int, np.ndarray]) -> float:
         """log Σ_x p(x) Π_v λ_v(x_v) for these (scaled) likelihoods."""
         route = self._route([], lams)
-        answer = None if route is None else self._pruned.log_evidence(route[0], lams, route[1])
+        answer = None if route is None else self._queries.log_evidence(route[0], lams, route[1])
         if answer is None:
             model = self._tree()
             home = model.home(lams)
@@ -281,7 +288,7 @@ class InferenceEngine:
         cs = self.compiled
         lams = ev.single_evidence(cs.index, evidence)
         if self.method == "elimination" or not self.fits_budget:
-            pruned = self._pruned
+            pruned = self._queries
             return {name: pruned.conditional(list(cs.families[v]), lams, pruned.relevance(cs.families[v], lams),
                                              None, evidence) for v, name in enumerate(cs.index.names)}
         model = self._tree()
@@ -312,7 +319,7 @@ class InferenceEngine:
             tree_cost = self._tree_cost(targets, lams)
             if tree_cost <= 4 * STEP_COST:
                 return None
-        plan = self._pruned.relevance(targets, lams)
+        plan = self._queries.relevance(targets, lams)
         if self.method == "elimination":
             return plan, None
         if tree_cost is None:
