@@ -51,11 +51,11 @@ def add_learner_options(parser: argparse.ArgumentParser) -> None:
         elif option.kind == "choice":
             parser.add_argument(option.flag, choices=option.choices, help=option.help + used_by)
         else:
-            kind, accepted = CLI_TYPES.get(name, (_parser_type(option), option.describe_range()))
+            kind, accepted = CLI_TYPES.get(name, (parser_type(option), option.describe_range()))
             parser.add_argument(option.flag, type=kind, help=f"{option.help}{used_by}, {accepted}")
 
 
-def _parser_type(option: Option) -> Callable[[str], Any]:
+def parser_type(option: Option) -> Callable[[str], Any]:
     """An argparse type checking the option's kind and range, in the command line's words."""
     low = option.low if option.low is not None else -math.inf
     high = option.high if option.high is not None else math.inf

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import add_strict_option, parse_json, print_json, writing
-from bnstudio.cli.fit import CLI_TYPES, _parser_type
+from bnstudio.cli.fit import CLI_TYPES, parser_type
 from bnstudio.errors import FormatError, ValidationError
 from bnstudio.learn.registry import ALGORITHMS, STRUCTURE_LEARNERS, Option
 
@@ -77,7 +77,7 @@ def add_structure_options(parser: argparse.ArgumentParser) -> None:
             parser.add_argument(flag, dest=name, **KIND_ARGUMENTS[option.kind],
                                 help=_help(variants) + KIND_HELP.get(option.kind, ""))
         else:
-            kind, accepted = TYPES.get(name, (_parser_type(option), option.describe_range()))
+            kind, accepted = TYPES.get(name, (parser_type(option), option.describe_range()))
             parser.add_argument(flag, dest=name, type=kind, help=_help(variants, accepted))
 
 
