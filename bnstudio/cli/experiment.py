@@ -92,6 +92,19 @@ def _executor(args: argparse.Namespace):
     return LocalExecutor(args.workers)
 
 
+def _accounting(store: Any):
+    """The CPU accounting of the run just finished (:mod:`bnstudio.experiment.accounting`), None if it ran
+    nothing."""
+    from bnstudio.experiment.accounting import last_run_accounting
+    from bnstudio.experiment.store import StudyStore
+
+    with StudyStore(store, create=False) as opened:
+        runs = opened.runs()
+        if not runs or opened.accounting(runs[-1]["id"]) is None:
+            return None
+        return last_run_accounting(opened)
+
+
 def run(args: argparse.Namespace) -> int:
     if (args.study is None) == (args.suite is None):
         raise ValidationError("experiment: give a study file or --suite NAME (one of them)")
@@ -122,11 +135,15 @@ def run(args: argparse.Namespace) -> int:
         from bnstudio.figures.report import write_report
 
         report = write_report(summary.store, args.report, workers=args.workers or os.cpu_count() or 1)
+    accounting = _accounting(summary.store)
     if args.json:
-        print_json({**summary.to_json(), "report": None if report is None else str(report.html)})
+        print_json({**summary.to_json(), "report": None if report is None else str(report.html),
+                    "accounting": None if accounting is None else accounting.to_json()})
     else:
         print(f"{study.name}: {summary.total} tasks ({summary.skipped} done before, {summary.done} done now, "
               f"{summary.failed} failed) in {summary.seconds:.1f} s on {summary.executor} -> {summary.store}")
+        if accounting is not None:
+            print(f"accounting: {accounting.line()}")
         if report is not None:
             print(f"report: {report.html}")
     if summary.failed:
