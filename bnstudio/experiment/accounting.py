@@ -12,7 +12,9 @@ so ``efficiency = Σ task CPU / (W · T)`` and ``1 − efficiency`` is the sum o
 The task CPU is the work; ``task wall − task CPU`` is time a task was ready but another process had its core
 (a busy machine) or it waited on I/O; start-up is the workers' start and the data shipped to them; gaps are
 results shipped back and the next unit handed out; the tail is a worker idle while the last units finish
-elsewhere. Speed-up on ``W`` free cores is at most ``W × efficiency`` against one process whose tasks take the
+elsewhere. Each task also records its worker's CPU since the worker started: the last of these less the
+worker's task CPU is what it spent outside tasks (its start-up, the data unpickled, results pickled back).
+Speed-up on ``W`` free cores is at most ``W × efficiency`` against one process whose tasks take the
 same CPU (see docs/architecture.md §3.13: speed is measured in benchmarks, this only explains it).
 
 The machine's load: the CPU seconds every process used during the run (``/proc/stat``, Linux) less this run's
@@ -86,6 +88,7 @@ class WorkerTime:
     startup: float = 0.0
     gaps: float = 0.0
     tail: float = 0.0
+    outside: float = 0.0        # the worker's CPU outside its tasks up to its last task's end
 
 
 @dataclass
@@ -100,6 +103,7 @@ class RunAccounting:
     gaps: float
     tail: float
     wait: float                 # queue wait summed over tasks (informative: overlaps the workers' busy time)
+    outside: float = 0.0        # the workers' CPU outside tasks: start-up, the data unpickled, results shipped
     driver_cpu: float = 0.0
     store: float = 0.0
     prepare: float = 0.0
@@ -124,7 +128,8 @@ class RunAccounting:
         text = (f"{self.workers} worker{'s' if self.workers != 1 else ''}, {self.wall:.1f} s wall, task CPU "
                 f"{self.task_cpu:.1f} s: efficiency {self.efficiency:.0%} of {capacity:.1f} worker-s; rest: "
                 f"start-up {self.startup:.1f}, waiting for a core {self.stolen:.1f}, between tasks "
-                f"{self.gaps:.1f}, tail {self.tail:.1f}; driver CPU {self.driver_cpu:.1f} s "
+                f"{self.gaps:.1f}, tail {self.tail:.1f}; workers' CPU outside tasks {self.outside:.1f} s, driver "
+                f"CPU {self.driver_cpu:.1f} s "
                 f"(commits {self.store:.2f} s)")
         if self.others is not None and self.wall > 0:
             text += f"; other processes used {self.others / self.wall:.1f} of {self.cores} cores"
@@ -134,12 +139,13 @@ class RunAccounting:
 
     def worker_lines(self) -> list[str]:
         return [f"{w.worker}: {w.tasks} tasks, CPU {w.cpu:.1f} s, busy {w.busy:.1f} s, idle {self.wall - w.busy:.1f} s "
-                f"(start-up {w.startup:.1f}, between tasks {w.gaps:.1f}, tail {w.tail:.1f})" for w in self.per_worker]
+                f"(start-up {w.startup:.1f}, between tasks {w.gaps:.1f}, tail {w.tail:.1f}); CPU outside tasks "
+                f"{w.outside:.1f} s" for w in self.per_worker]
 
     def to_json(self) -> dict[str, Any]:
         return {"workers": self.workers, "wall": self.wall, "task_cpu": self.task_cpu, "task_wall": self.task_wall,
                 "efficiency": self.efficiency, "startup": self.startup, "stolen": self.stolen, "gaps": self.gaps,
-                "tail": self.tail, "wait": self.wait, "driver_cpu": self.driver_cpu, "store": self.store,
+                "tail": self.tail, "wait": self.wait, "outside": self.outside, "driver_cpu": self.driver_cpu, "store": self.store,
                 "others": self.others, "cores": self.cores, "line": self.line(),
                 "per_worker": [vars(w) for w in self.per_worker]}
 
@@ -167,6 +173,8 @@ def account(run: Mapping[str, Any], timings: Sequence[Mapping[str, Any]]) -> Run
         ends = [t["started"] + (t["seconds"] or 0.0) for t in tasks]
         worker.gaps = sum(max(nxt["started"] - end, 0.0) for nxt, end in zip(tasks[1:], ends))
         worker.tail = max(t1 - max(ends), 0.0)
+        used = [t["process_cpu"] for t in tasks if t.get("process_cpu") is not None]
+        worker.outside = max(max(used) - worker.cpu, 0.0) if len(used) == len(tasks) else 0.0
         per_worker.append(worker)
     idle_workers = max(workers - len(per_worker), 0)
     before, after = run.get("before") or {}, run.get("after") or {}
@@ -178,7 +186,7 @@ def account(run: Mapping[str, Any], timings: Sequence[Mapping[str, Any]]) -> Run
         workers=workers, wall=wall, task_cpu=sum(w.cpu for w in per_worker),
         task_wall=sum(w.busy for w in per_worker), startup=sum(w.startup for w in per_worker) + idle_workers * wall,
         gaps=sum(w.gaps for w in per_worker), tail=sum(w.tail for w in per_worker),
-        wait=sum(t.get("wait") or 0.0 for t in timed), driver_cpu=float(run.get("driver_cpu", 0.0)),
+        wait=sum(t.get("wait") or 0.0 for t in timed), outside=sum(w.outside for w in per_worker), driver_cpu=float(run.get("driver_cpu", 0.0)),
         store=float(run.get("store", 0.0)), prepare=float(run.get("prepare", 0.0)),
         load=(before.get("load"), after.get("load")), others=others, cores=int(before.get("cores") or 0),
         note=str(run.get("note", "")), per_worker=per_worker)

@@ -45,8 +45,9 @@ _CONTEXT: Context | None = None
 @dataclass
 class Outcome:
     """What came back for one task: a result dict or an error line, the task's wall seconds and the worker; its
-    CPU seconds (the worker process's user + system time over the task: what a busy machine cannot inflate) and
-    when it started (epoch seconds, this host's clock: the driver measures queue waits against it)."""
+    CPU seconds (the worker process's user + system time over the task: what a busy machine cannot inflate),
+    when it started (epoch seconds, this host's clock: the driver measures queue waits against it) and the
+    worker's CPU since it started (what it spent outside tasks: start-up, unpickling, shipping results)."""
 
     result: dict[str, Any] | None
     error: str | None
@@ -54,6 +55,7 @@ class Outcome:
     worker: str
     cpu: float = 0.0
     started: float = 0.0
+    process_cpu: float = 0.0    # the worker's CPU seconds since it started, at the task's end
 
 
 class WorkerLost(Exception):
@@ -71,7 +73,8 @@ def execute(context: Context, task: Task, worker: str) -> Outcome:
         where = traceback.extract_tb(exc.__traceback__)[-1]
         result, error = None, (f"internal error ({type(exc).__name__}: {' '.join(str(exc).splitlines())}) "
                                f"at {os.path.basename(where.filename)}:{where.lineno}")
-    return Outcome(result, error, time.perf_counter() - start, worker, time.process_time() - cpu, started)
+    seconds, used = time.perf_counter() - start, time.process_time()
+    return Outcome(result, error, seconds, worker, used - cpu, started, used)
 
 
 def _install(context: Context) -> None:

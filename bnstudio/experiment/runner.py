@@ -204,8 +204,9 @@ def _records(unit: list[Task], outcomes: list[Outcome], sent: float) -> list[tup
         wait = max(started - ready, 0.0) if started is not None else None
         if started is not None:
             ready = started + outcome.seconds
-        cpu = outcome.cpu if started is not None else None
-        records.append((task.key, outcome.result, outcome.error, outcome.seconds, outcome.worker, cpu, started, wait))
+        cpu, used = (outcome.cpu, outcome.process_cpu) if started is not None else (None, None)
+        records.append((task.key, outcome.result, outcome.error, outcome.seconds, outcome.worker, cpu, started, wait,
+                        used))
     return records
 
 

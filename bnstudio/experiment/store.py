@@ -47,10 +47,10 @@ CREATE TABLE IF NOT EXISTS runs (
 #: columns added after the first release, (table, column, type): added to older files when they are opened for
 #: writing (SQLite's ADD COLUMN keeps every row; older code reads the new files, it names the columns it reads)
 ADDED_COLUMNS = (("tasks", "cpu", "REAL"), ("tasks", "started", "REAL"), ("tasks", "wait", "REAL"),
-                 ("tasks", "run", "INTEGER"), ("runs", "accounting", "TEXT"))
+                 ("tasks", "run", "INTEGER"), ("tasks", "process_cpu", "REAL"), ("runs", "accounting", "TEXT"))
 RUN_COLUMNS = ("id", "pid", "host", "started", "updated", "ended", "outcome", "executor")
 #: a task's CPU accounting (:meth:`StudyStore.timings`): worker CPU and wall seconds, start (epoch), queue wait
-TIMING_COLUMNS = ("key", "status", "worker", "seconds", "cpu", "started", "wait", "finished", "run")
+TIMING_COLUMNS = ("key", "status", "worker", "seconds", "cpu", "started", "wait", "finished", "run", "process_cpu")
 COLUMNS = ("key", "dataset", "structure", "method", "fold", "seed", "status", "attempts", "metrics", "history",
            "stop_reason", "error", "seconds", "worker", "finished")
 
@@ -221,7 +221,7 @@ class StudyStore:
         sql = f"SELECT {', '.join(TIMING_COLUMNS)} FROM tasks WHERE run = ? ORDER BY started"
         rows = [dict(zip(TIMING_COLUMNS, values)) for values in self.db.execute(sql, (run,))]
         for row in rows:
-            if not all(isinstance(row[k], (int, float, type(None))) for k in ("seconds", "cpu", "started", "wait")):
+            if not all(isinstance(row[k], (int, float, type(None))) for k in ("seconds", "cpu", "started", "wait", "process_cpu")):
                 raise ValueError(f"task row {str(row['key'])[:80]!r} has timings of the wrong type")
         return rows
 
@@ -291,11 +291,12 @@ class StudyStore:
     @_guarded
     def record(self, key: str, result: dict[str, Any] | None, error: str | None, seconds: float,
                worker: str = "", cpu: float | None = None, started: float | None = None,
-               wait: float | None = None) -> None:
+               wait: float | None = None, process_cpu: float | None = None) -> None:
         """Store a finished task: ``result`` (see :func:`bnstudio.experiment.evaluation.run_task`) or ``error``;
-        its wall ``seconds`` and, when measured, ``cpu`` seconds, ``started`` (epoch) and queue ``wait``."""
+        its wall ``seconds`` and, when measured, ``cpu`` seconds, ``started`` (epoch), queue ``wait`` and the
+        worker's CPU seconds since it started (``process_cpu``, at the task's end)."""
         with self.db:
-            self._record(key, result, error, seconds, worker, cpu, started, wait)
+            self._record(key, result, error, seconds, worker, cpu, started, wait, process_cpu)
 
     @_guarded
     def record_many(self, records: Iterable[tuple[Any, ...]]) -> None:
@@ -307,18 +308,19 @@ class StudyStore:
 
     def _record(self, key: str, result: dict[str, Any] | None, error: str | None, seconds: float,
                 worker: str = "", cpu: float | None = None, started: float | None = None,
-                wait: float | None = None) -> None:
-        timing = (seconds, worker, time.time(), cpu, started, wait, self.run_id)
+                wait: float | None = None, process_cpu: float | None = None) -> None:
+        timing = (seconds, worker, time.time(), cpu, started, wait, self.run_id, process_cpu)
         if result is not None:
             self.db.execute(
                 "UPDATE tasks SET status = 'done', attempts = attempts + 1, metrics = ?, history = ?, "
                 "stop_reason = ?, error = NULL, seconds = ?, worker = ?, finished = ?, cpu = ?, started = ?, "
-                "wait = ?, run = ?, network = ? WHERE key = ?",
+                "wait = ?, run = ?, process_cpu = ?, network = ? WHERE key = ?",
                 (json.dumps(result["metrics"]), json.dumps(result["history"]), result["stop_reason"], *timing,
                  result.get("network"), key))
         else:
             self.db.execute("UPDATE tasks SET status = 'failed', attempts = attempts + 1, error = ?, seconds = ?, "
-                            "worker = ?, finished = ?, cpu = ?, started = ?, wait = ?, run = ? WHERE key = ?",
+                            "worker = ?, finished = ?, cpu = ?, started = ?, wait = ?, run = ?, process_cpu = ? "
+                            "WHERE key = ?",
                             (error, *timing, key))
 
     @_guarded

@@ -85,14 +85,14 @@ def test_a_units_results_are_committed_together(tmp_path):
     assert sum(s.strip().upper() == "COMMIT" for s in statements) == 1
 
 
-def _timing(worker, started, seconds, cpu):
+def _timing(worker, started, seconds, cpu, process_cpu=None):
     return {"key": f"{worker}{started}", "status": "done", "worker": worker, "seconds": seconds, "cpu": cpu,
-            "started": started, "wait": 0.0, "finished": started + seconds, "run": 1}
+            "started": started, "wait": 0.0, "finished": started + seconds, "run": 1, "process_cpu": process_cpu}
 
 
 def test_a_runs_wall_splits_exactly_into_its_parts():
     run = {"t0": 100.0, "t1": 110.0, "workers": 3, "driver_cpu": 0.5, "store": 0.1}
-    timings = [_timing("a", 101.0, 2.0, 1.5), _timing("a", 104.0, 3.0, 3.0),      # gap 1 s, tail 3 s
+    timings = [_timing("a", 101.0, 2.0, 1.5, 2.5), _timing("a", 104.0, 3.0, 3.0, 6.5),   # gap 1 s, tail 3 s
                _timing("b", 100.5, 9.0, 6.0)]                                     # tail 0.5 s
     found = account(run, timings)
     assert found is not None
@@ -101,7 +101,8 @@ def test_a_runs_wall_splits_exactly_into_its_parts():
     assert (found.task_cpu, found.stolen) == pytest.approx((10.5, 3.5))
     assert found.efficiency == pytest.approx(10.5 / 30.0)
     assert found.startup + found.task_cpu + found.stolen + found.gaps + found.tail == pytest.approx(3 * 10.0)
-    assert [(w.worker, w.tasks) for w in found.per_worker] == [("b", 1), ("a", 2)]
+    assert [(w.worker, w.tasks, w.outside) for w in found.per_worker] == [("b", 1, 0.0), ("a", 2, 2.0)]
+    assert found.outside == 2.0     # a's CPU at its last task's end (6.5) less its tasks' CPU (4.5)
     assert "3 workers" in found.line() and "efficiency 35%" in found.line()
 
 
@@ -132,6 +133,7 @@ def test_local_workers_each_account_for_their_tasks(tmp_path):
     assert found is not None and found.workers == 2
     assert sum(w.tasks for w in found.per_worker) == 36 and len(found.per_worker) <= 2
     assert all(w.worker.startswith("pid ") and w.worker != f"pid {os.getpid()}" for w in found.per_worker)
+    assert all(0.0 < w.outside < 30.0 for w in found.per_worker)   # unpickling the data, shipping results
     assert len(found.worker_lines()) == len(found.per_worker)
 
 
