@@ -37,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", type=opt.path, help="report folder (default: STUDY-report beside the results)")
     parser.add_argument("--no-report", action="store_true", help="do not write the report at the end")
     parser.add_argument("--json", action="store_true", help="print the run's summary as JSON")
+    parser.add_argument("--status", action="store_true", help="run nothing: print the study's status and the CPU "
+                        "accounting of its last run (workers, wall, task CPU, efficiency, where the rest went)")
 
 
 class ProgressBar:
@@ -105,10 +107,34 @@ def _accounting(store: Any):
         return last_run_accounting(opened)
 
 
+def _status(store: Any, as_json: bool) -> int:
+    """``--status``: the study's status, task counts and its last run's CPU accounting (per worker too)."""
+    from bnstudio.experiment.accounting import last_run_accounting
+    from bnstudio.experiment.status import study_status
+    from bnstudio.experiment.store import StudyStore
+
+    with StudyStore(store, create=False) as opened:
+        counts, state = opened.counts(), opened.state()
+        accounting = last_run_accounting(opened)
+    status = study_status(state, counts)
+    if as_json:
+        print_json({"store": str(store), "status": status, "counts": counts,
+                    "accounting": None if accounting is None else accounting.to_json()})
+        return 0
+    print(f"{store}: {status}; tasks {counts['done']} done, {counts['failed']} failed, {counts['pending']} pending")
+    if accounting is None:
+        print("accounting: none recorded (no run of this version ran a task)")
+    else:
+        print(f"accounting: {accounting.line()}")
+        for line in accounting.worker_lines():
+            print(f"  {line}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if (args.study is None) == (args.suite is None):
         raise ValidationError("experiment: give a study file or --suite NAME (one of them)")
-    if args.scheduler is None and args.dask_local is None:
+    if args.scheduler is None and args.dask_local is None and not args.status:
         from bnstudio.experiment.worker_start import start_forkserver   # standard library only
         start_forkserver()            # local workers' forkserver preloads while this process imports
     from bnstudio.experiment.runner import run_study
@@ -122,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
 
         study = load_study(args.study)
     store = args.store or study.store_path()
+    if args.status:
+        return _status(store, args.json)
     bar = ProgressBar()
     try:
         summary = run_study(study, _executor(args), bar, store)

@@ -200,3 +200,11 @@ def last_run_accounting(store: Any) -> RunAccounting | None:
         if record:
             return account(record, store.timings(run["id"]))
     return None
+
+
+def accounting_line(store: Any, run: int) -> str | None:
+    """The one line of run ``run`` of ``store`` (:meth:`RunAccounting.line`), None when it recorded none (an
+    older file, a run with nothing to do): what a report shows beside each run."""
+    record = store.accounting(run)
+    found = account(record, store.timings(run)) if record else None
+    return None if found is None else found.line()

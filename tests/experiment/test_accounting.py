@@ -192,3 +192,38 @@ def test_local_workers_do_not_adapt_when_told_not_to(monkeypatch):
     executor = LocalExecutor(2, adapt=False)
     executor.warm_up()
     assert executor.choose_workers() == 2 and executor.note == ""
+
+
+def test_the_command_prints_the_runs_accounting_and_its_status(tmp_path, capsys):
+    import json
+
+    from bnstudio.cli.main import main
+    from bnstudio.experiment.accounting import accounting_line
+
+    path = write_study(tmp_path)
+    assert main(["experiment", str(path), "--workers", "1", "--no-report"]) == 0
+    out = capsys.readouterr().out
+    assert "36 done now" in out and "accounting: 1 worker, " in out and "efficiency " in out
+    assert main(["experiment", str(path), "--status"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("small.sqlite: finished; tasks 36 done, 0 failed, 0 pending")
+    assert lines[1].startswith("accounting: 1 worker, ") and lines[2].startswith("  pid ")
+    assert main(["experiment", str(path), "--status", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["status"] == "finished" and document["accounting"]["workers"] == 1
+    assert sum(w["tasks"] for w in document["accounting"]["per_worker"]) == 36
+    with StudyStore(tmp_path / "small.sqlite", create=False) as store:
+        assert accounting_line(store, store.runs()[-1]["id"]) == document["accounting"]["line"]
+    assert main(["experiment", str(path), "--workers", "1", "--no-report"]) == 0    # nothing left to run
+    assert "accounting:" not in capsys.readouterr().out
+    assert main(["experiment", str(path), "--status"]) == 0     # the last run that ran tasks
+    assert "accounting: 1 worker, " in capsys.readouterr().out
+
+
+def test_status_of_a_file_of_the_first_release(tmp_path, capsys):
+    from bnstudio.cli.main import main
+
+    _old_store(tmp_path / "small.sqlite")
+    path = write_study(tmp_path)
+    assert main(["experiment", str(path), "--status"]) == 0
+    assert "accounting: none recorded" in capsys.readouterr().out
