@@ -1,6 +1,6 @@
 """Where a study run's time went, by CPU accounting: what a busy machine cannot fake.
 
-Each task records its worker's CPU seconds (user + system, ``time.process_time``) and wall seconds, its start
+Each task records its CPU seconds (user + system of the thread that ran it) and wall seconds, its start
 and its wait in the queue (:mod:`~bnstudio.experiment.executors`); the driver records the run's wall time from
 the moment the workers were asked to start, its own CPU, the seconds spent committing results and the machine's
 load (:func:`machine`). With ``W`` workers and the run's wall time ``T``, each worker's ``T`` seconds split

@@ -45,7 +45,9 @@ _CONTEXT: Context | None = None
 @dataclass
 class Outcome:
     """What came back for one task: a result dict or an error line, the task's wall seconds and the worker; its
-    CPU seconds (the worker process's user + system time over the task: what a busy machine cannot inflate),
+    CPU seconds (user + system time of the thread that ran it, ``time.thread_time``: a task runs on one thread
+    and BLAS uses one; other threads of a Dask worker or of the app are left out; what a busy machine cannot
+    inflate),
     when it started (epoch seconds, this host's clock: the driver measures queue waits against it) and the
     worker's CPU since it started (what it spent outside tasks: start-up, unpickling, shipping results)."""
 
@@ -64,7 +66,7 @@ class WorkerLost(Exception):
 
 def execute(context: Context, task: Task, worker: str) -> Outcome:
     """Run one task, turning any exception into an error line (a failed task, stored and retried next time)."""
-    started, start, cpu = time.time(), time.perf_counter(), time.process_time()
+    started, start, cpu = time.time(), time.perf_counter(), time.thread_time()
     try:
         result, error = run_task(context, task), None
     except BNStudioError as exc:
@@ -73,8 +75,8 @@ def execute(context: Context, task: Task, worker: str) -> Outcome:
         where = traceback.extract_tb(exc.__traceback__)[-1]
         result, error = None, (f"internal error ({type(exc).__name__}: {' '.join(str(exc).splitlines())}) "
                                f"at {os.path.basename(where.filename)}:{where.lineno}")
-    seconds, used = time.perf_counter() - start, time.process_time()
-    return Outcome(result, error, seconds, worker, used - cpu, started, used)
+    seconds, cpu = time.perf_counter() - start, time.thread_time() - cpu
+    return Outcome(result, error, seconds, worker, cpu, started, time.process_time())
 
 
 def _install(context: Context) -> None:
@@ -106,17 +108,20 @@ def _run_installed(tasks: Sequence[Task]) -> list[Outcome]:
 
 #: the shortest look at the machine before choosing how many workers pay (seconds; /proc/stat counts in 10 ms)
 SAMPLE_SECONDS = 0.25
+#: the share of a core a worker must find free beyond the workers before it to be started: below it, the tasks'
+#: CPU growing with each process (shared caches: about 10 % measured) and its start-up cost more than it brings
+MIN_SHARE = 0.2
 
 
 def workers_for(asked: int, cores: int, others: float | None) -> int:
-    """How many of ``asked`` workers pay when other processes keep ``others`` of ``cores`` busy: the free cores
-    ``cores − others`` rounded to the nearest whole, at least 1 and at most ``asked`` (``others`` unknown:
-    ``asked``). A worker beyond the free cores gets no CPU of its own: Linux shares a busy machine between
-    sessions (autogroup), so a second worker splits this session's share with the first and only adds its
-    start-up and cache misses (measured: benchmarks/study_bench.py)."""
+    """How many of ``asked`` workers pay when other processes keep ``others`` of ``cores`` busy: worker ``w``
+    is started when ``cores − others − (w − 1) ≥`` :data:`MIN_SHARE`; at least 1, at most ``asked``
+    (``others`` unknown: ``asked``). A worker beyond the free cores gets no CPU of its own: Linux shares a busy
+    machine between sessions (autogroup), so a second worker splits this session's share with the first and
+    only adds its start-up and cache misses (measured: benchmarks/study_bench.py)."""
     if others is None:
         return asked
-    return max(1, min(asked, int(cores - others + 0.5)))
+    return max(1, min(asked, int(cores - others - MIN_SHARE) + 1))
 
 
 def _cpu_of_us(server: int | None) -> float:

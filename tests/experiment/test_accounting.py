@@ -138,8 +138,8 @@ def test_local_workers_each_account_for_their_tasks(tmp_path):
 
 
 @pytest.mark.parametrize(("asked", "cores", "others", "chosen"), [
-    (2, 2, None, 2), (2, 2, 0.0, 2), (2, 2, 0.4, 2), (2, 2, 0.6, 1), (2, 2, 1.9, 1), (2, 2, 5.0, 1),
-    (4, 2, 0.0, 2), (1, 8, 0.0, 1), (8, 8, 3.2, 5)])
+    (2, 2, None, 2), (2, 2, 0.0, 2), (2, 2, 0.4, 2), (2, 2, 0.75, 2), (2, 2, 0.85, 1), (2, 2, 1.9, 1),
+    (2, 2, 5.0, 1), (4, 2, 0.0, 2), (1, 8, 0.0, 1), (8, 8, 3.2, 5), (8, 8, 3.0, 5), (8, 8, 2.7, 6)])
 def test_workers_for_a_busy_machine(asked, cores, others, chosen):
     assert workers_for(asked, cores, others) == chosen
 
