@@ -77,7 +77,9 @@ def time_one(kind: str, suite_name: str, store: Path) -> None:
     figures = {**accounting.to_json(), "kind": kind, "total": wall, "study": accounting.wall, "done": summary.done,
                "failed": summary.failed}
     Path(f"{store}.json").write_text(json.dumps(figures))
-    print(f"{RUNS[kind]:13s} wall {wall:5.1f} s, study {accounting.wall:5.1f} s: {accounting.line()}", flush=True)
+    load = " → ".join("?" if x is None else f"{x:.1f}" for x in accounting.load)
+    print(f"{RUNS[kind]:13s} wall {wall:5.1f} s, study {accounting.wall:5.1f} s, load {load}: {accounting.line()}",
+          flush=True)
     for line in accounting.worker_lines():
         print(f"{'':15s}{line}", flush=True)
 
@@ -121,7 +123,9 @@ def main() -> None:
           f"{_median_min([a['efficiency'] for a in ones])}")
     print(f"task CPU, 1 process: {_median_min([a['task_cpu'] for a in ones])} s; 2 processes: "
           f"{_median_min([b['task_cpu'] for b in twos])} s")
-    print(f"other processes' cores during the runs: {_median_min([r['others'] / r['study'] for r in results])}")
+    others = [r["others"] / r["study"] for r in results if r["others"] is not None]
+    if others:      # /proc/stat: Linux
+        print(f"other processes' cores during the runs: {_median_min(others)}")
     first = numbers(results[0]["store"])
     for result in results[1:]:
         print(f"{result['store'].name}: numbers identical to {results[0]['store'].name}: "

@@ -138,7 +138,8 @@ class RunAccounting:
         return text + (f"; {self.note}" if self.note else "")
 
     def worker_lines(self) -> list[str]:
-        return [f"{w.worker}: {w.tasks} tasks, CPU {w.cpu:.1f} s, busy {w.busy:.1f} s, idle {self.wall - w.busy:.1f} s "
+        return [f"{w.worker}: {w.tasks} tasks, CPU {w.cpu:.1f} s (efficiency {w.cpu / self.wall if self.wall else 0:.0%}), "
+                f"busy {w.busy:.1f} s, idle {self.wall - w.busy:.1f} s "
                 f"(start-up {w.startup:.1f}, between tasks {w.gaps:.1f}, tail {w.tail:.1f}); CPU outside tasks "
                 f"{w.outside:.1f} s" for w in self.per_worker]
 
@@ -146,7 +147,7 @@ class RunAccounting:
         return {"workers": self.workers, "wall": self.wall, "task_cpu": self.task_cpu, "task_wall": self.task_wall,
                 "efficiency": self.efficiency, "startup": self.startup, "stolen": self.stolen, "gaps": self.gaps,
                 "tail": self.tail, "wait": self.wait, "outside": self.outside, "driver_cpu": self.driver_cpu, "store": self.store,
-                "others": self.others, "cores": self.cores, "line": self.line(),
+                "others": self.others, "cores": self.cores, "load": list(self.load), "line": self.line(),
                 "per_worker": [vars(w) for w in self.per_worker]}
 
 

@@ -13,9 +13,15 @@ time, in task order, so a stop leaves little queued. A unit whose worker died (k
 out again, up to :data:`MAX_LOSSES` times, each loss counted in its tasks' ``attempts``. The store's ``state``
 says which process runs the study, how many tasks run and the ETA (for the app's study view); its ``runs``
 table records each run and is the lease that keeps a second process off the same file.
+
+Every stored task carries its CPU accounting (its thread's CPU seconds, wall, start, queue wait, the worker's CPU
+so far), the run's ``runs`` row the driver's side (wall from the workers' start to the last result, driver CPU,
+commit seconds, the machine's CPU use before and after): :mod:`~bnstudio.experiment.accounting` splits the
+workers' time from them. A unit's results are committed in one transaction.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import time
@@ -115,7 +121,8 @@ def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore) -> 
         try:
             _drive(executor, todo, store, reporter, counts, skipped, len(tasks), start, accounting)
         except BaseException:
-            _close_accounting(store, executor, accounting)
+            with contextlib.suppress(Exception):    # the first failure is the one to report
+                _close_accounting(store, executor, accounting)
             executor.close(abandon=True)
             store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": True})
             raise
