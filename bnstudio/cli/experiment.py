@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", type=opt.path, help="the SQLite results file (default: next to the study "
                         "file; SUITE.sqlite in the current folder for a suite)")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=opt.workers, help="local worker processes (default: every core)")
+    where.add_argument("--workers", type=opt.workers, help="local worker processes (default: every core; fewer "
+                       "when other processes keep the cores busy: the summary says how many)")
     where.add_argument("--scheduler", type=opt.name("a scheduler address"),
                        help="run on the Dask cluster at tcp://HOST:PORT (pip install 'bnstudio[cluster]')")
     where.add_argument("--dask-local", type=opt.workers, metavar="N",

@@ -142,7 +142,7 @@ def _close_accounting(store: StudyStore, executor: Any, accounting: dict[str, An
     accounting.update(t1=time.time(), after=machine(), workers=executor.workers,
                       driver_cpu=time.process_time() - accounting.pop("cpu0"),
                       note=getattr(executor, "note", ""))
-    store.set_accounting(accounting)
+    store.set_accounting(accounting, executor.description)
 
 
 def units(tasks: list[Task]) -> list[list[Task]]:

@@ -194,12 +194,14 @@ class StudyStore:
         return runs
 
     @_guarded
-    def set_accounting(self, accounting: dict[str, Any]) -> None:
+    def set_accounting(self, accounting: dict[str, Any], executor: str | None = None) -> None:
         """What this process's run measured about itself (workers, wall, driver CPU, store seconds, the machine's
-        load): JSON in its ``runs`` row, read by :mod:`bnstudio.experiment.accounting`."""
+        load): JSON in its ``runs`` row, read by :mod:`bnstudio.experiment.accounting`; ``executor``: the run's
+        executor as it ran (local workers choose their number when they start)."""
         if self.run_id is not None:
             with self.db:
-                self.db.execute("UPDATE runs SET accounting = ? WHERE id = ?", (json.dumps(accounting), self.run_id))
+                self.db.execute("UPDATE runs SET accounting = ?, executor = COALESCE(?, executor) WHERE id = ?",
+                                (json.dumps(accounting), executor, self.run_id))
 
     @_guarded
     def accounting(self, run: int) -> dict[str, Any] | None:

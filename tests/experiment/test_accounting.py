@@ -187,6 +187,18 @@ def test_local_workers_adapt_to_what_other_processes_use(monkeypatch, others, ch
     assert f"kept {others:.1f} of 2 cores busy: {chosen} worker" in executor.note
 
 
+def test_a_run_on_fewer_workers_than_asked_says_so(tmp_path, monkeypatch):
+    from bnstudio.experiment.evaluation import Context
+
+    _fake_machine(monkeypatch, 1.6)
+    executor = LocalExecutor(2)
+    executor.warm_up()
+    executor.start(Context({}))
+    executor.close()
+    assert executor.workers == 1
+    assert executor.description == "1 local process (2 asked; other processes kept 1.6 of 2 cores busy: 1 worker chosen)"
+
+
 def test_local_workers_do_not_adapt_when_told_not_to(monkeypatch):
     _fake_machine(monkeypatch, 2.0)
     executor = LocalExecutor(2, adapt=False)
@@ -227,3 +239,13 @@ def test_status_of_a_file_of_the_first_release(tmp_path, capsys):
     path = write_study(tmp_path)
     assert main(["experiment", str(path), "--status"]) == 0
     assert "accounting: none recorded" in capsys.readouterr().out
+
+
+def test_the_runs_record_names_the_workers_it_ran_on(tmp_path, monkeypatch):
+    _fake_machine(monkeypatch, 1.6)
+    summary = run_study(load_study(write_study(tmp_path)), LocalExecutor(2))
+    with StudyStore(summary.store, create=False) as store:
+        run = store.runs()[-1]
+        found = last_run_accounting(store)
+    assert summary.executor == run["executor"] and run["executor"].startswith("1 local process (2 asked; ")
+    assert found is not None and found.workers == 1 and "1 worker chosen" in found.line()
