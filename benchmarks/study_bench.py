@@ -5,9 +5,10 @@ CPU accounting of every run, the machine's load while it ran, and whether the st
 
 The default study is the ``papers`` suite: 8 data sets x 3 structures (NB, TAN, KDB-1) x 4 methods (ml, mp,
 clgd, wanbia) x 5 folds = 480 tasks. Each run is a fresh interpreter (no warm forkserver or imports inherited);
-runs alternate 1, 2, 2 asked, 1, 2, 2 asked, ... so a change in the machine's load hits all alike. ``2 processes``
-starts 2 workers whatever the load; ``2 asked`` is what ``bnstudio experiment --workers 2`` does: fewer when other
-processes keep the cores busy (:func:`bnstudio.experiment.executors.workers_for`).
+rounds of 1, 2, 2 asked, each round starting one later (1 2 a, 2 a 1, a 1 2, ...), so a change in the machine's
+load hits all alike. ``2 processes`` starts 2 workers whatever the load; ``2 asked`` is what ``bnstudio
+experiment --workers 2`` does: fewer when other processes keep the cores busy
+(:func:`bnstudio.experiment.executors.workers_for`).
 
 Per run: ``wall`` = the whole run (imports, data, workers, tasks, commits); ``study`` = from asking the workers to
 start to the last result stored (what the accounting splits). The accounting
@@ -102,7 +103,8 @@ def main() -> None:
     if args.only:
         time_one(args.only, args.suite, args.store)
         return
-    plan = [kind for _ in range(args.repeat) for kind in ("1", "2", "auto")] + (["dask"] if args.dask else [])
+    kinds = ("1", "2", "auto")      # each round starts with the next kind: no kind always runs first
+    plan = [kinds[(k + r) % 3] for r in range(args.repeat) for k in range(3)] + (["dask"] if args.dask else [])
     results: list[dict] = []
     for k, kind in enumerate(plan):
         store = args.folder / f"{args.suite}-{kind}-{k}.sqlite"
