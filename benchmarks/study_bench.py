@@ -1,26 +1,38 @@
-"""Wall time of one study on 1 local process, 2 local processes and a 2-worker Dask LocalCluster, and whether the
-three stores hold identical numbers (timings aside).
+"""One study on 1 and 2 local processes (and a 2-worker Dask LocalCluster), interleaved and repeated, with the
+CPU accounting of every run, the machine's load while it ran, and whether the stores hold identical numbers.
 
-    .venv/bin/python benchmarks/study_bench.py [--suite papers] [--folder /tmp/study-bench] [--no-dask]
+    .venv/bin/python benchmarks/study_bench.py [--suite papers] [--repeat 3] [--folder /tmp/study-bench] [--dask]
 
 The default study is the ``papers`` suite: 8 data sets x 3 structures (NB, TAN, KDB-1) x 4 methods (ml, mp,
-clgd, wanbia) x 5 folds = 480 tasks. The machine's load average is printed before each run (shared machines).
-``overhead`` is the wall time minus the tasks' own seconds divided by the workers: worker start-up, the data's
-preparation and the driver's work that the workers do not hide. (Local workers are forked by a forkserver, not
-by this process, so their CPU time is not in this process's children's usage; the tasks' seconds are measured
-inside the workers.)
+clgd, wanbia) x 5 folds = 480 tasks. Each run is a fresh interpreter (no warm forkserver or imports inherited);
+rounds of 1, 2, 2 asked, each round starting one later (1 2 a, 2 a 1, a 1 2, ...), so a change in the machine's
+load hits all alike. ``2 processes`` starts 2 workers whatever the load; ``2 asked`` is what ``bnstudio
+experiment --workers 2`` does: fewer when other processes keep the cores busy
+(:func:`bnstudio.experiment.executors.workers_for`).
+
+Per run: ``wall`` = the whole run (imports, data, workers, tasks, commits); ``study`` = from asking the workers to
+start to the last result stored (what the accounting splits). The accounting
+(:mod:`bnstudio.experiment.accounting`): task CPU (user + system seconds measured inside the workers: a busy
+machine does not inflate them), efficiency = task CPU / (study × workers), and the rest: start-up, waiting for a
+core (task wall − task CPU: another process had the core), between tasks, tail. ``others`` = cores other
+processes used on average during the run (/proc/stat less this run's CPU).
+
+The summary gives the speed-up of 2 processes over 1 (wall and study; min / median over the rounds) and the
+speed-up expected on 2 free cores from the accounting alone: each run's study time without the time its tasks
+waited for a core, the longest worker's ``start-up + task CPU + gaps`` (:func:`_on_free_cores`).
 """
 from __future__ import annotations
 
 import argparse
-import os
-import resource
+import json
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 TIMING = {"time", "structure_time", "seconds"}
+RUNS = {"1": "1 process", "2": "2 processes", "auto": "2 asked", "dask": "Dask LocalCluster, 2 workers"}
 
 
 def numbers(path: Path) -> dict:
@@ -32,69 +44,101 @@ def numbers(path: Path) -> dict:
                 for r in store.rows()}
 
 
-def _cpu() -> float:
-    """CPU seconds (user + system) of this process (the driver)."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    return me.ru_utime + me.ru_stime
-
-
-def _task_seconds(path: Path) -> float:
-    """The tasks' own wall seconds, summed (as measured inside the workers)."""
-    from bnstudio.experiment.store import StudyStore
-
-    with StudyStore(path, create=False) as store:
-        return sum(r["seconds"] or 0.0 for r in store.rows())
-
-
-RUNS = ("1 process", "2 processes", "Dask LocalCluster, 2 workers")
-
-
-def _executor(label: str):
+def _executor(kind: str):
     from bnstudio.experiment.dask_executor import DaskExecutor
     from bnstudio.experiment.executors import LocalExecutor
 
-    return {"1 process": lambda: LocalExecutor(1), "2 processes": lambda: LocalExecutor(2),
-            "Dask LocalCluster, 2 workers": lambda: DaskExecutor(local_workers=2)}[label]()
+    if kind == "dask":
+        return DaskExecutor(local_workers=2)
+    if kind == "auto":      # what `bnstudio experiment --workers 2` does: fewer when the machine is busy
+        return LocalExecutor(2)
+    return LocalExecutor(int(kind), adapt=False)
 
 
-def time_one(label: str, suite_name: str, store: Path) -> None:
-    """Run the study once on ``label``'s executor and print its line."""
+def time_one(kind: str, suite_name: str, store: Path) -> None:
+    """Run the study once on ``kind``'s executor (in this fresh interpreter); write its figures beside the
+    store as JSON and print its lines."""
+    start = time.perf_counter()
+    if kind != "dask":      # as `bnstudio experiment` does: the forkserver imports while this process does
+        from bnstudio.experiment.worker_start import start_forkserver
+
+        start_forkserver()
+    from bnstudio.experiment.accounting import last_run_accounting
     from bnstudio.experiment.runner import run_study
+    from bnstudio.experiment.store import StudyStore
     from bnstudio.experiment.suite import suite
 
     for suffix in ("", "-wal", "-shm"):
         Path(f"{store}{suffix}").unlink(missing_ok=True)
-    load = os.getloadavg()
-    start, before = time.perf_counter(), _cpu()
-    executor = _executor(label)
-    summary = run_study(suite(suite_name), executor, store_path=store)
+    summary = run_study(suite(suite_name), _executor(kind), store_path=store)
     wall = time.perf_counter() - start
-    tasks = _task_seconds(store)
-    print(f"{label:30s} {summary.done:4d} done {summary.failed:2d} failed  {wall:7.1f} s wall "
-          f"(study {summary.seconds:.1f} s; driver CPU {_cpu() - before:.1f} s, tasks {tasks:.1f} s, "
-          f"overhead {wall - tasks / executor.workers:.1f} s)  "
-          f"load before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
+    with StudyStore(store, create=False) as opened:
+        accounting = last_run_accounting(opened)
+    assert accounting is not None
+    figures = {**accounting.to_json(), "kind": kind, "total": wall, "study": accounting.wall, "done": summary.done,
+               "failed": summary.failed}
+    Path(f"{store}.json").write_text(json.dumps(figures))
+    load = " → ".join("?" if x is None else f"{x:.1f}" for x in accounting.load)
+    print(f"{RUNS[kind]:13s} wall {wall:5.1f} s, study {accounting.wall:5.1f} s, load {load}: {accounting.line()}",
+          flush=True)
+    for line in accounting.worker_lines():
+        print(f"{'':15s}{line}", flush=True)
+
+
+def _median_min(values: list[float]) -> str:
+    return f"min {min(values):.2f} median {statistics.median(values):.2f} (n={len(values)})"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", default="papers")
     parser.add_argument("--folder", type=Path, default=Path("/tmp/study-bench"))
-    parser.add_argument("--no-dask", action="store_true", help="time the local runs only")
-    parser.add_argument("--only", choices=RUNS, help=argparse.SUPPRESS)   # one run, in a fresh interpreter
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of (1 process, 2 processes, 2 asked)")
+    parser.add_argument("--dask", action="store_true", help="also one run on a 2-worker Dask LocalCluster")
+    parser.add_argument("--no-dask", action="store_true", help=argparse.SUPPRESS)   # the default now
+    parser.add_argument("--only", choices=tuple(RUNS), help=argparse.SUPPRESS)   # one run, in a fresh interpreter
+    parser.add_argument("--store", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.folder.mkdir(parents=True, exist_ok=True)
-    stores = [args.folder / f"{args.suite}-{label.split()[0]}-{k}.sqlite" for k, label in enumerate(RUNS)]
     if args.only:
-        time_one(args.only, args.suite, stores[RUNS.index(args.only)])
+        time_one(args.only, args.suite, args.store)
         return
-    runs = RUNS[:2] if args.no_dask else RUNS
-    for label in runs:   # each in a fresh interpreter: no run inherits another's warm forkserver or imports
-        subprocess.run([sys.executable, __file__, "--suite", args.suite, "--folder", str(args.folder),
-                        "--only", label], check=True)
-    first = numbers(stores[0])
-    for store in stores[1:len(runs)]:
-        print(f"{store.name}: numbers identical to {stores[0].name}: {numbers(store) == first}")
+    kinds = ("1", "2", "auto")      # each round starts with the next kind: no kind always runs first
+    plan = [kinds[(k + r) % 3] for r in range(args.repeat) for k in range(3)] + (["dask"] if args.dask else [])
+    results: list[dict] = []
+    for k, kind in enumerate(plan):
+        store = args.folder / f"{args.suite}-{kind}-{k}.sqlite"
+        subprocess.run([sys.executable, __file__, "--suite", args.suite, "--only", kind, "--store", str(store)],
+                       check=True)
+        results.append({**json.loads(Path(f"{store}.json").read_text()), "store": store})
+    ones = [r for r in results if r["kind"] == "1"]
+    twos = [r for r in results if r["kind"] == "2"]
+    autos = [r for r in results if r["kind"] == "auto"]
+    pairs = list(zip(ones, twos))
+    print(f"speed-up of 2 processes, wall:  {_median_min([a['total'] / b['total'] for a, b in pairs])}")
+    print(f"speed-up of 2 processes, study: {_median_min([a['study'] / b['study'] for a, b in pairs])}")
+    print(f"speed-up of 2 asked (adaptive), wall: {_median_min([a['total'] / b['total'] for a, b in zip(ones, autos)])}"
+          f"; workers chosen: {[b['workers'] for b in autos]}")
+    free = [_on_free_cores(a) / _on_free_cores(b) for a, b in pairs]
+    print(f"expected on 2 free cores (each worker's start-up + task CPU + gaps, the longest): {_median_min(free)}")
+    print(f"efficiency, 2 processes: {_median_min([b['efficiency'] for b in twos])}; 1 process: "
+          f"{_median_min([a['efficiency'] for a in ones])}")
+    print(f"task CPU, 1 process: {_median_min([a['task_cpu'] for a in ones])} s; 2 processes: "
+          f"{_median_min([b['task_cpu'] for b in twos])} s")
+    others = [r["others"] / r["study"] for r in results if r["others"] is not None]
+    if others:      # /proc/stat: Linux
+        print(f"other processes' cores during the runs: {_median_min(others)}")
+    first = numbers(results[0]["store"])
+    for result in results[1:]:
+        print(f"{result['store'].name}: numbers identical to {results[0]['store'].name}: "
+              f"{numbers(result['store']) == first}")
+
+
+def _on_free_cores(figures: dict) -> float:
+    """The run's study time had no other process taken a core: the longest of its workers' start-up + task CPU
+    + gaps between tasks (the tail is the others' remaining work; start-up, gaps and the tasks' CPU are
+    themselves inflated on a busy machine, so this errs low)."""
+    return max(w["startup"] + w["cpu"] + w["gaps"] for w in figures["per_worker"])
 
 
 if __name__ == "__main__":

@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", type=opt.path, help="the SQLite results file (default: next to the study "
                         "file; SUITE.sqlite in the current folder for a suite)")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=opt.workers, help="local worker processes (default: every core)")
+    where.add_argument("--workers", type=opt.workers, help="local worker processes (default: every core; fewer "
+                       "when other processes keep the cores busy: the summary says how many)")
     where.add_argument("--scheduler", type=opt.name("a scheduler address"),
                        help="run on the Dask cluster at tcp://HOST:PORT (pip install 'bnstudio[cluster]')")
     where.add_argument("--dask-local", type=opt.workers, metavar="N",
@@ -37,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", type=opt.path, help="report folder (default: STUDY-report beside the results)")
     parser.add_argument("--no-report", action="store_true", help="do not write the report at the end")
     parser.add_argument("--json", action="store_true", help="print the run's summary as JSON")
+    parser.add_argument("--status", action="store_true", help="run nothing: print the study's status and the CPU "
+                        "accounting of its last run (workers, wall, task CPU, efficiency, where the rest went)")
 
 
 class ProgressBar:
@@ -92,10 +95,47 @@ def _executor(args: argparse.Namespace):
     return LocalExecutor(args.workers)
 
 
+def _accounting(store: Any):
+    """The CPU accounting of the run just finished (:mod:`bnstudio.experiment.accounting`), None if it ran
+    nothing."""
+    from bnstudio.experiment.accounting import last_run_accounting
+    from bnstudio.experiment.store import StudyStore
+
+    with StudyStore(store, create=False) as opened:
+        runs = opened.runs()
+        if not runs or opened.accounting(runs[-1]["id"]) is None:
+            return None
+        return last_run_accounting(opened)
+
+
+def _status(store: Any, as_json: bool) -> int:
+    """``--status``: the study's status, task counts and its last run's CPU accounting (per worker too)."""
+    from bnstudio.experiment.accounting import last_run_accounting
+    from bnstudio.experiment.status import study_status
+    from bnstudio.experiment.store import StudyStore
+
+    with StudyStore(store, create=False) as opened:
+        counts, state = opened.counts(), opened.state()
+        accounting = last_run_accounting(opened)
+    status = study_status(state, counts)
+    if as_json:
+        print_json({"store": str(store), "status": status, "counts": counts,
+                    "accounting": None if accounting is None else accounting.to_json()})
+        return 0
+    print(f"{store}: {status}; tasks {counts['done']} done, {counts['failed']} failed, {counts['pending']} pending")
+    if accounting is None:
+        print("accounting: none recorded (no run of this version ran a task)")
+    else:
+        print(f"accounting: {accounting.line()}")
+        for line in accounting.worker_lines():
+            print(f"  {line}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if (args.study is None) == (args.suite is None):
         raise ValidationError("experiment: give a study file or --suite NAME (one of them)")
-    if args.scheduler is None and args.dask_local is None:
+    if args.scheduler is None and args.dask_local is None and not args.status:
         from bnstudio.experiment.worker_start import start_forkserver   # standard library only
         start_forkserver()            # local workers' forkserver preloads while this process imports
     from bnstudio.experiment.runner import run_study
@@ -109,6 +149,8 @@ def run(args: argparse.Namespace) -> int:
 
         study = load_study(args.study)
     store = args.store or study.store_path()
+    if args.status:
+        return _status(store, args.json)
     bar = ProgressBar()
     try:
         summary = run_study(study, _executor(args), bar, store)
@@ -122,11 +164,15 @@ def run(args: argparse.Namespace) -> int:
         from bnstudio.figures.report import write_report
 
         report = write_report(summary.store, args.report, workers=args.workers or os.cpu_count() or 1)
+    accounting = _accounting(summary.store)
     if args.json:
-        print_json({**summary.to_json(), "report": None if report is None else str(report.html)})
+        print_json({**summary.to_json(), "report": None if report is None else str(report.html),
+                    "accounting": None if accounting is None else accounting.to_json()})
     else:
         print(f"{study.name}: {summary.total} tasks ({summary.skipped} done before, {summary.done} done now, "
               f"{summary.failed} failed) in {summary.seconds:.1f} s on {summary.executor} -> {summary.store}")
+        if accounting is not None:
+            print(f"accounting: {accounting.line()}")
         if report is not None:
             print(f"report: {report.html}")
     if summary.failed:

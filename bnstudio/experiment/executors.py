@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from bnstudio.errors import BNStudioError
+from bnstudio.experiment.accounting import machine, others_cores, process_cpu_seconds
 from bnstudio.experiment.evaluation import Context, run_task
 from bnstudio.experiment.tasks import Task
 from bnstudio.experiment.worker_start import start_forkserver, worker_context
@@ -43,12 +44,20 @@ _CONTEXT: Context | None = None
 
 @dataclass
 class Outcome:
-    """What came back for one task: a result dict or an error line, the task's seconds and the worker."""
+    """What came back for one task: a result dict or an error line, the task's wall seconds and the worker; its
+    CPU seconds (user + system time of the thread that ran it, ``time.thread_time``: a task runs on one thread
+    and BLAS uses one; other threads of a Dask worker or of the app are left out; what a busy machine cannot
+    inflate),
+    when it started (epoch seconds, this host's clock: the driver measures queue waits against it) and the
+    worker's CPU since it started (what it spent outside tasks: start-up, unpickling, shipping results)."""
 
     result: dict[str, Any] | None
     error: str | None
     seconds: float
     worker: str
+    cpu: float = 0.0
+    started: float = 0.0
+    process_cpu: float = 0.0    # the worker's CPU seconds since it started, at the task's end
 
 
 class WorkerLost(Exception):
@@ -57,7 +66,7 @@ class WorkerLost(Exception):
 
 def execute(context: Context, task: Task, worker: str) -> Outcome:
     """Run one task, turning any exception into an error line (a failed task, stored and retried next time)."""
-    start = time.perf_counter()
+    started, start, cpu = time.time(), time.perf_counter(), time.thread_time()
     try:
         result, error = run_task(context, task), None
     except BNStudioError as exc:
@@ -66,7 +75,8 @@ def execute(context: Context, task: Task, worker: str) -> Outcome:
         where = traceback.extract_tb(exc.__traceback__)[-1]
         result, error = None, (f"internal error ({type(exc).__name__}: {' '.join(str(exc).splitlines())}) "
                                f"at {os.path.basename(where.filename)}:{where.lineno}")
-    return Outcome(result, error, time.perf_counter() - start, worker)
+    seconds, cpu = time.perf_counter() - start, time.thread_time() - cpu
+    return Outcome(result, error, seconds, worker, cpu, started, time.process_time())
 
 
 def _install(context: Context) -> None:
@@ -96,23 +106,84 @@ def _run_installed(tasks: Sequence[Task]) -> list[Outcome]:
     return execute_all(_CONTEXT, tasks, f"pid {os.getpid()}")
 
 
-class LocalExecutor:
-    """``workers`` processes on this machine (default: every core)."""
+#: the shortest look at the machine before choosing how many workers pay (seconds; /proc/stat counts in 10 ms)
+SAMPLE_SECONDS = 0.25
+#: the share of a core a worker must find free beyond the workers before it to be started: below it, the tasks'
+#: CPU growing with each process (shared caches: about 10 % measured) and its start-up cost more than it brings
+MIN_SHARE = 0.2
 
-    def __init__(self, workers: int | None = None) -> None:
+
+def workers_for(asked: int, cores: int, others: float | None) -> int:
+    """How many of ``asked`` workers pay when other processes keep ``others`` of ``cores`` busy: worker ``w``
+    is started when ``cores − others − (w − 1) ≥`` :data:`MIN_SHARE`; at least 1, at most ``asked``
+    (``others`` unknown: ``asked``). A worker beyond the free cores gets no CPU of its own: Linux shares a busy
+    machine between sessions (autogroup), so a second worker splits this session's share with the first and
+    only adds its start-up and cache misses (measured: benchmarks/study_bench.py)."""
+    if others is None:
+        return asked
+    return max(1, min(asked, int(cores - others - MIN_SHARE) + 1))
+
+
+def _cpu_of_us(server: int | None) -> float:
+    """CPU seconds of this process and of the forkserver ``server`` (our own use while sampling the machine)."""
+    own = time.process_time()
+    if server is not None:
+        own += process_cpu_seconds(server) or 0.0
+    return own
+
+
+def _forkserver_pid() -> int | None:
+    from multiprocessing import forkserver
+
+    return getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+
+
+class LocalExecutor:
+    """``workers`` processes on this machine (default: every core). ``adapt``: start fewer when other processes
+    keep the cores busy (:func:`workers_for`, from the machine's CPU use between :meth:`warm_up` and
+    :meth:`start` less this process's and the forkserver's own); :attr:`note` says what it chose and why."""
+
+    def __init__(self, workers: int | None = None, adapt: bool = True) -> None:
         self.workers = int(workers or os.cpu_count() or 1)
         if self.workers < 1:
             raise ValueError("workers must be at least 1")
+        self.asked, self.adapt, self.note = self.workers, adapt, ""
         self.pool: ProcessPoolExecutor | None = None
         self.context: Context | None = None
-        self.description = f"{self.workers} local process{'es' if self.workers > 1 else ''}"
+        self.sample: tuple[dict[str, Any], float] | None = None
+        self.description = self._describe()
+
+    def _describe(self) -> str:
+        text = f"{self.workers} local process{'es' if self.workers > 1 else ''}"
+        return text + (f" ({self.asked} asked; {self.note})" if self.workers != self.asked else "")
 
     def warm_up(self) -> None:
-        """Start the forkserver now: its imports run while the driver prepares the data."""
+        """Start the forkserver now: its imports run while the driver prepares the data. With ``adapt``, begin
+        watching the machine's CPU use."""
         start_forkserver()
+        if self.adapt and self.workers > 1:
+            self.sample = (machine(), _cpu_of_us(_forkserver_pid()))
+
+    def choose_workers(self) -> int:
+        """The workers to start (see :func:`workers_for`), from the CPU other processes used since
+        :meth:`warm_up` (watched for at least :data:`SAMPLE_SECONDS`)."""
+        if self.sample is None:
+            return self.workers
+        before, ours = self.sample
+        self.sample = None
+        time.sleep(max(0.0, SAMPLE_SECONDS - (time.time() - before["time"])))
+        server = _forkserver_pid()
+        others = others_cores(before, machine(), _cpu_of_us(server) - ours)
+        chosen = workers_for(self.workers, before["cores"], others)
+        if others is not None:
+            self.note = (f"other processes kept {others:.1f} of {before['cores']} cores busy: "
+                         f"{chosen} worker{'s' if chosen != 1 else ''} chosen")
+        return chosen
 
     def start(self, context: Context) -> None:
         self.context = context
+        self.workers = self.choose_workers()
+        self.description = self._describe()
         self.pool = ProcessPoolExecutor(self.workers, mp_context=worker_context(), initializer=_install,
                                         initargs=(context,))
 

@@ -13,9 +13,15 @@ time, in task order, so a stop leaves little queued. A unit whose worker died (k
 out again, up to :data:`MAX_LOSSES` times, each loss counted in its tasks' ``attempts``. The store's ``state``
 says which process runs the study, how many tasks run and the ETA (for the app's study view); its ``runs``
 table records each run and is the lease that keeps a second process off the same file.
+
+Every stored task carries its CPU accounting (its thread's CPU seconds, wall, start, queue wait, the worker's CPU
+so far), the run's ``runs`` row the driver's side (wall from the workers' start to the last result, driver CPU,
+commit seconds, the machine's CPU use before and after): :mod:`~bnstudio.experiment.accounting` splits the
+workers' time from them. A unit's results are committed in one transaction.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import time
@@ -25,6 +31,7 @@ from typing import Any
 
 from bnstudio import __version__
 from bnstudio.errors import Cancelled
+from bnstudio.experiment.accounting import machine
 from bnstudio.experiment.datasets import PreparedData, file_digest, prepare
 from bnstudio.experiment.evaluation import Context
 from bnstudio.experiment.executors import LocalExecutor, Outcome, WorkerLost
@@ -97,6 +104,7 @@ def run_study(study: Study, executor: Any = None, reporter: Reporter | None = No
 def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore) -> RunSummary:
     """Prepare, register, run what is left (the store's run is open)."""
     executor.warm_up()      # local workers' imports run while the data are prepared
+    prepare = time.perf_counter()
     context, tasks = plan(study)
     start = time.perf_counter()
     store.register(study.to_json(), tasks)
@@ -107,13 +115,18 @@ def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore) -> 
     counts: dict[str, float] = {"done": 0, "failed": 0, "lost": 0, "seconds": 0.0}
     if todo:
         needed = {t.dataset for t in todo}
+        accounting: dict[str, Any] = {"prepare": start - prepare, "before": machine(), "t0": time.time(),
+                                      "cpu0": time.process_time(), "store": 0.0}
         executor.start(Context({n: d for n, d in context.datasets.items() if n in needed}, context.queries))
         try:
-            _drive(executor, todo, store, reporter, counts, skipped, len(tasks), start)
+            _drive(executor, todo, store, reporter, counts, skipped, len(tasks), start, accounting)
         except BaseException:
+            with contextlib.suppress(Exception):    # the first failure is the one to report
+                _close_accounting(store, executor, accounting)
             executor.close(abandon=True)
             store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": True})
             raise
+        _close_accounting(store, executor, accounting)
         executor.close()
         store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": False})
     else:
@@ -121,6 +134,15 @@ def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore) -> 
     reporter.end()
     return RunSummary(store.path, len(tasks), skipped, int(counts["done"]), int(counts["failed"]),
                       time.perf_counter() - start, executor.description, int(counts["lost"]))
+
+
+def _close_accounting(store: StudyStore, executor: Any, accounting: dict[str, Any]) -> None:
+    """Save the driver's side of the run's CPU accounting (:mod:`~bnstudio.experiment.accounting`): the run
+    ends when the last result was stored; the workers' shutdown is not part of it."""
+    accounting.update(t1=time.time(), after=machine(), workers=executor.workers,
+                      driver_cpu=time.process_time() - accounting.pop("cpu0"),
+                      note=getattr(executor, "note", ""))
+    store.set_accounting(accounting, executor.description)
 
 
 def units(tasks: list[Task]) -> list[list[Task]]:
@@ -133,10 +155,13 @@ def units(tasks: list[Task]) -> list[list[Task]]:
 
 
 def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporter, counts: dict[str, float],
-           skipped: int, total: int, start: float) -> None:
-    """Hand out units (two per worker at most), store each outcome, report, stop on request."""
+           skipped: int, total: int, start: float, accounting: dict[str, Any] | None = None) -> None:
+    """Hand out units (two per worker at most), store each outcome (one commit per unit), report, stop on
+    request; ``accounting["store"]`` adds up the seconds spent storing."""
+    accounting = {"store": 0.0} if accounting is None else accounting
     queue = list(reversed(units(todo)))
     in_flight: dict[Any, list[Task]] = {}
+    submitted: dict[Any, float] = {}
     losses: dict[str, int] = {}
     state = {"workers": executor.workers, "executor": executor.description, "started": time.time(), "pid": os.getpid(),
              "host": socket.gethostname(), "version": __version__, "code": code_fingerprint()}
@@ -145,10 +170,11 @@ def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporte
     while queue or in_flight:
         while queue and len(in_flight) < 2 * executor.workers:
             unit = queue.pop()
-            in_flight[executor.submit(unit)] = unit
+            handle = executor.submit(unit)
+            in_flight[handle], submitted[handle] = unit, time.time()
         finished = executor.wait(in_flight, timeout=TICK)
         for handle in finished:
-            unit = in_flight.pop(handle)
+            unit, sent = in_flight.pop(handle), submitted.pop(handle)
             try:
                 outcomes = executor.outcome(handle)
             except WorkerLost as lost:
@@ -159,8 +185,10 @@ def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporte
                     queue.append(unit)          # its worker died: hand it out again, next
                     continue
                 outcomes = [Outcome(None, str(lost), 0.0, "") for _ in unit]    # record() counts this attempt
-            for task, outcome in zip(unit, outcomes):
-                store.record(task.key, outcome.result, outcome.error, outcome.seconds, outcome.worker)
+            storing = time.perf_counter()
+            store.record_many(_records(unit, outcomes, sent))
+            accounting["store"] += time.perf_counter() - storing
+            for outcome in outcomes:
                 counts["done" if outcome.error is None else "failed"] += 1
                 counts["seconds"] += outcome.seconds
         now = time.perf_counter()
@@ -172,6 +200,21 @@ def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporte
             store.set_state({**state, "running": running, "eta": eta, "updated": time.time()})
             if stop:
                 raise Cancelled(f"study stopped: {counts['done']} task(s) finished in this run are saved")
+
+
+def _records(unit: list[Task], outcomes: list[Outcome], sent: float) -> list[tuple[Any, ...]]:
+    """The store's records of a unit's outcomes; a task's queue wait is from the unit's hand-out (first task)
+    or the previous task's end to its start (None when the worker measured nothing: a lost unit)."""
+    records, ready = [], sent
+    for task, outcome in zip(unit, outcomes):
+        started = outcome.started or None
+        wait = max(started - ready, 0.0) if started is not None else None
+        if started is not None:
+            ready = started + outcome.seconds
+        cpu, used = (outcome.cpu, outcome.process_cpu) if started is not None else (None, None)
+        records.append((task.key, outcome.result, outcome.error, outcome.seconds, outcome.worker, cpu, started, wait,
+                        used))
+    return records
 
 
 def eta_seconds(task_seconds: float, finished: int, left: int, workers: int) -> float:

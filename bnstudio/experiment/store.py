@@ -44,7 +44,13 @@ CREATE TABLE IF NOT EXISTS runs (
     ended REAL, outcome TEXT NOT NULL DEFAULT 'running', executor TEXT
 );
 """
+#: columns added after the first release, (table, column, type): added to older files when they are opened for
+#: writing (SQLite's ADD COLUMN keeps every row; older code reads the new files, it names the columns it reads)
+ADDED_COLUMNS = (("tasks", "cpu", "REAL"), ("tasks", "started", "REAL"), ("tasks", "wait", "REAL"),
+                 ("tasks", "run", "INTEGER"), ("tasks", "process_cpu", "REAL"), ("runs", "accounting", "TEXT"))
 RUN_COLUMNS = ("id", "pid", "host", "started", "updated", "ended", "outcome", "executor")
+#: a task's CPU accounting (:meth:`StudyStore.timings`): worker CPU and wall seconds, start (epoch), queue wait
+TIMING_COLUMNS = ("key", "status", "worker", "seconds", "cpu", "started", "wait", "finished", "run", "process_cpu")
 COLUMNS = ("key", "dataset", "structure", "method", "fold", "seed", "status", "attempts", "metrics", "history",
            "stop_reason", "error", "seconds", "worker", "finished")
 
@@ -116,6 +122,7 @@ class StudyStore:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")    # WAL + NORMAL: a commit survives a killed process
                 self.db.executescript(_SCHEMA)
+                self._add_columns()
             self.db.text_factory = _text   # damaged UTF-8 is a ValueError: a damaged file
             version = self._meta("schema_version")
         except (sqlite3.Error, ValueError) as exc:
@@ -133,6 +140,16 @@ class StudyStore:
             raise StudyFileError(f"damaged study file (schema version {str(version)[:40]!r})", str(self.path))
         elif version is not None and version > SCHEMA_VERSION:
             raise FormatError(f"written by a newer BN Studio (study schema {version})", str(self.path))
+
+    def _add_columns(self) -> None:
+        """Give a file written before :data:`ADDED_COLUMNS` existed those columns (empty in its old rows)."""
+        for table, column, kind in ADDED_COLUMNS:
+            if column not in self._columns(table):
+                with self.db:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+    def _columns(self, table: str) -> set[str]:
+        return {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
 
     # ------------------------------------------------------------------ runs
     @_guarded
@@ -175,6 +192,40 @@ class StudyStore:
                     and run["started"] is not None):
                 raise ValueError(f"run {run['id']} has fields of the wrong type")
         return runs
+
+    @_guarded
+    def set_accounting(self, accounting: dict[str, Any], executor: str | None = None) -> None:
+        """What this process's run measured about itself (workers, wall, driver CPU, store seconds, the machine's
+        load): JSON in its ``runs`` row, read by :mod:`bnstudio.experiment.accounting`; ``executor``: the run's
+        executor as it ran (local workers choose their number when they start)."""
+        if self.run_id is not None:
+            with self.db:
+                self.db.execute("UPDATE runs SET accounting = ?, executor = COALESCE(?, executor) WHERE id = ?",
+                                (json.dumps(accounting), executor, self.run_id))
+
+    @_guarded
+    def accounting(self, run: int) -> dict[str, Any] | None:
+        """The run ``run``'s accounting (:meth:`set_accounting`), None if it has none (an older file, a run that
+        ran no task)."""
+        if "accounting" not in self._columns("runs"):
+            return None
+        row = self.db.execute("SELECT accounting FROM runs WHERE id = ?", (run,)).fetchone()
+        value = json.loads(row[0]) if row is not None and row[0] else None
+        if not isinstance(value, (dict, type(None))):
+            raise ValueError(f"the accounting of run {run} is not a JSON object")
+        return value
+
+    @_guarded
+    def timings(self, run: int) -> list[dict[str, Any]]:
+        """The tasks finished in run ``run``: :data:`TIMING_COLUMNS` (empty for an older file)."""
+        if not {"cpu", "run"} <= self._columns("tasks"):
+            return []
+        sql = f"SELECT {', '.join(TIMING_COLUMNS)} FROM tasks WHERE run = ? ORDER BY started"
+        rows = [dict(zip(TIMING_COLUMNS, values)) for values in self.db.execute(sql, (run,))]
+        for row in rows:
+            if not all(isinstance(row[k], (int, float, type(None))) for k in ("seconds", "cpu", "started", "wait", "process_cpu")):
+                raise ValueError(f"task row {str(row['key'])[:80]!r} has timings of the wrong type")
+        return rows
 
     def __enter__(self) -> "StudyStore":
         return self
@@ -241,18 +292,38 @@ class StudyStore:
 
     @_guarded
     def record(self, key: str, result: dict[str, Any] | None, error: str | None, seconds: float,
-               worker: str = "") -> None:
-        """Store a finished task: ``result`` (see :func:`bnstudio.experiment.evaluation.run_task`) or ``error``."""
+               worker: str = "", cpu: float | None = None, started: float | None = None,
+               wait: float | None = None, process_cpu: float | None = None) -> None:
+        """Store a finished task: ``result`` (see :func:`bnstudio.experiment.evaluation.run_task`) or ``error``;
+        its wall ``seconds`` and, when measured, ``cpu`` seconds, ``started`` (epoch), queue ``wait`` and the
+        worker's CPU seconds since it started (``process_cpu``, at the task's end)."""
         with self.db:
-            if result is not None:
-                self.db.execute(
-                    "UPDATE tasks SET status = 'done', attempts = attempts + 1, metrics = ?, history = ?, "
-                    "stop_reason = ?, error = NULL, seconds = ?, worker = ?, finished = ?, network = ? WHERE key = ?",
-                    (json.dumps(result["metrics"]), json.dumps(result["history"]), result["stop_reason"], seconds,
-                     worker, time.time(), result.get("network"), key))
-            else:
-                self.db.execute("UPDATE tasks SET status = 'failed', attempts = attempts + 1, error = ?, seconds = ?, "
-                                "worker = ?, finished = ? WHERE key = ?", (error, seconds, worker, time.time(), key))
+            self._record(key, result, error, seconds, worker, cpu, started, wait, process_cpu)
+
+    @_guarded
+    def record_many(self, records: Iterable[tuple[Any, ...]]) -> None:
+        """:meth:`record` each tuple of ``records`` (its arguments in order) in one transaction: one commit for
+        the tasks of a unit instead of one per task."""
+        with self.db:
+            for record in records:
+                self._record(*record)
+
+    def _record(self, key: str, result: dict[str, Any] | None, error: str | None, seconds: float,
+                worker: str = "", cpu: float | None = None, started: float | None = None,
+                wait: float | None = None, process_cpu: float | None = None) -> None:
+        timing = (seconds, worker, time.time(), cpu, started, wait, self.run_id, process_cpu)
+        if result is not None:
+            self.db.execute(
+                "UPDATE tasks SET status = 'done', attempts = attempts + 1, metrics = ?, history = ?, "
+                "stop_reason = ?, error = NULL, seconds = ?, worker = ?, finished = ?, cpu = ?, started = ?, "
+                "wait = ?, run = ?, process_cpu = ?, network = ? WHERE key = ?",
+                (json.dumps(result["metrics"]), json.dumps(result["history"]), result["stop_reason"], *timing,
+                 result.get("network"), key))
+        else:
+            self.db.execute("UPDATE tasks SET status = 'failed', attempts = attempts + 1, error = ?, seconds = ?, "
+                            "worker = ?, finished = ?, cpu = ?, started = ?, wait = ?, run = ?, process_cpu = ? "
+                            "WHERE key = ?",
+                            (error, *timing, key))
 
     @_guarded
     def lost(self, keys: Iterable[str]) -> None:

@@ -45,13 +45,13 @@ def serial(tmp_path_factory):
 
 
 def test_local_processes_give_the_serial_numbers(tmp_path, serial):
-    summary = run_study(load_study(write_study(tmp_path)), LocalExecutor(2))
+    summary = run_study(load_study(write_study(tmp_path)), LocalExecutor(2, adapt=False))
     assert summary.done == 36 and summary.executor == "2 local processes"
     assert numbers(summary.store) == serial
 
 
 def test_a_killed_local_worker_does_not_stop_the_study(tmp_path, serial):
-    executor = LocalExecutor(2)
+    executor = LocalExecutor(2, adapt=False)
 
     def kill():
         pid = next(iter(executor.pool._processes))
@@ -73,7 +73,7 @@ def test_local_workers_are_forked_with_the_task_modules_already_imported():
     from bnstudio.experiment.evaluation import Context
     from bnstudio.experiment.worker_start import PRELOAD
 
-    executor = LocalExecutor(2)
+    executor = LocalExecutor(2, adapt=False)
     executor.warm_up()
     executor.start(Context({}))
     try:
