@@ -203,6 +203,9 @@ def status_line(document: dict[str, Any]) -> str:
     if outcomes:
         tally = ", ".join(f"{outcomes.count(o)} {o}" for o in sorted(set(outcomes)))
         text += f" Runs: {len(outcomes)} ({tally})."
+        last = document["runs"][-1].get("accounting")
+        if last:
+            text += f" Last run: {last}."
     code = document.get("code") or {}
     if code.get("code"):
         text += f" Computed by bnstudio {code.get('version')}, code fingerprint {code['code']}."

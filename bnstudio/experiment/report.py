@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from bnstudio.experiment import ranks, summary
+from bnstudio.experiment.accounting import accounting_line
 from bnstudio.experiment.figure_jobs import FigureJob
 from bnstudio.experiment.html import PERCENT, page
 from bnstudio.experiment.learning_curves import learning_curves
@@ -95,7 +96,8 @@ def compose_report(store_path: str | Path, folder: str | Path | None = None) -> 
     folder = Path(folder) if folder is not None else store_path.with_name(f"{store_path.stem}-report")
     with StudyStore(store_path, create=False) as store:
         study, rows, counts, state = store.study() or {}, store.rows(), store.counts(), store.state() or {}
-        runs = [{**run, "outcome": run_outcome(run)} for run in store.runs()]
+        runs = [{**run, "outcome": run_outcome(run), "accounting": accounting_line(store, run["id"])}
+                for run in store.runs()]
     if not study:
         from bnstudio.errors import FormatError
         raise FormatError("the study file holds no study (run `bnstudio experiment` first)", str(store_path))

@@ -72,6 +72,7 @@ def plan(study: Study) -> tuple[Context, list[Task]]:
         from bnstudio.experiment.queries import generate_queries, queries_digest
 
         network = datasets[study.datasets[0].name].network
+        assert network is not None  # the spec takes a query study's data from a network
         queries = generate_queries(network, study.queries)
         digest = queries_digest(queries)
     files = {s.label: file_digest(s.network) for s in study.structures if s.network not in (None, "true")}
@@ -195,7 +196,7 @@ def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporte
         if finished or now - last >= TICK:
             last = now
             running = min(len(in_flight), executor.workers)     # a worker runs one task at a time
-            left = len(todo) - counts["done"] - counts["failed"]
+            left = len(todo) - int(counts["done"] + counts["failed"])    # whole counts in a dict of floats
             stop, eta = _report(reporter, counts, skipped, total, running, start, left, executor.workers)
             store.set_state({**state, "running": running, "eta": eta, "updated": time.time()})
             if stop:

@@ -113,21 +113,23 @@ class StudyStore:
         self.run_id: int | None = None
         if not create and not self.path.is_file():
             raise FormatError("no such study file", str(self.path))
-        self.db = None
+        db: sqlite3.Connection | None = None
         try:
             if not create and not os.access(self.path.resolve().parent, os.W_OK):
-                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?immutable=1", uri=True, timeout=30.0)
+                db = sqlite3.connect(f"{self.path.resolve().as_uri()}?immutable=1", uri=True, timeout=30.0)
             else:
-                self.db = sqlite3.connect(self.path, timeout=30.0)
-                self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.execute("PRAGMA synchronous=NORMAL")    # WAL + NORMAL: a commit survives a killed process
-                self.db.executescript(_SCHEMA)
+                db = sqlite3.connect(self.path, timeout=30.0)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")    # WAL + NORMAL: a commit survives a killed process
+                db.executescript(_SCHEMA)
+                self.db = db
                 self._add_columns()
-            self.db.text_factory = _text   # damaged UTF-8 is a ValueError: a damaged file
+            db.text_factory = _text   # damaged UTF-8 is a ValueError: a damaged file
+            self.db = db
             version = self._meta("schema_version")
         except (sqlite3.Error, ValueError) as exc:
-            if self.db is not None:
-                self.db.close()
+            if db is not None:
+                db.close()
             if isinstance(exc, FormatError):
                 raise
             if isinstance(exc, sqlite3.DatabaseError) and type(exc) is sqlite3.DatabaseError:
@@ -170,6 +172,7 @@ class StudyStore:
             cursor = self.db.execute("INSERT INTO runs (pid, host, started, updated, executor) VALUES (?, ?, ?, ?, ?)",
                                      (me, host, now, now, executor))
         self.run_id = cursor.lastrowid
+        assert self.run_id is not None  # set by the INSERT
         return self.run_id
 
     @_guarded

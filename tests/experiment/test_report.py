@@ -117,3 +117,15 @@ def test_error_is_in_percent_in_the_figures_as_in_the_tables(store, tmp_path):
     datasets = job.options["labels"]
     assert job.args[0] == pytest.approx([100 * means[d, "nb", "mp"] for d in datasets])
     assert job.args[1] == pytest.approx([100 * means[d, "nb", "clgd"] for d in datasets])
+
+
+def test_the_report_says_how_the_last_run_used_its_workers(store, tmp_path):
+    """The run's CPU accounting (bnstudio.experiment.accounting) reaches the report's JSON and its status line."""
+    from bnstudio.experiment.html import status_line
+    from bnstudio.experiment.report import compose_report
+
+    report = compose_report(store, tmp_path / "accounted")
+    document = json.loads(report.json.read_text(encoding="utf-8"))
+    line = document["runs"][-1]["accounting"]
+    assert line and "wall" in line and "task CPU" in line
+    assert f"Last run: {line}." in status_line(document)
