@@ -40,7 +40,8 @@ def judged_repairs() -> Iterator[None]:
         finally:
             for repairs, model in held:
                 tables = repairs.zero_rows
-                repairs.emit(verdict(model, tables) if tables and model is not None else None)
+                repairs.emit(verdict(model, tables) if tables and model is not None else None,
+                             stacklevel=5)  # points at the caller of the function holding the `with`
 
 
 def verdict(model: Network | InfluenceDiagram, tables: Sequence[ZeroRows], memory_budget: int | None = None
