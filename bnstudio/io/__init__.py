@@ -8,7 +8,9 @@ Every format is one :class:`~bnstudio.io.formats.FormatRecord` in :data:`bnstudi
 and :data:`DIAGRAM_FORMATS` are views of it. Readers raise :class:`~bnstudio.errors.FormatError` for every problem (missing
 file, bad encoding, syntax, inconsistent tables) and read what the authoring tool would read, reporting each repair
 in one :class:`~bnstudio.errors.RepairWarning` (``strict=True``: refuse instead; see :mod:`bnstudio.io.repairs`);
-writers write atomically (see :mod:`bnstudio.io.atomic`).
+writers write atomically (see :mod:`bnstudio.io.atomic`). Readers run no inference: whether rows of zeros made
+uniform change any probability is said by :func:`open_file` (so :func:`read_network` and :func:`read_model`),
+while a reader or parser called on its own (``parse_bif(text)``) names those rows without that verdict.
 """
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The one way a file is opened: :func:`open_file` finds the format record of the path (see
 :mod:`bnstudio.io.formats`), checks once that the file exists and is not empty, and reads what it holds -- a
 Bayesian network, an influence diagram, or a whole project. :func:`~bnstudio.io.read_network`,
-:func:`~bnstudio.io.read_model`, the app's ``File > Open`` and the command line all go through it.
+:func:`~bnstudio.io.read_model`, the app's ``File > Open`` and the command line all go through it. It is where
+the rows of zeros a reader reports are judged (:mod:`bnstudio.io.judging`): readers run no inference.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, refuse_empty
 from bnstudio.io.formats import PROJECT, FormatRecord, record_for
+from bnstudio.io.judging import judged_repairs
 from bnstudio.io.repairs import reading_strictly
 
 if TYPE_CHECKING:
@@ -42,7 +44,8 @@ def open_file(path: PathLike, strict: bool | None = None, diagrams: bool = True)
     ``diagrams``: read decision and utility nodes where the format has them, and a project whole; False reads
     a Bayesian network only (a file holding an influence diagram is then refused in one line). ``strict`` as in
     :func:`~bnstudio.io.read_network` (None: as the enclosing :func:`~bnstudio.io.strict_reading` block says).
-    Repairs are reported as one :class:`~bnstudio.errors.RepairWarning`, as by every reader.
+    Repairs are reported as one :class:`~bnstudio.errors.RepairWarning`, as by every reader, saying whether
+    rows of zeros made uniform change any probability (see :mod:`bnstudio.io.zero_rows`).
     """
     record = record_for(path, diagrams)  # an unknown extension: one line listing the known ones
     if strict is None:
@@ -50,6 +53,12 @@ def open_file(path: PathLike, strict: bool | None = None, diagrams: bool = True)
     if not Path(path).exists():
         raise FormatError("no such file", path=str(path))
     refuse_empty(path)
+    with judged_repairs():
+        return _read(path, record, strict, diagrams)
+
+
+def _read(path: PathLike, record: FormatRecord, strict: bool, diagrams: bool) -> Opened:
+    """What :func:`open_file` opens once the file is known to exist."""
     if not diagrams:
         return Opened(record.read(path, strict=strict), None, None, record)
     if record is PROJECT:

@@ -21,9 +21,13 @@ Entries of a table must be finite numbers; each table is then judged row by row.
   normalise what they read (a Hugin potential ``(10 90)`` means 0.1, 0.9; GeNIe opens a row summing to
   0.99808);
 * a row of zeros (no positive entry: the file gives no distribution there) becomes uniform, reported in every
-  format, as aGrUM opens such files (it leaves the row at 0); once the network is built the report says
-  whether this changes anything: when no such row's parent configuration is possible the file's joint and the
-  network's are the same, else how much mass the file left unassigned (:mod:`bnstudio.io.zero_rows`);
+  format, as aGrUM opens such files (it leaves the row at 0); opened through :func:`bnstudio.io.open_file`
+  (so :func:`~bnstudio.io.read_network`, the app, the command line), the report says whether this changes
+  anything: when no such row's parent configuration is possible the file's joint and the network's are the
+  same, else how much mass the file left unassigned (:mod:`bnstudio.io.zero_rows`). The reader only reports
+  the rows; the open path's judge (:mod:`bnstudio.io.judging`) runs the inference, so a reader or parser
+  called on its own (``parse_bif(text)``) names the rows without that verdict unless called within
+  :func:`bnstudio.io.judging.judged_repairs`;
 * anything else is refused, naming the row: a row further off 1 in another format, an entry below
   -:data:`NEGATIVE_TOLERANCE`, NaN or infinity.
 
@@ -46,7 +50,7 @@ import numpy as np
 
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.io.messages import tidy
-from bnstudio.io.zero_rows import ZeroRows, describe, verdict
+from bnstudio.io.zero_rows import Verdict, ZeroRows, describe
 
 if TYPE_CHECKING:
     from bnstudio.core.network import Network
@@ -58,6 +62,9 @@ EXACT_TOLERANCE = 1e-12  # ... unless they already sum to 1 up to float rounding
 NEGATIVE_TOLERANCE = 1e-5  # entries in [-1e-5, 0) are noise, set to 0; below: an error
 
 _STRICT: ContextVar[bool] = ContextVar("bnstudio_strict_reading", default=False)
+#: The reports held by :func:`held_repairs` (None: none is held, a reader's report is emitted at once).
+_HELD: ContextVar[list[tuple[Repairs, Network | InfluenceDiagram | None]] | None] = ContextVar(
+    "bnstudio_held_repairs", default=None)
 
 
 @contextlib.contextmanager
@@ -73,6 +80,18 @@ def strict_reading(strict: bool = True) -> Iterator[None]:
 def reading_strictly() -> bool:
     """Whether the enclosing :func:`strict_reading` block (if any) asks for strict reading."""
     return _STRICT.get()
+
+
+@contextlib.contextmanager
+def held_repairs() -> Iterator[list[tuple[Repairs, Network | InfluenceDiagram | None]]]:
+    """Within the block, :meth:`Repairs.warn` emits nothing: it appends (repairs, model read) to the list
+    yielded, for the caller to judge and emit (:func:`bnstudio.io.judging.judged_repairs`)."""
+    held: list[tuple[Repairs, Network | InfluenceDiagram | None]] = []
+    token = _HELD.set(held)
+    try:
+        yield held
+    finally:
+        _HELD.reset(token)
 
 
 #: ``fail(message)`` builds the :class:`FormatError` (with the reader's location) that a check raises.
@@ -222,23 +241,39 @@ class Repairs:
             raise fail(f"{message} (strict reading repairs nothing)")
         self._notes.append(tidy(message))
 
-    def message(self, model: Network | InfluenceDiagram | None = None) -> str | None:
-        """The one-line warning text, or None when nothing needed saying; with the ``model`` read, rows of zeros
-        made uniform are said to change nothing or how much mass the file left unassigned (see
-        :mod:`bnstudio.io.zero_rows`)."""
+    @property
+    def zero_rows(self) -> list[ZeroRows]:
+        """The rows of zeros made uniform so far, table by table (for the open path's verdict)."""
+        return list(self._zeros)
+
+    def message(self, found: Verdict | None = None) -> str | None:
+        """The one-line warning text, or None when nothing needed saying; with the verdict ``found`` on
+        :attr:`zero_rows` (:func:`bnstudio.io.judging.verdict`), rows of zeros made uniform are said to change
+        nothing or how much mass the file left unassigned (see :mod:`bnstudio.io.zero_rows`)."""
         parts = [self._kinds[k].message() for k in _ORDER if k in self._kinds]
         if self._zeros:
-            parts.append(describe(self._zeros, None if model is None else verdict(model, self._zeros)))
+            parts.append(describe(self._zeros, found))
         parts += self._notes
         path = self.path.replace("\r", "\\r").replace("\n", "\\n")
         return f"{path}: {'; '.join(parts)}" if parts else None  # names shortened item by item (tidy)
 
     def warn(self, model: Network | InfluenceDiagram | None = None) -> None:
-        """Emit one :class:`RepairWarning` if anything was repaired; pass the ``model`` read (network or
-        influence diagram) so that rows of zeros made uniform are judged (see :meth:`message`)."""
-        message = self.message(model)
+        """Report the repairs once the ``model`` (network or influence diagram) is read: within
+        :func:`held_repairs` (the open path) the report is held for the rows of zeros to be judged, else one
+        :class:`RepairWarning` is emitted at once, naming those rows without a verdict (a reader judges
+        nothing: docs/architecture.md §1)."""
+        held = _HELD.get()
+        if held is None:
+            self.emit(None, stacklevel=4)
+        else:
+            held.append((self, model))
+
+    def emit(self, found: Verdict | None = None, stacklevel: int = 2) -> None:
+        """Emit one :class:`RepairWarning` if anything was repaired, with the verdict ``found`` on the rows of
+        zeros (see :meth:`message`)."""
+        message = self.message(found)
         if message is not None:
-            warnings.warn(message, RepairWarning, stacklevel=3)
+            warnings.warn(message, RepairWarning, stacklevel=stacklevel)
 
 
 _ORDER = ("negative", "rescaled", "weights", "counts")  # the order of the parts of a message (then rows of zeros)

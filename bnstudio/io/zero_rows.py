@@ -15,28 +15,21 @@ p_N(pa(X) = c) does not depend on X's own table (a parent is no descendant of X)
 decisions get a uniform policy: its support is maximal, so a configuration impossible under it is impossible
 under every policy.
 
-Computed exactly (:mod:`bnstudio.inference`) on one engine: one joint query over the parents of each affected
-family, then p(all indicators kept) for the file's total, where each affected family gets a barren binary
-indicator child ``1[pa(X) ∉ R_X]`` (its family is X's parents, so the network gets no wider). A network whose
-queries do not fit the engine's memory budget gets no verdict (None) instead of an error.
+This module only describes: a reader records its rows of zeros (:class:`ZeroRows`) and reports them without
+judging; the verdict (:class:`Verdict`) is computed with exact inference by :mod:`bnstudio.io.judging`, which the
+one open path (:func:`bnstudio.io.open_file`) calls (docs/architecture.md §1: a file reader runs no inference).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from bnstudio.core.network import Network
-from bnstudio.errors import MemoryBudgetExceeded
 from bnstudio.io.messages import tidy
-
-if TYPE_CHECKING:
-    from bnstudio.decision.model import InfluenceDiagram
 
 SHOWN = 3  # rows named in a warning, as for the other kinds of repair
 IMPOSSIBLE_TOLERANCE = 1e-12  # a file total within this of 1: every repaired configuration is impossible
-VERDICT_MEMORY_BUDGET = 256 * 2**20  # a verdict is a courtesy of reading: it never takes the engine's whole budget
 
 
 @dataclass
@@ -58,69 +51,6 @@ class Verdict(NamedTuple):
     probabilities: list[np.ndarray]
     file_total: float
     uniform_policy: bool = False   # a diagram's: the probabilities and the total are under a uniform policy
-
-
-def verdict(model: Network | InfluenceDiagram, tables: Sequence[ZeroRows], memory_budget: int | None = None
-            ) -> Verdict | None:
-    """The :class:`Verdict` on ``tables`` for the network (or diagram, decisions uniform) read; None when a
-    table has no family, the model lacks it, or the queries do not fit ``memory_budget`` (default:
-    :data:`VERDICT_MEMORY_BUDGET`)."""
-    from bnstudio.inference import InferenceEngine
-
-    net = _uniform_decisions(model)
-    if not tables or any(t.family is None or not _has_family(net, *t.family) for t in tables):
-        return None
-    evidence = {}
-    for t in tables:
-        child, parents = t.family
-        name = _fresh_name(net, f"zero_rows_{child}")
-        shape = tuple(net.cardinality(p) for p in parents)
-        indicator = np.zeros((int(np.prod(shape, dtype=np.int64)), 2))
-        indicator[:, 0] = 1.0
-        indicator[t.rows] = (0.0, 1.0)
-        net.add_variable(name, ("kept", "repaired"), parents, indicator.reshape(shape + (2,)))
-        evidence[name] = "kept"
-    engine = InferenceEngine(net, VERDICT_MEMORY_BUDGET if memory_budget is None else memory_budget)
-    try:
-        probabilities = [engine.joint(list(t.family[1])).reshape(-1)[t.rows] if t.family[1]
-                         else np.ones(len(t.rows)) for t in _named(tables)]
-        total = engine.probability_of_evidence(evidence)
-    except MemoryBudgetExceeded:
-        return None
-    decides = not isinstance(model, Network) and bool(model.decision_names)
-    return Verdict(probabilities, min(max(total, 0.0), 1.0), decides)
-
-
-def _named(tables: Sequence[ZeroRows]) -> list[ZeroRows]:
-    """The first tables, up to the one holding the last row a warning names."""
-    out, rows = [], 0
-    for t in tables:
-        if rows >= SHOWN:
-            break
-        out.append(t)
-        rows += len(t.rows)
-    return out
-
-
-def _uniform_decisions(model: Network | InfluenceDiagram) -> Network:
-    """A copy of the network of ``model``, each decision of a diagram with a uniform (placeholder) table."""
-    if isinstance(model, Network):
-        return model.copy()
-    net = model.network
-    for d in model.decision_names:
-        net.set_cpt(d, np.full(net.cardinality(d), 1.0 / net.cardinality(d)))
-    return net
-
-
-def _has_family(net: Network, child: str, parents: tuple[str, ...]) -> bool:
-    return child in net and set(net.parents(child)) == set(parents) and len(parents) == len(net.parents(child))
-
-
-def _fresh_name(net: Network, base: str) -> str:
-    name, k = base, 2
-    while name in net:
-        name, k = f"{base}_{k}", k + 1
-    return name
 
 
 def describe(tables: Sequence[ZeroRows], found: Verdict | None) -> str:
@@ -158,3 +88,16 @@ def describe(tables: Sequence[ZeroRows], found: Verdict | None) -> str:
 def _total(total: float) -> str:
     """The file's total mass, short; a total that rounds to 1 shows what it misses (``1 - 2e-09``)."""
     return f"{total:.3g}" if 1.0 - total >= 5e-4 else f"1 - {1.0 - total:.3g}"
+
+
+def __getattr__(name: str) -> object:
+    """Deprecated names: ``verdict`` and ``VERDICT_MEMORY_BUDGET`` moved to :mod:`bnstudio.io.judging`."""
+    if name in ("verdict", "VERDICT_MEMORY_BUDGET"):
+        import warnings
+
+        from bnstudio.io import judging
+
+        warnings.warn(f"bnstudio.io.zero_rows.{name} is deprecated; use bnstudio.io.judging.{name}",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(judging, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

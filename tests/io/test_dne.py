@@ -19,6 +19,7 @@ from bnstudio.decision import solve
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_model, read_network
+from bnstudio.io.judging import judged_repairs
 from bnstudio.io.netica.dne import parse_dne, parse_dne_model, read_dne, read_dne_model
 from tests.decision.helpers import oil
 from tests.io.test_influence_io import assert_same_diagram, assert_same_solution
@@ -267,7 +268,12 @@ def test_rows_of_zeros_get_the_verdict_of_every_format():
     so the warning says that no probability changes."""
     text = _node("states = (x, y);\nparents = (A);\nprobs = ((0.3, 0.7), (0, 0));",
                  name="B", extra="node A { states = (a, b); probs = (1, 0); };\n")
-    net, message = repaired(parse_dne, text, "zero.dne")
+
+    def judged(*args):  # as the open path judges (a parser on its own names the row without the verdict)
+        with judged_repairs():
+            return parse_dne(*args)
+
+    net, message = repaired(judged, text, "zero.dne")
     assert "made 1 row of zeros uniform: row (A=b) of 'B' (impossible parent configuration: no probability changes)" \
         in message
     assert net.cpt("B")[1].tolist() == [0.5, 0.5]

@@ -22,7 +22,8 @@ from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_model, read_network
 from bnstudio.io.repairs import Repairs
-from bnstudio.io.zero_rows import ZeroRows, describe, verdict
+from bnstudio.io.judging import judged_repairs, verdict
+from bnstudio.io.zero_rows import ZeroRows, describe
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "zero_rows"
 SCREENING = ["agrum_screening.bif", "weka_screening.xmlbif", "hugin_screening.net", "genie_screening.xdsl",
@@ -183,7 +184,7 @@ def test_a_root_row_of_zeros_has_probability_one_and_the_file_summed_to_zero():
     repairs = Repairs("r.bif")
     rows = np.zeros((1, 2))
     assert repairs.rows(rows, lambda r: "row () of 'A'", ("A", [])) is None
-    assert repairs.message(_chain()) == ("r.bif: made 1 row of zeros uniform: row () of 'A' (parent configuration "
+    assert repairs.message(verdict(_chain(), repairs.zero_rows)) == ("r.bif: made 1 row of zeros uniform: row () of 'A' (parent configuration "
                                          "has probability 1: the file's joint summed to 0)")
 
 
@@ -215,7 +216,7 @@ def test_many_rows_of_zeros_name_three_and_count_the_rest():
     rows = np.array([[0.0, 0.0]] * 4 + [[0.5, 0.5]] * 2)
     assert repairs.rows(rows, lambda r: f"row (A=a{r}) of 'B'", ("B", ["A"])) is None
     assert repairs.count == 4
-    assert repairs.message(net) == ("w.bif: made 4 rows of zeros uniform: row (A=a0) of 'B', row (A=a1) of 'B', "
+    assert repairs.message(verdict(net, repairs.zero_rows)) == ("w.bif: made 4 rows of zeros uniform: row (A=a0) of 'B', row (A=a1) of 'B', "
                                     "row (A=a2) of 'B' and 1 more (impossible parent configurations: no "
                                     "probability changes)")
 
@@ -303,3 +304,53 @@ def test_a_thousand_repaired_tables_cost_the_named_rows_queries_not_a_thousand(m
     assert f"made {n - 1:,} rows of zeros uniform" in message and "and 396 more" in message
     assert message.endswith("(impossible parent configurations: no probability changes)")
     assert len(calls) == 3
+
+
+# ---------------------------------------------------------------------------------------------- who judges
+def test_every_public_entry_point_says_the_verdict(capsys, tmp_path):
+    """read_network, read_model, open_file and the command line all go through the open path's judge: the
+    same text, verdict included (the app's banner: tests/gui/test_open_zero_rows.py)."""
+    from bnstudio.cli.main import main
+    from bnstudio.io import open_file
+
+    path = _reachable(tmp_path, "agrum_screening.bif", {"0.947": "0", "0.053": "0"})
+    expected = (f"{path}: made 2 rows of zeros uniform: row (Sex=male, Pregnant=yes) of 'Test' (impossible "
+                f"parent configuration), row (Sex=female, Pregnant=yes) of 'Test' (parent configuration has "
+                f"probability 0.052): the file's joint summed to 0.948")
+    assert _read(path)[1] == expected
+    assert _read(path, model=True)[1] == expected
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        open_file(path)
+    assert [str(w.message) for w in caught] == [expected]
+    assert main(["info", str(path)]) == 0
+    assert capsys.readouterr().err.splitlines() == [f"bnstudio: warning: {expected}"]
+
+
+def test_a_parser_called_on_its_own_names_the_rows_without_judging_them(monkeypatch):
+    """A reader runs no inference (docs/architecture.md §1): outside the open path its warning names the rows
+    of zeros and says nothing of their probability, unless the call is wrapped in judged_repairs()."""
+    from bnstudio.io import parse_bif
+
+    text = (CORPUS / "agrum_screening.bif").read_text(encoding="utf-8")
+    calls = []
+    built = InferenceEngine.__init__
+    monkeypatch.setattr(InferenceEngine, "__init__", lambda self, *a, **k: calls.append(a) or built(self, *a, **k))
+    with pytest.warns(RepairWarning) as caught:
+        parse_bif(text, "s.bif")
+    assert [str(w.message) for w in caught] == ["s.bif: made 1 row of zeros uniform: row (Sex=male, "
+                                                "Pregnant=yes) of 'Test'"]
+    assert calls == []
+    with pytest.warns(RepairWarning) as caught, judged_repairs():
+        parse_bif(text, "s.bif")
+    assert [str(w.message) for w in caught] == ["s.bif: made 1 row of zeros uniform: row (Sex=male, "
+                                                "Pregnant=yes) of 'Test' (impossible parent configuration: no "
+                                                "probability changes)"]
+    assert len(calls) == 1
+
+
+def test_the_verdict_keeps_its_old_address_with_a_deprecation_warning():
+    from bnstudio.io import judging, zero_rows
+
+    with pytest.warns(DeprecationWarning, match="bnstudio.io.judging.verdict"):
+        assert zero_rows.verdict is judging.verdict
