@@ -327,6 +327,26 @@ def test_every_public_entry_point_says_the_verdict(capsys, tmp_path):
     assert capsys.readouterr().err.splitlines() == [f"bnstudio: warning: {expected}"]
 
 
+def test_the_project_facade_judges_a_project_files_rows_of_zeros(tmp_path):
+    """bnstudio.project.load_project (public, beside the open path) says the same verdict as read_model."""
+    from bnstudio.project import load_project, project_from_diagram, save_project
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RepairWarning)
+        diagram = read_model(CORPUS / "agrum_screening_id.xmlbif")
+    path = tmp_path / "screening.bnsproj"
+    save_project(project_from_diagram(diagram), path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    confirm = next(v for v in doc["network"]["variables"] if v["name"] == "Confirm")
+    confirm["cpt"][0][1] = [0, 0]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    expected = _read(path, model=True)[1]
+    assert expected.endswith("(impossible parent configuration: no probability changes)")
+    with pytest.warns(RepairWarning) as caught:
+        load_project(path)
+    assert [str(w.message) for w in caught] == [expected]
+
+
 def test_a_parser_called_on_its_own_names_the_rows_without_judging_them(monkeypatch):
     """A reader runs no inference (docs/architecture.md §1): outside the open path its warning names the rows
     of zeros and says nothing of their probability, unless the call is wrapped in judged_repairs()."""
