@@ -134,11 +134,11 @@ class FastParser(_Parser):
                 raise _Fallback from None
             if len(set(index)) != n_rows:
                 raise _Fallback
-            numbers = [_words(values) for _, values in rows]
-            if any(len(row) != card for row in numbers):
+            row_numbers = [_words(values) for _, values in rows]
+            if any(len(row) != card for row in row_numbers):
                 raise _Fallback
             cpt = np.empty((n_rows, card))
-            cpt[index] = np.array(list(map(float, itertools.chain.from_iterable(numbers)))).reshape(n_rows, card)
+            cpt[index] = np.array(list(map(float, itertools.chain.from_iterable(row_numbers)))).reshape(n_rows, card)
         if untouched(cpt):
             return cpt.reshape(pshape + (card,))
         labels = [(p.name, p.states) for p in parents]
