@@ -99,7 +99,11 @@ def checked_name(text: str | None, what: str, fail: Fail) -> str:
     return name
 
 
-def assemble(families: Iterable[tuple[str, Sequence[str], Sequence[str], np.ndarray]], name: str,
+# (name, states, parents, cpt) of one variable, as :func:`assemble` takes them (a None cpt is uniform)
+Family = tuple[str, Sequence[str], Sequence[str], "np.ndarray | None"]
+
+
+def assemble(families: Iterable[Family], name: str,
              fail_at: Callable[[str | None, str], FormatError]) -> Network:
     """:func:`build_network`, with cycles and other invariant breaks turned into :class:`FormatError`.
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Callable, cast
 
 import numpy as np
 
@@ -54,7 +55,9 @@ class FastParser(_Parser):
         self.toks: list[tuple] = []
         toks = self.toks
         self.bodies = 0  # plain bodies found; each must end in a probability block
-        append, match, plain, pos, end = toks.append, _TOKEN.match, _PLAIN.match, 0, len(text)
+        # _TOKEN matches at every position (all of it is optional): never None
+        match = cast("Callable[[str, int], re.Match[str]]", _TOKEN.match)
+        append, plain, pos, end = toks.append, _PLAIN.match, 0, len(text)
         while pos < end:
             m = match(text, pos)
             kind = m.lastgroup
