@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence
 
 import numpy as np
 
@@ -29,6 +29,15 @@ NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
+class StateNames(Protocol):
+    """What the row helpers read of a variable's states: their number and the k-th name (a tuple or list of
+    names, or a reader's stand-in that makes the names only when asked)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, k: int, /) -> str: ...
+
+
 def probability(token: str, fail: Fail) -> float:
     """A finite number written in decimal or scientific notation (no ``nan``, ``inf``, ``1_0``), at least
     -:data:`~bnstudio.io.repairs.NEGATIVE_TOLERANCE` (tiny negatives are repaired with the table)."""
@@ -41,7 +50,7 @@ def probability(token: str, fail: Fail) -> float:
     return value + 0.0  # no -0.0
 
 
-def row_label(parents: Sequence[tuple[str, Sequence[str]]], row: int) -> str:
+def row_label(parents: Sequence[tuple[str, StateNames]], row: int) -> str:
     """``(P1=a, P2=b)`` for the ``row``-th parent configuration (row-major, last parent fastest)."""
     if not parents:
         return "()"
@@ -49,7 +58,7 @@ def row_label(parents: Sequence[tuple[str, Sequence[str]]], row: int) -> str:
     return "(" + ", ".join(f"{shorten(p)}={shorten(states[int(i)])}" for (p, states), i in zip(parents, index)) + ")"
 
 
-def make_cpt(values: Sequence[float], child: str, card: int, parents: Sequence[tuple[str, Sequence[str]]],
+def make_cpt(values: Sequence[float] | np.ndarray, child: str, card: int, parents: Sequence[tuple[str, StateNames]],
              fail: Fail, budget: SizeBudget | None, repairs: Repairs) -> np.ndarray:
     """The CPT of ``child`` from its flat table (child fastest), shape (|P1|, ..., |Pk|, |X|), rows checked and
     repaired (``repairs``), its size checked against ``budget`` first (None: the caller checked it)."""
@@ -90,7 +99,11 @@ def checked_name(text: str | None, what: str, fail: Fail) -> str:
     return name
 
 
-def assemble(families: Iterable[tuple[str, Sequence[str], Sequence[str], np.ndarray]], name: str,
+# (name, states, parents, cpt) of one variable, as :func:`assemble` takes them (a None cpt is uniform)
+Family = tuple[str, Sequence[str], Sequence[str], "np.ndarray | None"]
+
+
+def assemble(families: Iterable[Family], name: str,
              fail_at: Callable[[str | None, str], FormatError]) -> Network:
     """:func:`build_network`, with cycles and other invariant breaks turned into :class:`FormatError`.
 

@@ -15,7 +15,7 @@ Every other registered extension (BIF, UAI) has no decision nodes: :func:`read_m
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bnstudio.errors import BNStudioError, FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
@@ -43,7 +43,7 @@ def read_diagram_json(path: PathLike, strict: bool = False) -> "InfluenceDiagram
     return diagram
 
 
-def _repaired_rows(data: object, repairs: Repairs, path: str) -> object:
+def _repaired_rows(data: Any, repairs: Repairs, path: str) -> Any:
     """``data`` with every well-formed chance table's rows repaired as in every format (a malformed entry is
     left for :func:`~bnstudio.decision.serial.diagram_from_dict` to name)."""
     from bnstudio.decision.model import numeric_table

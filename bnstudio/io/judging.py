@@ -54,9 +54,9 @@ def verdict(model: Network | InfluenceDiagram, tables: Sequence[ZeroRows], memor
     net = _uniform_decisions(model)
     if not tables or any(t.family is None or not _has_family(net, *t.family) for t in tables):
         return None
+    families = [t.family for t in tables if t.family is not None]  # all of them (tested above)
     evidence = {}
-    for t in tables:
-        child, parents = t.family
+    for t, (child, parents) in zip(tables, families):
         name = _fresh_name(net, f"zero_rows_{child}")
         shape = tuple(net.cardinality(p) for p in parents)
         indicator = np.zeros((int(np.prod(shape, dtype=np.int64)), 2))
@@ -66,8 +66,8 @@ def verdict(model: Network | InfluenceDiagram, tables: Sequence[ZeroRows], memor
         evidence[name] = "kept"
     engine = InferenceEngine(net, VERDICT_MEMORY_BUDGET if memory_budget is None else memory_budget)
     try:
-        probabilities = [engine.joint(list(t.family[1])).reshape(-1)[t.rows] if t.family[1]
-                         else np.ones(len(t.rows)) for t in _named(tables)]
+        probabilities = [engine.joint(list(parents)).reshape(-1)[t.rows] if parents else np.ones(len(t.rows))
+                         for t, (_, parents) in zip(_named(tables), families)]
         total = engine.probability_of_evidence(evidence)
     except MemoryBudgetExceeded:
         return None

@@ -67,6 +67,7 @@ def describe(tables: Sequence[ZeroRows], found: Verdict | None) -> str:
                 break
             note = ""
             if possible and count > 1:
+                assert found is not None  # possible says so
                 p = float(found.probabilities[k][row])
                 note = f" (parent configuration has probability {p:.3g})" if p > 0 else \
                     " (impossible parent configuration)"

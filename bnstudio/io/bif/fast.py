@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Callable, cast
 
 import numpy as np
 
@@ -54,7 +55,9 @@ class FastParser(_Parser):
         self.toks: list[tuple] = []
         toks = self.toks
         self.bodies = 0  # plain bodies found; each must end in a probability block
-        append, match, plain, pos, end = toks.append, _TOKEN.match, _PLAIN.match, 0, len(text)
+        # _TOKEN matches at every position (all of it is optional): never None
+        match = cast("Callable[[str, int], re.Match[str]]", _TOKEN.match)
+        append, plain, pos, end = toks.append, _PLAIN.match, 0, len(text)
         while pos < end:
             m = match(text, pos)
             kind = m.lastgroup
@@ -134,11 +137,11 @@ class FastParser(_Parser):
                 raise _Fallback from None
             if len(set(index)) != n_rows:
                 raise _Fallback
-            numbers = [_words(values) for _, values in rows]
-            if any(len(row) != card for row in numbers):
+            row_numbers = [_words(values) for _, values in rows]
+            if any(len(row) != card for row in row_numbers):
                 raise _Fallback
             cpt = np.empty((n_rows, card))
-            cpt[index] = np.array(list(map(float, itertools.chain.from_iterable(numbers)))).reshape(n_rows, card)
+            cpt[index] = np.array(list(map(float, itertools.chain.from_iterable(row_numbers)))).reshape(n_rows, card)
         if untouched(cpt):
             return cpt.reshape(pshape + (card,))
         labels = [(p.name, p.states) for p in parents]

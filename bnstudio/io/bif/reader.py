@@ -405,11 +405,11 @@ class _Parser(TokenStream):
                                  f"and has no 'default'", block.child)
             source[missing] = default
             cpt[missing] = block.entries[default][3]
-        r = repairs.rows(cpt, lambda r: f"row {row_label(labels, r)} of '{child.name}'",
-                         (names.var(child.name), [names.var(p.name) for p in parents]))
-        if r is not None:
-            raise self.error(repairs.refusal(f"row {row_label(labels, r)} of '{child.name}'"),
-                             block.entries[source[r]][1])
+        bad = repairs.rows(cpt, lambda r: f"row {row_label(labels, r)} of '{child.name}'",
+                           (names.var(child.name), [names.var(p.name) for p in parents]))
+        if bad is not None:
+            raise self.error(repairs.refusal(f"row {row_label(labels, bad)} of '{child.name}'"),
+                             block.entries[source[bad]][1])
         return cpt.reshape(pshape + (card,))
 
     def _check_count(self, values: list, expected: int, tok: _Token, what: str, detail: str = "") -> None:

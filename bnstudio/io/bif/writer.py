@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from typing import Sequence
 
 import numpy as np
 
@@ -77,7 +78,7 @@ def _properties(items: list[tuple[str, str]]) -> list[str]:
     return lines
 
 
-def _numbers(values: np.ndarray) -> str:
+def _numbers(values: np.ndarray | Sequence[float]) -> str:
     return number_text(values, ", ")
 
 

@@ -38,6 +38,7 @@ Conventions
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Literal, TypeVar, overload
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
@@ -50,10 +51,14 @@ from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import shorten
 from bnstudio.io.repairs import Repairs
 
+if TYPE_CHECKING:
+    import numpy as np
+
 NODE_WIDTH, NODE_HEIGHT = 80, 40
 _TYPES = {"LIST": "a decision node", "TABLE": "a utility node", "TRUTHTABLE": "a deterministic node",
           "NOISY_MAX": "a noisy-MAX node", "NOISY_ADDER": "a noisy-adder node", "MAU": "a multi-attribute utility "
           "node", "EQUATION": "a continuous equation node"}
+_V = TypeVar("_V", bound=Value)  # the kind of value a statement must have
 
 
 class _Reader:
@@ -65,7 +70,12 @@ class _Reader:
     def error(self, message: str, where: Token | Block | ValueList | int) -> FormatError:
         return self.syntax.error(message, where if isinstance(where, int) else where.offset)
 
-    def one(self, block: Block, key: str, kind: type, where: str, required: bool = True) -> Value | None:
+    @overload
+    def one(self, block: Block, key: str, kind: type[_V], where: str, required: Literal[True] = True) -> _V: ...
+    @overload
+    def one(self, block: Block, key: str, kind: type[_V], where: str, required: bool) -> _V | None: ...
+
+    def one(self, block: Block, key: str, kind: type[_V], where: str, required: bool = True) -> _V | None:
         """The value of the single ``key = value`` of ``block``, of type ``kind``; None if absent and optional."""
         found = block.get(key)
         if len(found) > 1:
@@ -75,7 +85,7 @@ class _Reader:
                 raise self.error(f"{where} has no {key}", block)
             return None
         tok, value = found[0]
-        if not isinstance(value, kind) or (kind is Token and value.kind not in ("word", "str")):
+        if not isinstance(value, kind) or (isinstance(value, Token) and value.kind not in ("word", "str")):
             shape = {Block: "a { ... } block", ValueList: "a ( ... ) list", Token: "a single value"}[kind]
             raise self.error(f"{where}: {key} must be {shape}", tok)
         return value
@@ -85,7 +95,8 @@ class _Reader:
         self.budget.variables(len(top.nodes), lambda m: self.error(m, top))
         nodes: dict[str, tuple[Token, Block, tuple[str, ...]]] = {}
         for ident, block in top.nodes:
-            var = checked_name(ident.value, "node id", lambda m, t=ident: self.error(m, t))
+            # the ignore: mypy infers no type for a lambda with a default argument
+            var = checked_name(ident.value, "node id", lambda m, t=ident: self.error(m, t))  # type: ignore[misc]
             if var in nodes:
                 first = self.syntax.error("", nodes[var][0].offset).line
                 raise self.error(f"node '{var}' is defined twice (first on line {first})", ident)
@@ -109,7 +120,8 @@ class _Reader:
         definition = self.one(block, "DEFINITION", Block, where)
         names = self.one(definition, "NAMESTATES", ValueList, f"the DEFINITION of {where}")
         self.budget.states(var, len(names.items), lambda m: self.error(m, names))
-        states = tuple(checked_name(t.value, f"state of '{var}'", lambda m, t=t: self.error(m, t))
+        # the ignore: mypy infers no type for a lambda with a default argument
+        states = tuple(checked_name(t.value, f"state of '{var}'", lambda m, t=t: self.error(m, t))  # type: ignore[misc]
                        for t in names.items)
         if not states:
             raise self.error(f"node '{var}' has no states (NAMESTATES is empty)", names)
@@ -118,7 +130,7 @@ class _Reader:
             raise self.error(f"node '{var}' lists the state '{twice}' twice", names)
         return states
 
-    def family(self, var: str, block: Block, nodes: dict) -> tuple[list[str], object]:
+    def family(self, var: str, block: Block, nodes: dict) -> tuple[list[str], np.ndarray]:
         where = f"node '{shorten(var)}'"
         listed = self.one(block, "PARENTS", ValueList, where, required=False)
         parents: list[str] = []
@@ -135,7 +147,9 @@ class _Reader:
         fail = lambda m: self.error(m, table)  # noqa: E731
         families = [(p, nodes[p][2]) for p in parents]
         self.budget.family(var, tuple(len(s) for _, s in families) + (len(nodes[var][2]),), fail)
-        exact = lambda: [probability(t.value, lambda m, t=t: self.error(m, t)) for t in table.items]  # noqa: E731
+        # the ignore: mypy infers no type for a lambda with a default argument
+        exact = lambda: [probability(t.value, lambda m, t=t: self.error(m, t))  # type: ignore[misc]  # noqa: E731
+                         for t in table.items]
         values = probabilities(table.words, exact) if isinstance(table, NumberList) else exact()
         return parents, make_cpt(values, var, len(nodes[var][2]), families, fail, None, self.repairs)
 
@@ -152,7 +166,7 @@ class _Reader:
         if position is not None:
             centre = [self.one(position, key, Token, "POSITION", required=False) for key in ("CENTER_X", "CENTER_Y")]
             if all(t is not None and NUMBER.fullmatch(t.value) for t in centre):
-                x, y = (float(t.value) for t in centre)
+                x, y = (float(t.value) for t in centre if t is not None)  # none is None (tested above)
                 if math.isfinite(x) and math.isfinite(y):
                     net.positions[var] = (x, y)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, TypeVar, cast
 
 import numpy as np
 
@@ -76,7 +77,7 @@ class BulkNumbers:
     reading order; :attr:`items` parses it token by token (exact offsets) only when something asks, such as the
     located error of a number that is not a probability. Mixed into each format's list class."""
 
-    def __init__(self, syntax: "Syntax", offset: int, end: int, depth: int, context: str) -> None:
+    def __init__(self, syntax: "SyntaxBase[Any, Any]", offset: int, end: int, depth: int, context: str) -> None:
         self.offset, self.end = offset, end
         self._syntax, self._where = syntax, (depth, context)
         self._items: list | None = None
@@ -90,6 +91,10 @@ class BulkNumbers:
         if self._items is None:
             self._items = self._syntax.exact_value(self.offset, self.end, *self._where).items
         return self._items
+
+    @items.setter
+    def items(self, items: list) -> None:  # as the list classes it is mixed into (their items are writable)
+        self._items = items
 
 
 class NumberList(BulkNumbers, ValueList):
@@ -125,17 +130,22 @@ _FOLLOWS[_OPEN, [_OPEN, _NUM]] = _FOLLOWS[_COMMA, [_OPEN, _NUM]] = True
 _FOLLOWS[_NUM, [_COMMA, _CLOSE]] = _FOLLOWS[_CLOSE, [_COMMA, _CLOSE]] = True
 
 
-class Syntax(SourceText):
-    """The tokens of one DSL text, and errors located by line and column. A format of the same family (Netica's
-    DNE, :mod:`bnstudio.io.netica.dne_syntax`) changes the class attributes and its tree rules."""
+BlockT = TypeVar("BlockT")  # a format's block ...
+ValueT = TypeVar("ValueT")  # ... and value classes
 
-    TOKEN = _TOKEN                  # the token pattern
-    BULK_KEYS = {"PROBABILITIES"}   # ``KEY = (...)`` whose plain number lists are read in bulk ...
-    BULK_NESTING = 1                # ... when they nest at most this deep ...
-    BULK = NumberList               # ... as this value
-    HEAD = "net"                    # the word opening the file: ``net ID { ... };``
-    FILE = "a DSL file"             # how errors name the file and its network's name
-    NAME = "network id"
+
+class SyntaxBase(SourceText, Generic[BlockT, ValueT]):
+    """The tokens of one text of the DSL family, the file head and errors located by line and column. Each format
+    (GeNIe's DSL, :class:`Syntax`; Netica's DNE, :mod:`bnstudio.io.netica.dne_syntax`) sets the class attributes
+    and its tree rules (:meth:`block`, :meth:`value`)."""
+
+    TOKEN: re.Pattern[str]                              # the token pattern
+    BULK_KEYS: set[str]                                 # ``KEY = (...)`` whose plain number lists are read in bulk
+    BULK_NESTING: int                                   # ... when they nest at most this deep ...
+    BULK: Callable[["SyntaxBase[Any, Any]", int, int, int, str], ValueT]  # ... as this value (a BulkNumbers)
+    HEAD: str                                           # the word opening the file: ``net ID { ... };``
+    FILE: str                                           # how errors name the file and its network's name
+    NAME: str
 
     def __init__(self, text: str, path: str) -> None:
         self.text, self.path = text, path
@@ -152,8 +162,10 @@ class Syntax(SourceText):
         text, out = self.text, []
         bulk = bulk_enabled() if bulk is None else bulk
         end = len(text) if end is None else end
+        # TOKEN matches at every position (all of it is optional): never None
+        match = cast("Callable[[str, int, int], re.Match[str]]", self.TOKEN.match)
         while pos < end:
-            m = self.TOKEN.match(text, pos, end)
+            m = match(text, pos, end)
             kind = m.lastgroup
             if kind is None:  # trailing blanks and comments
                 break
@@ -190,7 +202,7 @@ class Syntax(SourceText):
         out.append(Token("numbers", self.text[start:body.end()], start))
         return body.end()
 
-    def exact_value(self, start: int, end: int, depth: int, context: str) -> Value:
+    def exact_value(self, start: int, end: int, depth: int, context: str) -> ValueT:
         """The value in ``text[start:end]`` tokenized and parsed token by token (see :class:`BulkNumbers`)."""
         saved = self.toks, self.i
         self.toks, self.i = self._tokens(start, end, bulk=False), 0
@@ -199,7 +211,7 @@ class Syntax(SourceText):
         finally:
             self.toks, self.i = saved
 
-    def bulk_value(self, depth: int, context: str) -> BulkNumbers:
+    def bulk_value(self, depth: int, context: str) -> ValueT:
         """The ``numbers`` token at hand as the format's :class:`BulkNumbers` value."""
         tok = self.next()
         return self.BULK(self, tok.offset, tok.offset + len(tok.value), depth, context)
@@ -239,7 +251,7 @@ class Syntax(SourceText):
             raise self.error(f"expected '{kind}' {context}, found {self.show(tok)}", tok.offset)
         return tok
 
-    def network(self) -> tuple[Token, Block]:
+    def network(self) -> tuple[Token, BlockT]:
         """``net ID { ... };`` (``HEAD``): the id and the block (the final ``;`` may be missing)."""
         head = self.next()
         if head.kind != "word" or head.value != self.HEAD:
@@ -255,6 +267,33 @@ class Syntax(SourceText):
         if tail.kind != "eof":
             raise self.error(f"unexpected {self.show(tail)} after the end of the network", tail.offset)
         return name, block
+
+    def end_statement(self, key: Token) -> None:
+        """The ';' ending the statement of ``key`` (its message is made only when the ';' is missing)."""
+        if self.peek().kind == ";":
+            self.next()
+        else:
+            self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
+
+    def block(self, depth: int, context: str) -> BlockT:
+        """``{ ... }``: the format's block."""
+        raise NotImplementedError
+
+    def value(self, depth: int, context: str) -> ValueT:
+        """The value after ``KEY =``: the format's value."""
+        raise NotImplementedError
+
+
+class Syntax(SyntaxBase[Block, Value]):
+    """The tokens of one DSL text and its tree, errors located by line and column."""
+
+    TOKEN = _TOKEN
+    BULK_KEYS = {"PROBABILITIES"}
+    BULK_NESTING = 1
+    BULK = NumberList
+    HEAD = "net"
+    FILE = "a DSL file"
+    NAME = "network id"
 
     def block(self, depth: int, context: str) -> Block:
         opening = self.expect("{", context)
@@ -274,13 +313,6 @@ class Syntax(SourceText):
             self.end_statement(key)
         self.next()
         return out
-
-    def end_statement(self, key: Token) -> None:
-        """The ';' ending the statement of ``key`` (its message is made only when the ';' is missing)."""
-        if self.peek().kind == ";":
-            self.next()
-        else:
-            self.expect(";", f"after the value of '{shorten(key.value, 40)}'")
 
     def value(self, depth: int, context: str) -> Value:
         tok = self.peek()

@@ -44,7 +44,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
 from bnstudio.io.bulk import number_text, probabilities, tables_text
-from bnstudio.io.common import (NUMBER, assemble, checked_name, first_duplicate, identifiers,
+from bnstudio.io.common import (NUMBER, Family, assemble, checked_name, first_duplicate, identifiers,
                                 make_cpt, probability)
 from bnstudio.io.influence import diagram_with, node_order, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
@@ -53,6 +53,8 @@ from bnstudio.io.genie.xdsl_canonical import TAGS as CANONICAL_TAGS, canonical_t
 from bnstudio.io.xml.xmltree import XmlDocument, describe, parse_xml, read_bytes, text
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from bnstudio.decision.model import InfluenceDiagram
 
 NODE_WIDTH, NODE_HEIGHT = 80, 40
@@ -67,7 +69,9 @@ def parse_xdsl(data: bytes | str, path: str = "<string>", strict: bool = False) 
         decisions, utilities = [d for d, _ in parsed.decisions], [u for u, _, _ in parsed.utilities]
         first = min(decisions + utilities, key=lambda v: parsed.doc.line(parsed.element_of[v]) or 0)
         raise parsed.fail_at(first, not_a_network(decisions, utilities))
-    return parsed.model()
+    net = parsed.model()
+    assert isinstance(net, Network)  # without decision and utility nodes (refused above)
+    return net
 
 
 def parse_xdsl_model(data: bytes | str, path: str = "<string>", strict: bool = False
@@ -90,12 +94,14 @@ class _Parsed:
         if len(nodes) != 1:
             raise doc.error(f"expected one <nodes> element, found {len(nodes)}", root)
         states: dict[str, tuple[str, ...]] = {}
-        self.element_of = element_of = {}
+        element_of: dict[str, ET.Element] = {}
+        self.element_of = element_of
         budget = SizeBudget()
         budget.variables(len(nodes[0]), lambda m: doc.error(m, nodes[0]))
         utilities: dict[str, ET.Element] = {}
         for node in nodes[0]:
-            var = checked_name(node.get("id"), "node id", lambda m, n=node: doc.error(m, n))
+            # the ignores: mypy infers no type for a lambda with a default argument
+            var = checked_name(node.get("id"), "node id", lambda m, n=node: doc.error(m, n))  # type: ignore[misc]
             if node.tag == "mau":
                 raise doc.error(f"multi-attribute utility node '{var}' (<mau>) is not supported: only plain "
                                 f"<utility> nodes, whose tables are added", node)
@@ -110,7 +116,8 @@ class _Parsed:
                 continue
             elements = node.findall("state")
             budget.states(var, len(elements), lambda m: doc.error(m, node))
-            names = [checked_name(s.get("id"), f"state of '{var}'", lambda m, s=s: doc.error(m, s, describe(node)))
+            names = [checked_name(s.get("id"), f"state of '{var}'",
+                                  lambda m, s=s: doc.error(m, s, describe(node)))  # type: ignore[misc]
                      for s in elements]
             if not names:
                 raise doc.error(f"node '{var}' has no <state>", node)
@@ -119,7 +126,9 @@ class _Parsed:
                 raise doc.error(f"node '{var}' lists the state '{twice}' twice", node)
             states[var] = tuple(names)
         self.models: dict = {}
-        self.families, self.decisions, self.utilities = [], [], []
+        self.families: list[Family] = []
+        self.decisions: list[tuple[str, list[str]]] = []
+        self.utilities: list[tuple[str, list[str], np.ndarray]] = []
         for var in states:
             node = element_of[var]
             parents = _parents(doc, node, states, set(utilities), budget)
@@ -269,6 +278,7 @@ def _format(net: Network, order: list[str], decisions: dict[str, tuple[str, ...]
         if tag == "cpt":
             lines.append(f"      <probabilities>{tables[var]}</probabilities>")
         elif tag != "decision":
+            assert model is not None  # the tag of a canonical model
             lines += format_canonical(model, ids[var], [state_ids[s] for s in net.states(var)],
                                       [ids[p] for p in net.parents(var)])
         lines.append(f"    </{tag}>")

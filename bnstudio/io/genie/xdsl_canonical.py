@@ -71,14 +71,15 @@ def read_canonical(node: ET.Element, var: str, states: Sequence[str], parents: S
         raise fail(f"expected at most one <strengths>, found {len(found)}")
     strengths = (text(found[0]).split() if found else
                  [str(k) for _, pstates in parents for k in range(len(pstates))])
-    orders, at = [], 0
+    orders: list[list[int]] = []
+    at = 0
     for name, pstates in parents:
-        order = strengths[at:at + len(pstates)]
+        listed = strengths[at:at + len(pstates)]
         at += len(pstates)
-        if sorted(order) != [str(k) for k in range(len(pstates))]:
+        if sorted(listed) != [str(k) for k in range(len(pstates))]:
             raise fail(f"<strengths> of '{var}' must list the state indices of '{name}' (0..{len(pstates) - 1}) "
                        f"once each")
-        orders.append([int(k) for k in order])
+        orders.append([int(k) for k in listed])
     if at != len(strengths):
         raise fail(f"<strengths> of '{var}' has {len(strengths)} numbers, expected {at}")
     values = [probability(tok, fail) for tok in text(_one(node, "parameters", fail)).split()]

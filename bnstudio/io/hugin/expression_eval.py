@@ -120,6 +120,7 @@ class _Evaluator:
         else:
             index = np.arange(node.card).reshape(tuple(-1 if i == axis else 1 for i in range(len(self.shape))))
         if node.subtype == "number":
+            assert node.values is not None  # a numbered node has its values (NodeKind.build)
             return Value("number", node.values[index])
         if node.subtype == "boolean":
             return Value("boolean", index == node.true_index)
@@ -215,8 +216,8 @@ class _Evaluator:
         _count(e, args, 1)
         function, domain, reason = _UNARY[e.name]
         x = data[0]
-        ok = None if domain is None else domain(x)
-        return self.checked(function(x if ok is None else np.where(ok, x, 1.0)), issues, e.pos, ok, reason)
+        inside = None if domain is None else domain(x)
+        return self.checked(function(x if inside is None else np.where(inside, x, 1.0)), issues, e.pos, inside, reason)
 
     def choose(self, cond: Value, a: Value, b: Value, pos: int) -> Value:
         """``if``: each configuration takes one branch, and only its problems."""
@@ -243,6 +244,7 @@ class _Evaluator:
         child = self.child
         if e.name == "Distribution":
             self.needs(True, "", e)
+            assert child is not None  # needs() refused a utility
             _count(e, args, child.card, child.card)
             weights = np.stack(np.broadcast_arrays(*[self.number(a, e.pos, "Distribution").data for a in args]), -1)
             ok = np.all(weights >= 0, axis=-1)
@@ -250,6 +252,7 @@ class _Evaluator:
         if e.name == "NoisyOR":
             return self.noisy_or_of(e, args, issues)
         self.needs(child is not None and child.counts_from_zero(), "a numbered node with the states 0, 1, ..., m", e)
+        assert child is not None  # needs() refused a utility
         from scipy import stats  # here: reading a network must not load scipy (tests/test_architecture.py)
 
         m = child.card - 1
@@ -258,10 +261,12 @@ class _Evaluator:
             _count(e, args, 2)
             n, p = np.broadcast_arrays(*[self.number(a, e.pos, "Binomial").data for a in args])
             whole = (n >= 0) & (n == np.floor(n))
+            # the ignores: mypy infers no type for a lambda with a default argument
             issues = issues + [
-                (~whole, lambda i, s, n=n: f"the n of Binomial must be a whole number >= 0, got {_g(_at(n, i, s))}", e.pos),
-                (whole & (n > m), lambda i, s, n=n: f"Binomial with n = {_g(_at(n, i, s))} needs the states "
-                                                    f"0..{_g(_at(n, i, s))} of '{child.name}' (it has 0..{m})", e.pos)]
+                (~whole, lambda i, s, n=n: f"the n of Binomial must be a whole number >= 0, got "  # type: ignore[misc]
+                 f"{_g(_at(n, i, s))}", e.pos),
+                (whole & (n > m), lambda i, s, n=n: f"Binomial with n = {_g(_at(n, i, s))} needs "  # type: ignore[misc]
+                 f"the states 0..{_g(_at(n, i, s))} of '{child.name}' (it has 0..{m})", e.pos)]
             ok = whole & (n <= m) & (p >= 0) & (p <= 1)
             pmf = stats.binom.pmf(k, np.where(ok, n, 0)[..., None], np.where(ok, p, 0.5)[..., None])
             return self.dist(pmf, issues, e.pos, ok, "the p of Binomial must be in [0, 1]")
@@ -275,6 +280,7 @@ class _Evaluator:
     def noisy_or_of(self, e: Call, args: list[Value], issues: list) -> Value:
         child = self.child
         self.needs(child is not None and child.subtype == "boolean", "a Boolean node", e)
+        assert child is not None  # needs() refused a utility
         if len(args) < 2 or len(args) % 2:
             raise ExpressionError(f"NoisyOR takes pairs (Boolean, probability), got {len(args)} arguments", e.pos)
         if self.noisy_or is None:
@@ -302,6 +308,7 @@ class _Evaluator:
         if v.kind == "dist":
             return v
         index, issues = self.state_index(v, pos)
+        assert self.child is not None  # state_index() refused a utility
         return Value("dist", np.eye(self.child.card)[index], v.issues + issues)
 
     def state_index(self, v: Value, pos: int) -> tuple[np.ndarray, list]:
@@ -320,9 +327,11 @@ class _Evaluator:
             codes = np.array([child.states.index(s) if s in child.states else -1 for s in labels.tolist()])
             index = codes[inverse].reshape(data.shape)
         elif child.subtype == "number":
+            assert child.values is not None  # a numbered node has its values (NodeKind.build)
             equal = np.isclose(data[..., None], child.values, rtol=1e-9, atol=1e-12)
             index = np.where(equal.any(-1), equal.argmax(-1), -1)
         else:
+            assert child.values is not None  # so has an interval node
             index = np.searchsorted(child.values, data, side="right") - 1
             index = np.where((index >= 0) & (index < child.card), index, -1)
         missing = index < 0

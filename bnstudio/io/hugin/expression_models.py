@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, cast
 
 import numpy as np
 
@@ -61,11 +61,12 @@ def against_table(child: NodeKind, parents: Sequence[NodeKind], model_nodes: Seq
         diff = np.abs(generated.table - table).reshape(-1, child.card).max(axis=1)
         if diff.max() < best[0]:
             best = (float(diff.max()), int(np.argmax(diff > QUIET_TOLERANCE)), generated, reading)
-    largest, row, generated, reading = best
+    largest, row, closest, reading = best
     if largest > QUIET_TOLERANCE:
         return ModelTable(table, None, (largest, row))
-    model = _deterministic(generated, child) or _noisy_or(child, parents, model_nodes, expressions, reading)
-    return ModelTable(generated.table if model is None else model.expand(), model)
+    assert closest is not None  # within the tolerance: some reading was kept
+    model = _deterministic(closest, child) or _noisy_or(child, parents, model_nodes, expressions, reading)
+    return ModelTable(closest.table if model is None else model.expand(), model)
 
 
 def _deterministic(generated: Generated, child: NodeKind) -> Deterministic | None:
@@ -83,10 +84,11 @@ def _noisy_or(child: NodeKind, parents: Sequence[NodeKind], model_nodes: Sequenc
     pairs = list(zip(call.args[0::2], call.args[1::2]))
     if not all(isinstance(p, Num) and 0 <= p.value <= 1 for _, p in pairs):
         return None
+    weighted = cast("list[tuple[Expr, Num]]", pairs)  # every weight is a Num (tested above)
     q = {}
     leak = 1.0  # q_0: the inhibitor probability of the leak (1: no leak)
-    for cause, p in pairs:
-        value = p.value if reading == "inhibitor" else 1 - p.value
+    for cause, weight in weighted:
+        value = weight.value if reading == "inhibitor" else 1 - weight.value
         if isinstance(cause, Bool) and cause.value and "true" not in q:
             leak, q["true"] = value, value
         elif isinstance(cause, Ref) and cause.name not in q:

@@ -34,14 +34,14 @@ from __future__ import annotations
 import functools
 import math
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, cast
 
 import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.bulk import bulk_enabled, number_rows, probabilities, tables_rows
-from bnstudio.io.common import (assemble, checked_name, identifiers, make_cpt, parse_position,
+from bnstudio.io.common import (Family, assemble, checked_name, identifiers, make_cpt, parse_position,
                                 probability, split_properties)
 from bnstudio.io.hugin.expression_net import ModelTables, NetModel
 from bnstudio.io.hugin.expressions import unquote
@@ -88,15 +88,19 @@ class _Parser(TokenStream):
         self.name = "network"
         self.props: dict[str, str] = {}
         self.nodes: dict[str, dict] = {}  # name -> {'tok', 'states', 'label', 'position'}
-        self.potentials: dict[str, tuple[_Token, list[_Token], list[_Token]]] = {}  # child -> (tok, parents, data)
+        # child -> (tok, parents, data or None)
+        self.potentials: dict[str, tuple[_Token, list[_Token], list[_Token] | None]] = {}
         self.tables = ModelTables(self.path, self.error, self.repairs, self.budget)  # model_nodes / model_data
         self.raw: tuple[str, int] = ("", 0)  # the text of the last attribute's value and its offset
 
     def tokens(self, pos: int, end: int, bulk: bool) -> list[_Token]:
         """The tokens of ``text[pos:end]``; ``bulk``: the value of a ``data`` attribute made only of numbers and
         balanced parentheses is one ``("numbers", text, offset)`` token (read in bulk by :meth:`table`)."""
-        text, toks = self.text, []
-        append, match = toks.append, _TOKEN.match
+        text = self.text
+        toks: list[_Token] = []
+        append = toks.append
+        # _TOKEN matches at every position (all of it is optional): never None
+        match = cast("Callable[[str, int, int], re.Match[str]]", _TOKEN.match)
         while pos < end:
             m = match(text, pos, end)
             kind = m.lastgroup
@@ -256,7 +260,8 @@ class _Parser(TokenStream):
         for tok in value[1:-1]:
             if tok[0] not in ("str", "word"):
                 raise self.error(f"expected a state name of '{var}', found {self.show(tok)}", tok)
-            state = checked_name(tok[1], f"state of '{var}'", lambda m, t=tok: self.error(m, t))
+            # the ignore: mypy infers no type for a lambda with a default argument
+            state = checked_name(tok[1], f"state of '{var}'", lambda m, t=tok: self.error(m, t))  # type: ignore[misc]
             if state in out:
                 raise self.error(f"node '{var}' lists the state '{state}' twice", tok)
             out[state] = None
@@ -266,7 +271,9 @@ class _Parser(TokenStream):
 
     def potential(self, head: _Token) -> None:
         self.expect("(", "after 'potential'")
-        children, parents, bar = [], [], False
+        children: list[_Token] = []
+        parents: list[_Token] = []
+        bar = False
         while (tok := self.next())[0] != ")":
             if tok[0] == "|" and not bar:
                 bar = True
@@ -282,7 +289,9 @@ class _Parser(TokenStream):
             first = self.error("", self.potentials[child[1]][0]).line
             raise self.error(f"second potential for '{child[1]}' (first on line {first})", child)
         self.expect("{", f"to open the potential of '{child[1]}'")
-        data, nodes, model = None, [], None  # no model_nodes: none
+        data: list[_Token] | None = None
+        nodes: list[_Token] | None = []  # no model_nodes: none
+        model: tuple | None = None
         for key, value in self.attributes():
             if key[1] == "data":
                 data = value
@@ -311,7 +320,9 @@ class _Parser(TokenStream):
         utilities = [v for v, node in self.nodes.items() if node["kind"] == "utility"]
         if decisions or utilities:
             raise self.error(not_a_network(decisions, utilities), self.nodes[(decisions + utilities)[0]]["tok"])
-        return self.assemble()
+        net = self.assemble()
+        assert isinstance(net, Network)  # decision and utility nodes were refused above
+        return net
 
     def build_model(self) -> Network | InfluenceDiagram:
         """The network, or the influence diagram when there are decision or utility nodes."""
@@ -322,7 +333,9 @@ class _Parser(TokenStream):
         for child, (tok, _, _) in self.potentials.items():
             if child not in self.nodes:
                 raise self.error(f"potential for undeclared node '{child}'", tok)
-        families, decisions, utilities = [], [], []
+        families: list[Family] = []
+        decisions: list[tuple[str, list[str]]] = []
+        utilities: list[tuple[str, list[str], np.ndarray]] = []
         for var, node in self.nodes.items():
             kind = node["kind"]
             if var not in self.potentials and kind != "decision":
@@ -382,7 +395,9 @@ class _Parser(TokenStream):
         """The numbers of ``var``'s ``data``: a bulk ``numbers`` token converted at once (see
         :func:`~bnstudio.io.common.probabilities`), else, or on any doubt, token by token (located errors)."""
         data = self.potentials[var][2]
-        exact = lambda: [probability(t[1], lambda m, t=t: self.error(f"{m} in the data of '{var}'", t))  # noqa: E731
+        # the ignore: mypy infers no type for a lambda with a default argument
+        exact = lambda: [probability(t[1],  # noqa: E731
+                                     lambda m, t=t: self.error(f"{m} in the data of '{var}'", t))  # type: ignore[misc]
                          for t in self.data(var)]
         if data is not None and len(data) == 1 and data[0][0] == "numbers":
             return probabilities(data[0][1].translate(_PARENS_TO_BLANKS).split(), exact)

@@ -48,19 +48,21 @@ from __future__ import annotations
 
 import json
 import math
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, cast
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, read_bytes, read_text
 from bnstudio.io.bif.writer import NAME_KEY, STATES_KEY
-from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate
+from bnstudio.io.common import NUMBER, Family, assemble, checked_name, first_duplicate
 from bnstudio.io.netica.dne_syntax import Block, Items, Token, flatten
 from bnstudio.io.netica.dne_tables import Node, TableReader
 from bnstudio.io.influence import diagram_with, not_a_network
 from bnstudio.io.messages import listing, shorten
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from bnstudio.decision.model import InfluenceDiagram
 
 NETA = "Netica's encrypted binary format (.neta), which only Netica reads: open it in Netica and save it as .dne"
@@ -80,7 +82,8 @@ class _Reader(TableReader):
         self.budget.variables(len(blocks), lambda m: self.error(m, top))
         nodes: dict[str, Node] = {}
         for ident, block in blocks:
-            var = checked_name(ident.value, "node", lambda m, t=ident: self.error(m, t))
+            # the ignore: mypy infers no type for a lambda with a default argument
+            var = checked_name(ident.value, "node", lambda m, t=ident: self.error(m, t))  # type: ignore[misc]
             if var in nodes:
                 first = self.syntax.error("", nodes[var].ident.offset).line
                 raise self.error(f"node '{var}' is defined twice (first on line {first})", ident)
@@ -90,7 +93,9 @@ class _Reader(TableReader):
         nodes = self.without_labels(nodes)
         new = self.original_names(nodes)
         by_name = {new[v]: node for v, node in nodes.items()}
-        families, decisions, utilities = [], [], []
+        families: list[Family] = []
+        decisions: list[tuple[str, list[str]]] = []
+        utilities: list[tuple[str, list[str], np.ndarray]] = []
         for var, node in nodes.items():
             parents = [new[p] for p in node.parents]
             if node.kind == "UTILITY":
@@ -125,9 +130,10 @@ class _Reader(TableReader):
                 raise self.error(f"node '{var}' is continuous (discrete = FALSE without levels), which is not "
                                  f"supported: only discrete and discretised nodes are read", ident)
             node.discretised = True
+        level_values: list[float] = []  # node.levels, when it has levels
         if levels is not None:
-            node.levels = self.numbers(levels, var, node.discretised)
-        n = (len(names.items) if names is not None else len(node.levels) - node.discretised if levels is not None
+            node.levels = level_values = self.numbers(levels, var, node.discretised)
+        n = (len(names.items) if names is not None else len(level_values) - node.discretised if levels is not None
              else self.count(count, var) if count is not None else None)
         if n is None:
             raise self.error(f"node '{var}' has no states (no states, levels or numstates)", ident)
@@ -137,12 +143,12 @@ class _Reader(TableReader):
         if names is not None:
             node.states = self.state_names(var, names)
         elif levels is not None:
-            node.states = _interval_names(levels, node.levels) if node.discretised else tuple(
-                t.value for t in flatten(levels))
+            node.states = _interval_names(levels, level_values) if node.discretised else tuple(
+                t.value for t in cast("list[Token]", flatten(levels)))  # numbers() refused empty entries
         else:
             node.states = tuple(f"state{k}" for k in range(n))
-        if levels is not None and len(node.states) != len(node.levels) - node.discretised:
-            raise self.error(f"node '{var}' has {len(node.states)} states but {len(node.levels)} levels", levels)
+        if levels is not None and len(node.states) != len(level_values) - node.discretised:
+            raise self.error(f"node '{var}' has {len(node.states)} states but {len(level_values)} levels", levels)
         if not node.states:
             raise self.error(f"node '{var}' has no states", names or ident)
         twice = first_duplicate(node.states)
@@ -183,7 +189,9 @@ class _Reader(TableReader):
         for tok in names.items:
             if not isinstance(tok, Token):
                 raise self.error(f"node '{var}' has a state without a name", names)
-            states.append(checked_name(tok.value, f"state of '{var}'", lambda m, t=tok: self.error(m, t)))
+            # the ignore: mypy infers no type for a lambda with a default argument
+            states.append(checked_name(tok.value, f"state of '{var}'",
+                                       lambda m, t=tok: self.error(m, t)))  # type: ignore[misc]
         return tuple(states)
 
     def restored_states(self, var: str, field: Token, states: tuple[str, ...]) -> tuple[str, ...]:
@@ -203,6 +211,7 @@ class _Reader(TableReader):
         out: list[str] = []
         for tok in listed.items if listed is not None else []:
             if not isinstance(tok, Token):
+                assert listed is not None  # its items are read
                 raise self.error(f"node '{var}' has an empty parent entry", listed)
             if tok.value not in nodes:
                 raise self.error(f"unknown parent '{tok.value}' of '{var}'", tok)
@@ -225,8 +234,9 @@ class _Reader(TableReader):
         """``nodes`` without CONSTANT and DISCONNECTED ones (no one's parents: :meth:`parents` checked)."""
         left = [v for v, node in nodes.items() if node.kind in ("CONSTANT", "DISCONNECTED")]
         for v in left:
+            # the ignore: mypy infers no type for a lambda with a default argument
             self.repair("left out CONSTANT and DISCONNECTED nodes without children", f"'{shorten(v)}'",
-                        lambda m, v=v: self.error(m, nodes[v].ident))
+                        lambda m, v=v: self.error(m, nodes[v].ident))  # type: ignore[misc]
         return {v: node for v, node in nodes.items() if v not in left}
 
     # ------------------------------------------------------------------ tables
@@ -266,7 +276,7 @@ class _Reader(TableReader):
             xy = flatten(centre)
             if len(xy) != 2 or not all(t is not None and NUMBER.fullmatch(t.value) for t in xy):
                 raise self.error(f"the center of node '{var}' must be (x, y)", centre)
-            x, y = (float(t.value) for t in xy)
+            x, y = (float(t.value) for t in xy if t is not None)  # none is None (tested above)
             if math.isfinite(x) and math.isfinite(y):
                 net.positions[var] = (x, y)
         if ident in self.models:
@@ -275,7 +285,7 @@ class _Reader(TableReader):
 
 def _interval_names(levels: Items, values: list[float]) -> tuple[str, ...]:
     """The states of a discretised node, as Netica shows them: ``t0 to t1``, ``< t1``, ``>= t(n-1)``."""
-    texts = [t.value for t in flatten(levels)]
+    texts = [t.value for t in cast("list[Token]", flatten(levels))]  # numbers() refused empty entries
     out = []
     for k in range(len(values) - 1):
         low, high = texts[k], texts[k + 1]

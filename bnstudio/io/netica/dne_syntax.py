@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bnstudio.io.genie.dsl_syntax import BULK_NESTING, BulkNumbers, Syntax as _DslSyntax, Token, _unescape
+from bnstudio.io.genie.dsl_syntax import BULK_NESTING, BulkNumbers, SyntaxBase, Token, _unescape
 from bnstudio.io.messages import shorten
 
 MAX_DEPTH = 80  # a table nests one list per parent (at most 63) inside 2 blocks
@@ -79,7 +79,7 @@ class NumberItems(BulkNumbers, Items):
     """A DNE ``probs`` list of plain numbers, nested to any depth, read in bulk (see :class:`BulkNumbers`)."""
 
 
-class Syntax(_DslSyntax):
+class Syntax(SyntaxBase[Block, Value]):
     """The tokens of one DNE text and its tree; errors located by line and column (as in GeNIe's DSL, whose
     tokenizer and file head this shares)."""
 
@@ -114,9 +114,9 @@ class Syntax(_DslSyntax):
             if colon.kind == ":":
                 raise self.error(f"'{shorten(key.value, 40)} ... :' (inheritance from a defined node) is not "
                                  f"supported", colon.offset)
-            name = shorten(key.value, 40)
-            self.expect("=", f"after '{name}'")
-            out.fields.append((key, self.value(depth + 1, f"in {name}")))
+            label = shorten(key.value, 40)
+            self.expect("=", f"after '{label}'")
+            out.fields.append((key, self.value(depth + 1, f"in {label}")))
             self.end_statement(key)
         self.next()
         return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TypeVar, cast, overload
 
 import numpy as np
 
@@ -20,6 +21,8 @@ from bnstudio.io.repairs import Fail, Repairs
 
 _UNSPECIFIED = ("@imposs", "*")  # an impossible parent configuration; no value
 _SHAPES = {Items: "a ( ... ) list", Token: "a single value", Block: "a { ... } block"}
+_A = TypeVar("_A", bound=Value)  # the kinds of value a statement may have
+_B = TypeVar("_B", bound=Value)
 
 
 @dataclass
@@ -48,6 +51,11 @@ class TableReader:
 
     def error(self, message: str, where: Token | Block | Items | int) -> FormatError:
         return self.syntax.error(message, where if isinstance(where, int) else where.offset)
+
+    @overload
+    def one(self, block: Block, key: str, kinds: tuple[type[_A]], where: str) -> _A | None: ...
+    @overload
+    def one(self, block: Block, key: str, kinds: tuple[type[_A], type[_B]], where: str) -> _A | _B | None: ...
 
     def one(self, block: Block, key: str, kinds: tuple[type, ...], where: str) -> Value | None:
         """The value of the single ``key = value`` of ``block`` (of one of ``kinds``), or None if absent."""
@@ -91,7 +99,8 @@ class TableReader:
             self.repair("gave a uniform table to nodes without one", f"'{shorten(var)}'", fail)
             return np.full(tuple(len(s) for _, s in parents) + (card,), 1.0 / card)
         if isinstance(probs, NumberItems):  # plain numbers: in bulk, token by token only on doubt
-            values = probabilities(probs.words, lambda: self.probabilities(var, flatten(probs), card, parents, fail))
+            values: np.ndarray | list[float] = probabilities(
+                probs.words, lambda: self.probabilities(var, flatten(probs), card, parents, fail))
             return make_cpt(values, var, card, parents, fail, None, self.repairs)
         tokens = flatten(source)
         if probs is None:
@@ -104,20 +113,24 @@ class TableReader:
         """The numbers of ``probs``; a row of ``@imposs`` or ``*`` becomes uniform (reported)."""
         if any(t is None for t in tokens):
             raise fail(f"the table of '{var}' has an empty entry")
-        if len(tokens) % card:
-            return [0.0] * len(tokens)  # make_cpt names the wrong count
+        present = cast("list[Token]", tokens)  # no None (tested above)
+        if len(present) % card:
+            return [0.0] * len(present)  # make_cpt names the wrong count
         values: list[float] = []
-        for r in range(len(tokens) // card):
-            row = tokens[r * card:(r + 1) * card]
+        for r in range(len(present) // card):
+            row = present[r * card:(r + 1) * card]
             marks = {t.value for t in row} & set(_UNSPECIFIED)
+            # the ignores: mypy infers no type for a lambda with a default argument
             if marks and all(t.value in _UNSPECIFIED for t in row):
                 self.repair("made uniform rows of @imposs or * (impossible or unspecified)",
-                            f"row {row_label(parents, r)} of '{shorten(var)}'", lambda m, t=row[0]: self.error(m, t))
+                            f"row {row_label(parents, r)} of '{shorten(var)}'",
+                            lambda m, t=row[0]: self.error(m, t))  # type: ignore[misc]
                 values += [1.0 / card] * card
                 continue
             if "*" in marks:
                 raise self.error(f"the table of '{var}' has a '*' (no value) among numbers", row[0])
-            values += [0.0 if t.value == "@imposs" else probability(t.value, lambda m, t=t: self.error(m, t))
+            values += [0.0 if t.value == "@imposs" else
+                       probability(t.value, lambda m, t=t: self.error(m, t))  # type: ignore[misc]
                        for t in row]
         return values
 
@@ -159,5 +172,6 @@ class TableReader:
         tokens = flatten(values)
         if any(t is None for t in tokens):
             raise self.error(f"the utility table of '{var}' has an empty entry", values)
-        return utility_table([t.value for t in tokens], var, [(p, nodes[p].states) for p in node.parents],
+        present = cast("list[Token]", tokens)  # no None (tested above)
+        return utility_table([t.value for t in present], var, [(p, nodes[p].states) for p in node.parents],
                              lambda m: self.error(m, values), self.budget)

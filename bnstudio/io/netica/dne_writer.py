@@ -155,8 +155,8 @@ class _Writer:
             elif name in decisions:
                 block = self.node(name, "DECISION", decisions[name], self.decision(name))
             else:
-                body, table = self.chance(name)
-                block = self.node(name, "NATURE", self.net.parents(name), body) + table
+                body, table_lines = self.chance(name)
+                block = self.node(name, "NATURE", self.net.parents(name), body) + table_lines
             lines += self.texts(name, block)
         return "\n".join(lines + ["};"]) + "\n"
 

@@ -148,8 +148,10 @@ class _Reader(SourceText):
             values = probabilities(chunk, lambda: self.entries(at, expected, f)) if len(chunk) == expected \
                 else self.entries(at, expected, f)
             self.i = at + expected
+            # the ignore: mypy infers no type for a lambda with a default argument
             cpt = make_cpt(values, names[child], cards[child], [(names[p], states[p]) for p in parents],
-                           lambda m, s=start: self.error(f"function {f}: {m}", s), None, repairs)
+                           lambda m, s=start: self.error(f"function {f}: {m}", s),  # type: ignore[misc]
+                           None, repairs)
             tables[child], starts[child] = ([names[p] for p in parents], cpt), start
         if self.i < len(self.words):
             raise self.error(f"unexpected data after the last table: '{self.words[self.i][:40]}'",

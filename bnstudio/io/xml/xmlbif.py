@@ -29,13 +29,13 @@ Conventions
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
 from bnstudio.io.bulk import number_text, probabilities, tables_rows
-from bnstudio.io.common import (assemble, checked_name, first_duplicate, fmt, make_cpt,
+from bnstudio.io.common import (Family, assemble, checked_name, first_duplicate, fmt, make_cpt,
                                 parse_position, probability, split_properties, split_property)
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
@@ -43,6 +43,8 @@ from bnstudio.io.repairs import Repairs
 from bnstudio.io.xml.xmltree import XmlDocument, parse_xml, read_bytes, text
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from bnstudio.decision.model import InfluenceDiagram
 
 
@@ -82,6 +84,12 @@ def parse_xmlbif_model(data: bytes | str, path: str = "<string>", strict: bool =
                        ) -> Network | InfluenceDiagram:
     """As :func:`parse_xmlbif`, but decision and utility variables give an influence diagram."""
     return _parse(data, path, strict, model=True)
+
+
+@overload
+def _parse(data: bytes | str, path: str, strict: bool, model: Literal[False]) -> Network: ...
+@overload
+def _parse(data: bytes | str, path: str, strict: bool, model: bool) -> Network | InfluenceDiagram: ...
 
 
 def _parse(data: bytes | str, path: str, strict: bool, model: bool) -> Network | InfluenceDiagram:
@@ -137,7 +145,8 @@ def _parse(data: bytes | str, path: str, strict: bool, model: bool) -> Network |
     if (decisions or utilities) and not model:
         first = next(v for v in kinds if v in decisions or v in utilities)
         raise doc.error(not_a_network(decisions, utilities), element_of[first], f"<VARIABLE name='{first}'>")
-    families, decision_parts, utility_parts = [], [], []
+    families: list[Family] = []
+    decision_parts, utility_parts = [], []
     for var, var_states in states.items():
         if var not in definition_of and kinds[var] != "decision":
             raise doc.error(f"variable '{var}' has no <DEFINITION>", element_of[var], f"<VARIABLE name='{var}'>")
@@ -182,7 +191,9 @@ def _variable(doc: XmlDocument, var_el: ET.Element, budget: SizeBudget
                             var_el, label)
         return var, kind, (), props
     budget.states(var, len(elements), lambda m: doc.error(m, var_el, label))
-    outcomes = [checked_name(out.text, f"state of '{var}'", lambda m, e=out: doc.error(m, e, label))
+    # the ignore: mypy infers no type for a lambda with a default argument
+    outcomes = [checked_name(out.text, f"state of '{var}'",
+                             lambda m, e=out: doc.error(m, e, label))  # type: ignore[misc]
                 for out in elements]
     if not outcomes:
         raise doc.error(f"variable '{var}' has no <OUTCOME>", var_el, label)
@@ -266,7 +277,7 @@ def format_xmlbif_diagram(diagram: InfluenceDiagram) -> str:
 
 
 def _format(net: Network, decisions: dict[str, tuple[str, ...]],
-            utilities: list[tuple[str, tuple[str, ...], object]]) -> str:
+            utilities: list[tuple[str, tuple[str, ...], np.ndarray]]) -> str:
     from xml.sax.saxutils import escape  # here: it imports urllib, http and email
     network_props, owned = split_properties(net)
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<!-- XMLBIF 0.3, written by BN Studio -->",

@@ -87,7 +87,7 @@ def parse_xml(data: bytes | str, path: str, repairs: Repairs, upper_tags: bool =
     Blanks before the ``<?xml ...?>`` declaration (which XML forbids, and which hand-edited and some generated
     files have) are skipped and reported to ``repairs`` (a strict reading refuses them).
     """
-    blanks = (_LEADING_BLANK_BYTES if isinstance(data, bytes) else _LEADING_BLANKS).match(data)
+    blanks = _LEADING_BLANK_BYTES.match(data) if isinstance(data, bytes) else _LEADING_BLANKS.match(data)
     if blanks is not None:
         message = f"skipped {blanks.end():,} blank character{'s' if blanks.end() != 1 else ''} before the XML " \
                   f"declaration"
