@@ -22,7 +22,7 @@ def _default_first(entry: LearnerEntry) -> tuple[str, ...]:
     return (default,) + tuple(s for s in entry.option("score").choices if s != default)
 
 
-ALGORITHMS = tuple((e.name, e.summary) for e in STRUCTURE_LEARNERS)   # as narrow a form as before
+ALGORITHMS = tuple((e.name, e.summary[:1].upper() + e.summary[1:]) for e in STRUCTURE_LEARNERS)  # a menu's case
 SCORES = {e.name: _default_first(e) for e in STRUCTURE_LEARNERS}
 NEEDS_TARGET = tuple(e.name for e in STRUCTURE_LEARNERS if e.needs_target)
 #: the form's fields for the learners' options (each keyword is an attribute of :class:`AlgorithmOptions`), in order
