@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram
     from bnstudio.io.project.store import Project
 
+
 @dataclass(frozen=True)
 class Opened:
     """What a file held: its ``network`` (for an influence diagram, the network of its chance and decision

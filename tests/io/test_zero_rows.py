@@ -265,9 +265,9 @@ def test_brute_force_agrees_with_the_verdict_on_random_networks():
 
 
 
-def test_a_project_holding_a_diagram_judges_its_zero_rows_with_the_decisions_uniform(tmp_path):
-    """A .bnsproj with a decision part keeps the decisions as placeholder variables of its network (uniform):
-    the rows of zeros written back into it are judged as in the diagram's own file."""
+def _screening_project(tmp_path: Path, zeroed: list[tuple[int, int]]) -> Path:
+    """The screening influence diagram saved as a .bnsproj, the rows ``zeroed`` ((first parent's state, second
+    parent's state) of 'Confirm') set to zeros in the file."""
     from bnstudio.project import project_from_diagram, save_project
 
     with warnings.catch_warnings():
@@ -277,8 +277,16 @@ def test_a_project_holding_a_diagram_judges_its_zero_rows_with_the_decisions_uni
     save_project(project_from_diagram(diagram), path)
     doc = json.loads(path.read_text(encoding="utf-8"))
     confirm = next(v for v in doc["network"]["variables"] if v["name"] == "Confirm")
-    confirm["cpt"][0][1] = confirm["cpt"][1][0] = [0, 0]
+    for i, j in zeroed:
+        confirm["cpt"][i][j] = [0, 0]
     path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_a_project_holding_a_diagram_judges_its_zero_rows_with_the_decisions_uniform(tmp_path):
+    """A .bnsproj with a decision part keeps the decisions as placeholder variables of its network (uniform):
+    the rows of zeros written back into it are judged as in the diagram's own file."""
+    path = _screening_project(tmp_path, [(0, 1), (1, 0)])
     _, message = _read(path, model=True)
     assert message == (f"{path}: made 2 rows of zeros uniform: row (Screen=skip, Result=positive) of 'Confirm', "
                        f"row (Screen=test, Result=none) of 'Confirm' (impossible parent configurations: no "
@@ -329,17 +337,9 @@ def test_every_public_entry_point_says_the_verdict(capsys, tmp_path):
 
 def test_the_project_facade_judges_a_project_files_rows_of_zeros(tmp_path):
     """bnstudio.project.load_project (public, beside the open path) says the same verdict as read_model."""
-    from bnstudio.project import load_project, project_from_diagram, save_project
+    from bnstudio.project import load_project
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RepairWarning)
-        diagram = read_model(CORPUS / "agrum_screening_id.xmlbif")
-    path = tmp_path / "screening.bnsproj"
-    save_project(project_from_diagram(diagram), path)
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    confirm = next(v for v in doc["network"]["variables"] if v["name"] == "Confirm")
-    confirm["cpt"][0][1] = [0, 0]
-    path.write_text(json.dumps(doc), encoding="utf-8")
+    path = _screening_project(tmp_path, [(0, 1)])
     expected = _read(path, model=True)[1]
     assert expected.endswith("(impossible parent configuration: no probability changes)")
     with pytest.warns(RepairWarning) as caught:

@@ -42,6 +42,7 @@ from bnstudio.learn.params.floor import floored_softmax, row_floor
 from bnstudio.learn.params.stopping import StopRule, StopRun, minimise
 from bnstudio.learn.params.suffstats import check_codes, check_target
 from bnstudio.learn.params.terms import Terms
+from bnstudio.learn.splits import train_test_indices
 
 CRITERIA = ("ll", "cll", "ae", "se")
 #: the automatic rules (``l2="path"`` / ``"path-fine"``): their c of λ = c / N, largest (nearest the generative
@@ -358,9 +359,7 @@ def penalty_path_fit(learner: GradientTraining, net: Network, codes: np.ndarray,
     if len(codes) < 4:
         raise ValidationError(f"l2 '{learner.l2_rule}' holds out a quarter of the rows: it needs at least 4, got "
                               f"{len(codes)}")
-    order = np.random.default_rng(0).permutation(len(codes))     # the rows in a seeded order: the first quarter
-    n_held = int(round(PATH_HOLDOUT * len(codes)))              # is held out (bnstudio.data's split, one layer up)
-    keep, held = np.sort(order[n_held:]), np.sort(order[:n_held])
+    keep, held = train_test_indices(len(codes), PATH_HOLDOUT, seed=0)
     part, part_w = codes[keep], weights[keep]
     held_scorer = DataScorer(net, codes[held], weights[held], target, memory_budget=learner.memory_budget)
     center = learner.start_beta(net, part, part_w)
