@@ -174,7 +174,8 @@ class Network:
     # ------------------------------------------------------------------ events
     @contextlib.contextmanager
     def _edit(self, kind: str, structural: bool, **data: object) -> Iterator[None]:
-        self._graph  # noqa: B018  -- a lazy DAG is built from the parent lists before an edit changes them
+        if structural:       # a lazy DAG is built from the parent lists before a structural edit changes them
+            self._graph  # noqa: B018
         self.events.emit(Event(kind, "before", structural, dict(data)))
         yield
         if structural:

@@ -14,7 +14,7 @@ import pytest
 
 from bnstudio.core.network import _bulk_network, _network_by_edits, build_network
 from bnstudio.core.validation import ROW_TOLERANCE
-from bnstudio.errors import BNStudioError
+from bnstudio.errors import BNStudioError, CycleError
 from bnstudio.io.bif.reader import parse_bif
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,3 +156,16 @@ def test_a_bulk_built_network_builds_its_dag_on_first_use_and_edits_like_the_ref
     fresh = build_network(families, name)
     _assert_same(_edited(fresh), _edited(_network_by_edits(families, name)))
     assert sorted(fresh.copy().graph().edges) == sorted(fresh.arcs())
+
+
+def test_a_parameter_edit_on_a_read_network_builds_no_dag_and_later_structure_edits_still_check_cycles() -> None:
+    families, name = _families(next(p for p in _bif_files() if p.name.startswith("asia")))
+    net = build_network(families, name)
+    child = next(v for v in net.variables if net.parents(v))
+    net.set_cpt(child, np.full(net.cpt(child).shape, 1.0 / net.cardinality(child)))
+    net.set_description(child, "edited")
+    assert net._dag is None  # a CPT or description edit needs no DAG
+    parent = net.parents(child)[0]
+    with pytest.raises(CycleError):
+        net.add_arc(child, parent)
+    assert sorted(net.graph().edges) == sorted(net.arcs())
