@@ -52,6 +52,11 @@ def test_clgd_as_zhou_ran_it_reaches_his_zero_errors(zhou_rows):
     for name in ("corral", "mofn-3-7-10"):
         assert error[name, "tan", "clgd-zhou"].mean == 0.0          # Zhou: TAN + CLGD 0.00 ± 0.00 on both
     assert error["mofn-3-7-10", "nb", "clgd-zhou"].mean == 0.0      # and NB + CLGD on mofn-3-7-10
+    from bnstudio.experiment.suite import zhou_mofn_holdout
+    holdout = zhou_mofn_holdout()              # Zhou's fixed split, run outside the study: the same numbers
+    for (structure, method), value in holdout.items():
+        assert error["mofn-3-7-10", structure, method].runs == 1           # one test set, not five folds
+        assert error["mofn-3-7-10", structure, method].mean == pytest.approx(value)
     for row in zhou_rows:
         if row["method"] == "clgd-zhou":
             assert row["stop_reason"] == "converged"      # by the relative tolerance, not the iteration limit
