@@ -2,7 +2,9 @@
 any process, on any worker (what makes a local run and a Dask run agree).
 
 Classification: the rows are split by the task's seed (k-fold: :func:`bnstudio.data.k_folds`; or one
-train/test split), the structure is learned on the training part (or fixed: ``true`` / a file), the method fits
+train/test split; or, with a fixed test set, all rows train and the set tests: :func:`task_rows`); a
+``per_fold`` data set is cut on the training rows (:func:`~bnstudio.experiment.datasets.cut_on_rows`); the
+structure is learned on the training part (or fixed: ``true`` / a file), the method fits
 the parameters there (``validation``: a seeded share of the training rows held out for early stopping) and the
 held-out rows are scored (:mod:`~bnstudio.experiment.scores`; a bagged ensemble averages its bags' answers).
 Query studies fit on all rows and compare the answers with the generating network's
@@ -18,13 +20,13 @@ import json
 import time
 import zlib
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 import numpy as np
 
 from bnstudio.core.network import Network
-from bnstudio.experiment.datasets import PreparedData
+from bnstudio.experiment.datasets import PreparedData, cut_on_rows
 from bnstudio.experiment.queries import Query, query_answers, query_cases, query_scores
 from bnstudio.experiment.scores import classification_scores
 from bnstudio.experiment.tasks import Task
@@ -57,6 +59,23 @@ def split_rows(n: int, split: Mapping[str, Any], fold: int, seed: int) -> tuple[
         if k == fold:
             return train, test
     raise ValueError(f"fold {fold} out of range")    # pragma: no cover (tasks are generated in range)
+
+
+def task_rows(data: PreparedData, split: Mapping[str, Any], fold: int,
+              seed: int) -> tuple[PreparedData, np.ndarray, np.ndarray]:
+    """(the data the task sees, its train rows, its test rows). A fixed test set (``data.test_codes``) follows
+    the training rows and is the test; otherwise :func:`split_rows`. A ``per_fold`` data set is then cut on the
+    train rows (the cut points never see a test row)."""
+    if data.test_codes is not None:
+        n, m = len(data.codes), len(data.test_codes)
+        data = replace(data, codes=np.concatenate([data.codes, data.test_codes]), test_codes=None,
+                       fingerprint=f"{data.fingerprint}/test-set")
+        train, test = np.arange(n), np.arange(n, n + m)
+    else:
+        train, test = split_rows(len(data.codes), split, fold, seed)
+    if data.fold_cuts is not None:
+        data = cut_on_rows(data, train)
+    return data, train, test
 
 
 def _structure(data: PreparedData, spec: Mapping[str, Any], train: np.ndarray, fold: int,
@@ -169,7 +188,8 @@ def run_task(context: Context, task: Task) -> dict[str, Any]:
     if spec["split"]["evaluation"] == "queries":
         return _query_task(context, data, task)
     assert data.target is not None  # the spec refuses a classification data set without one
-    train, test = split_rows(len(data.codes), spec["split"], task.fold, task.seed)
+    data, train, test = task_rows(data, spec["split"], task.fold, task.seed)
+    assert data.target is not None
     net, codes, structure_seconds = _structure(data, spec["structure"], train, task.fold, task.seed)
     fit = _fit(net, codes[train], data.target, spec["method"], task.fold, task.seed)
     fitted = fit.network(net)

@@ -122,3 +122,6 @@ def wide_categorical(rows: int, seed: int | None, attributes: int, states: int =
 GENERATORS: dict[str, Callable[[int, int | None], Generated]] = {"mofn-3-7-10": mofn_3_7_10, "corral": corral,
                                                                  "parity-2-10": parity_2_10,
                                                                  "wide-binary": wide_binary}
+#: fixed test set name -> function() giving its rows (``DatasetSpec.test_set``; the names are
+#: :data:`bnstudio.experiment.spec.TEST_SETS`)
+TEST_SETS: dict[str, Callable[[], Generated]] = {"mofn-3-7-10-patterns": mofn_3_7_10_patterns}

@@ -147,7 +147,7 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
     compared: list[dict[str, Any]] = []
     tested: list[dict[str, Any]] = []
     curves: list[dict[str, Any]] = []
-    expected = summary.expected_runs(study)
+    expected = summary.expected_by_dataset(study)
     for metric in metrics:
         table = summary.cells(rows, metric, expected)
         if not table:
@@ -163,6 +163,7 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
                                         ["dataset"] + [f"{s}+{m}" for s, m in columns], wide))
         tables[metric] = {"columns": [f"{s}+{m}" for s, m in columns], "pairs": columns, "datasets": datasets,
                           "runs_unit": _runs_unit(study),
+                          "test_sets": {d["name"]: d["test_set"] for d in study["datasets"] if d.get("test_set")},
                           "cells": {f"{d}|{s}|{m}": _cell_json(c) for (d, s, m), c in table.items()}}
         compared += [c.to_json() for c in summary.comparisons(rows, metric, structures, methods, baseline,
                                                               expected)]

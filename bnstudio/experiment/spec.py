@@ -19,7 +19,10 @@
 
 A CSV data set may cut numeric columns: ``discretise = {method = "mdl"}`` (or ``"equal-width"`` /
 ``"equal-frequency"`` with ``bins``; ``columns`` = the columns, default every numeric column but the target);
-the cuts are learned on the whole file before the folds. Structures: ``nb``, ``tan``, ``kdb-K``, ``chow-liu``,
+the cuts are learned on the whole file before the folds, or with ``per_fold = true`` on each fold's training rows
+and applied to its test rows (as MLC++ did for Friedman et al. 1997 and Zhou §4.2). A generated data set may
+be tested on a fixed set instead of cross-validated: ``test_set = "mofn-3-7-10-patterns"`` (every bit pattern
+once, Zhou Table 4-1) trains on all its rows and tests on that set, one task per seed. Structures: ``nb``, ``tan``, ``kdb-K``, ``chow-liu``,
 ``hill-climb``, ``bnc`` (learned on each training part), ``true`` (the network a data set was sampled from) or
 ``{label = "...", network = "file.bif"}``. Methods: the learners' names, ``m-bagged-mp`` (bagged-mp with
 bags of ⌊√n⌋ rows, Singh §4.5.1), or tables with ``options`` (passed to the learner) and ``validation`` (a
@@ -46,6 +49,8 @@ DEFAULT_METRICS = ("error", "cll", "ll", "brier", "auc", "time", "iterations")
 #: what a query study reports: the squared error of each answer against the true network's (Singh §4.6)
 QUERY_METRICS = ("mse", "time", "iterations")
 GENERATORS = ("mofn-3-7-10", "corral", "parity-2-10", "wide-binary")
+#: fixed test sets of generated data sets (``test_set``): name -> the generator whose rows they test
+TEST_SETS = {"mofn-3-7-10-patterns": "mofn-3-7-10"}
 DISCRETISATIONS = ("mdl", "equal-width", "equal-frequency")
 MAX_FOLDS = 1000
 MAX_REPLICATES = 100_000
@@ -59,7 +64,9 @@ STUDY_KEYS = {"name", "folds", "test_fraction", "seeds", "structures", "methods"
 @dataclass(frozen=True)
 class DatasetSpec:
     """Where a data set comes from: ``kind`` csv (``source`` = file), network (forward samples of the file
-    ``source``) or generator (``source`` = its name); ``rows`` (the first rows of a CSV), ``seed`` (sampling)."""
+    ``source``) or generator (``source`` = its name); ``rows`` (the first rows of a CSV), ``seed`` (sampling);
+    ``discretise`` (``per_fold``: cuts learnt on each fold's training rows); ``test_set``: a fixed test set
+    (:data:`TEST_SETS`) in place of cross-validation."""
 
     name: str
     kind: str
@@ -68,9 +75,18 @@ class DatasetSpec:
     rows: int | None = None
     seed: int | None = None
     discretise: Mapping[str, Any] = field(default_factory=dict)
+    test_set: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "discretise": dict(self.discretise)}
+        out = {**asdict(self), "discretise": dict(self.discretise)}
+        if self.test_set is None:       # only when set: the keys of data sets without one do not change
+            del out["test_set"]
+        return out
+
+    @property
+    def per_fold(self) -> bool:
+        """Whether the numeric columns are cut on each fold's training rows."""
+        return bool(self.discretise.get("per_fold"))
 
 
 @dataclass(frozen=True)
@@ -305,7 +321,8 @@ def _datasets(r: _Reader, value: Any, queries: QuerySpec | None) -> list[Dataset
 
 
 def _dataset(r: _Reader, where: str, item: Any, queries: QuerySpec | None) -> list[DatasetSpec]:
-    keys = {"name", "csv", "network", "generator", "target", "rows", "seed", "replicates", "discretise"}
+    keys = {"name", "csv", "network", "generator", "target", "rows", "seed", "replicates", "discretise",
+            "test_set"}
     item = r.table(where, item, keys)
     sources = [k for k in ("csv", "network", "generator") if k in item]
     if len(sources) != 1:
@@ -326,10 +343,22 @@ def _dataset(r: _Reader, where: str, item: Any, queries: QuerySpec | None) -> li
     discretise = _discretise(r, f"{where}.discretise", item["discretise"]) if "discretise" in item else {}
     if discretise and kind != "csv":
         raise r.fail(f"{where}.discretise", "applies to CSV data sets only")
+    test_set = _test_set(r, f"{where}.test_set", item["test_set"], source, queries) if "test_set" in item else None
     seeds = _dataset_seeds(r, where, item, kind)
     name = r.text(f"{where}.name", item["name"]) if "name" in item else _default_name(kind, source, target)
     named = [name] if len(seeds) == 1 else [f"{name}#{s}" for s in seeds]
-    return [DatasetSpec(n, kind, source, target, rows, s, discretise) for n, s in zip(named, seeds)]
+    return [DatasetSpec(n, kind, source, target, rows, s, discretise, test_set) for n, s in zip(named, seeds)]
+
+
+def _test_set(r: _Reader, where: str, value: Any, source: str, queries: QuerySpec | None) -> str:
+    name = r.text(where, value)
+    if name not in TEST_SETS:
+        raise r.fail(where, f"unknown test set '{name}'; use {', '.join(TEST_SETS)}")
+    if TEST_SETS[name] != source:
+        raise r.fail(where, f"test set '{name}' tests generator '{TEST_SETS[name]}' data, not '{source}'")
+    if queries is not None:
+        raise r.fail(where, "a query study fits on every row: it has no test set")
+    return name
 
 
 def _dataset_seeds(r: _Reader, where: str, item: Mapping[str, Any], kind: str) -> list[int | None]:
@@ -356,7 +385,7 @@ def _default_name(kind: str, source: str, target: str | None) -> str:
 
 
 def _discretise(r: _Reader, where: str, value: Any) -> dict[str, Any]:
-    spec = r.table(where, value, {"method", "bins", "columns"})
+    spec = r.table(where, value, {"method", "bins", "columns", "per_fold"})
     method = r.text(f"{where}.method", spec.get("method", "mdl"))
     if method not in DISCRETISATIONS:
         raise r.fail(f"{where}.method", f"unknown method '{method}'; use {', '.join(DISCRETISATIONS)}")
@@ -367,6 +396,11 @@ def _discretise(r: _Reader, where: str, value: Any) -> dict[str, Any]:
         raise r.fail(f"{where}.bins", "mdl chooses the number of intervals itself")
     if "columns" in spec:
         out["columns"] = list(r.texts(f"{where}.columns", spec["columns"]))
+    if "per_fold" in spec:
+        if not isinstance(spec["per_fold"], bool):
+            raise r.fail(f"{where}.per_fold", f"must be true or false, got {shown(spec['per_fold'])}")
+        if spec["per_fold"]:            # only when set: the keys of whole-file cuts do not change
+            out["per_fold"] = True
     return out
 
 

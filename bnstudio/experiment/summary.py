@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence, Union
 
 import numpy as np
 
@@ -84,6 +84,21 @@ def expected_runs(study: dict[str, Any]) -> int:
     return int(study.get("folds") or 1) * max(1, len(study.get("seeds") or [0]))
 
 
+def expected_by_dataset(study: dict[str, Any]) -> dict[str, int]:
+    """:func:`expected_runs` per data set: a data set with a fixed test set (``test_set``) has one task per seed,
+    not one per fold."""
+    seeds = max(1, len(study.get("seeds") or [0]))
+    return {d["name"]: seeds if d.get("test_set") else expected_runs(study) for d in study.get("datasets", [])}
+
+
+Expected = Union[int, Mapping[str, int]]
+
+
+def _expected_of(expected: Expected, dataset: str) -> int:
+    """The expected runs of ``dataset`` (0: unknown)."""
+    return expected.get(dataset, 0) if isinstance(expected, Mapping) else expected
+
+
 def finished_runs(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str, str], int]:
     """(data set, structure, method) -> its finished (``done``) tasks."""
     out: dict[tuple[str, str, str], int] = {}
@@ -94,10 +109,11 @@ def finished_runs(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str, str], 
     return out
 
 
-def cells(rows: Iterable[dict[str, Any]], metric: str, expected: int = 0) -> dict[tuple[str, str, str], Cell]:
+def cells(rows: Iterable[dict[str, Any]], metric: str, expected: Expected = 0
+          ) -> dict[tuple[str, str, str], Cell]:
     """Mean and sample standard deviation (0 for one value) of ``metric`` per (data set, structure, method);
-    NaN values are left out and counted in ``dropped``; a cell with fewer than ``expected`` finished runs is
-    :attr:`Cell.partial`."""
+    NaN values are left out and counted in ``dropped``; a cell with fewer than ``expected`` finished runs (a
+    number, or one per data set: :func:`expected_by_dataset`) is :attr:`Cell.partial`."""
     rows = list(rows)
     runs = finished_runs(rows)
     out = {}
@@ -107,7 +123,7 @@ def cells(rows: Iterable[dict[str, Any]], metric: str, expected: int = 0) -> dic
         with np.errstate(invalid="ignore"):    # sd of values with an infinity is NaN: reported as such
             sd = float(np.std(kept, ddof=1)) if len(kept) > 1 else 0.0
         out[key] = Cell(float(kept.mean()) if len(kept) else math.nan, sd, len(kept), int(len(v) - len(kept)),
-                        runs[key], expected)
+                        runs[key], _expected_of(expected, key[0]))
     return out
 
 
@@ -139,7 +155,7 @@ def paired_comparison(method_values: Sequence[float], baseline_values: Sequence[
 
 
 def comparisons(rows: list[dict[str, Any]], metric: str, structures: Sequence[str], methods: Sequence[str],
-                baseline: str, expected: int = 0) -> list[Comparison]:
+                baseline: str, expected: Expected = 0) -> list[Comparison]:
     """Every method against ``baseline`` on every structure, paired by data set over the data sets where both
     cells are complete (``expected`` runs each); the others are counted in ``left_out``."""
     table = cells(rows, metric, expected)

@@ -25,10 +25,16 @@ def test_the_preset_is_zhous_protocol():
     assert [d.name for d in study.datasets] == ["corral", "mofn-3-7-10", "iris", "breast-wisconsin"]
     assert [(d.rows, d.seed) for d in study.datasets[:2]] == [(128, 2), (300, 1)]
     assert [s.label for s in study.structures] == ["nb", "tan"] and study.folds == 5
+    # Table 4-1: mofn-3-7-10 trained on its 300 rows, tested on all 1,024 patterns; the rest cross-validated
+    assert [d.test_set for d in study.datasets] == [None, "mofn-3-7-10-patterns", None, None]
+    # MDL cut points learnt on each fold's training rows (MLC++, Friedman et al. 1997)
+    assert [d.discretise for d in study.datasets[2:]] == [{"method": "mdl", "per_fold": True}] * 2
     lm, clgd = study.methods
     assert (lm.method, lm.options, study.baseline) == ("mp", {}, "lm")       # LM: one pseudo-count per cell
-    assert clgd.method == "clgd" and clgd.options == ZHOU_OPTIONS == {"l2": 0.0, "init": "mp", "optimizer": "lbfgs",
-                                                                "tol": 1e-6}
+    # Numerical Recipes' frprmn as Zhou ran it: Polak–Ribière + Brent, FTOL 1e-6, ITMAX 200
+    assert clgd.method == "clgd" and clgd.options == ZHOU_OPTIONS == {"l2": 0.0, "init": "mp",
+                                                                "optimizer": "pr-brent", "tol": 1e-6,
+                                                                "max_iter": 200}
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +52,11 @@ def test_clgd_as_zhou_ran_it_reaches_his_zero_errors(zhou_rows):
     for name in ("corral", "mofn-3-7-10"):
         assert error[name, "tan", "clgd-zhou"].mean == 0.0          # Zhou: TAN + CLGD 0.00 ± 0.00 on both
     assert error["mofn-3-7-10", "nb", "clgd-zhou"].mean == 0.0      # and NB + CLGD on mofn-3-7-10
+    from bnstudio.experiment.suite import zhou_mofn_holdout
+    holdout = zhou_mofn_holdout()              # Zhou's fixed split, run outside the study: the same numbers
+    for (structure, method), value in holdout.items():
+        assert error["mofn-3-7-10", structure, method].runs == 1           # one test set, not five folds
+        assert error["mofn-3-7-10", structure, method].mean == pytest.approx(value)
     for row in zhou_rows:
         if row["method"] == "clgd-zhou":
             assert row["stop_reason"] == "converged"      # by the relative tolerance, not the iteration limit

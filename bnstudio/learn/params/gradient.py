@@ -19,7 +19,9 @@ c = :data:`~bnstudio.learn.params.base.DEFAULT_L2` and N the total training weig
 β − β₀ — was chosen so that ``clgd`` beats ``ml`` and ``mp`` on held-out conditional log-likelihood
 (``benchmarks/discriminative_bench.py``) and checked on the ``papers`` suite against L2 chosen by inner
 cross-validation and early stopping (``--papers``; docs/experiments.md): neither does significantly better. Optimised with scipy's L-BFGS-B or nonlinear conjugate gradient
-(:func:`~bnstudio.learn.params.stopping.minimise`: honest stop reasons, best finite iterate kept); early stopping
+(:func:`~bnstudio.learn.params.stopping.minimise`: honest stop reasons, best finite iterate kept), or with
+``optimizer="pr-brent"``: Polak–Ribière conjugate gradient with Brent's line minimisation and Numerical Recipes'
+``frprmn`` stop, ``tol`` its FTOL (Zhou §3.2.2; :mod:`~bnstudio.learn.params.conjugate`); early stopping
 on a validation split with ``patience``.
 """
 from __future__ import annotations
@@ -38,6 +40,7 @@ from bnstudio.learn.params.base import ConditionalRows, DataScorer, FitResult, r
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.learn.params.checks import (MAX_ITER, MAX_L2, check_choice, check_integer, check_memory_budget,
                                           check_number)
+from bnstudio.learn.params.conjugate import pr_brent_minimise
 from bnstudio.learn.params.floor import floored_softmax, row_floor
 from bnstudio.learn.params.stopping import StopRule, StopRun, minimise
 from bnstudio.learn.params.suffstats import check_codes, check_target
@@ -45,6 +48,8 @@ from bnstudio.learn.params.terms import Terms
 from bnstudio.learn.splits import train_test_indices
 
 CRITERIA = ("ll", "cll", "ae", "se")
+#: scipy's L-BFGS-B and CG, and Zhou's Polak–Ribière + Brent (:mod:`bnstudio.learn.params.conjugate`)
+OPTIMIZERS = ("lbfgs", "cg", "pr-brent")
 #: the automatic rules (``l2="path"`` / ``"path-fine"``): their c of λ = c / N, largest (nearest the generative
 #: start) first; ``path`` stops its c = 0 fit early on the hold-out, ``path-fine`` runs every fit to convergence
 PATH_SCALES = {"path": (10.0, 1.0, 0.0), "path-fine": (10.0, 1.0, 0.1)}
@@ -225,7 +230,7 @@ class GradientTraining:
             self.l2_rule = l2
             l2 = None
         self.l2 = None if l2 is None else check_number("l2", l2, low=0.0, high=MAX_L2)
-        self.optimizer = check_choice("optimizer", optimizer, ("lbfgs", "cg"))
+        self.optimizer = check_choice("optimizer", optimizer, OPTIMIZERS)
         self.init = check_choice("init", init, ("mp", "ml", "current", "uniform"))
         self.stop = StopRule(max_iter, tol, max_time)
         self.patience = None if patience is None else check_integer("patience", patience, low=1, high=MAX_ITER)
@@ -302,9 +307,12 @@ class GradientTraining:
             if progress.elapsed >= stop.max_time:
                 raise StopRun("max_time")
 
-        method = "L-BFGS-B" if self.optimizer == "lbfgs" else "CG"
-        options = {"gtol": 1e-10, "maxcor": 20} if method == "L-BFGS-B" else {"gtol": 1e-8}
-        outcome = minimise(objective, beta_start, stop, record, method, options)
+        if self.optimizer == "pr-brent":
+            outcome = pr_brent_minimise(objective, beta_start, stop, record)
+        else:
+            method = "L-BFGS-B" if self.optimizer == "lbfgs" else "CG"
+            options = {"gtol": 1e-10, "maxcor": 20} if method == "L-BFGS-B" else {"gtol": 1e-8}
+            outcome = minimise(objective, beta_start, stop, record, method, options)
         beta, reason = outcome.x, outcome.reason
         progress.done()
         used = len(history)
