@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from bnstudio.experiment.ranks import ranks_text
+from bnstudio.experiment.summary import split_description
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}
 table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #ccc;padding:3px 7px;white-space:nowrap;
@@ -168,7 +169,7 @@ def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], fo
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_e(study['name'])}</title>"
              f"<style>{STYLE}</style></head><body><h1>Study {_e(study['name'])}</h1>",
              f"<p class='note'>{len(study['datasets'])} data sets × {len(study['structures'])} structures × "
-             f"{len(study['methods'])} methods; {_e(_split(study))}; seeds {_e(study['seeds'])}; baseline "
+             f"{len(study['methods'])} methods; {_e(split_description(study))}; seeds {_e(study['seeds'])}; baseline "
              f"<b>{_e(study['baseline'])}</b>. Tasks: {counts['done']} done, {counts['failed']} failed, "
              f"{counts['pending']} not run{'; ran on ' + _e(document['executor']) if document.get('executor') else ''}"
              f".</p><p class='status'>{_e(status_line(document))}</p>"]
@@ -216,9 +217,3 @@ def status_line(document: dict[str, Any]) -> str:
     return text.strip()
 
 
-def _split(study: dict[str, Any]) -> str:
-    if study.get("evaluation") == "queries":
-        return "query answers against the generating network"
-    if study.get("folds"):
-        return f"{study['folds']}-fold cross-validation"
-    return f"a {study['test_fraction']:g} test split per seed"

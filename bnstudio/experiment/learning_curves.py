@@ -17,8 +17,11 @@ import numpy as np
 from bnstudio.experiment.figure_jobs import FigureJob
 
 
-def training_rows(study: dict[str, Any], rows: int) -> float:
-    """Rows a model is trained on in one task of a data set of ``rows`` rows."""
+def training_rows(study: dict[str, Any], rows: int, test_set: str | None = None) -> float:
+    """Rows a model is trained on in one task of a data set of ``rows`` rows: all of them when it is tested on
+    a fixed set (``test_set``)."""
+    if test_set:
+        return float(rows)
     if study.get("folds"):
         return rows * (study["folds"] - 1) / study["folds"]
     return rows * (1.0 - (study.get("test_fraction") or 0.0))
@@ -27,12 +30,12 @@ def training_rows(study: dict[str, Any], rows: int) -> float:
 def curve_groups(study: dict[str, Any]) -> dict[str, list[tuple[float, list[str]]]]:
     """Generator -> [(training rows, names of its data sets of that size)] sorted by size, for generators with
     several sizes; data sets of one size (other seeds) are replicates."""
-    groups: dict[str, dict[int, list[str]]] = {}
+    groups: dict[str, dict[float, list[str]]] = {}
     for spec in study.get("datasets", []):
         if spec.get("kind") == "generator" and spec.get("rows"):
-            groups.setdefault(spec["source"], {}).setdefault(int(spec["rows"]), []).append(spec["name"])
-    return {source: [(training_rows(study, rows), names) for rows, names in sorted(sizes.items())]
-            for source, sizes in groups.items() if len(sizes) > 1}
+            size = training_rows(study, int(spec["rows"]), spec.get("test_set"))
+            groups.setdefault(spec["source"], {}).setdefault(size, []).append(spec["name"])
+    return {source: sorted(sizes.items()) for source, sizes in groups.items() if len(sizes) > 1}
 
 
 def _point(cells: list) -> tuple[float, float] | None:

@@ -91,6 +91,21 @@ def expected_by_dataset(study: dict[str, Any]) -> dict[str, int]:
     return {d["name"]: seeds if d.get("test_set") else expected_runs(study) for d in study.get("datasets", [])}
 
 
+def split_description(study: dict[str, Any]) -> str:
+    """How the study's rows are split, in words for a report's or the study view's header: query studies, k-fold
+    cross-validation or a test fraction per seed, and the data sets tested on a fixed set (``test_set``)."""
+    if study.get("evaluation") == "queries":
+        return "query answers against the generating network"
+    text = (f"{study['folds']}-fold cross-validation" if study.get("folds")
+            else f"a {study.get('test_fraction') or 0:g} test split per seed")
+    fixed = [d["name"] for d in study.get("datasets", []) if d.get("test_set")]
+    if len(fixed) == len(study.get("datasets", [])) and fixed:
+        return "a fixed test set per data set"
+    if fixed:
+        text += f" ({', '.join(fixed)}: a fixed test set)"
+    return text
+
+
 Expected = Union[int, Mapping[str, int]]
 
 

@@ -145,7 +145,7 @@ MEMORY = Option("memory_budget", "int", "bytes one batched propagation may use",
                 advanced=True)
 L2 = Option("l2", "float", "L2 penalty per case: clgd toward its generative start, wanbia toward w = 1 (default "
             "for both 10/N, N = rows), lgd on beta (default 0)", "L2 penalty", low=0.0, high=MAX_L2, optional=True)
-OPTIMIZER = Option("optimizer", "choice", "gradient optimiser", "Optimiser", choices=("lbfgs", "cg"))
+OPTIMIZER = Option("optimizer", "choice", "gradient optimiser", "Optimiser", choices=("lbfgs", "cg", "pr-brent"))
 PATIENCE = Option("patience", "int", "stop after this many iterations without improvement of the validation "
                   "score (needs validation rows; default: no early stopping)", "Patience", low=1, high=MAX_ITER,
                   optional=True)

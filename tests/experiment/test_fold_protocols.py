@@ -131,3 +131,20 @@ def test_the_study_file_takes_both_options(tmp_path):
 def test_mistakes_in_the_new_options_name_their_key(tmp_path, dataset, where):
     with pytest.raises(FormatError, match=re.escape(where)):
         load_study(write_study(tmp_path, f"[[datasets]]\n{dataset}\n"))
+
+
+def test_headers_and_learning_curves_say_which_data_sets_have_a_fixed_test_set():
+    from bnstudio.experiment.learning_curves import curve_groups
+    from bnstudio.experiment.summary import split_description
+
+    cross = DatasetSpec("mofn-3-7-10-cv", "generator", "mofn-3-7-10", "Class", 200, 1)
+    small = DatasetSpec("mofn-3-7-10-200", "generator", "mofn-3-7-10", "Class", 200, 1,
+                        test_set="mofn-3-7-10-patterns")
+    study = Study("fixed", [cross, small, mofn_spec()], [StructureSpec("nb", "nb")], [MethodSpec("lm", "mp")],
+                  folds=5, seeds=[0], metrics=["error"], baseline="lm").to_json()
+    assert split_description(study) == "5-fold cross-validation (mofn-3-7-10-200, mofn-3-7-10: a fixed test set)"
+    only_fixed = {**study, "datasets": study["datasets"][1:]}
+    assert split_description(only_fixed) == "a fixed test set per data set"
+    # a fixed test set trains on every row; 5-fold cross-validation on 4/5 of them
+    assert curve_groups(only_fixed) == {"mofn-3-7-10": [(200.0, ["mofn-3-7-10-200"]), (300.0, ["mofn-3-7-10"])]}
+    assert [x for x, _ in curve_groups(study)["mofn-3-7-10"]] == [160.0, 200.0, 300.0]

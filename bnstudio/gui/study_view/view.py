@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QWidget)
 
 from bnstudio.errors import BNStudioError
+from bnstudio.experiment.summary import split_description
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.study_view.figures import FigureGrid
 from bnstudio.gui.study_view.ranks_tab import RanksTab, is_cd_figure
@@ -151,8 +152,7 @@ class StudyView(QWidget):
 
     def _show_header(self, s: StudySnapshot) -> None:
         study = s.study
-        split = f"{study['folds']}-fold cross-validation" if study.get("folds") else (
-            "query answers" if study.get("evaluation") == "queries" else f"test fraction {study['test_fraction']}")
+        split = split_description(study)
         self.title.setText(f"<b>{study['name']}</b> — {len(study['datasets'])} data sets × "
                            f"{len(study['structures'])} structures × {len(study['methods'])} methods, {split}, "
                            f"seeds {study['seeds']}; baseline <b>{study['baseline']}</b>"
