@@ -126,3 +126,15 @@ def test_the_stopping_study_changes_one_thing_of_zhous_clgd_at_a_time():
         changed = {k for k in options if options[k] != ZHOU_OPTIONS.get(k)}
         assert changed == set(ZHOU_VARIANTS[label]), label
     assert zhou_suite(seeds=range(3)).seeds == [0, 1, 2]
+
+
+def test_the_bundled_kohavi_corral_rows_are_the_concept_with_a_75_percent_correlated_attribute():
+    import pandas as pd
+
+    from bnstudio.experiment.suite import suite_data_folder
+
+    rows = pd.read_csv(suite_data_folder() / "corral-kohavi.csv")
+    assert list(rows.columns) == ["A0", "A1", "B0", "B1", "Irrelevant", "Correlated", "Class"] and len(rows) == 128
+    concept = (rows.A0 & rows.A1) | (rows.B0 & rows.B1)
+    assert (rows.Class == concept).all()
+    assert (rows.Correlated == rows.Class).sum() == 96         # 75%, John, Kohavi & Pfleger's definition
