@@ -16,9 +16,8 @@ the driver prepares the data, so its imports overlap that work. Workers receive 
 (:class:`StudyData`) once, in their initializer, and make it the evaluation's
 :class:`~bnstudio.experiment.evaluation.Context` there: the process running the study prepares data and stores
 results, it never imports the learners (0.2 s of its start-up, on the path to the first task). Workers ignore
-Ctrl+C (the process
-running the study handles it), end themselves when that process is gone (killed: the pipe it holds to each
-worker closes) and use one BLAS thread (``import bnstudio`` sets that), as Dask's workers do: so results are
+Ctrl+C (the process running the study handles it), end themselves when that process is gone (killed: the pipe
+it holds to each worker closes) and use one BLAS thread (``import bnstudio`` sets that), as Dask's workers do: so results are
 bit-for-bit the same in all.
 """
 from __future__ import annotations
@@ -189,8 +188,9 @@ class LocalExecutor:
         watching the machine's CPU use, from when the server was started if that was recent (a command starts
         it before its own imports: watched that long, the machine needs no extra wait in :meth:`start`)."""
         start_forkserver()
+        early = started_sample(SAMPLE_MAX_AGE)      # taken by the first study after the server's start, used or not
         if self.adapt and self.workers > 1:
-            self.sample = started_sample(SAMPLE_MAX_AGE) or (machine(), _cpu_of_us(forkserver_pid()))
+            self.sample = early or (machine(), _cpu_of_us(forkserver_pid()))
 
     def choose_workers(self) -> int:
         """The workers to start (see :func:`workers_for`), from the CPU other processes used since

@@ -5,7 +5,8 @@ Imports make long-lived objects only (modules, classes, functions, constants): t
 free nothing and cost about 15 % of the imports' CPU (0.62 s instead of 0.73 s measured, 2026-11, see
 benchmarks/study_bench.py), on the path to the first task. The imported objects are then frozen (``gc.freeze``,
 Python ≥ 3.7): a forked worker's full collections skip them and leave their memory pages shared with the server.
-Importing this module anywhere else would pause the collector of that process: only the forkserver does.
+Importing this module elsewhere would freeze that process's objects (never collected again): only the forkserver
+imports it.
 """
 from __future__ import annotations
 

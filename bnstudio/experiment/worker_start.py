@@ -106,8 +106,11 @@ def forkserver_pid() -> int | None:
 
 def started_sample(max_age: float) -> tuple[dict[str, Any], float] | None:
     """The machine's snapshot and this process's CPU seconds taken when :func:`start_forkserver` started the
-    running server, if at most ``max_age`` seconds ago (the server's own CPU since then is all this study's);
-    None otherwise (no server started here, or long ago: a measure of the machine then says little now)."""
-    if _STARTED is None or forkserver_pid() is None or time.time() - _STARTED[0]["time"] > max_age:
+    running server, if at most ``max_age`` seconds ago; given once (the first study after the server's start:
+    the server's CPU since then is all its own, no other study's workers ran). None otherwise (no server started
+    here, taken already, or long ago: a measure of the machine then says little now)."""
+    global _STARTED
+    sample, _STARTED = _STARTED, None
+    if sample is None or forkserver_pid() is None or time.time() - sample[0]["time"] > max_age:
         return None
-    return _STARTED
+    return sample

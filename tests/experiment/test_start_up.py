@@ -124,7 +124,7 @@ def test_the_machine_is_watched_from_the_servers_start_when_that_was_recent(monk
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no forkserver on Windows")
-def test_a_server_started_here_notes_the_machine_first_and_old_notes_are_not_used():
+def test_a_server_started_here_notes_the_machine_first_once_and_old_notes_are_not_used():
     code = ("import time\n"
             "from bnstudio.experiment import worker_start\n"
             "if __name__ == '__main__':\n"
@@ -134,10 +134,12 @@ def test_a_server_started_here_notes_the_machine_first_and_old_notes_are_not_use
             "    sample = worker_start.started_sample(30.0)\n"
             "    assert sample is not None and before <= sample[0]['time'] <= time.time()\n"
             "    assert worker_start.forkserver_pid() is not None\n"
-            "    worker_start.start_forkserver()\n"
-            "    assert worker_start.started_sample(30.0) is sample\n"
+            "    assert worker_start.started_sample(30.0) is None\n"            # once only
+            "    worker_start.start_forkserver()\n"                                  # running: no new look
+            "    assert worker_start.started_sample(30.0) is None\n"
+            "    worker_start._STARTED = sample\n"
             "    time.sleep(0.05)\n"
-            "    assert worker_start.started_sample(0.01) is None\n"
+            "    assert worker_start.started_sample(0.01) is None\n"                 # too old
             "    print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
