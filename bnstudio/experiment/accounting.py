@@ -105,6 +105,7 @@ class RunAccounting:
     wait: float                 # queue wait summed over tasks (informative: overlaps the workers' busy time)
     outside: float = 0.0        # the workers' CPU outside tasks: start-up, the data unpickled, results shipped
     driver_cpu: float = 0.0
+    driver_before: float = 0.0      # the driver's CPU from its start to the study's: imports, data, store
     store: float = 0.0
     prepare: float = 0.0
     load: tuple[float | None, float | None] = (None, None)
@@ -146,7 +147,8 @@ class RunAccounting:
     def to_json(self) -> dict[str, Any]:
         return {"workers": self.workers, "wall": self.wall, "task_cpu": self.task_cpu, "task_wall": self.task_wall,
                 "efficiency": self.efficiency, "startup": self.startup, "stolen": self.stolen, "gaps": self.gaps,
-                "tail": self.tail, "wait": self.wait, "outside": self.outside, "driver_cpu": self.driver_cpu, "store": self.store,
+                "tail": self.tail, "wait": self.wait, "outside": self.outside, "driver_cpu": self.driver_cpu,
+                "driver_before": self.driver_before, "store": self.store,
                 "others": self.others, "cores": self.cores, "load": list(self.load), "line": self.line(),
                 "per_worker": [vars(w) for w in self.per_worker]}
 
@@ -188,7 +190,7 @@ def account(run: Mapping[str, Any], timings: Sequence[Mapping[str, Any]]) -> Run
         task_wall=sum(w.busy for w in per_worker), startup=sum(w.startup for w in per_worker) + idle_workers * wall,
         gaps=sum(w.gaps for w in per_worker), tail=sum(w.tail for w in per_worker),
         wait=sum(t.get("wait") or 0.0 for t in timed), outside=sum(w.outside for w in per_worker), driver_cpu=float(run.get("driver_cpu", 0.0)),
-        store=float(run.get("store", 0.0)), prepare=float(run.get("prepare", 0.0)),
+        driver_before=float(run.get("driver_before", 0.0)), store=float(run.get("store", 0.0)), prepare=float(run.get("prepare", 0.0)),
         load=(before.get("load"), after.get("load")), others=others, cores=int(before.get("cores") or 0),
         note=str(run.get("note", "")), per_worker=per_worker)
 

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from bnstudio.data.cluster import start_local_cluster
 from bnstudio.errors import ValidationError
-from bnstudio.experiment.evaluation import Context
-from bnstudio.experiment.executors import Outcome, WorkerLost, execute_all
+from bnstudio.experiment.executors import Outcome, StudyData, WorkerLost, as_context, execute_all
 from bnstudio.experiment.tasks import Task
+
+if TYPE_CHECKING:
+    from bnstudio.experiment.evaluation import Context
 
 
 def _import_distributed():
@@ -32,7 +34,7 @@ def _import_distributed():
     return distributed
 
 
-def _run_on_worker(context: Context, tasks: list[Task]) -> list[Outcome]:
+def _run_on_worker(context: "Context", tasks: list[Task]) -> list[Outcome]:
     from distributed import get_worker
 
     return execute_all(context, tasks, get_worker().address)
@@ -59,7 +61,9 @@ class DaskExecutor:
     def warm_up(self) -> None:
         """Nothing to start before the data are ready (the cluster starts in :meth:`start`)."""
 
-    def start(self, context: Context) -> None:
+    def start(self, data: StudyData) -> None:
+        """Connect to (or start) the cluster and scatter the study's ``data`` (as a Context) to every worker."""
+        context = as_context(data)
         distributed = _import_distributed()
         if self.local_workers is not None:
             self.scratch = tempfile.mkdtemp(prefix="bnstudio-dask-")

@@ -12,10 +12,12 @@ stay unfinished in the store and run again next time).
 others). Local workers are fresh processes (no state inherited by accident), forked from a ``forkserver``
 that has imported the modules a task needs once (:mod:`~bnstudio.experiment.worker_start`): a worker starts in
 milliseconds instead of paying ~1.5 s of imports each. :meth:`LocalExecutor.warm_up` starts the server before
-the driver prepares the data, so its imports overlap that work. Workers receive the
-:class:`~bnstudio.experiment.evaluation.Context` once, in their initializer, ignore Ctrl+C (the process
-running the study handles it), end themselves when that process is gone (killed: the pipe it holds to each
-worker closes) and use one BLAS thread (``import bnstudio`` sets that), as Dask's workers do: so results are
+the driver prepares the data, so its imports overlap that work. Workers receive the study's data
+(:class:`StudyData`) once, in their initializer, and make it the evaluation's
+:class:`~bnstudio.experiment.evaluation.Context` there: the process running the study prepares data and stores
+results, it never imports the learners (0.2 s of its start-up, on the path to the first task). Workers ignore
+Ctrl+C (the process running the study handles it), end themselves when that process is gone (killed: the pipe
+it holds to each worker closes) and use one BLAS thread (``import bnstudio`` sets that), as Dask's workers do: so results are
 bit-for-bit the same in all.
 """
 from __future__ import annotations
@@ -31,15 +33,36 @@ from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from bnstudio.errors import BNStudioError
 from bnstudio.experiment.accounting import machine, others_cores, process_cpu_seconds
-from bnstudio.experiment.evaluation import Context, run_task
 from bnstudio.experiment.tasks import Task
-from bnstudio.experiment.worker_start import start_forkserver, worker_context
+from bnstudio.experiment.worker_start import forkserver_pid, start_forkserver, started_sample, worker_context
 
-_CONTEXT: Context | None = None
+if TYPE_CHECKING:
+    from bnstudio.experiment.datasets import PreparedData
+    from bnstudio.experiment.evaluation import Context
+    from bnstudio.experiment.queries import Query
+
+_CONTEXT: "Context | None" = None
+
+
+@dataclass
+class StudyData:
+    """What every worker needs, sent once: the prepared data sets by name and a query study's queries (made an
+    evaluation :class:`~bnstudio.experiment.evaluation.Context` where tasks run, :func:`as_context`)."""
+
+    datasets: "Mapping[str, PreparedData]"
+    queries: "list[Query] | None" = None
+
+
+def as_context(data: Any) -> "Context":
+    """``data`` (a :class:`StudyData`, or already a Context) as the evaluation's Context; imports the evaluation
+    (and so the learners): call it where tasks run."""
+    from bnstudio.experiment.evaluation import Context
+
+    return data if isinstance(data, Context) else Context(data.datasets, data.queries)
 
 
 @dataclass
@@ -64,7 +87,14 @@ class WorkerLost(Exception):
     """The worker running a unit went away (killed, out of memory): its tasks did not fail, they did not run."""
 
 
-def execute(context: Context, task: Task, worker: str) -> Outcome:
+def run_task(context: "Context", task: Task) -> dict[str, Any]:
+    """:func:`bnstudio.experiment.evaluation.run_task`, imported on first use (where tasks run)."""
+    from bnstudio.experiment.evaluation import run_task as run
+
+    return run(context, task)
+
+
+def execute(context: "Context", task: Task, worker: str) -> Outcome:
     """Run one task, turning any exception into an error line (a failed task, stored and retried next time)."""
     started, start, cpu = time.time(), time.perf_counter(), time.thread_time()
     try:
@@ -79,10 +109,10 @@ def execute(context: Context, task: Task, worker: str) -> Outcome:
     return Outcome(result, error, seconds, worker, cpu, started, time.process_time())
 
 
-def _install(context: Context) -> None:
+def _install(data: StudyData) -> None:
     global _CONTEXT
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _CONTEXT = context
+    _CONTEXT = as_context(data)
     threading.Thread(target=_exit_with_parent, daemon=True).start()
 
 
@@ -96,7 +126,7 @@ def _exit_with_parent() -> None:
     os._exit(0)
 
 
-def execute_all(context: Context, tasks: Sequence[Task], worker: str) -> list[Outcome]:
+def execute_all(context: "Context", tasks: Sequence[Task], worker: str) -> list[Outcome]:
     """:func:`execute` every task of a unit, in order."""
     return [execute(context, task, worker) for task in tasks]
 
@@ -111,6 +141,8 @@ SAMPLE_SECONDS = 0.25
 #: the share of a core a worker must find free beyond the workers before it to be started: below it, the tasks'
 #: CPU growing with each process (shared caches: about 10 % measured) and its start-up cost more than it brings
 MIN_SHARE = 0.2
+#: the oldest start of the forkserver the machine is watched from (seconds): older, the look starts at warm-up
+SAMPLE_MAX_AGE = 30.0
 
 
 def workers_for(asked: int, cores: int, others: float | None) -> int:
@@ -132,12 +164,6 @@ def _cpu_of_us(server: int | None) -> float:
     return own
 
 
-def _forkserver_pid() -> int | None:
-    from multiprocessing import forkserver
-
-    return getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
-
-
 class LocalExecutor:
     """``workers`` processes on this machine (default: every core). ``adapt``: start fewer when other processes
     keep the cores busy (:func:`workers_for`, from the machine's CPU use between :meth:`warm_up` and
@@ -149,7 +175,7 @@ class LocalExecutor:
             raise ValueError("workers must be at least 1")
         self.asked, self.adapt, self.note = self.workers, adapt, ""
         self.pool: ProcessPoolExecutor | None = None
-        self.context: Context | None = None
+        self.data: StudyData | None = None
         self.sample: tuple[dict[str, Any], float] | None = None
         self.description = self._describe()
 
@@ -159,10 +185,12 @@ class LocalExecutor:
 
     def warm_up(self) -> None:
         """Start the forkserver now: its imports run while the driver prepares the data. With ``adapt``, begin
-        watching the machine's CPU use."""
+        watching the machine's CPU use, from when the server was started if that was recent (a command starts
+        it before its own imports: watched that long, the machine needs no extra wait in :meth:`start`)."""
         start_forkserver()
+        early = started_sample(SAMPLE_MAX_AGE)      # taken by the first study after the server's start, used or not
         if self.adapt and self.workers > 1:
-            self.sample = (machine(), _cpu_of_us(_forkserver_pid()))
+            self.sample = early or (machine(), _cpu_of_us(forkserver_pid()))
 
     def choose_workers(self) -> int:
         """The workers to start (see :func:`workers_for`), from the CPU other processes used since
@@ -172,7 +200,7 @@ class LocalExecutor:
         before, ours = self.sample
         self.sample = None
         time.sleep(max(0.0, SAMPLE_SECONDS - (time.time() - before["time"])))
-        server = _forkserver_pid()
+        server = forkserver_pid()
         others = others_cores(before, machine(), _cpu_of_us(server) - ours)
         chosen = workers_for(self.workers, before["cores"], others)
         if others is not None:
@@ -180,20 +208,22 @@ class LocalExecutor:
                          f"{chosen} worker{'s' if chosen != 1 else ''} chosen")
         return chosen
 
-    def start(self, context: Context) -> None:
-        self.context = context
+    def start(self, data: StudyData) -> None:
+        """Start the workers (how many: :meth:`choose_workers`) with the study's ``data`` (a :class:`StudyData`
+        or a Context: its data sets and queries are sent)."""
+        self.data = StudyData(data.datasets, data.queries)
         self.workers = self.choose_workers()
         self.description = self._describe()
         self.pool = ProcessPoolExecutor(self.workers, mp_context=worker_context(), initializer=_install,
-                                        initargs=(context,))
+                                        initargs=(self.data,))
 
     def submit(self, tasks: Sequence[Task]) -> Future:
-        assert self.pool is not None and self.context is not None
+        assert self.pool is not None and self.data is not None
         try:
             return self.pool.submit(_run_installed, list(tasks))
         except BrokenProcessPool:   # a worker died (its units come back as lost): start fresh workers
             self.pool.shutdown(wait=False, cancel_futures=True)
-            self.start(self.context)
+            self.start(self.data)
             return self.pool.submit(_run_installed, list(tasks))
 
     def wait(self, handles: Iterable[Future], timeout: float) -> list[Future]:
@@ -227,7 +257,7 @@ class SerialExecutor:
     description = "this process (serial)"
 
     def __init__(self) -> None:
-        self.context: Context | None = None
+        self.context: "Context | None" = None
         self.queue: deque[tuple[int, list[Task]]] = deque()
         self.outcomes: dict[int, list[Outcome]] = {}
         self.count = 0
@@ -235,8 +265,8 @@ class SerialExecutor:
     def warm_up(self) -> None:
         """Nothing to start."""
 
-    def start(self, context: Context) -> None:
-        self.context = context
+    def start(self, data: StudyData) -> None:
+        self.context = as_context(data)
 
     def submit(self, tasks: Sequence[Task]) -> int:
         self.count += 1

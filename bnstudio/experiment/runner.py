@@ -27,19 +27,21 @@ import socket
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bnstudio import __version__
 from bnstudio.errors import Cancelled
 from bnstudio.experiment.accounting import machine
 from bnstudio.experiment.datasets import PreparedData, file_digest, prepare
-from bnstudio.experiment.evaluation import Context
-from bnstudio.experiment.executors import LocalExecutor, Outcome, WorkerLost
+from bnstudio.experiment.executors import LocalExecutor, Outcome, StudyData, WorkerLost, as_context
 from bnstudio.experiment.fingerprint import code_fingerprint
 from bnstudio.experiment.spec import Study
 from bnstudio.experiment.store import StudyStore
 from bnstudio.experiment.tasks import Task, expand
 from bnstudio.jobs import IterationInfo, NullReporter, Reporter
+
+if TYPE_CHECKING:
+    from bnstudio.experiment.evaluation import Context
 
 TICK = 1.0   # seconds between progress reports while nothing finishes
 MAX_LOSSES = 3   # a unit whose worker died this often in one run is stored as failed (retried on the next run)
@@ -64,8 +66,15 @@ class RunSummary:
                 "failed": self.failed, "seconds": self.seconds, "executor": self.executor, "lost": self.lost}
 
 
-def plan(study: Study) -> tuple[Context, list[Task]]:
-    """The prepared data (and queries) and every task of ``study``."""
+def plan(study: Study) -> "tuple[Context, list[Task]]":
+    """The prepared data (and queries) as the evaluation's Context, and every task of ``study``."""
+    data, tasks = prepare_study(study)
+    return as_context(data), tasks
+
+
+def prepare_study(study: Study) -> tuple[StudyData, list[Task]]:
+    """The prepared data (and queries) and every task of ``study``; the evaluation (and its learners) is not
+    imported: the process running a study on workers never needs it."""
     datasets: dict[str, PreparedData] = {d.name: prepare(d) for d in study.datasets}
     queries, digest = None, ""
     if study.queries is not None:
@@ -77,7 +86,7 @@ def plan(study: Study) -> tuple[Context, list[Task]]:
         digest = queries_digest(queries)
     files = {s.label: file_digest(s.network) for s in study.structures if s.network not in (None, "true")}
     tasks = expand(study, {name: d.fingerprint for name, d in datasets.items()}, digest, files)
-    return Context(datasets, queries), tasks
+    return StudyData(datasets, queries), tasks
 
 
 def run_study(study: Study, executor: Any = None, reporter: Reporter | None = None,
@@ -106,7 +115,7 @@ def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore) -> 
     """Prepare, register, run what is left (the store's run is open)."""
     executor.warm_up()      # local workers' imports run while the data are prepared
     prepare = time.perf_counter()
-    context, tasks = plan(study)
+    data, tasks = prepare_study(study)
     start = time.perf_counter()
     store.register(study.to_json(), tasks)
     by_key = {t.key: t for t in tasks}
@@ -118,7 +127,7 @@ def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore) -> 
         needed = {t.dataset for t in todo}
         accounting: dict[str, Any] = {"prepare": start - prepare, "before": machine(), "t0": time.time(),
                                       "cpu0": time.process_time(), "store": 0.0}
-        executor.start(Context({n: d for n, d in context.datasets.items() if n in needed}, context.queries))
+        executor.start(StudyData({n: d for n, d in data.datasets.items() if n in needed}, data.queries))
         try:
             _drive(executor, todo, store, reporter, counts, skipped, len(tasks), start, accounting)
         except BaseException:
@@ -140,8 +149,9 @@ def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore) -> 
 def _close_accounting(store: StudyStore, executor: Any, accounting: dict[str, Any]) -> None:
     """Save the driver's side of the run's CPU accounting (:mod:`~bnstudio.experiment.accounting`): the run
     ends when the last result was stored; the workers' shutdown is not part of it."""
+    cpu0 = accounting.pop("cpu0")
     accounting.update(t1=time.time(), after=machine(), workers=executor.workers,
-                      driver_cpu=time.process_time() - accounting.pop("cpu0"),
+                      driver_cpu=time.process_time() - cpu0, driver_before=cpu0,
                       note=getattr(executor, "note", ""))
     store.set_accounting(accounting, executor.description)
 
@@ -157,22 +167,26 @@ def units(tasks: list[Task]) -> list[list[Task]]:
 
 def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporter, counts: dict[str, float],
            skipped: int, total: int, start: float, accounting: dict[str, Any] | None = None) -> None:
-    """Hand out units (two per worker at most), store each outcome (one commit per unit), report, stop on
-    request; ``accounting["store"]`` adds up the seconds spent storing."""
+    """Hand out units (two per worker at most), store each outcome (one commit per unit), report (the reporter
+    at each finished unit, the store's state at most once a :data:`TICK`), stop on request;
+    ``accounting["store"]`` adds up the seconds spent storing."""
     accounting = {"store": 0.0} if accounting is None else accounting
     queue = list(reversed(units(todo)))
     in_flight: dict[Any, list[Task]] = {}
     submitted: dict[Any, float] = {}
     losses: dict[str, int] = {}
-    state = {"workers": executor.workers, "executor": executor.description, "started": time.time(), "pid": os.getpid(),
-             "host": socket.gethostname(), "version": __version__, "code": code_fingerprint()}
-    store.set_state(state)
-    last = 0.0
+    state: dict[str, Any] = {}
+    last = saved = 0.0
     while queue or in_flight:
         while queue and len(in_flight) < 2 * executor.workers:
             unit = queue.pop()
             handle = executor.submit(unit)
             in_flight[handle], submitted[handle] = unit, time.time()
+        if not state:       # once the first units are out: the workers start while the code is fingerprinted
+            state = {"workers": executor.workers, "executor": executor.description, "started": time.time(),
+                     "pid": os.getpid(), "host": socket.gethostname(), "version": __version__,
+                     "code": code_fingerprint()}
+            store.set_state(state)
         finished = executor.wait(in_flight, timeout=TICK)
         for handle in finished:
             unit, sent = in_flight.pop(handle), submitted.pop(handle)
@@ -198,7 +212,9 @@ def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporte
             running = min(len(in_flight), executor.workers)     # a worker runs one task at a time
             left = len(todo) - int(counts["done"] + counts["failed"])    # whole counts in a dict of floats
             stop, eta = _report(reporter, counts, skipped, total, running, start, left, executor.workers)
-            store.set_state({**state, "running": running, "eta": eta, "updated": time.time()})
+            if now - saved >= TICK:     # the state for readers (the app's view): once a second, one commit
+                saved = now
+                store.set_state({**state, "running": running, "eta": eta, "updated": time.time()})
             if stop:
                 raise Cancelled(f"study stopped: {counts['done']} task(s) finished in this run are saved")
 

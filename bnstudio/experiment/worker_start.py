@@ -12,12 +12,17 @@ import multiprocessing.context
 import os
 import sys
 import tempfile
+import time
+from typing import Any
 
 from bnstudio.errors import ValidationError
 
-#: what a task imports (learning, scoring, structure search, the fitted network's project JSON)
+#: what a task imports (learning, scoring, structure search, the fitted network's project JSON; the
+#: worker's loop)
 PRELOAD = ("bnstudio.experiment.evaluation", "bnstudio.learn.params", "bnstudio.learn.structure.api",
-           "bnstudio.project", "scipy.optimize")
+           "bnstudio.project", "scipy.optimize", "bnstudio.experiment.executors")
+#: what the forkserver imports: :data:`PRELOAD`, its collector paused (:mod:`~bnstudio.experiment.worker_preload`)
+SERVER_PRELOAD = ("bnstudio.experiment.worker_preload",)
 
 
 #: the longest AF_UNIX socket path: 108 bytes of ``sun_path`` on Linux, 104 on macOS and the BSDs, less the NUL
@@ -62,19 +67,50 @@ def ensure_short_socket_folder() -> None:
 
 
 def worker_context() -> multiprocessing.context.BaseContext:
-    """The start method of local workers: ``forkserver`` with :data:`PRELOAD` (``spawn`` where it does not
-    exist). Preloading is a setting of this process's one forkserver; a server already running keeps its own."""
+    """The start method of local workers: ``forkserver`` with :data:`PRELOAD` (through
+    :data:`SERVER_PRELOAD`; ``spawn`` where it does not exist). Preloading is a setting of this process's one
+    forkserver; a server already running keeps its own."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     ensure_short_socket_folder()
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(list(PRELOAD))
+    context.set_forkserver_preload(list(SERVER_PRELOAD))
     return context
 
 
+#: the machine's snapshot (:func:`~bnstudio.experiment.accounting.machine`) and this process's CPU seconds when
+#: :func:`start_forkserver` last started a server: other processes' CPU use is measured from then on
+_STARTED: tuple[dict[str, Any], float] | None = None
+
+
 def start_forkserver() -> None:
-    """Start the forkserver now without waiting for its imports (the first worker waits for them)."""
+    """Start the forkserver now without waiting for its imports (the first worker waits for them); a server
+    started here notes the machine's CPU use first (:func:`started_sample`)."""
+    global _STARTED
     if worker_context().get_start_method() == "forkserver":
         from multiprocessing import forkserver
 
+        if forkserver_pid() is None:
+            from bnstudio.experiment.accounting import machine   # standard library only
+
+            _STARTED = (machine(), time.process_time())
         forkserver.ensure_running()
+
+
+def forkserver_pid() -> int | None:
+    """The process id of this process's forkserver, None when none was started."""
+    from multiprocessing import forkserver
+
+    return getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+
+
+def started_sample(max_age: float) -> tuple[dict[str, Any], float] | None:
+    """The machine's snapshot and this process's CPU seconds taken when :func:`start_forkserver` started the
+    running server, if at most ``max_age`` seconds ago; given once (the first study after the server's start:
+    the server's CPU since then is all its own, no other study's workers ran). None otherwise (no server started
+    here, taken already, or long ago: a measure of the machine then says little now)."""
+    global _STARTED
+    sample, _STARTED = _STARTED, None
+    if sample is None or forkserver_pid() is None or time.time() - sample[0]["time"] > max_age:
+        return None
+    return sample

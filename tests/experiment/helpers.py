@@ -55,3 +55,25 @@ def worker_state() -> tuple[int, list[str]]:
     from bnstudio.experiment.worker_start import PRELOAD
 
     return os.getpid(), [name for name in PRELOAD if name in sys.modules]
+
+
+def worker_collector() -> tuple[int, bool, int]:
+    """Run in a local worker: its pid, whether its garbage collector is on, how many objects it has frozen."""
+    import gc
+    import os
+
+    return os.getpid(), gc.isenabled(), gc.get_freeze_count()
+
+
+def in_local_worker(function: Any) -> Any:
+    """``function()`` run in a fresh local worker (forked from the forkserver, as a study's are); its answer."""
+    from bnstudio.experiment.executors import LocalExecutor, StudyData
+
+    executor = LocalExecutor(1, adapt=False)
+    executor.warm_up()
+    executor.start(StudyData({}))
+    try:
+        assert executor.pool is not None and executor.pool._mp_context.get_start_method() == "forkserver"
+        return executor.pool.submit(function).result(timeout=60)
+    finally:
+        executor.close()

@@ -175,6 +175,7 @@ def _fake_machine(monkeypatch, others_per_second: float):
     monkeypatch.setattr(executors, "machine", machine)
     monkeypatch.setattr(executors, "_cpu_of_us", lambda server: 0.0)
     monkeypatch.setattr(executors, "start_forkserver", lambda: None)
+    monkeypatch.setattr(executors, "started_sample", lambda max_age: None)   # no real server start to look from
     monkeypatch.setattr(executors.time, "sleep", lambda seconds: None)
 
 

@@ -15,6 +15,7 @@ import pytest
 def test_a_local_cluster_starts_without_a_warning_while_8787_is_taken():
     pytest.importorskip("distributed")
     from bnstudio.experiment.dask_executor import DaskExecutor
+    from bnstudio.experiment.executors import StudyData
 
     holder = socket.socket()
     holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -27,7 +28,7 @@ def test_a_local_cluster_starts_without_a_warning_while_8787_is_taken():
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            executor.start({"unused": 1})
+            executor.start(StudyData({}))
         assert executor.workers == 1
     finally:
         executor.close()

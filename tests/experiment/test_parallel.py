@@ -14,7 +14,7 @@ from bnstudio.experiment.executors import LocalExecutor, SerialExecutor
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.spec import load_study
 from bnstudio.experiment.store import StudyStore
-from tests.experiment.helpers import numbers, worker_state, write_study
+from tests.experiment.helpers import in_local_worker, numbers, worker_state, write_study
 
 
 class KillOnce:
@@ -70,18 +70,10 @@ def test_a_killed_local_worker_does_not_stop_the_study(tmp_path, serial):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no forkserver on Windows")
 def test_local_workers_are_forked_with_the_task_modules_already_imported():
-    from bnstudio.experiment.evaluation import Context
     from bnstudio.experiment.worker_start import PRELOAD
 
-    executor = LocalExecutor(2, adapt=False)
-    executor.warm_up()
-    executor.start(Context({}))
-    try:
-        assert executor.pool._mp_context.get_start_method() == "forkserver"
-        pid, imported = executor.pool.submit(worker_state).result(timeout=60)
-        assert pid != os.getpid() and imported == list(PRELOAD)
-    finally:
-        executor.close()
+    pid, imported = in_local_worker(worker_state)
+    assert pid != os.getpid() and imported == list(PRELOAD)
 
 
 @pytest.mark.timeout(120)
