@@ -34,13 +34,13 @@ from __future__ import annotations
 import functools
 import math
 import re
-from typing import TYPE_CHECKING, Callable, cast
+from typing import TYPE_CHECKING, Callable, Hashable, cast
 
 import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.bulk import bulk_enabled, number_rows, probabilities, tables_rows
+from bnstudio.io.bulk import bulk_enabled, number_rows, probabilities, tables_rows, untouched_tables
 from bnstudio.io.common import (Family, assemble, checked_name, identifiers, make_cpt, parse_position,
                                 probability, split_properties)
 from bnstudio.io.hugin.expression_net import ModelTables, NetModel
@@ -66,12 +66,14 @@ _NOT_PARENS = re.compile(r"[^()]+")
 
 def _balanced(body: str) -> bool:
     """Whether the parentheses of ``body`` balance, never closing more than they opened (as the exact
-    tokens are checked in :meth:`_Parser.attribute`)."""
-    if body.count("(") <= 1:  # a flat list (or none): no numpy for a small table
+    tokens are checked in :meth:`_Parser.attribute`): the parentheses alone, each innermost pair ``()`` removed
+    round by round (one round per level), leave nothing."""
+    if body.count("(") <= 1:  # a flat list (or none)
         return body.count(")") == body.count("(") and body.find(")") >= body.find("(")
-    steps = np.frombuffer(_NOT_PARENS.sub("", body).encode(), np.uint8)
-    depth = np.cumsum(np.where(steps == ord("("), 1, -1))
-    return depth.size == 0 or (depth.min() >= 0 and depth[-1] == 0)
+    parens = _NOT_PARENS.sub("", body)
+    while "()" in parens:
+        parens = parens.replace("()", "")
+    return not parens
 
 
 _NODE_RESERVED = {"states", "label", "position", "subtype", "state_values"}
@@ -92,6 +94,7 @@ class _Parser(TokenStream):
         self.potentials: dict[str, tuple[_Token, list[_Token], list[_Token] | None]] = {}
         self.tables = ModelTables(self.path, self.error, self.repairs, self.budget)  # model_nodes / model_data
         self.raw: tuple[str, int] = ("", 0)  # the text of the last attribute's value and its offset
+        self.untouched: dict[Hashable, np.ndarray] = {}  # tables read at once (see read_untouched)
 
     def tokens(self, pos: int, end: int, bulk: bool) -> list[_Token]:
         """The tokens of ``text[pos:end]``; ``bulk``: the value of a ``data`` attribute made only of numbers and
@@ -336,6 +339,7 @@ class _Parser(TokenStream):
         families: list[Family] = []
         decisions: list[tuple[str, list[str]]] = []
         utilities: list[tuple[str, list[str], np.ndarray]] = []
+        self.read_untouched()
         for var, node in self.nodes.items():
             kind = node["kind"]
             if var not in self.potentials and kind != "decision":
@@ -403,6 +407,24 @@ class _Parser(TokenStream):
             return probabilities(data[0][1].translate(_PARENS_TO_BLANKS).split(), exact)
         return np.asarray(exact(), dtype=float)
 
+    def read_untouched(self) -> None:
+        """The tables of the chance nodes whose parents and ``data`` are plain and need no repair, all read at
+        once (:func:`~bnstudio.io.bulk.untouched_tables`); nothing is judged here (:meth:`table` reads and
+        judges every node in order, taking these tables as they are)."""
+        tables = []
+        for var, node in self.nodes.items():
+            _, parent_toks, data = self.potentials.get(var, (None, [], None))
+            if node["kind"] in ("decision", "utility") or var in self.tables.models or data is None \
+                    or len(data) != 1 or data[0][0] != "numbers":
+                continue
+            parents = [t[1] for t in parent_toks]
+            if len(set(parents)) != len(parents) or var in parents or not all(
+                    p in self.nodes and self.nodes[p]["states"] is not None for p in parents + [var]):
+                continue
+            shape = tuple(len(self.nodes[p]["states"]) for p in parents) + (len(node["states"]),)
+            tables.append((var, data[0][1].translate(_PARENS_TO_BLANKS).split(), shape))
+        self.untouched = untouched_tables(tables)
+
     def utility(self, var: str) -> tuple[list[str], np.ndarray]:
         """(parents, table of shape (|P1|, ..., |Pk|)) of utility node ``var``: ``data`` nested like a CPT
         without the child's level, the last parent fastest."""
@@ -420,6 +442,10 @@ class _Parser(TokenStream):
         modelled = var in self.tables.models
         if modelled and self.potentials[var][2] is None:
             return parents, self.tables.generated_cpt(var, self.nodes, parents)
+        if not modelled and var in self.untouched:
+            cpt = self.untouched[var]
+            self.budget.family(var, cpt.shape, lambda m: self.error(m, child))  # as make_cpt does first
+            return parents, cpt
         cpt = make_cpt(self.values(var), var, len(self.nodes[var]["states"]),
                        [(p, self.nodes[p]["states"]) for p in parents], lambda m: self.error(m, child),
                        self.budget, self.repairs)

@@ -96,6 +96,7 @@ class _Reader(TableReader):
         families: list[Family] = []
         decisions: list[tuple[str, list[str]]] = []
         utilities: list[tuple[str, list[str], np.ndarray]] = []
+        self.read_untouched(nodes)
         for var, node in nodes.items():
             parents = [new[p] for p in node.parents]
             if node.kind == "UTILITY":

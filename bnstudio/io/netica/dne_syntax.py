@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bnstudio.io.genie.dsl_syntax import BULK_NESTING, BulkNumbers, SyntaxBase, Token, _unescape
+from bnstudio.io.genie.dsl_syntax import BULK_NESTING, BulkNumbers, FieldIndex, SyntaxBase, Token, _unescape
 from bnstudio.io.messages import shorten
 
 MAX_DEPTH = 80  # a table nests one list per parent (at most 63) inside 2 blocks
@@ -44,16 +44,14 @@ class Items:
 
 
 @dataclass
-class Block:
+class Block(FieldIndex):
     """``{ ... }``: its ``key = value`` statements and its named sub-blocks, in file order, and its offset."""
 
     offset: int
     fields: list[tuple[Token, "Value"]] = field(default_factory=list)
     subs: list[tuple[Token, Token, "Block"]] = field(default_factory=list)
-
-    def get(self, key: str) -> list[tuple[Token, "Value"]]:
-        """The statements ``key = value`` of this block (names are case-sensitive, as Netica writes them)."""
-        return [(k, v) for k, v in self.fields if k.value == key]
+    _index: dict[str, list[tuple[Token, "Value"]]] = field(default_factory=dict, repr=False, compare=False)
+    _indexed: int = field(default=-1, repr=False, compare=False)
 
     def blocks(self, kind: str) -> list[tuple[Token, "Block"]]:
         """The sub-blocks ``kind NAME { ... }`` of this block: (NAME, block)."""
@@ -84,6 +82,7 @@ class Syntax(SyntaxBase[Block, Value]):
     tokenizer and file head this shares)."""
 
     TOKEN = _TOKEN
+    PUNCT = "(){}=;,:"
     BULK_KEYS = {"probs"}
     BULK_NESTING = BULK_NESTING
     BULK = NumberItems
@@ -154,7 +153,7 @@ class Syntax(SyntaxBase[Block, Value]):
 def unescape(body: str) -> str:
     """A C string body: backslash-newline continues the line (the next line's indentation dropped), ``\\n``,
     ``\\t``, ``\\r``, and ``\\x`` for any other ``x`` (the inverse of DSL's ``escape``)."""
-    return _unescape(_CONTINUATION.sub("", body))
+    return _unescape(_CONTINUATION.sub("", body)) if "\\" in body else body
 
 
 def flatten(value: Value | None) -> list[Token | None]:
