@@ -17,12 +17,14 @@ from bnstudio.io.bulk import exact_reading, untouched_tables
 from bnstudio.io.genie.dsl import format_dsl
 from bnstudio.io.genie.dsl_syntax import Syntax as DslSyntax
 from bnstudio.io.genie.dsl_syntax import nesting, nesting_by_classes
+from bnstudio.io.hugin.net import _Parser, format_net
 from bnstudio.io.netica.dne_syntax import Syntax as DneSyntax
 from bnstudio.io.netica.dne_writer import format_dne
-from bnstudio.io.repairs import EXACT_TOLERANCE, untouched
+from bnstudio.io.repairs import EXACT_TOLERANCE, Repairs, untouched
 
 ROOT = Path(__file__).resolve().parents[2]
 SYNTAX = {"dne": DneSyntax, "dsl": DslSyntax}
+WRITERS = {"dne": format_dne, "dsl": format_dsl, "net": format_net}
 
 
 def _mutated(rng: random.Random, text: str) -> str:
@@ -32,7 +34,8 @@ def _mutated(rng: random.Random, text: str) -> str:
         what = rng.randrange(3)
         if what == 0:
             text = text[:at] + rng.choice(['"', "/", "/*", "*/", "//", "/#", "#/", "(", ")", ";", "=", ":", ",",
-                                           "\\", "\n", " ", "1e-3", "probs", "PROBABILITIES"]) + text[at:]
+                                           "\\", "\n", " ", "1e-3", "probs", "PROBABILITIES", "%",
+                                           "|", "data", '"\n', "\u00a0"]) + text[at:]
         elif what == 1:
             text = text[:at] + text[at + rng.randrange(1, 8):]
         else:
@@ -44,7 +47,7 @@ def _texts(fmt: str) -> list[str]:
     """The corpus files of ``fmt``, the bundled networks written in it, and mutated variants of both."""
     corpus = sorted((ROOT / "tests" / "io" / "corpus").rglob(f"*.{fmt}"))
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in corpus]
-    write = format_dne if fmt == "dne" else format_dsl
+    write = WRITERS[fmt]
     texts += [write(read_network(p)) for p in sorted((ROOT / "resources" / "networks").glob("*.bif"))[:4]]
     rng = random.Random(f"fast tokens {fmt}")
     return texts + [_mutated(rng, rng.choice(texts)) for _ in range(150)]
@@ -72,6 +75,23 @@ def test_the_fast_tokenizer_makes_the_loops_tokens(fmt: str) -> None:
                 fast_count += 1
                 assert [tuple(t) for t in fast] == _exact_tokens(syntax, text, bulk), text[:200]
     assert fast_count > 100  # the fast path is the usual one
+
+
+def test_the_fast_net_tokenizer_makes_the_loops_tokens() -> None:
+    fast_count = 0
+    for text in _texts("net") + ["", "% only a comment", 'net { label = "two\nlines"; }', 'node "open', "data = ;"]:
+        parser = _Parser.__new__(_Parser)
+        parser.text, parser.path, parser.repairs = text, "f", Repairs("f", False)
+        for bulk in (True, False):
+            fast = parser.fast_tokens(bulk)
+            if fast is not None:  # None: the loop reads (a string not ending on its line)
+                fast_count += 1
+                try:
+                    exact: list | str = parser.tokens(0, len(text), bulk)
+                except FormatError as exc:
+                    exact = str(exc)
+                assert fast == exact, text[:200]
+    assert fast_count > 100
 
 
 @settings(max_examples=400, deadline=None)

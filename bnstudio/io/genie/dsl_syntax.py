@@ -18,8 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import accumulate, compress, repeat
-from operator import itemgetter
+from itertools import compress
 from typing import Any, Callable, Generic, NamedTuple, TypeVar, cast
 
 import numpy as np
@@ -27,7 +26,7 @@ import numpy as np
 from bnstudio.errors import FormatError
 from bnstudio.io.bulk import bulk_enabled
 from bnstudio.io.messages import shorten
-from bnstudio.io.source import SourceText
+from bnstudio.io.source import SourceText, scan
 
 MAX_DEPTH = 64  # GeNIe's own files nest 4 deep (net, node, SCREEN, POSITION)
 
@@ -46,9 +45,7 @@ _PLAIN_BODY = re.compile(r"[\s(),0-9.eE+\-]*")
 _INNERMOST = re.compile(r"\(\s*(?:[0-9.eE+\-]+|\#)(?:\s*,\s*(?:[0-9.eE+\-]+|\#))*\s*\)")
 _REDUCED = re.compile(r"\s*\#\s*")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
-# the fast tokenizer (SyntaxBase._fast_tokens): a token's kind by its first character ('/': a nesting comment or
-# a bad character, '': the end), the first character, and a token made at C speed
-_FIRST = itemgetter(slice(0, 1))
+# the fast tokenizer's patterns and kinds (SyntaxBase._fast_tokens), by syntax and bulk reading
 _FAST: dict[tuple[type, bool], tuple[re.Pattern[str], dict[str, str]]] = {}
 
 
@@ -76,7 +73,7 @@ class FieldIndex:
             for k, v in self.fields:
                 self._index.setdefault(k.value, []).append((k, v))
             self._indexed = len(self.fields)
-        return list(self._index.get(key, ()))
+        return self._index.get(key, [])  # the index's own list: read it, do not change it
 
 
 @dataclass
@@ -215,6 +212,7 @@ class SyntaxBase(SourceText, Generic[BlockT, ValueT]):
         self.text, self.path = text, path
         self.toks = self._tokens()
         self.i = 0
+        self._labels: dict[str, str] = {}  # a statement's key -> how messages show it (made once per key)
 
     def error(self, message: str, offset: int) -> FormatError:
         return self.located(message, offset)
@@ -264,24 +262,16 @@ class SyntaxBase(SourceText, Generic[BlockT, ValueT]):
         comment or a bad character) or an unterminated string: the exact loop then reads (and locates the
         error)."""
         pattern, kind_of = _fast_pattern(type(self), bulk)
-        found = pattern.findall(self.text)
-        skips, keyed, toks = zip(*found)  # never empty: the end matches
-        ends = accumulate(map(len, map("".join, found)), initial=0)
-        starts = list(map(int.__add__, ends, map(len, skips)))
-        kinds = list(map(kind_of.get, map(_FIRST, toks), repeat("word")))
-        hits = list(compress(range(len(keyed)), keyed))
-        for i in hits:
-            kinds[i] = "numbers"  # a placeholder, replaced below
-        n = kinds.index("eof")
-        if "/" in kinds and kinds.index("/") < n:
+        kinds, toks, starts, hits = scan(pattern, self.text, kind_of)
+        if "/" in kinds:
             return None
-        out = list(map(_NEW_TOKEN, zip(kinds[:n], toks[:n], starts[:n])))
-        for i in compress(range(n), map("str".__eq__, kinds[:n])):
+        out = list(map(_NEW_TOKEN, zip(kinds, toks, starts)))
+        for i in compress(range(len(kinds)), map("str".__eq__, kinds)):
             if len(toks[i]) < 2:  # a lone '"': unterminated
                 return None
             out[i] = Token("str", self.unescape(toks[i][1:-1]), starts[i])
         if hits:
-            out = self._keyed_numbers(out, [(i, keyed[i], starts[i]) for i in hits if i < n])
+            out = self._keyed_numbers(out, [(i, head, starts[i]) for i, head in hits])
         out.append(Token("eof", "", len(self.text)))
         return out
 

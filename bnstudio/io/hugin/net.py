@@ -34,6 +34,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from itertools import compress
 from typing import TYPE_CHECKING, Callable, Hashable, cast
 
 import numpy as np
@@ -48,7 +49,7 @@ from bnstudio.io.hugin.expressions import unquote
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.repairs import Repairs
-from bnstudio.io.source import TokenStream
+from bnstudio.io.source import TokenStream, scan
 
 if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram
@@ -60,6 +61,12 @@ _TOKEN = re.compile(r"""(?:\s+|%[^\n]*)*(?:(?P<str>"(?:[^"\\\n]|\\.)*")
                         |(?P<word>[^\s(){}=;|"%]+)|(?P<bad>.))?""", re.VERBOSE | re.DOTALL)
 # a ``data`` value that is only numbers, blanks and parentheses (no comment, string or name) up to its ';'
 _PLAIN_DATA = re.compile(r"[\s()0-9.eE+\-]*+(?=;)")
+# the fast tokenizer (_Parser.fast_tokens): blanks and comments, then a ``data = plain numbers`` head (with bulk)
+# or one token or the end; a token's kind by its first character
+_FAST_TOKEN = r"((?>(?:\s+|%[^\n]*)*))(?:({})|(\"(?:[^\"\\\n]|\\.)*\"|[(){{}}=;|]|[^\s(){{}}=;|\"%]+|.|\Z))"
+_FAST_BULK = re.compile(_FAST_TOKEN.format(r"data\s*=[\s()0-9.eE+\-]*+(?=;)"), re.DOTALL)
+_FAST = re.compile(_FAST_TOKEN.format("(?!)"), re.DOTALL)
+_KINDS = {c: c for c in "(){}=;|"} | {'"': "str", "": "eof"}
 _PARENS_TO_BLANKS = str.maketrans("()", "  ")
 _NOT_PARENS = re.compile(r"[^()]+")
 
@@ -85,7 +92,7 @@ class _Parser(TokenStream):
     def __init__(self, text: str, path: str, strict: bool = False) -> None:
         self.text, self.path, self.i = text, path, 0
         self.budget, self.repairs = SizeBudget(), Repairs(path, strict, normaliser="Hugin")
-        self.toks = self.tokens(0, len(text), bulk=bulk_enabled())
+        self.toks = self.fast_tokens(bulk_enabled()) or self.tokens(0, len(text), bulk=bulk_enabled())
         self.toks.append(("eof", "", len(text)))
         self.name = "network"
         self.props: dict[str, str] = {}
@@ -95,6 +102,35 @@ class _Parser(TokenStream):
         self.tables = ModelTables(self.path, self.error, self.repairs, self.budget)  # model_nodes / model_data
         self.raw: tuple[str, int] = ("", 0)  # the text of the last attribute's value and its offset
         self.untouched: dict[Hashable, np.ndarray] = {}  # tables read at once (see read_untouched)
+
+    def fast_tokens(self, bulk: bool) -> list[_Token] | None:
+        """The tokens of the whole text as :meth:`tokens` makes them, from one ``findall`` (each match: the
+        blanks and comments skipped, then a ``data = plain numbers`` head or one token): offsets are the running
+        sums of the matched lengths, kinds looked up by first character. None on a string that does not end on
+        its line (a multi-line value, reported as a repair, or an unterminated string): the exact loop then
+        reads."""
+        kinds, toks, starts, hits = scan(_FAST_BULK if bulk else _FAST, self.text, _KINDS)
+        out = list(zip(kinds, toks, starts))
+        for i in compress(range(len(kinds)), map("str".__eq__, kinds)):
+            if len(toks[i]) < 2:  # a lone '"': the exact loop says what it is
+                return None
+            out[i] = ("str", unquote(toks[i]), starts[i])
+        if hits:
+            spliced: list[_Token] = []
+            last = 0
+            for i, head in hits:
+                start = starts[i]
+                equals = head.index("=")
+                spliced += out[last:i]
+                spliced += [("word", "data", start), ("=", "=", start + equals)]
+                body = head[equals + 1:]
+                if body.strip() and _balanced(body):
+                    spliced.append(("numbers", body, start + equals + 1))
+                else:
+                    spliced += self.tokens(start + equals + 1, start + len(head), bulk=False)
+                last = i + 1
+            out = spliced + out[last:]
+        return out
 
     def tokens(self, pos: int, end: int, bulk: bool) -> list[_Token]:
         """The tokens of ``text[pos:end]``; ``bulk``: the value of a ``data`` attribute made only of numbers and
