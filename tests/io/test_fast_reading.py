@@ -157,3 +157,4 @@ def test_untouched_tables_say_nothing_of_huge_numbers() -> None:
         warnings.simplefilter("error")
         found = untouched_tables([("a", ["1e308", "1e308", "0.4", "0.6"], (2, 2)), ("b", ["0.5", "0.5"], (2,))])
     assert list(found) == ["b"]
+

@@ -45,6 +45,7 @@ _PLAIN_BODY = re.compile(r"[\s(),0-9.eE+\-]*")
 _INNERMOST = re.compile(r"\(\s*(?:[0-9.eE+\-]+|\#)(?:\s*,\s*(?:[0-9.eE+\-]+|\#))*\s*\)")
 _REDUCED = re.compile(r"\s*\#\s*")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 # the fast tokenizer's patterns and kinds (SyntaxBase._fast_tokens), by syntax and bulk reading
 _FAST: dict[tuple[type, bool], tuple[re.Pattern[str], dict[str, str]]] = {}
 
@@ -269,7 +270,7 @@ class SyntaxBase(SourceText, Generic[BlockT, ValueT]):
         for i in compress(range(len(kinds)), map("str".__eq__, kinds)):
             if len(toks[i]) < 2:  # a lone '"': unterminated
                 return None
-            out[i] = Token("str", self.unescape(toks[i][1:-1]), starts[i])
+            out[i] = _NEW_TOKEN(("str", self.unescape(toks[i][1:-1]), starts[i]))
         if hits:
             out = self._keyed_numbers(out, [(i, head, starts[i]) for i, head in hits])
         out.append(Token("eof", "", len(self.text)))
@@ -447,7 +448,11 @@ def _unescape(body: str) -> str:
     """A C++-style string body: ``\\n``, ``\\t``, ``\\r`` and ``\\x`` for any other ``x``."""
     if "\\" not in body:  # most strings: nothing to replace
         return body
-    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body, flags=re.DOTALL)
+    return _ESCAPE.sub(_escaped, body)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    return _ESCAPES.get(m[1], m[1])
 
 
 def escape(text: str) -> str:

@@ -157,8 +157,12 @@ class Syntax(SyntaxBase[Block, Value]):
         self.i += 1
         items: list[Value | None] = []
         while True:
-            if toks[self.i].kind in (",", ")"):
+            item = toks[self.i]
+            if item.kind in (",", ")"):
                 items.append(None)  # an empty entry; '()' and a trailing ',' are dropped below
+            elif item.kind == "str" or (item.kind == "word" and toks[self.i + 1].kind != "{"):
+                self.i += 1  # a plain word or string: what value() gives, without the call
+                items.append(item)
             else:
                 items.append(self.value(depth + 1, context))
             sep = self.next()

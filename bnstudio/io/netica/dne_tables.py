@@ -72,6 +72,8 @@ class TableReader:
     def one(self, block: Block, key: str, kinds: tuple[type, ...], where: str) -> Value | None:
         """The value of the single ``key = value`` of ``block`` (of one of ``kinds``), or None if absent."""
         found = block.get(key)
+        if len(found) == 1 and isinstance(found[0][1], kinds):  # the usual case, in one test
+            return cast("Value", found[0][1])
         if len(found) > 1:
             raise self.error(f"{where} has {key} twice", found[1][0])
         if not found:
