@@ -21,6 +21,7 @@ from bnstudio.io.hugin.net import _Parser, format_net
 from bnstudio.io.netica.dne_syntax import Syntax as DneSyntax
 from bnstudio.io.netica.dne_writer import format_dne
 from bnstudio.io.repairs import EXACT_TOLERANCE, Repairs, untouched
+from tests.io.test_bulk_reading import depth_walk
 
 ROOT = Path(__file__).resolve().parents[2]
 SYNTAX = {"dne": DneSyntax, "dsl": DslSyntax}
@@ -158,3 +159,27 @@ def test_untouched_tables_say_nothing_of_huge_numbers() -> None:
         found = untouched_tables([("a", ["1e308", "1e308", "0.4", "0.6"], (2, 2)), ("b", ["0.5", "0.5"], (2,))])
     assert list(found) == ["b"]
 
+
+
+@pytest.mark.parametrize("syntax", [DneSyntax, DslSyntax])
+def test_an_unterminated_comment_is_left_to_the_loop(syntax: type) -> None:
+    """After an unterminated /* the findall would scan to the end from every later /* (quadratic time): the
+    loop, which stops at the first, reads such a text (and says where the comment starts)."""
+    text = "bnet x { " + "a /* " * 3000
+    reader = syntax.__new__(syntax)
+    reader.text, reader.path = text, "f"
+    assert reader._fast_tokens(True) is None and reader._fast_tokens(False) is None
+    with pytest.raises(FormatError, match="1:12: unterminated /\\* comment"):
+        syntax(text, "f")
+    reader.text = "bnet x { /* a /* b */ c; // d /* e */ };"
+    assert reader._fast_tokens(True) is not None
+
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 20), st.text(alphabet="()1 ", max_size=30), st.integers(-1, 1))
+def test_net_balance_of_deep_nests(levels: int, middle: str, extra: int) -> None:
+    """Deeper than the pair-removal rounds, the depth walk decides (checked against counting)."""
+    from bnstudio.io.hugin.net import _balanced
+    body = "(" * levels + middle + ")" * max(0, levels + extra)
+    assert _balanced(body) == depth_walk(body)

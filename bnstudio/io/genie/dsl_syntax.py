@@ -262,6 +262,10 @@ class SyntaxBase(SourceText, Generic[BlockT, ValueT]):
         running sums of the matched lengths, kinds looked up by first character. None on a ``/`` (a nesting
         comment or a bad character) or an unterminated string: the exact loop then reads (and locates the
         error)."""
+        opened = self.text.rfind("/*")
+        if opened >= 0 and self.text.find("*/", opened + 2) < 0:
+            # an unterminated /* (the loop stops at the first): findall would scan to the end from each one
+            return None
         pattern, kind_of = _fast_pattern(type(self), bulk)
         kinds, toks, starts, hits = scan(pattern, self.text, kind_of)
         if "/" in kinds:

@@ -69,18 +69,24 @@ _FAST = re.compile(_FAST_TOKEN.format("(?!)"), re.DOTALL)
 _KINDS = {c: c for c in "(){}=;|"} | {'"': "str", "": "eof"}
 _PARENS_TO_BLANKS = str.maketrans("()", "  ")
 _NOT_PARENS = re.compile(r"[^()]+")
+_ROUNDS = 8  # levels removed pair by pair before the depth is computed with numpy
 
 
 def _balanced(body: str) -> bool:
     """Whether the parentheses of ``body`` balance, never closing more than they opened (as the exact
     tokens are checked in :meth:`_Parser.attribute`): the parentheses alone, each innermost pair ``()`` removed
-    round by round (one round per level), leave nothing."""
+    round by round (one round per level), leave nothing; beyond a few levels the running depth is computed at
+    once (so that a deep nest costs linear time)."""
     if body.count("(") <= 1:  # a flat list (or none)
         return body.count(")") == body.count("(") and body.find(")") >= body.find("(")
     parens = _NOT_PARENS.sub("", body)
-    while "()" in parens:
+    for _ in range(_ROUNDS):
+        if "()" not in parens:
+            return not parens
         parens = parens.replace("()", "")
-    return not parens
+    steps = np.frombuffer(parens.encode(), np.uint8)
+    depth = np.cumsum(np.where(steps == ord("("), 1, -1))
+    return depth.size == 0 or (depth.min() >= 0 and depth[-1] == 0)
 
 
 _NODE_RESERVED = {"states", "label", "position", "subtype", "state_values"}
