@@ -271,10 +271,13 @@ class SyntaxBase(SourceText, Generic[BlockT, ValueT]):
         if "/" in kinds:
             return None
         out = list(map(_NEW_TOKEN, zip(kinds, toks, starts)))
+        texts: dict[str, str] = {}  # a file repeats the same few strings (state titles, user fields)
         for i in compress(range(len(kinds)), map("str".__eq__, kinds)):
             if len(toks[i]) < 2:  # a lone '"': unterminated
                 return None
-            out[i] = _NEW_TOKEN(("str", self.unescape(toks[i][1:-1]), starts[i]))
+            if toks[i] not in texts:
+                texts[toks[i]] = self.unescape(toks[i][1:-1])
+            out[i] = _NEW_TOKEN(("str", texts[toks[i]], starts[i]))
         if hits:
             out = self._keyed_numbers(out, [(i, head, starts[i]) for i, head in hits])
         out.append(Token("eof", "", len(self.text)))

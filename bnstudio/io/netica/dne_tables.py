@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Hashable, TypeVar, cast, overload
+from typing import Any, Hashable, TypeVar, cast, overload
 
 import numpy as np
 
@@ -49,6 +49,7 @@ class TableReader:
         self.pending: dict[str, list[str]] = {}  # repairs said once per kind (see repair)
         self.models: dict[str, Deterministic] = {}  # functable nodes
         self.untouched: dict[Hashable, np.ndarray] = {}  # tables read at once (see untouched_tables)
+        self.parsed: dict[str, Any] = {}  # the JSON texts of user fields, parsed (None: not JSON)
 
     def read_untouched(self, nodes: dict[str, Node]) -> None:
         """The tables of the nature nodes whose ``probs`` are plain numbers and need no repair, all read at once
