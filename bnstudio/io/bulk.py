@@ -10,13 +10,14 @@ which raises the located one-line error (docs/architecture.md §3.16).
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 from contextvars import ContextVar
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Hashable, Iterator, Sequence
 
 import numpy as np
 
-from bnstudio.io.repairs import NEGATIVE_TOLERANCE
+from bnstudio.io.repairs import EXACT_TOLERANCE, NEGATIVE_TOLERANCE
 
 _LARGEST = float(np.finfo(float).max)
 _FEW = 1000  # fewer numbers than this are written one by one (finding the distinct ones costs more)
@@ -103,3 +104,41 @@ def _words(tables: Sequence[np.ndarray]) -> tuple[list[np.ndarray], list[str]]:
     distinct, where = np.unique(flat.view(np.int64), return_inverse=True)
     texts = list(map(repr, distinct.view(np.float64).tolist()))
     return arrays, list(map(texts.__getitem__, where.ravel().tolist()))
+
+
+def untouched_tables(tables: Sequence[tuple[Hashable, Sequence[str], tuple[int, ...]]]) -> dict[Hashable, np.ndarray]:
+    """Of the tables ``(key, number tokens, shape)`` (the child's axis last), those read without a word of
+    :func:`probabilities` and :func:`~bnstudio.io.common.make_cpt`, all at once: {key: CPT} for each table whose
+    tokens are ``prod(shape)`` NUMBER tokens, every entry in [0, 1] and every row summing to 1 within half of
+    :data:`~bnstudio.io.repairs.EXACT_TOLERANCE` (half: the sums here are sequential, :func:`untouched`'s pairwise,
+    so a row at the edge is left to it). One character scan, one ``float`` map and a few vectorised tests for a
+    whole network, where table by table a small table costs a dozen numpy calls. Tables left out (and all of them
+    inside :func:`exact_reading`, or when a token is not a plain number) are read one by one, as before."""
+    kept = [(key, tokens, shape) for key, tokens, shape in tables if shape and len(tokens) == math.prod(shape) > 0]
+    if not kept or not _BULK.get():
+        return {}
+    words = [w for _, tokens, _ in kept for w in tokens]
+    if _NOT_IN_NUMBERS.search("".join(words)) is not None:
+        return {}
+    try:
+        values = np.fromiter(map(float, words), float, len(words)) + 0.0  # no -0.0
+    except ValueError:
+        return {}
+    sizes = np.array([len(tokens) for _, tokens, _ in kept], dtype=np.int64)
+    cards = np.array([shape[-1] for _, _, shape in kept], dtype=np.int64)
+    widths = np.repeat(cards, sizes // cards)                        # each row's width, in file order
+    row_starts = np.cumsum(widths) - widths
+    bad_entry = ~((values >= 0) & (values <= 1))                     # NaN is bad
+    bad_row = np.logical_or.reduceat(bad_entry, row_starts)
+    with np.errstate(over="ignore", invalid="ignore"):  # a sum beyond the float range: that row is bad
+        bad_row |= ~(np.abs(np.add.reduceat(values, row_starts) - 1.0) <= EXACT_TOLERANCE / 2)
+    table_rows = np.cumsum(sizes // cards) - sizes // cards          # each table's first row
+    bad_table = np.logical_or.reduceat(bad_row, table_rows).tolist()
+    out: dict[Hashable, np.ndarray] = {}
+    start = 0
+    for (key, tokens, shape), bad in zip(kept, bad_table):
+        end = start + len(tokens)
+        if not bad:
+            out[key] = values[start:end].reshape(shape)
+        start = end
+    return out

@@ -331,20 +331,22 @@ def test_net_data_lines_nest_as_the_brute_force_does(shape: tuple[int, ...]) -> 
     assert re.findall(r"\(|\)|[^\s();]+", "\n".join(lines)[len("    data = "):]) == _nested_tokens(table)
 
 
+def depth_walk(body: str) -> bool:
+    """Whether the parentheses of ``body`` balance, by walking its depth (the brute force)."""
+    depth = 0
+    for char in body:
+        depth += (char == "(") - (char == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def test_net_balance_check_agrees_with_a_depth_walk() -> None:
     from bnstudio.io.hugin.net import _balanced
-
-    def walk(body: str) -> bool:
-        depth = 0
-        for char in body:
-            depth += (char == "(") - (char == ")")
-            if depth < 0:
-                return False
-        return depth == 0
     rng = random.Random(26)
     for _ in range(2000):
         body = "".join(rng.choice("() 1") for _ in range(rng.randrange(12)))
-        assert _balanced(body) == walk(body), body
+        assert _balanced(body) == depth_walk(body), body
 
 
 def test_tables_written_through_their_distinct_values_are_what_fmt_writes() -> None:

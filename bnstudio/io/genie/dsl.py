@@ -38,12 +38,12 @@ Conventions
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Hashable, Literal, TypeVar, overload
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.bulk import probabilities, tables_text
+from bnstudio.io.bulk import probabilities, tables_text, untouched_tables
 from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate, identifiers, make_cpt, \
     probability
 from bnstudio.io.genie.dsl_syntax import Block, NumberList, Syntax, Token, Value, ValueList, escape
@@ -66,6 +66,7 @@ class _Reader:
         self.syntax = Syntax(text, path)
         self.repairs = Repairs(path, strict, normaliser="GeNIe")
         self.budget = SizeBudget()
+        self.untouched: dict[Hashable, np.ndarray] = {}  # tables read at once (see read_untouched)
 
     def error(self, message: str, where: Token | Block | ValueList | int) -> FormatError:
         return self.syntax.error(message, where if isinstance(where, int) else where.offset)
@@ -101,6 +102,7 @@ class _Reader:
                 first = self.syntax.error("", nodes[var][0].offset).line
                 raise self.error(f"node '{var}' is defined twice (first on line {first})", ident)
             nodes[var] = (ident, block, self.states(var, ident, block))
+        self.untouched = self.read_untouched(nodes)
         families = [(var, states, *self.family(var, block, nodes)) for var, (_, block, states) in nodes.items()]
         net = assemble(families, name.value.strip() or "network",
                        lambda v, m: self.error(m, nodes[v][0] if v in nodes else top))
@@ -130,6 +132,25 @@ class _Reader:
             raise self.error(f"node '{var}' lists the state '{twice}' twice", names)
         return states
 
+    @staticmethod
+    def read_untouched(nodes: dict[str, tuple[Token, Block, tuple[str, ...]]]) -> dict[Hashable, np.ndarray]:
+        """The tables of the nodes whose parents and ``PROBABILITIES`` are plain and need no repair, all read at
+        once (:func:`~bnstudio.io.bulk.untouched_tables`); nothing is judged here (:meth:`family` reads and
+        judges every node in order, taking these tables as they are)."""
+        tables = []
+        for var, (_, block, states) in nodes.items():
+            listed = block.get("PARENTS")
+            parents = [t.value for t in listed[0][1].items] if len(listed) == 1 and isinstance(
+                listed[0][1], ValueList) else [] if not listed else None
+            definition = block.get("DEFINITION")
+            if parents is None or len(definition) != 1 or not isinstance(definition[0][1], Block) \
+                    or len(set(parents)) != len(parents) or var in parents or not all(p in nodes for p in parents):
+                continue
+            table = definition[0][1].get("PROBABILITIES")
+            if len(table) == 1 and isinstance(table[0][1], NumberList):
+                tables.append((var, table[0][1].words, tuple(len(nodes[p][2]) for p in parents) + (len(states),)))
+        return untouched_tables(tables)
+
     def family(self, var: str, block: Block, nodes: dict) -> tuple[list[str], np.ndarray]:
         where = f"node '{shorten(var)}'"
         listed = self.one(block, "PARENTS", ValueList, where, required=False)
@@ -150,6 +171,8 @@ class _Reader:
         # the ignore: mypy infers no type for a lambda with a default argument
         exact = lambda: [probability(t.value, lambda m, t=t: self.error(m, t))  # type: ignore[misc]  # noqa: E731
                          for t in table.items]
+        if isinstance(table, NumberList) and var in self.untouched:
+            return parents, self.untouched[var]
         values = probabilities(table.words, exact) if isinstance(table, NumberList) else exact()
         return parents, make_cpt(values, var, len(nodes[var][2]), families, fail, None, self.repairs)
 

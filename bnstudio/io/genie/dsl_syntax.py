@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, TypeVar, cast
+from functools import partial
+from itertools import compress
+from typing import Any, Callable, Generic, NamedTuple, TypeVar, cast
 
 import numpy as np
 
 from bnstudio.errors import FormatError
 from bnstudio.io.bulk import bulk_enabled
 from bnstudio.io.messages import shorten
-from bnstudio.io.source import SourceText
+from bnstudio.io.source import SourceText, scan
 
 MAX_DEPTH = 64  # GeNIe's own files nest 4 deep (net, node, SCREEN, POSITION)
 
@@ -38,27 +40,52 @@ _PLAIN_NUMBERS = re.compile(r"[\s(),0-9.eE+\-]*+(?=;)")
 _SEPARATORS = str.maketrans("(),", "   ")
 _FLAT_LIST = re.compile(r"\s*\(\s*[0-9.eE+\-]+(?:\s*,\s*[0-9.eE+\-]+)*+\s*\)\s*")
 BULK_NESTING = 16  # deeper plain lists are read token by token (far below every MAX_DEPTH)
+_PLAIN_BODY = re.compile(r"[\s(),0-9.eE+\-]*")
+# an innermost list: numbers or '#' (a list already reduced), single commas between them
+_INNERMOST = re.compile(r"\(\s*(?:[0-9.eE+\-]+|\#)(?:\s*,\s*(?:[0-9.eE+\-]+|\#))*\s*\)")
+_REDUCED = re.compile(r"\s*\#\s*")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+# the fast tokenizer's patterns and kinds (SyntaxBase._fast_tokens), by syntax and bulk reading
+_FAST: dict[tuple[type, bool], tuple[re.Pattern[str], dict[str, str]]] = {}
 
 
-@dataclass
-class Token:
-    kind: str  # 'word', 'str', a punctuation character, or 'eof'
+class Token(NamedTuple):
+    """One token: ``kind`` is 'word', 'str', 'numbers' (a bulk list), a punctuation character, or 'eof'. A tuple,
+    so that :meth:`SyntaxBase._fast_tokens` makes all of a file's tokens with one ``map``."""
+
+    kind: str
     value: str
     offset: int
 
 
+class FieldIndex:
+    """What a block of the DSL family answers of its ``key = value`` statements (``fields``, in file order):
+    :meth:`get` looks a key up in an index made in one pass over them, not in one pass per key asked."""
+
+    fields: list[tuple[Token, Any]]
+    _index: dict[str, list[tuple[Token, Any]]]
+    _indexed: int  # how many fields _index holds (-1: none yet)
+
+    def get(self, key: str) -> list[tuple[Token, Any]]:
+        """The statements ``key = value`` of this block (case-sensitive, as GeNIe and Netica write them)."""
+        if self._indexed != len(self.fields):
+            self._index = {}
+            for k, v in self.fields:
+                self._index.setdefault(k.value, []).append((k, v))
+            self._indexed = len(self.fields)
+        return self._index.get(key, [])  # the index's own list: read it, do not change it
+
+
 @dataclass
-class Block:
+class Block(FieldIndex):
     """``{ ... }``: its statements in file order (a key may repeat), and where it starts."""
 
     offset: int
     fields: list[tuple[Token, "Value"]] = field(default_factory=list)
     nodes: list[tuple[Token, "Block"]] = field(default_factory=list)
-
-    def get(self, key: str) -> list[tuple[Token, "Value"]]:
-        """The statements ``key = value`` of this block (case-sensitive, as GeNIe writes them)."""
-        return [(k, v) for k, v in self.fields if k.value == key]
+    _index: dict[str, list[tuple[Token, "Value"]]] = field(default_factory=dict, repr=False, compare=False)
+    _indexed: int = field(default=-1, repr=False, compare=False)
 
 
 @dataclass
@@ -70,6 +97,7 @@ class ValueList:
 
 
 Value = Block | ValueList | Token
+_NEW_TOKEN = partial(tuple.__new__, Token)  # Token((kind, value, offset)) without a Python call
 
 
 class BulkNumbers:
@@ -104,10 +132,27 @@ class NumberList(BulkNumbers, ValueList):
 def nesting(body: str) -> int | None:
     """How deep the list ``body`` (numbers, commas, blanks and parentheses only) nests, if it is well formed:
     every list non-empty, its entries numbers or lists separated by single commas; else None (also beyond
-    :data:`BULK_NESTING`). Judged on the characters at once: the tokens' classes (a number is a run of number
-    characters), each token allowed after the one before it, and the depth of the parentheses."""
+    :data:`BULK_NESTING`). A flat list is one regular expression; a nested one is reduced level by level, each
+    innermost list (numbers only) replaced by a ``#`` standing for an entry, until one ``#`` is left (the
+    number of rounds is the depth) or nothing changes (malformed). A body with other characters (outside the
+    contract) is judged by :func:`nesting_by_classes`, which counts them as blanks."""
     if body.count("(") == 1:  # a flat list (most tables): one regular expression
         return 1 if _FLAT_LIST.fullmatch(body) else None
+    if not _PLAIN_BODY.fullmatch(body):
+        return nesting_by_classes(body)
+    depth = 0
+    while depth <= BULK_NESTING:
+        body, found = _INNERMOST.subn("#", body)
+        if not found:
+            return depth if depth and _REDUCED.fullmatch(body) else None
+        depth += 1
+    return None
+
+
+def nesting_by_classes(body: str) -> int | None:
+    """:func:`nesting` judged on the characters at once: the tokens' classes (a number is a run of number
+    characters; any character other than numbers, commas and parentheses is a blank), each token allowed after
+    the one before it, and the depth of the parentheses."""
     chars = _CHAR_CLASS[np.frombuffer(body.encode("ascii", "replace"), np.uint8)]  # other blanks: "?"
     after_number = np.concatenate(([False], chars[:-1] == _NUM))
     tokens = chars[(chars != _BLANK) & ~((chars == _NUM) & after_number)]
@@ -130,6 +175,22 @@ _FOLLOWS[_OPEN, [_OPEN, _NUM]] = _FOLLOWS[_COMMA, [_OPEN, _NUM]] = True
 _FOLLOWS[_NUM, [_COMMA, _CLOSE]] = _FOLLOWS[_CLOSE, [_COMMA, _CLOSE]] = True
 
 
+def _fast_pattern(syntax: type["SyntaxBase[Any, Any]"], bulk: bool) -> tuple[re.Pattern[str], dict[str, str]]:
+    """The pattern :meth:`SyntaxBase._fast_tokens` finds all of (groups: blanks and comments, a ``KEY = plain
+    numbers`` statement of ``BULK_KEYS`` when ``bulk``, a token or the end) and the kind of a token by its first
+    character, for ``syntax``'s punctuation (its ``TOKEN`` pattern's, cached)."""
+    key = (syntax, bulk)
+    if key not in _FAST:
+        punct = re.escape(syntax.PUNCT)
+        keys = "|".join(map(re.escape, sorted(syntax.BULK_KEYS))) if bulk else "(?!)"
+        pattern = (r"((?>(?:\s+|//[^\n]*|/\*.*?\*/)*))"
+                   r"(?:((?:" + keys + r")\s*=[\s(),0-9.eE+\-]*+(?=;))"
+                   r"|(\"(?:[^\"\\\n]|\\.)*\"|[" + punct + r"]|[^\s" + punct + r"\"/]+|.|\Z))")
+        kinds = {c: c for c in syntax.PUNCT} | {'"': "str", "/": "/", "": "eof"}
+        _FAST[key] = re.compile(pattern, re.DOTALL), kinds
+    return _FAST[key]
+
+
 BlockT = TypeVar("BlockT")  # a format's block ...
 ValueT = TypeVar("ValueT")  # ... and value classes
 
@@ -140,6 +201,7 @@ class SyntaxBase(SourceText, Generic[BlockT, ValueT]):
     and its tree rules (:meth:`block`, :meth:`value`)."""
 
     TOKEN: re.Pattern[str]                              # the token pattern
+    PUNCT: str                                          # its punctuation characters (each a token)
     BULK_KEYS: set[str]                                 # ``KEY = (...)`` whose plain number lists are read in bulk
     BULK_NESTING: int                                   # ... when they nest at most this deep ...
     BULK: Callable[["SyntaxBase[Any, Any]", int, int, int, str], ValueT]  # ... as this value (a BulkNumbers)
@@ -151,6 +213,7 @@ class SyntaxBase(SourceText, Generic[BlockT, ValueT]):
         self.text, self.path = text, path
         self.toks = self._tokens()
         self.i = 0
+        self._labels: dict[str, str] = {}  # a statement's key -> how messages show it (made once per key)
 
     def error(self, message: str, offset: int) -> FormatError:
         return self.located(message, offset)
@@ -158,9 +221,14 @@ class SyntaxBase(SourceText, Generic[BlockT, ValueT]):
     def _tokens(self, pos: int = 0, end: int | None = None, bulk: bool | None = None) -> list[Token]:
         """The tokens of ``text[pos:end]`` then ``eof``; ``bulk``: the plain number list of a ``BULK_KEYS``
         statement is one ``numbers`` token (see :class:`BulkNumbers`); None: unless inside
-        :func:`~bnstudio.io.bulk.exact_reading`."""
+        :func:`~bnstudio.io.bulk.exact_reading`. The whole text is tokenized by :meth:`_fast_tokens`; the loop
+        here, a match per token, is the exact path: it runs when that one finds something unusual."""
         text, out = self.text, []
         bulk = bulk_enabled() if bulk is None else bulk
+        if pos == 0 and end is None:
+            fast = self._fast_tokens(bulk)
+            if fast is not None:
+                return fast
         end = len(text) if end is None else end
         # TOKEN matches at every position (all of it is optional): never None
         match = cast("Callable[[str, int, int], re.Match[str]]", self.TOKEN.match)
@@ -187,6 +255,51 @@ class SyntaxBase(SourceText, Generic[BlockT, ValueT]):
                 pos = self._bulk_numbers(pos, out)
         out.append(Token("eof", "", end))
         return out
+
+    def _fast_tokens(self, bulk: bool) -> list[Token] | None:
+        """The tokens of the whole text as :meth:`_tokens` makes them, from one ``findall`` (each match: the
+        blanks and comments skipped, then a ``KEY = plain numbers`` statement or one token): offsets are the
+        running sums of the matched lengths, kinds looked up by first character. None on a ``/`` (a nesting
+        comment or a bad character) or an unterminated string: the exact loop then reads (and locates the
+        error)."""
+        opened = self.text.rfind("/*")
+        if opened >= 0 and self.text.find("*/", opened + 2) < 0:
+            # an unterminated /* (the loop stops at the first): findall would scan to the end from each one
+            return None
+        pattern, kind_of = _fast_pattern(type(self), bulk)
+        kinds, toks, starts, hits = scan(pattern, self.text, kind_of)
+        if "/" in kinds:
+            return None
+        out = list(map(_NEW_TOKEN, zip(kinds, toks, starts)))
+        texts: dict[str, str] = {}  # a file repeats the same few strings (state titles, user fields)
+        for i in compress(range(len(kinds)), map("str".__eq__, kinds)):
+            if len(toks[i]) < 2:  # a lone '"': unterminated
+                return None
+            if toks[i] not in texts:
+                texts[toks[i]] = self.unescape(toks[i][1:-1])
+            out[i] = _NEW_TOKEN(("str", texts[toks[i]], starts[i]))
+        if hits:
+            out = self._keyed_numbers(out, [(i, head, starts[i]) for i, head in hits])
+        out.append(Token("eof", "", len(self.text)))
+        return out
+
+    def _keyed_numbers(self, out: list[Token], hits: list[tuple[int, str, int]]) -> list[Token]:
+        """``out`` with the placeholder of each ``KEY = plain numbers`` match ``(index, text, offset)`` replaced
+        by the tokens :meth:`_tokens` makes of it: the key, ``=`` and what :meth:`_bulk_numbers` makes of the
+        list (one ``numbers`` token, or the list's own tokens)."""
+        tokens: list[Token] = []
+        last = 0
+        for i, head, start in hits:
+            equals = head.index("=")  # the key has none, nor the blanks before it
+            tokens += out[last:i]
+            tokens.append(Token("word", head[:equals].rstrip(), start))
+            tokens.append(Token("=", "=", start + equals))
+            end = start + len(head)
+            if self._bulk_numbers(start + equals + 1, tokens) != end:
+                tokens += self._tokens(start + equals + 1, end, bulk=False)[:-1]
+            last = i + 1
+        tokens += out[last:]
+        return tokens
 
     def _bulk_numbers(self, pos: int, out: list[Token]) -> int:
         """After ``KEY =``: a plain number list appended as one ``numbers`` token, and where it ends; else
@@ -288,6 +401,7 @@ class Syntax(SyntaxBase[Block, Value]):
     """The tokens of one DSL text and its tree, errors located by line and column."""
 
     TOKEN = _TOKEN
+    PUNCT = "(){}=;,"
     BULK_KEYS = {"PROBABILITIES"}
     BULK_NESTING = 1
     BULK = NumberList
@@ -339,7 +453,13 @@ class Syntax(SyntaxBase[Block, Value]):
 
 def _unescape(body: str) -> str:
     """A C++-style string body: ``\\n``, ``\\t``, ``\\r`` and ``\\x`` for any other ``x``."""
-    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body, flags=re.DOTALL)
+    if "\\" not in body:  # most strings: nothing to replace
+        return body
+    return _ESCAPE.sub(_escaped, body)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    return _ESCAPES.get(m[1], m[1])
 
 
 def escape(text: str) -> str:

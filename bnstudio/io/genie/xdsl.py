@@ -37,13 +37,13 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Hashable
 
 from bnstudio.core.canonical import canonical_of
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
-from bnstudio.io.bulk import number_text, probabilities, tables_text
+from bnstudio.io.bulk import number_text, probabilities, tables_text, untouched_tables
 from bnstudio.io.common import (NUMBER, Family, assemble, checked_name, first_duplicate, identifiers,
                                 make_cpt, probability)
 from bnstudio.io.influence import diagram_with, node_order, not_a_network, utility_table
@@ -129,6 +129,7 @@ class _Parsed:
         self.families: list[Family] = []
         self.decisions: list[tuple[str, list[str]]] = []
         self.utilities: list[tuple[str, list[str], np.ndarray]] = []
+        untouched = _untouched(element_of, states)
         for var in states:
             node = element_of[var]
             parents = _parents(doc, node, states, set(utilities), budget)
@@ -137,7 +138,8 @@ class _Parsed:
                 self.decisions.append((var, parents))
             else:
                 self.families.append((var, states[var], parents,
-                                      _table(doc, node, parents, states, budget, repairs, self.models)))
+                                      _table(doc, node, parents, states, budget, repairs, self.models,
+                                             untouched)))
         for var, node in utilities.items():
             parents = _parents(doc, node, states, set(utilities), budget)
             tables = node.findall("utilities")
@@ -181,8 +183,26 @@ def _parents(doc: XmlDocument, node: ET.Element, states: dict[str, tuple[str, ..
     return parents
 
 
+def _untouched(element_of: dict[str, ET.Element], states: dict[str, tuple[str, ...]]) -> dict[Hashable, np.ndarray]:
+    """The tables of the ``cpt`` nodes whose <parents> and <probabilities> are plain and need no repair, all read
+    at once (:func:`~bnstudio.io.bulk.untouched_tables`); nothing is judged here (:func:`_table` reads and judges
+    every node in order, taking these tables as they are)."""
+    tables = []
+    for var in states:
+        node = element_of[var]
+        if node.tag != "cpt":
+            continue
+        parents = [p for el in node.findall("parents") for p in text(el).split()]
+        found = node.findall("probabilities")
+        if len(found) == 1 and var not in parents and len(set(parents)) == len(parents) \
+                and all(p in states for p in parents):
+            shape = tuple(len(states[p]) for p in parents) + (len(states[var]),)
+            tables.append((var, text(found[0]).split(), shape))
+    return untouched_tables(tables)
+
+
 def _table(doc: XmlDocument, node: ET.Element, parents: list[str], states: dict[str, tuple[str, ...]],
-           budget: SizeBudget, repairs: Repairs, models: dict):
+           budget: SizeBudget, repairs: Repairs, models: dict, untouched: dict[Hashable, np.ndarray] | None = None):
     """The CPT of a chance node (a canonical model is kept in ``models`` and expanded)."""
     var = node.get("id", "").strip()
     if node.tag in CANONICAL_TAGS:  # the model (kept in models), expanded to the CPT
@@ -194,6 +214,9 @@ def _table(doc: XmlDocument, node: ET.Element, parents: list[str], states: dict[
     if len(tables) != 1:
         raise doc.error(f"expected one <probabilities>, found {len(tables)}", node)
     fail = lambda m: doc.error(m, tables[0], describe(node))  # noqa: E731
+    if untouched and var in untouched:
+        budget.family(var, untouched[var].shape, fail)  # as make_cpt does first
+        return untouched[var]
     tokens = text(tables[0]).split()
     values = probabilities(tokens, lambda: [probability(tok, fail) for tok in tokens])
     return make_cpt(values, var, len(states[var]), [(p, states[p]) for p in parents], fail, budget, repairs)

@@ -34,13 +34,14 @@ from __future__ import annotations
 import functools
 import math
 import re
-from typing import TYPE_CHECKING, Callable, cast
+from itertools import compress
+from typing import TYPE_CHECKING, Callable, Hashable, cast
 
 import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.bulk import bulk_enabled, number_rows, probabilities, tables_rows
+from bnstudio.io.bulk import bulk_enabled, number_rows, probabilities, tables_rows, untouched_tables
 from bnstudio.io.common import (Family, assemble, checked_name, identifiers, make_cpt, parse_position,
                                 probability, split_properties)
 from bnstudio.io.hugin.expression_net import ModelTables, NetModel
@@ -48,7 +49,7 @@ from bnstudio.io.hugin.expressions import unquote
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.repairs import Repairs
-from bnstudio.io.source import TokenStream
+from bnstudio.io.source import TokenStream, scan
 
 if TYPE_CHECKING:
     from bnstudio.decision.model import InfluenceDiagram
@@ -60,16 +61,30 @@ _TOKEN = re.compile(r"""(?:\s+|%[^\n]*)*(?:(?P<str>"(?:[^"\\\n]|\\.)*")
                         |(?P<word>[^\s(){}=;|"%]+)|(?P<bad>.))?""", re.VERBOSE | re.DOTALL)
 # a ``data`` value that is only numbers, blanks and parentheses (no comment, string or name) up to its ';'
 _PLAIN_DATA = re.compile(r"[\s()0-9.eE+\-]*+(?=;)")
+# the fast tokenizer (_Parser.fast_tokens): blanks and comments, then a ``data = plain numbers`` head (with bulk)
+# or one token or the end; a token's kind by its first character
+_FAST_TOKEN = r"((?>(?:\s+|%[^\n]*)*))(?:({})|(\"(?:[^\"\\\n]|\\.)*\"|[(){{}}=;|]|[^\s(){{}}=;|\"%]+|.|\Z))"
+_FAST_BULK = re.compile(_FAST_TOKEN.format(r"data\s*=[\s()0-9.eE+\-]*+(?=;)"), re.DOTALL)
+_FAST = re.compile(_FAST_TOKEN.format("(?!)"), re.DOTALL)
+_KINDS = {c: c for c in "(){}=;|"} | {'"': "str", "": "eof"}
 _PARENS_TO_BLANKS = str.maketrans("()", "  ")
 _NOT_PARENS = re.compile(r"[^()]+")
+_ROUNDS = 8  # levels removed pair by pair before the depth is computed with numpy
 
 
 def _balanced(body: str) -> bool:
     """Whether the parentheses of ``body`` balance, never closing more than they opened (as the exact
-    tokens are checked in :meth:`_Parser.attribute`)."""
-    if body.count("(") <= 1:  # a flat list (or none): no numpy for a small table
+    tokens are checked in :meth:`_Parser.attribute`): the parentheses alone, each innermost pair ``()`` removed
+    round by round (one round per level), leave nothing; beyond a few levels the running depth is computed at
+    once (so that a deep nest costs linear time)."""
+    if body.count("(") <= 1:  # a flat list (or none)
         return body.count(")") == body.count("(") and body.find(")") >= body.find("(")
-    steps = np.frombuffer(_NOT_PARENS.sub("", body).encode(), np.uint8)
+    parens = _NOT_PARENS.sub("", body)
+    for _ in range(_ROUNDS):
+        if "()" not in parens:
+            return not parens
+        parens = parens.replace("()", "")
+    steps = np.frombuffer(parens.encode(), np.uint8)
     depth = np.cumsum(np.where(steps == ord("("), 1, -1))
     return depth.size == 0 or (depth.min() >= 0 and depth[-1] == 0)
 
@@ -83,7 +98,7 @@ class _Parser(TokenStream):
     def __init__(self, text: str, path: str, strict: bool = False) -> None:
         self.text, self.path, self.i = text, path, 0
         self.budget, self.repairs = SizeBudget(), Repairs(path, strict, normaliser="Hugin")
-        self.toks = self.tokens(0, len(text), bulk=bulk_enabled())
+        self.toks = self.fast_tokens(bulk_enabled()) or self.tokens(0, len(text), bulk=bulk_enabled())
         self.toks.append(("eof", "", len(text)))
         self.name = "network"
         self.props: dict[str, str] = {}
@@ -92,6 +107,36 @@ class _Parser(TokenStream):
         self.potentials: dict[str, tuple[_Token, list[_Token], list[_Token] | None]] = {}
         self.tables = ModelTables(self.path, self.error, self.repairs, self.budget)  # model_nodes / model_data
         self.raw: tuple[str, int] = ("", 0)  # the text of the last attribute's value and its offset
+        self.untouched: dict[Hashable, np.ndarray] = {}  # tables read at once (see read_untouched)
+
+    def fast_tokens(self, bulk: bool) -> list[_Token] | None:
+        """The tokens of the whole text as :meth:`tokens` makes them, from one ``findall`` (each match: the
+        blanks and comments skipped, then a ``data = plain numbers`` head or one token): offsets are the running
+        sums of the matched lengths, kinds looked up by first character. None on a string that does not end on
+        its line (a multi-line value, reported as a repair, or an unterminated string): the exact loop then
+        reads."""
+        kinds, toks, starts, hits = scan(_FAST_BULK if bulk else _FAST, self.text, _KINDS)
+        out = list(zip(kinds, toks, starts))
+        for i in compress(range(len(kinds)), map("str".__eq__, kinds)):
+            if len(toks[i]) < 2:  # a lone '"': the exact loop says what it is
+                return None
+            out[i] = ("str", unquote(toks[i]), starts[i])
+        if hits:
+            spliced: list[_Token] = []
+            last = 0
+            for i, head in hits:
+                start = starts[i]
+                equals = head.index("=")
+                spliced += out[last:i]
+                spliced += [("word", "data", start), ("=", "=", start + equals)]
+                body = head[equals + 1:]
+                if body.strip() and _balanced(body):
+                    spliced.append(("numbers", body, start + equals + 1))
+                else:
+                    spliced += self.tokens(start + equals + 1, start + len(head), bulk=False)
+                last = i + 1
+            out = spliced + out[last:]
+        return out
 
     def tokens(self, pos: int, end: int, bulk: bool) -> list[_Token]:
         """The tokens of ``text[pos:end]``; ``bulk``: the value of a ``data`` attribute made only of numbers and
@@ -336,6 +381,7 @@ class _Parser(TokenStream):
         families: list[Family] = []
         decisions: list[tuple[str, list[str]]] = []
         utilities: list[tuple[str, list[str], np.ndarray]] = []
+        self.read_untouched()
         for var, node in self.nodes.items():
             kind = node["kind"]
             if var not in self.potentials and kind != "decision":
@@ -403,6 +449,24 @@ class _Parser(TokenStream):
             return probabilities(data[0][1].translate(_PARENS_TO_BLANKS).split(), exact)
         return np.asarray(exact(), dtype=float)
 
+    def read_untouched(self) -> None:
+        """The tables of the chance nodes whose parents and ``data`` are plain and need no repair, all read at
+        once (:func:`~bnstudio.io.bulk.untouched_tables`); nothing is judged here (:meth:`table` reads and
+        judges every node in order, taking these tables as they are)."""
+        tables = []
+        for var, node in self.nodes.items():
+            _, parent_toks, data = self.potentials.get(var, (None, [], None))
+            if node["kind"] in ("decision", "utility") or var in self.tables.models or data is None \
+                    or len(data) != 1 or data[0][0] != "numbers":
+                continue
+            parents = [t[1] for t in parent_toks]
+            if len(set(parents)) != len(parents) or var in parents or not all(
+                    p in self.nodes and self.nodes[p]["states"] is not None for p in parents + [var]):
+                continue
+            shape = tuple(len(self.nodes[p]["states"]) for p in parents) + (len(node["states"]),)
+            tables.append((var, data[0][1].translate(_PARENS_TO_BLANKS).split(), shape))
+        self.untouched = untouched_tables(tables)
+
     def utility(self, var: str) -> tuple[list[str], np.ndarray]:
         """(parents, table of shape (|P1|, ..., |Pk|)) of utility node ``var``: ``data`` nested like a CPT
         without the child's level, the last parent fastest."""
@@ -420,6 +484,10 @@ class _Parser(TokenStream):
         modelled = var in self.tables.models
         if modelled and self.potentials[var][2] is None:
             return parents, self.tables.generated_cpt(var, self.nodes, parents)
+        if not modelled and var in self.untouched:
+            cpt = self.untouched[var]
+            self.budget.family(var, cpt.shape, lambda m: self.error(m, child))  # as make_cpt does first
+            return parents, cpt
         cpt = make_cpt(self.values(var), var, len(self.nodes[var]["states"]),
                        [(p, self.nodes[p]["states"]) for p in parents], lambda m: self.error(m, child),
                        self.budget, self.repairs)

@@ -96,6 +96,7 @@ class _Reader(TableReader):
         families: list[Family] = []
         decisions: list[tuple[str, list[str]]] = []
         utilities: list[tuple[str, list[str], np.ndarray]] = []
+        self.read_untouched(nodes)
         for var, node in nodes.items():
             parents = [new[p] for p in node.parents]
             if node.kind == "UTILITY":
@@ -196,10 +197,12 @@ class _Reader(TableReader):
 
     def restored_states(self, var: str, field: Token, states: tuple[str, ...]) -> tuple[str, ...]:
         """The original state names BN Studio's writer kept (a JSON list in user ``field``), if they fit."""
-        try:
-            names = json.loads(field.value)
-        except ValueError:
-            names = None
+        if field.value not in self.parsed:  # a file repeats the same few lists (parsed once each, not changed)
+            try:
+                self.parsed[field.value] = json.loads(field.value)
+            except ValueError:
+                self.parsed[field.value] = None
+        names = self.parsed[field.value]
         ok = isinstance(names, list) and len(names) == len(states) and all(isinstance(s, str) for s in names)
         if not ok or first_duplicate(names) is not None:
             raise self.error(f"the user field {STATES_KEY} of '{var}' is not a list of its {len(states)} state "

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bnstudio.io.genie.dsl_syntax import BULK_NESTING, BulkNumbers, SyntaxBase, Token, _unescape
+from bnstudio.io.genie.dsl_syntax import BULK_NESTING, BulkNumbers, FieldIndex, SyntaxBase, Token, _unescape
 from bnstudio.io.messages import shorten
 
 MAX_DEPTH = 80  # a table nests one list per parent (at most 63) inside 2 blocks
@@ -44,16 +44,14 @@ class Items:
 
 
 @dataclass
-class Block:
+class Block(FieldIndex):
     """``{ ... }``: its ``key = value`` statements and its named sub-blocks, in file order, and its offset."""
 
     offset: int
     fields: list[tuple[Token, "Value"]] = field(default_factory=list)
     subs: list[tuple[Token, Token, "Block"]] = field(default_factory=list)
-
-    def get(self, key: str) -> list[tuple[Token, "Value"]]:
-        """The statements ``key = value`` of this block (names are case-sensitive, as Netica writes them)."""
-        return [(k, v) for k, v in self.fields if k.value == key]
+    _index: dict[str, list[tuple[Token, "Value"]]] = field(default_factory=dict, repr=False, compare=False)
+    _indexed: int = field(default=-1, repr=False, compare=False)
 
     def blocks(self, kind: str) -> list[tuple[Token, "Block"]]:
         """The sub-blocks ``kind NAME { ... }`` of this block: (NAME, block)."""
@@ -84,6 +82,7 @@ class Syntax(SyntaxBase[Block, Value]):
     tokenizer and file head this shares)."""
 
     TOKEN = _TOKEN
+    PUNCT = "(){}=;,:"
     BULK_KEYS = {"probs"}
     BULK_NESTING = BULK_NESTING
     BULK = NumberItems
@@ -100,45 +99,70 @@ class Syntax(SyntaxBase[Block, Value]):
         if depth > MAX_DEPTH:
             raise self.error(f"blocks and lists nested more than {MAX_DEPTH} deep", opening.offset)
         out = Block(opening.offset)
-        while self.peek().kind != "}":
-            key = self.next()
+        toks, fields, labels = self.toks, out.fields, self._labels
+        # toks[self.i] is always a token (the walk stops at the final eof), toks[self.i + 1] unless it is eof
+        while True:
+            key = toks[self.i]
             if key.kind != "word":
+                if key.kind == "}":
+                    break
+                self.next()
                 raise self.error(f"expected a field name {context}, found {self.show(key)}", key.offset)
-            if self.peek().kind in ("word", "str") and self.peek(1).kind == "{":
-                name = self.next()
-                out.subs.append((key, name, self.block(depth + 1, f"in {key.value} '{shorten(name.value)}'")))
-                if self.peek().kind == ";":  # Netica ends every block with '};'
-                    self.next()
-                continue
-            colon = self.peek(self.peek().kind in ("word", "str"))
-            if colon.kind == ":":
-                raise self.error(f"'{shorten(key.value, 40)} ... :' (inheritance from a defined node) is not "
-                                 f"supported", colon.offset)
-            label = shorten(key.value, 40)
-            self.expect("=", f"after '{label}'")
-            out.fields.append((key, self.value(depth + 1, f"in {label}")))
-            self.end_statement(key)
+            self.i += 1
+            after = toks[self.i]
+            if after.kind in ("word", "str"):
+                if self.peek(1).kind == "{":
+                    self.i += 1
+                    out.subs.append((key, after, self.block(depth + 1, f"in {key.value} '{shorten(after.value)}'")))
+                    if toks[self.i].kind == ";":  # Netica ends every block with '};'
+                        self.i += 1
+                    continue
+                if self.peek(1).kind == ":":
+                    self._inheritance(key, self.peek(1))
+            elif after.kind == ":":
+                self._inheritance(key, after)
+            if key.value not in labels:  # what messages call the statement, made once per key
+                labels[key.value] = shorten(key.value, 40)
+            if after.kind == "=":
+                self.i += 1
+            else:
+                self.expect("=", f"after '{labels[key.value]}'")
+            fields.append((key, self.value(depth + 1, f"in {labels[key.value]}")))
+            if toks[self.i].kind == ";":
+                self.i += 1
+            else:
+                self.end_statement(key)
         self.next()
         return out
 
+    def _inheritance(self, key: Token, colon: Token) -> None:
+        raise self.error(f"'{shorten(key.value, 40)} ... :' (inheritance from a defined node) is not supported",
+                         colon.offset)
+
     def value(self, depth: int, context: str) -> Value:
-        tok = self.peek()
-        if tok.kind == "numbers":
+        toks = self.toks
+        tok = toks[self.i]
+        kind = tok.kind
+        if kind == "numbers":
             return self.bulk_value(depth, context)
-        if tok.kind in ("word", "str"):
-            self.next()
-            if tok.kind == "word" and self.peek().kind == "{":
+        if kind == "word" or kind == "str":
+            self.i += 1
+            if kind == "word" and toks[self.i].kind == "{":
                 return Typed(tok, self.block(depth, context))
             return tok
-        if tok.kind != "(":
+        if kind != "(":
             raise self.error(f"expected a value {context}, found {self.show(tok)}", tok.offset)
         if depth > MAX_DEPTH:
             raise self.error(f"blocks and lists nested more than {MAX_DEPTH} deep", tok.offset)
-        self.next()
+        self.i += 1
         items: list[Value | None] = []
         while True:
-            if self.peek().kind in (",", ")"):
+            item = toks[self.i]
+            if item.kind in (",", ")"):
                 items.append(None)  # an empty entry; '()' and a trailing ',' are dropped below
+            elif item.kind == "str" or (item.kind == "word" and toks[self.i + 1].kind != "{"):
+                self.i += 1  # a plain word or string: what value() gives, without the call
+                items.append(item)
             else:
                 items.append(self.value(depth + 1, context))
             sep = self.next()
@@ -154,7 +178,7 @@ class Syntax(SyntaxBase[Block, Value]):
 def unescape(body: str) -> str:
     """A C string body: backslash-newline continues the line (the next line's indentation dropped), ``\\n``,
     ``\\t``, ``\\r``, and ``\\x`` for any other ``x`` (the inverse of DSL's ``escape``)."""
-    return _unescape(_CONTINUATION.sub("", body))
+    return _unescape(_CONTINUATION.sub("", body)) if "\\" in body else body
 
 
 def flatten(value: Value | None) -> list[Token | None]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TypeVar, cast, overload
+from typing import Any, Hashable, TypeVar, cast, overload
 
 import numpy as np
 
 from bnstudio.core.canonical import Deterministic
 from bnstudio.errors import FormatError
-from bnstudio.io.bulk import probabilities
+from bnstudio.io.bulk import probabilities, untouched_tables
 from bnstudio.io.common import NUMBER, make_cpt, probability, row_label
 from bnstudio.io.netica.dne_syntax import Block, Items, NumberItems, Syntax, Token, Value, flatten
 from bnstudio.io.influence import utility_table
@@ -48,6 +48,19 @@ class TableReader:
         self.budget = SizeBudget()
         self.pending: dict[str, list[str]] = {}  # repairs said once per kind (see repair)
         self.models: dict[str, Deterministic] = {}  # functable nodes
+        self.untouched: dict[Hashable, np.ndarray] = {}  # tables read at once (see untouched_tables)
+        self.parsed: dict[str, Any] = {}  # the JSON texts of user fields, parsed (None: not JSON)
+
+    def read_untouched(self, nodes: dict[str, Node]) -> None:
+        """The tables of the nature nodes whose ``probs`` are plain numbers and need no repair, all read at once
+        (:func:`~bnstudio.io.bulk.untouched_tables`): :meth:`table` then takes them as they are."""
+        tables = []
+        for var, node in nodes.items():
+            found = node.block.get("probs") if node.kind == "NATURE" else ()
+            if len(found) == 1 and isinstance(found[0][1], NumberItems):
+                shape = tuple(len(nodes[p].states) for p in node.parents) + (len(node.states),)
+                tables.append((var, found[0][1].words, shape))
+        self.untouched = untouched_tables(tables)
 
     def error(self, message: str, where: Token | Block | Items | int) -> FormatError:
         return self.syntax.error(message, where if isinstance(where, int) else where.offset)
@@ -60,6 +73,8 @@ class TableReader:
     def one(self, block: Block, key: str, kinds: tuple[type, ...], where: str) -> Value | None:
         """The value of the single ``key = value`` of ``block`` (of one of ``kinds``), or None if absent."""
         found = block.get(key)
+        if len(found) == 1 and isinstance(found[0][1], kinds):  # the usual case, in one test
+            return cast("Value", found[0][1])
         if len(found) > 1:
             raise self.error(f"{where} has {key} twice", found[1][0])
         if not found:
@@ -67,7 +82,7 @@ class TableReader:
         tok, value = found[0]
         if not isinstance(value, kinds):
             raise self.error(f"{where}: {key} must be {' or '.join(_SHAPES[k] for k in kinds)}", tok)
-        return value
+        return cast("Value", value)
 
     def word(self, block: Block, key: str, where: str, choices: tuple[str, ...]) -> str | None:
         value = self.one(block, key, (Token,), where)
@@ -99,6 +114,8 @@ class TableReader:
             self.repair("gave a uniform table to nodes without one", f"'{shorten(var)}'", fail)
             return np.full(tuple(len(s) for _, s in parents) + (card,), 1.0 / card)
         if isinstance(probs, NumberItems):  # plain numbers: in bulk, token by token only on doubt
+            if var in self.untouched:
+                return self.untouched[var]
             values: np.ndarray | list[float] = probabilities(
                 probs.words, lambda: self.probabilities(var, flatten(probs), card, parents, fail))
             return make_cpt(values, var, card, parents, fail, None, self.repairs)

@@ -29,12 +29,12 @@ Conventions
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING, Literal, overload
+from typing import TYPE_CHECKING, Hashable, Literal, overload
 
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
-from bnstudio.io.bulk import number_text, probabilities, tables_rows
+from bnstudio.io.bulk import number_text, probabilities, tables_rows, untouched_tables
 from bnstudio.io.common import (Family, assemble, checked_name, first_duplicate, fmt, make_cpt,
                                 parse_position, probability, split_properties, split_property)
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
@@ -147,6 +147,7 @@ def _parse(data: bytes | str, path: str, strict: bool, model: bool) -> Network |
         raise doc.error(not_a_network(decisions, utilities), element_of[first], f"<VARIABLE name='{first}'>")
     families: list[Family] = []
     decision_parts, utility_parts = [], []
+    untouched = _untouched(definition_of, states, kinds)
     for var, var_states in states.items():
         if var not in definition_of and kinds[var] != "decision":
             raise doc.error(f"variable '{var}' has no <DEFINITION>", element_of[var], f"<VARIABLE name='{var}'>")
@@ -158,7 +159,7 @@ def _parse(data: bytes | str, path: str, strict: bool, model: bool) -> Network |
             utility_parts.append((var,) + _utility(doc, definition_of[var], var, states, kinds, budget))
         else:
             families.append((var, var_states) + _family(doc, definition_of[var], var, states, kinds, budget,
-                                                        repairs))
+                                                        repairs, untouched))
 
     def fail_at(var: str | None, message: str) -> FormatError:
         return doc.error(message, definition_of.get(var or ""), f"<DEFINITION> for '{var}'")
@@ -225,12 +226,33 @@ def _given(doc: XmlDocument, def_el: ET.Element, child: str, kinds: dict[str, st
     return parents
 
 
+def _untouched(definition_of: dict[str, ET.Element], states: dict[str, tuple[str, ...]], kinds: dict[str, str]
+               ) -> dict[Hashable, np.ndarray]:
+    """The tables of the chance variables whose <GIVEN> and <TABLE> are plain and need no repair, all read at
+    once (:func:`~bnstudio.io.bulk.untouched_tables`); nothing is judged here (:func:`_family` reads and judges
+    every variable in order, taking these tables as they are)."""
+    tables = []
+    for var, def_el in definition_of.items():
+        parents = [text(given) for given in _children(def_el, "GIVEN")]
+        table = _children(def_el, "TABLE")
+        if kinds[var] != "nature" or len(table) != 1 or var in parents or len(set(parents)) != len(parents) \
+                or not all(kinds.get(p) in ("nature", "decision") for p in parents):
+            continue
+        shape = tuple(len(states[p]) for p in parents) + (len(states[var]),)
+        tables.append((var, (table[0].text or "").split(), shape))
+    return untouched_tables(tables)
+
+
 def _family(doc: XmlDocument, def_el: ET.Element, child: str, states: dict[str, tuple[str, ...]],
-            kinds: dict[str, str], budget: SizeBudget, repairs: Repairs) -> tuple:
+            kinds: dict[str, str], budget: SizeBudget, repairs: Repairs,
+            untouched: dict[Hashable, np.ndarray] | None = None) -> tuple:
     label = f"<{def_el.tag}> for '{child}'"
     parents = _given(doc, def_el, child, kinds, budget)
     table = _one(doc, def_el, "TABLE", label)
     fail = lambda m: doc.error(m, table, label)  # noqa: E731
+    if untouched and child in untouched:
+        budget.family(child, untouched[child].shape, fail)  # as make_cpt does first
+        return parents, untouched[child]
     tokens = (table.text or "").split()
     values = probabilities(tokens, lambda: [probability(tok, fail) for tok in tokens])
     cpt = make_cpt(values, child, len(states[child]), [(p, states[p]) for p in parents], fail, budget, repairs)
