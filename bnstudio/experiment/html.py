@@ -43,9 +43,9 @@ PARTIAL_MARK = "†"
 
 
 def cell_text(cell: dict[str, Any], metric: str) -> str:
-    """"mean ± sd" of a report cell (sd left out when unknown), "†" after a partial cell (fewer runs than the
-    study asks for; see :func:`partial_note`)."""
-    sd = "" if cell["sd"] is None else f" ± {format_value(cell['sd'], metric)}"
+    """"mean ± sd" of a report cell (sd left out when unknown or of one value: a fixed test set's single run),
+    "†" after a partial cell (fewer runs than the study asks for; see :func:`partial_note`)."""
+    sd = "" if cell["sd"] is None or cell.get("n") == 1 else f" ± {format_value(cell['sd'], metric)}"
     mark = f" {PARTIAL_MARK}" if cell.get("partial") else ""
     return f"{format_value(cell['mean'], metric)}{sd}{mark}"
 

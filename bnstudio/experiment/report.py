@@ -205,7 +205,8 @@ def _pair(cell: summary.Cell | None) -> str:
     """A wide CSV cell: "mean ± sd", partial cells marked "† runs/expected"."""
     if cell is None:
         return ""
-    return f"{cell.mean:.6g} ± {cell.sd:.3g}" + (f" † {cell.runs}/{cell.expected}" if cell.partial else "")
+    spread = "" if cell.n == 1 else f" ± {cell.sd:.3g}"         # one value (a fixed test set) has no sd
+    return f"{cell.mean:.6g}{spread}" + (f" † {cell.runs}/{cell.expected}" if cell.partial else "")
 
 
 def _cell_json(cell: summary.Cell) -> dict[str, Any]:

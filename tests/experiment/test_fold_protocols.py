@@ -148,3 +148,22 @@ def test_headers_and_learning_curves_say_which_data_sets_have_a_fixed_test_set()
     # a fixed test set trains on every row; 5-fold cross-validation on 4/5 of them
     assert curve_groups(only_fixed) == {"mofn-3-7-10": [(200.0, ["mofn-3-7-10-200"]), (300.0, ["mofn-3-7-10"])]}
     assert [x for x, _ in curve_groups(study)["mofn-3-7-10"]] == [160.0, 200.0, 300.0]
+
+
+def test_a_single_run_cell_is_shown_without_a_spread(tmp_path):
+    from bnstudio.experiment.html import cell_text
+
+    study = Study("fixed", [mofn_spec()], [StructureSpec("nb", "nb")], [MethodSpec("lm", "mp")], folds=5,
+                  seeds=[0], metrics=["error"], baseline="lm")
+    from bnstudio.experiment.report import compose_report
+
+    summary = run_study(study, SerialExecutor(), store_path=tmp_path / "f.sqlite")
+    compose_report(tmp_path / "f.sqlite", tmp_path / "r")
+    with StudyStore(tmp_path / "f.sqlite", create=False) as store:
+        cell = cells(store.rows(status="done"), "error", expected_by_dataset(study.to_json()))["mofn-3-7-10", "nb",
+                                                                                                 "lm"]
+    assert "±" not in cell_text({"mean": cell.mean, "sd": cell.sd, "n": cell.n}, "error")   # one test set: no sd
+    assert "±" in cell_text({"mean": cell.mean, "sd": cell.sd, "n": 5}, "error")
+    wide = (tmp_path / "r" / "tables" / "table_error.csv").read_text()
+    assert "mofn-3-7-10" in wide and "±" not in wide
+    assert summary.done == 1
