@@ -14,14 +14,35 @@ DataFrames), :mod:`~bnstudio.data.states` (state naming, ordering and matching r
 as learners take them), :mod:`~bnstudio.data.parts` and :mod:`~bnstudio.data.cluster` (tables read a piece at a
 time, here or on a Dask cluster).
 """
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from bnstudio.data.align import AlignedData, align
 from bnstudio.data.dataset import Dataset
 from bnstudio.data.discretise import Discretiser, discretise_frame, equal_frequency, equal_width, mdl
 from bnstudio.data.errors import BNStudioDataWarning, StateProblem, UnknownDataStates
-from bnstudio.data.parts import DataParts, open_parts
-from bnstudio.data.read import from_frame, read_csv, read_table
 from bnstudio.data.split import k_folds, train_test_indices, train_test_split
 from bnstudio.data.states import DEFAULT_MISSING, match_states
+
+if TYPE_CHECKING:
+    from bnstudio.data.parts import DataParts, open_parts
+    from bnstudio.data.read import from_frame, read_csv, read_table
+
+#: names loaded on first use: their modules import pandas, which codes (a study worker's data) never need
+_LAZY = {**dict.fromkeys(("DataParts", "open_parts"), "parts"),
+         **dict.fromkeys(("from_frame", "read_csv", "read_table"), "read")}
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :data:`_LAZY`, imported from their module the first time one is asked for."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'bnstudio.data' has no attribute '{name}'")
+    value = getattr(importlib.import_module(f"bnstudio.data.{_LAZY[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["AlignedData", "BNStudioDataWarning", "DEFAULT_MISSING", "DataParts", "Dataset", "Discretiser",
            "StateProblem", "UnknownDataStates", "align", "discretise_frame", "equal_frequency", "equal_width",

@@ -8,13 +8,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from bnstudio.errors import UnknownVariableError, ValidationError
 from bnstudio.io.common import first_duplicate
 from bnstudio.io.messages import listing
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def describe_positions(numbers: np.ndarray, total: int, kind: str, limit: int = 5) -> str:
@@ -162,6 +165,8 @@ class Dataset:
 
     def to_frame(self) -> pd.DataFrame:
         """A DataFrame of pandas categoricals whose categories are the state names (missing = NaN)."""
+        import pandas as pd     # only here: reading codes needs no pandas (study workers start without it)
+
         return pd.DataFrame({
             name: pd.Categorical.from_codes(self.codes[:, j], categories=pd.Index(list(st), dtype=object))
             for j, (name, st) in enumerate(zip(self.columns, self.states))}, index=pd.RangeIndex(self.n_rows))

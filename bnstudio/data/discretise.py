@@ -11,15 +11,17 @@ way with ``np.searchsorted``. Missing values (NaN) get code -1.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Mapping, Sequence, Union
 
 import numpy as np
-import pandas as pd
 
 from bnstudio.data.mdl import mdl_cuts
 from bnstudio.errors import ValidationError
 from bnstudio.io.limits import STATES
 from bnstudio.io.messages import listing, shorten
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Spec = Union[str, tuple[str, int], "Discretiser"]
 
@@ -65,6 +67,8 @@ class Discretiser:
 
 def _numeric(values: Sequence[float] | np.ndarray, what: str = "values") -> np.ndarray:
     """A float array; NaN/None are missing; anything that is not a number raises ValidationError."""
+    import pandas as pd     # here, not at import: a study worker loads this module and rarely cuts anything
+
     series = pd.Series(np.asarray(values, dtype=object).reshape(-1)) if not isinstance(values, np.ndarray) \
         or values.dtype == object else pd.Series(values.reshape(-1))
     x = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float)
@@ -129,6 +133,8 @@ def mdl(values: Sequence[float] | np.ndarray, classes: Sequence | np.ndarray) ->
     Rows where the value or the class is missing (NaN/None; -1 for integer class codes) are left out. See
     :func:`bnstudio.data.mdl.mdl_cuts` for the criterion.
     """
+    import pandas as pd
+
     x = _numeric(values)
     cls = np.asarray(classes).reshape(-1)
     if cls.shape != x.shape:
@@ -166,6 +172,8 @@ def discretise_frame(frame: pd.DataFrame, spec: Mapping[str, Spec], class_column
     discretisers : dict
         The fitted discretiser of each column; pass it as ``spec`` to cut other data the same way.
     """
+    import pandas as pd
+
     out = frame.copy()
     fitted: dict[str, Discretiser] = {}
     for col, method in spec.items():

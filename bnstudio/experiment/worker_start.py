@@ -1,6 +1,7 @@
 """How local study workers start: forked from this process's one ``forkserver``, which imports the modules a
-task needs (:data:`PRELOAD`: numpy, scipy, pandas and bnstudio's learners, about 1.1 s) once, so each worker
-starts in milliseconds instead of importing them itself. ``spawn`` where there is no forkserver (Windows).
+task needs (:data:`PRELOAD`: numpy, scipy and bnstudio's learners, about 0.45 s of CPU; not pandas: workers get
+codes, not tables) once, so each worker starts in milliseconds instead of importing them itself. ``spawn``
+where there is no forkserver (Windows).
 
 Only the standard library (and bnstudio's errors) is imported here, so a command can call :func:`start_forkserver` before its own heavy
 imports and the server's imports overlap them.

@@ -143,3 +143,18 @@ def test_a_server_started_here_notes_the_machine_first_once_and_old_notes_are_no
             "    print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_workers_preload_imports_no_pandas_and_the_data_package_still_offers_every_name():
+    """The forkserver's imports (what every worker waits for) leave pandas out: a worker gets codes, not tables.
+    The data package's pandas readers load on first use, and ``mdl`` stays the function, not its module."""
+    code = ("import sys, bnstudio.experiment.worker_preload\n"
+            "print('pandas' in sys.modules)\n"
+            "import bnstudio.data.mdl\n"
+            "from bnstudio.data import mdl, read_csv, open_parts, Discretiser\n"
+            "print(callable(mdl) and mdl.__module__, read_csv.__module__, open_parts.__module__)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == ["False", "bnstudio.data.discretise bnstudio.data.read bnstudio.data.parts"]
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        import bnstudio.data
+        bnstudio.data.nothing  # noqa: B018
