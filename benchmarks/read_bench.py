@@ -41,7 +41,7 @@ from bnstudio.io import read_network, write_network
 from bnstudio.io.bif.reader import format_bif
 from bnstudio.io.netica.dne_writer import format_dne
 from bnstudio.io.genie.dsl import format_dsl
-from bnstudio.io.hugin.net import format_net
+from bnstudio.io.hugin.net_writer import format_net
 from bnstudio.io.uai.uai import format_uai
 from bnstudio.io.genie.xdsl import format_xdsl
 from bnstudio.io.xml.xmlbif import format_xmlbif

@@ -24,7 +24,8 @@ from bnstudio.io.formats import (DIAGRAM_FORMATS, FORMATS, RECORDS, FormatRecord
                                  format_for)
 from bnstudio.io.genie.dsl import read_dsl, write_dsl
 from bnstudio.io.genie.xdsl import read_xdsl, write_xdsl
-from bnstudio.io.hugin.net import read_net, write_net
+from bnstudio.io.hugin.net import read_net
+from bnstudio.io.hugin.net_writer import write_net
 from bnstudio.io.opening import Opened, open_file
 from bnstudio.io.repairs import strict_reading
 from bnstudio.io.uai.uai import read_uai, write_uai

@@ -23,7 +23,8 @@ from bnstudio.io.canonical_props import take_model_properties, with_model_proper
 from bnstudio.io.diagram_files import read_diagram_json, write_diagram_json
 from bnstudio.io.genie.dsl import read_dsl, write_dsl
 from bnstudio.io.genie.xdsl import read_xdsl, read_xdsl_model, write_xdsl, write_xdsl_diagram
-from bnstudio.io.hugin.net import read_net, read_net_model, write_net, write_net_diagram
+from bnstudio.io.hugin.net import read_net, read_net_model
+from bnstudio.io.hugin.net_writer import write_net, write_net_diagram
 from bnstudio.io.netica.dne import read_dne, read_dne_model, read_neta, write_neta
 from bnstudio.io.netica.dne_writer import write_dne, write_dne_diagram
 from bnstudio.io.uai.uai import read_uai, write_uai

@@ -324,7 +324,7 @@ def _nested_tokens(table: np.ndarray) -> list[str]:
 
 @pytest.mark.parametrize("shape", [(2,), (1,), (3, 2), (2, 1, 3), (1, 1, 2), (2, 3, 1, 2), (4, 2, 2, 3, 2)])
 def test_net_data_lines_nest_as_the_brute_force_does(shape: tuple[int, ...]) -> None:
-    from bnstudio.io.hugin.net import _data_lines
+    from bnstudio.io.hugin.net_writer import _data_lines
     table = np.random.default_rng(len(shape)).random(shape)
     lines = _data_lines(table)
     assert len(lines) == table.size // shape[-1] and lines[0].startswith("    data = ") and lines[-1].endswith(";")

@@ -17,7 +17,8 @@ from bnstudio.io.bulk import exact_reading, untouched_tables
 from bnstudio.io.genie.dsl import format_dsl
 from bnstudio.io.genie.dsl_syntax import Syntax as DslSyntax
 from bnstudio.io.genie.dsl_syntax import nesting, nesting_by_classes
-from bnstudio.io.hugin.net import _Parser, format_net
+from bnstudio.io.hugin.net import _Parser
+from bnstudio.io.hugin.net_writer import format_net
 from bnstudio.io.netica.dne_syntax import Syntax as DneSyntax
 from bnstudio.io.netica.dne_writer import format_dne
 from bnstudio.io.repairs import EXACT_TOLERANCE, Repairs, untouched
