@@ -28,6 +28,7 @@ MAX_DRAWS = 100_000           # Monte-Carlo parameter draws (ALARM: about 10 s)
 MAX_BAGS = 10_000             # bootstrap bags
 MAX_SEARCH_STEPS = 100_000    # tabu patience and random restarts of a structure search
 MAX_POINTS = 10_001           # sensitivity grid points
+MAX_SAMPLES = 100_000_000     # likelihood-weighting samples (munin: about 5 minutes)
 MAX_SEED = 2**64 - 1
 MAX_WORKERS = 1024             # local processes of a study or a report
 
@@ -110,5 +111,6 @@ bags = integer(1, MAX_BAGS)
 max_iter = integer(1, MAX_ITER)
 search_steps = integer(0, MAX_SEARCH_STEPS)
 points = integer(2, MAX_POINTS)
+samples = integer(1, MAX_SAMPLES)
 path = name("a file name")
 variable = name("a variable name")

@@ -37,8 +37,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--queries", type=opt.path, metavar="FILE.json",
                         help='a JSON list of {"target": "VAR" or ["A", "B"], "evidence": {"VAR": "STATE"}}')
     parser.add_argument("--joint", action="store_true", help="joint distribution of all targets")
+    add_approximate_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_strict_option(parser)
+
+
+def add_approximate_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--approximate [likelihood-weighting|loopy-bp] --samples N --seed S`` (docs/inference.md §12)."""
+    parser.add_argument("--approximate", nargs="?", const="likelihood-weighting", default=None,
+                        choices=("likelihood-weighting", "loopy-bp"),
+                        help="answer approximately (likelihood weighting with Monte-Carlo standard errors, or loopy "
+                             "belief propagation); without it a query that does not fit the memory budget is "
+                             "answered by likelihood weighting, and says so")
+    parser.add_argument("--samples", type=opt.samples, default=100_000, metavar="N",
+                        help="samples for likelihood weighting (default 100000)")
+    parser.add_argument("--seed", type=opt.seed, default=0, metavar="S",
+                        help="random seed of likelihood weighting (default 0: the same command prints the same numbers)")
 
 
 def load_queries(path: str) -> list[dict[str, Any]]:
@@ -73,13 +87,15 @@ def _joint_result(net, targets: list[str], evidence: dict, table: np.ndarray) ->
 
 
 def answer_queries(engine: InferenceEngine, queries: list[dict[str, Any]], joint: bool = False,
-                   numbered: bool = True) -> list[dict]:
+                   numbered: bool = True, approximate: str | None = None, samples: int = 100_000,
+                   seed: int = 0) -> list[dict]:
     """Answer many queries; single-target hard-evidence queries are batched per target when there are several
-    and the engine has a junction tree within its budget. Errors name the query number (``query 3: ...``) when
-    ``numbered``."""
+    and the engine has a junction tree within its budget. A posterior that does not fit the memory budget, or
+    every posterior with ``approximate`` (the method), is estimated (:func:`approximate_records`). Errors name
+    the query number (``query 3: ...``) when ``numbered``."""
     net = engine.net
     label = (lambda k: f"query {k}: ") if numbered else (lambda k: "")
-    batching = len(queries) > 1 and engine.fits_budget
+    batching = len(queries) > 1 and approximate is None and engine.fits_budget
     results: list[list[dict] | None] = [None] * len(queries)
     batches: dict[str, list[int]] = defaultdict(list)
     for k, q in enumerate(queries):
@@ -90,8 +106,7 @@ def answer_queries(engine: InferenceEngine, queries: list[dict[str, Any]], joint
             elif batching and len(targets) == 1 and all(isinstance(s, str) for s in evidence.values()):
                 batches[targets[0]].append(k)
             else:
-                post = engine.posterior(targets, evidence)
-                results[k] = [_posterior_results(net.states(t), t, [evidence], post[t][None])[0] for t in targets]
+                results[k] = approximate_records(engine, targets, evidence, approximate, samples, seed)
         except (EvidenceError, UnknownStateError, UnknownVariableError) as exc:
             raise type(exc)(f"{label(k)}{exc}") from None
     for target, members in batches.items():
@@ -101,6 +116,27 @@ def answer_queries(engine: InferenceEngine, queries: list[dict[str, Any]], joint
             results[k] = [record]
     answered = cast("list[list[dict]]", results)  # every query: alone above or in its batch
     return [record for r in answered for record in r]
+
+
+def approximate_records(engine: InferenceEngine, targets: list[str], evidence: dict, method: str | None,
+                        samples: int, seed: int) -> list[dict]:
+    """One record per target of :func:`bnstudio.inference.approximate.answer_posterior` (exact unless
+    ``method`` or the memory budget says otherwise); an estimate carries ``method``, ``standard_error`` per
+    state (likelihood weighting), the reason it is not exact and its details (samples, effective samples;
+    loopy BP's convergence)."""
+    from bnstudio.inference.approximate import answer_posterior
+
+    answer = answer_posterior(engine, targets, evidence, method or "auto", samples, seed)
+    records = []
+    for t in targets:
+        record = _posterior_results(engine.net.states(t), t, [evidence], answer.posteriors[t][None])[0]
+        if not answer.exact:
+            record["method"] = answer.method
+            if answer.standard_errors is not None:
+                record["standard_error"] = dict(zip(engine.net.states(t), answer.standard_errors[t].tolist()))
+            record.update({"reason": answer.reason, **answer.details} if answer.reason else answer.details)
+        records.append(record)
+    return records
 
 
 def _batched_posterior(engine: InferenceEngine, target: str, evidences: list[dict[str, str]],
@@ -154,7 +190,8 @@ def _run(args: argparse.Namespace) -> int:
     from bnstudio.io import read_network
 
     engine = InferenceEngine(read_network(args.network))
-    results = answer_queries(engine, queries, joint=args.joint, numbered=bool(args.queries))
+    results = answer_queries(engine, queries, joint=args.joint, numbered=bool(args.queries),
+                             approximate=args.approximate, samples=args.samples, seed=args.seed)
     if args.json:
         print_json({"results": results})
         return 0
@@ -165,7 +202,26 @@ def _run(args: argparse.Namespace) -> int:
             print_table([[*row["states"].values(), f"{row['probability']:.6f}"] for row in r["joint"]],
                         [*r["target"], "probability"])
         else:
-            print(f"p({r['target']} | {evidence})")
-            print_table([(s, f"{p:.6f}") for s, p in r["posterior"].items()], ["state", "probability"])
+            _print_posterior(r, evidence)
         print()
     return 0
+
+
+def _print_posterior(record: dict[str, Any], evidence: str) -> None:
+    """The posterior table; an estimate adds its standard errors and a line saying how it was obtained."""
+    print(f"p({record['target']} | {evidence})")
+    se = record.get("standard_error")
+    if se is None:
+        print_table([(s, f"{p:.6f}") for s, p in record["posterior"].items()], ["state", "probability"])
+    else:
+        print_table([(s, f"{p:.6f}", f"{se[s]:.6f}") for s, p in record["posterior"].items()],
+                    ["state", "probability", "standard error"])
+    if record.get("method") == "likelihood-weighting":
+        print(f"approximate: likelihood weighting, {record['samples']} samples "
+              f"(worth {record['effective_samples']:.0f} unweighted); the standard error is the sampling error")
+    elif record.get("method") == "loopy-bp":
+        state = "converged" if record["converged"] else "did NOT converge"
+        print(f"approximate: loopy belief propagation, {state} after {record['iterations']} sweeps "
+              f"(no error estimate)")
+    if record.get("reason"):
+        print(f"why: {record['reason']}")
