@@ -6,7 +6,8 @@ cell, default 1); or any network plus ``--ess A`` for expert CPTs (α = A · θ 
 
 What the query panel shows beside the intervals is here too: ``--sensitivity VAR=STATE [--row PARENT=STATE ...]``
 adds the exact one-way sensitivity curve of each query to that CPT entry (by default in the row of VAR that adds
-most variance) with its tangent, and ``--data ... --bags T`` fits bagged-mp as well and adds each query's
+most variance) with its tangent, ``--tornado K`` the K parameters that move each query most over their credible
+intervals (:func:`bnstudio.uncertainty.tornado`), and ``--data ... --bags T`` fits bagged-mp as well and adds each query's
 bootstrap spread over the T bags (Singh §4.5.1).
 """
 from __future__ import annotations
@@ -54,6 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "adding most variance)")
     parser.add_argument("--points", type=opt.points, default=41,
                         help=f"sensitivity grid points on [0, 1] (2..{opt.MAX_POINTS}, default 41)")
+    parser.add_argument("--tornado", type=opt.positive_int, metavar="K",
+                        help="the K parameters that move each query most over their credible intervals, exact at "
+                             "both ends (a tornado chart's bars)")
     parser.add_argument("--bags", type=opt.bags, metavar="T",
                         help=f"with --data: bootstrap spread over T bagged-mp bags (1..{opt.MAX_BAGS})")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -169,6 +173,11 @@ def run(args: argparse.Namespace) -> int:
         record = bars.to_json(top=args.top)
         if args.sensitivity:
             record["sensitivity"] = _sensitivities(args, net, bars, engine)
+        if args.tornado:
+            from bnstudio.uncertainty import tornado
+
+            record["tornado"] = tornado(net, q["target"], q["evidence"], args.tornado, args.level, alpha=alpha,
+                                        engine=engine).to_json()
         if ensemble is not None:
             spread = bootstrap_spread(net, ensemble, q["target"], q["evidence"], args.level, engine)
             record["bootstrap"] = spread.to_json()
@@ -205,6 +214,13 @@ def _print_result(r: dict[str, Any]) -> None:
         given = f" | {row}" if row else ""
         print(f"  sensitivity to θ({c['variable']}={c['state']}{given}) = {c['theta0']:.4g}: slope {c['slope']:.4g}, "
               f"q from {min(c['exact']):.6f} to {max(c['exact']):.6f} over θ in [0, 1]")
+    if "tornado" in r:
+        t = r["tornado"]
+        print(f"  tornado (each parameter over its {t['range']} interval, exact at both ends):")
+        for bar in t["bars"]:
+            row = ", ".join(f"{p}={s}" for p, s in bar["parents"].items())
+            print(f"    θ({bar['variable']}={bar['state']}{' | ' + row if row else ''}) "
+                  f"{bar['theta_low']:.4g}..{bar['theta_high']:.4g}: q {bar['q_low']:.6f}..{bar['q_high']:.6f}")
     if "bootstrap" in r:
         b = r["bootstrap"]
         print(f"  bootstrap {b['level']:.0%} interval ({b['bags']} bags): [{b['low']:.6f}, {b['high']:.6f}]   "

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from bnstudio import hooks
 from bnstudio.core.network import Network
-from bnstudio.display import results
+from bnstudio.display import results, tornado
 from bnstudio.display.svg import network_svg
 
 #: a notebook shows a large drawing at the app's 100 % in a box that scrolls, so its text stays readable
@@ -53,6 +53,8 @@ def show(obj: Any, evidence: Mapping[str, Any] | None = None, size: float | None
         return Html(network_html(svg) if size is None else svg, svg)
     if hasattr(obj, "intervals") and hasattr(obj, "delta"):
         return Html(results.error_bars_html(obj, **options))
+    if hasattr(obj, "bars") and hasattr(obj, "q0"):
+        return Html(tornado.tornado_html(obj))
     if hasattr(obj, "history") and hasattr(obj, "stop_reason"):
         return Html(results.fit_html(obj, **options))
     if isinstance(obj, Mapping) and "net" in options:
@@ -96,3 +98,4 @@ hooks.network_bundle.provide(network_bundle)
 hooks.network_svg.provide(network_svg)
 hooks.fit_html.provide(results.fit_html)
 hooks.error_bars_html.provide(results.error_bars_html)
+hooks.tornado_html.provide(tornado.tornado_html)
