@@ -29,8 +29,9 @@ from bnstudio.gui.query_panel.density_plot import DensityPlot
 from bnstudio.gui.query_panel.monte_carlo import MonteCarloRunner
 from bnstudio.gui.query_panel.sensitivity_plot import SensitivityPlot
 from bnstudio.gui.query_panel.summary import SummaryView
+from bnstudio.gui.query_panel.tornado_plot import TornadoPlot
 from bnstudio.gui.workers import JobWorker
-from bnstudio.uncertainty import row_index, sensitivity
+from bnstudio.uncertainty import NoDirichletCounts, dirichlet_counts, row_index, sensitivity, tornado
 
 #: from this width the controls and the plots stand side by side; narrower, the controls go on top
 SIDE_BY_SIDE = 820
@@ -68,6 +69,7 @@ class QueryPanel(QWidget):
         self.mc_bar = MonteCarloBar()
         self.contributions = ContributionsView()
         self.sensitivity = SensitivityPlot()
+        self.tornado = TornadoPlot()
         self.saved_bar = SavedBar()
         self.saved_model = saved.SavedQueriesModel(self)
         self.saved_table = saved.make_table(self.saved_model)
@@ -96,6 +98,7 @@ class QueryPanel(QWidget):
         self.tabs.addTab(density_tab, "Densities")
         self.tabs.addTab(self.contributions, "Variance sources")
         self.tabs.addTab(self.sensitivity, "Sensitivity")
+        self.tabs.addTab(self.tornado, "Tornado")
         self.tabs.addTab(saved_tab, "Saved queries")
         # stacked (a laptop's dock), the settings and the answer on top take their own height, up to 62 %: every
         # setting shows (seen: a ~130 px scroll area hiding the evidence and the expert counts)
@@ -124,6 +127,7 @@ class QueryPanel(QWidget):
         self.contributions.row_clicked.connect(self._on_row_clicked)
         self.sensitivity.parameter_changed.connect(self.update_sensitivity)
         self.tabs.currentChanged.connect(lambda _i: self.update_sensitivity())
+        self.tabs.currentChanged.connect(lambda _i: self.update_tornado())
         self.mc_bar.run.clicked.connect(self._on_mc_button)
         self.mc.running_changed.connect(self._on_mc_running)
         self.mc.done.connect(self._on_mc_done)
@@ -290,6 +294,7 @@ class QueryPanel(QWidget):
             self.contributions.clear(reason)
             self.sensitivity.set_rows([], {})
             self.sensitivity.show_curve(None, reason)
+            self.update_tornado()
             return
         top = bars.delta.top_contributions(TOP)
         self.contributions.show_contributions(top, bars.variance)
@@ -298,6 +303,7 @@ class QueryPanel(QWidget):
         self.sensitivity.set_rows(top, {c.variable: net.states(c.variable) for c in top}, key == self._query_key)
         self._query_key = key
         self.update_sensitivity()
+        self.update_tornado()
 
     def _sensitivity_hidden(self) -> bool:
         return self.tabs.currentWidget() is not self.sensitivity
@@ -318,6 +324,28 @@ class QueryPanel(QWidget):
             self.sensitivity.show_curve(None, str(exc))
             return
         self.sensitivity.show_curve(curve)
+
+    def update_tornado(self) -> None:
+        """The tornado of the current query (when its tab is shown): credible ranges from the counts the error
+        bars use, θ(1 ± 10 %) without counts."""
+        if self.tabs.currentWidget() is not self.tornado:
+            return
+        answer = self.answer
+        if answer is None or answer.mean is None:
+            self.tornado.show_tornado(None, answer.error if answer is not None else "")
+            return
+        net = self.document.network
+        try:
+            alpha = dirichlet_counts(net, self.controls.ess_value())
+        except NoDirichletCounts:
+            alpha = None
+        try:
+            result = tornado(net, answer.target, answer.evidence, top=12, level=answer.level, alpha=alpha,
+                             engine=self.document.beliefs.engine)
+        except BNStudioError as exc:
+            self.tornado.show_tornado(None, str(exc))
+            return
+        self.tornado.show_tornado(result)
 
     def refresh_saved(self) -> None:
         net, c = self.document.network, self.controls
@@ -378,12 +406,15 @@ class QueryPanel(QWidget):
         saved.write_csv(self.saved_rows, path)
 
     def export_plot(self, which: str, path: str | Path) -> None:
-        """Write the ``"density"`` or ``"sensitivity"`` plot as PNG or SVG (by the file's extension)."""
-        widget = {"density": self.density.plot, "sensitivity": self.sensitivity.plot}[which]
+        """Write the ``"density"``, ``"sensitivity"`` or ``"tornado"`` plot as PNG or SVG (by the file's extension)."""
+        widget = {"density": self.density.plot, "sensitivity": self.sensitivity.plot,
+                  "tornado": self.tornado.plot}[which]
         plots.export_widget(widget, path)
 
     def _ask_export_plot(self) -> None:
-        which = "sensitivity" if self.tabs.currentWidget() is self.sensitivity else "density"
+        current = self.tabs.currentWidget()
+        which = ("sensitivity" if current is self.sensitivity else "tornado" if current is self.tornado
+                 else "density")
         path, _ = QFileDialog.getSaveFileName(self, "Export plot", f"{which}.png",
                                               "PNG image (*.png);;SVG drawing (*.svg)")
         if path:

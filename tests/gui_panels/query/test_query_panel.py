@@ -219,3 +219,25 @@ def test_plots_export_as_png_and_svg(make_panel, asia_mp, tmp_path):
     assert "<svg" in (tmp_path / "density.svg").read_text(encoding="utf-8")
     with pytest.raises(ValueError):
         panel.export_plot("density", tmp_path / "density.gif")
+
+
+def test_tornado_tab_draws_the_bars_tornado_computes(make_panel, asia_mp):
+    """Computed when its tab is shown, with the counts the error bars use; the largest swing on top."""
+    from bnstudio.uncertainty import tornado
+
+    net, _ = asia_mp
+    panel = make_panel(net)
+    panel.set_evidence_mode("form", {"dysp": "yes"})
+    panel.set_target({"lung": "yes"})
+    assert panel.tornado.result is None          # not computed while another tab is shown
+    panel.tabs.setCurrentWidget(panel.tornado)
+    expected = tornado(net, {"lung": "yes"}, {"dysp": "yes"}, top=12)
+    shown = panel.tornado.result
+    assert shown.range == expected.range == "credible 90%"
+    assert [(b.variable, b.parents, b.q_low, b.q_high) for b in shown.bars] == \
+        [(b.variable, b.parents, b.q_low, b.q_high) for b in expected.bars]
+    opts = panel.tornado.high.opts
+    top = int(np.argmax(opts["y"]))
+    assert opts["x0"][top] + opts["width"][top] == pytest.approx(max(expected.q0, expected.bars[0].q_high))
+    assert panel.tornado.centre.value() == pytest.approx(expected.q0)
+    assert "credible 90%" in panel.tornado.caption.text()
