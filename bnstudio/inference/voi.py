@@ -46,8 +46,8 @@ class Candidate:
 
 @dataclass(frozen=True)
 class ValueOfInformation:
-    """Candidates ranked by ``rank_by`` (best first; ties in the network's order), with H(T | e) in bits and
-    the Bayes risk R(e) before any new observation."""
+    """Candidates ranked by ``rank_by`` (best first; ties by the other score, then in the network's order),
+    with H(T | e) in bits and the Bayes risk R(e) before any new observation."""
 
     target: str
     entropy: float
@@ -84,7 +84,10 @@ def value_of_information(engine: InferenceEngine, target: str, evidence: ev.Evid
     best = int(np.argmin(risk_by_decision))
     gain = {name: _risk_reduction(joint, costs, best) for name, joint in joints.items()}
     found = [Candidate(name, mi[name], gain[name]) for name in names]
-    key = (lambda c: -c.mutual_information) if rank_by == "information" else (lambda c: -c.risk_reduction)
+    if rank_by == "information":
+        key = lambda c: (-c.mutual_information, -c.risk_reduction)  # noqa: E731
+    else:
+        key = lambda c: (-c.risk_reduction, -c.mutual_information)  # noqa: E731
     positive = prior[prior > 0]
     entropy = float(-(positive * np.log2(positive)).sum())
     return ValueOfInformation(target, entropy, float(risk_by_decision[best]), rank_by, sorted(found, key=key))
