@@ -32,7 +32,7 @@ def describe(interventions: Mapping[str, str | int]) -> str:
     return "do(" + ", ".join(f"{name}={state}" for name, state in interventions.items()) + ")"
 
 
-def check_findings(interventions: Mapping[str, object], evidence: Evidence | None) -> None:
+def check_findings(interventions: Mapping[str, str | int], evidence: Evidence | None) -> None:
     """Refuse a variable both observed and set (p(x | do(x)) is a point mass; observing it says nothing)."""
     both = [name for name in interventions if name in (evidence or {})]
     if both:
