@@ -29,6 +29,7 @@ from bnstudio.errors import BNStudioError
 SUBCOMMANDS: dict[str, str] = {
     "info": "bnstudio.cli.info",
     "query": "bnstudio.cli.query",
+    "voi": "bnstudio.cli.voi",
     "sample": "bnstudio.cli.sample",
     "convert": "bnstudio.cli.convert",
     "fit": "bnstudio.cli.fit",

@@ -39,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--joint", action="store_true", help="joint distribution of all targets")
     add_approximate_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_intervention_argument(parser)
     add_strict_option(parser)
 
 
@@ -190,13 +191,18 @@ def _run(args: argparse.Namespace) -> int:
     from bnstudio.io import read_network
 
     engine = InferenceEngine(read_network(args.network))
-    results = answer_queries(engine, queries, joint=args.joint, numbered=bool(args.queries),
-                             approximate=args.approximate, samples=args.samples, seed=args.seed)
+    estimate = {"approximate": args.approximate, "samples": args.samples, "seed": args.seed}
+    if args.do:
+        results = answer_under_interventions(engine, queries, parse_interventions(args.do), args.joint,
+                                             bool(args.queries), **estimate)
+    else:
+        results = answer_queries(engine, queries, joint=args.joint, numbered=bool(args.queries), **estimate)
     if args.json:
         print_json({"results": results})
         return 0
     for r in results:
-        evidence = ", ".join(f"{k}={v}" for k, v in r["evidence"].items()) or "no evidence"
+        evidence = ", ".join([f"do({k}={v})" for k, v in r.get("do", {}).items()]
+                             + [f"{k}={v}" for k, v in r["evidence"].items()]) or "no evidence"
         if "joint" in r:
             print(f"p({', '.join(r['target'])} | {evidence})")
             print_table([[*row["states"].values(), f"{row['probability']:.6f}"] for row in r["joint"]],
@@ -225,3 +231,41 @@ def _print_posterior(record: dict[str, Any], evidence: str) -> None:
               f"(no error estimate)")
     if record.get("reason"):
         print(f"why: {record['reason']}")
+
+
+# ---------------------------------------------------------------------- interventions: --do VAR=STATE
+def add_intervention_argument(parser: argparse.ArgumentParser) -> None:
+    """``--do VAR=STATE``: the queries are answered on the network mutilated by the interventions."""
+    parser.add_argument("--do", action="append", default=[], metavar="VAR=STATE",
+                        help="intervention do(VAR=STATE): VAR's parent arcs are cut and VAR set to STATE; "
+                             "the evidence is observed after it (repeatable)")
+
+
+def parse_interventions(items: Sequence[str]) -> dict[str, str]:
+    """``["X=x"]`` -> ``{"X": "x"}``; an intervention sets a state, never a likelihood."""
+    interventions = parse_evidence(items, "intervention")
+    for name, spec in interventions.items():
+        if not isinstance(spec, str):
+            raise EvidenceError(f"an intervention sets one state: use --do {name}=STATE, not a likelihood")
+    return interventions
+
+
+def answer_under_interventions(engine: InferenceEngine, queries: list[dict[str, Any]], interventions: dict[str, str],
+                               joint: bool, numbered: bool, **estimate: Any) -> list[dict]:
+    """:func:`answer_queries` for p(Y | do(x), e) on the mutilated network; each record gets ``"do"``. A variable
+    both observed and set, or evidence impossible under the do(), is a one-line error."""
+    from bnstudio.inference.intervention import check_findings, describe
+
+    for k, q in enumerate(queries):
+        try:
+            check_findings(interventions, q["evidence"])
+        except EvidenceError as exc:
+            raise EvidenceError(f"{f'query {k}: ' if numbered else ''}{exc}") from None
+    try:
+        results = answer_queries(engine.intervened(interventions), queries, joint=joint, numbered=numbered,
+                                 **estimate)
+    except ImpossibleEvidence as exc:
+        raise ImpossibleEvidence(f"{exc} under {describe(interventions)}") from None
+    for record in results:
+        record["do"] = dict(interventions)
+    return results

@@ -54,6 +54,7 @@ from bnstudio.inference.pruning import Relevance, ancestral_set
 from bnstudio.inference.variable_elimination import STEP_COST
 
 if TYPE_CHECKING:  # the tree machinery is imported when a tree is first made: a single query never needs it
+    from bnstudio.inference.intervention import Interventions
     from bnstudio.inference.trees import TreeModel
     Parameters = Mapping[str, np.ndarray]  # an annotation only (a typing alias costs a new process's first query)
 
@@ -79,6 +80,7 @@ class InferenceEngine:
         self._pruned: PrunedQueries | None = None
         self._models: OrderedDict[frozenset[int] | None, TreeModel] = OrderedDict()
         self._large_queries = 0
+        self._interventions: Interventions | None = None
 
     # ------------------------------------------------------------------ structure and parameters
     @property
@@ -186,8 +188,12 @@ class InferenceEngine:
         return max(1, int(self.memory_budget // (model.bytes_per_element + bytes_per_element)))
 
     # ------------------------------------------------------------------ single case
-    def posterior(self, targets: str | Sequence[str], evidence: ev.Evidence | None = None) -> dict[str, np.ndarray]:
-        """Posterior marginal p(X | e) of each target, as {name: probabilities over its states}."""
+    def posterior(self, targets: str | Sequence[str], evidence: ev.Evidence | None = None,
+                  interventions: Mapping[str, str | int] | None = None) -> dict[str, np.ndarray]:
+        """Posterior marginal p(X | e) of each target, as {name: probabilities over its states}; with
+        ``interventions`` {X: x}, p(X | do(x), e) on the mutilated network (:meth:`intervened`)."""
+        if interventions:
+            return self._do().ask(interventions, evidence, lambda e: e.posterior(targets, evidence))
         cs = self.compiled
         names = [targets] if isinstance(targets, str) else list(targets)
         idx = [cs.index.index(t) for t in names]
@@ -220,8 +226,12 @@ class InferenceEngine:
             self._check_possible(np.array([[-np.inf]]), evidence)
         return {name: marginals[var][0, 0] for name, var in zip(names, idx)}
 
-    def joint(self, targets: Sequence[str], evidence: ev.Evidence | None = None) -> np.ndarray:
-        """Joint posterior p(T_1, ..., T_k | e) with axes in ``targets`` order."""
+    def joint(self, targets: Sequence[str], evidence: ev.Evidence | None = None,
+              interventions: Mapping[str, str | int] | None = None) -> np.ndarray:
+        """Joint posterior p(T_1, ..., T_k | e) with axes in ``targets`` order (p(T | do(x), e) with
+        ``interventions``)."""
+        if interventions:
+            return self._do().ask(interventions, evidence, lambda e: e.joint(targets, evidence))
         cs = self.compiled
         idx = [cs.index.index(t) for t in targets]
         if len(set(idx)) != len(idx):
@@ -301,6 +311,18 @@ class InferenceEngine:
             for v in members:
                 out[cs.index.names[v]] = model.family_marginal(belief, c, v)[0, 0]
         return {name: out[name] for name in cs.index.names}
+
+    # ------------------------------------------------------------------ interventions
+    def intervened(self, interventions: Mapping[str, str | int]) -> InferenceEngine:
+        """The engine of the mutilated network of do(X = x, ...): X's parent arcs cut and its CPT a point mass
+        at x (:mod:`bnstudio.inference.intervention`); kept per intervention set until the network changes."""
+        return self._do().engine_for(interventions)
+
+    def _do(self) -> Interventions:
+        if self._interventions is None:
+            from bnstudio.inference.intervention import Interventions
+            self._interventions = Interventions(self)
+        return self._interventions
 
     # ------------------------------------------------------------------ pruned elimination
     def _route(self, targets: Sequence[int], lams: Mapping[int, np.ndarray]

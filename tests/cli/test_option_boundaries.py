@@ -67,6 +67,16 @@ CASES: list[tuple[list[str], set[str]]] = [
     (["query", "--target={v}", *NET], set()),
     (["query", "--target", "lung", "--evidence={v}", *NET], set()),
     (["query", "--queries={v}", *NET], set()),
+    (["query", "--target", "lung", "--do={v}", *NET], set()),
+    (["voi", "--target", "lung", "--", "{v}"], set()),
+    (["voi", "--target={v}", *NET], set()),
+    (["voi", "--target", "lung", "--evidence={v}", *NET], set()),
+    (["voi", "--target", "lung", "--candidate={v}", *NET], set()),
+    (["voi", "--target", "lung", "--cost={v}", *NET], set()),          # a |T| x |T| matrix of finite numbers
+    (["voi", "--target", "lung", "--by={v}", *NET], set()),
+    (["info", "--dsep", "{v}", "asia", *NET], set()),
+    (["info", "--dsep", "asia", "smoke", "--given={v}", *NET], set()),
+    (["info", "--markov-blanket={v}", *NET], set()),
     (["sample", *SAMPLE, "--", "{v}"], set()),
     (["sample", "-o", "{tmp}/s.csv", "-n{v}", *NET], set()),  # 1e308 and 1e11 rows cannot be written: refused
     (["sample", *SAMPLE, "--seed={v}", *NET], {"0", "100000000000"}),
@@ -158,7 +168,7 @@ PLAIN = {"--target": "lung", "--evidence": "xray=yes", "-n": "5", "--seed": "3",
          "--require": "smoke->lung", "--forbid": "lung->smoke", "--start": "empty", "--tabu": "2",
          "--restarts": "1", "--k": "2", "--root": "smoke", "--algorithm": "nb", "--method": "ml", "--workers": "1",
          "--max-time": "60"}
-FLAGS = [("info", "--json"), ("query", "--json"), ("query", "--joint"), ("sample", "--json"), ("convert", "--json"),
+FLAGS = [("info", "--json"), ("query", "--json"), ("voi", "--json"), ("query", "--joint"), ("sample", "--json"), ("convert", "--json"),
          ("fit", "--json"), ("evaluate", "--json"), ("errorbars", "--json"), ("learn", "--json")]
 
 
@@ -203,6 +213,8 @@ def test_the_base_commands_are_valid(capsys, files):
                ("evaluate", "--method"): "mp",
                ("experiment", "--workers"): None,  # its progress bar is on stderr: tests/experiment run it
                ("experiment", "--suite"): None, ("experiment", "--dask-local"): None,   # whole suites, a cluster
+               ("voi", "--candidate"): "xray", ("voi", "--cost"): "0,1;5,0", ("voi", "--by"): "cost",
+               ("query", "--do"): "lung=yes", ("info", "--given"): "dysp", ("info", "--markov-blanket"): "lung",
                ("decide", "--evidence"): "Test=yes", ("decide", "--method"): "limid", ("decide", "--level"): "0.8"}
     tried = 0
     for args, _ in CASES:
