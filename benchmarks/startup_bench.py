@@ -15,7 +15,7 @@ and prints both and the ratio (the goal of issue 23: under 2x). Both run offscre
 Then, the same way,
 
 * ``python -m bnstudio info NETWORK``: interpreter start, imports, the file read, the junction tree compiled
-  (for the treewidth), the table printed;
+  (for its size and width), the table printed;
 * ``python -c "import numpy"``, the least any numerical Python command does;
 
 and the ratio (the goal of issue 26: under 2x), with the modules of note (networkx, scipy, pandas) that ``info``

@@ -36,7 +36,9 @@ def streams(method: str, path: str) -> bool:
 @contextlib.contextmanager
 def fit_data(net: Any, args: argparse.Namespace) -> Iterator[tuple[Any, Any]]:
     """(data, weights) for the learner: the table's pieces (on the cluster asked for) or aligned rows."""
+    from bnstudio.io.atomic import check_exists
     on_cluster = getattr(args, "dask_local", None) is not None or getattr(args, "scheduler", None) is not None
+    check_exists(args.data)   # a missing "parts/" is no such folder, whatever the method or cluster
     if not streams(args.method, args.data):
         if on_cluster:
             raise ValidationError(f"--dask-local and --scheduler apply to {', '.join(STREAMED_METHODS)} on CSV or "

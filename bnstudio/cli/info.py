@@ -1,10 +1,17 @@
-"""``bnstudio info NET [--json]``: variables, states, parents, parameters and the compiled plan's treewidth; for an
+"""``bnstudio info NET [--json]``: variables, states, parents, parameters and the compiled junction tree; for an
 influence diagram (a file with decision and utility nodes), its decisions in the order taken with what is observed
 before each, its utility nodes and its chance variables.
 
+What is said of the junction tree is what the engine built, not the network's treewidth (which is NP-hard to
+compute): ``triangulation_width`` is the width of the heuristic elimination order (variables in its largest clique
+− 1), an upper bound on the treewidth; the tree then merges neighbouring small cliques (at most
+:data:`~bnstudio.inference.jtree.MERGE_BELOW` entries together) so a small network answers with a few numpy
+calls, so its largest clique (``largest_clique_variables``) can hold more variables (asia: width 2, the true
+treewidth; one merged clique of 6 variables).
+
 The junction tree is compiled under the engine's memory budget: when no elimination order keeps every clique
 within it (a 60×60 grid), the search stops at the first clique too big and ``info`` says so in a note instead
-of a treewidth (single queries on such a network use pruned variable elimination).
+(single queries on such a network use pruned variable elimination).
 """
 from __future__ import annotations
 
@@ -15,7 +22,7 @@ from bnstudio.cli.common import add_strict_option, cycle_collector_paused, print
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Describe a network or an influence diagram: variables, states, parents, parameters, treewidth."""
+    """Describe a network or an influence diagram: variables, states, parents, parameters, junction tree."""
     parser.add_argument("network", type=opt.path, help="network or influence-diagram file (.bif, .net, ...)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_graph_query_arguments(parser)
@@ -23,9 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def network_info(path: str) -> dict:
-    """Everything ``info`` prints, as a JSON-ready dict (``treewidth`` and ``junction_tree`` are None, with a
-    ``note``, when the junction tree does not fit the memory budget); ``kind`` is ``"Bayesian network"`` or
-    ``"influence diagram"`` (see :func:`diagram_info`)."""
+    """Everything ``info`` prints, as a JSON-ready dict (``triangulation_width`` and ``junction_tree`` are None,
+    with a ``note``, when the junction tree does not fit the memory budget); ``kind`` is ``"Bayesian network"``
+    or ``"influence diagram"`` (see :func:`diagram_info`)."""
     from bnstudio.core.network import Network
     from bnstudio.inference import InferenceEngine
     from bnstudio.io import read_model
@@ -37,7 +44,7 @@ def network_info(path: str) -> dict:
     compiled = engine.compiled
     info = {"name": net.name, "file": str(path), "kind": "Bayesian network", "n_variables": len(net),
             "n_arcs": len(net.arcs()),
-            "n_parameters": net.n_parameters(), "treewidth": None, "junction_tree": None, "note": None}
+            "n_parameters": net.n_parameters(), "triangulation_width": None, "junction_tree": None, "note": None}
     jt = compiled.jt
     if jt is None:
         info["note"] = (f"no junction tree: every elimination order tried needs a bigger clique than the memory "
@@ -45,9 +52,10 @@ def network_info(path: str) -> dict:
                         f"queries use pruned variable elimination")
     else:
         assert compiled.order is not None  # found with the tree
-        info["treewidth"] = jt.treewidth
+        info["triangulation_width"] = compiled.order.width
         info["junction_tree"] = {"cliques": len(jt.cliques), "total_size": jt.total_size,
-                                 "largest_clique": max(jt.sizes, default=0), "heuristic": compiled.order.heuristic}
+                                 "largest_clique": max(jt.sizes, default=0),
+                                 "largest_clique_variables": jt.width + 1, "heuristic": compiled.order.heuristic}
     info["variables"] = [{"name": v, "states": list(net.states(v)), "parents": list(net.parents(v))}
                          for v in net.variables]
     return info
@@ -101,8 +109,11 @@ def run(args: argparse.Namespace) -> int:
     if jt is None:
         print(f"{data['note']}\n")
     else:
-        print(f"junction tree: treewidth {data['treewidth']}, {jt['cliques']} cliques, {jt['total_size']} entries "
-              f"(largest clique {jt['largest_clique']}; {jt['heuristic']} order)\n")
+        merged = "; small cliques merged" if jt["largest_clique_variables"] > data["triangulation_width"] + 1 else ""
+        print(f"junction tree: {jt['cliques']} cliques, {jt['total_size']} entries, largest clique "
+              f"{jt['largest_clique_variables']} variables ({jt['largest_clique']} entries{merged})\n"
+              f"{jt['heuristic']} elimination order: triangulation width {data['triangulation_width']} (an upper "
+              f"bound on the treewidth)\n")
     if data["variables"]:
         print_table([(v["name"], ", ".join(v["states"]), ", ".join(v["parents"]) or "-")
                      for v in data["variables"]], ["variable", "states", "parents"])

@@ -28,6 +28,7 @@ from bnstudio.data.dataset import Dataset
 from bnstudio.data.errors import BNStudioDataWarning
 from bnstudio.data.states import DEFAULT_MISSING
 from bnstudio.errors import BNStudioError, Cancelled, FormatError
+from bnstudio.io.atomic import check_exists
 from bnstudio.io.messages import listing
 
 TEXT_SEPARATORS = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
@@ -149,6 +150,7 @@ def open_parts(path: str | os.PathLike, *, chunk_bytes: int = DEFAULT_CHUNK_BYTE
     Raises :class:`FormatError` naming the path: no such file, a folder without parts, an unknown extension,
     a Parquet file without pyarrow (naming the ``parquet`` extra).
     """
+    check_exists(path)
     path = Path(path)
     if path.is_dir():
         files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in PART_SUFFIXES
@@ -161,7 +163,7 @@ def open_parts(path: str | os.PathLike, *, chunk_bytes: int = DEFAULT_CHUNK_BYTE
                               f"{', '.join(PART_SUFFIXES)}", path=str(path))
         files = [path]
     else:
-        raise FormatError("no such file or folder", path=str(path))
+        raise FormatError("is neither a file nor a folder", path=str(path))
     pieces: list[Piece] = []
     columns: dict[str, None] = {}
     for file in files:

@@ -23,7 +23,7 @@ from bnstudio.data.errors import fail
 from bnstudio.data.plaincsv import PlainTable, plain_table
 from bnstudio.data.states import DEFAULT_MISSING, encode_labels, label_text
 from bnstudio.errors import FormatError
-from bnstudio.io.atomic import check_regular_file
+from bnstudio.io.atomic import check_exists, check_regular_file
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import listing
 
@@ -60,6 +60,7 @@ def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] =
         ``state_order``, no observed value at all, more columns or distinct values than
         :mod:`bnstudio.io.limits` allows.
     """
+    check_exists(path)
     path = Path(path)
     data = read_bytes(path)
     if sep is None:
@@ -132,6 +133,7 @@ def read_table(path: PathLike, **options) -> Dataset:
     need pyarrow (neither is a dependency of BN Studio). For those, ``options`` may hold ``missing`` and
     ``state_order``.
     """
+    check_exists(path)   # before the extension: a missing "parts/" is no such folder, not an unknown type
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix in TEXT_SUFFIXES:

@@ -43,9 +43,11 @@ def network_html(svg: str, height: int = BOX_HEIGHT) -> str:
 
 
 def show(obj: Any, evidence: Mapping[str, Any] | None = None, size: float | None = None,
-         beliefs: bool = True, **options: Any) -> Html:
+         beliefs: bool | str | Mapping[str, Any] = "auto", **options: Any) -> Html:
     """Display ``obj`` in a notebook: a :class:`Network` as the app draws it (beliefs given ``evidence``, scaled
-    to ``size`` px wide; default the app's 100 % in a scrolling box), ``ErrorBars`` and ``FitResult`` as compact
+    to ``size`` px wide; default the app's 100 % in a scrolling box; ``beliefs`` as
+    :func:`~bnstudio.display.svg.network_svg` takes them: "auto" computes them unless the junction tree is too
+    large to do so in about a second, and then says why in a warning), ``ErrorBars`` and ``FitResult`` as compact
     tables with drawings (``options`` go to :func:`~bnstudio.display.results.fit_html` / ``error_bars_html``),
     a mapping variable -> marginal (``options['net']`` names the states) as bars."""
     if isinstance(obj, Network):

@@ -12,6 +12,7 @@ True
 """
 from __future__ import annotations
 
+import warnings
 from html import escape
 from typing import Any, Mapping
 
@@ -24,8 +25,9 @@ from bnstudio.display.placement import place_missing, spread_positions
 TITLE_CHAR, STATE_CHAR = 7.6, 6.1   # average advance (px) of DejaVu Sans bold 12 px and regular 10 px
 ARROW = 9.0
 MARGIN = 12.0
-#: above this many variables the drawing shows no beliefs unless asked (one calibration of a large network)
-BELIEFS_UP_TO = 300
+#: ``beliefs="auto"`` computes them when the whole network's junction tree holds at most this many table entries
+#: (munin's 16.5 million: all 1,041 marginals in about 0.7 s, docs/gui.md), else says why in a warning
+BELIEFS_UP_TO_ENTRIES = 20_000_000
 FONT = "font-family='DejaVu Sans, Verdana, sans-serif'"
 
 
@@ -47,21 +49,55 @@ def positions_for(net: Network) -> dict[str, tuple[float, float]]:
     return positions
 
 
-def beliefs_for(net: Network, evidence: Mapping[str, Any] | None) -> dict[str, np.ndarray]:
-    """Posterior marginals of every variable given ``evidence`` (one calibration of our engine)."""
+class BeliefsNotShown(UserWarning):
+    """A network drawn without its beliefs because computing them would take long; the message says why."""
+
+
+def beliefs_for(net: Network, evidence: Mapping[str, Any] | None,
+                up_to: float | None = None) -> dict[str, np.ndarray]:
+    """Posterior marginals of every variable given ``evidence`` (one calibration of our engine's junction tree).
+
+    With ``up_to``, a network whose junction tree holds more than ``up_to`` table entries, or that has none
+    within the engine's memory budget, gets no beliefs ({}) and a one-line :class:`BeliefsNotShown` warning."""
     from bnstudio.inference import InferenceEngine
     if not net.variables:
         return {}
-    return InferenceEngine(net).posterior(net.variables, dict(evidence or {}))
+    engine = InferenceEngine(net)
+    if up_to is not None:
+        why = _too_costly(engine, up_to)
+        if why:
+            warnings.warn(f"network {net.name!r} drawn without beliefs: {why}; show(net, beliefs=True) computes "
+                          f"them anyway", BeliefsNotShown, stacklevel=3)
+            return {}
+    return engine.posterior(net.variables, dict(evidence or {}))
+
+
+def _too_costly(engine: Any, up_to: float) -> str:
+    """Why computing every marginal with ``engine`` would take long ("" if it would not)."""
+    jt = engine.compiled.jt
+    if jt is None:
+        return f"no junction tree fits the memory budget ({engine.compiled.too_large})"
+    if jt.total_size > up_to:
+        return (f"its junction tree holds {jt.total_size:,} table entries, more than the {up_to:,.0f} (about a "
+                f"second) computed by default")
+    return ""
 
 
 def network_svg(net: Network, evidence: Mapping[str, Any] | None = None,
-                beliefs: Mapping[str, np.ndarray] | None | bool = True, width: float | None = None) -> str:
-    """The SVG of ``net``: bar-chart nodes with ``beliefs`` (True: computed from ``evidence``; False: none) and
-    ``evidence`` highlighted; ``width`` scales the drawing to that many pixels (default: the app's 100 %)."""
+                beliefs: Mapping[str, np.ndarray] | None | bool | str = "auto", width: float | None = None) -> str:
+    """The SVG of ``net``: bar-chart nodes with ``beliefs`` and ``evidence`` highlighted; ``width`` scales the
+    drawing to that many pixels (default: the app's 100 %).
+
+    ``beliefs``: "auto" computes them from ``evidence`` unless the junction tree holds more than
+    :data:`BELIEFS_UP_TO_ENTRIES` entries (then a :class:`BeliefsNotShown` warning says why); True computes
+    them whatever the cost; False or None draws none; a mapping variable -> marginal draws those."""
     evidence = dict(evidence or {})
-    if beliefs is True:
-        beliefs = beliefs_for(net, evidence) if len(net) <= BELIEFS_UP_TO else {}
+    if isinstance(beliefs, str):
+        if beliefs != "auto":
+            raise ValueError(f"beliefs must be 'auto', True, False or a mapping variable -> marginal, not {beliefs!r}")
+        beliefs = beliefs_for(net, evidence, up_to=BELIEFS_UP_TO_ENTRIES)
+    elif beliefs is True:
+        beliefs = beliefs_for(net, evidence)
     beliefs = dict(beliefs or {})
     pos = positions_for(net)
     sizes = {v: look.bar_node_size(net.cardinality(v)) for v in net.variables}

@@ -74,8 +74,9 @@ def _members(bits: int) -> list[int]:
 
 
 class OrderStats:  # a slotted class, not a dataclass or NamedTuple: cheaper to import (a first query waits for it)
-    """An order and the cliques it creates (each sorted, in elimination order); the largest clique (treewidth
-    + 1) and the total table size."""
+    """An order and the cliques it creates (each sorted, in elimination order); the largest clique (the order's
+    width + 1; the width is an upper bound on the treewidth, equal to it for an optimal order) and the total
+    table size."""
 
     __slots__ = ("heuristic", "order", "cliques", "max_clique_vars", "max_clique_size", "total_size")
 
@@ -89,7 +90,8 @@ class OrderStats:  # a slotted class, not a dataclass or NamedTuple: cheaper to 
         self.total_size = total_size
 
     @property
-    def treewidth(self) -> int:
+    def width(self) -> int:
+        """The triangulation's width: variables in the largest clique − 1 (an upper bound on the treewidth)."""
         return self.max_clique_vars - 1
 
 

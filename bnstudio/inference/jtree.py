@@ -41,7 +41,10 @@ class JunctionTree:
         return sum(self.sizes)
 
     @property
-    def treewidth(self) -> int:
+    def width(self) -> int:
+        """Variables in the largest clique − 1. Small cliques are merged (:data:`MERGE_BELOW`), so this can exceed
+        the width of the elimination order the tree was built from; either is only an upper bound on the
+        treewidth."""
         return max((len(c) for c in self.cliques), default=1) - 1
 
     def shape(self, c: int) -> tuple[int, ...]:

@@ -125,6 +125,17 @@ def check_regular_file(path: PathLike) -> None:
     _check_mode(mode, name)
 
 
+def check_exists(path: PathLike) -> None:
+    """Raise a one-line :class:`FormatError` if nothing is at ``path``: "no such folder" when the name ends with
+    a separator (``parts/``), "no such file" when it has an extension, else "no such file or folder"."""
+    if os.path.lexists(path):
+        return
+    name = os.fspath(path)
+    ends_as_folder = isinstance(name, str) and name.endswith(("/", os.sep))
+    what = "folder" if ends_as_folder else "file" if Path(name).suffix else "file or folder"
+    raise FormatError(f"no such {what}", path=str(name))
+
+
 def _check_mode(mode: int, name: str) -> None:
     for test, message in _KINDS:
         if test(mode):

@@ -1,6 +1,7 @@
 """The ``bnstudio`` command line: info and query, JSON output, batch files, and one-line errors (exit 2)."""
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -23,19 +24,55 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-def test_info_json_reports_structure_and_treewidth(capsys):
+def test_info_json_reports_structure_and_junction_tree(capsys):
     status, out, _ = run(capsys, "info", ALARM, "--json")
     data = json.loads(out)
     assert status == 0
     assert data["n_variables"] == 37 and data["n_arcs"] == 46 and data["n_parameters"] == 509
-    assert data["treewidth"] >= 3
+    assert data["triangulation_width"] >= 3
+    assert data["junction_tree"]["largest_clique_variables"] >= data["triangulation_width"] + 1
     hr = next(v for v in data["variables"] if v["name"] == "HR")
     assert hr["states"] == ["LOW", "NORMAL", "HIGH"] and hr["parents"] == ["CATECHOL"]
 
 
-def test_info_table(capsys):
+def exact_treewidth(variables: list[str], parents: dict[str, list[str]]) -> int:
+    """The treewidth of the moral graph by brute force: the least width over every elimination order."""
+    adj = {v: set(parents[v]) for v in variables}
+    for v in variables:
+        for p in parents[v]:
+            adj[p].add(v)
+        for a, b in itertools.combinations(parents[v], 2):
+            adj[a].add(b)
+            adj[b].add(a)
+    best = len(variables)
+    for order in itertools.permutations(variables):
+        graph, width = {v: set(n) for v, n in adj.items()}, 0
+        for v in order:
+            width = max(width, len(graph[v]))
+            for a, b in itertools.combinations(graph[v], 2):
+                graph[a].add(b)
+                graph[b].add(a)
+            for u in graph.pop(v):
+                graph[u].discard(v)
+            if width >= best:
+                break
+        best = min(best, width)
+    return best
+
+
+def test_info_says_what_the_junction_tree_is_not_a_treewidth(capsys):
+    """asia's treewidth is 2 (brute force); info called the merged tree's 5 "treewidth". Now the order's
+    triangulation width (2 on asia) and the merged tree's largest clique (6 variables) are named as such."""
+    status, out, _ = run(capsys, "info", ASIA, "--json")
+    data = json.loads(out)
+    assert status == 0 and "treewidth" not in data
+    parents = {v["name"]: v["parents"] for v in data["variables"]}
+    assert data["triangulation_width"] == exact_treewidth(list(parents), parents) == 2
+    assert data["junction_tree"]["largest_clique_variables"] == 6 and data["junction_tree"]["cliques"] == 2
     status, out, _ = run(capsys, "info", ASIA)
-    assert status == 0 and "treewidth" in out and "either" in out
+    assert status == 0 and "either" in out
+    assert "largest clique 6 variables (64 entries; small cliques merged)" in out
+    assert "min-fill elimination order: triangulation width 2 (an upper bound on the treewidth)" in out
 
 
 def test_query_json_matches_the_engine(capsys):

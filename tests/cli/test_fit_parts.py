@@ -87,3 +87,14 @@ def test_other_methods_and_evaluate_read_the_folder_into_memory(capsys, tmp_path
 def test_missing_data_path_is_one_line(capsys, tmp_path):
     status, _, err = run(capsys, "fit", ASIA, tmp_path / "absent.parquet", "--method", "ml", "-o", tmp_path / "x.bif")
     assert status == 2 and "absent.parquet" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("method, extra", [("em", ["--dask-local", "2"]), ("ml", []), ("clgd", ["--target", "dysp"])])
+def test_a_missing_folder_is_no_such_folder(capsys, tmp_path, method, extra):
+    """A folder of parts that does not exist is named as such in one line, whatever the method and cluster
+    options (it was "unknown table type" in memory and "--dask-local ... not to 'em'" on a cluster)."""
+    folder = f"{tmp_path}/parts/"
+    status, _, err = run(capsys, "fit", ASIA, folder, "--method", method, *extra, "-o", tmp_path / "x.bif")
+    assert status == 2 and err.strip() == f"bnstudio: error: {folder}: no such folder"
+    status, _, err = run(capsys, "evaluate", ASIA, folder, "--target", "dysp")
+    assert status == 2 and err.strip() == f"bnstudio: error: {folder}: no such folder"

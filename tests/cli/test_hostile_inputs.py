@@ -87,7 +87,7 @@ def test_info_on_a_grid_too_big_for_a_junction_tree_says_so_instead_of_running_o
     status, out, err = run(capsys, "info", path, "--json")
     info = json.loads(out)
     assert status == 0 and err == ""
-    assert info["treewidth"] is None and info["junction_tree"] is None
+    assert info["triangulation_width"] is None and info["junction_tree"] is None
     assert "no junction tree" in info["note"] and "memory budget" in info["note"]
     status, out, _ = run(capsys, "info", path)
     assert status == 0 and "no junction tree" in out and "900 variables" in out

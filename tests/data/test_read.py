@@ -241,11 +241,16 @@ def test_read_table_dispatch(write, tmp_path):
     assert read_table(write("t.tsv", "A\tB\n1\tx\n2\ty\n")).states == [("1", "2"), ("x", "y")]
     assert read_table(write("t.csv", "A,B\n1,x\n1,y\n")).states[0] == ("1",)
     with pytest.raises(FormatError, match=r"t\.json: unknown table type.*\.csv"):
-        read_table(tmp_path / "t.json")
+        read_table(write("t.json", "{}"))
+    with pytest.raises(FormatError, match=r"absent\.json: no such file$"):
+        read_table(tmp_path / "absent.json")
+    with pytest.raises(FormatError, match=r"parts/: no such folder$"):   # not "unknown table type"
+        read_table(f"{tmp_path}/parts/")
 
 
 @pytest.mark.skipif(importlib.util.find_spec("openpyxl") is not None, reason="openpyxl is installed")
 def test_spreadsheet_without_openpyxl_says_so(tmp_path):
+    (tmp_path / "t.xlsx").write_bytes(b"PK")
     with pytest.raises(FormatError, match=r"\.xlsx files needs the optional package openpyxl"):
         read_table(tmp_path / "t.xlsx")
 

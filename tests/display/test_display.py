@@ -136,3 +136,52 @@ def test_error_bars_without_a_beta_interval_are_shown():
     assert bars.intervals.beta is None
     html = bars._repr_html_()
     assert "zero_variance" in html and html.count("stroke-width='4'") == 1   # the normal interval alone
+
+
+def _numbers(svg: str) -> dict[str, list[str]]:
+    """Each node's probability texts (the right-hand column), by variable."""
+    return {v: [t.text for t in g.iter(f"{SVG}text")][2::2] for v, g in _nodes(svg).items()}
+
+
+def test_a_network_over_300_variables_is_drawn_with_its_beliefs():
+    """Issue 35: above 300 variables every belief was drawn as "—" with no word; a cheap junction tree (a naive
+    Bayes of 320 attributes: 640 entries) is now computed, whatever the number of variables."""
+    net = network_from_dsl("C->" + ",".join(f"X{i}" for i in range(320)), seed=0)
+    evidence = {"X0": "s1", "X7": "s0"}
+    numbers = _numbers(bnstudio.show(net, evidence=evidence).svg)
+    assert len(numbers) == 321 and not any("—" in texts for texts in numbers.values())
+    post = InferenceEngine(net).posterior(["C", "X5", "X319"], evidence)
+    for v in post:
+        assert numbers[v] == [look.format_probability(p) for p in post[v]]
+
+
+def test_beliefs_too_costly_to_compute_are_left_out_with_a_one_line_warning(monkeypatch):
+    from bnstudio.display import svg as svg_module
+    net = read_network(NETWORKS / "asia.bif")
+    monkeypatch.setattr(svg_module, "BELIEFS_UP_TO_ENTRIES", 79)   # asia's merged junction tree: 80 entries
+    with pytest.warns(svg_module.BeliefsNotShown) as caught:
+        shown = bnstudio.show(net)
+    message = str(caught[0].message)
+    assert len(caught) == 1 and "\n" not in message
+    assert "80 table entries, more than the 79" in message and "beliefs=True" in message
+    assert all(set(texts) == {"—"} for texts in _numbers(shown.svg).values())
+    forced = _numbers(bnstudio.show(net, beliefs=True).svg)           # asked: computed, whatever the cost
+    lung = InferenceEngine(net).posterior(["lung"], {})["lung"]
+    assert forced["lung"] == [look.format_probability(p) for p in lung]
+    monkeypatch.setattr(svg_module, "BELIEFS_UP_TO_ENTRIES", 80)
+    assert "—" not in str(_numbers(bnstudio.show(net).svg))          # at the limit: computed, no warning
+
+
+def test_a_network_without_a_junction_tree_says_so_instead_of_drawing_dashes():
+    import numpy as np
+    from bnstudio.core.network import Network
+    from bnstudio.display.svg import BeliefsNotShown
+    rng = np.random.default_rng(0)
+    net = Network("grid30")   # a 30 x 30 grid of binary variables: treewidth 30, no tree within 2 GiB
+    for i in range(30):
+        for j in range(30):
+            parents = ([f"x{i - 1}_{j}"] if i else []) + ([f"x{i}_{j - 1}"] if j else [])
+            net.add_variable(f"x{i}_{j}", ["a", "b"], parents=parents,
+                             cpt=rng.dirichlet(np.ones(2), size=(2,) * len(parents)))
+    with pytest.warns(BeliefsNotShown, match="'grid30' drawn without beliefs: no junction tree fits the memory"):
+        bnstudio.show(net, size=400)

@@ -147,8 +147,10 @@ def test_quoted_csv_is_one_piece_with_the_same_fit(alarm, tmp_path):
 
 
 def test_paths_that_are_not_tables(tmp_path):
-    with pytest.raises(FormatError, match="no such file or folder"):
+    with pytest.raises(FormatError, match=r"absent\.parquet: no such file$"):
         open_parts(tmp_path / "absent.parquet")
+    with pytest.raises(FormatError, match=r"parts/: no such folder$"):
+        open_parts(f"{tmp_path}/parts/")
     (tmp_path / "notes.md").write_text("x")
     with pytest.raises(FormatError, match="the folder has no data parts"):
         open_parts(tmp_path)

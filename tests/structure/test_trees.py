@@ -123,3 +123,17 @@ def test_trees_honour_forbidden_arcs_tiers_and_required_arcs():
     assert all(c != "F" for _, c in res.arcs)
     tan = learn_structure("tan", codes, names, states, target="A", max_parents=1)
     assert sorted(tan.arcs) == [("A", v) for v in names if v != "A"]  # no room for tree arcs
+
+
+def test_a_registered_algorithm_without_an_implementation_is_refused(monkeypatch):
+    """An algorithm the registry lists but run_algorithm does not implement is refused in one line naming it,
+    never run as kdb (it was the fall-through of the fixed-form learners)."""
+    from bnstudio.errors import ValidationError
+    from bnstudio.learn.structure import api
+
+    monkeypatch.setattr(api, "ALGORITHMS", api.ALGORITHMS + ("pc",))
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 2, (200, 3))
+    with pytest.raises(ValidationError, match="'pc' is registered but not implemented") as error:
+        api.run_algorithm("pc", codes, ["C", "A", "B"], [("0", "1")] * 3, target="C", reporter=None, name="x")
+    assert "\n" not in str(error.value)

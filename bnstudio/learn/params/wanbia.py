@@ -51,14 +51,16 @@ LEVELS = ("attribute", "attribute-value", "attribute-value-class", "parameter")
 
 def check_structure(net: Network, target: str) -> list[str]:
     """The attributes (all other variables) if the structure is class-rooted NB/TAN/KDB-1, else an error."""
+    remedy = "learn a class-rooted structure first: nb, tan or kdb with k = 1"
     if net.parents(target):
-        raise ValidationError(f"wanbia needs the class '{target}' as a root; it has parents {list(net.parents(target))}")
+        raise ValidationError(f"wanbia needs the class '{target}' as a root; it has parents "
+                              f"{list(net.parents(target))} ({remedy})")
     attributes = [v for v in net.variables if v != target]
     for v in attributes:
         others = [p for p in net.parents(v) if p != target]
         if target not in net.parents(v) or len(others) > 1:
             raise ValidationError(f"wanbia needs every attribute to have the class '{target}' and at most one other "
-                                  f"parent (NB, TAN, KDB-1); '{v}' has parents {list(net.parents(v))}")
+                                  f"parent (NB, TAN, KDB-1); '{v}' has parents {list(net.parents(v))} ({remedy})")
     return attributes
 
 

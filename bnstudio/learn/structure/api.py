@@ -31,6 +31,8 @@ from bnstudio.learn.structure.hillclimb import DecomposableObjective, HillClimbe
 from bnstudio.learn.structure.scores import DECOMPOSABLE, DataColumns, ScoreCache, check_score
 
 from bnstudio.learn.registry import ALGORITHMS, STRUCTURE_LEARNERS, structure_learner
+SEARCHES = ("hill-climb", "bnc")                 # what run_algorithm implements: score searches ...
+FIXED_FORM = ("nb", "tan", "kdb", "chow-liu")     # ... and closed-form learners (:mod:`.trees`)
 DEFAULT_SCORE = {"hill-climb": "bic", "bnc": "cll", "nb": "ll", "tan": "ll", "kdb": "ll", "chow-liu": "ll"}
 NEEDS_TARGET = tuple(entry.name for entry in STRUCTURE_LEARNERS if entry.needs_target)
 MAX_CPT_CELLS = 50_000_000
@@ -256,7 +258,7 @@ def run_algorithm(algorithm: str, codes: np.ndarray, names: Sequence[str], state
     r = None if root is None else _index(names, root, "root")
     settings = {"score": score, "ess": ess, "max_parents": max_parents, "tabu": tabu, "restarts": restarts,
                 "seed": seed, "k": k, "prior": prior}
-    if algorithm in ("hill-climb", "bnc"):
+    if algorithm in SEARCHES:
         objective, start_parents = _prepare_search(algorithm, codes, names, data, cons, score, ess, start, t)
         progress = Progress(reporter, algorithm)
         climber = HillClimber(objective, cons, tabu, restarts, perturb, max_iter, seed, progress=progress)
@@ -279,6 +281,9 @@ def run_algorithm(algorithm: str, codes: np.ndarray, names: Sequence[str], state
 def _tree(algorithm: str, data: DataColumns, cons: Constraints, target: int | None, score: str, ess: float,
           root: int | None, k: int) -> list[frozenset[int]]:
     """The parent sets of a fixed-form learner (:mod:`.trees`); every one but chow-liu is built around the target."""
+    if algorithm not in FIXED_FORM:   # registered (check_settings passed) but not implemented: never a silent kdb
+        raise ValidationError(f"structure algorithm {algorithm!r} is registered but not implemented; implemented: "
+                              f"{', '.join(SEARCHES + FIXED_FORM)}")
     if algorithm == "chow-liu":
         return trees.chow_liu(data, cons, score, ess, root)
     if target is None:
