@@ -19,6 +19,7 @@ Only a bare array is read by position. pandas is never imported here: a DataFram
 """
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
@@ -49,7 +50,17 @@ def case_codes(index: VariableIndex, table: Any) -> dict[str, np.ndarray]:
         seen.add(name)
         if not isinstance(name, str) or name not in index.position:
             raise UnknownVariableError(f"case table column '{name}' is not a variable of the network")
-    return {name: column_codes(index, index.position[name], table[name], by_value=frame) for name in names}
+    return {name: column_codes(index, index.position[name], _column(table, name), by_value=frame) for name in names}
+
+
+def _column(table: Any, name: str) -> Any:
+    """``table[name]``, or a one-line error for a table that cannot give its columns by name."""
+    try:
+        return table[name]
+    except (TypeError, KeyError, IndexError):
+        raise EvidenceError(f"cannot read the column '{name}' of a {type(table).__name__} by its name: give a "
+                            f"DataFrame, a mapping {{name: values}} or codes (a Dataset: align it to the network "
+                            f"first, bnstudio.data.align(dataset, net).evidence())") from None
 
 
 def column_codes(index: VariableIndex, var: int, values: Any, by_value: bool = False) -> np.ndarray:
@@ -119,8 +130,10 @@ def _object_codes(arr: np.ndarray, name: str, states: tuple[str, ...], numbers: 
     booleans, unknown names) one by one."""
     position: dict[str, int] = {s: i for i, s in enumerate(states)}
     position.setdefault("", -1)
-    codes = np.fromiter((position.get(v, UNKNOWN) if isinstance(v, str) else UNKNOWN for v in arr),
-                        dtype=np.int64, count=arr.size)
+    try:    # str keys: a number, a boolean, None or NaN finds nothing here
+        codes = np.fromiter(map(position.get, arr, repeat(UNKNOWN)), dtype=np.int64, count=arr.size)
+    except TypeError:                   # an unhashable cell (a list...): every cell one by one
+        codes = np.full(arr.size, UNKNOWN, dtype=np.int64)
     for row in np.flatnonzero(codes == UNKNOWN):
         codes[row] = _cell_code(arr[row], name, states, numbers, int(row))
     return codes

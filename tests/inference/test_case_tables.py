@@ -157,3 +157,16 @@ def test_columns_name_only_a_bare_array(alarm):
     net, codes, names, _ = alarm
     with pytest.raises(EvidenceError, match="columns= names the columns of a bare array"):
         InferenceEngine(net).log_evidence_batch(names, columns=net.variables)
+
+
+def test_a_table_without_columns_by_name_fails_in_one_line(alarm):
+    """A Dataset has column names but its codes follow its own states: it is aligned first, or refused."""
+    net, _, _, _ = alarm
+    dataset = read_csv(RESOURCES / "data" / "alarm.csv")
+    engine = InferenceEngine(net)
+    with pytest.raises(EvidenceError, match=r"^cannot read the column 'HISTORY' of a Dataset by its name: .*"
+                                            r"bnstudio.data.align\(dataset, net\).evidence\(\)\)$"):
+        engine.log_evidence_batch(dataset)
+    aligned = align(dataset, net)
+    np.testing.assert_allclose(engine.log_evidence_batch(aligned.evidence())[:50],
+                               engine.log_evidence_batch(aligned.codes[:50]))
