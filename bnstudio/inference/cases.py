@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
+from bnstudio.core.messages import listing, shorten
 from bnstudio.core.variable import boolean_states
 from bnstudio.errors import EvidenceError, UnknownStateError, UnknownVariableError
 
@@ -42,14 +43,14 @@ def case_codes(index: VariableIndex, table: Any) -> dict[str, np.ndarray]:
     """``{variable: (N,) int codes | (N, |X|) likelihoods}`` of a named table, matched by column name (see the
     module docstring); integer arrays of a mapping are returned as they are (views, nothing copied)."""
     frame = not isinstance(table, Mapping)
-    names = list(table.columns) if frame else list(table.keys())
+    names = list(getattr(table, "column_names", None) or table.columns) if frame else list(table.keys())
     seen: set = set()
     for name in names:
         if name in seen:
-            raise EvidenceError(f"case table column '{name}' appears twice")
+            raise EvidenceError(f"case table column '{shorten(str(name))}' appears twice")
         seen.add(name)
         if not isinstance(name, str) or name not in index.position:
-            raise UnknownVariableError(f"case table column '{name}' is not a variable of the network")
+            raise UnknownVariableError(f"case table column '{shorten(str(name))}' is not a variable of the network")
     return {name: column_codes(index, index.position[name], _column(table, name), by_value=frame) for name in names}
 
 
@@ -86,7 +87,7 @@ def _boolean_codes(arr: np.ndarray, name: str, states: tuple[str, ...]) -> np.nd
     pair = boolean_states(states)
     if pair is None:
         raise EvidenceError(f"case table column '{name}' holds booleans (True/False) but '{name}' has no true/false "
-                            f"states ({', '.join(states)}): read the CSV with dtype=str")
+                            f"states ({listing(states, quote=False)}): read the CSV with dtype=str")
     return np.where(arr, pair[0], pair[1]).astype(np.int64)
 
 
@@ -176,6 +177,6 @@ def _unknown_state(name: str, states: Sequence[str], value: Any, row: int) -> No
     value = value.item() if isinstance(value, np.generic) else value
     if isinstance(value, float) and value.is_integer():
         value = int(value)              # an integer column made float by a missing cell
-    shown = value if isinstance(value, str) else repr(value)
+    shown = shorten(value if isinstance(value, str) else repr(value))
     raise UnknownStateError(f"case table column '{name}' has the value '{shown}' (first in case {row}), which is "
-                            f"not a state of '{name}' (states: {', '.join(states)})")
+                            f"not a state of '{name}' (states: {listing(states, quote=False)})")

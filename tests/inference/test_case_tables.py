@@ -170,3 +170,14 @@ def test_a_table_without_columns_by_name_fails_in_one_line(alarm):
     aligned = align(dataset, net)
     np.testing.assert_allclose(engine.log_evidence_batch(aligned.evidence())[:50],
                                engine.log_evidence_batch(aligned.codes[:50]))
+
+
+def test_an_arrow_table_is_matched_by_name_too(alarm):
+    """Any table with column names: a pyarrow Table (its ``column_names``) gives the DataFrame's answers."""
+    pa = pytest.importorskip("pyarrow")
+    net, codes, names, _ = alarm
+    engine = InferenceEngine(net)
+    table = pa.Table.from_pandas(swapped(names).drop(columns=["BP"]))
+    hidden = codes.copy()
+    hidden[:, net.variables.index("BP")] = -1
+    np.testing.assert_allclose(engine.log_evidence_batch(table), engine.log_evidence_batch(hidden), rtol=1e-10)
