@@ -49,3 +49,22 @@ def check_name(name: object, what: str) -> None:
     """Names are non-empty strings without leading/trailing blanks or line breaks."""
     if not isinstance(name, str) or not name or name != name.strip() or "\n" in name:
         raise ValidationError(f"invalid {what} name {name!r}: use a non-empty single-line name")
+
+
+TRUE_NAMES = ("true", "1")
+FALSE_NAMES = ("false", "0")
+
+
+def boolean_states(states: tuple[str, ...] | list[str]) -> tuple[int, int] | None:
+    """(index of the true state, index of the false state) when exactly one state is named true and one false,
+    ignoring case (``TRUE``/``FALSE``, ``True``/``False``, ``true``/``false``) or ``1``/``0``; else None. What a
+    boolean cell (pandas reads TRUE/FALSE in a CSV as booleans) means for the variable.
+
+    >>> boolean_states(("TRUE", "FALSE")), boolean_states(("0", "1")), boolean_states(("yes", "no"))
+    ((0, 1), (1, 0), None)
+    """
+    folded = [s.strip().lower() for s in states]
+    for true, false in zip(TRUE_NAMES, FALSE_NAMES):
+        if folded.count(true) == 1 and folded.count(false) == 1:
+            return folded.index(true), folded.index(false)
+    return None

@@ -12,6 +12,9 @@ from bnstudio.errors import FormatError, ValidationError
 from bnstudio.io.messages import SHOWN, listing, shorten, tidy
 
 
+BOOLEAN_LABELS = ("True", "False")  # how a boolean cell is named (bnstudio.data.states.label_text)
+
+
 class BNStudioDataWarning(UserWarning):
     """Something in the data was skipped or reinterpreted; the message names what and why."""
 
@@ -38,8 +41,15 @@ class UnknownDataStates(ValidationError):
             columns = list(dict.fromkeys(p.column for p in self.problems))
             parts.append(f"and {more:,} more ({len(self.problems):,} values in all, in "
                          f"column{'s' if len(columns) != 1 else ''} {listing(columns)})")
-        super().__init__("data values that are not states of the network: " + "; ".join(parts)
-                         + " (align with extend_states=True to add them)")
+        super().__init__("data values that are not states of the network: " + "; ".join(parts) + self._remedy())
+
+    def _remedy(self) -> str:
+        """How to go on: booleans (pandas read TRUE/FALSE as True/False) are read again as text; other values
+        can be added as states."""
+        booleans = [p.value in BOOLEAN_LABELS for p in self.problems]
+        remedies = (["pandas read TRUE/FALSE as booleans: read the CSV with dtype=str"] * any(booleans)
+                    + ["align with extend_states=True to add them"] * (not all(booleans)))
+        return f" ({'; '.join(remedies)})"
 
 
 def fail(message: str, source: str | None, line: int | None = None) -> FormatError | ValidationError:

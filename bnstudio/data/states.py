@@ -13,13 +13,17 @@ Rules (applied to the distinct values of a column, never row by row):
 
 Matching a value to a list of states (:func:`match_states`, used for ``state_order`` and by
 :func:`~bnstudio.data.align.align`): an exact string match wins; otherwise a numeric value matches the one state
-with the same numeric value (data ``1.0`` matches state ``1``); several such states, or none, is no match.
+with the same numeric value (data ``1.0`` matches state ``1``); several such states, or none, is no match;
+a value reading true or false in any case (pandas makes TRUE/FALSE in a CSV booleans, ``True``/``False``) matches
+the variable's true/false or 1/0 state pair (:func:`bnstudio.core.variable.boolean_states`).
 """
 from __future__ import annotations
 
 from typing import Sequence
 
 import numpy as np
+
+from bnstudio.core.variable import boolean_states
 
 DEFAULT_MISSING: tuple[str, ...] = ("", "?", "NA", "NaN", "nan", "N/A")
 
@@ -58,6 +62,18 @@ def match_states(labels: Sequence[str], states: Sequence[str]) -> np.ndarray:
         first = np.searchsorted(ranked, wanted, side="left")
         unique = (np.searchsorted(ranked, wanted, side="right") - first == 1) & ~np.isnan(wanted)
         out[unmatched[unique]] = order[first[unique]]
+    return _boolean_matches(labels, states, out)
+
+
+def _boolean_matches(labels: Sequence[str], states: Sequence[str], out: np.ndarray) -> np.ndarray:
+    """``out`` with the labels still unmatched that read true/false (any case: pandas reads TRUE/FALSE in a CSV
+    as booleans, shown ``True``/``False``) given the variable's true/false (or 1/0) state pair, if it has one."""
+    pair = boolean_states(tuple(states))
+    if pair is not None:
+        for i in np.flatnonzero(out < 0):
+            folded = str(labels[int(i)]).strip().lower()
+            if folded in ("true", "false"):
+                out[i] = pair[0] if folded == "true" else pair[1]
     return out
 
 

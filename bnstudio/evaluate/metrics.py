@@ -17,6 +17,7 @@ A class or attribute that shows only some of its states in the data (or has a si
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
@@ -47,15 +48,20 @@ class Metrics:
         return asdict(self)
 
 
-def target_posteriors(net: Network, codes: np.ndarray, target: str, row_numbers: np.ndarray | None = None,
+def target_posteriors(net: Network, codes: Any, target: str, row_numbers: np.ndarray | None = None,
                       memory_budget: int = DEFAULT_MEMORY_BUDGET) -> np.ndarray:
     """p(target | other observed cells) for every row, shape (N, |target|): in closed form where the target's
     Markov blanket is observed (:mod:`bnstudio.evaluate.blanket`), else via unique evidence patterns (in chunks
     that fit ``memory_budget``, bytes).
 
-    Rows whose other cells have probability 0 raise :class:`ImpossibleEvidence` naming them (``row_numbers``:
-    how to number the rows in the message, default 0..N-1).
+    ``codes`` is what :func:`evaluate` takes: an (N, |V|) code table in ``net.variables`` order (-1 = missing),
+    or a table matched by column name (a DataFrame of state names, a Dataset, a file path). Rows whose other
+    cells have probability 0 raise :class:`ImpossibleEvidence` naming them (``row_numbers``: how to number the
+    rows in the message, default 0..N-1).
     """
+    codes, _ = check_codes(net, codes, learnable=False)
+    if target not in net:
+        raise ValidationError(f"unknown target variable '{target}'")
     done, closed = blanket_posteriors(net, codes, target, memory_budget)
     if done.all():
         return closed

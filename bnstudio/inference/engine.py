@@ -21,7 +21,9 @@
   ``log_evidence_batch`` one over An(targets ∪ observed columns) when that is smaller — in chunks that fit
   the memory budget, accumulated into the result. Any number of cases works; :class:`MemoryBudgetExceeded`
   means that a single case does not fit. This is what EM, gradient training (Zhou eq 3.12/3.15) and the
-  delta-method variance (Singh Theorem 2) are built on.
+  delta-method variance (Singh Theorem 2) are built on. A table of cases with column names (a pandas DataFrame,
+  a mapping) is matched by those names (:mod:`bnstudio.inference.cases`); only a bare array is read by
+  position, its columns named by ``columns`` (default: the network's variables in order).
 
 Likelihood (soft) evidence is used scaled to a maximum of 1 per vector (see
 :func:`bnstudio.inference.evidence.single_evidence`), so 1e308-sized likelihoods cannot overflow a clique; the

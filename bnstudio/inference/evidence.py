@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import numpy as np
 
 from bnstudio.errors import EvidenceError, UnknownStateError, UnknownVariableError
+from bnstudio.inference.cases import case_codes, is_named_table
 
 if TYPE_CHECKING:  # annotations only: building typing aliases costs a first query in a new process ~0.08 ms
     from typing import Union
@@ -135,7 +136,12 @@ class BatchColumns(dict):
 def batch_columns(index: VariableIndex, cases: Mapping[str, np.ndarray] | np.ndarray,
                   columns: Sequence[str] | None = None) -> BatchColumns:
     """Validate N cases at once, with no Python loop over cases (see :func:`batch_evidence`)."""
-    if isinstance(cases, np.ndarray) or not isinstance(cases, Mapping):
+    if is_named_table(cases):
+        if columns is not None:
+            raise EvidenceError("columns= names the columns of a bare array; a table of cases is matched by its "
+                                "own column names")
+        cases = case_codes(index, cases)
+    else:
         table = np.asarray(cases)
         if table.ndim != 2:
             raise EvidenceError(f"a case table must be 2-D (cases x variables), got shape {table.shape}")
@@ -164,7 +170,9 @@ def batch_evidence(index: VariableIndex, cases: Mapping[str, np.ndarray] | np.nd
     """Parse N cases at once, with no Python loop over cases.
 
     ``cases`` is either a 2-D integer array (N, len(columns)) of state codes with -1 = unobserved (columns
-    default to all network variables in order), or a mapping name -> (N,) codes or name -> (N, |X|) likelihoods.
+    default to all network variables in order), or a table matched by its column names
+    (:mod:`bnstudio.inference.cases`): a mapping name -> (N,) codes or state names, or name -> (N, |X|)
+    likelihoods, or a pandas DataFrame.
     An all-zero likelihood row is a case of probability zero (e.g. the (q, e) case of a query state that
     contradicts its evidence): batched answers report it as impossible (log p(e) = -inf).
     Fully unobserved columns are dropped. Returns ({var: (N, |X|) likelihood, rows scaled to max 1}, N).

@@ -83,13 +83,17 @@ def error_bars(net: Network, query: Mapping[str, str], evidence: Mapping | None 
     return ErrorBars(dict(query), dict(evidence or {}), delta, intervals, check)
 
 
-def counting_statistics(net: Network, data: np.ndarray, query: Mapping[str, str], evidence: Mapping[str, str],
+def counting_statistics(net: Network, data: Any, query: Mapping[str, str], evidence: Mapping[str, str],
                         prior: float = 1.0) -> dict[str, float]:
     """Singh §4.3.3 baseline: estimate p(q | e) from the rows matching e, with ML and MP variances.
 
     ML: p̂ = n(q, e) / n(e), variance p̂(1 − p̂) / n(e). MP with ``prior`` pseudo-counts per configuration of
     the query variables: α_q = prior + n(q, e), α = prior·|Q| + n(e), mean α_q/α, variance m(1 − m)/(α + 1).
+    ``data``: codes in ``net.variables`` order, or a table matched by column name (what a learner takes).
     """
+    from bnstudio.learn.params.suffstats import check_codes  # the learners' package loads scipy: on use only
+
+    data, _ = check_codes(net, data, learnable=False)
     col = {v: i for i, v in enumerate(net.variables)}
     match_e = np.ones(len(data), dtype=bool)
     for v, s in evidence.items():

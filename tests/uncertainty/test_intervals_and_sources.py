@@ -66,6 +66,16 @@ def test_counting_statistics_baseline():
     assert out["mp_variance"] == pytest.approx(0.6 * 0.4 / 6)
 
 
+def test_counting_statistics_match_a_table_by_column_name():
+    """A DataFrame of state names, its columns in another order, counts the rows the codes count (issue 35)."""
+    pd = pytest.importorskip("pandas")
+    net = network_from_dsl("A->B", seed=0)
+    data = np.array([[0, 0], [0, 1], [0, 1], [1, 1], [0, 0]])
+    frame = pd.DataFrame({"B": np.array(["s0", "s1"])[data[:, 1]], "A": np.array(["s0", "s1"])[data[:, 0]]})
+    assert counting_statistics(net, frame, {"A": "s0"}, {"B": "s1"}) == counting_statistics(net, data, {"A": "s0"},
+                                                                                            {"B": "s1"})
+
+
 def test_error_bars_json_record_has_the_documented_keys():
     net = network_from_dsl("A->B; B->C", seed=3, concentration=2.0)
     record = error_bars(net, {"A": "s1"}, {"C": "s0"}, ess=30, mc=200, seed=1).to_json()
