@@ -89,3 +89,31 @@ def test_progress_runs_at_most_one_task_per_worker_and_gives_no_eta_before_the_p
     n = eta_after(2)
     assert eta_seconds(10.0, n, 20, 2) == pytest.approx(10.0 / n * 20 / 2)
     assert eta_seconds(10.0, eta_after(2) - 1, 20, 2) == -1
+
+
+def test_a_study_whose_data_cannot_be_read_leaves_no_new_store_behind(tmp_path):
+    """The store is opened (the lease) before the data are read: a study failing there removes the file it
+    made, SQLite's side files too; a store that existed before is kept."""
+    from bnstudio.errors import BNStudioError
+
+    missing = (tmp_path / "nowhere.csv").as_posix()
+    path = write_study(tmp_path, f'name = "broken"\nstructures = ["nb"]\nmethods = ["mp"]\n\n[[datasets]]\n'
+                                 f'csv = "{missing}"\ntarget = "Class"\n', name="broken")
+    with pytest.raises(BNStudioError):
+        run_study(load_study(path), SerialExecutor())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.toml"]
+    with StudyStore(tmp_path / "broken.sqlite"):
+        pass
+    with pytest.raises(BNStudioError):
+        run_study(load_study(path), SerialExecutor())
+    assert (tmp_path / "broken.sqlite").is_file()
+
+
+def test_max_tasks_runs_the_first_unfinished_tasks_and_the_next_run_the_rest(tmp_path):
+    study = load_study(write_study(tmp_path))
+    first = run_study(study, SerialExecutor(), max_tasks=2)
+    assert (first.done, first.skipped) == (2, 0) and first.total > 4
+    with StudyStore(first.store, create=False) as store:
+        assert store.counts()["done"] == 2
+    rest = run_study(study, SerialExecutor())
+    assert (rest.skipped, rest.done) == (2, first.total - 2)
