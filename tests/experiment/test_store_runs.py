@@ -95,18 +95,19 @@ def test_a_study_whose_data_cannot_be_read_leaves_no_new_store_behind(tmp_path):
     """The store is opened (the lease) before the data are read: a study failing there removes the file it
     made, SQLite's side files too; a store that existed before is kept."""
     from bnstudio.errors import BNStudioError
+    from bnstudio.experiment.spec import DatasetSpec, MethodSpec, Study, StructureSpec
 
-    missing = (tmp_path / "nowhere.csv").as_posix()
-    path = write_study(tmp_path, f'name = "broken"\nstructures = ["nb"]\nmethods = ["mp"]\n\n[[datasets]]\n'
-                                 f'csv = "{missing}"\ntarget = "Class"\n', name="broken")
-    with pytest.raises(BNStudioError):
-        run_study(load_study(path), SerialExecutor())
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.toml"]
-    with StudyStore(tmp_path / "broken.sqlite"):
+    missing = DatasetSpec("gone", "csv", str(tmp_path / "nowhere.csv"), "Class")
+    study = Study("broken", [missing], [StructureSpec("nb", "nb")], [MethodSpec("mp", "mp")])
+    store = tmp_path / "broken.sqlite"
+    with pytest.raises(BNStudioError, match="nowhere.csv"):
+        run_study(study, SerialExecutor(), store_path=store)
+    assert list(tmp_path.iterdir()) == []
+    with StudyStore(store):
         pass
-    with pytest.raises(BNStudioError):
-        run_study(load_study(path), SerialExecutor())
-    assert (tmp_path / "broken.sqlite").is_file()
+    with pytest.raises(BNStudioError, match="nowhere.csv"):
+        run_study(study, SerialExecutor(), store_path=store)
+    assert store.is_file()
 
 
 def test_max_tasks_runs_the_first_unfinished_tasks_and_the_next_run_the_rest(tmp_path):
