@@ -54,11 +54,13 @@ def _build_wheel(tmp: Path) -> Path:
     """The wheel of a copy of this checkout (so the build writes nothing here), built offline with this
     environment's setuptools."""
     source = tmp / "source"
+    source.mkdir()
     for name in SOURCES:
+        if not (ROOT / name).exists():      # the test checks what the wheel lacks
+            continue
         if (ROOT / name).is_dir():
             shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
-            source.mkdir(exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
                     "-q", "-w", str(tmp / "dist"), str(source)], check=True, capture_output=True, cwd=tmp)
