@@ -36,6 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="run on the Dask cluster at tcp://HOST:PORT (pip install 'bnstudio[cluster]')")
     where.add_argument("--dask-local", type=opt.workers, metavar="N",
                        help="start a local Dask cluster of N worker processes and run there")
+    parser.add_argument("--max-tasks", type=opt.integer(1), metavar="N",
+                        help="run at most N of the unfinished tasks, in the study's order (a quick look or a "
+                        "check of an installation; the next run goes on with the rest, the report marks the "
+                        "partial cells)")
     parser.add_argument("--report", type=opt.path, help="report folder (default: STUDY-report beside the results)")
     parser.add_argument("--no-report", action="store_true", help="do not write the report at the end")
     parser.add_argument("--json", action="store_true", help="print the run's summary as JSON")
@@ -158,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
         return _status(store, args.json)
     bar = ProgressBar()
     try:
-        summary = run_study(study, _executor(args), bar, store)
+        summary = run_study(study, _executor(args), bar, store, args.max_tasks)
     except KeyboardInterrupt:
         bar.end()
         print(f"bnstudio: interrupted; every finished task is saved in {store}: run the same command again to "
@@ -176,6 +180,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"{study.name}: {summary.total} tasks ({summary.skipped} done before, {summary.done} done now, "
               f"{summary.failed} failed) in {summary.seconds:.1f} s on {summary.executor} -> {summary.store}")
+        left = summary.total - summary.skipped - summary.done - summary.failed
+        if left:
+            print(f"{left} task(s) left for the next run (--max-tasks)")
         if accounting is not None:
             print(f"accounting: {accounting.line()}")
         if report is not None:

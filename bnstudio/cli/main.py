@@ -117,7 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings_as_lines():
             args = _parser_for(argv).parse_args(argv)
             if args.command is None:  # no subcommand: the desktop app on the bundled ALARM example
-                from bnstudio.gui.app import bundled_example, run as run_gui  # lazily: the core never imports Qt
+                from bnstudio.gui.app import run as run_gui  # lazily: the core never imports Qt
+                from bnstudio.resources import bundled_example
 
                 return run_gui(bundled_example("alarm.bif"))
             module = importlib.import_module(SUBCOMMANDS[args.command])

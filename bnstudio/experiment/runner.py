@@ -90,38 +90,57 @@ def prepare_study(study: Study) -> tuple[StudyData, list[Task]]:
 
 
 def run_study(study: Study, executor: Any = None, reporter: Reporter | None = None,
-              store_path: str | Path | None = None) -> RunSummary:
-    """Run every unfinished task of ``study`` (see the module docstring); results go to ``store_path``
-    (default: next to the study file). Another live process running the same file: StudyBusy, before any
-    work."""
+              store_path: str | Path | None = None, max_tasks: int | None = None) -> RunSummary:
+    """Run every unfinished task of ``study`` (see the module docstring), or the first ``max_tasks`` of them in
+    the study's order (the rest wait for the next run); results go to ``store_path`` (default: next to the
+    study file). Another live process running the same file: StudyBusy, before any work. A store this call
+    created is removed again when the study fails before its tasks are registered (its data cannot be read)."""
     executor = executor or LocalExecutor()
     reporter = reporter or NullReporter()
     store_path = Path(store_path) if store_path is not None else study.store_path()
-    with StudyStore(store_path) as store:
-        store.open_run(executor.description)
-        outcome = "failed"
-        try:
-            summary = _run(study, executor, reporter, store)
-            outcome = "finished"
-        except (Cancelled, KeyboardInterrupt):
-            outcome = "stopped"
-            raise
-        finally:
-            store.close_run(outcome)
+    created = not store_path.exists()
+    registered = False
+    try:
+        with StudyStore(store_path) as store:
+            store.open_run(executor.description)
+            outcome = "failed"
+            try:
+                summary = _run(study, executor, reporter, store, max_tasks)
+                outcome = "finished"
+            except (Cancelled, KeyboardInterrupt):
+                outcome = "stopped"
+                raise
+            finally:
+                with contextlib.suppress(Exception):    # the first failure is the one to report
+                    registered = store.study() is not None
+                store.close_run(outcome)
+    except BaseException:
+        if created and not registered:
+            _remove_store(store_path)
+        raise
     return summary
 
 
-def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore) -> RunSummary:
-    """Prepare, register, run what is left (the store's run is open)."""
+def _remove_store(path: Path) -> None:
+    """Delete a study file and SQLite's side files (write-ahead log, shared memory) of it."""
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm"):
+        with contextlib.suppress(OSError):
+            (path.parent / name).unlink()
+
+
+def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore,
+         max_tasks: int | None = None) -> RunSummary:
+    """Prepare, register, run what is left, at most ``max_tasks`` of it (the store's run is open)."""
     executor.warm_up()      # local workers' imports run while the data are prepared
     prepare = time.perf_counter()
     data, tasks = prepare_study(study)
     start = time.perf_counter()
     store.register(study.to_json(), tasks)
     by_key = {t.key: t for t in tasks}
-    todo = [by_key[k] for k in store.todo()]
-    skipped = len(tasks) - len(todo)
-    reporter.begin("study", len(tasks))
+    unfinished = [by_key[k] for k in store.todo()]
+    todo, skipped = unfinished[:max_tasks], len(tasks) - len(unfinished)
+    planned = skipped + len(todo)       # the progress counts up to the tasks this run does (with max_tasks)
+    reporter.begin("study", planned)
     counts: dict[str, float] = {"done": 0, "failed": 0, "lost": 0, "seconds": 0.0}
     if todo:
         needed = {t.dataset for t in todo}
@@ -129,7 +148,7 @@ def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore) -> 
                                       "cpu0": time.process_time(), "store": 0.0}
         executor.start(StudyData({n: d for n, d in data.datasets.items() if n in needed}, data.queries))
         try:
-            _drive(executor, todo, store, reporter, counts, skipped, len(tasks), start, accounting)
+            _drive(executor, todo, store, reporter, counts, skipped, planned, start, accounting)
         except BaseException:
             with contextlib.suppress(Exception):    # the first failure is the one to report
                 _close_accounting(store, executor, accounting)
@@ -140,7 +159,7 @@ def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore) -> 
         executor.close()
         store.set_state({**(store.state() or {}), "running": 0, "ended": time.time(), "stopped": False})
     else:
-        _report(reporter, counts, skipped, len(tasks), 0, start, 0)
+        _report(reporter, counts, skipped, planned, 0, start, 0)
     reporter.end()
     return RunSummary(store.path, len(tasks), skipped, int(counts["done"]), int(counts["failed"]),
                       time.perf_counter() - start, executor.description, int(counts["lost"]))

@@ -31,12 +31,12 @@
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, Callable
 
 from bnstudio.errors import ValidationError
 from bnstudio.experiment.spec import DatasetSpec, MethodSpec, QuerySpec, Study, StructureSpec
+from bnstudio.resources import resource_root, suite_data
 
 SUITES = ("papers", "singh-bagging", "ng-jordan", "defaults", "defaults-seeds", "path", "zhou")
 NETWORK_CLASSES = [("insurance", "PropCost"), ("insurance", "Accident"), ("alarm", "BP"), ("child", "Disease"),
@@ -48,10 +48,8 @@ ALARM_FINDINGS = ("CVP", "PCWP", "HISTORY", "TPR", "BP", "CO", "HRBP", "HREKG", 
 
 
 def networks_folder() -> Path:
-    """The bundled example networks (``resources/networks`` of the checkout or of a packaged build)."""
-    frozen = getattr(sys, "_MEIPASS", None)
-    root = Path(frozen) / "resources" if frozen else Path(__file__).resolve().parents[2] / "resources"
-    return root / "networks"
+    """The bundled example networks (``resources/networks``, read through :mod:`bnstudio.resources`)."""
+    return resource_root() / "networks"
 
 
 def papers_suite(rows: int = 5000, folds: int = 5) -> Study:
@@ -90,7 +88,7 @@ def ng_jordan_suite(sizes: tuple[int, ...] = (50, 100, 200, 400, 800, 1600, 3200
 
 def suite_data_folder() -> Path:
     """The suites' bundled tables (``resources/data/suite``: scikit-learn's data sets as CSV)."""
-    return networks_folder().parent / "data" / "suite"
+    return suite_data()
 
 
 def uci_dataset(name: str, rows: int | None = None, per_fold: bool = False) -> DatasetSpec:

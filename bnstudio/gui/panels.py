@@ -20,7 +20,7 @@ import numpy as np
 from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
 from bnstudio.gui.dock_layout import make_dock
-from bnstudio.gui.resources import resource_root
+from bnstudio.resources import bundled_data, bundled_example
 from bnstudio.gui import document_reset, wheel_guard
 from bnstudio.gui.window_parts import WindowParts
 
@@ -158,9 +158,9 @@ def open_cpt_row_number(window: WindowParts, variable: str, row: int) -> None:
 def load_example_data(window: WindowParts, network_path: str | Path) -> bool:
     """For a bundled example network, load its bundled data set into the data panel (in the background)."""
     path = Path(network_path).resolve()
-    if path.parent != (resource_root() / "networks").resolve() or path.name not in DATA_FOR_EXAMPLE:
+    if path.name not in DATA_FOR_EXAMPLE or path != bundled_example(path.name).resolve():
         return False
-    data = resource_root() / "data" / DATA_FOR_EXAMPLE[path.name]
+    data = bundled_data(DATA_FOR_EXAMPLE[path.name])
     if not data.is_file():
         return False
     if panels_built(window):

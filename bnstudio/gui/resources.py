@@ -1,32 +1,17 @@
-"""Where the bundled examples (networks and projects in ``networks/``, influence diagrams in ``decision/``) and
-icons live: the repository's ``resources/`` folder, or the folder PyInstaller unpacks (``sys._MEIPASS/resources``)
-in a packaged build."""
+"""The app's view of the bundled files (networks and projects in ``networks/``, influence diagrams in
+``decision/``, icons): the lists of File ▸ Examples and the demos' network. Where the files are is
+:mod:`bnstudio.resources`' business alone (package data, in a checkout, a wheel and a packaged build)."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from bnstudio.core.network import Network
 from bnstudio.io import FORMATS
 from bnstudio.project import EXTENSION as PROJECT_EXTENSION
+from bnstudio.resources import bundled_data, bundled_diagram, bundled_example, icon_path, resource_root
 
-
-def resource_root() -> Path:
-    frozen = getattr(sys, "_MEIPASS", None)
-    if frozen:
-        return Path(frozen) / "resources"
-    return Path(__file__).resolve().parents[2] / "resources"
-
-
-def bundled_example(name: str = "alarm.bif") -> Path:
-    """The path of a bundled example network (``resources/networks/NAME``)."""
-    return resource_root() / "networks" / name
-
-
-def bundled_diagram(name: str = "oil_wildcatter.json") -> Path:
-    """The path of a bundled influence diagram (``resources/decision/NAME``; the oil wildcatter: Raiffa 1968,
-    MEU 22.5, test first)."""
-    return resource_root() / "decision" / name
+__all__ = ["bundled_data", "bundled_diagram", "bundled_example", "demo_network", "example_diagrams",
+           "example_networks", "example_title", "icon_path", "is_bundled_example", "resource_root"]
 
 
 def demo_network() -> Network:
@@ -67,7 +52,3 @@ def is_bundled_example(path: str | Path) -> bool:
         return Path(path).resolve().parent in folders
     except OSError:
         return False
-
-
-def icon_path(name: str = "bnstudio.svg") -> Path:
-    return resource_root() / "icons" / name

@@ -89,3 +89,32 @@ def test_progress_runs_at_most_one_task_per_worker_and_gives_no_eta_before_the_p
     n = eta_after(2)
     assert eta_seconds(10.0, n, 20, 2) == pytest.approx(10.0 / n * 20 / 2)
     assert eta_seconds(10.0, eta_after(2) - 1, 20, 2) == -1
+
+
+def test_a_study_whose_data_cannot_be_read_leaves_no_new_store_behind(tmp_path):
+    """The store is opened (the lease) before the data are read: a study failing there removes the file it
+    made, SQLite's side files too; a store that existed before is kept."""
+    from bnstudio.errors import BNStudioError
+    from bnstudio.experiment.spec import DatasetSpec, MethodSpec, Study, StructureSpec
+
+    missing = DatasetSpec("gone", "csv", str(tmp_path / "nowhere.csv"), "Class")
+    study = Study("broken", [missing], [StructureSpec("nb", "nb")], [MethodSpec("mp", "mp")])
+    store = tmp_path / "broken.sqlite"
+    with pytest.raises(BNStudioError, match="nowhere.csv"):
+        run_study(study, SerialExecutor(), store_path=store)
+    assert list(tmp_path.iterdir()) == []
+    with StudyStore(store):
+        pass
+    with pytest.raises(BNStudioError, match="nowhere.csv"):
+        run_study(study, SerialExecutor(), store_path=store)
+    assert store.is_file()
+
+
+def test_max_tasks_runs_the_first_unfinished_tasks_and_the_next_run_the_rest(tmp_path):
+    study = load_study(write_study(tmp_path))
+    first = run_study(study, SerialExecutor(), max_tasks=2)
+    assert (first.done, first.skipped) == (2, 0) and first.total > 4
+    with StudyStore(first.store, create=False) as store:
+        assert store.counts()["done"] == 2
+    rest = run_study(study, SerialExecutor())
+    assert (rest.skipped, rest.done) == (2, first.total - 2)
