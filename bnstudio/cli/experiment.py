@@ -127,7 +127,8 @@ def _status(store: Any, as_json: bool) -> int:
     if accounting is None:
         print("accounting: none recorded (no run of this version ran a task)")
     else:
-        print(f"accounting: {accounting.line()}")
+        so_far = " so far" if status == "running" else " up to its last record (the run did not end)"
+        print(f"accounting{so_far if accounting.partial else ''}: {accounting.line()}")
         for line in accounting.worker_lines():
             print(f"  {line}")
     return 0
