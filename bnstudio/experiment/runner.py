@@ -6,7 +6,8 @@ Progress goes through the one protocol of :mod:`bnstudio.jobs`: ``begin("study",
 ``failed``, ``running`` (tasks being computed: at most one per worker), ``pending`` and ``eta`` (seconds: the
 measured mean task time × tasks left / workers; -1 until a few tasks finished, :func:`eta_after`);
 a reporter returning True stops the study: running tasks are abandoned (they stay unfinished in the store) and
-:class:`~bnstudio.errors.Cancelled` is raised. Ctrl+C (KeyboardInterrupt) does the same and propagates.
+:class:`~bnstudio.errors.Cancelled` is raised. Ctrl+C (KeyboardInterrupt) does the same and propagates; the
+command turns SIGTERM into it (:func:`bnstudio.cli.experiment.terminate_as_interrupt`).
 
 Tasks go out in units, the methods of one learned structure (:func:`units`); at most two units per worker at a
 time, in task order, so a stop leaves little queued. A unit whose worker died (killed, out of memory) is handed
