@@ -4,11 +4,14 @@ with a progress bar, then write its report (see docs/experiments.md)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
+import signal
 import sys
+import threading
 import time
-from typing import Any
+from typing import Any, Iterator
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import print_json
@@ -131,13 +134,53 @@ def _status(store: Any, as_json: bool) -> int:
     if accounting is None:
         print("accounting: none recorded (no run of this version ran a task)")
     else:
-        print(f"accounting: {accounting.line()}")
+        so_far = " so far" if status == "running" else " up to its last record (the run did not end)"
+        print(f"accounting{so_far if accounting.partial else ''}: {accounting.line()}")
         for line in accounting.worker_lines():
             print(f"  {line}")
     return 0
 
 
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[list[int]]:
+    """SIGTERM (``kill PID``, a batch scheduler's or a service manager's stop) taken as Ctrl+C while the block
+    runs: KeyboardInterrupt is raised in the main thread, so the study stops the way Ctrl+C stops it (its run
+    recorded ``stopped`` with an end time, the workers and their forkserver shut down, multiprocessing's
+    semaphores released). Python's default for SIGTERM is to die at once, leaving the run marked ``running``
+    with no end and the resource tracker warning of leaked semaphores. Later SIGTERMs are ignored while the
+    first one's clean-up runs; the list yielded holds the signal received (empty if none). The main thread
+    only (elsewhere Python cannot install handlers: nothing changes)."""
+    received: list[int] = []
+
+    def handler(signum: int, frame: Any) -> None:
+        if not received:
+            received.append(signum)
+            raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield received
+        return
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run(args: argparse.Namespace) -> int:
+    """The command, with SIGTERM taken as Ctrl+C throughout (:func:`terminate_as_interrupt`); exit status 143
+    (128 + SIGTERM) after a SIGTERM, 130 after Ctrl+C."""
+    with terminate_as_interrupt() as received:
+        try:
+            return _run_command(args, received)
+        except KeyboardInterrupt:
+            if not received:
+                raise       # Ctrl+C outside the study: the program's one line, status 130
+            print("bnstudio: interrupted (SIGTERM)", file=sys.stderr)
+            return 128 + signal.SIGTERM
+
+
+def _run_command(args: argparse.Namespace, received: list[int]) -> int:
     if (args.study is None) == (args.suite is None):
         raise ValidationError("experiment: give a study file or --suite NAME (one of them)")
     if args.scheduler is None and args.dask_local is None and not args.status:
@@ -165,9 +208,10 @@ def run(args: argparse.Namespace) -> int:
         summary = run_study(study, _executor(args), bar, store, args.max_tasks)
     except KeyboardInterrupt:
         bar.end()
-        print(f"bnstudio: interrupted; every finished task is saved in {store}: run the same command again to "
-              "resume", file=sys.stderr)
-        return 130
+        how = " (SIGTERM)" if received else ""
+        print(f"bnstudio: interrupted{how}; every finished task is saved in {store}: run the same command again "
+              "to resume", file=sys.stderr)
+        return 128 + signal.SIGTERM if received else 130
     report = None
     if not args.no_report:
         from bnstudio.figures.report import write_report

@@ -113,6 +113,7 @@ class RunAccounting:
     cores: int = 0
     note: str = ""
     per_worker: list[WorkerTime] = field(default_factory=list)
+    partial: bool = False       # written while the run went on: up to then (it runs, or its driver was killed)
 
     @property
     def efficiency(self) -> float:
@@ -150,6 +151,7 @@ class RunAccounting:
                 "tail": self.tail, "wait": self.wait, "outside": self.outside, "driver_cpu": self.driver_cpu,
                 "driver_before": self.driver_before, "store": self.store,
                 "others": self.others, "cores": self.cores, "load": list(self.load), "line": self.line(),
+                "partial": self.partial,
                 "per_worker": [vars(w) for w in self.per_worker]}
 
 
@@ -159,7 +161,8 @@ def account(run: Mapping[str, Any], timings: Sequence[Mapping[str, Any]]) -> Run
 
     A worker's start-up is its first task's start less the run's start; its gaps are the times between one
     task's end and its next task's start; its tail is the run's end less its last task's end (clamped at 0:
-    another host's clock may differ). Workers that ran nothing count as idle for the whole run."""
+    another host's clock may differ). Workers that ran nothing count as idle for the whole run. A record written
+while the run went on (``partial``) ends at its writing: a worker's tail is then its running task so far."""
     timed = [t for t in timings if t.get("started") is not None and t.get("cpu") is not None]
     if not run or not timed or "t0" not in run or "t1" not in run:
         return None
@@ -192,7 +195,7 @@ def account(run: Mapping[str, Any], timings: Sequence[Mapping[str, Any]]) -> Run
         wait=sum(t.get("wait") or 0.0 for t in timed), outside=sum(w.outside for w in per_worker), driver_cpu=float(run.get("driver_cpu", 0.0)),
         driver_before=float(run.get("driver_before", 0.0)), store=float(run.get("store", 0.0)), prepare=float(run.get("prepare", 0.0)),
         load=(before.get("load"), after.get("load")), others=others, cores=int(before.get("cores") or 0),
-        note=str(run.get("note", "")), per_worker=per_worker)
+        note=str(run.get("note", "")), per_worker=per_worker, partial=bool(run.get("partial", False)))
 
 
 def last_run_accounting(store: Any) -> RunAccounting | None:

@@ -6,7 +6,8 @@ Progress goes through the one protocol of :mod:`bnstudio.jobs`: ``begin("study",
 ``failed``, ``running`` (tasks being computed: at most one per worker), ``pending`` and ``eta`` (seconds: the
 measured mean task time × tasks left / workers; -1 until a few tasks finished, :func:`eta_after`);
 a reporter returning True stops the study: running tasks are abandoned (they stay unfinished in the store) and
-:class:`~bnstudio.errors.Cancelled` is raised. Ctrl+C (KeyboardInterrupt) does the same and propagates.
+:class:`~bnstudio.errors.Cancelled` is raised. Ctrl+C (KeyboardInterrupt) does the same and propagates; the
+command turns SIGTERM into it (:func:`bnstudio.cli.experiment.terminate_as_interrupt`).
 
 Tasks go out in units, the methods of one learned structure (:func:`units`); at most two units per worker at a
 time, in task order, so a stop leaves little queued. A unit whose worker died (killed, out of memory) is handed
@@ -17,7 +18,9 @@ table records each run and is the lease that keeps a second process off the same
 Every stored task carries its CPU accounting (its thread's CPU seconds, wall, start, queue wait, the worker's CPU
 so far), the run's ``runs`` row the driver's side (wall from the workers' start to the last result, driver CPU,
 commit seconds, the machine's CPU use before and after): :mod:`~bnstudio.experiment.accounting` splits the
-workers' time from them. A unit's results are committed in one transaction.
+workers' time from them. The driver's side is written with the state while the run goes on (marked
+``partial``), so ``--status`` mid-run accounts for the tasks done so far. A unit's results are committed in one
+transaction.
 """
 from __future__ import annotations
 
@@ -168,11 +171,17 @@ def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore,
 def _close_accounting(store: StudyStore, executor: Any, accounting: dict[str, Any]) -> None:
     """Save the driver's side of the run's CPU accounting (:mod:`~bnstudio.experiment.accounting`): the run
     ends when the last result was stored; the workers' shutdown is not part of it."""
-    cpu0 = accounting.pop("cpu0")
-    accounting.update(t1=time.time(), after=machine(), workers=executor.workers,
-                      driver_cpu=time.process_time() - cpu0, driver_before=cpu0,
-                      note=getattr(executor, "note", ""))
-    store.set_accounting(accounting, executor.description)
+    store.set_accounting(accounting_so_far(executor, accounting, partial=False), executor.description)
+
+
+def accounting_so_far(executor: Any, accounting: dict[str, Any], partial: bool = True) -> dict[str, Any]:
+    """The driver's side of the run's CPU accounting up to now (``t1``: now; ``driver_cpu``: this process's CPU
+    since the workers were asked to start); ``partial``: the run goes on (written with the state once a
+    :data:`TICK`, so a reader mid-run, or after the driver was killed, sees the tasks done so far)."""
+    cpu0 = accounting["cpu0"]
+    return {**{k: v for k, v in accounting.items() if k != "cpu0"}, "t1": time.time(), "after": machine(),
+            "workers": executor.workers, "driver_cpu": time.process_time() - cpu0, "driver_before": cpu0,
+            "note": getattr(executor, "note", ""), "partial": partial}
 
 
 def units(tasks: list[Task]) -> list[list[Task]]:
@@ -233,7 +242,8 @@ def _drive(executor: Any, todo: list[Task], store: StudyStore, reporter: Reporte
             stop, eta = _report(reporter, counts, skipped, total, running, start, left, executor.workers)
             if now - saved >= TICK:     # the state for readers (the app's view): once a second, one commit
                 saved = now
-                store.set_state({**state, "running": running, "eta": eta, "updated": time.time()})
+                store.set_state({**state, "running": running, "eta": eta, "updated": time.time()},
+                                accounting_so_far(executor, accounting) if "cpu0" in accounting else None)
             if stop:
                 raise Cancelled(f"study stopped: {counts['done']} task(s) finished in this run are saved")
 

@@ -177,7 +177,8 @@ class StudyStore:
 
     @_guarded
     def close_run(self, outcome: str) -> None:
-        """End this process's run: ``finished``, ``stopped`` (on request, Ctrl+C) or ``failed`` (an error)."""
+        """End this process's run: ``finished``, ``stopped`` (on request, Ctrl+C; SIGTERM in ``bnstudio
+        experiment``) or ``failed`` (an error)."""
         if self.run_id is None:
             return
         with self.db:
@@ -259,13 +260,17 @@ class StudyStore:
         return study
 
     @_guarded
-    def set_state(self, state: dict[str, Any]) -> None:
+    def set_state(self, state: dict[str, Any], accounting: dict[str, Any] | None = None) -> None:
         """What the running study says about itself (workers, start time, running tasks) for other readers; also
-        the heartbeat of the open run."""
+        the heartbeat of the open run; ``accounting``: the run's accounting so far (:meth:`set_accounting`),
+        in the same commit."""
         with self.db:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('state', ?)", (json.dumps(state),))
             if self.run_id is not None:
                 self.db.execute("UPDATE runs SET updated = ? WHERE id = ?", (time.time(), self.run_id))
+                if accounting is not None:
+                    self.db.execute("UPDATE runs SET accounting = ? WHERE id = ?",
+                                    (json.dumps(accounting), self.run_id))
 
     @_guarded
     def state(self) -> dict[str, Any] | None:

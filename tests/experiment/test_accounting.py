@@ -233,6 +233,39 @@ def test_the_command_prints_the_runs_accounting_and_its_status(tmp_path, capsys)
     assert "accounting: 1 worker, " in capsys.readouterr().out
 
 
+def test_status_during_a_run_accounts_for_the_tasks_done_so_far(tmp_path, capsys):
+    """Issue 35: ``--status`` read while the study runs (another connection, as from another terminal) gave
+    "accounting: none recorded" however many tasks were done: the run's record was written at its end only."""
+    import json
+
+    from bnstudio.cli.main import main
+    from bnstudio.jobs import NullReporter
+
+    path = write_study(tmp_path)
+    seen: list[tuple[int, dict]] = []
+
+    class AskStatus(NullReporter):
+        def iteration(self, info):
+            if info.iteration >= 12 and not seen:       # a few units in: the state was written meanwhile
+                capsys.readouterr()
+                assert main(["experiment", str(path), "--status", "--json"]) == 0
+                seen.append((int(info.iteration), json.loads(capsys.readouterr().out)))
+                assert main(["experiment", str(path), "--status"]) == 0
+                seen.append((int(info.iteration), {"text": capsys.readouterr().out}))
+            return False
+
+    run_study(load_study(path), SerialExecutor(), AskStatus())
+    (finished, document), (_, text) = seen
+    assert document["status"] == "running" and document["accounting"] is not None
+    assert document["accounting"]["partial"] is True
+    accounted = sum(w["tasks"] for w in document["accounting"]["per_worker"])
+    assert 0 < accounted <= finished == document["counts"]["done"]
+    assert "accounting so far: 1 worker, " in text["text"]
+    with StudyStore(tmp_path / "small.sqlite", create=False) as store:
+        found = last_run_accounting(store)      # the run's end replaces the record: the whole run, not partial
+    assert found is not None and not found.partial and sum(w.tasks for w in found.per_worker) == 36
+
+
 def test_status_of_a_file_of_the_first_release(tmp_path, capsys):
     from bnstudio.cli.main import main
 

@@ -1,5 +1,5 @@
 """The process running the study: killed (SIGKILL) mid-study, the next run resumes from the SQLite file; Ctrl+C
-(SIGINT) stops it cleanly with every finished task saved."""
+(SIGINT) and SIGTERM stop it cleanly with every finished task saved and the run recorded as stopped."""
 from __future__ import annotations
 
 import json
@@ -114,6 +114,29 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_finished(tmp_path):
         counts, state = store.counts(), store.state()
     assert counts["done"] >= 3 and counts["failed"] == 0 and counts["pending"] > 0
     assert state["stopped"] is True and state["running"] == 0
+
+
+@pytest.mark.alone
+@pytest.mark.timeout(180)
+def test_sigterm_stops_like_ctrl_c_records_the_run_and_the_rerun_resumes(tmp_path):
+    path, store_path, code, err = _interrupted(tmp_path, 3, signal.SIGTERM)
+    assert code == 128 + signal.SIGTERM, err
+    assert "interrupted (SIGTERM)" in err and str(store_path) in err
+    assert "Traceback" not in err and "leaked" not in err, err     # the resource tracker's warning
+    with StudyStore(store_path, create=False) as store:
+        runs, counts, state = store.runs(), store.counts(), store.state()
+    assert [r["outcome"] for r in runs] == ["stopped"] and runs[0]["ended"] >= runs[0]["started"]
+    assert state["stopped"] is True and state["running"] == 0 and "ended" in state
+    assert counts["done"] >= 3 and counts["failed"] == 0 and counts["pending"] > 0
+    finished = {k: v for k, v in numbers(store_path).items() if v[0] == "done"}
+    rerun = subprocess.run([sys.executable, "-m", "bnstudio", "experiment", str(path), "--workers", "1",
+                            "--no-report", "--json"], capture_output=True, text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    summary = json.loads(rerun.stdout)
+    assert (summary["skipped"], summary["done"], summary["failed"]) == (len(finished), 40 - len(finished), 0)
+    with StudyStore(store_path, create=False) as store:
+        assert [r["outcome"] for r in store.runs()] == ["stopped", "finished"]
+    assert all(numbers(store_path)[k] == v for k, v in finished.items())
 
 
 def test_the_progress_bar_shows_done_failed_running_and_eta():
