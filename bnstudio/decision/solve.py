@@ -138,8 +138,8 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})
     engine = InferenceEngine(net, memory_budget)  # compiled once: the options only swap one CPT per call
     scales = utility_scales(diagram)
-    eu, log_pe = expected_utilities(engine, scales, {v: lam[None] for v, lam in likelihoods.items()}, 1)
-    eu, p_e = float(eu[0]), float(np.exp(log_pe[0]))
+    eus, log_pe = expected_utilities(engine, scales, {v: lam[None] for v, lam in likelihoods.items()}, 1)
+    eu, p_e = float(eus[0]), float(np.exp(log_pe[0]))
     if p_e <= 0:
         raise ImpossibleEvidence(f"impossible evidence: p({describe_evidence(evidence)}) = 0 under the "
                                  f"optimal policies")
