@@ -1,10 +1,12 @@
-"""``bnstudio decide DIAGRAM.json [--evidence VAR=STATE ...] [--method auto] [--errorbars --ess N] [--json]``.
+"""``bnstudio decide DIAGRAM.json [--evidence VAR=STATE ...] [--method auto] [--memory-budget GIB] [--errorbars
+--ess N] [--json]``.
 
 Solves an influence diagram read from a Hugin ``.net``, GeNIe ``.xdsl``, XMLBIF (``.xmlbif``, ``.xml``, ``.bifxml``)
 file, a ``.bnsproj`` project or the JSON form of :mod:`bnstudio.decision.serial` (``.json``; see
 :func:`bnstudio.io.read_model`): for the decisions in order, the expected
 utility of every option under the evidence and the optimal policy (exact under no-forgetting, or LIMID single
-policy updating when the exact tables exceed the memory budget; ``--method`` chooses). Evidence on a decision
+policy updating when the exact tables exceed the memory budget, ``--memory-budget`` GiB, sized before any is
+made; ``--method`` chooses). Evidence on a decision
 (``--evidence Test=yes``) is a decision already taken. ``--errorbars`` adds the delta-method error bar of the
 expected utility under Dirichlet uncertainty of the chance CPTs: stored counts (``alpha``) or ``--ess N`` per
 row; ``--mc R`` checks it with R Monte-Carlo parameter draws.
@@ -21,6 +23,8 @@ from bnstudio.cli.common import add_strict_option, parse_evidence, print_json, p
 from bnstudio.errors import EvidenceError, FormatError
 
 METHODS = ("auto", "no-forgetting", "limid")
+DEFAULT_BUDGET_GIB = 2.0  # bnstudio.inference.DEFAULT_MEMORY_BUDGET (not imported: numpy waits for run)
+MAX_BUDGET_GIB = 1024.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default auto)")
     parser.add_argument("--max-time", type=opt.real(0.0, 86_400.0, low_open=True), default=120.0,
                         metavar="SECONDS", help="stop solving after this many seconds, in (0, 86400] (default 120)")
+    parser.add_argument("--memory-budget", type=opt.real(0.0, MAX_BUDGET_GIB, low_open=True),
+                        default=DEFAULT_BUDGET_GIB, metavar="GIB",
+                        help="memory budget in GiB, in (0, 1024]: the exact solution is sized against it before any "
+                             f"table is made (default {DEFAULT_BUDGET_GIB:g})")
     parser.add_argument("--errorbars", action="store_true",
                         help="delta-method error bar of the expected utility (needs counts or --ess)")
     parser.add_argument("--ess", type=opt.ess, help="with --errorbars: Dirichlet effective sample size per CPT row "
@@ -70,10 +78,13 @@ def run(args: argparse.Namespace) -> int:
     from bnstudio.decision.errorbar import utility_error_bar
 
     diagram = load_diagram(args.diagram)   # strict or lenient as main set it (cli.common.reading_as_asked)
-    solution = solve(diagram, parse_evidence(args.evidence), args.method, max_time=args.max_time)
+    budget = int(args.memory_budget * 2**30)
+    solution = solve(diagram, parse_evidence(args.evidence), args.method, memory_budget=budget,
+                     max_time=args.max_time)
     record = solution.to_json()
     if args.errorbars:
-        bar = utility_error_bar(diagram, solution, ess=args.ess, level=args.level, mc=args.mc, seed=args.seed)
+        bar = utility_error_bar(diagram, solution, ess=args.ess, level=args.level, mc=args.mc, seed=args.seed,
+                                memory_budget=budget)
         record["errorbar"] = bar.to_json(diagram, args.top)
     if args.json:
         print_json(record)

@@ -249,18 +249,34 @@ def validate_diagram(net: Network, decisions: Sequence[DecisionNode],
         cycle = []
     if cycle:
         raise CycleError(f"the diagram has the cycle {' -> '.join(cycle + cycle[:1])}", cycle + cycle[:1])
+    reach = decision_reach(graph, names)
     for k, later in enumerate(names):
         for earlier in names[:k]:
-            if nx.has_path(graph, later, earlier):
+            if reach[earlier] >> k & 1:
                 raise ValidationError(f"decision '{later}' is listed after '{earlier}' but there is a directed "
                                       f"path from '{later}' to '{earlier}': list the decisions in the order taken")
     return graph
 
 
+def decision_reach(graph: nx.DiGraph, names: Sequence[str]) -> dict[str, int]:
+    """For every node v of the DAG ``graph``, the bit set of the decisions with a directed path to v (bit k
+    for ``names[k]``): one pass in topological order, so that checking the order of n decisions costs
+    O(nodes + arcs) big-integer ORs, not n² path searches (a 200-decision chain spent 15 s in them)."""
+    bit = {n: 1 << k for k, n in enumerate(names)}
+    reach: dict[str, int] = {}
+    for v in nx.topological_sort(graph):
+        mask = 0
+        for p in graph.predecessors(v):
+            mask |= reach[p] | bit.get(p, 0)
+        reach[v] = mask
+    return reach
+
+
 def unordered_pair(graph: nx.DiGraph, names: Sequence[str]) -> tuple[str, str] | None:
     """The first consecutive decisions with no directed path from one to the next, or None (a total order)."""
-    for first, second in zip(names, names[1:]):
-        if not nx.has_path(graph, first, second):
+    reach = decision_reach(graph, names)
+    for k, (first, second) in enumerate(zip(names, names[1:])):
+        if not reach[second] >> k & 1:
             return first, second
     return None
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from bnstudio.decision.model import InfluenceDiagram
 from bnstudio.decision.order import strong_groups
+from bnstudio.decision.plan import cheapest
 from bnstudio.errors import ImpossibleEvidence, MemoryBudgetExceeded, TimeBudgetExceeded
 from bnstudio.inference.variable_elimination import combine
 
@@ -90,11 +91,8 @@ class _Elimination:
         return phi, psi
 
     def pick(self, group: list[str]) -> str:
-        """The node of ``group`` whose elimination builds the smallest table (greedy min-weight)."""
-        def weight(v: str) -> int:
-            scope = {u for _, s in self.phi + self.psi if v in s for u in s}
-            return math.prod(self.card[u] for u in scope)
-        return min(group, key=weight)
+        """The node of ``group`` whose elimination builds the smallest table (greedy min-weight, as planned)."""
+        return cheapest(group, [s for _, s in self.phi + self.psi], self.card)
 
     def _sum_of(self, psi: list[Factor], scope: tuple[str, ...]) -> np.ndarray:
         shape = tuple(self.card[v] for v in scope)
@@ -162,6 +160,12 @@ def aligned(table: np.ndarray, scope: tuple[str, ...], wide: tuple[str, ...]) ->
     return np.transpose(table, order).reshape(shape)
 
 
+def _check_time(deadline: float) -> None:
+    if time.monotonic() > deadline:
+        raise TimeBudgetExceeded("solving the influence diagram (no-forgetting) went past its time budget; "
+                                 "simplify the diagram or raise --max-time")
+
+
 def rollback(diagram: InfluenceDiagram, likelihoods: Mapping[str, np.ndarray] | None = None,
              taken: Mapping[str, int] | None = None, budget_entries: float = float("inf"),
              deadline: float = math.inf) -> Rollback:
@@ -176,9 +180,7 @@ def rollback(diagram: InfluenceDiagram, likelihoods: Mapping[str, np.ndarray] | 
     state = _Elimination(diagram, dict(likelihoods or {}), budget_entries)
     policies = {}
     for kind, group in strong_groups(diagram):
-        if time.monotonic() > deadline:
-            raise TimeBudgetExceeded("solving the influence diagram (no-forgetting) went past its time budget; "
-                                     "simplify the diagram or raise --max-time")
+        _check_time(deadline)
         if kind == "max":
             d = group[0]
             policies[d] = state.max_out(d, taken.get(d))
@@ -188,6 +190,7 @@ def rollback(diagram: InfluenceDiagram, likelihoods: Mapping[str, np.ndarray] | 
             x = state.pick(group)
             group.remove(x)
             state.sum_out(x)
+            _check_time(deadline)
     meu = float(sum(float(t) for t, _ in state.psi))
     log_pe = state.log_scale + float(sum(math.log(float(t)) if t > 0 else -math.inf for t, _ in state.phi))
     if log_pe == -math.inf:

@@ -25,8 +25,8 @@ import numpy as np
 
 from bnstudio.decision.limid import check_table, single_policy_update
 from bnstudio.decision.model import InfluenceDiagram, UtilityNode
-from bnstudio.decision.policy_net import (expected_utilities, policy_expected_utility, policy_network,
-                                          utility_scales)
+from bnstudio.decision.plan import plan_no_forgetting
+from bnstudio.decision.policy_net import expected_utilities, policy_network, utility_scales
 from bnstudio.decision.rollback import Policy, rollback
 from bnstudio.errors import (EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded, TimeBudgetExceeded,
                              ValidationError)
@@ -125,6 +125,7 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     try:
         if method == "limid" or unordered is not None:
             raise MemoryBudgetExceeded("LIMID requested")
+        plan_no_forgetting(diagram, likelihoods, taken, memory_budget)  # sizes every table before any is made
         policies = rollback(diagram, likelihoods, taken, memory_budget / 8, deadline).policies
         used = "no-forgetting"
     except ImpossibleEvidence:
@@ -134,18 +135,20 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
             raise
         policies, iterations = single_policy_update(diagram, likelihoods, taken, memory_budget, deadline)
         used = "limid-spu"
-    eu, p_e = policy_expected_utility(diagram, policies, likelihoods, memory_budget)
+    net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})
+    engine = InferenceEngine(net, memory_budget)  # compiled once: the options only swap one CPT per call
+    scales = utility_scales(diagram)
+    eus, log_pe = expected_utilities(engine, scales, {v: lam[None] for v, lam in likelihoods.items()}, 1)
+    eu, p_e = float(eus[0]), float(np.exp(log_pe[0]))
     if p_e <= 0:
         raise ImpossibleEvidence(f"impossible evidence: p({describe_evidence(evidence)}) = 0 under the "
                                  f"optimal policies")
-    net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})
-    scales = utility_scales(diagram)
     options = {}
     for d in diagram.decision_names:
         if time.monotonic() > deadline:
             raise TimeBudgetExceeded(f"computing the expected utilities of the options (decision '{d}') went past "
                                      f"the time budget of {max_time:g} s; simplify the diagram or raise --max-time")
-        options[d] = option_utilities(diagram, net, policies[d], scales, likelihoods, memory_budget)
+        options[d] = option_utilities(diagram, engine, policies[d], scales, likelihoods, memory_budget)
     names = {d: diagram.states(d)[i] for d, i in taken.items()}
     eu, options = _unscaled(eu, unit), {d: {s: _unscaled(v, unit) for s, v in o.items()} for d, o in options.items()}
     return DecisionSolution(used, evidence, eu, p_e, policies, options, names, iterations, original)
@@ -188,14 +191,16 @@ def _unscaled(value: float | None, unit: float) -> float | None:
     return result
 
 
-def option_utilities(diagram: InfluenceDiagram, net, policy: Policy, scales, likelihoods: Mapping[str, np.ndarray],
-                     memory_budget: int) -> dict[str, float | None]:
-    """EU(D = d | e) for every option d of D: D's policy made uniform, then one case per option (D = d, e)."""
+def option_utilities(diagram: InfluenceDiagram, engine: InferenceEngine, policy: Policy, scales,
+                     likelihoods: Mapping[str, np.ndarray], memory_budget: int) -> dict[str, float | None]:
+    """EU(D = d | e) for every option d of D, on ``engine`` (the policy network): one parameter set per option
+    with D's policy replaced by "always d". That is D's policy made uniform and D = d observed (the 1/|D|
+    cancels in E[U | D = d, e]); only the clique homing D is rebuilt, the tree is compiled once for all."""
     d = policy.decision
     card = diagram.cardinality(d)
-    forced = net.copy()
-    forced.set_cpt(d, np.full(policy.table.shape + (card,), 1.0 / card))
-    cases = {v: np.tile(lam, (card, 1)) for v, lam in likelihoods.items()}
-    cases[d] = np.eye(card)
-    eu, _ = expected_utilities(InferenceEngine(forced, memory_budget), scales, cases, card)
-    return {s: (None if np.isnan(v) else float(v)) for s, v in zip(diagram.states(d), eu)}
+    check_table(f"the option policies of decision '{d}'", [card, policy.table.size, card], memory_budget)
+    always = np.repeat(np.eye(card)[:, None, :], policy.table.size, axis=1).reshape((card,) + policy.table.shape
+                                                                                     + (card,))
+    eu, _ = expected_utilities(engine, scales, {v: lam[None] for v, lam in likelihoods.items()}, 1,
+                               parameters={d: always})
+    return {s: (None if np.isnan(v) else float(v)) for s, v in zip(diagram.states(d), eu[:, 0])}
