@@ -78,27 +78,26 @@ def _probability(log_joint: float, log_e: float) -> tuple[float, float]:
 def most_probable(engine: InferenceEngine, evidence: ev.Evidence | None = None, top: int = 1) -> Explanations:
     """The ``top`` most probable assignments of every unobserved variable given e, descending (module docstring)."""
     from bnstudio.inference.kbest import Partition, k_best
-    from bnstudio.inference.maxproduct import assignment_log_joint
 
     if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or not 1 <= top <= MAX_TOP:
         raise EvidenceError(f"top must be a whole number from 1 to {MAX_TOP}, got {top!r}")
     cs = engine.compiled
     lams = ev.single_evidence(cs.index, evidence)
     mt = engine.max_tree()
-    tables, dirty = mt.evidence_tables(lams)
-    up, root = mt.collect(tables, dirty)
-    if not np.max(root) > -np.inf:
+    up, tables = mt.collect(*mt.evidence_tables(lams))
+    value = float(np.max(tables[mt.root]))  # max_x log p(x, e), less the soft findings' scale
+    if not value > -np.inf:
         engine._check_possible(np.array([[-np.inf]]), evidence)
-    best = mt.decode(tables, up, root, len(cs.families))
-    solutions = [best]
+    best = mt.decode(tables, len(cs.families))
+    solutions = [(value, best)]
     if top > 1:
-        solutions = [x for _, x in k_best(Partition(mt.jt, mt.calibrate(tables, up, root)), best, int(top))]
+        solutions = k_best(Partition(mt.jt, mt.calibrate(up, tables)), best, int(top))
     log_e = engine.log_evidence(evidence)
     observed = {name for name, spec in (evidence or {}).items() if isinstance(spec, (str, int, np.integer))}
     out = []
-    for x in solutions:
+    for log_value, x in solutions:
         x = np.where(x < 0, 0, x)  # one-state variables: their one state
-        log_joint = assignment_log_joint(x, cs.families, engine._cpt, lams) + float(lams.log_scale)
+        log_joint = log_value + float(lams.log_scale)
         p, log_p = _probability(log_joint, log_e)
         assignment = {name: cs.index.states[v][int(x[v])] for v, name in enumerate(cs.index.names)
                       if name not in observed}

@@ -85,12 +85,12 @@ class Partition:
         """The maximiser of the subproblem: the constrained argmax, then a traceback on the later cliques."""
         c, _ = self.positions[position]
         table, y = self._constrained(x, position, excluded)
-        members = self.jt.cliques[c]
-        _assign(y, members, table, [v for v in members if y[v] >= 0])
+        members = self.jt.cliques[c]  # y holds -1 at the free positions
+        _assign(y, members, table)
         for d in self.cliques[self.rank[c] + 1:]:
             cl = self.jt.cliques[d]
             if any(y[v] < 0 for v in cl):
-                _assign(y, cl, _slice(self.full[d], cl, y), [v for v in cl if y[v] >= 0])
+                _assign(y, cl, _slice(self.full[d], cl, y))
         return y
 
 

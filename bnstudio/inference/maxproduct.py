@@ -76,87 +76,62 @@ class MaxTree:
         axes, into = self.jt.plan(c, self.jt.parent[c])
         return (np.max(table, axis=axes) if axes else table).reshape(into)
 
-    def collect(self, evidence: Mapping[int, np.ndarray], dirty: int) -> tuple[dict[int, np.ndarray], np.ndarray]:
-        """The upward messages {clique: message to its parent} and the root's table."""
+    def collect(self, evidence: Mapping[int, np.ndarray], dirty: int
+                ) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
+        """The upward messages {clique: message to its parent} and every clique's table
+        log ψ_c + log λ_c + Σ children's messages (the root's holds max_x log p(x, e))."""
         jt = self.jt
         up: dict[int, np.ndarray] = {}
-        root = None
+        tables: list[np.ndarray] = [self.log_potentials[0]] * len(jt.cliques)
         for c in reversed(jt.preorder):
             p = jt.parent[c]
             if p >= 0 and not jt.below[c] & dirty and c in self._clean:
-                up[c] = self._clean[c]
+                tables[c], up[c] = self._clean[c]
                 continue
-            table = self._table(c, evidence, up)
-            if p < 0:
-                root = table
-                continue
-            up[c] = self._send_up(c, table)
-            if not jt.below[c] & dirty:
-                self._clean[c] = up[c]
-        if root is None:  # the root's subtree is the whole tree: it is never clean, this is for the type checker
-            root = self._table(jt.preorder[0], evidence, up)
-        return up, root
+            tables[c] = table = self._table(c, evidence, up)
+            if p >= 0:
+                up[c] = self._send_up(c, table)
+                if not jt.below[c] & dirty:
+                    self._clean[c] = (table, up[c])
+        return up, tables
 
-    def decode(self, evidence: Mapping[int, np.ndarray], up: Mapping[int, np.ndarray], root: np.ndarray,
-               n_vars: int) -> np.ndarray:
+    @property
+    def root(self) -> int:
+        return self.jt.preorder[0]
+
+    def decode(self, tables: Sequence[np.ndarray], n_vars: int) -> np.ndarray:
         """The maximising state of every tree variable (-1 for variables outside the tree), by traceback."""
         jt = self.jt
-        x = np.full(n_vars, -1, dtype=np.int64)
-        first = jt.preorder[0]
-        _assign(x, jt.cliques[first], root, ())
-        for c in jt.preorder[1:]:
+        x = [-1] * n_vars
+        for c in jt.preorder:
             members = jt.cliques[c]
-            table = _slice(self.log_potentials[c], members, x)
-            if c in evidence:
-                table = table + _slice(evidence[c], members, x)
-            for k in self.children[c]:
-                table = table + _slice(up[k], members, x)
-            _assign(x, members, table, [v for v in members if x[v] >= 0])
-        return x
+            _assign(x, members, tables[c][tuple(x[v] if x[v] >= 0 else slice(None) for v in members)])
+        return np.array(x, dtype=np.int64)
 
-    def calibrate(self, evidence: Mapping[int, np.ndarray], up: Mapping[int, np.ndarray], root: np.ndarray
-                  ) -> list[np.ndarray]:
+    def calibrate(self, up: Mapping[int, np.ndarray], tables: Sequence[np.ndarray]) -> list[np.ndarray]:
         """The max-marginal log max_{x ⊇ x_C} p(x, e) (less the soft-evidence scale) of every clique."""
         jt = self.jt
-        full: list[np.ndarray | None] = [None] * len(jt.cliques)
-        full[jt.preorder[0]] = root
+        full = list(tables)
         for c in jt.preorder:
-            table = full[c]
-            assert table is not None  # parents come first in preorder
             for k in self.children[c]:
                 axes, into = jt.plan(c, k)
                 with np.errstate(invalid="ignore"):
-                    rest = table - up[k]  # the child's message is over this clique's axes already
+                    rest = full[c] - up[k]  # the child's message is over this clique's axes already
                 rest[np.isnan(rest)] = -np.inf
-                down = (np.max(rest, axis=axes) if axes else rest).reshape(into)
-                full[k] = self._table(k, evidence, up) + down
-        return [t for t in full if t is not None]
+                full[k] = tables[k] + (np.max(rest, axis=axes) if axes else rest).reshape(into)
+        return full
 
 
-def _slice(table: np.ndarray, members: Sequence[int], x: np.ndarray) -> np.ndarray:
-    """``table`` (clique axes, some of length 1) at the states fixed in ``x``; free axes stay."""
-    index = tuple((int(x[v]) if table.shape[k] > 1 else 0) if x[v] >= 0 else slice(None)
-                  for k, v in enumerate(members))
-    return table[index]
+def _slice(table: np.ndarray, members: Sequence[int], x) -> np.ndarray:
+    """A full clique table at the states fixed in ``x`` (-1: free); the free axes stay, in member order."""
+    return table[tuple(int(x[v]) if x[v] >= 0 else slice(None) for v in members)]
 
 
-def _assign(x: np.ndarray, members: Sequence[int], table: np.ndarray, fixed: Sequence[int]) -> None:
-    """Set the free members of a clique to the (first) argmax of ``table``, a table over them."""
-    free = [v for v in members if v not in fixed]
-    if not free:
+def _assign(x, members: Sequence[int], table: np.ndarray) -> None:
+    """Set the free members (x[v] < 0) of a clique to the (first) argmax of ``table``, a table over them."""
+    if not table.ndim:
         return
     flat = int(np.argmax(table))
+    free = [v for v in members if x[v] < 0]
     for v, s in zip(free, np.unravel_index(flat, table.shape)):
-        x[v] = s
-
-
-def assignment_log_joint(x: np.ndarray, families: Sequence[tuple[int, ...]], cpt, lams: Mapping[int, np.ndarray]
-                         ) -> float:
-    """log p(x, e) of a full assignment from the CPTs: Σ_v log θ(x_v | x_pa) + Σ log λ_v(x_v) (λ as scaled)."""
-    total = 0.0
-    with np.errstate(divide="ignore"):
-        for v, family in enumerate(families):
-            total += float(np.log(cpt(v)[(0,) + tuple(int(x[u]) for u in family)]))
-        for v, lam in lams.items():
-            total += float(np.log(lam[0, int(x[v])]))
-    return total
+        x[v] = int(s)
