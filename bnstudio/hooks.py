@@ -54,7 +54,9 @@ network_svg = Hook("a network's SVG drawing")
 fit_html = Hook("a parameter fit's notebook table")
 #: ErrorBars -> HTML: the intervals and the largest contributions (``ErrorBars._repr_html_``)
 error_bars_html = Hook("error bars' notebook table")
-NOTEBOOK = (network_bundle, network_svg, fit_html, error_bars_html)
+#: Explanations / MapExplanation -> HTML: each assignment with its probability (``_repr_html_``)
+explanations_html = Hook("explanations' notebook table")
+NOTEBOOK = (network_bundle, network_svg, fit_html, error_bars_html, explanations_html)
 
 # -- tables: bnstudio.data.tables codes DataFrames, Datasets and files ---------------------------------------------------
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded
+from bnstudio import hooks
+from bnstudio.errors import EvidenceError, MemoryBudgetExceeded
 from bnstudio.inference import evidence as ev
 
 if TYPE_CHECKING:
@@ -61,6 +62,10 @@ class MapExplanation(Explanation):
         return {**super().to_json(), "exact": self.exact, "method": self.method, "lower": self.lower,
                 "upper": self.upper}
 
+    def _repr_html_(self) -> str:
+        """Notebooks: the assignment and its probability (:data:`bnstudio.hooks.explanations_html`)."""
+        return hooks.explanations_html(self)
+
 
 class Explanations(tuple):
     """The k most probable explanations, most probable first (a tuple of :class:`Explanation`)."""
@@ -68,6 +73,10 @@ class Explanations(tuple):
     @property
     def best(self) -> Explanation:
         return self[0]
+
+    def _repr_html_(self) -> str:
+        """Notebooks: one column per explanation (:data:`bnstudio.hooks.explanations_html`)."""
+        return hooks.explanations_html(self)
 
 
 def _probability(log_joint: float, log_e: float) -> tuple[float, float]:

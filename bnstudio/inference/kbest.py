@@ -100,7 +100,8 @@ def k_best(partition: Partition, best: np.ndarray, k: int) -> list[tuple[float, 
     tie = count()
     heap: list[tuple[float, int, np.ndarray, int, frozenset[int]]] = []
     out: list[tuple[float, np.ndarray]] = []
-    x, value, start, excluded = best, float(partition.prefix_values(best)[-1]), 0, frozenset()
+    excluded: frozenset[int] = frozenset()
+    x, value, start = best, float(partition.prefix_values(best)[-1]), 0
     n_positions = len(partition.positions)
     while True:
         out.append((value, x))

@@ -28,7 +28,6 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from bnstudio.inference.jtree import JunctionTree
 from bnstudio.inference.trees import TreeModel
 
 
@@ -51,7 +50,7 @@ class MaxTree:
         for c, p in enumerate(jt.parent):
             if p >= 0:
                 self.children[p].append(c)
-        self._clean: dict[int, np.ndarray] = {}
+        self._clean: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # clique -> (its table, its message up)
 
     def evidence_tables(self, lams: Mapping[int, np.ndarray]) -> tuple[dict[int, np.ndarray], int]:
         """{clique: Σ log λ homed there, broadcast to the clique} and the bit mask of those cliques."""

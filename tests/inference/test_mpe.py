@@ -202,3 +202,16 @@ def test_map_bad_input_is_named():
         engine.map(["A", "A"])
     with pytest.raises(EvidenceError, match="method"):
         engine.map(["A"], method="fast")
+
+
+def test_explanations_show_in_notebooks_and_come_from_the_facade():
+    import bnstudio
+
+    net = network_from_dsl("A->B", seed=1)
+    engine = bnstudio.InferenceEngine(net)
+    found = engine.mpe(top=2)
+    assert isinstance(found, bnstudio.Explanations) and isinstance(found.best, bnstudio.Explanation)
+    html = found._repr_html_()
+    assert "#2" in html and "p(x | e)" in html and found.best.assignment["B"] in html
+    approx = engine.map(["A"], method="search")
+    assert isinstance(approx, bnstudio.MapExplanation) and "approximate (local search)" in approx._repr_html_()
