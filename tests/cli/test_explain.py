@@ -65,7 +65,7 @@ def test_text_output_names_each_explanation(capsys, net_file):
     (["--map", "Z"], "unknown variable 'Z'"),
     (["--mpe", "--map", "A"], "either --mpe or --map"),
     (["--top", "2"], "--top K goes with --mpe"),
-    (["--mpe", "--top", "0"], "--top"),
+    (["--mpe", "--top", "0"], "argument --top: must be an integer in 1..10000"),
     (["--mpe", "--target", "A"], "leave out --target"),
     (["--map", "A", "--evidence", "A=s0"], "also in the evidence"),
 ])
