@@ -33,6 +33,7 @@ _LAZY: dict[str, str] = {
                                             "FormatError", "ImpossibleEvidence", "MemoryBudgetExceeded",
                                             "ValidationError")},
     "InferenceEngine": "bnstudio.inference",
+    **{name: "bnstudio.inference.explanations" for name in ("Explanation", "Explanations", "MapExplanation")},
     "read_network": "bnstudio.io", "write_network": "bnstudio.io",
     "forward_sample": "bnstudio.sampling",
     "show": "bnstudio.display.notebook", "side_by_side": "bnstudio.display.notebook",
@@ -77,6 +78,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerl
     from bnstudio.errors import (BNStudioError, Cancelled, CycleError, EvidenceError, FormatError,
                                  ImpossibleEvidence, MemoryBudgetExceeded, ValidationError)
     from bnstudio.inference import InferenceEngine
+    from bnstudio.inference.explanations import Explanation, Explanations, MapExplanation
     from bnstudio.display.notebook import show, side_by_side
     from bnstudio.interop import from_pgmpy, from_pyagrum, to_pgmpy, to_pyagrum
     from bnstudio.io import read_network, write_network

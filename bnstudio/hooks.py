@@ -56,7 +56,9 @@ fit_html = Hook("a parameter fit's notebook table")
 error_bars_html = Hook("error bars' notebook table")
 #: Tornado -> HTML: the tornado chart (``Tornado._repr_html_``)
 tornado_html = Hook("a tornado chart")
-NOTEBOOK = (network_bundle, network_svg, fit_html, error_bars_html, tornado_html)
+#: Explanations / MapExplanation -> HTML: each assignment with its probability (``_repr_html_``)
+explanations_html = Hook("explanations' notebook table")
+NOTEBOOK = (network_bundle, network_svg, fit_html, error_bars_html, tornado_html, explanations_html)
 
 # -- tables: bnstudio.data.tables codes DataFrames, Datasets and files ---------------------------------------------------
 

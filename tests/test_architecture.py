@@ -196,7 +196,7 @@ def test_the_public_api_is_whole_though_lazy():
         bnstudio.nope  # noqa: B018
     star = subprocess.run([sys.executable, "-c", "from bnstudio import *\nprint(sorted(k for k in dir() "
                            "if not k.startswith('_')))"], capture_output=True, text=True, check=True).stdout
-    assert ast.literal_eval(star) == sorted(bnstudio.__all__) and len(bnstudio.__all__) == 22
+    assert ast.literal_eval(star) == sorted(bnstudio.__all__) and len(bnstudio.__all__) == 25
 
 
 def test_import_bnstudio_help_and_light_parsers_load_no_numerical_library():

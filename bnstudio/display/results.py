@@ -96,6 +96,23 @@ def error_bars_html(result, top: int = 5) -> str:
             f"<tr><th {CELL}>CPT row</th><th {NUMBER}>variance</th><th {NUMBER}>ess</th></tr>{sources}</table></div>")
 
 
+def explanations_html(explanations) -> str:
+    """The k most probable explanations (or one MAP answer): a column per explanation with p(x | e) and its bar,
+    a row per variable; an approximate MAP answer says so, with its bounds."""
+    found = list(explanations) if isinstance(explanations, tuple) else [explanations]
+    names = list(found[0].assignment) if found else []
+    head = "".join(f"<th {NUMBER}>#{k}</th>" for k in range(1, len(found) + 1))
+    probs = "".join(f"<td {NUMBER}>{_fmt(e.probability)} {bar_svg(e.probability, width=60)}</td>" for e in found)
+    rows = [f"<tr><th {CELL}>variable</th>{head}</tr>", f"<tr><td {CELL}>p(x | e)</td>{probs}</tr>"]
+    rows += [f"<tr><td {CELL}>{escape(n)}</td>" + "".join(f"<td {NUMBER}>{escape(e.assignment[n])}</td>"
+                                                          for e in found) + "</tr>" for n in names]
+    note = ""
+    if found and getattr(found[0], "exact", True) is False:
+        note = (f"<div style='color:{look.EVIDENCE_BORDER}'>approximate ({escape(found[0].method)}): the MAP "
+                f"probability lies in [{_fmt(found[0].lower)}, {_fmt(found[0].upper)}]</div>")
+    return f"<div><table {TABLE}>{''.join(rows)}</table>{note}</div>"
+
+
 def curve_svg(values: Sequence[float], width: float = 220.0, height: float = 60.0, label: str = "") -> str:
     """A convergence curve: ``values`` per iteration, min and max written at the left."""
     v = np.asarray([float(x) for x in values], dtype=float)
