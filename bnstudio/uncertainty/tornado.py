@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
-from scipy import stats
 
 from bnstudio import hooks
 from bnstudio.core.network import Network
@@ -118,6 +117,8 @@ def _ranges(theta: np.ndarray, alpha: np.ndarray | None, level: float, spread: f
     """Each parameter's (low, high): its Beta marginal's central interval, or θ(1 ± spread) in [0, 1]."""
     if alpha is None:
         return np.clip(theta * (1 - spread), 0, 1), np.clip(theta * (1 + spread), 0, 1)
+    from scipy import stats  # on use: importing the app must not load scipy.stats (tests/test_architecture.py)
+
     a = np.maximum(alpha, 1e-12)
     b = np.maximum(alpha.sum(axis=-1, keepdims=True) - alpha, 1e-12)
     tail = (1.0 - level) / 2
