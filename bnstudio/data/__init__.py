@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from bnstudio.data.align import AlignedData, align
 from bnstudio.data.dataset import Dataset
-from bnstudio.data.discretise import Discretiser, discretise_frame, equal_frequency, equal_width, mdl
+from bnstudio.data.discretise import (Discretiser, columns_to_cut, discretise_frame, equal_frequency, equal_width,
+                                      mdl)
 from bnstudio.data.errors import BNStudioDataWarning, StateProblem, UnknownDataStates
 from bnstudio.data.split import k_folds, train_test_indices, train_test_split
 from bnstudio.data.states import DEFAULT_MISSING, match_states
@@ -45,6 +46,6 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["AlignedData", "BNStudioDataWarning", "DEFAULT_MISSING", "DataParts", "Dataset", "Discretiser",
-           "StateProblem", "UnknownDataStates", "align", "discretise_frame", "equal_frequency", "equal_width",
-           "from_frame", "k_folds", "match_states", "mdl", "open_parts", "read_csv", "read_table",
+           "StateProblem", "UnknownDataStates", "align", "columns_to_cut", "discretise_frame", "equal_frequency",
+           "equal_width", "from_frame", "k_folds", "match_states", "mdl", "open_parts", "read_csv", "read_table",
            "train_test_indices", "train_test_split"]

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 Spec = Union[str, tuple[str, int], "Discretiser"]
+#: a numeric column whose values are all whole numbers, at most this many distinct, is categorical by default
+#: (a 0/1 flag, a 1–10 rating): cutting it can only merge its values, and MDL often merges all of them into one
+CATEGORICAL_MAX_DISTINCT = 10
 
 
 def _format_cuts(cuts: np.ndarray) -> list[str]:
@@ -148,6 +151,37 @@ def mdl(values: Sequence[float] | np.ndarray, classes: Sequence | np.ndarray) ->
         raise ValidationError("cannot discretise: no row has both a value and a class")
     y = pd.factorize(raw[keep])[0]
     return Discretiser.from_cuts(mdl_cuts(x[keep], y))
+
+
+def few_valued_integers(values: Sequence[float] | np.ndarray, max_distinct: int = CATEGORICAL_MAX_DISTINCT
+                        ) -> bool:
+    """Whether the non-missing ``values`` are whole numbers with at most ``max_distinct`` distinct values
+    (``max_distinct`` = 0: never).
+
+    >>> few_valued_integers([0, 1, 1, float("nan")]), few_valued_integers([0.5, 1.0]), few_valued_integers([0, 1], 0)
+    (True, False, False)
+    """
+    if max_distinct <= 0:
+        return False
+    x = _numeric(values)
+    x = x[~np.isnan(x)]
+    return bool(np.all(x == np.round(x))) and np.unique(x).size <= max_distinct
+
+
+def columns_to_cut(frame: pd.DataFrame, skip: Sequence[str] = (),
+                   categorical_max_distinct: int = CATEGORICAL_MAX_DISTINCT) -> list[str]:
+    """The numeric columns of ``frame`` to discretise by default: every numeric (not boolean) column not in
+    ``skip`` (e.g. the class), except those :func:`few_valued_integers` keeps categorical."""
+    import pandas as pd
+
+    out = []
+    for column in frame.columns:
+        series = frame[column]
+        if column in skip or not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
+            continue
+        if not few_valued_integers(series.to_numpy(dtype=float, na_value=np.nan), categorical_max_distinct):
+            out.append(column)
+    return out
 
 
 def discretise_frame(frame: pd.DataFrame, spec: Mapping[str, Spec], class_column: str | None = None

@@ -2,9 +2,11 @@
 the workers (once per worker, not once per task).
 
 * ``csv``: the file read as categorical columns (:func:`bnstudio.data.read_table`); with ``discretise`` the
-  numeric columns are cut first (:func:`bnstudio.data.discretise_frame`, on the whole file); ``rows`` keeps the
-  first rows. With ``per_fold`` the table is also kept uncut (:class:`FoldCuts`) and each task cuts it on its
+  numeric columns (:func:`bnstudio.data.columns_to_cut`: few-valued integer columns stay categorical) are cut
+  first (:func:`bnstudio.data.discretise_frame`, on the whole file); ``rows`` keeps the first rows. With
+  ``per_fold`` (the default) the table is also kept uncut (:class:`FoldCuts`) and each task cuts it on its
   training rows (:func:`cut_on_rows`): the whole-file codes are then never fitted or scored.
+  :func:`single_state_columns` names the columns that end with one state (no information).
 * ``network``: ``rows`` forward samples of the network (:func:`bnstudio.sampling.forward_sample`, ``seed``); the
   network is kept as the data set's true structure and parameters (structure ``true``, query answers).
 * ``generator``: :mod:`bnstudio.experiment.generators` (class ``Class``); ``test_set``: the fixed test rows
@@ -19,7 +21,7 @@ import hashlib
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 
@@ -124,6 +126,34 @@ def cut_on_rows(data: PreparedData, train: np.ndarray) -> PreparedData:
                    codes=np.ascontiguousarray(table.codes, dtype=np.int64), fingerprint=f"{data.fingerprint}/{digest}")
 
 
+def split_rows(n: int, split: Mapping[str, Any], fold: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(train, test) row indices of fold ``fold`` (k-fold) or of the seeded train/test split."""
+    from bnstudio.data.split import k_folds, train_test_indices
+
+    if split["folds"] is None:
+        return train_test_indices(n, split["test_fraction"], seed)
+    for k, (train, test) in enumerate(k_folds(n, split["folds"], seed)):
+        if k == fold:
+            return train, test
+    raise ValueError(f"fold {fold} out of range")    # pragma: no cover (tasks are generated in range)
+
+
+def single_state_columns(data: PreparedData, trains: Iterable[np.ndarray] = ()) -> list[str]:
+    """The columns (the target aside) that end with a single state, so carry no information: on the prepared
+    codes, and for a ``per_fold`` data set its cut columns in the cuts learnt on any of the training rows
+    ``trains`` (the same cuts :func:`cut_on_rows` learns)."""
+    from bnstudio.data import discretise_frame
+
+    cuts = data.fold_cuts
+    found = {name for name, states in zip(data.names, data.states)
+             if len(states) <= 1 and (cuts is None or name not in cuts.methods)}
+    if cuts is not None:
+        for train in trains:
+            _, fitted = discretise_frame(cuts.frame.iloc[np.asarray(train)], cuts.methods, class_column=cuts.target)
+            found |= {column for column, disc in fitted.items() if disc.n_bins <= 1}
+    return [name for name in data.names if name in found and name != data.target]
+
+
 def _read_csv(spec: DatasetSpec) -> Dataset:
     from bnstudio.data import read_table
 
@@ -154,6 +184,8 @@ def _uncut(spec: DatasetSpec, first_rows: bool) -> FoldCuts:
     """The CSV as read (``first_rows``: its first ``spec.rows``) and the cut of each numeric column."""
     import pandas as pd
 
+    from bnstudio.data import columns_to_cut
+
     try:
         frame = pd.read_csv(spec.source, skipinitialspace=True)
     except (OSError, ValueError) as exc:
@@ -161,8 +193,8 @@ def _uncut(spec: DatasetSpec, first_rows: bool) -> FoldCuts:
     if first_rows and spec.rows is not None:
         frame = frame.iloc[:spec.rows].reset_index(drop=True)
     options = spec.discretise
-    columns = options.get("columns") or [c for c in frame.columns
-                                         if c != spec.target and pd.api.types.is_numeric_dtype(frame[c])]
+    columns = options.get("columns") or columns_to_cut(frame, [spec.target] if spec.target else [],
+                                                       options.get("categorical_max_distinct", 10))
     method: Any = "mdl" if options["method"] == "mdl" else (options["method"].replace("-", "_"), options["bins"])
     if method == "mdl" and spec.target not in frame.columns:
         raise ValidationError(f"data set '{spec.name}': mdl discretisation needs the target column '{spec.target}'")

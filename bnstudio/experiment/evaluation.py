@@ -26,7 +26,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from bnstudio.core.network import Network
-from bnstudio.experiment.datasets import PreparedData, cut_on_rows
+from bnstudio.experiment.datasets import PreparedData, cut_on_rows, split_rows
 from bnstudio.experiment.queries import Query, query_answers, query_cases, query_scores
 from bnstudio.experiment.scores import classification_scores
 from bnstudio.experiment.tasks import Task
@@ -47,18 +47,6 @@ class Context:
 def derived_seed(*parts: int) -> int:
     """A seed for a task's random choices from its seed and fold (numpy's SeedSequence)."""
     return int(np.random.SeedSequence([int(p) for p in parts]).generate_state(1, np.uint64)[0] >> 1)
-
-
-def split_rows(n: int, split: Mapping[str, Any], fold: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """(train, test) row indices of fold ``fold`` (k-fold) or of the seeded train/test split."""
-    from bnstudio.data.split import k_folds, train_test_indices
-
-    if split["folds"] is None:
-        return train_test_indices(n, split["test_fraction"], seed)
-    for k, (train, test) in enumerate(k_folds(n, split["folds"], seed)):
-        if k == fold:
-            return train, test
-    raise ValueError(f"fold {fold} out of range")    # pragma: no cover (tasks are generated in range)
 
 
 def task_rows(data: PreparedData, split: Mapping[str, Any], fold: int,

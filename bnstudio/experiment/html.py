@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from bnstudio.experiment.ranks import ranks_text
-from bnstudio.experiment.summary import split_description
+from bnstudio.experiment.summary import single_state_text, split_description
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}
 table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #ccc;padding:3px 7px;white-space:nowrap;
@@ -173,6 +173,8 @@ def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], fo
              f"<b>{_e(study['baseline'])}</b>. Tasks: {counts['done']} done, {counts['failed']} failed, "
              f"{counts['pending']} not run{'; ran on ' + _e(document['executor']) if document.get('executor') else ''}"
              f".</p><p class='status'>{_e(status_line(document))}</p>"]
+    if single_state_text(study):
+        parts.append(f"<p class='note partial'>{_e(single_state_text(study))}</p>")
     for metric, table in document.get("tables", {}).items():
         parts.append(_cell_table(metric, table))
     if "queries" in document:

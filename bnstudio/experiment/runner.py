@@ -28,19 +28,24 @@ import contextlib
 import os
 import socket
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
+
+import numpy as np
 
 from bnstudio import __version__
+from bnstudio.data.errors import BNStudioDataWarning
 from bnstudio.errors import Cancelled
 from bnstudio.experiment.accounting import machine
-from bnstudio.experiment.datasets import PreparedData, file_digest, prepare
+from bnstudio.experiment.datasets import PreparedData, file_digest, prepare, single_state_columns, split_rows
 from bnstudio.experiment.executors import LocalExecutor, Outcome, StudyData, WorkerLost, as_context
 from bnstudio.experiment.fingerprint import code_fingerprint
 from bnstudio.experiment.spec import Study
 from bnstudio.experiment.store import StudyStore
-from bnstudio.experiment.tasks import Task, expand
+from bnstudio.experiment.tasks import Task, expand, n_folds, split_of
+from bnstudio.io.messages import shorten
 from bnstudio.jobs import IterationInfo, NullReporter, Reporter
 
 if TYPE_CHECKING:
@@ -92,6 +97,26 @@ def prepare_study(study: Study) -> tuple[StudyData, list[Task]]:
     return StudyData(datasets, queries), tasks
 
 
+def single_state_note(study: Study, datasets: Mapping[str, PreparedData]) -> dict[str, list[str]]:
+    """{data set: its columns that end with a single state} (:func:`single_state_columns`; a per-fold data set in
+    any of the study's training parts), said in one warning line: such a column carries no information, and a
+    data set of them only predicts the class prior."""
+    found: dict[str, list[str]] = {}
+    for spec in study.datasets:
+        data = datasets[spec.name]
+        n, split = len(data.codes), split_of(study, spec)
+        trains = [] if data.fold_cuts is None else [np.arange(n)] if spec.test_set is not None else [
+            split_rows(n, split, fold, seed)[0] for seed in study.seeds for fold in range(n_folds(study, spec))]
+        columns = single_state_columns(data, trains)
+        if columns:
+            found[spec.name] = columns
+    if found:
+        where = "; ".join(f"{name}: {', '.join(columns)}" for name, columns in found.items())
+        warnings.warn(f"column(s) with a single state after preparation (in at least one fold), which carry no "
+                      f"information: {shorten(where, 600)}", BNStudioDataWarning, stacklevel=2)
+    return found
+
+
 def run_study(study: Study, executor: Any = None, reporter: Reporter | None = None,
               store_path: str | Path | None = None, max_tasks: int | None = None) -> RunSummary:
     """Run every unfinished task of ``study`` (see the module docstring), or the first ``max_tasks`` of them in
@@ -137,8 +162,9 @@ def _run(study: Study, executor: Any, reporter: Reporter, store: StudyStore,
     executor.warm_up()      # local workers' imports run while the data are prepared
     prepare = time.perf_counter()
     data, tasks = prepare_study(study)
+    single = single_state_note(study, data.datasets)
     start = time.perf_counter()
-    store.register(study.to_json(), tasks)
+    store.register({**study.to_json(), **({"single_state": single} if single else {})}, tasks)
     by_key = {t.key: t for t in tasks}
     unfinished = [by_key[k] for k in store.todo()]
     todo, skipped = unfinished[:max_tasks], len(tasks) - len(unfinished)

@@ -19,8 +19,11 @@
 
 A CSV data set may cut numeric columns: ``discretise = {method = "mdl"}`` (or ``"equal-width"`` /
 ``"equal-frequency"`` with ``bins``; ``columns`` = the columns, default every numeric column but the target);
-the cuts are learned on the whole file before the folds, or with ``per_fold = true`` on each fold's training rows
-and applied to its test rows (as MLC++ did for Friedman et al. 1997 and Zhou §4.2). A generated data set may
+the cut points are learnt on each fold's training rows and applied to its test rows (as MLC++ did for Friedman
+et al. 1997 and Zhou §4.2; docs/architecture.md §3.26: supervised preprocessing belongs to the fold); only
+``per_fold = false`` learns them on the whole file, test rows included, and the report's header says so. A
+numeric column of whole numbers with at most ``categorical_max_distinct`` (default 10; 0: none) distinct values
+is read as categorical, not cut, unless ``columns`` names it. A generated data set may
 be tested on a fixed set instead of cross-validated: ``test_set = "mofn-3-7-10-patterns"`` (every bit pattern
 once, Zhou Table 4-1) trains on all its rows and tests on that set, one task per seed. Structures: ``nb``, ``tan``, ``kdb-K``, ``chow-liu``,
 ``hill-climb``, ``bnc`` (learned on each training part), ``true`` (the network a data set was sampled from) or
@@ -65,8 +68,8 @@ STUDY_KEYS = {"name", "folds", "test_fraction", "seeds", "structures", "methods"
 class DatasetSpec:
     """Where a data set comes from: ``kind`` csv (``source`` = file), network (forward samples of the file
     ``source``) or generator (``source`` = its name); ``rows`` (the first rows of a CSV), ``seed`` (sampling);
-    ``discretise`` (``per_fold``: cuts learnt on each fold's training rows); ``test_set``: a fixed test set
-    (:data:`TEST_SETS`) in place of cross-validation."""
+    ``discretise`` (:func:`discretise_options`: ``per_fold`` True, the default, learns the cuts on each fold's
+    training rows); ``test_set``: a fixed test set (:data:`TEST_SETS`) in place of cross-validation."""
 
     name: str
     kind: str
@@ -77,6 +80,9 @@ class DatasetSpec:
     discretise: Mapping[str, Any] = field(default_factory=dict)
     test_set: str | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "discretise", discretise_options(self.discretise))
+
     def to_json(self) -> dict[str, Any]:
         out = {**asdict(self), "discretise": dict(self.discretise)}
         if self.test_set is None:       # only when set: the keys of data sets without one do not change
@@ -85,8 +91,19 @@ class DatasetSpec:
 
     @property
     def per_fold(self) -> bool:
-        """Whether the numeric columns are cut on each fold's training rows."""
+        """Whether the numeric columns are cut on each fold's training rows (the default of a discretised set)."""
         return bool(self.discretise.get("per_fold"))
+
+
+#: what a ``discretise`` table holds when a key is left out (``bins`` only for the unsupervised methods)
+DISCRETISE_DEFAULTS: dict[str, Any] = {"per_fold": True, "categorical_max_distinct": 10}
+
+
+def discretise_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` with every default written out (none for a data set that is not discretised), so that a spec
+    whose cut points are learnt per fold never has the key of whole-file cuts: until issue 35 the whole-file
+    cuts were the default and written ``{"method": "mdl"}``, now that table reads per fold and gets a new key."""
+    return {**DISCRETISE_DEFAULTS, **options} if options else {}
 
 
 @dataclass(frozen=True)
@@ -385,7 +402,7 @@ def _default_name(kind: str, source: str, target: str | None) -> str:
 
 
 def _discretise(r: _Reader, where: str, value: Any) -> dict[str, Any]:
-    spec = r.table(where, value, {"method", "bins", "columns", "per_fold"})
+    spec = r.table(where, value, {"method", "bins", "columns", "per_fold", "categorical_max_distinct"})
     method = r.text(f"{where}.method", spec.get("method", "mdl"))
     if method not in DISCRETISATIONS:
         raise r.fail(f"{where}.method", f"unknown method '{method}'; use {', '.join(DISCRETISATIONS)}")
@@ -396,11 +413,13 @@ def _discretise(r: _Reader, where: str, value: Any) -> dict[str, Any]:
         raise r.fail(f"{where}.bins", "mdl chooses the number of intervals itself")
     if "columns" in spec:
         out["columns"] = list(r.texts(f"{where}.columns", spec["columns"]))
-    if "per_fold" in spec:
-        if not isinstance(spec["per_fold"], bool):
-            raise r.fail(f"{where}.per_fold", f"must be true or false, got {shown(spec['per_fold'])}")
-        if spec["per_fold"]:            # only when set: the keys of whole-file cuts do not change
-            out["per_fold"] = True
+    per_fold = spec.get("per_fold", True)
+    if not isinstance(per_fold, bool):
+        raise r.fail(f"{where}.per_fold", f"must be true or false (true, the default: cut points learnt on each "
+                                          f"fold's training rows; false: on the whole file), got {shown(per_fold)}")
+    out["per_fold"] = per_fold
+    out["categorical_max_distinct"] = r.integer(f"{where}.categorical_max_distinct",
+                                                spec.get("categorical_max_distinct", 10), 0, 1000)
     return out
 
 

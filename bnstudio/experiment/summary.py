@@ -100,10 +100,36 @@ def split_description(study: dict[str, Any]) -> str:
             else f"a {study.get('test_fraction') or 0:g} test split per seed")
     fixed = [d["name"] for d in study.get("datasets", []) if d.get("test_set")]
     if len(fixed) == len(study.get("datasets", [])) and fixed:
-        return "a fixed test set per data set"
-    if fixed:
+        text = "a fixed test set per data set"
+    elif fixed:
         text += f" ({', '.join(fixed)}: a fixed test set)"
-    return text
+    return "; ".join([text, *whole_file_cuts(study)])
+
+
+def whole_file_cuts(study: dict[str, Any]) -> list[str]:
+    """What a study that asked for cut points learnt on the whole file (``per_fold = false``) must say in its
+    header, one clause per kind: supervised (MDL) cuts saw the test rows' classes, unsupervised ones their
+    values. Per-fold cuts (the default) need no clause. A store written before issue 35 has whole-file tables
+    without the key: they are said as such too."""
+    seen: dict[bool, list[str]] = {}
+    for d in study.get("datasets", []):
+        options = d.get("discretise") or {}
+        if options and not options.get("per_fold", False):
+            seen.setdefault(options.get("method") == "mdl", []).append(d["name"])
+    what = {True: "classes", False: "values"}
+    return [f"{', '.join(names)}: cut points learnt on the whole file (test rows' {what[supervised]} included)"
+            for supervised, names in sorted(seen.items(), reverse=True)]
+
+
+def single_state_text(study: dict[str, Any]) -> str:
+    """The report's line naming the columns that ended with a single state (the study's ``single_state``), or
+    ``""``."""
+    found = study.get("single_state") or {}
+    if not found:
+        return ""
+    where = "; ".join(f"{name}: {', '.join(columns)}" for name, columns in found.items())
+    return (f"Columns with a single state after preparation (in at least one fold), which carry no information: "
+            f"{where}.")
 
 
 Expected = Union[int, Mapping[str, int]]

@@ -27,8 +27,10 @@ def test_the_preset_is_zhous_protocol():
     assert [s.label for s in study.structures] == ["nb", "tan"] and study.folds == 5
     # Table 4-1: mofn-3-7-10 trained on its 300 rows, tested on all 1,024 patterns; the rest cross-validated
     assert [d.test_set for d in study.datasets] == [None, "mofn-3-7-10-patterns", None, None]
-    # MDL cut points learnt on each fold's training rows (MLC++, Friedman et al. 1997)
-    assert [d.discretise for d in study.datasets[2:]] == [{"method": "mdl", "per_fold": True}] * 2
+    # MDL cut points learnt on each fold's training rows (MLC++, Friedman et al. 1997), every numeric column cut
+    # (breast's 1–10 ratings too: categorical_max_distinct 0)
+    assert [d.discretise for d in study.datasets[2:]] == [{"method": "mdl", "per_fold": True,
+                                                           "categorical_max_distinct": 0}] * 2
     lm, clgd = study.methods
     assert (lm.method, lm.options, study.baseline) == ("mp", {}, "lm")       # LM: one pseudo-count per cell
     # Numerical Recipes' frprmn as Zhou ran it: Polak–Ribière + Brent, FTOL 1e-6, ITMAX 200

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
@@ -28,6 +29,7 @@ class DiscretiseBox(QGroupBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Discretise a numeric column", parent)
         self.raw: Dataset | None = None
+        self.rows: np.ndarray | None = None     # the training rows the cut points are learnt on (None: all)
         self.current: Discretiser | None = None
         self.column = QComboBox()
         self.method = QComboBox()
@@ -63,9 +65,10 @@ class DiscretiseBox(QGroupBox):
         form.addRow(buttons)
         form.addRow(self.preview_label)
 
-    def set_data(self, raw: Dataset | None, numeric: list[str]) -> None:
-        """Offer the ``numeric`` columns of ``raw`` (the data as read, before any binning)."""
-        self.raw = raw
+    def set_data(self, raw: Dataset | None, numeric: list[str], rows: np.ndarray | None = None) -> None:
+        """Offer the ``numeric`` columns of ``raw`` (the data as read, before any binning); cut points are learnt
+        on its ``rows`` (the training rows; None: all)."""
+        self.raw, self.rows = raw, rows
         for combo, names in ((self.column, numeric), (self.class_column, [] if raw is None else raw.columns)):
             combo.blockSignals(True)
             combo.clear()
@@ -76,6 +79,11 @@ class DiscretiseBox(QGroupBox):
         if not numeric:
             self.preview_label.setText("No numeric columns: every column is already categorical."
                                        if raw is not None else "")
+
+    def set_training_rows(self, rows: np.ndarray | None) -> None:
+        """Learn the next cut points on ``rows`` (the held-out rows moved); the preview is withdrawn."""
+        self.rows = rows
+        self._options_changed()
 
     def spec(self) -> dict[str, Any]:
         """The chosen options: {"method", "bins", "class"} (bins and class only where the method uses them)."""
@@ -90,14 +98,16 @@ class DiscretiseBox(QGroupBox):
             return None
         spec = self.spec()
         try:
-            disc = fit_discretiser(self.raw, column, spec["method"], spec["bins"] or 0, spec["class"])
+            disc = fit_discretiser(self.raw, column, spec["method"], spec["bins"] or 0, spec["class"], self.rows)
         except BNStudioError as exc:
             self.current = None
             self.preview_label.setText(f"<span style='color:#A0281A'>{exc}</span>")
             self.apply_button.setEnabled(False)
             return None
         self.current = disc
-        self.preview_label.setText(preview_text(disc, bin_counts(self.raw, column, disc)))
+        learnt = "" if self.rows is None or len(self.rows) == self.raw.n_rows else (
+            f"<br>Learnt on the {len(self.rows):,} training rows (the held-out rows never move a cut).")
+        self.preview_label.setText(preview_text(disc, bin_counts(self.raw, column, disc)) + learnt)
         self.apply_button.setEnabled(True)
         return disc
 

@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
                                QPushButton, QSizePolicy, QStyle, QTabWidget, QTableView, QVBoxLayout, QWidget)
@@ -25,8 +26,9 @@ from bnstudio.gui.data_panel.commands import AddDataStates
 from bnstudio.gui.data_panel.discretise_box import DiscretiseBox
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.data_panel.models import DatasetModel, SummaryModel
-from bnstudio.gui.data_panel.prep import Alignment, align_quietly, numeric_columns, replace_column, rows_with_values
-from bnstudio.gui.data_panel.selection import DataSelection
+from bnstudio.gui.data_panel.prep import (Alignment, align_quietly, numeric_columns, refit_cuts, replace_column,
+                                          rows_with_values)
+from bnstudio.gui.data_panel.selection import DataSelection, split_rows
 from bnstudio.gui.data_panel.split_box import SplitBox
 from bnstudio.gui.document import Document
 from bnstudio.gui.message_bar import MessageBar
@@ -103,7 +105,7 @@ class DataPanel(QWidget):
         self._compose()
         self.open_button.clicked.connect(self.open_file)
         self.discretise.applied.connect(self.apply_discretisation)
-        self.split.changed.connect(self.publish)
+        self.split.changed.connect(self._split_changed)
         self.align_button.clicked.connect(self._align_clicked)
         document.network_changed.connect(self._on_network_changed)
         document.network_replaced.connect(self._on_network_replaced)
@@ -236,8 +238,37 @@ class DataPanel(QWidget):
         self.table.resizeColumnsToContents()
         self.summary_model.set_dataset(s.dataset, numeric, list(s.discretised))
         self.summary.resizeColumnsToContents()
-        self.discretise.set_data(s.raw, numeric)
+        self.discretise.set_data(s.raw, numeric, self._training_rows())
         self.align_button.setEnabled(s.dataset is not None)
+
+    def _training_rows(self) -> np.ndarray | None:
+        """The rows the held-out box leaves for training (what cut points are learnt on), None without data."""
+        values, raw = self.split.values(), self.state.raw
+        if raw is None:
+            return None
+        try:
+            return split_rows(raw.n_rows, values["validation_fraction"], values["test_fraction"], values["seed"])[0]
+        except BNStudioError:
+            return None
+
+    def _split_changed(self) -> None:
+        """Other held-out rows: the discretised columns' cut points are learnt again on the new training rows
+        (docs/architecture.md §3.26), then the data are aligned and published."""
+        s = self.state
+        try:
+            cuts = refit_cuts(s.raw, s.discretised, self._training_rows()) if s.raw is not None else {}
+        except BNStudioError as exc:
+            cuts = {}
+            self.message_bar.show_message("warning", f"Cut points not learnt again: {exc}")
+        self.discretise.set_training_rows(self._training_rows())
+        moved = {c: d for c, d in cuts.items() if d.cuts.tolist() != s.discretised[c]["cuts"]}
+        if not moved:
+            self.publish()
+            return
+        for column, disc in moved.items():
+            self._discretise(column, disc, s.discretised[column])
+        self._refresh_views()
+        self.align(interactive=False)
 
     # ------------------------------------------------------------------ alignment
     def align(self, interactive: bool = True) -> bool:

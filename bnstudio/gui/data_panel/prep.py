@@ -46,8 +46,11 @@ def column_values(ds: Dataset, column: str) -> np.ndarray:
 
 
 def fit_discretiser(ds: Dataset, column: str, method: str, bins: int = 3,
-                    class_column: str | None = None) -> Discretiser:
-    """Cut points for ``column`` by ``method`` (``equal_width``, ``equal_frequency`` or ``mdl``)."""
+                    class_column: str | None = None, rows: np.ndarray | None = None) -> Discretiser:
+    """Cut points for ``column`` by ``method`` (``equal_width``, ``equal_frequency`` or ``mdl``), learnt on the
+    ``rows`` only (the training rows: held-out rows never move a cut, docs/architecture.md §3.26; default all)."""
+    if rows is not None:
+        ds = ds.select_rows(np.asarray(rows))
     values = column_values(ds, column)
     if method == "equal_width":
         return equal_width(values, bins)
@@ -58,6 +61,13 @@ def fit_discretiser(ds: Dataset, column: str, method: str, bins: int = 3,
             raise ValidationError("MDL discretisation needs a class column other than the one cut")
         return mdl(values, ds.column(class_column))
     raise ValidationError(f"unknown discretisation {method!r}; use one of {', '.join(METHODS)}")
+
+
+def refit_cuts(raw: Dataset, discretised: dict[str, dict], rows: np.ndarray | None) -> dict[str, Discretiser]:
+    """The cut points of each discretised column (its recorded method, bins and class) learnt again on
+    ``rows``: what the held-out rows' change asks for."""
+    return {column: fit_discretiser(raw, column, spec["method"], spec.get("bins") or 0, spec.get("class"), rows)
+            for column, spec in discretised.items()}
 
 
 def bin_counts(ds: Dataset, column: str, disc: Discretiser) -> np.ndarray:

@@ -98,15 +98,19 @@ def test_discretise_previews_cut_points_then_applies(qtbot, data_panel, tmp_path
     box.bins.setValue(3)
     assert not box.apply_button.isEnabled()          # preview first
     qtbot.mouseClick(box.preview_button, Qt.LeftButton)
-    expected = equal_width(x, 3)
-    assert np.allclose(box.current.cuts, expected.cuts)
+    # cut points are learnt on the training rows only (the default 20% validation, 20% test held out, seed 0):
+    # the held-out rows never move a cut (docs/architecture.md §3.26)
+    train = split_rows(400, 0.2, 0.2, 0)[0]
+    expected = equal_width(x[train], 3)
+    assert np.allclose(box.current.cuts, expected.cuts) and not np.allclose(expected.cuts, equal_width(x, 3).cuts)
     for cut in expected.cuts:
         assert f"{cut:.6g}" in box.preview_label.text()
+    assert "240 training rows" in box.preview_label.text()
     # MDL with the class column finds the true boundary (55) within the data's resolution
     box.method.setCurrentIndex(box.method.findData("mdl"))
     box.class_column.setCurrentText("bronc")
     disc = box.preview()
-    assert np.allclose(disc.cuts, mdl(x, cls).cuts) and abs(disc.cuts[0] - 55) < 1
+    assert np.allclose(disc.cuts, mdl(x[train], cls[train]).cuts) and abs(disc.cuts[0] - 55) < 1
     with qtbot.waitSignal(data_panel.selection_changed, timeout=5000):
         qtbot.mouseClick(box.apply_button, Qt.LeftButton)
     ds = data_panel.state.dataset
@@ -116,6 +120,26 @@ def test_discretise_previews_cut_points_then_applies(qtbot, data_panel, tmp_path
     recorded = document.project.data["settings"]["discretise"]["x"]
     assert recorded["method"] == "mdl" and recorded["class"] == "bronc"
     assert np.allclose(recorded["cuts"], disc.cuts)
+
+
+def test_other_held_out_rows_learn_the_cut_points_again_on_the_new_training_rows(qtbot, data_panel, tmp_path):
+    rng = np.random.default_rng(4)
+    x = np.round(rng.normal(50, 15, 300), 2)
+    cls = np.where(x + rng.normal(0, 8, 300) > 55, "yes", "no")
+    path = tmp_path / "numeric.csv"
+    path.write_text("x,bronc\n" + "\n".join(f"{a},{c}" for a, c in zip(x, cls)) + "\n")
+    load(qtbot, data_panel, path)
+    box = data_panel.discretise
+    box.method.setCurrentIndex(box.method.findData("mdl"))
+    box.class_column.setCurrentText("bronc")
+    with qtbot.waitSignal(data_panel.selection_changed, timeout=5000):
+        box.apply()
+    with qtbot.waitSignal(data_panel.selection_changed, timeout=5000):
+        data_panel.split.test.setValue(40.0)
+    train = split_rows(300, 0.2, 0.4, 0)[0]
+    cuts = data_panel.state.discretised["x"]["cuts"]
+    assert np.allclose(cuts, mdl(x[train], cls[train]).cuts)
+    assert data_panel.state.dataset.column_states("x") == mdl(x[train], cls[train]).labels
 
 
 def _csv_with_unknown_values(tmp_path):
