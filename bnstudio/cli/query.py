@@ -1,4 +1,5 @@
-"""``bnstudio query NET --target VAR [--evidence VAR=STATE ...] [--joint] [--json]`` and ``--queries FILE.json``.
+"""``bnstudio query NET --target VAR [--evidence VAR=STATE ...] [--joint] [--json]`` and ``--queries FILE.json``;
+explanations with ``--mpe [--top K]`` and ``--map VAR [--map VAR ...]`` (:mod:`bnstudio.cli.explain`).
 
 One query is answered on its own (:meth:`InferenceEngine.posterior`: the junction tree, or pruned variable
 elimination when the tree does not fit the memory budget, as on munin1). With ``--queries``, the queries that
@@ -16,7 +17,7 @@ import itertools
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
-from bnstudio.cli import options as opt
+from bnstudio.cli import explain, options as opt
 from bnstudio.cli.common import (add_strict_option, cycle_collector_paused, load_json_list, parse_evidence, print_json,
                                  print_table)
 from bnstudio.errors import EvidenceError, FormatError, ImpossibleEvidence, UnknownStateError, UnknownVariableError
@@ -41,6 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_intervention_argument(parser)
     add_strict_option(parser)
+    explain.add_arguments(parser)
 
 
 def add_approximate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -179,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if explain.asked(args):
+        return explain.run(args)
     if args.queries and (args.target or args.evidence):
         raise EvidenceError("use either --queries FILE or --target/--evidence, not both")
     if args.queries:

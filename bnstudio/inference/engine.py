@@ -55,6 +55,8 @@ from bnstudio.inference.variable_elimination import STEP_COST
 
 if TYPE_CHECKING:  # the tree machinery is imported when a tree is first made: a single query never needs it
     from bnstudio.inference.intervention import Interventions
+    from bnstudio.inference.explanations import Explanations, MapExplanation
+    from bnstudio.inference.maxproduct import MaxTree
     from bnstudio.inference.trees import TreeModel
     Parameters = Mapping[str, np.ndarray]  # an annotation only (a typing alias costs a new process's first query)
 
@@ -81,6 +83,7 @@ class InferenceEngine:
         self._models: OrderedDict[frozenset[int] | None, TreeModel] = OrderedDict()
         self._large_queries = 0
         self._interventions: Interventions | None = None
+        self._max_tree: MaxTree | None = None
 
     # ------------------------------------------------------------------ structure and parameters
     @property
@@ -323,6 +326,31 @@ class InferenceEngine:
             from bnstudio.inference.intervention import Interventions
             self._interventions = Interventions(self)
         return self._interventions
+
+    # ------------------------------------------------------------------ explanations
+    def mpe(self, evidence: ev.Evidence | None = None, top: int = 1) -> Explanations:
+        """The ``top`` most probable explanations argmax_x p(x | e) of the unobserved variables, most probable
+        first, exact (max-product on the junction tree; Nilsson's partitioning for top > 1): see
+        :mod:`bnstudio.inference.explanations`. ``.best`` is the MPE."""
+        from bnstudio.inference.explanations import most_probable
+        return most_probable(self, evidence, top)
+
+    def map(self, variables: str | Sequence[str], evidence: ev.Evidence | None = None,
+            method: str = "auto") -> MapExplanation:
+        """argmax_m p(m | e) over ``variables``, the others summed out: exact by constrained elimination where it
+        fits the memory budget, else (method "auto") an anytime local search labelled ``exact=False`` with
+        bounds (:mod:`bnstudio.inference.explanations`)."""
+        from bnstudio.inference.explanations import maximum_a_posteriori
+        return maximum_a_posteriori(self, variables, evidence, method)
+
+    def max_tree(self) -> MaxTree:
+        """The max-product view of the whole network's junction tree (log potentials, cached messages),
+        remade with the tree; raises MemoryBudgetExceeded when the tree does not fit."""
+        model = self._tree()
+        if self._max_tree is None or self._max_tree.model is not model:
+            from bnstudio.inference.maxproduct import MaxTree
+            self._max_tree = MaxTree(model)
+        return self._max_tree
 
     # ------------------------------------------------------------------ pruned elimination
     def _route(self, targets: Sequence[int], lams: Mapping[int, np.ndarray]
