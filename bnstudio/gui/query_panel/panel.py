@@ -27,6 +27,7 @@ from bnstudio.gui.query_panel.contributions import TOP, ContributionsView
 from bnstudio.gui.query_panel.controls import FORM, MonteCarloBar, QueryControls, SavedBar
 from bnstudio.gui.query_panel.density_plot import DensityPlot
 from bnstudio.gui.query_panel.monte_carlo import MonteCarloRunner
+from bnstudio.gui.query_panel.reasoning import ReasoningTabs
 from bnstudio.gui.query_panel.sensitivity_plot import SensitivityPlot
 from bnstudio.gui.query_panel.summary import SummaryView
 from bnstudio.gui.query_panel.tornado_plot import TornadoPlot
@@ -74,6 +75,7 @@ class QueryPanel(QWidget):
         self.saved_model = saved.SavedQueriesModel(self)
         self.saved_table = saved.make_table(self.saved_model)
         self.tabs = QTabWidget()
+        self.reasoning = ReasoningTabs(self)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.mc = MonteCarloRunner(self._mc_query_key, self)
@@ -99,6 +101,8 @@ class QueryPanel(QWidget):
         self.tabs.addTab(self.contributions, "Variance sources")
         self.tabs.addTab(self.sensitivity, "Sensitivity")
         self.tabs.addTab(self.tornado, "Tornado")
+        self.tabs.addTab(self.reasoning.voi, "What to observe next")
+        self.tabs.addTab(self.reasoning.explanations, "Explanations")
         self.tabs.addTab(saved_tab, "Saved queries")
         # stacked (a laptop's dock), the settings and the answer on top take their own height, up to 62 %: every
         # setting shows (seen: a ~130 px scroll area hiding the evidence and the expert counts)
@@ -121,6 +125,7 @@ class QueryPanel(QWidget):
                        c.use_ess.toggled, c.source.currentIndexChanged):
             signal.connect(self.schedule_refresh)
         c.source.currentIndexChanged.connect(self._show_evidence_source)
+        c.target.changed.connect(self.reasoning.sync_map_choices)
         self.timer.timeout.connect(self._tick)
         self.summary.use_ess_requested.connect(lambda: c.use_ess.setChecked(True))
         self.summary.learn_requested.connect(self.learn_counts_requested)
@@ -128,6 +133,7 @@ class QueryPanel(QWidget):
         self.sensitivity.parameter_changed.connect(self.update_sensitivity)
         self.tabs.currentChanged.connect(lambda _i: self.update_sensitivity())
         self.tabs.currentChanged.connect(lambda _i: self.update_tornado())
+        self.tabs.currentChanged.connect(lambda _i: self.reasoning.update())
         self.mc_bar.run.clicked.connect(self._on_mc_button)
         self.mc.running_changed.connect(self._on_mc_running)
         self.mc.done.connect(self._on_mc_done)
@@ -204,6 +210,7 @@ class QueryPanel(QWidget):
             self.controls.target.set_assignment({net.variables[0]: net.states(net.variables[0])[0]})
         self._saved_key = None
         self._show_evidence_source()
+        self.reasoning.sync_map_choices()
         self.refresh(force=True)
 
     def forget_document(self) -> None:
@@ -241,6 +248,7 @@ class QueryPanel(QWidget):
             editor.set_assignment({k: v for k, v in entry["target"].items() if k in net})
             editor.blockSignals(False)
         self._saved_key = None
+        self.reasoning.sync_map_choices()
 
     def _tick(self) -> None:
         self._painted = True
@@ -295,6 +303,7 @@ class QueryPanel(QWidget):
             self.sensitivity.set_rows([], {})
             self.sensitivity.show_curve(None, reason)
             self.update_tornado()
+            self.reasoning.update()
             return
         top = bars.delta.top_contributions(TOP)
         self.contributions.show_contributions(top, bars.variance)
@@ -304,6 +313,7 @@ class QueryPanel(QWidget):
         self._query_key = key
         self.update_sensitivity()
         self.update_tornado()
+        self.reasoning.update()
 
     def _sensitivity_hidden(self) -> bool:
         return self.tabs.currentWidget() is not self.sensitivity
