@@ -52,6 +52,7 @@ class QueryPanel(QWidget):
     learn_counts_requested = Signal()   # the user asked to learn parameters with counts from the loaded data
     answer_changed = Signal()
     monte_carlo_done = Signal(object)   # the ErrorBars with .mc, or None when it failed or was discarded
+    relevance_requested = Signal(str)   # grey what is d-separated from this target on the canvas ("" : stop)
 
     def __init__(self, document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -282,16 +283,23 @@ class QueryPanel(QWidget):
                 self.summary.show_answer(None, "Pick the target state(s) of the query.")
                 self._show_details(None)
             else:
-                self.answer = self.evaluate(target, self.current_evidence())
+                self.answer = self.evaluate(target, self.current_evidence(), self.document.interventions)
                 self.summary.show_answer(self.answer)
                 self._show_details(self.answer)
             self.answer_changed.emit()
         self.refresh_saved()
 
-    def evaluate(self, target: dict[str, str], evidence: dict[str, Any]) -> compute.QueryAnswer:
+    def evaluate(self, target: dict[str, str], evidence: dict[str, Any],
+                 interventions: dict[str, str] | None = None) -> compute.QueryAnswer:
+        """The answer of p(target | do(interventions), evidence) (saved queries: without interventions)."""
         c = self.controls
         return compute.answer_query(self.document.network, self.document.beliefs.engine, target, evidence,
-                                    c.level_value(), c.ess_value(), self.ensemble)
+                                    c.level_value(), c.ess_value(), self.ensemble, interventions)
+
+    def query_engine(self) -> Any:
+        """The engine the current answer was asked of: the mutilated network's under the canvas's do()."""
+        engine, do = self.document.beliefs.engine, self.answer.interventions if self.answer else {}
+        return engine.intervened(do) if do else engine
 
     def _show_details(self, answer: compute.QueryAnswer | None) -> None:
         bars = answer.bars if answer is not None else None
@@ -307,7 +315,7 @@ class QueryPanel(QWidget):
             return
         top = bars.delta.top_contributions(TOP)
         self.contributions.show_contributions(top, bars.variance)
-        net = self.document.network
+        net = self.query_engine().net
         key = (tuple(sorted(answer.target.items())), repr(sorted(answer.evidence.items())))
         self.sensitivity.set_rows(top, {c.variable: net.states(c.variable) for c in top}, key == self._query_key)
         self._query_key = key
@@ -326,10 +334,11 @@ class QueryPanel(QWidget):
         if bars is None or row is None:
             self.sensitivity.show_curve(None, "No CPT row adds variance to this query." if bars else "")
             return
-        net = self.document.network
+        engine = self.query_engine()
+        net = engine.net
         try:
             curve = sensitivity(net, bars, row[0], row_index(net, *row), self.sensitivity.current_state(),
-                                engine=self.document.beliefs.engine)
+                                engine=engine)
         except BNStudioError as exc:
             self.sensitivity.show_curve(None, str(exc))
             return
@@ -344,14 +353,15 @@ class QueryPanel(QWidget):
         if answer is None or answer.mean is None:
             self.tornado.show_tornado(None, answer.error if answer is not None else "")
             return
-        net = self.document.network
+        engine = self.query_engine()
+        net = engine.net
         try:
             alpha = dirichlet_counts(net, self.controls.ess_value())
         except NoDirichletCounts:
             alpha = None
         try:
             result = tornado(net, answer.target, answer.evidence, top=12, level=answer.level, alpha=alpha,
-                             engine=self.document.beliefs.engine)
+                             engine=engine)
         except BNStudioError as exc:
             self.tornado.show_tornado(None, str(exc))
             return
@@ -447,7 +457,8 @@ class QueryPanel(QWidget):
     def _mc_query_key(self) -> tuple:
         net, c = self.document.network, self.controls
         return (id(net), net.structure_version, net.parameter_version, tuple(sorted(self.target().items())),
-                repr(sorted(self.current_evidence().items())), c.level_value(), c.ess_value())
+                repr(sorted(self.current_evidence().items())), c.level_value(), c.ess_value(),
+                tuple(sorted(self.document.interventions.items())))
 
     def run_monte_carlo(self, draws: int | None = None, seed: int | None = None) -> JobWorker | None:
         """Start the check for the current query; returns the worker (None when it cannot run)."""
@@ -462,7 +473,7 @@ class QueryPanel(QWidget):
         if seed is not None:
             self.mc_bar.seed.setValue(seed)
         draws, seed = self.mc_bar.draws.value(), self.mc_bar.seed.value()
-        job = compute.monte_carlo_job(self.document.network.copy(), self.target(), evidence,
+        job = compute.monte_carlo_job(self.query_engine().net.copy(), self.target(), evidence,
                                       self.controls.level_value(), self.controls.ess_value(), draws, seed)
         return self.mc.start(job)
 

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject
 
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.commands.findings import OBSERVE
-from bnstudio.gui.query_panel.compute import describe
+from bnstudio.gui.query_panel.compute import describe, intervened_counts
 from bnstudio.gui.query_panel.controls import FORM
 from bnstudio.gui.query_panel.explanations_view import ExplanationsView
 from bnstudio.gui.query_panel.voi_view import VoiView
@@ -37,6 +37,7 @@ class ReasoningTabs(QObject):
         self._keys: dict[str, tuple | None] = {"voi": None, "explanations": None}
         self._map_default: list[str] = []
         self.voi.observe_requested.connect(self.observe)
+        self.voi.relevance.toggled.connect(lambda _on: self.request_relevance())
         self.explanations.top_changed.connect(lambda _k: self.update(force=True))
         self.explanations.map_variables_changed.connect(lambda: self.update(force=True))
 
@@ -116,6 +117,11 @@ class ReasoningTabs(QObject):
         self.update(force=True)
 
     # ------------------------------------------------------------------ explanations
+    def request_relevance(self) -> None:
+        """Ask the canvas (through the panel's signal) to show the relevance to the target, or nothing."""
+        on = self.voi.relevance.isChecked()
+        self.panel.relevance_requested.emit((self.target_variable() or "") if on else "")
+
     def sync_map_choices(self) -> None:
         """The MAP picker lists the network's variables; the target variables are chosen by default (a choice
         the user made is kept while its variables exist)."""
@@ -127,6 +133,8 @@ class ReasoningTabs(QObject):
         view.blockSignals(True)
         view.set_map_choices(net.variables, [v for v in chosen if v in net])
         view.blockSignals(False)
+        if self.voi.relevance.isChecked():
+            self.request_relevance()    # the target may have changed
 
     def update_explanations(self, force: bool = False) -> None:
         view = self.explanations
@@ -162,8 +170,11 @@ class ReasoningTabs(QObject):
             return ""
         controls = self.panel.controls
         level = controls.level_value()
+        do = self.document.interventions
         try:
-            bars = error_bars(engine.net, assignment, evidence, level, ess=controls.ess_value(), engine=engine)
+            alpha = intervened_counts(self.document.network, engine.net, controls.ess_value(), do) if do else None
+            bars = error_bars(engine.net, assignment, evidence, level, alpha=alpha, ess=controls.ess_value(),
+                              engine=engine)
         except NoDirichletCounts:
             return "No error bar for the best explanation: the tables carry no Dirichlet counts."
         except BNStudioError as exc:

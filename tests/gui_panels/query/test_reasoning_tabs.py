@@ -94,3 +94,14 @@ def test_an_approximate_map_is_labelled_with_its_bounds():
     answer = MapExplanation({"A": "a"}, 0.3, math.log(0.3), -2.0, exact=False, method="local search",
                             lower=0.3, upper=0.45)
     assert map_label(answer) == "approximate (local search), bounds [0.3, 0.45]"
+
+
+def test_show_relevance_asks_the_canvas_for_the_target_and_follows_it(make_panel, asia_mp):
+    net, _ = asia_mp
+    panel = _voi_panel(make_panel, net)
+    asked = []
+    panel.relevance_requested.connect(asked.append)
+    panel.reasoning.voi.relevance.setChecked(True)
+    panel.set_target({"tub": "yes"})
+    panel.reasoning.voi.relevance.setChecked(False)
+    assert asked == ["lung", "tub", ""]
