@@ -1,4 +1,4 @@
-"""The "Explanations" tab: the k most probable explanations (MPE) of the unobserved variables given the
+"""The "MPE / MAP" tab (explanations): the k most probable explanations (MPE) of the unobserved variables given the
 findings, one column per explanation (its probability, then every variable's state; rows where the
 explanations differ are highlighted), the delta-method error bar of the best one when the network has
 counts, and MAP over chosen variables labelled exact or approximate with its bounds (docs/inference.md,
@@ -45,6 +45,7 @@ class ExplanationsView(QWidget):
         self.table = QTableWidget(0, 0)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.error_bar = QLabel()
         self.error_bar.setWordWrap(True)
         self.map_button = QToolButton()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QVBoxLayout, QWidget
 
 from bnstudio.core.events import Event
@@ -99,12 +99,20 @@ class QueryPanel(QWidget):
         sav.addWidget(self.saved_bar)
         sav.addWidget(self.saved_table, 1)
         self.tabs.addTab(density_tab, "Densities")
-        self.tabs.addTab(self.contributions, "Variance sources")
+        self.tabs.addTab(self.contributions, "Variance")
         self.tabs.addTab(self.sensitivity, "Sensitivity")
         self.tabs.addTab(self.tornado, "Tornado")
-        self.tabs.addTab(self.reasoning.voi, "What to observe next")
-        self.tabs.addTab(self.reasoning.explanations, "Explanations")
-        self.tabs.addTab(saved_tab, "Saved queries")
+        self.tabs.addTab(self.reasoning.voi, "Observe next")
+        self.tabs.addTab(self.reasoning.explanations, "MPE / MAP")
+        self.tabs.addTab(saved_tab, "Saved")
+        # seven tabs in a laptop's dock: narrow padding so every name shows; elided (never hidden) below that
+        self.tabs.setStyleSheet("QTabBar::tab { padding: 4px 5px; }")
+        self.tabs.setUsesScrollButtons(False)
+        for widget, tip in ((self.contributions, "The CPT rows the variance of the answer comes from"),
+                            (saved_tab, "Saved queries"), (self.reasoning.voi, "What to observe next: value of "
+                             "information"), (self.reasoning.explanations, "Explanations: most probable (MPE) and MAP")):
+            self.tabs.setTabToolTip(self.tabs.indexOf(widget), tip)
+        self.tabs.setElideMode(Qt.ElideRight)
         # stacked (a laptop's dock), the settings and the answer on top take their own height, up to 62 %: every
         # setting shows (seen: a ~130 px scroll area hiding the evidence and the expert counts)
         splitter = ResponsiveSplitter(left, self.tabs, side_by_side=SIDE_BY_SIDE, side_share=0.36,

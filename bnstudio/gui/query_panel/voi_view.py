@@ -1,4 +1,4 @@
-"""The "What to observe next" tab: every unobserved variable ranked by the value of observing it for the
+"""The "Observe next" tab (what to observe next): every unobserved variable ranked by the value of observing it for the
 query's target, I(T; O | e) in bits and the expected reduction of the 0/1 Bayes risk
 (:func:`bnstudio.inference.voi.value_of_information`, docs/inference.md §10). The view only shows a ranking
 it is given; choosing a row and one of its states (the button, or a double click and the state's menu) emits
@@ -37,6 +37,7 @@ class VoiView(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)   # rows, not cards
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.Stretch)
         for k in (1, 2):
