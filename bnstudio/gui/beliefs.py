@@ -4,6 +4,10 @@
 Evidence follows the network's events: it is dropped when its variable (or its state) disappears and renamed
 with it. Evidence that would be impossible is refused before it is applied.
 
+Beside the observations, the **interventions** do(X = x) (docs/inference.md §8): a separate kind of finding,
+answered on the mutilated network (``engine.posterior(..., interventions=...)``). A variable is either observed
+or set, never both: setting one kind of finding on it clears the other.
+
 A network with more than :data:`BACKGROUND_ABOVE` variables gets its beliefs in the background instead
 (:mod:`bnstudio.gui.belief_updates` runs the jobs): :meth:`Beliefs.job` computes, on a snapshot of the network
 with an engine of its own, p(e) and the posteriors of the nodes asked for (those in view first, then the
@@ -44,6 +48,7 @@ class Beliefs:
         self.net = net
         self.engine = InferenceEngine(net)
         self._evidence: dict[str, EvidenceValue] = {}
+        self._interventions: dict[str, str] = {}
         self._cache_key: tuple | None = None
         self._cache: dict[str, np.ndarray] | None = None
         self._log_evidence: tuple[tuple, float] | None = None      # (key, log p(e)) from a background job
@@ -58,6 +63,11 @@ class Beliefs:
     def evidence(self) -> dict[str, EvidenceValue]:
         return dict(self._evidence)
 
+    @property
+    def interventions(self) -> dict[str, str]:
+        """do(X = x) findings, {variable: state}."""
+        return dict(self._interventions)
+
     # ------------------------------------------------------------------ background updates (large networks)
     @property
     def in_background(self) -> bool:
@@ -65,7 +75,10 @@ class Beliefs:
 
     def key(self) -> tuple:
         """What the beliefs depend on: the network (which object, which versions) and the evidence."""
-        return (id(self.net), self.net.structure_version, self.net.parameter_version, _freeze(self._evidence))
+        return (id(self.net), self.net.structure_version, self.net.parameter_version, self._findings_key())
+
+    def _findings_key(self) -> tuple:
+        return _freeze(self._evidence), tuple(sorted(self._interventions.items()))
 
     def known(self) -> dict[str, np.ndarray]:
         """The posteriors computed so far for the network and evidence as they are now."""
@@ -75,6 +88,7 @@ class Beliefs:
         """A Qt-free job: on a snapshot of the network (compiled once per version, in the worker), log p(e)
         when ``check`` (ImpossibleEvidence if it is -inf) and the posteriors of ``names``."""
         key, evidence, names = self.key(), dict(self._evidence), list(names)
+        do = dict(self._interventions)
         versions = key[:3]
         if self._snapshot is None or self._snapshot[0] != versions:
             self._snapshot = (versions, InferenceEngine(self.net.copy()))
@@ -83,11 +97,11 @@ class Beliefs:
         def run(reporter: Any) -> BeliefBatch:
             batch = BeliefBatch(key)
             if check and evidence:
-                batch.log_evidence = engine.log_evidence(evidence)
+                batch.log_evidence = (engine.intervened(do) if do else engine).log_evidence(evidence)
                 if batch.log_evidence == -math.inf:
                     raise ImpossibleEvidence(f"the evidence {describe(evidence)} has probability zero")
             if names:
-                batch.posteriors = engine.posterior(names, evidence)
+                batch.posteriors = engine.posterior(names, evidence, interventions=do)
             return batch
         return run
 
@@ -112,23 +126,23 @@ class Beliefs:
         In background mode: what is known so far (never computed here)."""
         if self.in_background:
             return self.known()
-        key = (self.net.structure_version, self.net.parameter_version, _freeze(self._evidence))
+        key = (self.net.structure_version, self.net.parameter_version, self._findings_key())
         if key != self._cache_key:
             self._cache_key = key
             try:
-                self._cache, self.error = self._compute(self._evidence), None
+                self._cache, self.error = self._compute(self._evidence, self._interventions), None
             except BNStudioError as exc:
                 self._cache, self.error = None, str(exc)
         return self._cache
 
-    def _compute(self, evidence: dict[str, EvidenceValue]) -> dict[str, np.ndarray]:
+    def _compute(self, evidence: dict[str, EvidenceValue], interventions: dict[str, str]) -> dict[str, np.ndarray]:
         names = self.net.variables
         if not names:
             return {}
         if not self.engine.fits_budget:  # every marginal by its own elimination would freeze the app
             raise MemoryBudgetExceeded(f"'{self.net.name}' is too large for live beliefs of every node: its "
                                        "junction tree exceeds the memory budget")
-        return self.engine.posterior(names, evidence)
+        return self.engine.posterior(names, evidence, interventions=interventions)
 
     def probability_of_evidence(self) -> float | None:
         if not self._evidence:
@@ -137,7 +151,8 @@ class Beliefs:
             known = self._log_evidence
             return float(np.exp(known[1])) if known is not None and known[0] == self.key() else None
         try:
-            return float(np.exp(self.engine.log_evidence(self._evidence)))
+            engine = self.engine.intervened(self._interventions) if self._interventions else self.engine
+            return float(np.exp(engine.log_evidence(self._evidence)))
         except BNStudioError:
             return None
 
@@ -151,28 +166,57 @@ class Beliefs:
             if isinstance(value, str):
                 self.net.variable(name).index(value)  # UnknownStateError names the states
             new[name] = value
-        self.replace_evidence(new)
+        do = self.interventions
+        do.pop(name, None)     # observed now, no longer set
+        self.replace_evidence(new, do)
 
-    def replace_evidence(self, evidence: dict[str, EvidenceValue]) -> None:
-        """Replace all evidence at once, refusing (with ImpossibleEvidence/EvidenceError) what cannot hold."""
+    def set_intervention(self, name: str, state: str | None) -> None:
+        """do(``name`` = ``state``) (None clears it), replacing any observation of ``name``; raises (and changes
+        nothing) for an unknown state or findings impossible under the intervention."""
+        do = self.interventions
+        if state is None:
+            do.pop(name, None)
+        else:
+            self.net.variable(name).index(state)
+            do[name] = state
+        evidence = self.evidence
+        evidence.pop(name, None)   # set now, no longer observed
+        self.replace_evidence(evidence, do)
+
+    def replace_evidence(self, evidence: dict[str, EvidenceValue], interventions: dict[str, str] | None = None
+                         ) -> None:
+        """Replace all evidence (and the interventions, when given) at once, refusing (with
+        ImpossibleEvidence/EvidenceError) what cannot hold."""
         evidence = dict(evidence)
-        if evidence and self.in_background:   # a background job checks p(e) > 0
+        do = dict(self._interventions if interventions is None else interventions)
+        for name in do:
+            evidence.pop(name, None)   # an intervention wins over an observation of the same variable
+        if (evidence or do) and self.in_background:   # a background job checks p(e) > 0
             for name, value in evidence.items():
                 check_evidence_value(self.net, name, value)
-        elif evidence:
-            result = self._compute(evidence)  # raises ImpossibleEvidence before anything changes
-            self._cache_key = (self.net.structure_version, self.net.parameter_version, _freeze(evidence))
+            for name, state in do.items():
+                self.net.variable(name).index(state)
+        elif evidence or do:
+            result = self._compute(evidence, do)  # raises ImpossibleEvidence before anything changes
+            self._cache_key = (self.net.structure_version, self.net.parameter_version,
+                               (_freeze(evidence), tuple(sorted(do.items()))))
             self._cache, self.error = result, None
-        self._evidence = evidence
+        self._evidence, self._interventions = evidence, do
 
     def clear(self) -> None:
-        self._evidence = {}
+        """Drop every finding: observations and interventions."""
+        self._evidence, self._interventions = {}, {}
 
     # ------------------------------------------------------------------ following the network
     def _on_event(self, event: Event) -> None:
         if event.phase != "after":
             return
-        data, ev = event.data, self._evidence
+        self._follow(event, self._evidence)
+        self._follow(event, self._interventions)
+
+    def _follow(self, event: Event, ev: dict[str, Any]) -> None:
+        """Keep the findings ``ev`` in line with a network edit."""
+        data = event.data
         if event.kind == "remove_variable":
             ev.pop(data["name"], None)
         elif event.kind == "rename_variable" and data["old"] in ev:

@@ -36,6 +36,7 @@ from bnstudio.gui.belief_updates import BeliefUpdates
 from bnstudio.gui.beliefs import Beliefs
 from bnstudio.gui.commands.base import NetworkCommand
 from bnstudio.gui.commands.decisions import DecisionPart
+from bnstudio.gui.commands.findings import DO, OBSERVE, Finding, SetFinding
 from bnstudio.gui.session import SessionPart, SessionParts, decision_part, project_parts
 
 
@@ -136,8 +137,19 @@ class Document(QObject):
 
     def unsaved_parts(self) -> dict[str, str]:
         """Part name -> description, for every part that differs from its saved state ("network" first)."""
-        lost = {} if self.undo_stack.isClean() else {"network": "network edits"}
+        lost = {"network": "network edits"} if self._network_edited() else {}
         return lost | self.session.changed()
+
+    def _network_edited(self) -> bool:
+        """Whether the undo stack moved away from its clean state by a network edit (a finding set through
+        :meth:`set_finding` is on the stack too, for undo, but it is the evidence part, not a network edit)."""
+        stack = self.undo_stack
+        if stack.isClean():
+            return False
+        clean, here = stack.cleanIndex(), stack.index()
+        if clean < 0:
+            return True
+        return any(not isinstance(stack.command(i), SetFinding) for i in range(min(clean, here), max(clean, here)))
 
     def add_session_part(self, name: str, part: SessionPart) -> None:
         """Register a part of the session (its current state is the saved one); the panel that owns it calls
@@ -226,8 +238,44 @@ class Document(QObject):
     def toggle_evidence(self, name: str, state: str) -> bool:
         return self.set_evidence(name, None if self.evidence.get(name) == state else state)
 
+    @property
+    def interventions(self) -> dict[str, str]:
+        """The do(X = x) findings, {variable: state}, kept apart from the observations."""
+        return self.beliefs.interventions
+
+    def finding(self, name: str) -> Finding | None:
+        """``name``'s finding: (OBSERVE, state or likelihoods), (DO, state) or None."""
+        if name in self.interventions:
+            return DO, self.interventions[name]
+        return (OBSERVE, self.evidence[name]) if name in self.evidence else None
+
+    def set_finding(self, name: str, value: Any, kind: str = OBSERVE) -> bool:
+        """Observe (``kind`` OBSERVE) or set by intervention (DO) ``name`` = ``value`` (None clears ``name``'s
+        finding of that kind) as one undo step; refused findings push nothing (their message is shown)."""
+        old = self.finding(name)
+        new = None if value is None else (kind, value)
+        if value is None and (old is None or old[0] != kind):
+            return False
+        if new == old:
+            return True
+        return self.execute(SetFinding(self, name, old, new))
+
+    def apply_finding(self, name: str, finding: Finding | None) -> None:
+        """Put ``name``'s finding to ``finding`` now (undo commands call this); raises BNStudioError when it
+        cannot hold, changing nothing."""
+        if finding is None:
+            self.beliefs.set_evidence(name, None)
+            self.beliefs.set_intervention(name, None)
+        elif finding[0] == DO:
+            self.beliefs.set_intervention(name, finding[1])
+        else:
+            self.beliefs.set_evidence(name, finding[1])
+        self.evidence_changed.emit()
+        self._refresh_beliefs(force=True)
+
     def clear_evidence(self) -> None:
-        if self.evidence:
+        """Drop every finding (observations and interventions)."""
+        if self.evidence or self.interventions:
             self.beliefs.clear()
             self.evidence_changed.emit()
             self._refresh_beliefs(force=True)

@@ -221,12 +221,14 @@ class MainWindow(QMainWindow):
         if doc.decisions is not None:     # utility nodes, informational and utility arcs too
             nodes, arcs = nodes + len(doc.decisions.utilities), arcs + len(doc.decisions.arcs())
         self.summary_label.setText(f"{count(nodes, '{} node', '{} nodes')} · {count(arcs, '{} arc', '{} arcs')}")
-        evidence = doc.evidence
-        if not evidence:
+        evidence, do = doc.evidence, doc.interventions
+        if not evidence and not do:
             self.evidence_label.setText("No evidence")
             return
         shown = ", ".join(f"{k}={v}" if isinstance(v, str) else f"{k}~likelihood" for k, v in
                           list(evidence.items())[:3]) + ("…" if len(evidence) > 3 else "")
+        if do:   # interventions first, as in p(q | do(x), e)
+            shown = "do(" + ", ".join(f"{k}={v}" for k, v in do.items()) + ")" + (f", {shown}" if shown else "")
         p_e = doc.beliefs.probability_of_evidence()
         if doc.decisions is not None:     # under the optimal policies, not with decisions taken as uniform
             latest = self.decision_solver.latest

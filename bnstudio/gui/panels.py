@@ -78,6 +78,7 @@ def _build_panels(window: WindowParts) -> dict[str, Any]:
     training.row_selected.connect(lambda var, row: open_cpt_row_index(window, var, row))
     training.run_finished.connect(query.set_ensemble)
     query.learn_counts_requested.connect(lambda: learn_counts_from_data(window))
+    query.relevance_requested.connect(lambda target: window.scene.overlay.show_relevance(target or None))
     window.docks["query"].visibilityChanged.connect(lambda shown: shown and query.came_into_view())
     if window.docks["query"].isVisible():
         query.came_into_view()

@@ -23,6 +23,7 @@ from bnstudio.gui.canvas import style as st
 ARROW = 9.0
 _PEN = QPen(st.ARC, 1.3, Qt.SolidLine, Qt.RoundCap)
 _SELECTED_PEN = QPen(st.SELECTED, 2.4, Qt.SolidLine, Qt.RoundCap)
+_CUT_PEN = QPen(st.CUT_ARC, 1.3, Qt.DashLine, Qt.RoundCap)   # into a node set by do(): the arc is cut
 _BOUNDS_PEN = QPen(st.ARC, 2 * ARROW)       # only sizes the bounds (Qt adds half the pen width): never drawn
 
 
@@ -68,6 +69,7 @@ class ArcItem(QGraphicsPathItem):
         self._shaft = QPainterPath()
         self._head = QPolygonF()
         self._shape: QPainterPath | None = None
+        self.cut = False    # the child is set by an intervention: this arc no longer acts
         self.setPen(_BOUNDS_PEN)
         self.setFlags(QGraphicsItem.ItemIsSelectable)
         self.setZValue(0)
@@ -106,6 +108,12 @@ class ArcItem(QGraphicsPathItem):
         bounds.lineTo(tip)
         self.setPath(bounds)
 
+    def set_cut(self, cut: bool) -> None:
+        """Draw the arc dashed and faded while an intervention on its child cuts it."""
+        if cut != self.cut:
+            self.cut = cut
+            self.update()
+
     def arrow_head(self) -> QPolygonF:
         return QPolygonF(self._head)
 
@@ -120,9 +128,9 @@ class ArcItem(QGraphicsPathItem):
         if self._head.isEmpty():
             return
         selected = bool(option.state & QStyle.State_Selected)
-        painter.setPen(_SELECTED_PEN if selected else _PEN)
+        painter.setPen(_SELECTED_PEN if selected else _CUT_PEN if self.cut else _PEN)
         painter.setBrush(Qt.NoBrush)
         painter.drawPath(self._shaft)
         painter.setPen(Qt.NoPen)
-        painter.setBrush(st.SELECTED if selected else st.ARC)
+        painter.setBrush(st.SELECTED if selected else st.CUT_ARC if self.cut else st.ARC)
         painter.drawPolygon(self._head)

@@ -8,6 +8,11 @@ box holds on screen (at least the most likely one). :meth:`NodeItem.summary_rows
 
 Beliefs and evidence are updated in place (:meth:`NodeItem.set_beliefs`), never by rebuilding the item.
 
+A node *set by intervention* do(X = x) has a teal frame, header and bar and a "do" badge (an observed one is
+orange); :attr:`NodeItem.finding_look` names the look. The relevance overlay of the scene marks a node
+``"separated"`` (greyed: d-separated from the query's target), ``"irrelevant"`` (a finding that cannot change
+the target's posterior: faded, dashed frame) or ``"blanket"`` (in a Markov blanket: a green frame).
+
 A *decision* node of an influence diagram (``kind == "decision"``) is a plain rectangle; its rows show the
 expected utility of each option under the evidence (:meth:`NodeItem.set_option_values`), the best one in green
 and bold, instead of beliefs.
@@ -35,6 +40,8 @@ class NodeItem(QGraphicsItem):
         self.node_style = node_style
         self.beliefs: np.ndarray | None = None
         self.evidence: Any = None  # a state name, a likelihood list, or None
+        self.intervention: str | None = None   # the state set by do(), or None
+        self.overlay: str | None = None    # relevance overlay: "separated", "irrelevant", "blanket" or None
         self.hover_row: int | None = None
         self.arcs: list = []  # ArcItems touching this node, kept by the scene
         self.kind = "chance"  # or "decision"
@@ -68,9 +75,50 @@ class NodeItem(QGraphicsItem):
             self._relayout()
             self.update()
 
-    def set_beliefs(self, beliefs: np.ndarray | None, evidence: Any) -> None:
-        self.beliefs, self.evidence = beliefs, evidence
+    def set_beliefs(self, beliefs: np.ndarray | None, evidence: Any, intervention: str | None = None) -> None:
+        self.beliefs, self.evidence, self.intervention = beliefs, evidence, intervention
         self.update()
+
+    def set_overlay(self, overlay: str | None) -> None:
+        """The scene's relevance overlay for this node (see the module docstring)."""
+        if overlay != self.overlay:
+            self.overlay = overlay
+            self.setOpacity(st.SEPARATED_OPACITY if overlay == "separated"
+                            else st.IRRELEVANT_OPACITY if overlay == "irrelevant" else 1.0)
+            self.update()
+
+    @property
+    def finding_look(self) -> str:
+        """How the node's finding is drawn: "intervention", "evidence", "soft evidence" or "none"."""
+        if self.intervention is not None:
+            return "intervention"
+        if self.evidence is None:
+            return "none"
+        return "evidence" if isinstance(self.evidence, str) else "soft evidence"
+
+    def _chosen(self, state: str) -> bool:
+        """Whether ``state`` is the observed or the set state."""
+        return state in (self.evidence, self.intervention)
+
+    def _bar_colour(self, summary: bool) -> QColor:
+        if self.intervention is not None:
+            return st.SUMMARY_INTERVENTION_BAR if summary else st.INTERVENTION_BAR
+        return st.SUMMARY_EVIDENCE_BAR if summary else st.EVIDENCE_BAR
+
+    def _frame_pen(self, selected: bool) -> QPen:
+        if selected:
+            return QPen(st.SELECTED, 2.4)
+        if self.overlay == "blanket":
+            return QPen(st.BLANKET, 3.2)
+        if self.intervention is not None:
+            pen = QPen(st.INTERVENTION_BORDER, 2.4)
+        elif self.has_evidence:
+            pen = QPen(st.EVIDENCE_BORDER, 2.4)
+        else:
+            pen = QPen(st.NODE_BORDER, 1.1)
+        if self.overlay == "irrelevant":
+            pen.setStyle(Qt.DashLine)
+        return pen
 
     def set_kind(self, kind: str) -> None:
         if kind != self.kind:
@@ -146,12 +194,28 @@ class NodeItem(QGraphicsItem):
                 self._paint_options(painter)
             else:
                 self._paint_rows(painter)
-        border = st.SELECTED if selected else st.EVIDENCE_BORDER if self.has_evidence else st.NODE_BORDER
-        painter.setPen(QPen(border, 2.4 if selected or self.has_evidence else 1.1))
+        painter.setPen(self._frame_pen(selected))
         painter.setBrush(Qt.NoBrush)
         painter.drawRoundedRect(r, self.corner, self.corner)
+        if self.intervention is not None and self.node_style != st.SUMMARY:
+            self._paint_do_badge(painter)
+
+    def _paint_do_badge(self, painter: QPainter) -> None:
+        """A small "do" tag at the header's right end."""
+        header = self.header_rect()
+        badge = QRectF(header.right() - 26, header.top() + 4, 22, min(16.0, header.height() - 8))
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(st.INTERVENTION_BORDER)
+        painter.drawRoundedRect(badge, 4, 4)
+        font = st.state_font()
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor("#FFFFFF"))
+        painter.drawText(badge, Qt.AlignCenter, "do")
 
     def _header_fill(self) -> QColor:
+        if self.intervention is not None:
+            return st.INTERVENTION_HEADER
         return (st.SOFT_EVIDENCE_HEADER if self.has_evidence and not isinstance(self.evidence, str)
                 else st.EVIDENCE_HEADER if self.has_evidence
                 else st.DECISION_HEADER if self.kind == "decision" else st.HEADER_FILL)
@@ -177,8 +241,7 @@ class NodeItem(QGraphicsItem):
         for k, (i, p) in enumerate(self.summary_rows(scale)):
             line = QRectF(r.left() + 2 * unit, r.top() + title + k * row + unit, r.width() - 4 * unit, row - 2 * unit)
             self._paint_summary_bar(painter, line, i, p, unit, overview=True)
-        border = st.SELECTED if selected else st.EVIDENCE_BORDER if self.has_evidence else st.NODE_BORDER
-        pen = QPen(border, 2.4 if selected or self.has_evidence else 1.1)
+        pen = self._frame_pen(selected)
         pen.setCosmetic(True)
         painter.setPen(pen)
         painter.setBrush(Qt.NoBrush)
@@ -189,7 +252,8 @@ class NodeItem(QGraphicsItem):
         self._fill_header(painter, header)
         painter.setPen(st.TEXT)
         painter.setFont(st.title_font())
-        text_rect = header.adjusted(st.PADDING, 0, -st.PADDING, 0)
+        badge = 26 if self.intervention is not None else 0
+        text_rect = header.adjusted(st.PADDING, 0, -st.PADDING - badge, 0)
         text = painter.fontMetrics().elidedText(self.name, Qt.ElideRight, int(text_rect.width()))
         painter.drawText(text_rect, Qt.AlignVCenter | (Qt.AlignLeft if self.node_style == st.BARS
                                                       else Qt.AlignHCenter), text)
@@ -204,7 +268,7 @@ class NodeItem(QGraphicsItem):
             row = self.row_rect(i)
             if i == self.hover_row:
                 painter.fillRect(row.adjusted(1, 0, -1, 0), st.ROW_HOVER)
-            is_evidence = self.evidence == state
+            is_evidence = self._chosen(state)
             painter.setPen(st.TEXT)
             name_rect = QRectF(left, row.top(), st.NAME_COLUMN, row.height())
             painter.drawText(name_rect, Qt.AlignVCenter | Qt.AlignLeft,
@@ -214,7 +278,7 @@ class NodeItem(QGraphicsItem):
             p = None if self.beliefs is None else float(self.beliefs[i])
             if p is not None and p > 0:
                 bar = QRectF(track.left(), track.top(), max(1.0, track.width() * min(p, 1.0)), track.height())
-                painter.fillRect(bar, st.EVIDENCE_BAR if is_evidence else st.BAR)
+                painter.fillRect(bar, self._bar_colour(False) if is_evidence else st.BAR)
             painter.setPen(st.TEXT if p is not None else st.MUTED_TEXT)
             number_rect = QRectF(right - st.NUMBER_COLUMN, row.top(), st.NUMBER_COLUMN, row.height())
             painter.drawText(number_rect, Qt.AlignVCenter | Qt.AlignRight,
@@ -226,8 +290,9 @@ class NodeItem(QGraphicsItem):
         unit): the evidence, else the most likely first, as many as fit under the title (at least one)."""
         title, row = self._summary_metrics(scale)
         room = max(1, int((self._rect.height() - title) // row))
-        if isinstance(self.evidence, str) and self.evidence in self.states:
-            return [(self.states.index(self.evidence), 1.0)]
+        for chosen in (self.intervention, self.evidence):
+            if isinstance(chosen, str) and chosen in self.states:
+                return [(self.states.index(chosen), 1.0)]
         if self.beliefs is None:
             return [(i, None) for i in range(min(room, len(self.states)))]
         order = sorted(range(len(self.states)), key=lambda i: -float(self.beliefs[i]))
@@ -291,9 +356,9 @@ class NodeItem(QGraphicsItem):
         """The bar of state ``i`` behind its text (light), or alone in an overview (full colour)."""
         painter.fillRect(line, st.BAR_TRACK)
         if p is not None and p > 0:
-            evidence = self.evidence == self.states[i]
-            colour = ((st.EVIDENCE_BAR if evidence else st.BAR) if overview
-                      else st.SUMMARY_EVIDENCE_BAR if evidence else st.SUMMARY_BAR)
+            evidence = self._chosen(self.states[i])
+            colour = ((self._bar_colour(False) if evidence else st.BAR) if overview
+                      else self._bar_colour(True) if evidence else st.SUMMARY_BAR)
             painter.fillRect(QRectF(line.left(), line.top(), max(unit, line.width() * min(p, 1.0)), line.height()),
                              colour)
 

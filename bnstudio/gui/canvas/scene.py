@@ -22,6 +22,7 @@ from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_geometry import deferred, nodes_rect, place_arcs
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.node_item import NodeItem
+from bnstudio.gui.canvas.relevance import RelevanceOverlay
 from bnstudio.gui.canvas.utility_item import UtilityItem
 from bnstudio.gui.document import Document
 
@@ -54,6 +55,7 @@ class NetworkScene(QGraphicsScene):
         self.tool = SELECT
         self._arc_source: NodeItem | UtilityItem | None = None
         self._preview: QGraphicsLineItem | None = None
+        self.overlay = RelevanceOverlay(self)
         self.setBackgroundBrush(st.BACKGROUND)
         document.network_replaced.connect(self.rebuild)
         document.network_changed.connect(self._on_network_changed)
@@ -231,9 +233,12 @@ class NetworkScene(QGraphicsScene):
         posteriors = self.document.posteriors()
         if self.policy_beliefs is not None and self.document.decisions is not None:
             posteriors = self.policy_beliefs
-        evidence = self.document.evidence
+        evidence, do = self.document.evidence, self.document.interventions
         for name, item in self.nodes.items():
-            item.set_beliefs(None if posteriors is None else posteriors.get(name), evidence.get(name))
+            item.set_beliefs(None if posteriors is None else posteriors.get(name), evidence.get(name), do.get(name))
+        for (_parent, child), arc in self.arcs.items():
+            arc.set_cut(child in do)
+        self.overlay.refresh()
 
     def set_node_style(self, node_style: str) -> None:
         """The user's choice of view (bars or compact); bars are drawn as a summary while too small to read."""

@@ -30,6 +30,14 @@ EVIDENCE_HEADER = QColor(look.EVIDENCE_HEADER)
 EVIDENCE_BAR = QColor(look.EVIDENCE_BAR)
 SOFT_EVIDENCE_HEADER = QColor(look.SOFT_EVIDENCE_HEADER)
 ARC = QColor(look.ARC)
+CUT_ARC = QColor(look.ARC).lighter(190)   # an arc into an intervened node: cut by the do(), drawn faded
+INTERVENTION_BORDER = QColor("#00796B")  # do(X = x): teal, apart from the orange of an observation
+INTERVENTION_HEADER = QColor("#CDEDEA")
+INTERVENTION_BAR = QColor("#13988A")
+SUMMARY_INTERVENTION_BAR = QColor("#9ED9D2")
+BLANKET = QColor("#2E8B57")              # the Markov blanket highlighted on request
+SEPARATED_OPACITY = 0.28                 # a node d-separated from the query's target (relevance overlay)
+IRRELEVANT_OPACITY = 0.55                # a finding that cannot change p(target)
 DECISION_HEADER = QColor("#D9EEDC")      # decision nodes (rectangles): a green header
 BEST_BAR = QColor("#2E8B57")             # the option with the largest expected utility
 OPTION_BAR = QColor("#9DB8D8")

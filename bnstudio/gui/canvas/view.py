@@ -8,9 +8,11 @@ from PySide6.QtWidgets import QGraphicsView, QLineEdit, QMenu
 
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.commands import diagram_edits as diagram
+from bnstudio.gui.commands.findings import DO
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.find_bar import FindBar
 from bnstudio.gui.canvas.node_item import NodeItem
+from bnstudio.gui.canvas.relevance import BLANKET
 from bnstudio.gui.canvas.scene import FIT_FRAME, NetworkScene
 from bnstudio.gui.canvas.utility_item import UtilityItem
 
@@ -283,7 +285,13 @@ class NetworkView(QGraphicsView):
             action.setChecked(doc.evidence.get(name) == state)
         clear = menu.addAction("Clear evidence", lambda: doc.set_evidence(name, None))
         clear.setEnabled(name in doc.evidence)
+        self._intervention_menu(menu, item)
         menu.addSeparator()
+        overlay = scene.overlay
+        if overlay.mode == BLANKET and overlay.subject == name:
+            menu.addAction("Clear Markov Blanket Highlight", overlay.clear)
+        else:
+            menu.addAction("Highlight Markov Blanket", lambda: overlay.show_blanket(name))
         menu.addAction("Focus on Parents and Children", lambda: self.focus_neighbourhood(name))
         menu.addAction("Rename…", lambda: self.start_rename(name))
         menu.addAction("Delete", scene.delete_selection)
@@ -292,6 +300,17 @@ class NetworkView(QGraphicsView):
             menu.addAction("Make Chance Node", lambda: doc.execute(diagram.make_chance(doc, name)))
         else:
             menu.addAction("Make Decision Node", lambda: doc.execute(diagram.make_decision(doc, name)))
+
+    def _intervention_menu(self, menu: QMenu, item: NodeItem) -> None:
+        """Set by intervention do(X = x) (a finding of its own kind, one undo step) and clear it."""
+        doc, name = self.network_scene.document, item.name
+        setting = menu.addMenu("Set by intervention (do)")
+        for state in item.states:
+            action = setting.addAction(state, lambda s=state: doc.set_finding(name, s, DO))
+            action.setCheckable(True)
+            action.setChecked(doc.interventions.get(name) == state)
+        clear = menu.addAction("Clear intervention", lambda: doc.set_finding(name, None, DO))
+        clear.setEnabled(name in doc.interventions)
 
     def _utility_menu(self, menu: QMenu, item: UtilityItem) -> None:
         scene = self.network_scene

@@ -16,9 +16,10 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import BNStudioError, ValidationError
 from bnstudio.inference import InferenceEngine
+from bnstudio.inference.intervention import check_findings
 from bnstudio.jobs import Progress
-from bnstudio.uncertainty import (BootstrapSpread, ErrorBars, NoDirichletCounts, bootstrap_spread, error_bars,
-                                  row_index)
+from bnstudio.uncertainty import (BootstrapSpread, ErrorBars, NoDirichletCounts, bootstrap_spread, dirichlet_counts,
+                                  error_bars, row_index)
 
 Target = dict[str, str]
 Evidence = dict[str, Any]
@@ -37,6 +38,7 @@ class QueryAnswer:
     error: str = ""
     no_counts: bool = False
     notes: list[str] = field(default_factory=list)
+    interventions: dict[str, str] = field(default_factory=dict)   # do(X = x): answered on the mutilated network
 
     @property
     def mean(self) -> float | None:
@@ -55,12 +57,22 @@ def describe(assignment: Mapping[str, Any]) -> str:
 
 
 def answer_query(net: Network, engine: InferenceEngine, target: Target, evidence: Evidence, level: float,
-                 ess: float | None = None, ensemble: Mapping[str, np.ndarray] | None = None) -> QueryAnswer:
+                 ess: float | None = None, ensemble: Mapping[str, np.ndarray] | None = None,
+                 interventions: Mapping[str, str] | None = None) -> QueryAnswer:
     """Error bars of p(target | evidence) (:func:`bnstudio.uncertainty.error_bars`), never raising for the
-    known problems: no Dirichlet counts (the probability is still given) or impossible evidence."""
-    out = QueryAnswer(dict(target), dict(evidence), level)
+    known problems: no Dirichlet counts (the probability is still given) or impossible evidence. Under
+    ``interventions`` the answer is p(target | do(x), evidence), asked of the mutilated network
+    (:func:`intervened_counts` gives its counts)."""
+    out = QueryAnswer(dict(target), dict(evidence), level, interventions=dict(interventions or {}))
     try:
-        out.bars = error_bars(net, target, evidence, level, ess=ess, engine=engine)
+        if out.interventions:
+            check_findings(out.interventions, evidence)
+            cut = engine.intervened(out.interventions)
+            whole, net, engine, ensemble = net, cut.net, cut, None   # an ensemble was fitted to the whole network
+            alpha = intervened_counts(whole, net, ess, out.interventions)
+            out.bars = error_bars(net, target, evidence, level, alpha=alpha, engine=engine)
+        else:
+            out.bars = error_bars(net, target, evidence, level, ess=ess, engine=engine)
     except NoDirichletCounts as exc:
         out.no_counts, out.error = True, str(exc)
         try:
@@ -75,6 +87,18 @@ def answer_query(net: Network, engine: InferenceEngine, target: Target, evidence
         except ValidationError as exc:    # an ensemble the edited network no longer matches
             out.notes.append(str(exc))
     return out
+
+
+def intervened_counts(net: Network, cut: Network, ess: float | None,
+                      interventions: Mapping[str, str]) -> dict[str, np.ndarray]:
+    """Dirichlet counts for the mutilated network ``cut`` of ``net``: every table's own (or ESS·θ), and for an
+    intervened X its point mass e_x, whose Dirichlet has zero variance: a table fixed by the do() adds none
+    (Singh's delta method then sums the other families only). Raises NoDirichletCounts like
+    :func:`dirichlet_counts`."""
+    alpha = dict(dirichlet_counts(net, ess))
+    for name in interventions:
+        alpha[name] = cut.cpt(name)
+    return alpha
 
 
 def row_number(net: Network, variable: str, parents: Mapping[str, str]) -> int:

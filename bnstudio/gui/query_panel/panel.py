@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QVBoxLayout, QWidget
 
 from bnstudio.core.events import Event
@@ -27,6 +27,7 @@ from bnstudio.gui.query_panel.contributions import TOP, ContributionsView
 from bnstudio.gui.query_panel.controls import FORM, MonteCarloBar, QueryControls, SavedBar
 from bnstudio.gui.query_panel.density_plot import DensityPlot
 from bnstudio.gui.query_panel.monte_carlo import MonteCarloRunner
+from bnstudio.gui.query_panel.reasoning import ReasoningTabs
 from bnstudio.gui.query_panel.sensitivity_plot import SensitivityPlot
 from bnstudio.gui.query_panel.summary import SummaryView
 from bnstudio.gui.query_panel.tornado_plot import TornadoPlot
@@ -51,6 +52,7 @@ class QueryPanel(QWidget):
     learn_counts_requested = Signal()   # the user asked to learn parameters with counts from the loaded data
     answer_changed = Signal()
     monte_carlo_done = Signal(object)   # the ErrorBars with .mc, or None when it failed or was discarded
+    relevance_requested = Signal(str)   # grey what is d-separated from this target on the canvas ("" : stop)
 
     def __init__(self, document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -74,6 +76,7 @@ class QueryPanel(QWidget):
         self.saved_model = saved.SavedQueriesModel(self)
         self.saved_table = saved.make_table(self.saved_model)
         self.tabs = QTabWidget()
+        self.reasoning = ReasoningTabs(self)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.mc = MonteCarloRunner(self._mc_query_key, self)
@@ -96,10 +99,20 @@ class QueryPanel(QWidget):
         sav.addWidget(self.saved_bar)
         sav.addWidget(self.saved_table, 1)
         self.tabs.addTab(density_tab, "Densities")
-        self.tabs.addTab(self.contributions, "Variance sources")
+        self.tabs.addTab(self.contributions, "Variance")
         self.tabs.addTab(self.sensitivity, "Sensitivity")
         self.tabs.addTab(self.tornado, "Tornado")
-        self.tabs.addTab(saved_tab, "Saved queries")
+        self.tabs.addTab(self.reasoning.voi, "Observe next")
+        self.tabs.addTab(self.reasoning.explanations, "MPE / MAP")
+        self.tabs.addTab(saved_tab, "Saved")
+        # seven tabs in a laptop's dock: narrow padding so every name shows; elided (never hidden) below that
+        self.tabs.setStyleSheet("QTabBar::tab { padding: 4px 5px; }")
+        self.tabs.setUsesScrollButtons(False)
+        for widget, tip in ((self.contributions, "The CPT rows the variance of the answer comes from"),
+                            (saved_tab, "Saved queries"), (self.reasoning.voi, "What to observe next: value of "
+                             "information"), (self.reasoning.explanations, "Explanations: most probable (MPE) and MAP")):
+            self.tabs.setTabToolTip(self.tabs.indexOf(widget), tip)
+        self.tabs.setElideMode(Qt.ElideRight)
         # stacked (a laptop's dock), the settings and the answer on top take their own height, up to 62 %: every
         # setting shows (seen: a ~130 px scroll area hiding the evidence and the expert counts)
         splitter = ResponsiveSplitter(left, self.tabs, side_by_side=SIDE_BY_SIDE, side_share=0.36,
@@ -121,6 +134,7 @@ class QueryPanel(QWidget):
                        c.use_ess.toggled, c.source.currentIndexChanged):
             signal.connect(self.schedule_refresh)
         c.source.currentIndexChanged.connect(self._show_evidence_source)
+        c.target.changed.connect(self.reasoning.sync_map_choices)
         self.timer.timeout.connect(self._tick)
         self.summary.use_ess_requested.connect(lambda: c.use_ess.setChecked(True))
         self.summary.learn_requested.connect(self.learn_counts_requested)
@@ -128,6 +142,7 @@ class QueryPanel(QWidget):
         self.sensitivity.parameter_changed.connect(self.update_sensitivity)
         self.tabs.currentChanged.connect(lambda _i: self.update_sensitivity())
         self.tabs.currentChanged.connect(lambda _i: self.update_tornado())
+        self.tabs.currentChanged.connect(lambda _i: self.reasoning.update())
         self.mc_bar.run.clicked.connect(self._on_mc_button)
         self.mc.running_changed.connect(self._on_mc_running)
         self.mc.done.connect(self._on_mc_done)
@@ -204,6 +219,7 @@ class QueryPanel(QWidget):
             self.controls.target.set_assignment({net.variables[0]: net.states(net.variables[0])[0]})
         self._saved_key = None
         self._show_evidence_source()
+        self.reasoning.sync_map_choices()
         self.refresh(force=True)
 
     def forget_document(self) -> None:
@@ -241,6 +257,7 @@ class QueryPanel(QWidget):
             editor.set_assignment({k: v for k, v in entry["target"].items() if k in net})
             editor.blockSignals(False)
         self._saved_key = None
+        self.reasoning.sync_map_choices()
 
     def _tick(self) -> None:
         self._painted = True
@@ -274,16 +291,23 @@ class QueryPanel(QWidget):
                 self.summary.show_answer(None, "Pick the target state(s) of the query.")
                 self._show_details(None)
             else:
-                self.answer = self.evaluate(target, self.current_evidence())
+                self.answer = self.evaluate(target, self.current_evidence(), self.document.interventions)
                 self.summary.show_answer(self.answer)
                 self._show_details(self.answer)
             self.answer_changed.emit()
         self.refresh_saved()
 
-    def evaluate(self, target: dict[str, str], evidence: dict[str, Any]) -> compute.QueryAnswer:
+    def evaluate(self, target: dict[str, str], evidence: dict[str, Any],
+                 interventions: dict[str, str] | None = None) -> compute.QueryAnswer:
+        """The answer of p(target | do(interventions), evidence) (saved queries: without interventions)."""
         c = self.controls
         return compute.answer_query(self.document.network, self.document.beliefs.engine, target, evidence,
-                                    c.level_value(), c.ess_value(), self.ensemble)
+                                    c.level_value(), c.ess_value(), self.ensemble, interventions)
+
+    def query_engine(self) -> Any:
+        """The engine the current answer was asked of: the mutilated network's under the canvas's do()."""
+        engine, do = self.document.beliefs.engine, self.answer.interventions if self.answer else {}
+        return engine.intervened(do) if do else engine
 
     def _show_details(self, answer: compute.QueryAnswer | None) -> None:
         bars = answer.bars if answer is not None else None
@@ -295,15 +319,17 @@ class QueryPanel(QWidget):
             self.sensitivity.set_rows([], {})
             self.sensitivity.show_curve(None, reason)
             self.update_tornado()
+            self.reasoning.update()
             return
         top = bars.delta.top_contributions(TOP)
         self.contributions.show_contributions(top, bars.variance)
-        net = self.document.network
+        net = self.query_engine().net
         key = (tuple(sorted(answer.target.items())), repr(sorted(answer.evidence.items())))
         self.sensitivity.set_rows(top, {c.variable: net.states(c.variable) for c in top}, key == self._query_key)
         self._query_key = key
         self.update_sensitivity()
         self.update_tornado()
+        self.reasoning.update()
 
     def _sensitivity_hidden(self) -> bool:
         return self.tabs.currentWidget() is not self.sensitivity
@@ -316,10 +342,11 @@ class QueryPanel(QWidget):
         if bars is None or row is None:
             self.sensitivity.show_curve(None, "No CPT row adds variance to this query." if bars else "")
             return
-        net = self.document.network
+        engine = self.query_engine()
+        net = engine.net
         try:
             curve = sensitivity(net, bars, row[0], row_index(net, *row), self.sensitivity.current_state(),
-                                engine=self.document.beliefs.engine)
+                                engine=engine)
         except BNStudioError as exc:
             self.sensitivity.show_curve(None, str(exc))
             return
@@ -334,14 +361,15 @@ class QueryPanel(QWidget):
         if answer is None or answer.mean is None:
             self.tornado.show_tornado(None, answer.error if answer is not None else "")
             return
-        net = self.document.network
+        engine = self.query_engine()
+        net = engine.net
         try:
             alpha = dirichlet_counts(net, self.controls.ess_value())
         except NoDirichletCounts:
             alpha = None
         try:
             result = tornado(net, answer.target, answer.evidence, top=12, level=answer.level, alpha=alpha,
-                             engine=self.document.beliefs.engine)
+                             engine=engine)
         except BNStudioError as exc:
             self.tornado.show_tornado(None, str(exc))
             return
@@ -437,7 +465,8 @@ class QueryPanel(QWidget):
     def _mc_query_key(self) -> tuple:
         net, c = self.document.network, self.controls
         return (id(net), net.structure_version, net.parameter_version, tuple(sorted(self.target().items())),
-                repr(sorted(self.current_evidence().items())), c.level_value(), c.ess_value())
+                repr(sorted(self.current_evidence().items())), c.level_value(), c.ess_value(),
+                tuple(sorted(self.document.interventions.items())))
 
     def run_monte_carlo(self, draws: int | None = None, seed: int | None = None) -> JobWorker | None:
         """Start the check for the current query; returns the worker (None when it cannot run)."""
@@ -452,7 +481,7 @@ class QueryPanel(QWidget):
         if seed is not None:
             self.mc_bar.seed.setValue(seed)
         draws, seed = self.mc_bar.draws.value(), self.mc_bar.seed.value()
-        job = compute.monte_carlo_job(self.document.network.copy(), self.target(), evidence,
+        job = compute.monte_carlo_job(self.query_engine().net.copy(), self.target(), evidence,
                                       self.controls.level_value(), self.controls.ess_value(), draws, seed)
         return self.mc.start(job)
 

@@ -21,7 +21,11 @@ def _interval(pair: tuple[float, float] | None) -> str:
 
 def answer_html(answer: QueryAnswer) -> str:
     """The rich text shown for ``answer``."""
-    query = html.escape(f"p({describe(answer.target)} | {describe(answer.evidence)})")
+    given = describe(answer.evidence)
+    if answer.interventions:
+        do = "do(" + describe(answer.interventions) + ")"
+        given = do if not answer.evidence else f"{do}, {given}"
+    query = html.escape(f"p({describe(answer.target)} | {given})")
     if answer.mean is None:
         return f"<p>{query}</p><p style='color:#8A1C0C'>{html.escape(answer.error)}</p>"
     bars, boot = answer.bars, answer.bootstrap
