@@ -48,7 +48,7 @@ def readme_commands() -> list[str]:
 GROUPS = {"queries": ("--queries",),
           "parts": ("mkdir -p parts", "parts/ --method em"),
           "wanbia": ("bnstudio learn $D/asia.csv", "--method wanbia"),
-          "reasoning": ("--do lung=yes", "bnstudio voi", "--dsep asia smoke", "--approximate", "--tornado")}
+          "reasoning": ("--mpe --top 3", "--map lung", "--do lung=yes", "bnstudio voi", "--dsep asia smoke", "--approximate", "--tornado")}
 
 
 @pytest.mark.parametrize("group", GROUPS)
