@@ -62,9 +62,12 @@ class BeliefUpdates(QObject):
             self.request()
 
     def _take(self, batch: BeliefBatch) -> bool:
+        told = self.beliefs.estimated
         if not self.beliefs.accept(batch):
             self.pending = True     # computed for a network or evidence that changed meanwhile
             return False
+        if batch.estimated and batch.estimated != told:
+            self.document.message.emit("info", f"Beliefs {batch.estimated}")
         self.document.beliefs_changed.emit()
         return True
 

@@ -13,6 +13,10 @@ A network with more than :data:`BACKGROUND_ABOVE` variables gets its beliefs in 
 with an engine of its own, p(e) and the posteriors of the nodes asked for (those in view first, then the
 rest), and :meth:`Beliefs.accept` keeps a result only if the network and the evidence are still those it was
 computed for. The window never waits for a thousand marginals.
+
+Where exact inference does not fit the memory budget (a 40x40 grid), the beliefs are **estimated** by likelihood
+weighting (:data:`ESTIMATE_SAMPLES` samples, seed 0; docs/inference.md §12) and :attr:`Beliefs.estimated` says
+so, instead of no beliefs at all.
 """
 from __future__ import annotations
 
@@ -30,6 +34,8 @@ from bnstudio.inference.engine import InferenceEngine
 EvidenceValue = Any  # a state name or a likelihood list
 #: networks with more variables than this get their beliefs in the background, the nodes in view first
 BACKGROUND_ABOVE = 300
+#: likelihood-weighting samples for beliefs that exact inference cannot hold (a standard error of 0.0035 at most)
+ESTIMATE_SAMPLES = 20_000
 
 
 @dataclass
@@ -38,6 +44,7 @@ class BeliefBatch:
 
     key: tuple
     posteriors: dict[str, np.ndarray] = field(default_factory=dict)
+    estimated: str = ""   # why and how the posteriors were estimated, when they are not exact
     log_evidence: float | None = None
 
 
@@ -54,6 +61,7 @@ class Beliefs:
         self._log_evidence: tuple[tuple, float] | None = None      # (key, log p(e)) from a background job
         self._snapshot: tuple[tuple, InferenceEngine] | None = None  # the background jobs' engine
         self.error: str | None = None
+        self.estimated = ""   # why and how the current beliefs were estimated, when they are not exact
         net.events.subscribe(self._on_event)
 
     def detach(self) -> None:
@@ -97,11 +105,14 @@ class Beliefs:
         def run(reporter: Any) -> BeliefBatch:
             batch = BeliefBatch(key)
             if check and evidence:
-                batch.log_evidence = (engine.intervened(do) if do else engine).log_evidence(evidence)
+                try:
+                    batch.log_evidence = (engine.intervened(do) if do else engine).log_evidence(evidence)
+                except MemoryBudgetExceeded:   # the estimate below finds evidence no sample can explain
+                    batch.log_evidence = None
                 if batch.log_evidence == -math.inf:
                     raise ImpossibleEvidence(f"the evidence {describe(evidence)} has probability zero")
             if names:
-                batch.posteriors = engine.posterior(names, evidence, interventions=do)
+                batch.posteriors, batch.estimated = posteriors_or_estimate(engine, names, evidence, do)
             return batch
         return run
 
@@ -110,8 +121,9 @@ class Beliefs:
         if batch.key != self.key():
             return False
         if self._cache_key != batch.key:
-            self._cache_key, self._cache, self.error = batch.key, {}, None
+            self._cache_key, self._cache, self.error, self.estimated = batch.key, {}, None, ""
         self._cache.update(batch.posteriors)
+        self.estimated = batch.estimated or self.estimated
         if batch.log_evidence is not None:
             self._log_evidence = (batch.key, batch.log_evidence)
         return True
@@ -130,19 +142,20 @@ class Beliefs:
         if key != self._cache_key:
             self._cache_key = key
             try:
-                self._cache, self.error = self._compute(self._evidence, self._interventions), None
+                (self._cache, self.estimated), self.error = self._compute(self._evidence, self._interventions), None
             except BNStudioError as exc:
-                self._cache, self.error = None, str(exc)
+                self._cache, self.error, self.estimated = None, str(exc), ""
         return self._cache
 
-    def _compute(self, evidence: dict[str, EvidenceValue], interventions: dict[str, str]) -> dict[str, np.ndarray]:
+    def _compute(self, evidence: dict[str, EvidenceValue], interventions: dict[str, str]
+                 ) -> tuple[dict[str, np.ndarray], str]:
         names = self.net.variables
         if not names:
-            return {}
-        if not self.engine.fits_budget:  # every marginal by its own elimination would freeze the app
-            raise MemoryBudgetExceeded(f"'{self.net.name}' is too large for live beliefs of every node: its "
-                                       "junction tree exceeds the memory budget")
-        return self.engine.posterior(names, evidence, interventions=interventions)
+            return {}, ""
+        if not self.engine.fits_budget:  # every marginal by its own elimination would freeze the app: estimate
+            return estimate(self.engine, names, evidence, interventions, "its junction tree exceeds the memory "
+                                                                          "budget")
+        return self.engine.posterior(names, evidence, interventions=interventions), ""
 
     def probability_of_evidence(self) -> float | None:
         if not self._evidence:
@@ -197,10 +210,10 @@ class Beliefs:
             for name, state in do.items():
                 self.net.variable(name).index(state)
         elif evidence or do:
-            result = self._compute(evidence, do)  # raises ImpossibleEvidence before anything changes
+            result, note = self._compute(evidence, do)  # raises ImpossibleEvidence before anything changes
             self._cache_key = (self.net.structure_version, self.net.parameter_version,
                                (_freeze(evidence), tuple(sorted(do.items()))))
-            self._cache, self.error = result, None
+            self._cache, self.error, self.estimated = result, None, note
         self._evidence, self._interventions = evidence, do
 
     def clear(self) -> None:
@@ -227,6 +240,38 @@ class Beliefs:
             value = ev[data["variable"]]
             if not isinstance(value, str) or value not in self.net.states(data["variable"]):
                 del ev[data["variable"]]  # likelihoods no longer line up with the states
+
+
+def posteriors_or_estimate(engine: InferenceEngine, names: Sequence[str], evidence: dict[str, EvidenceValue],
+                           interventions: dict[str, str]) -> tuple[dict[str, np.ndarray], str]:
+    """Exact posteriors of ``names``, or (when they do not fit the memory budget) likelihood-weighting
+    estimates and why (:func:`estimate`). Without the whole network's junction tree every name is estimated:
+    one variable's own elimination can still fit yet take minutes (a 40x40 grid's middle row: 2^26 entries)."""
+    if not engine.fits_budget:
+        return estimate(engine, names, evidence, interventions, "the network's junction tree exceeds the memory "
+                                                                "budget")
+    try:
+        return engine.posterior(names, evidence, interventions=interventions), ""
+    except MemoryBudgetExceeded:
+        return estimate(engine, names, evidence, interventions, "exact inference does not fit the memory budget")
+
+
+def estimate(engine: InferenceEngine, names: Sequence[str], evidence: dict[str, EvidenceValue],
+             interventions: dict[str, str], why: str) -> tuple[dict[str, np.ndarray], str]:
+    """Likelihood-weighting estimates of p(X | do(x), e) for ``names`` (a hard-observed variable: its finding)
+    and the note saying so."""
+    from bnstudio.inference.approximate import answer_posterior
+
+    net = engine.net
+    observed = {n: v for n, v in evidence.items() if isinstance(v, str)}
+    targets = [n for n in names if n not in observed]
+    answer = answer_posterior(engine.intervened(interventions) if interventions else engine, targets, evidence,
+                              "likelihood-weighting", ESTIMATE_SAMPLES, seed=0)
+    out = dict(answer.posteriors)
+    for name in names:
+        if name in observed:
+            out[name] = (np.asarray(net.states(name)) == observed[name]).astype(float)
+    return out, f"estimated by likelihood weighting ({ESTIMATE_SAMPLES:,} samples): {why}"
 
 
 def _freeze(evidence: dict[str, EvidenceValue]) -> tuple:

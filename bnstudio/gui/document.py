@@ -69,6 +69,7 @@ class Document(QObject):
         #: called with a network about to be shown (the window uses it to place nodes without positions)
         self.prepare_network = prepare_network
         self._versions = (-1, -1)
+        self._estimate_told = ""   # the last "beliefs estimated" note shown (each is said once)
         #: CPT rows that do not sum to 1, by variable (inference uses them normalised: the window says so)
         self.unnormalised: dict[str, list[tuple[int, ...]]] = {}
         self._edits = 0   # counts every move of the undo stack (a new network restarts nothing: it adds one)
@@ -307,6 +308,9 @@ class Document(QObject):
         self.beliefs.posteriors()
         if self.beliefs.error and self.beliefs.error != had_error:
             self.message.emit("warning", f"Beliefs cannot be computed: {self.beliefs.error}")
+        elif self.beliefs.estimated and self.beliefs.estimated != self._estimate_told:
+            self.message.emit("info", f"Beliefs {self.beliefs.estimated}")
+        self._estimate_told = self.beliefs.estimated
         self.beliefs_changed.emit()
 
     # ------------------------------------------------------------------ files
