@@ -94,7 +94,8 @@ def test_the_state_is_written_at_most_once_a_tick(tmp_path, monkeypatch):
     writes = []
     real = StudyStore.set_state
     monkeypatch.setattr(runner.time, "perf_counter", perf_counter)
-    monkeypatch.setattr(StudyStore, "set_state", lambda self, state: (writes.append(state), real(self, state)))
+    monkeypatch.setattr(StudyStore, "set_state",
+                        lambda self, state, accounting=None: (writes.append(state), real(self, state, accounting)))
     summary = run_study(load_study(write_study(tmp_path)), SerialExecutor())
     assert summary.done == 36
     # the start, one progress write (the first report), the end: not one per finished unit (12 units)
