@@ -2,8 +2,8 @@
 
     .venv/bin/python docs/reasoning_screenshots.py [--size 1920x1080 --out DIR]
 
-At 1366x768 (the default) the images are docs/screenshot-query-voi.png, docs/screenshot-query-explanations.png
-and docs/screenshot-do-finding.png.
+At 1366x768 (the default) the images are docs/screenshot-query-voi.png, docs/screenshot-query-explanations.png,
+docs/screenshot-do-finding.png and docs/screenshot-query-tornado.png.
 """
 from __future__ import annotations
 
@@ -47,6 +47,14 @@ def _do_finding(window) -> None:
     panel.tabs.setCurrentIndex(0)
 
 
+def _tornado(window) -> None:
+    """ASIA with expert counts (ESS 20): the parameters that move p(lung = yes | dysp = yes) most."""
+    panel = window.query_panel
+    panel.set_ess(20.0)
+    panel.set_target({"lung": "yes"})
+    panel.tabs.setCurrentWidget(panel.tornado)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", default="1366x768")
@@ -57,7 +65,8 @@ def main() -> None:
     shots = [("screenshot-query-voi.png", NETWORKS / "alarm.bif", {"HRBP": "HIGH"}, _voi),
              ("screenshot-query-explanations.png", NETWORKS / "asia.bif", {"xray": "yes", "dysp": "yes"},
               _explanations),
-             ("screenshot-do-finding.png", NETWORKS / "asia.bif", {"dysp": "yes"}, _do_finding)]
+             ("screenshot-do-finding.png", NETWORKS / "asia.bif", {"dysp": "yes"}, _do_finding),
+             ("screenshot-query-tornado.png", NETWORKS / "asia.bif", {"dysp": "yes"}, _tornado)]
     for name, path, evidence, prepare in shots:
         print("wrote", render_screenshot(out / name, path, size, evidence, docks=["query"], prepare=prepare))
 
