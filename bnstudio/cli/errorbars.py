@@ -201,6 +201,11 @@ def _print_result(r: dict[str, Any]) -> None:
     if r["beta"]:
         a, b = r["beta_params"]
         print(f"  Beta   {level} interval: [{r['beta'][0]:.6f}, {r['beta'][1]:.6f}]   (a = {a:.3g}, b = {b:.3g})")
+    if "sampling" in r:
+        sampling = r["sampling"]
+        print(f"  sampling error of the estimate: se {sampling['se']:.6f} (likelihood weighting, "
+              f"{sampling['samples']} samples); the sd above is the parameter error")
+        print(f"  why estimated: {sampling['reason']}")
     for text in r["flag_text"]:
         print(f"  note: {text}")
     if r["contributions"]:

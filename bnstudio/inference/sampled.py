@@ -17,7 +17,7 @@ running shift, so thousands of findings cannot underflow; each chunk is one nump
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -51,15 +51,19 @@ class SampledAnswer:
 
 
 class _Weighted:
-    """Running sums Σw·1[x], Σw²·1[x] per target state and Σw, Σw², all relative to exp(shift)."""
+    """Running sums Σw·1[x], Σw²·1[x] per target state and Σw, Σw², all relative to exp(shift); with ``extra``
+    ({key: size}) also Σw·1[i] and Σw·1[i]·1[q] over flat indices i (q: the first target's state 1)."""
 
-    def __init__(self, cards: Sequence[int]) -> None:
+    def __init__(self, cards: Sequence[int], extra: Mapping[int, int] | None = None) -> None:
         self.shift = -np.inf
         self.w = self.w2 = 0.0
         self.wx = [np.zeros(c) for c in cards]
         self.w2x = [np.zeros(c) for c in cards]
+        self.extra_w = {k: np.zeros(size) for k, size in (extra or {}).items()}
+        self.extra_wq = {k: np.zeros(size) for k, size in (extra or {}).items()}
 
-    def add(self, log_w: np.ndarray, codes: Sequence[np.ndarray]) -> None:
+    def add(self, log_w: np.ndarray, codes: Sequence[np.ndarray], flat: Mapping[int, np.ndarray] | None = None
+            ) -> None:
         top = float(log_w.max())
         if top == -np.inf:
             return
@@ -68,6 +72,9 @@ class _Weighted:
             self.w, self.w2 = self.w * old, self.w2 * old * old
             self.wx = [a * old for a in self.wx]
             self.w2x = [a * old * old for a in self.w2x]
+            for sums in (self.extra_w, self.extra_wq):
+                for key in sums:
+                    sums[key] *= old
             self.shift = top
         w = np.exp(log_w - self.shift)
         w2 = w * w
@@ -76,6 +83,12 @@ class _Weighted:
         for k, x in enumerate(codes):
             self.wx[k] += np.bincount(x, weights=w, minlength=len(self.wx[k]))
             self.w2x[k] += np.bincount(x, weights=w2, minlength=len(self.w2x[k]))
+        if flat:
+            wq = w * codes[0]
+            for key, index in flat.items():
+                size = len(self.extra_w[key])
+                self.extra_w[key] += np.bincount(index, weights=w, minlength=size)
+                self.extra_wq[key] += np.bincount(index, weights=wq, minlength=size)
 
     def estimates(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """(p̂, se) per target: the ratio estimator and its delta-method standard error."""
@@ -86,6 +99,51 @@ class _Weighted:
             post.append(p)
             se.append(np.sqrt(np.maximum(var, 0.0)))
         return post, se
+
+
+class _Plan:
+    """What a run samples: the ancestors of the targets and findings in topological order, the findings split
+    into clamped (hard) and soft, each CPT flattened to (rows, |X|) with its cumulative boundaries."""
+
+    def __init__(self, net: Network, tidx: Sequence[int], lams: ev.Likelihoods, index: ev.VariableIndex) -> None:
+        self.index = index
+        self.clamp = {v: int(np.argmax(lam[0])) for v, lam in lams.items() if np.count_nonzero(lam[0]) == 1}
+        self.soft = {v: lam[0] for v, lam in lams.items() if v not in self.clamp}
+        self.parents = [[index.position[p] for p in net.parents(v)] for v in net.variables]
+        keep = ancestral_set(self.parents, set(tidx) | set(lams))
+        self.order = [index.position[v] for v in net.topological_order() if index.position[v] in keep]
+        self.tables = {v: normalise_rows(np.asarray(net.cpt(index.names[v]), dtype=float)).reshape(
+            -1, index.cards[v]) for v in self.order}
+        self.cumulative = {v: _cumulative(self.tables[v]) for v in self.order if v not in self.clamp}
+        self.kept = list(tidx)
+
+    def chunks(self, samples: int, rng: np.random.Generator, chunk: int, families: bool = False
+               ) -> Iterator[tuple[int, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]]:
+        """Per chunk: (size, log weights, the kept variables' codes, and with ``families`` each sampled
+        variable's flat family index row · |X| + x)."""
+        cards = self.index.cards
+        last_use = _last_use(self.order, self.parents, self.kept)
+        for start in range(0, samples, chunk):
+            n = min(chunk, samples - start)
+            codes: dict[int, np.ndarray] = {}
+            flat: dict[int, np.ndarray] = {}
+            log_w = np.zeros(n)
+            for step, v in enumerate(self.order):
+                rows = _rows(self.parents[v], codes, cards, n)
+                if v in self.clamp:
+                    codes[v] = np.full(n, self.clamp[v])
+                    with np.errstate(divide="ignore"):
+                        log_w += np.log(self.tables[v][rows, self.clamp[v]])
+                else:
+                    codes[v] = _draw(self.cumulative[v], rows, rng)
+                    if v in self.soft:
+                        with np.errstate(divide="ignore"):
+                            log_w += np.log(self.soft[v][codes[v]])
+                if families:
+                    flat[v] = rows * cards[v] + codes[v]
+                for done in last_use.get(step, ()):   # codes no later variable reads: the working set stays small
+                    del codes[done]
+            yield n, log_w, codes, flat
 
 
 def likelihood_weighting(net: Network, targets: str | Sequence[str], evidence: ev.Evidence | None = None,
@@ -102,50 +160,79 @@ def likelihood_weighting(net: Network, targets: str | Sequence[str], evidence: e
     index = ev.VariableIndex(net.variables, [net.states(v) for v in net.variables])
     tidx = [index.index(t) for t in names]
     lams = ev.single_evidence(index, evidence)
-    clamp = {v: int(np.argmax(lam[0])) for v, lam in lams.items() if np.count_nonzero(lam[0]) == 1}
-    soft = {v: lam[0] for v, lam in lams.items() if v not in clamp}
+    plan = _Plan(net, tidx, lams, index)
     for v in tidx:
-        if v in clamp:
+        if v in plan.clamp:
             raise ValidationError(f"'{index.names[v]}' is both a target and observed; its posterior is the finding")
-    parents = [[index.position[p] for p in net.parents(v)] for v in net.variables]
-    keep = ancestral_set(parents, set(tidx) | set(lams))
-    order = [index.position[v] for v in net.topological_order() if index.position[v] in keep]
-    tables = {v: normalise_rows(np.asarray(net.cpt(index.names[v]), dtype=float)).reshape(-1, index.cards[v])
-              for v in order}
-    cumulative = {v: _cumulative(tables[v]) for v in order if v not in clamp}
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    chunk = min(MAX_CHUNK, fitting(8 * (len(order) + 4), memory_budget))
-    last_use = _last_use(order, parents, tidx)
+    chunk = min(MAX_CHUNK, fitting(8 * (len(plan.order) + 4), memory_budget))
     sums = _Weighted([index.cards[v] for v in tidx])
     progress = Progress(reporter, "Likelihood weighting", -(-samples // chunk))
-    for k, start in enumerate(range(0, samples, chunk)):
-        n = min(chunk, samples - start)
-        codes: dict[int, np.ndarray] = {}
-        log_w = np.zeros(n)
-        for step, v in enumerate(order):
-            rows = _rows(parents[v], codes, index.cards, n)
-            if v in clamp:
-                codes[v] = np.full(n, clamp[v])
-                with np.errstate(divide="ignore"):
-                    log_w += np.log(tables[v][rows, clamp[v]])
-            else:
-                codes[v] = _draw(cumulative[v], rows, rng)
-                if v in soft:
-                    with np.errstate(divide="ignore"):
-                        log_w += np.log(soft[v][codes[v]])
-            for done in last_use.get(step, ()):   # codes no later variable reads: the working set stays small
-                del codes[done]
+    drawn = 0
+    for k, (n, log_w, codes, _) in enumerate(plan.chunks(samples, rng, chunk)):
         sums.add(log_w, [codes[t] for t in tidx])
-        progress.report(k + 1, {"samples": float(start + n)})
+        drawn += n
+        progress.report(k + 1, {"samples": float(drawn)})
     progress.done()
-    if sums.w == 0.0:
-        raise ImpossibleEvidence(f"no sample out of {samples} is consistent with the evidence "
-                                 f"({ev.describe(index, evidence)}): it is impossible, or too unlikely for "
-                                 f"likelihood weighting with this many samples")
+    _check_weight(sums, samples, index, evidence)
     post, se = sums.estimates()
     log_e = sums.shift + float(np.log(sums.w / samples)) + float(lams.log_scale)
     return SampledAnswer(dict(zip(names, post)), dict(zip(names, se)), samples=samples,
                          effective_samples=sums.w ** 2 / sums.w2, log_evidence=log_e)
+
+
+def _check_weight(sums: _Weighted, samples: int, index: ev.VariableIndex, evidence: ev.Evidence | None) -> None:
+    if sums.w == 0.0:
+        raise ImpossibleEvidence(f"no sample out of {samples} is consistent with the evidence "
+                                 f"({ev.describe(index, evidence)}): it is impossible, or too unlikely for "
+                                 f"likelihood weighting with this many samples")
+
+
+@dataclass
+class FamilyTerms:
+    """Likelihood-weighting estimates of what the delta method needs (Singh Theorem 2) for q = ``query``:
+    p̂(q | e) with its standard error, and per sampled variable p̂(v, f | e) (``family``) and p̂(v, f, q | e)
+    (``joint``) in its family's shape; a variable left out (barren for the query) has D = 0."""
+
+    p_q: float
+    se_q: float
+    family: dict[str, np.ndarray]
+    joint: dict[str, np.ndarray]
+    samples: int
+    effective_samples: float
+
+
+def family_terms(net: Network, query: Mapping[str, str], evidence: ev.Evidence | None = None,
+                 samples: int = 100_000, seed: Seed = None, memory_budget: int = WORKING_SET,
+                 reporter: Reporter | None = None) -> FamilyTerms:
+    """The family terms of q = ``query`` (a joint assignment) given e from one likelihood-weighting run: with
+    weights w and the indicator 1[q] of each sample, p̂(v, f | e) = Σ w 1[v, f] / Σ w and p̂(v, f, q | e) =
+    Σ w 1[v, f] 1[q] / Σ w, accumulated by bincount over each family's flat index."""
+    samples = _check_samples(samples)
+    index = ev.VariableIndex(net.variables, [net.states(v) for v in net.variables])
+    lams = ev.single_evidence(index, evidence)
+    wanted = {index.index(name): index.state_index(index.index(name), state) for name, state in query.items()}
+    plan = _Plan(net, list(wanted), lams, index)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    chunk = min(MAX_CHUNK, fitting(8 * (3 * len(plan.order) + 4), memory_budget))
+    sizes = {v: plan.tables[v].size for v in plan.order}
+    sums = _Weighted([2], extra=sizes)
+    progress = Progress(reporter, "Likelihood weighting (family terms)", -(-samples // chunk))
+    drawn = 0
+    for k, (n, log_w, codes, flat) in enumerate(plan.chunks(samples, rng, chunk, families=True)):
+        hit = np.ones(n, dtype=bool)
+        for v, x in wanted.items():
+            hit &= codes[v] == x
+        sums.add(log_w, [hit.astype(np.int64)], flat)
+        drawn += n
+        progress.report(k + 1, {"samples": float(drawn)})
+    progress.done()
+    _check_weight(sums, samples, index, evidence)
+    post, se = sums.estimates()
+    shapes = {v: net.family_shape(index.names[v]) for v in plan.order}
+    family = {index.names[v]: (sums.extra_w[v] / sums.w).reshape(shapes[v]) for v in plan.order}
+    joint = {index.names[v]: (sums.extra_wq[v] / sums.w).reshape(shapes[v]) for v in plan.order}
+    return FamilyTerms(float(post[0][1]), float(se[0][1]), family, joint, samples, sums.w ** 2 / sums.w2)
 
 
 def _check_samples(samples: object) -> int:

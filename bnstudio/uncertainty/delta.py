@@ -90,10 +90,19 @@ def delta_method(net: Network, alpha: Mapping[str, np.ndarray], query: Mapping[s
     if np.isneginf(log_z[0]):
         raise ImpossibleEvidence(f"impossible evidence: p({describe(engine.compiled.index, evidence)}) = 0")
     p_q = float(np.exp(log_z[1] - log_z[0])) if np.isfinite(log_z[1]) else 0.0
+    return theorem2(net, alpha, p_q, {var: p_q * (fams[var][1] - fams[var][0]) for var in net.variables})
+
+
+def theorem2(net: Network, alpha: Mapping[str, np.ndarray], p_q: float, d_terms: Mapping[str, np.ndarray]
+             ) -> QueryVariance:
+    """σ² from D_{v,f} = p(v, f, q | e) − p(q | e)·p(v, f | e) per CPT (Theorem 2, module docstring); a
+    variable missing from ``d_terms`` has D = 0 (the query does not depend on its CPT)."""
     derivatives, row_variance, row_ess = {}, {}, {}
     for var in net.variables:
         theta = net.cpt(var)
-        d = p_q * (fams[var][1] - fams[var][0])
+        d = d_terms.get(var)
+        if d is None:
+            d = np.zeros(theta.shape)
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(theta > 0, d / theta, 0.0)
         a = (d * ratio).sum(axis=-1)

@@ -1,23 +1,28 @@
 """Error bars for p(q | e): the one call the CLI and the query panel use.
 
 Combines the delta-method variance (Theorem 2), normal and Beta credible intervals (§3.5), the CPT rows the
-variance comes from, one-way sensitivities and, optionally, a Monte-Carlo check (§3.6).
+variance comes from, one-way sensitivities and, optionally, a Monte-Carlo check (§3.6). Beyond exact inference
+the terms are sampled and the sampling error is reported beside the parameter error.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
 from bnstudio import hooks
 from bnstudio.core.network import Network
+from bnstudio.errors import MemoryBudgetExceeded
 from bnstudio.inference import InferenceEngine
 from bnstudio.uncertainty.delta import QueryVariance, delta_method
 from bnstudio.uncertainty.dirichlet import check_draws, dirichlet_counts
 from bnstudio.uncertainty.intervals import FLAG_TEXT, Intervals, credible_intervals
 from bnstudio.uncertainty.montecarlo import MonteCarloCheck, monte_carlo_check, query_samples
+
+if TYPE_CHECKING:
+    from bnstudio.uncertainty.sampled_bars import SamplingError
 
 
 @dataclass
@@ -29,6 +34,7 @@ class ErrorBars:
     delta: QueryVariance
     intervals: Intervals
     mc: MonteCarloCheck | None = None
+    sampling: SamplingError | None = None   # set when the terms were estimated by likelihood weighting
 
     @property
     def mean(self) -> float:
@@ -58,6 +64,8 @@ class ErrorBars:
             "contributions": [{"variable": c.variable, "parents": c.parents, "variance": c.variance, "ess": c.ess}
                               for c in self.delta.top_contributions(top)],
         }
+        if self.sampling is not None:
+            out["sampling"] = self.sampling.to_json()
         if self.mc is not None:
             out["mc"] = {"r": self.mc.r, "mean": self.mc.mean, "variance": self.mc.variance,
                          "quantiles": self.mc.quantiles, "coverage_normal": self.mc.coverage_normal,
@@ -70,17 +78,28 @@ def error_bars(net: Network, query: Mapping[str, str], evidence: Mapping | None 
                alpha: Mapping[str, np.ndarray] | None = None, ess: float | Mapping | None = None,
                mc: int = 0, seed: int | None = None, engine: InferenceEngine | None = None) -> ErrorBars:
     """Error bars of p(query | evidence); Dirichlet counts from ``alpha``, else ``net.alpha`` / ``ess``;
-    ``mc`` > 0 adds a Monte-Carlo check with that many parameter draws."""
+    ``mc`` > 0 adds a Monte-Carlo check with that many parameter draws. Where exact inference does not fit the
+    memory budget, the delta method's terms are estimated by likelihood weighting and the result carries the
+    estimate's sampling error apart from the parameter error (:mod:`bnstudio.uncertainty.sampled_bars`)."""
     check_draws(mc, minimum=0)
     engine = engine or InferenceEngine(net)
     alpha = dict(alpha) if alpha is not None else dirichlet_counts(net, ess)
-    delta = delta_method(net, alpha, query, evidence, engine)
+    sampling = None
+    try:
+        delta = delta_method(net, alpha, query, evidence, engine)
+    except MemoryBudgetExceeded as exc:
+        if mc:
+            raise
+        from bnstudio.uncertainty.sampled_bars import sampled_delta
+
+        delta, sampling = sampled_delta(net, alpha, query, evidence, seed=0 if seed is None else seed,
+                                        reason=f"exact inference does not fit: {exc}")
     intervals = credible_intervals(delta.mean, delta.variance, level)
     check = None
     if mc:
         samples = query_samples(net, alpha, query, evidence, mc, seed, engine)
         check = monte_carlo_check(samples, delta.mean, delta.variance, intervals)
-    return ErrorBars(dict(query), dict(evidence or {}), delta, intervals, check)
+    return ErrorBars(dict(query), dict(evidence or {}), delta, intervals, check, sampling)
 
 
 def counting_statistics(net: Network, data: Any, query: Mapping[str, str], evidence: Mapping[str, str],

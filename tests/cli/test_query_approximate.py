@@ -68,3 +68,16 @@ def test_bad_options_get_one_line(capsys, args, message):
     assert main(["query", str(ALARM), "--target", "LVFAILURE", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_errorbars_beyond_the_memory_budget_give_both_errors(tmp_path, capsys):
+    path = tmp_path / "grid40.bif"
+    write_network(grid(40, 2), path)
+    args = ["errorbars", str(path), "--ess", "20", "--target", "x39_39=s0", "--evidence", "x0_0=s0"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "sampling error of the estimate: se" in text and "the sd above is the parameter error" in text
+    assert "why estimated: exact inference does not fit" in text
+    record = run_json(capsys, *args)["results"][0]
+    assert 0 < record["sampling"]["se"] < 0.01 and record["sd"] > 0

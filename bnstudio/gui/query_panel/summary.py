@@ -30,12 +30,16 @@ def answer_html(answer: QueryAnswer) -> str:
         return f"<p>{query}</p><p style='color:#8A1C0C'>{html.escape(answer.error)}</p>"
     bars, boot = answer.bars, answer.bootstrap
     level = f"{100 * answer.level:g}%"
-    sd = f" &nbsp; ± {bars.sd:.4f} (sd, delta method)" if bars is not None else ""
+    sampled = bars.sampling if bars is not None else None
+    kind = "sd, delta method" if sampled is None else "parameter sd, delta method on sampled terms"
+    sd = f" &nbsp; ± {bars.sd:.4f} ({kind})" if bars is not None else ""
     lines = [f"<p>{query}<br><span style='font-size:15pt'><b>{answer.mean:.4f}</b></span>{sd}</p>"]
     rows = []
     if bars is not None:
         rows += [(f"Normal {level} interval", _interval(bars.intervals.normal_clipped)),
                  (f"Beta {level} interval", _interval(bars.intervals.beta))]
+    if sampled is not None:
+        rows.append(("Sampling error", f"± {sampled.se:.4f} (se; likelihood weighting, {sampled.samples:,} samples)"))
     if boot is not None:
         rows.append((f"Bootstrap {level} ({len(boot.values)} bags)",
                      f"[{boot.low:.4f}, {boot.high:.4f}], bag mean {boot.mean:.4f}"))
@@ -43,6 +47,8 @@ def answer_html(answer: QueryAnswer) -> str:
         lines.append("<table cellspacing='2'>" + "".join(f"<tr><td>{a}&nbsp;</td><td>{b}</td></tr>"
                                                        for a, b in rows) + "</table>")
     warnings = [FLAG_TEXT[f].capitalize() + "." for f in (bars.intervals.flags if bars is not None else [])]
+    if sampled is not None:
+        warnings.append("Estimated: " + sampled.reason + ".")
     for text in warnings + answer.notes:
         lines.append(f"<p style='color:#5A4100'>⚠ {html.escape(text)}</p>")
     return "".join(lines)

@@ -241,3 +241,23 @@ def test_tornado_tab_draws_the_bars_tornado_computes(make_panel, asia_mp):
     assert opts["x0"][top] + opts["width"][top] == pytest.approx(max(expected.q0, expected.bars[0].q_high))
     assert panel.tornado.centre.value() == pytest.approx(expected.q0)
     assert "credible 90%" in panel.tornado.caption.text()
+
+
+def test_beyond_exact_inference_the_answer_shows_parameter_and_sampling_error_apart(make_panel, asia_mp):
+    """Issue 36: where the engine cannot propagate exactly (here a 100-byte budget), the summary gives the
+    delta method's parameter sd on sampled terms and the estimate's sampling se on their own lines."""
+    from bnstudio.uncertainty import error_bars
+
+    net, _ = asia_mp
+    panel = make_panel(net)
+    panel.document.beliefs.engine = InferenceEngine(panel.document.network, memory_budget=100)
+    panel.set_evidence_mode("form", {"dysp": "yes"})
+    panel.set_target({"lung": "yes"})
+    bars = panel.answer.bars
+    exact = error_bars(net, {"lung": "yes"}, {"dysp": "yes"})
+    assert bars is not None and bars.sampling is not None
+    assert abs(bars.mean - exact.mean) <= 5 * bars.sampling.se
+    assert bars.sd == pytest.approx(exact.sd, rel=0.05)
+    text = panel.summary.text.text()
+    assert "parameter sd, delta method on sampled terms" in text and "Sampling error" in text
+    assert f"{bars.sampling.se:.4f}" in text and "Estimated: exact inference does not fit" in text
