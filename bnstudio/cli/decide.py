@@ -9,7 +9,8 @@ policy updating when the exact tables exceed the memory budget, ``--memory-budge
 made; ``--method`` chooses). Evidence on a decision
 (``--evidence Test=yes``) is a decision already taken. ``--errorbars`` adds the delta-method error bar of the
 expected utility under Dirichlet uncertainty of the chance CPTs: stored counts (``alpha``) or ``--ess N`` per
-row; ``--mc R`` checks it with R Monte-Carlo parameter draws.
+row; ``--mc R`` checks it with R Monte-Carlo parameter draws. ``--voi DECISION`` adds the value of information
+of every chance variable not yet seen by that decision (:mod:`bnstudio.decision.information`).
 
 numpy and the solver are imported when the command runs, never when the parser is built.
 """
@@ -54,6 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=opt.seed, help="seed of the Monte-Carlo draws (0 .. 2^64 - 1)")
     parser.add_argument("--top", type=opt.non_negative_int, default=5,
                         help="how many CPT rows adding most variance to list (default 5)")
+    parser.add_argument("--voi", type=opt.variable, metavar="DECISION",
+                        help="value of information: how much observing each unobserved chance variable before "
+                             "DECISION would raise the maximum expected utility (one solve per candidate)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_strict_option(parser)
 
@@ -82,6 +86,12 @@ def run(args: argparse.Namespace) -> int:
     solution = solve(diagram, parse_evidence(args.evidence), args.method, memory_budget=budget,
                      max_time=args.max_time)
     record = solution.to_json()
+    if args.voi:
+        from bnstudio.decision.information import decision_information
+
+        values = decision_information(diagram, args.voi, parse_evidence(args.evidence), method=args.method,
+                                      memory_budget=budget, max_time=args.max_time)
+        record["value_of_information"] = {"decision": args.voi, "values": {v.variable: v.value for v in values}}
     if args.errorbars:
         bar = utility_error_bar(diagram, solution, ess=args.ess, level=args.level, mc=args.mc, seed=args.seed,
                                 memory_budget=budget)
@@ -107,6 +117,10 @@ def _print(name: str, r: dict[str, Any]) -> None:
             print("  policy: " + "; ".join(
                 ", ".join(f"{k}={v}" for k, v in row["past"].items()) + f" -> {row['choice']}"
                 for row in d["policy"]))
+    if "value_of_information" in r:
+        voi = r["value_of_information"]
+        print(f"\nvalue of information before {voi['decision']} (rise of the maximum expected utility):")
+        print_table([(name, _number(value)) for name, value in voi["values"].items()], ["observe", "value"])
     if "errorbar" in r:
         e = r["errorbar"]
         print(f"\nerror bar: sd {e['sd']:.6g}, {e['level']:.0%} normal interval [{e['normal'][0]:.6g}, "
