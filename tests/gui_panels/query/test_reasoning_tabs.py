@@ -105,3 +105,36 @@ def test_show_relevance_asks_the_canvas_for_the_target_and_follows_it(make_panel
     panel.set_target({"tub": "yes"})
     panel.reasoning.voi.relevance.setChecked(False)
     assert asked == ["lung", "tub", ""]
+
+
+def naive_bayes(attributes: int, seed: int = 0):
+    """A class C with ``attributes`` binary children: over the 300 variables the app answers in the background."""
+    import numpy as np
+
+    from bnstudio.core.network import build_network
+
+    rng = np.random.default_rng(seed)
+    families = [("C", ("yes", "no"), (), np.array([0.4, 0.6]))]
+    families += [(f"A{i}", ("t", "f"), ("C",), rng.dirichlet([1.0, 1.0], size=2)) for i in range(attributes)]
+    return build_network(families, name=f"nb{attributes}")
+
+
+def test_a_large_network_is_ranked_and_explained_in_the_background(make_panel, qtbot):
+    """Issue 36: above 300 variables the tabs compute through a background job (no freeze, no refusal) and
+    show exactly what the core computes."""
+    net = naive_bayes(320)
+    panel = make_panel(net)
+    assert panel.document.beliefs.in_background
+    panel.set_evidence_mode("form", {"A0": "t", "A1": "f"})
+    panel.set_target({"C": "yes"})
+    panel.tabs.setCurrentWidget(panel.reasoning.voi)
+    view = panel.reasoning.voi
+    qtbot.waitUntil(lambda: len(view.ranked_names()) == 318, timeout=30_000)
+    expected = value_of_information(InferenceEngine(net), "C", {"A0": "t", "A1": "f"})
+    assert view.ranked_names() == [c.name for c in expected.candidates]
+    panel.tabs.setCurrentWidget(panel.reasoning.explanations)
+    explained = panel.reasoning.explanations
+    qtbot.waitUntil(lambda: explained.table.columnCount() == 3, timeout=30_000)
+    best = InferenceEngine(net).mpe({"A0": "t", "A1": "f"}, top=3)
+    assert explained.table.item(0, 0).text() == f"{best[0].probability:.4g}"
+    qtbot.waitUntil(lambda: not panel.reasoning.jobs.running, timeout=30_000)
