@@ -58,8 +58,11 @@ def test_the_query_over_many_parameter_sets_in_chunks_equals_each_network(asia):
 def test_a_budget_below_one_case_names_the_network_and_what_to_do(asia):
     tiny = InferenceEngine(asia, memory_budget=200)
     alpha = dirichlet_counts(asia, 10.0)
-    calls = [lambda: error_bars(asia, {"lung": "yes"}, {}, ess=10.0, engine=tiny),
-             lambda: query_samples(asia, alpha, {"lung": "yes"}, {}, 20, seed=1, engine=tiny),
+    # the error bars themselves are estimated by sampling there (issue 36), and say why in the same words
+    bars = error_bars(asia, {"lung": "yes"}, {}, ess=10.0, engine=tiny)
+    reason = bars.sampling.reason
+    assert f"'{asia.name}' (8 variables)" in reason and "single case" in reason and "memory_budget" in reason
+    calls = [lambda: query_samples(asia, alpha, {"lung": "yes"}, {}, 20, seed=1, engine=tiny),
              lambda: query_response(asia, {"lung": "yes"}, {}, sample_parameters(alpha, 3, seed=1), tiny)]
     for call in calls:
         with pytest.raises(MemoryBudgetExceeded) as info:
