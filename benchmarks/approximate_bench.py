@@ -35,10 +35,8 @@ def timed(fn):
     return time.perf_counter() - start, out
 
 
-drawn = [0]   # samples pyAgrum's last WeightedSampling drew
-
-
-def pyagrum_answer(bn, kind: str, target: str, evidence: dict[str, str], samples: int) -> np.ndarray:
+def pyagrum_answer(bn, kind: str, target: str, evidence: dict[str, str], samples: int) -> tuple[np.ndarray, int]:
+    """(pyAgrum's posterior of ``target``, the samples its WeightedSampling drew: 0 for loopy BP)."""
     import pyagrum as gum
     ie = gum.WeightedSampling(bn) if kind == "lw" else gum.LoopyBeliefPropagation(bn)
     if kind == "lw":
@@ -49,8 +47,8 @@ def pyagrum_answer(bn, kind: str, target: str, evidence: dict[str, str], samples
         ie.setMaxTime(600)
     ie.setEvidence(evidence)
     ie.makeInference()
-    drawn[0] = ie.nbrIterations() if kind == "lw" else 0   # one iteration is one sample; it may stop earlier
-    return np.asarray(ie.posterior(target).toarray())
+    drawn = ie.nbrIterations() if kind == "lw" else 0   # one iteration is one sample; it may stop earlier
+    return np.asarray(ie.posterior(target).toarray()), drawn
 
 
 def measure(name: str, n_queries: int, samples: int, peer_samples: int, peers: bool = True) -> None:
@@ -63,17 +61,17 @@ def measure(name: str, n_queries: int, samples: int, peer_samples: int, peers: b
     errors = {k: [] for k in rows}
     for k, (target, evidence) in enumerate(make_queries(net, n_queries, seed=1, findings=3)):
         exact = engine.posterior(target, evidence)[target]
-        runs = {"ours lw": lambda: likelihood_weighting(net, target, evidence, samples, seed=k).posteriors[target],
+        runs = {"ours lw": lambda: (likelihood_weighting(net, target, evidence, samples, seed=k).posteriors[target], 0),
                 "pyAgrum lw": lambda: pyagrum_answer(bn, "lw", target, evidence, peer_samples),
-                "ours bp": lambda: loopy_belief_propagation(net, target, evidence).posteriors[target],
+                "ours bp": lambda: (loopy_belief_propagation(net, target, evidence).posteriors[target], 0),
                 "pyAgrum bp": lambda: pyagrum_answer(bn, "bp", target, evidence, peer_samples)}
         for label, run in runs.items():
             if not peers and label.startswith("pyAgrum"):
                 continue
-            seconds, answer = timed(run)
+            seconds, (answer, drawn) = timed(run)
             rows[label].append(seconds)
             if label == "pyAgrum lw":
-                peer_drawn.append(drawn[0])
+                peer_drawn.append(drawn)
             errors[label].append(float(np.abs(np.asarray(answer) - exact).max()))
     med = {k: float(np.median(v)) for k, v in rows.items() if v}
     if not peers:

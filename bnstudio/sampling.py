@@ -3,8 +3,9 @@
 * :func:`forward_sample` -- ancestral sampling: for each variable in topological order the row of its CPT is
   found from the parents' sampled codes (mixed-radix index) and a state drawn by inverting the row's
   cumulative distribution with one uniform;
-* :func:`likelihood_weighting` / :func:`estimate_posterior` -- the same with evidence variables clamped and
-  each case weighted by the product of p(e_i | pa_i);
+* :func:`likelihood_weighting` -- the same with evidence variables clamped and each case weighted by the
+  product of p(e_i | pa_i); :func:`estimate_posterior` is the engine's estimator
+  (:mod:`bnstudio.inference.sampled`, with standard errors and chunks);
 * :func:`hide_at_random` (MCAR cells) and :func:`hide_variables` (latent columns) make incomplete data;
 * :func:`codes_to_frame` / :func:`write_samples_csv` turn codes (-1 = missing) into state names;
 * :func:`sample_csv` streams any number of cases to a CSV file chunk by chunk (what ``bnstudio sample`` does):
@@ -29,8 +30,9 @@ import pandas as pd
 
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
-from bnstudio.errors import FormatError, ImpossibleEvidence, MemoryBudgetExceeded, ValidationError
+from bnstudio.errors import FormatError, MemoryBudgetExceeded, ValidationError
 from bnstudio.inference.engine import DEFAULT_MEMORY_BUDGET
+from bnstudio.inference.sampled import likelihood_weighting as sampled_posterior
 from bnstudio.io.atomic import PathLike, _permissions_for, atomic_write_text
 
 Seed = int | np.random.Generator | None
@@ -103,14 +105,11 @@ def likelihood_weighting(net: Network, evidence: Mapping[str, str], n: int,
 
 def estimate_posterior(net: Network, target: str, evidence: Mapping[str, str], n: int,
                        seed: Seed = None) -> np.ndarray:
-    """The likelihood-weighting estimate of p(target | evidence) over ``target``'s states."""
-    column = net.variables.index(net.variable(target).name)
-    codes, weights = likelihood_weighting(net, evidence, n, seed)
-    mass = np.bincount(codes[:, column], weights=weights, minlength=net.cardinality(target))
-    if not mass.sum() > 0:
-        raise ImpossibleEvidence(f"none of the {n} weighted samples is consistent with the evidence "
-                                 f"{dict(evidence)} (its probability is zero or too small to sample)")
-    return mass / mass.sum()
+    """The likelihood-weighting estimate of p(target | evidence) over ``target``'s states (the engine's
+    :func:`bnstudio.inference.sampled.likelihood_weighting`; an observed target is its finding)."""
+    if target in evidence:
+        return (np.asarray(net.states(target)) == evidence[target]).astype(float)
+    return sampled_posterior(net, target, evidence, n, seed).posteriors[target]
 
 
 def hide_at_random(codes: np.ndarray, fraction: float, seed: Seed = None) -> np.ndarray:

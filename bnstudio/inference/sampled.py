@@ -39,12 +39,11 @@ Seed = int | np.random.Generator | None
 class SampledAnswer:
     """Approximate posteriors with their Monte-Carlo standard errors ({target: (|X|,)} each).
 
-    ``method`` names the algorithm; ``samples`` drawn, ``effective_samples`` = (Σw)²/Σw² (how many unweighted
+    ``samples`` drawn, ``effective_samples`` = (Σw)²/Σw² (how many unweighted
     samples the weighted ones are worth), ``log_evidence`` the estimate of log p(e)."""
 
     posteriors: dict[str, np.ndarray]
     standard_errors: dict[str, np.ndarray]
-    method: str = "likelihood-weighting"
     samples: int = 0
     effective_samples: float = 0.0
     log_evidence: float = 0.0
@@ -52,7 +51,7 @@ class SampledAnswer:
 
 class _Weighted:
     """Running sums Σw·1[x], Σw²·1[x] per target state and Σw, Σw², all relative to exp(shift); with ``extra``
-    ({key: size}) also Σw·1[i] and Σw·1[i]·1[q] over flat indices i (q: the first target's state 1)."""
+    ({key: size}) also Σw·1[i] and Σw·1[i]·1[q] over flat indices i, given each sample's indicator 1[q]."""
 
     def __init__(self, cards: Sequence[int], extra: Mapping[int, int] | None = None) -> None:
         self.shift = -np.inf
@@ -62,8 +61,8 @@ class _Weighted:
         self.extra_w = {k: np.zeros(size) for k, size in (extra or {}).items()}
         self.extra_wq = {k: np.zeros(size) for k, size in (extra or {}).items()}
 
-    def add(self, log_w: np.ndarray, codes: Sequence[np.ndarray], flat: Mapping[int, np.ndarray] | None = None
-            ) -> None:
+    def add(self, log_w: np.ndarray, codes: Sequence[np.ndarray], flat: Mapping[int, np.ndarray] | None = None,
+            hit: np.ndarray | None = None) -> None:
         top = float(log_w.max())
         if top == -np.inf:
             return
@@ -84,7 +83,7 @@ class _Weighted:
             self.wx[k] += np.bincount(x, weights=w, minlength=len(self.wx[k]))
             self.w2x[k] += np.bincount(x, weights=w2, minlength=len(self.w2x[k]))
         if flat:
-            wq = w * codes[0]
+            wq = w * hit
             for key, index in flat.items():
                 size = len(self.extra_w[key])
                 self.extra_w[key] += np.bincount(index, weights=w, minlength=size)
@@ -223,7 +222,7 @@ def family_terms(net: Network, query: Mapping[str, str], evidence: ev.Evidence |
         hit = np.ones(n, dtype=bool)
         for v, x in wanted.items():
             hit &= codes[v] == x
-        sums.add(log_w, [hit.astype(np.int64)], flat)
+        sums.add(log_w, [hit.astype(np.int64)], flat, hit)
         drawn += n
         progress.report(k + 1, {"samples": float(drawn)})
     progress.done()

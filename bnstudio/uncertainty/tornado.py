@@ -91,25 +91,39 @@ def tornado(net: Network, query: Mapping[str, str], evidence: Mapping | None = N
     counted = alpha is not None
     counts = alpha if alpha is not None else {v: np.ones(net.family_shape(v)) for v in net.variables}
     delta = delta_method(net, counts, query, evidence, engine)     # ∂q/∂θ does not depend on α
-    candidates = []
-    for var in net.variables:
-        theta = np.asarray(net.cpt(var), dtype=float)
-        low, high = _ranges(theta, counts[var] if counted else None, level, spread)
-        slope = _covaried_slopes(theta, delta.derivatives[var])
-        first_order = np.abs(slope) * (high - low)
-        if theta.shape[-1] == 2:   # a two-state row has one free parameter: its second entry mirrors the first
-            first_order[..., 1] = 0.0
-        for flat in np.flatnonzero(first_order.ravel() > 0):
-            index = np.unravel_index(flat, theta.shape)
-            candidates.append((float(first_order[index]), var, index, float(low[index]), float(high[index]),
-                               float(slope[index])))
-    candidates.sort(key=lambda c: -c[0])
-    chosen = candidates[:top]
+    chosen = _largest_swings(net, delta.derivatives, counts if counted else None, level, spread, top)
     ends = _exact_ends(net, query, evidence, chosen, engine) if chosen else np.zeros((0, 2))
     bars = [_bar(net, var, index, low, high, slope, q) for (_, var, index, low, high, slope), q in zip(chosen, ends)]
     bars.sort(key=lambda b: -b.swing)
     label = f"credible {100 * level:g}%" if counted else f"±{100 * spread:g}%"
     return Tornado(dict(query), evidence, delta.mean, label, bars)
+
+
+def _largest_swings(net: Network, derivatives: Mapping[str, np.ndarray], counts: Mapping[str, np.ndarray] | None,
+                    level: float, spread: float, top: int) -> list[tuple]:
+    """The ``top`` parameters by first-order swing |dq/dθ|·(θ_hi − θ_lo), largest first (ties in network and
+    table order), as (swing, variable, index, θ_lo, θ_hi, slope); ranked in one pass over all CPTs' arrays."""
+    names, tables = list(net.variables), []
+    for var in names:
+        theta = np.asarray(net.cpt(var), dtype=float)
+        low, high = _ranges(theta, counts[var] if counts is not None else None, level, spread)
+        slope = _covaried_slopes(theta, derivatives[var])
+        first_order = np.abs(slope) * (high - low)
+        if theta.shape[-1] == 2:   # a two-state row has one free parameter: its second entry mirrors the first
+            first_order[..., 1] = 0.0
+        tables.append((first_order, low, high, slope))
+    flat = np.concatenate([t[0].ravel() for t in tables]) if tables else np.zeros(0)
+    offsets = np.cumsum([0] + [t[0].size for t in tables])
+    order = np.argsort(-flat, kind="stable")
+    order = order[flat[order] > 0][:top]
+    owners = np.searchsorted(offsets, order, side="right") - 1
+    chosen = []
+    for i, k in zip(order.tolist(), owners.tolist()):
+        first_order, low, high, slope = tables[k]
+        index = np.unravel_index(i - offsets[k], first_order.shape)
+        chosen.append((float(first_order[index]), names[k], index, float(low[index]), float(high[index]),
+                       float(slope[index])))
+    return chosen
 
 
 def _ranges(theta: np.ndarray, alpha: np.ndarray | None, level: float, spread: float
