@@ -11,7 +11,8 @@ from bnstudio.learn.names import METHODS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Score a network on data (LL, CLL, error, AE, SE, Brier, confusion) or cross-validate a method."""
+    """Score a network on data (LL, CLL, error, AE, SE, Brier, AUC, ECE, confusion) or cross-validate a method;
+    --figures writes its ROC and reliability diagrams."""
 
     parser.add_argument("network", type=opt.path, help="network file (.bif, .bnsproj, ...) whose parameters are "
                         "scored, or whose structure --method fits in each fold")
@@ -22,13 +23,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="k-fold cross-validation of --method instead (K >= 2, at most the number of rows; "
                              "default: score the network as it is)")
     parser.add_argument("--method", choices=METHODS, help="the learner cross-validated with --folds (required there)")
+    parser.add_argument("--figures", type=opt.path, metavar="DIR",
+                        help="write the ROC curves (one-vs-rest, a line per state) and the reliability diagram "
+                             "(with cases per bin) as PNG and SVG into DIR: roc-TARGET.* and reliability-TARGET.*; "
+                             "with --folds, of every row's held-out posterior")
     add_learner_options(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_strict_option(parser)
 
 
+def write_figures(folder: str, target: str, validation, title: str) -> list[str]:
+    """roc-TARGET.{png,svg} and reliability-TARGET.{png,svg} in ``folder``."""
+    from pathlib import Path
+
+    from bnstudio.figures import validation as figures
+
+    stem = Path(folder)
+    stem.mkdir(parents=True, exist_ok=True)
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in target)
+    written = figures.roc([validation.roc_series(c.state, c.state) for c in validation.rocs],
+                          stem / f"roc-{safe}", title=f"ROC of {target}, {title}")
+    written += figures.reliability([validation.reliability_series(target)], stem / f"reliability-{safe}",
+                                   title=f"Reliability of {target}, {title}")
+    return [str(p) for p in written]
+
+
 def run(args: argparse.Namespace) -> int:
-    from bnstudio.evaluate import cross_validate, evaluate
+    from bnstudio.evaluate.crossval import cross_validate_scored
+    from bnstudio.evaluate.metrics import evaluate_scored
     from bnstudio.io import read_network
 
     net = read_network(args.network)
@@ -40,18 +62,26 @@ def run(args: argparse.Namespace) -> int:
         # --seed splits the folds; it also seeds the learner when the method uses one
         uses_seed = "seed" in OPTIONS[args.method]
         options = learner_options(argparse.Namespace(**{**vars(args), "seed": args.seed if uses_seed else None}))
-        payload = cross_validate(net, data.codes, args.target, args.method, options, args.folds, args.seed)
+        payload, scored = cross_validate_scored(net, data.codes, args.target, args.method, options, args.folds,
+                                                args.seed)
+        title = f"{args.method}, {args.folds}-fold held-out"
     else:
         if args.method is not None:
             raise ValidationError("--method is used with --folds (cross-validation)")
-        payload = evaluate(net, data.codes, args.target, data.weights).to_json()
+        metrics, scored = evaluate_scored(net, data.codes, args.target, data.weights)
+        payload, title = metrics.to_json(), "as given"
+    if args.figures is not None:
+        payload["figures"] = write_figures(args.figures, args.target, scored.validation(), title)
     if args.json:
         print_json({k: v for k, v in payload.items() if k != "per_fold"} | ({"per_fold": payload["per_fold"]}
                                                                           if "per_fold" in payload else {}))
         return 0
-    rows = [(k, f"{payload[k]:.6g}" + (f" ± {payload[k + '_sd']:.3g}" if k + "_sd" in payload else ""))
-            for k in ("n", "ll", "cll", "error_rate", "ae", "se", "brier") if k in payload]
+    rows = [(k, "n/a (one target state in the data)" if payload[k] is None else
+             f"{payload[k]:.6g}" + (f" ± {payload[k + '_sd']:.3g}" if k + "_sd" in payload else ""))
+            for k in ("n", "ll", "cll", "error_rate", "ae", "se", "brier", "auc", "ece") if k in payload]
     print_table(rows, ["score", "value"])
+    for path in payload.get("figures", []):
+        print(f"wrote {path}")
     print("\nconfusion (rows: true, columns: predicted):")
     for row in payload["confusion"]:
         print("  " + " ".join(f"{c:6d}" for c in row))

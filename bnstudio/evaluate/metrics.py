@@ -8,6 +8,8 @@ missing count for the log-likelihood only.
 * ``error_rate`` = mean 1{argmax p(·|e) ≠ q}      (eq 3.6)
 * ``ae``  = mean (1 − p(q | e))                   (eq 3.7)   * ``se`` = mean (1 − p(q | e))²   (eq 3.8)
 * ``brier`` = mean Σ_k (p(k | e) − 1{k = q})²     (multi-class Brier score)
+* ``auc`` = macro one-vs-rest area under the ROC  * ``ece`` = expected calibration error, 10 bins
+  (:mod:`bnstudio.evaluate.curves`; ``auc`` is ``None`` when the target shows only one state in the data)
 
 Every learner's CPTs have entries ≥ 1e-9 (:mod:`bnstudio.learn.params.floor`), so any row — training or
 held-out — has p(e) > 0 under a learned network. A hand-made network may give a row probability 0 given its
@@ -23,6 +25,7 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.errors import ImpossibleEvidence, ValidationError
+from bnstudio.evaluate import curves
 from bnstudio.evaluate.blanket import blanket_posteriors
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.inference.batching import batch_size, fitting, spans
@@ -41,6 +44,8 @@ class Metrics:
     ae: float
     se: float
     brier: float
+    auc: float | None
+    ece: float
     confusion: list[list[int]]
     states: list[str]
 
@@ -109,20 +114,55 @@ def _log_likelihoods(terms: Terms, codes: np.ndarray, weights: np.ndarray, memor
     return logp
 
 
+@dataclass(frozen=True)
+class Scored:
+    """The held-out posteriors behind the scores: p(target | e) per row whose target is observed, the true
+    codes, the rows' weights and the target's states."""
+
+    post: np.ndarray
+    y: np.ndarray
+    w: np.ndarray
+    states: list[str]
+
+    def validation(self) -> curves.Validation:
+        """ROC curves, AUC, reliability and ECE of these posteriors (:mod:`bnstudio.evaluate.curves`)."""
+        return curves.validation(self.post, self.y, self.states, self.w)
+
+
+def _scored(net: Network, codes: np.ndarray, weights: np.ndarray, target: str, memory_budget: int) -> Scored:
+    t = net.variables.index(target)
+    rows = codes[:, t] >= 0
+    if not rows.any():
+        raise ValidationError(f"the target '{target}' is missing in every row")
+    post = target_posteriors(net, codes[rows], target, np.flatnonzero(rows), memory_budget)
+    return Scored(post, codes[rows, t], weights[rows], list(net.states(target)))
+
+
+def score(net: Network, data, target: str, weights: np.ndarray | None = None,
+          memory_budget: int = DEFAULT_MEMORY_BUDGET) -> Scored:
+    """p(target | other observed cells) on ``data`` with the true states, for the validation pictures."""
+    codes, weights = check_codes(net, data, weights)
+    if target not in net:
+        raise ValidationError(f"unknown target variable '{target}'")
+    return _scored(net, codes, weights, target, memory_budget)
+
+
 def evaluate(net: Network, data, target: str, weights: np.ndarray | None = None,
              memory_budget: int = DEFAULT_MEMORY_BUDGET) -> Metrics:
     """All scores of ``net`` on ``data`` (codes aligned to ``net.variables``) for ``target``; batched inference
     in chunks that fit ``memory_budget`` (bytes)."""
+    return evaluate_scored(net, data, target, weights, memory_budget)[0]
+
+
+def evaluate_scored(net: Network, data, target: str, weights: np.ndarray | None = None,
+                    memory_budget: int = DEFAULT_MEMORY_BUDGET) -> tuple[Metrics, Scored]:
+    """:func:`evaluate` and the posteriors it scored (:class:`Scored`)."""
     codes, weights = check_codes(net, data, weights)
     if target not in net:
         raise ValidationError(f"unknown target variable '{target}'")
-    t = net.variables.index(target)
     logp = _log_likelihoods(Terms(net, memory_budget), codes, weights, memory_budget)
-    rows = codes[:, t] >= 0
-    if not rows.any():
-        raise ValidationError(f"the target '{target}' is missing in every row")
-    y, w = codes[rows, t], weights[rows]
-    post = target_posteriors(net, codes[rows], target, np.flatnonzero(rows), memory_budget)
+    scored = _scored(net, codes, weights, target, memory_budget)
+    post, y, w = scored.post, scored.y, scored.w
     p_true = post[np.arange(len(y)), y]
     predicted = post.argmax(axis=1)
     onehot = np.eye(post.shape[1])[y]
@@ -131,7 +171,8 @@ def evaluate(net: Network, data, target: str, weights: np.ndarray | None = None,
     mean = lambda values: float((w * values).sum() / w.sum())  # noqa: E731
     with np.errstate(divide="ignore"):
         cll = mean(np.log(p_true))
-    return Metrics(n=int(codes.shape[0]), ll=float((weights * logp).sum() / weights.sum()), cll=cll,
-                   error_rate=mean(predicted != y), ae=mean(1 - p_true), se=mean((1 - p_true) ** 2),
-                   brier=mean(((post - onehot) ** 2).sum(axis=1)), confusion=confusion.tolist(),
-                   states=list(net.states(target)))
+    metrics = Metrics(n=int(codes.shape[0]), ll=float((weights * logp).sum() / weights.sum()), cll=cll,
+                      error_rate=mean(predicted != y), ae=mean(1 - p_true), se=mean((1 - p_true) ** 2),
+                      brier=mean(((post - onehot) ** 2).sum(axis=1)), auc=curves.auc(post, y, w),
+                      ece=curves.reliability(post, y, w).ece, confusion=confusion.tolist(), states=scored.states)
+    return metrics, scored

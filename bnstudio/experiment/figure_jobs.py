@@ -11,8 +11,8 @@ FORMATS = ("png", "svg")
 
 @dataclass(frozen=True)
 class FigureJob:
-    """One figure to draw: ``kind`` (``scatter``, ``curves``, ``learning`` or ``cd``: a critical-difference diagram), its
-    arguments, the path stem of its files."""
+    """One figure to draw: ``kind`` (``scatter``, ``curves``, ``learning``, ``cd``: a critical-difference diagram,
+    ``roc`` or ``reliability``: :mod:`bnstudio.figures.validation`), its arguments, the path stem of its files."""
 
     kind: str
     title: str

@@ -37,9 +37,12 @@ PARALLEL_FROM = 8          # fewer figures are drawn here: a worker's start (mat
 
 def draw(job: FigureJob) -> list[Path]:
     """Draw ``job``; returns the files written."""
+    from bnstudio.figures import validation
+
     job.stem.parent.mkdir(parents=True, exist_ok=True)
     drawers: dict[str, Callable[..., list[Path]]] = {"scatter": scatter, "curves": curves,
-                                                     "cd": critical_difference, "learning": learning_curve}
+                                                     "cd": critical_difference, "learning": learning_curve,
+                                                     "roc": validation.roc, "reliability": validation.reliability}
     return drawers[job.kind](*job.args, job.stem, title=job.title, **job.options)
 
 

@@ -1,0 +1,163 @@
+"""Ranking and calibration of a classifier's posteriors: ROC curves, AUC, reliability bins and ECE.
+
+Inputs are the posteriors ``post`` (N, K) of :func:`~bnstudio.evaluate.metrics.target_posteriors`, the true
+state codes ``y`` (N,) and optional case weights ``w`` (N,); everything is vectorised over the cases.
+
+* **ROC of state k** (one-vs-rest): the score is p(k | e), a case is positive when y = k. Thresholds run over the
+  distinct scores from high to low; TPR and FPR are the weighted fractions of positives and negatives scoring at
+  least the threshold (the points of scikit-learn's ``roc_curve(..., drop_intermediate=False)``).
+* **AUC** = P(score of a positive > score of a negative) + ½ P(equal) — the area under the ROC's straight-line
+  interpolation, with ties counted half (the Mann–Whitney statistic). :func:`auc` is the macro average over the
+  states of the one-vs-rest AUCs (scikit-learn's ``roc_auc_score(multi_class="ovr", average="macro")``); with
+  two states it is the AUC of the first state (both states give the same area). A state that is absent from the
+  cases (or is every case) has no AUC and is left out of the average; with no state left it is ``None``.
+* **Reliability** of the predicted state's probability c = max_k p(k | e): ten equal-width bins of (0, 1]
+  (a bin holds lo < c ≤ hi, the first also c = 0, as scikit-learn's ``calibration_curve(strategy="uniform")``),
+  with each bin's weight, mean confidence and accuracy (fraction predicted right).
+* **ECE** = Σ_b (W_b / W) |accuracy_b − confidence_b| (Guo et al. 2017, eq. 3; bins weighted by size).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: the number of equal-width confidence bins of the reliability diagram and the ECE
+CALIBRATION_BINS = 10
+
+
+@dataclass(frozen=True)
+class RocCurve:
+    """One state's one-vs-rest ROC: false and true positive rates from (0, 0) to (1, 1), and its area."""
+
+    state: str
+    fpr: np.ndarray
+    tpr: np.ndarray
+    auc: float
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """The reliability diagram of the predicted state's probability (module docstring)."""
+
+    edges: np.ndarray       # (B + 1,) bin edges over [0, 1]
+    weight: np.ndarray      # (B,) summed case weight per bin (the count, for unit weights)
+    confidence: np.ndarray  # (B,) mean predicted probability per bin (NaN where the bin is empty)
+    accuracy: np.ndarray    # (B,) fraction predicted right per bin (NaN where the bin is empty)
+    ece: float
+
+    def to_json(self) -> dict:
+        filled = self.weight > 0
+        return {"edges": self.edges.tolist(), "weight": self.weight.tolist(),
+                "confidence": [float(c) if f else None for c, f in zip(self.confidence, filled)],
+                "accuracy": [float(a) if f else None for a, f in zip(self.accuracy, filled)], "ece": self.ece}
+
+
+def _weights(y: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    return np.ones(len(y)) if w is None else np.asarray(w, dtype=float)
+
+
+def _ranked(score: np.ndarray, positive: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positive and negative weight at each distinct score, the scores in decreasing order."""
+    distinct, inverse = np.unique(-score, return_inverse=True)
+    pos = np.bincount(inverse, weights=w * positive, minlength=len(distinct))
+    neg = np.bincount(inverse, weights=w * ~positive, minlength=len(distinct))
+    return pos, neg
+
+
+def binary_auc(score: np.ndarray, positive: np.ndarray, w: np.ndarray | None = None) -> float | None:
+    """P(score⁺ > score⁻) + ½ P(score⁺ = score⁻) over weighted positive/negative pairs; ``None`` when the cases
+    are all positive or all negative."""
+    positive = np.asarray(positive, dtype=bool)
+    pos, neg = _ranked(np.asarray(score, dtype=float), positive, _weights(positive, w))
+    total_pos, total_neg = pos.sum(), neg.sum()
+    if total_pos <= 0 or total_neg <= 0:
+        return None
+    # scores run high to low: a positive beats every negative at a lower score (those after it)
+    neg_below = total_neg - np.cumsum(neg)
+    return float((pos * (neg_below + 0.5 * neg)).sum() / (total_pos * total_neg))
+
+
+def roc_curve(score: np.ndarray, positive: np.ndarray, w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(fpr, tpr) at every distinct threshold from high to low, starting at (0, 0); all-zero rates on a side
+    that has no cases."""
+    positive = np.asarray(positive, dtype=bool)
+    pos, neg = _ranked(np.asarray(score, dtype=float), positive, _weights(positive, w))
+    tp, fp = np.concatenate([[0.0], np.cumsum(pos)]), np.concatenate([[0.0], np.cumsum(neg)])
+    return fp / fp[-1] if fp[-1] > 0 else fp, tp / tp[-1] if tp[-1] > 0 else tp
+
+
+def roc_curves(post: np.ndarray, y: np.ndarray, states: list[str], w: np.ndarray | None = None) -> list[RocCurve]:
+    """The one-vs-rest ROC of every state that has both positive and negative cases."""
+    out = []
+    for k, state in enumerate(states):
+        area = binary_auc(post[:, k], y == k, w)
+        if area is not None:
+            fpr, tpr = roc_curve(post[:, k], y == k, w)
+            out.append(RocCurve(state, fpr, tpr, area))
+    return out
+
+
+def auc(post: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> float | None:
+    """Macro one-vs-rest AUC (the first state's AUC with two states); ``None`` when no state has both positive
+    and negative cases."""
+    post, y = np.asarray(post, dtype=float), np.asarray(y)
+    if post.shape[1] == 2:
+        return binary_auc(post[:, 0], y == 0, w)
+    areas = [a for k in range(post.shape[1]) if (a := binary_auc(post[:, k], y == k, w)) is not None]
+    return float(np.mean(areas)) if areas else None
+
+
+def reliability(post: np.ndarray, y: np.ndarray, w: np.ndarray | None = None,
+                bins: int = CALIBRATION_BINS) -> Reliability:
+    """Reliability bins of the predicted state's probability and the ECE (module docstring)."""
+    post, y = np.asarray(post, dtype=float), np.asarray(y)
+    w = _weights(y, w)
+    predicted = post.argmax(axis=1)
+    confidence = post[np.arange(len(y)), predicted]
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    which = np.searchsorted(edges[1:-1], confidence)
+    weight = np.bincount(which, weights=w, minlength=bins)
+    conf_sum = np.bincount(which, weights=w * confidence, minlength=bins)
+    right_sum = np.bincount(which, weights=w * (predicted == y), minlength=bins)
+    filled = weight > 0
+    mean_conf = np.full(bins, np.nan)
+    mean_right = np.full(bins, np.nan)
+    mean_conf[filled] = conf_sum[filled] / weight[filled]
+    mean_right[filled] = right_sum[filled] / weight[filled]
+    total = weight.sum()
+    ece = float((weight[filled] * np.abs(mean_right[filled] - mean_conf[filled])).sum() / total) if total > 0 else 0.0
+    return Reliability(edges, weight, mean_conf, mean_right, ece)
+
+
+@dataclass(frozen=True)
+class Validation:
+    """Everything the validation pictures show for one fitted network on held-out cases: the one-vs-rest ROC
+    of every state that has both kinds of case, the macro AUC, and the reliability bins with the ECE."""
+
+    states: list[str]
+    rocs: list[RocCurve]
+    auc: float | None
+    reliability: Reliability
+
+    def roc_series(self, label: str, state: str | None = None) -> dict:
+        """The ROC of ``state`` (default: the first state that has one) as a figure series."""
+        curve = next((c for c in self.rocs if state is None or c.state == state), None)
+        if curve is None:
+            return {"label": label, "fpr": [0.0, 1.0], "tpr": [0.0, 1.0], "auc": float("nan"), "state": state}
+        return {"label": label, "fpr": curve.fpr.tolist(), "tpr": curve.tpr.tolist(), "auc": curve.auc,
+                "state": curve.state}
+
+    def reliability_series(self, label: str) -> dict:
+        """The reliability bins as a figure series."""
+        return {"label": label, **self.reliability.to_json()}
+
+    def to_json(self) -> dict:
+        return {"states": self.states, "auc": self.auc, "ece": self.reliability.ece,
+                "roc": [self.roc_series(c.state, c.state) for c in self.rocs],
+                "reliability": self.reliability.to_json()}
+
+
+def validation(post: np.ndarray, y: np.ndarray, states: list[str], w: np.ndarray | None = None) -> Validation:
+    """ROC curves, AUC and reliability of posteriors ``post`` for true codes ``y``."""
+    return Validation(list(states), roc_curves(post, y, states, w), auc(post, y, w), reliability(post, y, w))
