@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import add_strict_option, load_data, print_json, print_table
 from bnstudio.cli.fit import OPTIONS, add_learner_options, learner_options
-from bnstudio.errors import ValidationError
+from bnstudio.errors import FormatError, ValidationError
 from bnstudio.learn.names import METHODS
 
 
@@ -32,14 +33,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_strict_option(parser)
 
 
-def write_figures(folder: str, target: str, validation, title: str) -> list[str]:
-    """roc-TARGET.{png,svg} and reliability-TARGET.{png,svg} in ``folder``."""
-    from pathlib import Path
+def figure_folder(folder: str) -> Path:
+    """The --figures folder, made before any fitting so that a bad path fails at once."""
+    stem = Path(folder)
+    try:
+        stem.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FormatError(f"cannot make the figures folder ({exc.strerror or exc})", path=folder) from None
+    return stem
 
+
+def write_figures(stem: Path, target: str, validation, title: str) -> list[str]:
+    """roc-TARGET.{png,svg} and reliability-TARGET.{png,svg} in the folder ``stem``."""
     from bnstudio.figures import validation as figures
 
-    stem = Path(folder)
-    stem.mkdir(parents=True, exist_ok=True)
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in target)
     written = figures.roc([validation.roc_series(c.state, c.state) for c in validation.rocs],
                           stem / f"roc-{safe}", title=f"ROC of {target}, {title}")
@@ -55,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
     net = read_network(args.network)
     net.variable(args.target)
+    folder = None if args.figures is None else figure_folder(args.figures)
     data = load_data(net, args.data)
     if args.folds is not None:
         if args.method is None:
@@ -70,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValidationError("--method is used with --folds (cross-validation)")
         metrics, scored = evaluate_scored(net, data.codes, args.target, data.weights)
         payload, title = metrics.to_json(), "as given"
-    if args.figures is not None:
-        payload["figures"] = write_figures(args.figures, args.target, scored.validation(), title)
+    if folder is not None:
+        payload["figures"] = write_figures(folder, args.target, scored.validation(), title)
     if args.json:
         print_json({k: v for k, v in payload.items() if k != "per_fold"} | ({"per_fold": payload["per_fold"]}
                                                                           if "per_fold" in payload else {}))

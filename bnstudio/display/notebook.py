@@ -49,7 +49,11 @@ def show(obj: Any, evidence: Mapping[str, Any] | None = None, size: float | None
     :func:`~bnstudio.display.svg.network_svg` takes them: "auto" computes them unless the junction tree is too
     large to do so in about a second, and then says why in a warning), ``ErrorBars`` and ``FitResult`` as compact
     tables with drawings (``options`` go to :func:`~bnstudio.display.results.fit_html` / ``error_bars_html``),
-    a mapping variable -> marginal (``options['net']`` names the states) as bars."""
+    a mapping variable -> marginal (``options['net']`` names the states) as bars.
+
+    A ``FitResult`` with ``data=``, ``net=`` (the network it was fitted on) and ``target=`` also draws its ROC
+    and reliability diagrams on those rows (:func:`compare`; pass held-out rows — scored on its training rows a
+    fit looks better calibrated than it is)."""
     if isinstance(obj, Network):
         svg = network_svg(obj, evidence, beliefs=beliefs, width=size)
         return Html(network_html(svg) if size is None else svg, svg)
@@ -58,11 +62,37 @@ def show(obj: Any, evidence: Mapping[str, Any] | None = None, size: float | None
     if hasattr(obj, "bars") and hasattr(obj, "q0"):
         return Html(tornado.tornado_html(obj))
     if hasattr(obj, "history") and hasattr(obj, "stop_reason"):
+        if "data" in options:
+            if "net" not in options or "target" not in options:
+                raise TypeError("show(fit, data=...) also needs net= (the network it was fitted on) and target=")
+            return compare({obj.method: obj}, **options)
         return Html(results.fit_html(obj, **options))
     if isinstance(obj, Mapping) and "net" in options:
         net = options["net"]
         return Html(results.posterior_html({v: net.states(v) for v in obj}, obj, evidence))
     raise TypeError(f"show() cannot display a {type(obj).__name__}")
+
+
+def compare(fits: Mapping[str, Any], data: Any, net: Network, target: str, state: str | None = None) -> Html:
+    """Fits side by side on the same rows: each fit's scores (:func:`~bnstudio.display.results.fit_html`), and
+    their ROC curves (of ``state``, default the target's first state) and reliability diagrams overlaid — what
+    the training panel's "Compare runs" shows. ``fits`` maps a label to a ``FitResult``; ``net`` is the network
+    they were fitted on; ``data`` a table matched to it by column name."""
+    from bnstudio.display.validation import reliability_svg, roc_svg
+    from bnstudio.evaluate.metrics import evaluate_scored
+
+    rocs, bins, tables = [], [], []
+    for label, fit in fits.items():
+        metrics, scored = evaluate_scored(fit.network(net), data, target)
+        shown = scored.validation()
+        rocs.append(shown.roc_series(label, state))
+        bins.append(shown.reliability_series(label))
+        scores = {k: getattr(metrics, k) for k in ("cll", "error_rate", "brier", "auc", "ece")
+                  if getattr(metrics, k) is not None}
+        tables.append(results.fit_html(fit, scores))
+    state = state or net.states(target)[0]
+    pictures = [roc_svg(rocs, f"ROC of {target} = {state}"), reliability_svg(bins, f"Reliability of {target}")]
+    return side_by_side(*(Html(t) for t in tables), *(Html(p, p) for p in pictures))
 
 
 def _html_of(item: Any) -> str:

@@ -5,11 +5,10 @@ Series are plain dicts, so a :class:`~bnstudio.experiment.figure_jobs.FigureJob`
 * ROC: ``{"label", "fpr", "tpr", "auc"}`` — one line per series, the chance diagonal dashed;
 * reliability: :meth:`~bnstudio.evaluate.curves.Reliability.to_json` plus ``"label"`` — accuracy against mean
   confidence per bin (points joined, the perfectly calibrated diagonal dashed) and, below, the cases per bin as
-  steps, so a bin drawn from three cases is seen as such (:mod:`bnstudio.evaluate.curves`).
+  steps on a logarithmic scale, so a bin drawn from three cases is seen as such (:mod:`bnstudio.evaluate.curves`).
 """
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -50,6 +49,8 @@ def roc_figure(series: Sequence[dict], *, title: str) -> "Figure":
 
 def reliability_figure(series: Sequence[dict], *, title: str) -> "Figure":
     """Reliability diagram (accuracy against confidence per bin) above the case counts per bin."""
+    from matplotlib.ticker import FuncFormatter
+
     fig = _figure((4.6, 5.4))
     top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 1], "hspace": 0.08})
     top.plot([0, 1], [0, 1], color="#888888", lw=1, ls="--")
@@ -66,6 +67,9 @@ def reliability_figure(series: Sequence[dict], *, title: str) -> "Figure":
     top.set_title(title, fontsize=10)
     top.grid(True, lw=0.4, alpha=0.5)
     bottom.set_xlabel("predicted state's probability")
+    bottom.set_yscale("symlog", linthresh=1)   # a bin of three cases stays visible beside one of thousands
+    bottom.set_ylim(bottom=0)
+    bottom.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     bottom.set_ylabel("cases")
     bottom.grid(True, lw=0.4, alpha=0.5)
     _legend(fig, top, len(series))
@@ -80,10 +84,3 @@ def roc(series: Sequence[dict], stem: Path, *, title: str) -> list[Path]:
 def reliability(series: Sequence[dict], stem: Path, *, title: str) -> list[Path]:
     """Write :func:`reliability_figure` as PNG and SVG at ``stem``."""
     return _save(reliability_figure(series, title=title), stem)
-
-
-def svg_text(fig: "Figure") -> str:
-    """The figure as SVG text (for a notebook)."""
-    data = io.StringIO()
-    fig.savefig(data, format="svg", bbox_inches="tight", metadata={"Date": None})
-    return data.getvalue()
