@@ -51,12 +51,15 @@ def show(obj: Any, evidence: Mapping[str, Any] | None = None, size: float | None
     tables with drawings (``options`` go to :func:`~bnstudio.display.results.fit_html` / ``error_bars_html``),
     a mapping variable -> marginal (``options['net']`` names the states) as bars.
 
+    Also for a :class:`Network`: ``cpt="X"`` shows X's CPT as a coloured table (``max_rows=``), ``compare_to=ref``
+    the structure against a reference network's (arcs added, missing, reversed; the structural Hamming distance)
+    and ``junction_tree=True`` the junction tree the engine propagates on.
+
     A ``FitResult`` with ``data=``, ``net=`` (the network it was fitted on) and ``target=`` also draws its ROC
     and reliability diagrams on those rows (:func:`compare`; pass held-out rows — scored on its training rows a
     fit looks better calibrated than it is)."""
     if isinstance(obj, Network):
-        svg = network_svg(obj, evidence, beliefs=beliefs, width=size)
-        return Html(network_html(svg) if size is None else svg, svg)
+        return _network(obj, evidence, size, beliefs, **options)
     if hasattr(obj, "intervals") and hasattr(obj, "delta"):
         return Html(results.error_bars_html(obj, **options))
     if hasattr(obj, "bars") and hasattr(obj, "q0"):
@@ -93,6 +96,29 @@ def compare(fits: Mapping[str, Any], data: Any, net: Network, target: str, state
     state = state or net.states(target)[0]
     pictures = [roc_svg(rocs, f"ROC of {target} = {state}"), reliability_svg(bins, f"Reliability of {target}")]
     return side_by_side(*(Html(t) for t in tables), *(Html(p, p) for p in pictures))
+
+
+def _network(net: Network, evidence: Mapping[str, Any] | None, size: float | None,
+             beliefs: bool | str | Mapping[str, Any], cpt: str | None = None, max_rows: int = 64,
+             compare_to: Network | None = None, junction_tree: bool = False) -> Html:
+    """:func:`show` of a network: the drawing, or one of its other views."""
+    if cpt is not None:
+        from bnstudio.display.cpt_table import cpt_html
+
+        net.variable(cpt)
+        return Html(cpt_html(net, cpt, max_rows))
+    if compare_to is not None:
+        from bnstudio.display.structure_diff import diff_svg
+
+        svg = diff_svg(compare_to, net)
+        return Html(network_html(svg), svg)
+    if junction_tree:
+        from bnstudio.display.junction_tree import junction_tree_svg
+
+        svg = junction_tree_svg(net)
+        return Html(network_html(svg), svg)
+    svg = network_svg(net, evidence, beliefs=beliefs, width=size)
+    return Html(network_html(svg) if size is None else svg, svg)
 
 
 def _html_of(item: Any) -> str:
