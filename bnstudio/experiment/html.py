@@ -208,8 +208,17 @@ def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], fo
                          "<tr>" + "".join(f"<td>{_e(f[k])}</td>" for k in ("dataset", "structure", "method", "fold",
                                                                            "seed", "error")) + "</tr>"
                          for f in document["failures"]) + "</table>")
+    if (document.get("calibration") or {}).get("figures"):
+        parts.append(f"<p class='note'>{_e(CALIBRATION_NOTE)}</p>")
     parts.append(_figures(figures, folder))
     return "".join(parts) + "</body></html>\n"
+
+
+CALIBRATION_NOTE = ("Calibration figures (one per data set): the fraction predicted right against the predicted "
+                    "state's probability in 10 bins, from the held-out rows of every fold and seed pooled; below, "
+                    "the cases per bin (a point drawn from a few cases says little). The ECE in their legends is "
+                    "that of the pooled rows; the ECE table gives the mean of each fold's ECE, which is larger on "
+                    "small folds (few rows per bin).")
 
 
 def older_code_notes(document: dict[str, Any]) -> list[str]:

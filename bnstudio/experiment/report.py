@@ -7,8 +7,13 @@ Classification studies: per metric, the long table (data set, structure, method,
 table of Zhou Table 4-2 (a row per data set, a column per structure + method, "mean ± sd" over folds and
 seeds); the comparisons with the baseline (:mod:`~bnstudio.experiment.summary`); the failed tasks; scatter
 plots of each method's error (and CLL) against the baseline's per data set; convergence curves (training
-objective per iteration, first seed, fold 0) per data set and structure; learning curves (error against training
-size) for generated data sets at several sizes (:mod:`~bnstudio.experiment.learning_curves`). Query studies: per query the true
+objective per iteration, first seed, fold 0) per data set and structure; a calibration figure per data set (the
+reliability diagram of every structure + method, the held-out rows of its folds and seeds pooled:
+:mod:`~bnstudio.experiment.calibration`); learning curves (error against training size) for generated data sets
+at several sizes (:mod:`~bnstudio.experiment.learning_curves`). A cell some of whose runs have no value (AUC of a
+fold whose test rows show one state) says n/a and how many; a study file written before ECE and the
+calibration bins were stored is reported without them, and says so. Each figure has its own file
+(:meth:`Report.figure_stem`). Query studies: per query the true
 answer and each method's MSE, bias² and variance over the data sets, the comparisons by query and a log-log
 scatter of per-query MSE.
 """
@@ -165,8 +170,10 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
     not_stored = []
     for metric in metrics:
         table = summary.cells(rows, metric, expected)
-        if not summary.has_values(table):
-            not_stored += [metric] if table else []
+        if not table:
+            continue
+        if not summary.stored(rows, metric):       # e.g. ECE in a study file written before it was stored
+            not_stored.append(metric)
             continue
         tables[metric] = _metric_table(report, study, table, metric, datasets, structures, methods)
         compared += [c.to_json() for c in summary.comparisons(rows, metric, structures, methods, baseline,
@@ -223,8 +230,8 @@ def _calibration(report: Report, rows: list[dict[str, Any]], study: dict[str, An
         without += missing
         if not series:
             continue
-        runs = "its fixed test set" if d.get("test_set") else f"{expected.get(dataset, 0)} {_runs_unit(study)}"
-        title = f"calibration: {dataset} (held-out rows of {runs} pooled; below: cases per bin)"
+        runs = "the fixed test set" if d.get("test_set") else f"{expected.get(dataset, 0)} {_runs_unit(study)}"
+        title = f"calibration: {dataset}, {runs} pooled"
         report.jobs.append(FigureJob("reliability", title, report.figure_stem("calibration", dataset), (series,)))
         drawn += 1
     return {"figures": drawn, "without_bins": without}

@@ -177,10 +177,10 @@ def cells(rows: Iterable[dict[str, Any]], metric: str, expected: Expected = 0
     return out
 
 
-def has_values(table: Mapping[Any, Cell]) -> bool:
-    """Whether any cell of ``table`` has a value (a metric no finished run has, such as ECE in a study file
-    written before it was stored, makes no table)."""
-    return any(c.n or c.dropped for c in table.values())
+def stored(rows: Iterable[dict[str, Any]], metric: str) -> bool:
+    """Whether any finished run stored ``metric``, a value or None (ECE in a study file written before it was
+    stored: no run has it)."""
+    return any(metric in (row.get("metrics") or {}) for row in rows if row.get("status") == "done")
 
 
 def _rank_safe(gain: np.ndarray) -> np.ndarray:

@@ -120,7 +120,8 @@ def test_the_report_tabulates_auc_and_ece_and_draws_a_calibration_figure_per_dat
     cell = document["tables"]["ece"]["cells"]["child-Disease|nb|clgd"]
     assert cell["mean"] == pytest.approx(ece["child-Disease", "nb", "clgd"].mean) and cell["n"] == 3
     jobs = [j for j in report.jobs if j.kind == "reliability"]
-    assert [j.title.split(" (")[0] for j in jobs] == ["calibration: child-Disease", "calibration: asia-bronc"]
+    assert [j.title for j in jobs] == ["calibration: child-Disease, 3 folds pooled",
+                                       "calibration: asia-bronc, 3 folds pooled"]
     [series] = jobs[0].args
     assert [s["label"] for s in series] == ["nb+mp", "nb+clgd"]
     assert sum(series[0]["weight"]) == 240          # every row held out once
@@ -129,6 +130,7 @@ def test_the_report_tabulates_auc_and_ece_and_draws_a_calibration_figure_per_dat
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     html = page(document, [], report.folder)
     assert "<h3>ece: mean ± sd" in html and "<h3>auc: mean ± sd" in html and "older BN Studio" not in html
+    assert "The ECE in their legends is that of the pooled rows" in html
 
 
 RARE = "A,B,Class\n" + "".join(f"{i % 2},{i % 3},{'rare' if i == 4 else 'common'}\n" for i in range(30))
