@@ -218,22 +218,31 @@ def _metric_table(report: Report, study: dict[str, Any], table: dict, metric: st
             "cells": {f"{d}|{s}|{m}": _cell_json(c) for (d, s, m), c in table.items()}}
 
 
+#: the most lines one calibration figure holds; a data set with more structure + method pairs gets a figure per
+#: structure (twelve lines repeat the colours and hide each other)
+CALIBRATION_LINES = 6
+
+
 def _calibration(report: Report, rows: list[dict[str, Any]], study: dict[str, Any], structures: list[str],
                  methods: list[str]) -> dict[str, Any]:
-    """A reliability diagram per data set: every structure + method, its held-out rows of every fold and seed
-    pooled (:mod:`~bnstudio.experiment.calibration`); how many figures, and how many finished tasks had no
-    bins to pool (computed by an older BN Studio)."""
+    """A reliability diagram per data set (per data set and structure beyond :data:`CALIBRATION_LINES` lines):
+    every structure + method, its held-out rows of every fold and seed pooled
+    (:mod:`~bnstudio.experiment.calibration`); how many figures, and how many finished tasks had no bins to pool
+    (computed by an older BN Studio)."""
     drawn, without, expected = 0, 0, summary.expected_by_dataset(study)
+    groups = [structures] if len(structures) * len(methods) <= CALIBRATION_LINES else [[s] for s in structures]
     for d in study["datasets"]:
         dataset = d["name"]
-        series, missing = calibration_series(rows, dataset, structures, methods, expected.get(dataset, 0))
-        without += missing
-        if not series:
-            continue
         runs = "the fixed test set" if d.get("test_set") else f"{expected.get(dataset, 0)} {_runs_unit(study)}"
-        title = f"calibration: {dataset}, {runs} pooled"
-        report.jobs.append(FigureJob("reliability", title, report.figure_stem("calibration", dataset), (series,)))
-        drawn += 1
+        for group in groups:
+            series, missing = calibration_series(rows, dataset, group, methods, expected.get(dataset, 0))
+            without += missing
+            if not series:
+                continue
+            named = [dataset] + (group if len(groups) > 1 else [])
+            report.jobs.append(FigureJob("reliability", f"calibration: {', '.join(named)}, {runs} pooled",
+                                         report.figure_stem("calibration", *named), (series,)))
+            drawn += 1
     return {"figures": drawn, "without_bins": without}
 
 

@@ -221,3 +221,21 @@ def test_figure_stems_are_unique_and_stable():
     assert report.figure_stem("cd", "error", "nb").name == "cd_error_nb"
     assert report.figure_stem("cd", "error", "NB").name.startswith("cd_error_NB-")   # one file on macOS
     assert report.figure_stem("calibration", "x/y").name.startswith("calibration_x_y-")
+
+
+def test_more_than_six_lines_make_a_calibration_figure_per_structure(tmp_path):
+    from bnstudio.experiment.report import CALIBRATION_LINES, _calibration
+
+    bins = {"weight": [0.0] * 8 + [3.0, 5.0], "confidence": [0.0] * 8 + [2.6, 4.8], "right": [0.0] * 8 + [2.0, 5.0]}
+    methods = ["ml", "mp", "clgd", "wanbia"]
+    rows = [{"status": "done", "dataset": "d", "structure": s, "method": m, "metrics": {"ece": 0.1, "calibration": bins}}
+            for s in ("nb", "tan") for m in methods]
+    study = {"folds": 2, "seeds": [0], "datasets": [{"name": "d"}]}
+    report = Report(tmp_path, tmp_path / "index.html", tmp_path / "report.json")
+    assert 2 * len(methods) > CALIBRATION_LINES
+    assert _calibration(report, rows, study, ["nb", "tan"], methods) == {"figures": 2, "without_bins": 0}
+    assert [j.title for j in report.jobs] == ["calibration: d, nb, 2 folds pooled", "calibration: d, tan, 2 folds pooled"]
+    assert [s["label"] for s in report.jobs[1].args[0]] == [f"tan+{m} (partial: 1/2)" for m in methods]
+    got = report.jobs[0].args[0][0]
+    assert got["confidence"][-2:] == pytest.approx([2.6 / 3, 4.8 / 5]) and got["ece"] == pytest.approx(
+        (3 * abs(2 / 3 - 2.6 / 3) + 5 * abs(1 - 4.8 / 5)) / 8)
