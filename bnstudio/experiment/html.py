@@ -231,8 +231,8 @@ def older_code_notes(document: dict[str, Any]) -> list[str]:
     older = document.get("older_tasks") or 0
     if older:
         notes.append(f"{older} finished task(s) were computed by an older BN Studio, which stored "
-                     f"no ECE nor calibration bins (and AUC of two-state targets only): they are n/a in those "
-                     f"tables and left out of the calibration figures; run the study again to compute them.")
+                     f"neither ECE nor calibration bins (and AUC of two-state targets only): they have no ECE (n/a) "
+                     f"and are left out of the calibration figures; run the study again to compute them.")
     return notes
 
 
