@@ -10,7 +10,8 @@ from bnstudio.cli.common import print_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Write the report of a study: Table 4-2 style tables, paired tests, scatter and convergence plots, HTML."""
+    """Write the report of a study: Table 4-2 style tables (AUC and ECE included), paired tests, scatter,
+    convergence and calibration plots, HTML."""
     parser.add_argument("store", type=opt.existing_file, help="the study's results file (STUDY.sqlite)")
     parser.add_argument("-o", "--output", type=opt.path, help="report folder (default: STUDY-report beside it)")
     parser.add_argument("--workers", type=opt.workers,

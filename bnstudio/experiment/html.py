@@ -40,14 +40,33 @@ def format_value(value: float | None, metric: str) -> str:
 
 
 PARTIAL_MARK = "†"
+MISSING_MARK = "‡"
+#: why a finished run can have no value of a metric (:func:`missing_note`)
+WHY_MISSING = {"auc": "AUC is undefined when a fold's test rows show one state of the target"}
 
 
 def cell_text(cell: dict[str, Any], metric: str) -> str:
     """"mean ± sd" of a report cell (sd left out when unknown or of one value: a fixed test set's single run),
-    "†" after a partial cell (fewer runs than the study asks for; see :func:`partial_note`)."""
-    sd = "" if cell["sd"] is None or cell.get("n") == 1 else f" ± {format_value(cell['sd'], metric)}"
+    "†" after a partial cell (fewer runs than the study asks for; see :func:`partial_note`), "‡" after a cell
+    some of whose runs have no value (:func:`missing_note`); "n/a" for a cell whose runs have none."""
     mark = f" {PARTIAL_MARK}" if cell.get("partial") else ""
-    return f"{format_value(cell['mean'], metric)}{sd}{mark}"
+    if cell.get("n") == 0 and cell.get("missing"):
+        return f"n/a{mark}"
+    sd = "" if cell["sd"] is None or cell.get("n") == 1 else f" ± {format_value(cell['sd'], metric)}"
+    missing = f" {MISSING_MARK}" if cell.get("missing") else ""
+    return f"{format_value(cell['mean'], metric)}{sd}{missing}{mark}"
+
+
+def missing_note(metric: str, table: dict[str, Any]) -> str:
+    """The footnote of a report table's runs without a value: "‡ n/a in 1/5 folds of CHILD NB+mp (why)" (""
+    when every run has one)."""
+    unit = table.get("runs_unit", "runs")
+    found = [f"{cell['missing']}/{cell['runs']} {unit} of {key.replace('|', ' ', 1).replace('|', '+')}"
+             for key, cell in sorted(table["cells"].items()) if cell.get("missing")]
+    if not found:
+        return ""
+    why = WHY_MISSING.get(metric, "no value was stored")
+    return f"{MISSING_MARK} n/a ({why}; the mean and sd are over the other runs) in " + "; ".join(found)
 
 
 def partial_note(table: dict[str, Any]) -> str:
@@ -86,8 +105,8 @@ def _cell_table(metric: str, table: dict[str, Any]) -> str:
             mark = ' class="best"' if best is not None and cell["mean"] == best and not cell.get("partial") else ""
             out.append(f"<td{mark}>{_e(cell_text(cell, metric))}</td>")
         out.append("</tr>")
-    note = partial_note(table)
-    return "".join(out) + "</table>" + (f"<p class='note partial'>{_e(note)}</p>" if note else "")
+    notes = [n for n in (partial_note(table), missing_note(metric, table)) if n]
+    return "".join(out) + "</table>" + "".join(f"<p class='note partial'>{_e(n)}</p>" for n in notes)
 
 
 def _comparisons(comparisons: Sequence[dict[str, Any]]) -> str:
@@ -175,6 +194,7 @@ def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], fo
              f".</p><p class='status'>{_e(status_line(document))}</p>"]
     if single_state_text(study):
         parts.append(f"<p class='note partial'>{_e(single_state_text(study))}</p>")
+    parts += [f"<p class='note partial'>{_e(note)}</p>" for note in older_code_notes(document)]
     for metric, table in document.get("tables", {}).items():
         parts.append(_cell_table(metric, table))
     if "queries" in document:
@@ -188,8 +208,32 @@ def page(document: dict[str, Any], figures: Sequence[tuple[str, Path, Path]], fo
                          "<tr>" + "".join(f"<td>{_e(f[k])}</td>" for k in ("dataset", "structure", "method", "fold",
                                                                            "seed", "error")) + "</tr>"
                          for f in document["failures"]) + "</table>")
+    if (document.get("calibration") or {}).get("figures"):
+        parts.append(f"<p class='note'>{_e(CALIBRATION_NOTE)}</p>")
     parts.append(_figures(figures, folder))
     return "".join(parts) + "</body></html>\n"
+
+
+CALIBRATION_NOTE = ("Calibration figures (one per data set): the fraction predicted right against the predicted "
+                    "state's probability in 10 bins, from the held-out rows of every fold and seed pooled; below, "
+                    "the cases per bin (a point drawn from a few cases says little). The ECE in their legends is "
+                    "that of the pooled rows; the ECE table gives the mean of each fold's ECE, which is larger on "
+                    "small folds (few rows per bin).")
+
+
+def older_code_notes(document: dict[str, Any]) -> list[str]:
+    """What a study file written before ECE and the calibration bins were stored lacks: metrics it asks for
+    that no run has, and the finished tasks without calibration bins (left out of the calibration figures)."""
+    notes = []
+    if document.get("not_stored"):
+        notes.append(f"No run stored {', '.join(document['not_stored'])}: the study file was written by an older "
+                     f"BN Studio; run the study again to compute it (its tasks get new keys).")
+    older = document.get("older_tasks") or 0
+    if older:
+        notes.append(f"{older} finished task(s) were computed by an older BN Studio, which stored "
+                     f"neither ECE nor calibration bins (and AUC of two-state targets only): they have no ECE (n/a) "
+                     f"and are left out of the calibration figures; run the study again to compute them.")
+    return notes
 
 
 STATUS_TEXT = {"finished": "The study finished: every task ran.",

@@ -4,8 +4,8 @@ A curve is drawn for every group of generated data sets with one generator and t
 ``ng-jordan`` suite: ``wide-binary`` at 8 sizes). Its x is the training size per fold — rows × (k − 1)/k with k
 folds, rows × (1 − test fraction) with a split — and its y, per structure + method, the cell's mean error over
 folds and seeds with ± one standard deviation; data sets of one generator and size with other seeds are
-replicates, averaged (± the standard deviation of their means). Sizes with a partial or missing cell are left out
-of the curve and counted in its title.
+replicates, averaged (± the standard deviation of their means). Sizes with a partial, missing or n/a cell are
+left out of the curve and counted in its title.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def curve_groups(study: dict[str, Any]) -> dict[str, list[tuple[float, list[str]
 def _point(cells: list) -> tuple[float, float] | None:
     """(mean, sd) of one size: the cell's mean and sd, or over replicates the mean of their means and the sd
     of those means; None when a replicate's cell is missing or partial."""
-    if not cells or any(c is None or c.partial for c in cells):
+    if not cells or any(c is None or c.partial or not c.n for c in cells):
         return None
     means = np.array([c.mean for c in cells])
     return float(means.mean()), float(means.std(ddof=1) if len(means) > 1 else cells[0].sd)

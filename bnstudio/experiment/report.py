@@ -7,14 +7,20 @@ Classification studies: per metric, the long table (data set, structure, method,
 table of Zhou Table 4-2 (a row per data set, a column per structure + method, "mean ± sd" over folds and
 seeds); the comparisons with the baseline (:mod:`~bnstudio.experiment.summary`); the failed tasks; scatter
 plots of each method's error (and CLL) against the baseline's per data set; convergence curves (training
-objective per iteration, first seed, fold 0) per data set and structure; learning curves (error against training
-size) for generated data sets at several sizes (:mod:`~bnstudio.experiment.learning_curves`). Query studies: per query the true
+objective per iteration, first seed, fold 0) per data set and structure; a calibration figure per data set (the
+reliability diagram of every structure + method, the held-out rows of its folds and seeds pooled:
+:mod:`~bnstudio.experiment.calibration`); learning curves (error against training size) for generated data sets
+at several sizes (:mod:`~bnstudio.experiment.learning_curves`). A cell some of whose runs have no value (AUC of a
+fold whose test rows show one state) says n/a and how many; a study file written before ECE and the
+calibration bins were stored is reported without them, and says so. Each figure has its own file
+(:meth:`Report.figure_stem`). Query studies: per query the true
 answer and each method's MSE, bias² and variance over the data sets, the comparisons by query and a log-log
 scatter of per-query MSE.
 """
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
@@ -25,6 +31,7 @@ from typing import Any, Sequence
 
 from bnstudio.experiment import ranks, summary
 from bnstudio.experiment.accounting import accounting_line
+from bnstudio.experiment.calibration import calibration_series
 from bnstudio.experiment.figure_jobs import FigureJob
 from bnstudio.experiment.html import PERCENT, page
 from bnstudio.experiment.learning_curves import learning_curves
@@ -50,6 +57,18 @@ class Report:
     tables: list[Path] = field(default_factory=list)
     jobs: list[FigureJob] = field(default_factory=list, repr=False)   # drawn by bnstudio.figures
     document: dict[str, Any] = field(default_factory=dict, repr=False)  # what report.json holds
+    stems: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)  # file name (casefolded) -> parts
+
+    def figure_stem(self, *parts: str) -> Path:
+        """The path stem of the figure named by ``parts`` (kind, metric, data set, structure, ...): the parts
+        joined by "_" and made safe for a file name; when that changed a part's text, or another figure already
+        has the name (``x/y`` and ``x_y``, ``a_b`` + ``c`` and ``a`` + ``b_c``, or names differing in case only,
+        one file on Windows and macOS), a short hash of the parts follows, so each figure has its own file."""
+        name = _slug("_".join(parts))
+        if any(_slug(p) != p for p in parts) or self.stems.get(name.casefold(), parts) != parts:
+            name += "-" + hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:8]
+        self.stems[name.casefold()] = parts
+        return self.folder / "figures" / name
 
     def write_page(self) -> Path:
         """Write the HTML page, which embeds the figures' PNGs: call it once they are drawn."""
@@ -148,23 +167,15 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
     tested: list[dict[str, Any]] = []
     curves: list[dict[str, Any]] = []
     expected = summary.expected_by_dataset(study)
+    not_stored = []
     for metric in metrics:
         table = summary.cells(rows, metric, expected)
         if not table:
             continue
-        long_rows = [[d, s, m, c.mean, c.sd, c.n, c.runs, c.expected, int(c.partial)]
-                     for (d, s, m), c in sorted(table.items())]
-        report.tables.append(_write_csv(report.folder / "tables" / f"cells_{metric}.csv",
-                                        ["dataset", "structure", "method", "mean", "sd", "n", "runs", "expected",
-                                         "partial"], long_rows))
-        columns = [(s, m) for s in structures for m in methods]
-        wide = [[d] + [_pair(table.get((d, s, m))) for s, m in columns] for d in datasets]
-        report.tables.append(_write_csv(report.folder / "tables" / f"table_{metric}.csv",
-                                        ["dataset"] + [f"{s}+{m}" for s, m in columns], wide))
-        tables[metric] = {"columns": [f"{s}+{m}" for s, m in columns], "pairs": columns, "datasets": datasets,
-                          "runs_unit": _runs_unit(study),
-                          "test_sets": {d["name"]: d["test_set"] for d in study["datasets"] if d.get("test_set")},
-                          "cells": {f"{d}|{s}|{m}": _cell_json(c) for (d, s, m), c in table.items()}}
+        if not summary.stored(rows, metric):       # e.g. ECE in a study file written before it was stored
+            not_stored.append(metric)
+            continue
+        tables[metric] = _metric_table(report, study, table, metric, datasets, structures, methods)
         compared += [c.to_json() for c in summary.comparisons(rows, metric, structures, methods, baseline,
                                                               expected)]
         tested += _rank_tests(report, table, datasets, structures, methods, baseline, metric)
@@ -182,8 +193,57 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
                                     [[t["structure"], t["metric"], m, r, t["holm_p"].get(m)]
                                      for t in tested for m, r in zip(t["methods"], t["average_ranks"])]))
     _convergence(report, rows, datasets, structures, methods)
-    return {"tables": tables, "comparisons": compared, "friedman": tested,
+    return {"tables": tables, "comparisons": compared, "friedman": tested, "not_stored": not_stored,
+            "older_tasks": sum(1 for r in rows if r["status"] == "done" and "ece" not in (r["metrics"] or {})),
+            "calibration": _calibration(report, rows, study, structures, methods),
             **({"learning_curves": curves} if curves else {})}
+
+
+def _metric_table(report: Report, study: dict[str, Any], table: dict, metric: str, datasets: list[str],
+                  structures: list[str], methods: list[str]) -> dict[str, Any]:
+    """Write ``cells_METRIC.csv`` (long) and ``table_METRIC.csv`` (wide, Zhou Table 4-2) of one metric; the
+    table as report.json holds it. A cell without any value says n/a (never NaN)."""
+    long_rows = [[d, s, m, *(["n/a", "n/a"] if not c.n else [c.mean, c.sd]), c.n, c.runs, c.expected,
+                  int(c.partial), c.missing] for (d, s, m), c in sorted(table.items())]
+    report.tables.append(_write_csv(report.folder / "tables" / f"cells_{metric}.csv",
+                                    ["dataset", "structure", "method", "mean", "sd", "n", "runs", "expected",
+                                     "partial", "missing"], long_rows))
+    columns = [(s, m) for s in structures for m in methods]
+    wide = [[d] + [_pair(table.get((d, s, m))) for s, m in columns] for d in datasets]
+    report.tables.append(_write_csv(report.folder / "tables" / f"table_{metric}.csv",
+                                    ["dataset"] + [f"{s}+{m}" for s, m in columns], wide))
+    return {"columns": [f"{s}+{m}" for s, m in columns], "pairs": columns, "datasets": datasets,
+            "runs_unit": _runs_unit(study),
+            "test_sets": {d["name"]: d["test_set"] for d in study["datasets"] if d.get("test_set")},
+            "cells": {f"{d}|{s}|{m}": _cell_json(c) for (d, s, m), c in table.items()}}
+
+
+#: the most lines one calibration figure holds; a data set with more structure + method pairs gets a figure per
+#: structure (twelve lines repeat the colours and hide each other)
+CALIBRATION_LINES = 6
+
+
+def _calibration(report: Report, rows: list[dict[str, Any]], study: dict[str, Any], structures: list[str],
+                 methods: list[str]) -> dict[str, Any]:
+    """A reliability diagram per data set (per data set and structure beyond :data:`CALIBRATION_LINES` lines):
+    every structure + method, its held-out rows of every fold and seed pooled
+    (:mod:`~bnstudio.experiment.calibration`); how many figures, and how many finished tasks had no bins to pool
+    (computed by an older BN Studio)."""
+    drawn, without, expected = 0, 0, summary.expected_by_dataset(study)
+    groups = [structures] if len(structures) * len(methods) <= CALIBRATION_LINES else [[s] for s in structures]
+    for d in study["datasets"]:
+        dataset = d["name"]
+        runs = "the fixed test set" if d.get("test_set") else f"{expected.get(dataset, 0)} {_runs_unit(study)}"
+        for group in groups:
+            series, missing = calibration_series(rows, dataset, group, methods, expected.get(dataset, 0))
+            without += missing
+            if not series:
+                continue
+            named = [dataset] + (group if len(groups) > 1 else [])
+            report.jobs.append(FigureJob("reliability", f"calibration: {', '.join(named)}, {runs} pooled",
+                                         report.figure_stem("calibration", *named), (series,)))
+            drawn += 1
+    return {"figures": drawn, "without_bins": without}
 
 
 def _rank_tests(report: Report, table: dict, datasets: list[str], structures: list[str], methods: list[str],
@@ -193,7 +253,7 @@ def _rank_tests(report: Report, table: dict, datasets: list[str], structures: li
     found = ranks.rank_tests(table, datasets, structures, methods, baseline, metric,
                              metric in summary.HIGHER_IS_BETTER)
     for test in found if metric in SCATTER_METRICS else []:
-        stem = report.folder / "figures" / _slug(f"cd_{metric}_{test.structure}")
+        stem = report.figure_stem("cd", metric, test.structure)
         title = (f"{metric}, {test.structure}: average ranks over {test.n} data sets (Friedman p = {test.p:.3g}; "
                  f"Nemenyi CD = {test.critical_difference:.2f} at α = {test.alpha:g})")
         report.jobs.append(FigureJob("cd", title, stem, (test.methods, test.average_ranks,
@@ -202,16 +262,19 @@ def _rank_tests(report: Report, table: dict, datasets: list[str], structures: li
 
 
 def _pair(cell: summary.Cell | None) -> str:
-    """A wide CSV cell: "mean ± sd", partial cells marked "† runs/expected"."""
+    """A wide CSV cell: "mean ± sd", partial cells marked "† runs/expected", runs without a value "‡ n/a
+    missing/runs" (a cell without any value: "n/a")."""
     if cell is None:
         return ""
     spread = "" if cell.n == 1 else f" ± {cell.sd:.3g}"         # one value (a fixed test set) has no sd
-    return f"{cell.mean:.6g}{spread}" + (f" † {cell.runs}/{cell.expected}" if cell.partial else "")
+    text = f"{cell.mean:.6g}{spread}" if cell.n else "n/a"
+    text += f" ‡ n/a {cell.missing}/{cell.runs}" if cell.missing and cell.n else ""
+    return text + (f" † {cell.runs}/{cell.expected}" if cell.partial else "")
 
 
 def _cell_json(cell: summary.Cell) -> dict[str, Any]:
     return {"mean": cell.mean, "sd": cell.sd, "n": cell.n, "runs": cell.runs, "expected": cell.expected,
-            "partial": cell.partial}
+            "partial": cell.partial, "missing": cell.missing}
 
 
 def _runs_unit(study: dict[str, Any]) -> str:
@@ -225,12 +288,13 @@ def _scatters(report: Report, table: dict, datasets: list[str], structures: list
         for method in methods:
             if method == baseline:
                 continue
-            keys = [d for d in datasets if (d, structure, method) in table and (d, structure, baseline) in table]
+            keys = [d for d in datasets if (d, structure, method) in table and (d, structure, baseline) in table
+                    and table[d, structure, method].n and table[d, structure, baseline].n]
             if not keys:
                 continue
             base = [table[d, structure, baseline] for d in keys]
             other = [table[d, structure, method] for d in keys]
-            stem = report.folder / "figures" / _slug(f"scatter_{metric}_{structure}_{method}_vs_{baseline}")
+            stem = report.figure_stem("scatter", metric, structure, method, "vs", baseline)
             partial = [a.partial or b.partial for a, b in zip(base, other)]
             title = f"{metric}: {structure}+{method} vs {structure}+{baseline} ({len(keys)} data sets"
             title += f"; {sum(partial)} partial, hollow)" if any(partial) else ")"
@@ -258,7 +322,7 @@ def _convergence(report: Report, rows: list[dict[str, Any]], datasets: list[str]
                     series.append((f"{method} ({key})", values))
             if not series:
                 continue
-            stem = report.folder / "figures" / _slug(f"convergence_{dataset}_{structure}")
+            stem = report.figure_stem("convergence", dataset, structure)
             title = f"convergence: {dataset}, {structure} (fold 0)"
             report.jobs.append(FigureJob("curves", title, stem, (series,),
                                               {"ylabel": "training objective per row (cnll: −CLL, nll: −LL)"}))
@@ -282,7 +346,7 @@ def _query_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Rep
         structure, method = comparison["structure"], comparison["method"]
         base = per[f"{structure}/{baseline}"]["mse"]
         other = per[f"{structure}/{method}"]["mse"]
-        stem = report.folder / "figures" / _slug(f"scatter_queries_{structure}_{method}_vs_{baseline}")
+        stem = report.figure_stem("scatter", "queries", structure, method, "vs", baseline)
         better = sum(o < b for o, b in zip(other, base))
         title = f"per-query MSE: {method} vs {baseline} ({better} of {len(base)} queries better)"
         partial = [e for e in (per[f"{structure}/{baseline}"], per[f"{structure}/{method}"]) if e["partial"]]

@@ -8,34 +8,29 @@ log((1/T) Σ_i p(row | Θ_i)). Scores (per scored row, natural log):
 * ``error`` = mean 1{argmax p(·|e) ≠ y} (eq 3.6); ``cll`` = mean log p(y | e) (eq 3.4); ``ll`` = mean
   log p(row) over every row (eq 3.2); ``ae`` = mean (1 − p(y | e)), ``se`` = mean (1 − p(y | e))² (eq 3.7–3.8);
   ``brier`` = mean Σ_k (p(k | e) − 1{k = y})²;
-* ``auc`` (binary class with both classes present) = P(p(1 | e) of a class-1 row > that of a class-0 row), ties
-  counting one half (the Mann–Whitney statistic with mid-ranks).
+* ``auc`` = the macro one-vs-rest area under the ROC (the first state's with two states; ``None`` when the test
+  rows show a single state of the target) and ``ece`` = the expected calibration error over 10 bins, both by
+  :mod:`bnstudio.evaluate.curves`; ``calibration`` = the reliability bins as sums (:func:`bin_sums`), which
+  the report pools over folds and seeds (:mod:`bnstudio.experiment.calibration`).
 
 For a single network these equal :func:`bnstudio.evaluate.evaluate` (a test checks it).
 """
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from typing import Any, Mapping
 
 import numpy as np
 from scipy.special import logsumexp
 
 from bnstudio.core.network import Network
-from bnstudio.evaluate import target_posteriors
+from bnstudio.evaluate import curves, target_posteriors
+from bnstudio.experiment.calibration import BIN_KEYS
 from bnstudio.inference import InferenceEngine
 from bnstudio.learn.params.suffstats import unique_rows
 from bnstudio.learn.params.terms import Terms
 
 Ensemble = Mapping[str, np.ndarray]
-
-
-def mid_ranks(values: np.ndarray) -> np.ndarray:
-    """1-based ranks of ``values``, tied values sharing the mean of their ranks (scipy's ``rankdata``, without
-    importing scipy.stats: half a second of every worker's start)."""
-    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
-    ends = np.cumsum(counts)
-    return ((ends - counts + 1 + ends) / 2.0)[inverse.ravel()]
 
 
 def posteriors(net: Network, codes: np.ndarray, target: str, ensemble: Ensemble | None = None) -> np.ndarray:
@@ -57,31 +52,35 @@ def row_log_likelihood(net: Network, codes: np.ndarray, ensemble: Ensemble | Non
     return logsumexp(per_bag, axis=0) - math.log(per_bag.shape[0])
 
 
-def auc(p_positive: np.ndarray, y: np.ndarray) -> float | None:
-    """Area under the ROC curve of scores ``p_positive`` for labels ``y`` ∈ {0, 1}; None without both classes."""
-    positives = int((y == 1).sum())
-    negatives = len(y) - positives
-    if positives == 0 or negatives == 0:
-        return None
-    ranks = mid_ranks(p_positive)
-    return float((ranks[y == 1].sum() - positives * (positives + 1) / 2) / (positives * negatives))
+def bin_sums(post: np.ndarray, y: np.ndarray) -> tuple[float, dict[str, list[float]]]:
+    """(ECE, the reliability bins as sums) of posteriors ``post`` (N, K) for true codes ``y``: the bins of
+    :func:`bnstudio.evaluate.curves.reliability`, each bin's weight and its mean confidence and accuracy times
+    its weight (0 for an empty bin), so that bins of several tasks add up
+    (:func:`bnstudio.experiment.calibration.pooled_reliability`)."""
+    found = curves.reliability(post, y)
+    filled = found.weight > 0
+    sums = (found.weight, np.where(filled, np.nan_to_num(found.confidence) * found.weight, 0.0),
+            np.where(filled, np.nan_to_num(found.accuracy) * found.weight, 0.0))
+    return found.ece, {k: [float(v) for v in values] for k, values in zip(BIN_KEYS, sums)}
 
 
 def classification_scores(net: Network, codes: np.ndarray, target: str,
-                          ensemble: Ensemble | None = None) -> dict[str, float | None]:
+                          ensemble: Ensemble | None = None) -> dict[str, Any]:
     """Every score of the module docstring on ``codes``; rows with the target missing count for ``ll`` only."""
     t = net.variables.index(target)
     scored = codes[codes[:, t] >= 0]
     ll = float(row_log_likelihood(net, codes, ensemble).mean())
     if len(scored) == 0:
-        return {"ll": ll, "error": None, "cll": None, "brier": None, "ae": None, "se": None, "auc": None, "n": 0}
+        return {"ll": ll, "error": None, "cll": None, "brier": None, "ae": None, "se": None, "auc": None,
+                "ece": None, "calibration": None, "n": 0}
     y = scored[:, t]
     post = posteriors(net, scored, target, ensemble)
     own = post[np.arange(len(y)), y]
     with np.errstate(divide="ignore"):
         cll = float(np.log(own).mean())
     onehot = np.eye(post.shape[1])[y]
+    ece, calibration = bin_sums(post, y)
     return {"ll": ll, "error": float((post.argmax(axis=1) != y).mean()), "cll": cll,
             "brier": float(((post - onehot) ** 2).sum(axis=1).mean()), "ae": float((1 - own).mean()),
-            "se": float(((1 - own) ** 2).mean()), "auc": auc(post[:, 1], y) if post.shape[1] == 2 else None,
-            "n": int(len(y))}
+            "se": float(((1 - own) ** 2).mean()), "auc": curves.auc(post, y), "ece": ece,
+            "calibration": calibration, "n": int(len(y))}

@@ -7,7 +7,7 @@
     seeds = [0]                    # each seed: another fold split (and the seed of seeded learners)
     structures = ["nb", "tan", "kdb-2"]          # or tables {label, algorithm, options} / {label, network}
     methods = ["ml", "mp", "clgd", {label = "clgd-l2", method = "clgd", options = {l2 = 1e-3}}]
-    metrics = ["error", "cll", "brier", "auc", "time", "iterations"]
+    metrics = ["error", "cll", "brier", "auc", "ece", "time", "iterations"]
     baseline = "mp"                # the method every other one is compared with in the report
 
     [[datasets]]
@@ -31,7 +31,10 @@ once, Zhou Table 4-1) trains on all its rows and tests on that set, one task per
 bags of ⌊√n⌋ rows, Singh §4.5.1), or tables with ``options`` (passed to the learner) and ``validation`` (a
 fraction of the training rows held out for early stopping). A ``[queries]`` table (``count``, ``seed``,
 ``query`` and ``evidence`` variables, ``evidence_size = [3, 5]``) evaluates query answers against the generating
-network instead of classifying (Singh §4.6). Every mistake is one :class:`~bnstudio.errors.FormatError` naming
+network instead of classifying (Singh §4.6). Metrics (:data:`METRICS`): ``auc`` is the macro one-vs-rest
+area under the ROC (higher is better; n/a on a fold whose test rows show one state of the target), ``ece`` the
+expected calibration error over 10 bins (lower is better), both from :mod:`bnstudio.evaluate.curves`; the
+report also draws each data set's reliability diagram, whatever the metrics. Every mistake is one :class:`~bnstudio.errors.FormatError` naming
 the file and the key.
 """
 from __future__ import annotations
@@ -47,8 +50,8 @@ from bnstudio.io.messages import shorten, shown
 from bnstudio.learn.names import ALGORITHMS, METHODS
 
 #: classification scores a study can report (per task, on the held-out rows)
-METRICS = ("error", "cll", "ll", "brier", "auc", "ae", "se", "time", "iterations")
-DEFAULT_METRICS = ("error", "cll", "ll", "brier", "auc", "time", "iterations")
+METRICS = ("error", "cll", "ll", "brier", "auc", "ece", "ae", "se", "time", "iterations")
+DEFAULT_METRICS = ("error", "cll", "ll", "brier", "auc", "ece", "time", "iterations")
 #: what a query study reports: the squared error of each answer against the true network's (Singh §4.6)
 QUERY_METRICS = ("mse", "time", "iterations")
 GENERATORS = ("mofn-3-7-10", "corral", "parity-2-10", "wide-binary")

@@ -12,7 +12,12 @@
   and its fitted network, so they are not independent samples: the comparisons pair the *data sets* (the
   independent unit), each by its squared error averaged over the queries (:func:`dataset_errors`).
 
-Lower is better for error, brier, ae, se, mse, time and iterations; higher for cll, ll and auc.
+A finished run may have no value of a metric: AUC is undefined on a fold whose test rows show one state of the
+target, and a run computed by an older BN Studio has no ECE. Such runs are counted in the cell's ``missing``
+(the report says n/a and how many), never turned into NaN; a cell with no value at all is n/a and left out of
+the comparisons and rank tests.
+
+Lower is better for error, brier, ece, ae, se, mse, time and iterations; higher for cll, ll and auc.
 """
 from __future__ import annotations
 
@@ -37,6 +42,7 @@ class Cell:
     dropped: int = 0
     runs: int = 0           # finished tasks of the cell (whatever their value of this metric)
     expected: int = 0       # tasks the study asks for (folds × seeds); 0: unknown
+    missing: int = 0        # finished tasks without a value of this metric (AUC of a one-state test fold)
 
     @property
     def partial(self) -> bool:
@@ -69,7 +75,8 @@ class Comparison:
 
 def metric_values(rows: Iterable[dict[str, Any]], metric: str) -> dict[tuple[str, str, str], list[float]]:
     """(data set, structure, method) -> the metric of every finished fold/seed (a metric a task does not have,
-    such as AUC of a three-class target, left out; ±inf kept, NaN kept for :func:`cells` to count)."""
+    such as AUC of a fold whose test rows show one state, left out: :func:`cells` counts it as missing; ±inf
+    kept, NaN kept for :func:`cells` to count)."""
     out: dict[tuple[str, str, str], list[float]] = {}
     for row in rows:
         value = (row.get("metrics") or {}).get(metric)
@@ -152,20 +159,28 @@ def finished_runs(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str, str], 
 
 def cells(rows: Iterable[dict[str, Any]], metric: str, expected: Expected = 0
           ) -> dict[tuple[str, str, str], Cell]:
-    """Mean and sample standard deviation (0 for one value) of ``metric`` per (data set, structure, method);
-    NaN values are left out and counted in ``dropped``; a cell with fewer than ``expected`` finished runs (a
+    """Mean and sample standard deviation (0 for one value) of ``metric`` per (data set, structure, method)
+    with a finished run; NaN values are left out and counted in ``dropped``, runs without a value in
+    ``missing`` (no value at all: the mean is NaN, shown n/a); a cell with fewer than ``expected`` finished runs (a
     number, or one per data set: :func:`expected_by_dataset`) is :attr:`Cell.partial`."""
     rows = list(rows)
     runs = finished_runs(rows)
+    values = metric_values(rows, metric)
     out = {}
-    for key, values in metric_values(rows, metric).items():
-        v = np.array(values)
+    for key, finished in runs.items():
+        v = np.array(values.get(key, []), dtype=float)
         kept = v[~np.isnan(v)]
         with np.errstate(invalid="ignore"):    # sd of values with an infinity is NaN: reported as such
             sd = float(np.std(kept, ddof=1)) if len(kept) > 1 else 0.0
         out[key] = Cell(float(kept.mean()) if len(kept) else math.nan, sd, len(kept), int(len(v) - len(kept)),
-                        runs[key], _expected_of(expected, key[0]))
+                        finished, _expected_of(expected, key[0]), finished - len(v))
     return out
+
+
+def stored(rows: Iterable[dict[str, Any]], metric: str) -> bool:
+    """Whether any finished run stored ``metric``, a value or None (ECE in a study file written before it was
+    stored: no run has it)."""
+    return any(metric in (row.get("metrics") or {}) for row in rows if row.get("status") == "done")
 
 
 def _rank_safe(gain: np.ndarray) -> np.ndarray:
@@ -198,7 +213,8 @@ def paired_comparison(method_values: Sequence[float], baseline_values: Sequence[
 def comparisons(rows: list[dict[str, Any]], metric: str, structures: Sequence[str], methods: Sequence[str],
                 baseline: str, expected: Expected = 0) -> list[Comparison]:
     """Every method against ``baseline`` on every structure, paired by data set over the data sets where both
-    cells are complete (``expected`` runs each); the others are counted in ``left_out``."""
+    cells are complete (``expected`` runs each); the others are counted in ``left_out``. Cells without any
+    value (n/a) take no part."""
     table = cells(rows, metric, expected)
     datasets = sorted({d for d, _, _ in table})
     out = []
@@ -207,7 +223,8 @@ def comparisons(rows: list[dict[str, Any]], metric: str, structures: Sequence[st
             if method == baseline:
                 continue
             both = [(table[d, structure, method], table[d, structure, baseline]) for d in datasets
-                    if (d, structure, method) in table and (d, structure, baseline) in table]
+                    if (d, structure, method) in table and (d, structure, baseline) in table
+                    and table[d, structure, method].n and table[d, structure, baseline].n]
             pairs = [(a.mean, b.mean) for a, b in both if not (a.partial or b.partial)]
             if both:
                 a, b = zip(*pairs) if pairs else ((), ())

@@ -10,9 +10,9 @@ import pytest
 from scipy.stats import binomtest, wilcoxon
 
 from bnstudio.core import network_from_dsl
-from bnstudio.evaluate import evaluate
+from bnstudio.evaluate import evaluate, target_posteriors
 from bnstudio.experiment.queries import query_answers, query_cases
-from bnstudio.experiment.scores import auc, classification_scores
+from bnstudio.experiment.scores import classification_scores
 from bnstudio.experiment.summary import cells, paired_comparison
 from bnstudio.learn.params import make_learner
 from bnstudio.sampling import forward_sample
@@ -59,13 +59,18 @@ def test_scores_equal_brute_force_and_scikit_learn(model):
     assert got["se"] == pytest.approx(reference.se) and got["brier"] == pytest.approx(reference.brier)
 
 
-def test_auc_with_ties_is_the_mann_whitney_statistic():
-    scores = np.array([0.1, 0.4, 0.4, 0.8, 0.8, 0.3])
-    y = np.array([0, 0, 1, 1, 0, 1])
-    pairs = [(p, n) for p in scores[y == 1] for n in scores[y == 0]]
-    brute = np.mean([1.0 if p > n else 0.5 if p == n else 0.0 for p, n in pairs])
-    assert auc(scores, y) == pytest.approx(brute)
-    assert auc(scores, np.zeros(6, dtype=int)) is None
+def test_auc_and_ece_of_three_classes_are_scikit_learns_and_evaluates():
+    sk = pytest.importorskip("sklearn.metrics")
+    net = network_from_dsl("C->A; C->B; A->B", states={"C": ("c0", "c1", "c2")}, seed=11)
+    codes = forward_sample(net, 150, seed=4)
+    got = classification_scores(net, codes, "C")
+    reference = evaluate(net, codes, "C")
+    t = net.variables.index("C")
+    post = target_posteriors(net, codes, "C")
+    assert len(np.unique(codes[:, t])) == 3
+    assert got["auc"] == pytest.approx(sk.roc_auc_score(codes[:, t], post, multi_class="ovr", average="macro"))
+    assert got["auc"] == pytest.approx(reference.auc) and got["ece"] == pytest.approx(reference.ece)
+    assert sum(got["calibration"]["weight"]) == len(post)
 
 
 def test_a_bagged_ensemble_scores_with_the_mean_of_its_bags_answers(model):
@@ -160,14 +165,3 @@ def test_cells_are_mean_and_sample_sd_and_count_nan():
     cell = cells(rows, "error")["d", "nb", "mp"]
     assert cell.mean == pytest.approx(0.7 / 3) and cell.sd == pytest.approx(np.std([0.1, 0.2, 0.4], ddof=1))
     assert (cell.n, cell.dropped) == (3, 1)
-
-
-def test_mid_ranks_are_scipys_average_ranks():
-    from scipy.stats import rankdata
-
-    from bnstudio.experiment.scores import mid_ranks
-
-    rng = np.random.default_rng(5)
-    for size in (1, 2, 7, 40):
-        values = rng.integers(0, 4, size) / 3.0      # many ties
-        assert np.array_equal(mid_ranks(values), rankdata(values))
