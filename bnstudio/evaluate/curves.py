@@ -116,10 +116,17 @@ def reliability(post: np.ndarray, y: np.ndarray, w: np.ndarray | None = None,
     predicted = post.argmax(axis=1)
     confidence = post[np.arange(len(y)), predicted]
     edges = np.linspace(0.0, 1.0, bins + 1)
-    which = np.searchsorted(edges[1:-1], confidence)
-    weight = np.bincount(which, weights=w, minlength=bins)
-    conf_sum = np.bincount(which, weights=w * confidence, minlength=bins)
-    right_sum = np.bincount(which, weights=w * (predicted == y), minlength=bins)
+    which = np.searchsorted(edges[1:-1], confidence)   # bin b holds edges[b] < c <= edges[b + 1]
+    return reliability_from_sums(np.bincount(which, weights=w, minlength=bins),
+                                 np.bincount(which, weights=w * confidence, minlength=bins),
+                                 np.bincount(which, weights=w * (predicted == y), minlength=bins))
+
+
+def reliability_from_sums(weight: np.ndarray, conf_sum: np.ndarray, right_sum: np.ndarray) -> Reliability:
+    """The reliability bins and ECE from each bin's weight W_b, summed confidence and summed right answers R_b:
+    sums add over folds, so bins stored per fold pool exactly (bnstudio/experiment/calibration.py)."""
+    weight, conf_sum, right_sum = (np.asarray(a, dtype=float) for a in (weight, conf_sum, right_sum))
+    bins = len(weight)
     filled = weight > 0
     mean_conf = np.full(bins, np.nan)
     mean_right = np.full(bins, np.nan)
@@ -127,7 +134,7 @@ def reliability(post: np.ndarray, y: np.ndarray, w: np.ndarray | None = None,
     mean_right[filled] = right_sum[filled] / weight[filled]
     total = weight.sum()
     ece = float((weight[filled] * np.abs(mean_right[filled] - mean_conf[filled])).sum() / total) if total > 0 else 0.0
-    return Reliability(edges, weight, mean_conf, mean_right, ece)
+    return Reliability(np.linspace(0.0, 1.0, bins + 1), weight, mean_conf, mean_right, ece)
 
 
 @dataclass(frozen=True)

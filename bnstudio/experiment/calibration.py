@@ -6,13 +6,16 @@ its summed confidence C_b = Σ c and its summed right answers R_b = Σ 1{argmax 
 held-out rows of every fold and seed pool exactly: the pooled bin is (Σ W_b, Σ C_b, Σ R_b) over the tasks, its
 confidence C_b / W_b and accuracy R_b / W_b, and the pooled ECE = Σ_b (W_b / W) |R_b / W_b − C_b / W_b|
 (Guo et al. 2017, eq. 3) is the ECE of the concatenated posteriors (a test checks it against
-:func:`~bnstudio.evaluate.curves.reliability`). numpy only: the report's process never imports the evaluation.
+:func:`~bnstudio.evaluate.curves.reliability`); both go through :func:`~bnstudio.evaluate.curves.reliability_from_sums`
+(numpy only: bnstudio.evaluate loads its scoring modules on first use, not for this).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+
+from bnstudio.evaluate.curves import reliability_from_sums
 
 #: the keys of a task's stored bins (``metrics["calibration"]``): weight, confidence sum, right-answer sum
 BIN_KEYS = ("weight", "confidence", "right")
@@ -33,14 +36,7 @@ def pooled_reliability(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         raise ValueError("no calibration bins to pool")
     bins = len(parts[0]["weight"])
     weight, conf, right = np.sum([_checked(p, bins) for p in parts], axis=0)
-    filled = weight > 0
-    mean_conf, accuracy = np.full(bins, np.nan), np.full(bins, np.nan)
-    mean_conf[filled], accuracy[filled] = conf[filled] / weight[filled], right[filled] / weight[filled]
-    total = weight.sum()
-    ece = float((weight[filled] * np.abs(accuracy - mean_conf)[filled]).sum() / total) if total > 0 else 0.0
-    shown = lambda means: [float(m) if f else None for m, f in zip(means, filled)]  # noqa: E731
-    return {"edges": np.linspace(0.0, 1.0, bins + 1).tolist(), "weight": weight.tolist(),
-            "confidence": shown(mean_conf), "accuracy": shown(accuracy), "ece": ece}
+    return reliability_from_sums(weight, conf, right).to_json()
 
 
 def calibration_series(rows: Sequence[Mapping[str, Any]], dataset: str, structures: Sequence[str],
