@@ -1,0 +1,8 @@
+"""Dynamic Bayesian networks: two-slice models (2TBN), unrolling, filtering and smoothing, learning from sequences.
+
+Docs: docs/temporal.md. Qt-free; pandas only where a table is given.
+"""
+from bnstudio.temporal.model import TwoSliceNetwork, from_network, split_name, two_slice_network
+from bnstudio.temporal.unroll import unroll, unrolled_posterior
+
+__all__ = ["TwoSliceNetwork", "from_network", "split_name", "two_slice_network", "unroll", "unrolled_posterior"]
