@@ -2,7 +2,9 @@
 
 Docs: docs/temporal.md. Qt-free; pandas only where a table is given.
 """
+from bnstudio.temporal.forward_backward import (TemporalBeliefs, filtering, iter_filter, prediction,
+                                                 smoothing)
 from bnstudio.temporal.model import TwoSliceNetwork, from_network, split_name, two_slice_network
 from bnstudio.temporal.unroll import unroll, unrolled_posterior
 
-__all__ = ["TwoSliceNetwork", "from_network", "split_name", "two_slice_network", "unroll", "unrolled_posterior"]
+__all__ = ["TemporalBeliefs", "filtering", "iter_filter", "prediction", "smoothing", "TwoSliceNetwork", "from_network", "split_name", "two_slice_network", "unroll", "unrolled_posterior"]
