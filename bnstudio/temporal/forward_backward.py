@@ -78,16 +78,12 @@ class SliceAlgebra:
         return [(self.lookup[k][row[k]], [k]) for k in range(self.n)]
 
     def contract(self, key: tuple, factors: list[Factor], output: Sequence[int]) -> np.ndarray:
-        """Σ over every label not in ``output`` of the product of ``factors`` (one einsum; its order cached by
-        ``key``, which names the kind of factor list)."""
-        operands: list[Any] = []
-        for table, labels in factors:
-            operands += [table, labels]
-        operands.append(list(output))
-        path = self._paths.get(key)
-        if path is None:
-            path = self._paths[key] = np.einsum_path(*operands, optimize="greedy")[0]
-        return np.einsum(*operands, optimize=path)
+        """Σ over every label not in ``output`` of the product of ``factors``; the plan is made once per ``key``
+        (which names the kind of factor list) and reused (:class:`Contraction`)."""
+        plan = self._paths.get(key)
+        if plan is None:
+            plan = self._paths[key] = Contraction([f[1] for f in factors], [f[0].shape for f in factors], output)
+        return plan([f[0] for f in factors])
 
     def slice_factors(self, t: int, row: np.ndarray, alpha: np.ndarray | None) -> list[Factor]:
         """The factors of slice t: B_0's CPTs at t = 0, else α_{t-1} over the previous interface and the
@@ -95,6 +91,38 @@ class SliceAlgebra:
         if t == 0 or alpha is None:
             return self.initial + self.evidence(row)
         return [(alpha, self.previous)] + self.transition + self.evidence(row)
+
+
+class Contraction:
+    """A sum of products of labelled tables as a fixed sequence of small einsums: numpy's greedy order
+    (``einsum_path``) found once from the shapes, each step then a plain two-operand ``einsum`` (numpy's C loop,
+    no planning per call)."""
+
+    def __init__(self, labels: Sequence[Sequence[int]], shapes: Sequence[tuple[int, ...]],
+                 output: Sequence[int]) -> None:
+        operands: list[Any] = []
+        for lab, shape in zip(labels, shapes):
+            operands += [np.broadcast_to(np.zeros(()), shape), list(lab)]
+        path = np.einsum_path(*operands, list(output), optimize="greedy")[0][1:]
+        current = [list(lab) for lab in labels]
+        self.steps: list[tuple[list[int], list[list[int]], list[int]]] = []
+        for step in path:
+            order = sorted(step, reverse=True)
+            taken = [current.pop(i) for i in order]
+            needed = set(output).union(*map(set, current)) if current else set(output)
+            result = [lab for lab in dict.fromkeys(x for t in taken for x in t) if lab in needed]
+            self.steps.append((order, taken, result))
+            current.append(result)
+        self.last, self.output = current[0], list(output)
+
+    def __call__(self, tables: Sequence[np.ndarray]) -> np.ndarray:
+        ops = list(tables)
+        for order, taken, result in self.steps:
+            args: list[Any] = []
+            for i, lab in zip(order, taken):
+                args += [ops.pop(i), lab]
+            ops.append(np.einsum(*args, result))
+        return np.einsum(ops[0], self.last, self.output)
 
 
 def _rows(tbn: TwoSliceNetwork, evidence: Any) -> Iterable[np.ndarray]:
