@@ -72,7 +72,7 @@ def one(kind: str, slices: int, network: str) -> dict:
     base = current_rss()
     tracemalloc.start()
     start = time.perf_counter()
-    last = tbn.radicals[1]
+    last = tbn.radicals[0]
     if kind == "filter-stream":
         for _, beliefs, _ in iter_filter(tbn, evidence_rows(tbn, slices), last):
             answer = beliefs[last]
