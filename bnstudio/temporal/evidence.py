@@ -6,11 +6,11 @@ array is read by position, one column per variable in ``tbn.radicals`` order, as
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
-from bnstudio.errors import EvidenceError
+from bnstudio.errors import EvidenceError, UnknownVariableError
 from bnstudio.inference.cases import case_codes, is_named_table
 from bnstudio.inference.evidence import VariableIndex
 from bnstudio.temporal.model import TwoSliceNetwork
@@ -25,6 +25,11 @@ def evidence_codes(tbn: TwoSliceNetwork, evidence: Any) -> np.ndarray:
     """A (T, n) int64 array of codes, columns in ``tbn.radicals`` order, -1 where unobserved (module docstring)."""
     index = slice_index(tbn)
     if is_named_table(evidence):
+        names = list(evidence.keys()) if isinstance(evidence, Mapping) else list(evidence.columns)
+        unknown = [str(c) for c in names if c not in index.position]
+        if unknown:
+            raise UnknownVariableError(f"table column '{unknown[0]}' is not a variable of the 2TBN "
+                                       f"'{tbn.name}' (variables: {', '.join(tbn.radicals)})")
         columns = case_codes(index, evidence)
         lengths = {len(c) for c in columns.values()}
         if len(lengths) > 1:

@@ -113,7 +113,7 @@ def test_bad_evidence_is_one_line():
         filtering(tbn, np.array([[0, -1], [0, -1], [1, -1]]))
     with pytest.raises(ImpossibleEvidence, match="slice 0"):
         smoothing(tbn, pd.DataFrame({"A": ["b"]}))
-    with pytest.raises(UnknownVariableError, match="'C' is not a variable"):
+    with pytest.raises(UnknownVariableError, match="table column 'C' is not a variable of the 2TBN"):
         filtering(tbn, pd.DataFrame({"C": ["a"]}))
     with pytest.raises(EvidenceError, match="evidence of 'B' in slice 1 is code 2"):
         filtering(tbn, np.array([[0, 0], [0, 2]]))
