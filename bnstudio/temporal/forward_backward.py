@@ -51,12 +51,13 @@ class TemporalBeliefs:
 
 class SliceAlgebra:
     """The factors of a slice as einsum operands: label k is variable k of the slice (``tbn.radicals`` order),
-    label n + j the j-th interface variable of the previous slice."""
+    label n + j the j-th interface variable of the previous slice. ``batched``: evidence, α and β carry a
+    leading axis of sequences (the last label), one row of codes per sequence, CPTs shared."""
 
-    def __init__(self, tbn: TwoSliceNetwork) -> None:
+    def __init__(self, tbn: TwoSliceNetwork, batched: bool = False) -> None:
         radicals = tbn.radicals
         n = len(radicals)
-        if n + len(tbn.interface) > MAX_LABELS:
+        if n + len(tbn.interface) + int(batched) > MAX_LABELS:
             raise ValidationError(f"forward-backward handles at most {MAX_LABELS} variables in a slice and its "
                                   f"interface together; '{tbn.name}' has {n} + {len(tbn.interface)}: query the "
                                   f"unrolled network instead")
@@ -64,6 +65,9 @@ class SliceAlgebra:
         pos = {r: k for k, r in enumerate(radicals)}
         self.interface = [pos[r] for r in tbn.interface]
         self.previous = [n + j for j in range(len(self.interface))]
+        self.batch = [MAX_LABELS - 1] if batched else []
+        #: the labels of α_t (and of β_t as a factor of slice t), and of α_{t-1} and β_{t-1} in slice t
+        self.now, self.before = self.batch + self.interface, self.batch + self.previous
         self.initial: list[Factor] = [(tbn.initial_cpt(r), [pos[p] for p in tbn.initial_parents(r)] + [k])
                                       for k, r in enumerate(radicals)]
         lagged = {r: n + j for j, r in enumerate(tbn.interface)}
@@ -75,7 +79,7 @@ class SliceAlgebra:
         self._paths: dict[tuple, Any] = {}
 
     def evidence(self, row: np.ndarray) -> list[Factor]:
-        return [(self.lookup[k][row[k]], [k]) for k in range(self.n)]
+        return [(self.lookup[k][row[..., k]], self.batch + [k]) for k in range(self.n)]
 
     def contract(self, key: tuple, factors: list[Factor], output: Sequence[int]) -> np.ndarray:
         """Σ over every label not in ``output`` of the product of ``factors``; the plan is made once per ``key``
@@ -90,7 +94,7 @@ class SliceAlgebra:
         transition CPTs; then slice t's evidence."""
         if t == 0 or alpha is None:
             return self.initial + self.evidence(row)
-        return [(alpha, self.previous)] + self.transition + self.evidence(row)
+        return [(alpha, self.before)] + self.transition + self.evidence(row)
 
 
 class Contraction:
@@ -139,11 +143,19 @@ def _targets(tbn: TwoSliceNetwork, targets: str | Sequence[str] | None) -> list[
     return names
 
 
-def _scaled(table: np.ndarray, t: int) -> tuple[np.ndarray, float]:
-    total = float(table.sum())
-    if not total > 0:
-        raise ImpossibleEvidence(f"the evidence of slice {t} is impossible given the evidence before it")
-    return table / total, float(np.log(total))
+def _scaled(table: np.ndarray, t: int, batched: bool = False) -> tuple[np.ndarray, Any]:
+    """(table / its sum, log of the sum); ``batched``: per sequence (leading axis), the logs an array."""
+    if not batched:
+        total = float(table.sum())
+        if not total > 0:
+            raise ImpossibleEvidence(f"the evidence of slice {t} is impossible given the evidence before it")
+        return table / total, float(np.log(total))
+    totals = table.reshape(len(table), -1).sum(axis=1)
+    if not np.all(totals > 0):
+        s = int(np.flatnonzero(~(totals > 0))[0])
+        raise ImpossibleEvidence(f"the evidence of slice {t} of sequence {s} is impossible given the evidence "
+                                 f"before it")
+    return table / totals.reshape((-1,) + (1,) * (table.ndim - 1)), np.log(totals)
 
 
 def iter_filter(tbn: TwoSliceNetwork, evidence: Any, targets: str | Sequence[str] | None = None,
@@ -159,7 +171,7 @@ def iter_filter(tbn: TwoSliceNetwork, evidence: Any, targets: str | Sequence[str
     for t, row in enumerate(_rows(tbn, evidence)):
         factors = algebra.slice_factors(t, row, alpha)
         kind = "first" if t == 0 else "next"
-        alpha, log_c = _scaled(algebra.contract((kind, "interface"), factors, algebra.interface), t)
+        alpha, log_c = _scaled(algebra.contract((kind, "interface"), factors, algebra.now), t)
         log_lik += log_c
         beliefs = {x: _scaled(algebra.contract((kind, k), factors, [k]), t)[0] for x, k in zip(names, where)}
         if t % REPORT_EVERY == REPORT_EVERY - 1:
@@ -204,6 +216,38 @@ def prediction(tbn: TwoSliceNetwork, evidence: Any, horizon: int, targets: str |
     return _collect("prediction", tbn, names, iter_filter(tbn, rows, names, reporter), first=len(codes))
 
 
+def forward_pass(algebra: SliceAlgebra, codes: np.ndarray, progress: Progress | None = None
+                 ) -> tuple[list[np.ndarray], float]:
+    """(α_t for every slice, log p(e)): the forward recursion, each α_t kept. ``codes[t]`` is slice t's row,
+    or (batched algebra) one row per sequence; log p(e) is then summed over the sequences."""
+    alphas: list[np.ndarray] = []
+    log_lik: Any = 0.0
+    alpha = None
+    for t in range(len(codes)):
+        factors = algebra.slice_factors(t, codes[t], alpha)
+        alpha, log_c = _scaled(algebra.contract(("first" if t == 0 else "next", "interface"), factors,
+                                                algebra.now), t, bool(algebra.batch))
+        alphas.append(alpha)
+        log_lik += log_c
+        if progress is not None and t % REPORT_EVERY == REPORT_EVERY - 1:
+            progress.report(t + 1, {"log_likelihood": float(np.sum(log_lik))})
+    return alphas, float(np.sum(log_lik))
+
+
+def backward_pass(algebra: SliceAlgebra, codes: np.ndarray, alphas: list[np.ndarray]
+                  ) -> Iterator[tuple[int, list[Factor]]]:
+    """(t, slice t's factors times β_t) from the last slice to the first: summed onto any labels of slice t
+    (and, for t > 0, of the previous interface) they give the posterior given all the evidence, up to scale."""
+    sequences = tuple(np.shape(codes)[1:-1])  # (S,) when batched
+    beta = np.ones(sequences + tuple(algebra.tbn.cardinality(algebra.tbn.radicals[k]) for k in algebra.interface))
+    for t in range(len(codes) - 1, -1, -1):
+        factors = algebra.slice_factors(t, codes[t], alphas[t - 1] if t else None)
+        with_beta = factors + [(beta, algebra.now)]
+        yield t, with_beta
+        if t:
+            beta = _scaled(algebra.contract(("beta",), with_beta[1:], algebra.before), t, bool(algebra.batch))[0]
+
+
 def smoothing(tbn: TwoSliceNetwork, evidence: Any, targets: str | Sequence[str] | None = None,
               reporter: Reporter | None = None) -> TemporalBeliefs:
     """p(X_t | e_{0..T-1}) for every slice t and target: a forward pass keeping each α_t (T tables over the
@@ -213,26 +257,12 @@ def smoothing(tbn: TwoSliceNetwork, evidence: Any, targets: str | Sequence[str] 
     codes = evidence_codes(tbn, evidence)
     T = len(codes)
     progress = Progress(reporter, "smoothing", total=2 * T)
-    alphas: list[np.ndarray] = []
-    log_lik, alpha = 0.0, None
-    for t in range(T):
-        factors = algebra.slice_factors(t, codes[t], alpha)
-        alpha, log_c = _scaled(algebra.contract(("first" if t == 0 else "next", "interface"), factors,
-                                                algebra.interface), t)
-        alphas.append(alpha)
-        log_lik += log_c
-        if t % REPORT_EVERY == REPORT_EVERY - 1:
-            progress.report(t + 1, {"log_likelihood": log_lik})
+    alphas, log_lik = forward_pass(algebra, codes, progress)
     out = {x: np.empty((T, tbn.cardinality(x))) for x in names}
-    beta = np.ones([tbn.cardinality(tbn.radicals[k]) for k in algebra.interface])
-    for t in range(T - 1, -1, -1):
-        factors = algebra.slice_factors(t, codes[t], alphas[t - 1] if t else None)
-        with_beta = factors + [(beta, algebra.interface)]
+    for t, with_beta in backward_pass(algebra, codes, alphas):
         kind = "first" if t == 0 else "next"
         for x, k in zip(names, where):
             out[x][t] = _scaled(algebra.contract((kind, "smooth", k), with_beta, [k]), t)[0]
-        if t:
-            beta = _scaled(algebra.contract(("beta",), with_beta[1:], algebra.previous), t)[0]
         if t % REPORT_EVERY == 0:
             progress.report(2 * T - t, {"log_likelihood": log_lik})
     progress.done()

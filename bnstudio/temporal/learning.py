@@ -66,13 +66,24 @@ def sequence_codes(tbn: TwoSliceNetwork, data: Any, sequence: str = "sequence", 
 def fit_sequences(tbn: TwoSliceNetwork, data: Any, method: str = "mp", prior: str = "laplace", ess: float = 1.0,
                   sequence: str = "sequence", time: str = "time") -> TwoSliceNetwork:
     """A copy of ``tbn`` with CPTs learned from sequences (module docstring); ``mp`` keeps Dirichlet counts."""
-    check_choice("method", method, METHODS)
-    estimator = MeanPosterior(prior, ess) if method == "mp" else None
+    estimator = check_estimator(method, prior, ess)
     codes, ids = sequence_codes(tbn, data, sequence, time)
     if len(codes) == 0:
         raise ValidationError("the sequences have no rows: nothing to learn from")
+    return estimated(tbn, tied_counts(tbn, codes, ids), estimator)
+
+
+def check_estimator(method: str, prior: str, ess: float) -> MeanPosterior | None:
+    """The project's ``mp`` estimator, or None for ``ml`` (options checked in one line each)."""
+    check_choice("method", method, METHODS)
+    return MeanPosterior(prior, ess) if method == "mp" else None
+
+
+def estimated(tbn: TwoSliceNetwork, counts: dict[str, np.ndarray], estimator: MeanPosterior | None
+              ) -> TwoSliceNetwork:
+    """A copy of ``tbn`` with the CPTs the (expected) counts give: ``ml`` (floored frequencies, no Dirichlet
+    counts) or ``mp`` (posterior mean, posterior counts kept)."""
     net = tbn.to_network()
-    counts = tied_counts(tbn, codes, ids)
     if estimator is None:
         cpts = {v: floor_rows(normalise_rows(c)) for v, c in counts.items()}
         alphas: dict[str, np.ndarray | None] = dict.fromkeys(net.variables)
