@@ -2,7 +2,7 @@
 
 A table with column names (a DataFrame, a mapping {name: values}) is matched to the 2TBN's variables by name
 (docs/architecture.md §3.25): state names, or whole numbers as codes; NaN, None or -1 is unobserved. A bare 2-D
-array is read by position, one column per variable in ``tbn.radicals`` order, as codes.
+array is read by position, one column per variable in ``tbn.radicals`` order, as codes (NaN or -1 unobserved).
 """
 from __future__ import annotations
 
@@ -45,7 +45,12 @@ def evidence_codes(tbn: TwoSliceNetwork, evidence: Any) -> np.ndarray:
         if arr.ndim != 2 or arr.shape[1] != len(tbn.radicals):
             raise EvidenceError(f"an evidence array must have shape (slices, {len(tbn.radicals)}) (one column per "
                                 f"variable, in the order {', '.join(tbn.radicals)}), got {arr.shape}")
-        if not np.issubdtype(arr.dtype, np.integer):
+        if np.issubdtype(arr.dtype, np.floating):  # whole numbers, NaN unobserved
+            seen = ~np.isnan(arr)
+            if np.any(arr[seen] != np.round(arr[seen])):
+                raise EvidenceError("an evidence array must hold whole-number codes (NaN or -1 = unobserved)")
+            arr = np.where(seen, arr, -1.0)
+        elif not np.issubdtype(arr.dtype, np.integer):
             raise EvidenceError(f"an evidence array must hold integer codes (-1 = unobserved), got {arr.dtype}")
         codes = arr.astype(np.int64)
     return check_codes(tbn, codes)

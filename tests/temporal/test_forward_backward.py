@@ -6,8 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bnstudio.errors import EvidenceError, ImpossibleEvidence, UnknownVariableError, ValidationError
+from bnstudio.errors import Cancelled, EvidenceError, ImpossibleEvidence, UnknownVariableError, ValidationError
 from bnstudio.inference import InferenceEngine
+from bnstudio.jobs import RecordingReporter
 from bnstudio.temporal import filtering, iter_filter, prediction, smoothing, two_slice_network, unroll
 from tests.brute import marginal, weighted_joint
 from tests.temporal.random_tbn import random_tbn
@@ -119,11 +120,30 @@ def test_bad_evidence_is_one_line():
         filtering(tbn, np.array([[0, 0], [0, 2]]))
     with pytest.raises(EvidenceError, match="shape"):
         filtering(tbn, np.array([0, 1]))
-    with pytest.raises(EvidenceError, match="integer codes"):
+    with pytest.raises(EvidenceError, match="whole-number codes"):
         filtering(tbn, np.array([[0.5, 1.0]]))
+    with pytest.raises(EvidenceError, match="integer codes"):
+        filtering(tbn, np.array([["a", "x"]]))
     with pytest.raises(Exception, match="'A'"):
         filtering(tbn, pd.DataFrame({"A": ["nope"]}))
     with pytest.raises(ValidationError, match="horizon"):
         prediction(tbn, np.array([[0, 0]]), 0)
     with pytest.raises(ValidationError, match="'Z' is not a variable"):
         filtering(tbn, np.array([[0, 0]]), targets="Z")
+
+
+def test_nan_cells_of_a_float_array_are_unobserved():
+    tbn = random_tbn(9, n=3)
+    codes = random_codes(tbn, 6, 9)
+    floats = np.where(codes >= 0, codes, np.nan).astype(float)
+    for r in tbn.radicals:
+        np.testing.assert_array_equal(smoothing(tbn, floats).beliefs[r], smoothing(tbn, codes).beliefs[r])
+
+
+def test_a_stop_request_cancels_filtering_and_smoothing():
+    tbn = random_tbn(2, n=2)
+    codes = random_codes(tbn, 2_000, 2)
+    for run in (filtering, smoothing):
+        reporter = RecordingReporter(stop_after=1)
+        with pytest.raises(Cancelled):
+            run(tbn, codes, reporter=reporter)
