@@ -56,6 +56,8 @@ class TwoSliceNetwork:
 
     @staticmethod
     def _check_names(net: Network) -> tuple[str, ...]:
+        if not len(net):
+            raise ValidationError(f"the 2TBN '{net.name}' has no variables")
         parts: dict[str, set[str]] = {}
         for var in net.variables:
             split = split_name(var)

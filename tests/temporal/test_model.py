@@ -49,6 +49,11 @@ def test_networks_outside_the_convention_are_refused_with_one_line(families, mes
         from_network(_plain(*families))
 
 
+def test_an_empty_network_is_no_2tbn():
+    with pytest.raises(ValidationError, match="has no variables"):
+        from_network(Network("empty"))
+
+
 def test_state_mismatch_is_named():
     net = _plain(("A0", ()))
     net.add_variable("At", ["a", "b", "c"])
