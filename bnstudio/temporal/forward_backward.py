@@ -12,10 +12,12 @@ is the slice-t product α_{t-1} · CPTs · λ_t summed onto X_t; the smoothed p(
 times β_t; a prediction p(X_{t+k} | e_{0..t}) filters on through k slices without evidence. Each α_t is scaled
 to sum 1 and log p(e_{0..T-1}) = Σ_t log c_t is the sum of the scales (Rabiner 1989, §V.A).
 
-Inside a slice every sum is one ``numpy.einsum`` over the slice's factors, its contraction order found once by
-``einsum_path`` and reused at every slice; only time is a Python loop. Filtering keeps one α at a time (memory
-independent of T, and the evidence rows may be a stream); smoothing keeps every α_t (T tables over I_t).
-At most 52 variables in slice and interface together (numpy's einsum labels).
+Inside a slice every sum is a sum of products of the slice's labelled tables (:class:`Contraction`): numpy's
+greedy contraction order is found once from the shapes, then each slice runs the same few two-operand
+``numpy.einsum`` calls; only time is a Python loop. Filtering keeps one α at a time (memory independent of T, and
+the evidence rows may be a stream); smoothing keeps every α_t (T tables over I_t). EM runs many sequences of one
+length at once along a leading axis (``SliceAlgebra(batched=True)``). At most 52 variables in a slice and its
+interface together (numpy's einsum labels; 51 when batched).
 """
 from __future__ import annotations
 
