@@ -5,7 +5,8 @@ on the unrolled network (ours and pyAgrum's LazyPropagation on ``unroll2TBN``) w
 
 Every measurement runs in a fresh process (this script with ``--one``) so that peak memory is the process's own
 high-water mark (``resource.getrusage``: peak RSS, which sees numpy's and pyAgrum's C allocations alike), less
-the process's RSS after its imports and the model's reading; ``tracemalloc`` adds Python's own peak for ours.
+the process's RSS after its imports and the model's reading; ``tracemalloc`` adds Python's own peak (numpy
+arrays included; not pyAgrum's C++ memory) in a second, untimed run of the same work.
 Evidence: a fixed-seed random table with Vibration and Temperature observed in 80 % of slices (the bundled
 machine-monitoring 2TBN, docs/temporal.md). Rows:
 
@@ -58,43 +59,61 @@ def current_rss() -> int:
         return int(f.read().split()[1]) * resource.getpagesize()
 
 
-def one(kind: str, slices: int, network: str) -> dict:
-    """Time and peak memory of one measurement, in this process."""
+def work(kind: str, slices: int, network: str):
+    """The measurement's computation, as a function of no arguments returning the last slice's belief."""
     from bnstudio.io import read_network
     from bnstudio.temporal import filtering, from_network, iter_filter, smoothing, unrolled_posterior
 
     path = ROOT / "resources" / "networks" / "temporal" / f"{network}.bif"
     tbn = from_network(read_network(path))
-    if kind == "pyagrum":
-        import pyagrum as gum
-        from pyagrum.lib.dynamicBN import unroll2TBN
-        bn2 = gum.loadBN(str(path))
-    base = current_rss()
-    tracemalloc.start()
-    start = time.perf_counter()
     last = tbn.radicals[0]
-    if kind == "filter-stream":
+    target = f"{last}{slices - 1}"
+
+    def evidence() -> dict[str, str]:
+        return {f"{r}{t}": tbn.states(r)[c] for t, row in enumerate(evidence_rows(tbn, slices))
+                for r, c in zip(tbn.radicals, row) if c >= 0}
+
+    def stream():
         for _, beliefs, _ in iter_filter(tbn, evidence_rows(tbn, slices), last):
             answer = beliefs[last]
-    elif kind in ("filter", "smooth"):
-        codes = np.array(list(evidence_rows(tbn, slices)))
-        answer = (filtering if kind == "filter" else smoothing)(tbn, codes, last).beliefs[last][-1]
-    elif kind == "unrolled":
-        codes = np.array(list(evidence_rows(tbn, slices)))
-        evidence = {f"{r}{t}": tbn.states(r)[c] for t, row in enumerate(codes) for r, c in zip(tbn.radicals, row)
-                    if c >= 0}
-        answer = unrolled_posterior(tbn, slices, f"{last}{slices - 1}", evidence)[f"{last}{slices - 1}"]
-    elif kind == "pyagrum":
-        codes = np.array(list(evidence_rows(tbn, slices)))
-        bn = unroll2TBN(bn2, slices)
-        engine = gum.LazyPropagation(bn)
-        engine.setEvidence({f"{r}{t}": tbn.states(r)[c] for t, row in enumerate(codes)
-                            for r, c in zip(tbn.radicals, row) if c >= 0})
-        target = f"{last}{slices - 1}"
-        answer = engine.posterior(target).toarray()
-    else:
+        return answer
+
+    def whole():
+        run = filtering if kind == "filter" else smoothing
+        return run(tbn, np.array(list(evidence_rows(tbn, slices))), last).beliefs[last][-1]
+
+    if kind == "pyagrum":  # imported and converted before the clock starts; in memory, since pyAgrum's BIF
+        import warnings    # reader keeps numbers to float32 precision (answers then differ by 1e-8)
+
+        import pyagrum as gum
+        from bnstudio.interop import to_pyagrum
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # pyagrum.lib.dynamicBN is deprecated for pyagrum.ktbn
+            from pyagrum.lib.dynamicBN import unroll2TBN
+        two_slices = to_pyagrum(tbn.network)
+
+    def pyagrum():
+        engine = gum.LazyPropagation(unroll2TBN(two_slices, slices))
+        engine.setEvidence(evidence())
+        return engine.posterior(target).toarray()
+
+    plans = {"filter-stream": stream, "filter": whole, "smooth": whole, "pyagrum": pyagrum,
+             "unrolled": lambda: unrolled_posterior(tbn, slices, target, evidence())[target]}
+    if kind not in plans:
         raise SystemExit(f"unknown measurement {kind}")
+    return plans[kind]
+
+
+def one(kind: str, slices: int, network: str) -> dict:
+    """Time (a first run, untraced: tracemalloc slows every allocation) and peak memory (a second run, traced) of
+    one measurement, in this process."""
+    run = work(kind, slices, network)
+    base = current_rss()
+    start = time.perf_counter()
+    answer = run()
     seconds = time.perf_counter() - start
+    tracemalloc.start()
+    run()
     python_peak = tracemalloc.get_traced_memory()[1]
     return {"kind": kind, "slices": slices, "seconds": seconds, "rss_peak": peak_rss() - base,
             "python_peak": python_peak, "answer": [float(x) for x in np.ravel(answer)]}
@@ -116,7 +135,7 @@ def mib(n: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--slices", type=int, nargs="+", default=[1_000, 10_000])
-    parser.add_argument("--unrolled", type=int, nargs="+", default=[100, 1_000])
+    parser.add_argument("--unrolled", type=int, nargs="+", default=[100, 300, 1_000])
     parser.add_argument("--network", default="machine")
     parser.add_argument("--one", nargs=2, metavar=("KIND", "T"), help=argparse.SUPPRESS)
     args = parser.parse_args()
