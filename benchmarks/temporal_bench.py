@@ -1,7 +1,7 @@
 """Filtering over long sequences: time and peak memory at T = 1,000 and 10,000 slices, against exact inference
 on the unrolled network (ours and pyAgrum's LazyPropagation on ``unroll2TBN``) where that is feasible.
 
-    .venv/bin/python benchmarks/temporal_bench.py [--slices 1000 10000] [--unrolled 100 1000] [--network machine]
+    .venv/bin/python benchmarks/temporal_bench.py [--slices 1000 10000] [--unrolled 100 300 1000] [--network machine]
 
 Every measurement runs in a fresh process (this script with ``--one``) so that peak memory is the process's own
 high-water mark (``resource.getrusage``: peak RSS, which sees numpy's and pyAgrum's C allocations alike), less
