@@ -18,6 +18,9 @@ from bnstudio.temporal.model import TwoSliceNetwork
 
 #: horizontal distance between slices of the unrolled drawing, beyond the width of one slice
 SLICE_GAP = 120.0
+#: the most variables an unrolled network may have (checked before building it); longer sequences are filtered
+#: and smoothed without unrolling (bnstudio.temporal.forward_backward)
+MAX_UNROLLED = 200_000
 
 
 def check_slices(slices: object) -> int:
@@ -40,6 +43,10 @@ def unroll(tbn: TwoSliceNetwork, slices: int) -> Network:
     slice, so they are not independent rows of the unrolled network.
     """
     slices = check_slices(slices)
+    if slices * len(tbn.radicals) > MAX_UNROLLED:
+        raise ValidationError(f"{slices} slices of '{tbn.name}' would unroll into {slices * len(tbn.radicals):,} "
+                              f"variables (at most {MAX_UNROLLED:,}): filter or smooth the sequence instead, "
+                              f"without unrolling")
     families = [(slice_name(r, 0), tbn.states(r), [slice_name(p, 0) for p in tbn.initial_parents(r)],
                  tbn.initial_cpt(r)) for r in tbn.radicals]
     for s in range(1, slices):

@@ -70,6 +70,7 @@ def test_the_cli_prints_the_apis_numbers(capsys):
     (["--slices", "3", "--target", "lung"], "does not follow the 2TBN naming convention"),
     (["--slices", "0", "--target", "Rain1"], "--slices: must be an integer >= 1"),
     (["--slices", "3", "--target", "Rain3"], "unknown variable 'Rain3'"),
+    (["--slices", "100000000", "--target", "Rain3"], "filter or smooth the sequence instead"),
     (["--filter", "{tmp}/missing.csv"], "no such file"),
     (["--filter", "{machine_csv}"], "table column 'Vibration' is not a variable of the 2TBN 'umbrella'"),
     (["--filter", "{bad_state}"], "Umbrella"),

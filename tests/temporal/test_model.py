@@ -96,6 +96,8 @@ def test_unroll_checks_slices_and_clashing_names():
         with pytest.raises(ValidationError, match="number of slices"):
             unroll(tbn, bad)
     assert len(unroll(tbn, 1)) == 2
+    with pytest.raises(ValidationError, match="would unroll into 2,000,000 variables"):
+        unroll(tbn, 1_000_000)  # refused before anything is built
     clash = two_slice_network({"X": ["a", "b"], "X1": ["a", "b"]}, {}, {})
     with pytest.raises(ValidationError, match="unrolled name 'X10'"):
         unroll(clash, 11)
