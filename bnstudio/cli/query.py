@@ -1,5 +1,6 @@
 """``bnstudio query NET --target VAR [--evidence VAR=STATE ...] [--joint] [--json]`` and ``--queries FILE.json``;
-explanations with ``--mpe [--top K]`` and ``--map VAR [--map VAR ...]`` (:mod:`bnstudio.cli.explain`).
+explanations with ``--mpe [--top K]`` and ``--map VAR [--map VAR ...]`` (:mod:`bnstudio.cli.explain`); dynamic
+networks with ``--slices T`` (the 2TBN unrolled) or ``--filter``/``--smooth EVIDENCE.csv`` (:mod:`bnstudio.cli.temporal`).
 
 One query is answered on its own (:meth:`InferenceEngine.posterior`: the junction tree, or pruned variable
 elimination when the tree does not fit the memory budget, as on munin1). With ``--queries``, the queries that
@@ -17,7 +18,7 @@ import itertools
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
-from bnstudio.cli import explain, options as opt
+from bnstudio.cli import explain, options as opt, temporal
 from bnstudio.cli.common import (add_strict_option, cycle_collector_paused, load_json_list, parse_evidence, print_json,
                                  print_table)
 from bnstudio.errors import EvidenceError, FormatError, ImpossibleEvidence, UnknownStateError, UnknownVariableError
@@ -43,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_intervention_argument(parser)
     add_strict_option(parser)
     explain.add_arguments(parser)
+    temporal.add_arguments(parser)
 
 
 def add_approximate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -181,7 +183,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    temporal.check(args)
+    if temporal.asked(args):
+        return temporal.run(args)
     if explain.asked(args):
+        if args.slices:
+            raise EvidenceError("--slices does not combine with --mpe or --map")
         return explain.run(args)
     if args.queries and (args.target or args.evidence):
         raise EvidenceError("use either --queries FILE or --target/--evidence, not both")
@@ -194,7 +201,8 @@ def _run(args: argparse.Namespace) -> int:
     from bnstudio.inference import InferenceEngine
     from bnstudio.io import read_network
 
-    engine = InferenceEngine(read_network(args.network))
+    net = read_network(args.network)
+    engine = InferenceEngine(temporal.unrolled(net, args.slices) if args.slices else net)
     estimate = {"approximate": args.approximate, "samples": args.samples, "seed": args.seed}
     if args.do:
         results = answer_under_interventions(engine, queries, parse_interventions(args.do), args.joint,

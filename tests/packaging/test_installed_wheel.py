@@ -115,6 +115,16 @@ def test_the_installed_package_is_the_wheel_with_its_data(installed):
     assert len(info["variables"]) == 37
 
 
+def test_the_installed_wheel_filters_the_bundled_hmm(installed):
+    """The dynamic examples (resources/networks/temporal) are package data: the umbrella HMM and its evidence."""
+    _, _, run = installed
+    out = run("python", "-c", "import bnstudio.resources as r; print(r.bundled_example('temporal/umbrella.bif')); "
+              "print(r.bundled_example('temporal/umbrella.csv'))").stdout.splitlines()
+    answer = json.loads(run("bnstudio", "query", out[0], "--smooth", out[1], "--target", "Rain", "--json").stdout)
+    smoothed = [row[0] for row in answer["results"][0]["beliefs"]["Rain"]["probabilities"]]
+    assert [round(p, 3) for p in smoothed] == [0.867, 0.820, 0.307, 0.820, 0.867]
+
+
 @pytest.mark.parametrize("name", ["zhou", "papers", "defaults"])
 def test_a_suite_runs_its_first_task_from_the_bundled_data(installed, name):
     _, work, run = installed
