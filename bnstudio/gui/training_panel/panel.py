@@ -23,6 +23,7 @@ from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter
 from bnstudio.gui.training_panel.commands import ApplyParameters
 from bnstudio.gui.training_panel.compare import CompareView
+from bnstudio.gui.training_panel.curves_view import CurvesView
 from bnstudio.gui.training_panel.job import TrainingRequest, run_training
 from bnstudio.gui.training_panel.options import MethodOptions
 from bnstudio.gui.training_panel.plot import ConvergencePlot
@@ -30,6 +31,7 @@ from bnstudio.gui.training_panel.results_tab import ResultsTab
 from bnstudio.gui.training_panel.runs import RunRecord
 from bnstudio.jobs import IterationInfo
 from bnstudio.learn.params import METHODS
+from bnstudio.learn.params.stopping import stop_text
 from bnstudio.learn.registry import parameter_learner
 
 PLOT_INTERVAL_MS = 50   # at most 20 plot updates per second while a run reports
@@ -75,7 +77,7 @@ class TrainingPanel(QWidget):
         self.data_label = QLabel()
         self.run_button, self.cancel_button = QPushButton("Run"), QPushButton("Cancel")
         self.progress, self.status = QProgressBar(), QLabel()
-        self.plot = ConvergencePlot()
+        self.plot, self.curves, self.views = ConvergencePlot(), CurvesView(), QTabWidget()
         self.results, self.compare, self.tabs = ResultsTab(), CompareView(), QTabWidget()
         self._compose()
         self.timer.timeout.connect(self._flush)
@@ -83,6 +85,8 @@ class TrainingPanel(QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         self.results.apply_requested.connect(self.apply_run)
         self.results.remove_requested.connect(self.remove_run)
+        self.results.run_selected.connect(self.curves.set_selected)
+        self.results.part_changed.connect(self.curves.set_part)
         self.compare.row_selected.connect(self.row_selected)
         document.network_replaced.connect(self.load_project_runs)
         self.set_selection(None)
@@ -115,9 +119,14 @@ class TrainingPanel(QWidget):
         side_layout.addStretch(1)
         self.tabs.addTab(self.results, "Results")
         self.tabs.addTab(self.compare, "Compare runs")
+        self.views.addTab(self.plot, "Convergence")
+        self.views.addTab(self.curves, "ROC && calibration")
+        self.views.setDocumentMode(True)
+        self.tabs.setDocumentMode(True)
         right = QSplitter(Qt.Vertical)
-        right.addWidget(self.plot)
+        right.addWidget(self.views)
         right.addWidget(self.tabs)
+        right.setChildrenCollapsible(False)
         right.setStretchFactor(0, 3)
         right.setStretchFactor(1, 1)
         # stacked (a laptop's dock), the options on top take their own height, at most 45 %: all of a method's
@@ -132,6 +141,9 @@ class TrainingPanel(QWidget):
     def set_selection(self, selection: DataSelection | None) -> None:
         """Train on ``selection`` from now on (None: no data)."""
         self.selection = selection
+        if selection is not None:   # score on the held-out rows there are: test, else validation, else train
+            parts = [name for name, _codes in selection.parts()]
+            self.results.set_part(next((p for p in ("test", "validation") if p in parts), "train"))
         self.data_label.setText(f"Data: {selection.describe()}" if selection is not None else
                                 "No data: open and align a table in the Data panel.")
         self._update_buttons()
@@ -222,7 +234,7 @@ class TrainingPanel(QWidget):
         self._store_runs()
         self._refresh_tables()
         self.results.select_run(len(self.runs) - 1)
-        self.status.setText(f"{record.label}: {record.n_iterations} iteration(s), {record.stop_reason}, "
+        self.status.setText(f"{record.label}: {record.n_iterations} iteration(s), {stop_text(record.stop_reason)}, "
                             f"{record.seconds:.2f} s")
         self.run_finished.emit(record)
 
@@ -307,7 +319,9 @@ class TrainingPanel(QWidget):
         self.document.note_session_change()
 
     def _refresh_tables(self) -> None:
-        self.results.set_runs(self.runs, [self.plot.colour(r.key - 1) for r in self.runs])
+        colours = [self.plot.colour(r.key - 1) for r in self.runs]
+        self.curves.set_runs(self.runs, colours)        # first: the table's selection then picks its run
+        self.results.set_runs(self.runs, colours)
         self.compare.set_runs(self.runs, self.document.network)
 
     def _update_buttons(self) -> None:
