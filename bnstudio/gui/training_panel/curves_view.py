@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QWidget
 
 from bnstudio.evaluate.curves import Validation
-from bnstudio.gui.training_panel.plotkit import PLOT_MIN_HEIGHT, RunLegend, style
+from bnstudio.gui.training_panel.plotkit import PLOT_MIN_HEIGHT, RunLegend, plot_page, style
 from bnstudio.gui.training_panel.runs import RunRecord
 
 #: the cases-per-bin strip's height, shown where the plots are at least :data:`COUNTS_FROM` pixels high
@@ -80,21 +80,7 @@ class CurvesView(QWidget):
         self.note.setStyleSheet("QLabel { color: #555555; }")
         self.legend.empty = "No curves"
         self.legend.note.setText("diagonal: guessing (ROC), calibrated (reliability); marker area: cases")
-        head = QHBoxLayout()
-        head.addWidget(QLabel("ROC of"))
-        head.addWidget(self.state)
-        head.addWidget(self.compare)
-        head.addStretch(1)
-        plots = QHBoxLayout()
-        plots.setSpacing(0)
-        plots.addWidget(self.view, 1)
-        plots.addWidget(self.legend)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 2, 0, 0)
-        layout.setSpacing(2)
-        layout.addLayout(head)
-        layout.addLayout(plots, 1)
-        layout.addWidget(self.note)
+        plot_page(self, [QLabel("ROC of"), self.state, self.compare, None], self.view, self.legend, [self.note])
         self.note.hide()
 
     def resizeEvent(self, event) -> None:  # Qt override

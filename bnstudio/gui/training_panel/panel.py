@@ -25,6 +25,7 @@ from bnstudio.gui.training_panel.commands import ApplyParameters
 from bnstudio.gui.training_panel.compare import CompareView
 from bnstudio.gui.training_panel.curves_view import CurvesView
 from bnstudio.gui.training_panel.job import TrainingRequest, run_training
+from bnstudio.gui.training_panel.learning_view import LearningCurveView
 from bnstudio.gui.training_panel.options import MethodOptions
 from bnstudio.gui.training_panel.plot import ConvergencePlot
 from bnstudio.gui.training_panel.results_tab import ResultsTab
@@ -78,6 +79,7 @@ class TrainingPanel(QWidget):
         self.run_button, self.cancel_button = QPushButton("Run"), QPushButton("Cancel")
         self.progress, self.status = QProgressBar(), QLabel()
         self.plot, self.curves, self.views = ConvergencePlot(), CurvesView(), QTabWidget()
+        self.learning = LearningCurveView(self._learning_snapshot)
         self.results, self.compare, self.tabs = ResultsTab(), CompareView(), QTabWidget()
         self._compose()
         self.timer.timeout.connect(self._flush)
@@ -121,6 +123,7 @@ class TrainingPanel(QWidget):
         self.tabs.addTab(self.compare, "Compare runs")
         self.views.addTab(self.plot, "Convergence")
         self.views.addTab(self.curves, "ROC && calibration")
+        self.views.addTab(self.learning, "Learning curves")
         self.views.setDocumentMode(True)
         self.tabs.setDocumentMode(True)
         right = QSplitter(Qt.Vertical)
@@ -161,6 +164,14 @@ class TrainingPanel(QWidget):
             return (f"{method} learns p(target | the rest) and needs a target (class) variable: choose one under "
                     "“Target” in the Data panel (Target and held-out rows), then run again")
         return None
+
+    def _learning_snapshot(self):
+        """(network copy, selection) for a learning curve, or why there is none."""
+        if self.selection is None:
+            return "No data: open and align a table in the Data panel."
+        if not self.selection.matches(self.document.network):
+            return "The network changed since the data were aligned: align the data again in the Data panel."
+        return self.document.network.copy(), self.selection
 
     # ------------------------------------------------------------------ running
     def run(self):
@@ -290,6 +301,7 @@ class TrainingPanel(QWidget):
         self._generation += 1
         self.jobs.cancel()
         self.plot.clear()
+        self.learning.clear()
         view = getattr(self.document.project, "view", None) or {}
         if view.get("training_method") in METHODS:   # an example made to watch one method (clgd) offers it
             self.options.set_method(view["training_method"])
@@ -307,6 +319,7 @@ class TrainingPanel(QWidget):
     def forget_document(self) -> None:
         """The open network is being replaced: no status line, message or progress of its runs stays."""
         self.jobs.cancel()
+        self.learning.clear()
         self.status.setText("")
         self.message_bar.hide()
         self.progress.hide()
@@ -334,6 +347,7 @@ class TrainingPanel(QWidget):
         """Cancel a run in progress and wait for its thread (call before the panel goes away)."""
         self.timer.stop()
         self.jobs.shutdown()
+        self.learning.shutdown()
 
     def closeEvent(self, event) -> None:  # Qt override
         self.shutdown()

@@ -9,7 +9,7 @@ from typing import Any
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
            "#7f7f7f", "#bcbd22")
@@ -98,3 +98,27 @@ class RunLegend(QWidget):
                 f"{html.escape(metrics.elidedText(label, Qt.ElideRight, room))}" for label, c in self.entries.values()]
         self.lines.setText("<br>".join(rows) if rows else f"<span style='color:#666666'>{self.empty}</span>")
         self.lines.setToolTip("\n".join(self.labels()))
+
+
+def plot_page(page: QWidget, controls: list[QWidget | None], view: QWidget, legend: RunLegend,
+              below: list[QWidget]) -> QVBoxLayout:
+    """Lay ``page`` out: a row of ``controls`` (None: the stretch), the plots with the legend beside them,
+    then the ``below`` widgets."""
+    head = QHBoxLayout()
+    for widget in controls:
+        if widget is None:
+            head.addStretch(1)
+        else:
+            head.addWidget(widget)
+    plots = QHBoxLayout()
+    plots.setSpacing(0)
+    plots.addWidget(view, 1)
+    plots.addWidget(legend)
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(4, 2, 0, 0)
+    layout.setSpacing(2)
+    layout.addLayout(head)
+    layout.addLayout(plots, 1)
+    for widget in below:
+        layout.addWidget(widget)
+    return layout
