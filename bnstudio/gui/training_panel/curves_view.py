@@ -93,6 +93,8 @@ class CurvesView(QWidget):
     # ------------------------------------------------------------------ inputs
     def set_runs(self, runs: list[RunRecord], colours: list[str]) -> None:
         self.runs, self.colours = list(runs), list(colours)
+        if self.selected is not None and self.selected >= len(self.runs):
+            self.selected = None      # the table selects its run next
         self._offer_states()
         self.redraw()
 
@@ -106,10 +108,16 @@ class CurvesView(QWidget):
         if not self.compare.isChecked():
             self.redraw()
 
+    def _confidence_range(self, states: list[str]) -> None:
+        """The predicted state's probability is at least 1/K: the reliability axis starts there."""
+        low = 1.0 / len(states) if states else 0.0
+        self.reliability.setXRange(max(low - 0.02, 0.0), 1.0, padding=0.02)
+
     def _offer_states(self) -> None:
         """The target's states (from the first run with curves), keeping the chosen one; the first by default."""
         states = next((list(v.states) for r in self.runs if (v := r.validation.get(self.part)) is not None), [])
         current = self.state.currentText()
+        self._confidence_range(states)
         if states == [self.state.itemText(i) for i in range(self.state.count())]:
             return
         self.state.blockSignals(True)

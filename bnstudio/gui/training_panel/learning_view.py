@@ -201,7 +201,7 @@ class LearningCurveView(QWidget):
         x = np.log10(np.asarray(result.sizes, dtype=float))
         entries = {}
         for k, curve in enumerate(result.curves):
-            c = colour(k)
+            c = colour(METHODS.index(curve.method))     # a method keeps its colour from one computation to the next
             entries[k] = (curve.label, c)
             for key, _title, _left in SCORES:
                 plot, mean, sd = self.plots[key], curve.mean(key), curve.sd(key)

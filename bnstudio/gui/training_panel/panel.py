@@ -37,6 +37,8 @@ from bnstudio.learn.registry import parameter_learner
 
 PLOT_INTERVAL_MS = 50   # at most 20 plot updates per second while a run reports
 SIDE_WIDTH = 330
+#: the plots' share (%) of the height beside or below the options; the results table has the rest
+PLOTS_SHARE = 60
 #: from this width the options and the plots stand side by side (the scores beside the confusion matrix need
 #: two thirds of it); narrower, the options go on top
 SIDE_BY_SIDE = 960
@@ -120,6 +122,7 @@ class TrainingPanel(QWidget):
         side_layout.addWidget(self.status)
         side_layout.addStretch(1)
         self.tabs.addTab(self.results, "Results")
+        self.tabs.addTab(self.results.confusion_page, "Confusion")
         self.tabs.addTab(self.compare, "Compare runs")
         self.views.addTab(self.plot, "Convergence")
         self.views.addTab(self.curves, "ROC && calibration")
@@ -131,7 +134,8 @@ class TrainingPanel(QWidget):
         right.addWidget(self.tabs)
         right.setChildrenCollapsible(False)
         right.setStretchFactor(0, 3)
-        right.setStretchFactor(1, 1)
+        right.setStretchFactor(1, 2)
+        right.setSizes([PLOTS_SHARE, 100 - PLOTS_SHARE])   # scaled to the height the panel gets
         # stacked (a laptop's dock), the options on top take their own height, at most 45 %: all of a method's
         # fields show, and the curves keep the rest
         splitter = ResponsiveSplitter(side, right, side_by_side=SIDE_BY_SIDE, side_share=0.34, stacked_share=0.45,

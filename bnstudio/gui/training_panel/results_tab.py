@@ -1,20 +1,18 @@
-"""The results tab: the data part scored ("Scores on"), the per-run score table on it, the confusion matrix of
-the selected run on it, and the buttons acting on the selected run (apply its parameters, remove it).
-
-The confusion matrix stands beside the table where the tab is wide enough for both (:data:`BESIDE_FROM`),
-else below it, so no score column is clipped in a laptop's dock."""
+"""The results tab: the data part scored ("Scores on"), the per-run score table on it and the buttons acting on
+the selected run (apply its parameters, remove it); and :attr:`ResultsTab.confusion_page`, the confusion matrix
+of the selected run on that part, which the panel shows in a tab of its own so the table keeps the whole
+width (no score column is clipped in a laptop's dock) and the height for its runs."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QSplitter, QTableView, QVBoxLayout, QWidget)
+                               QTableView, QVBoxLayout, QWidget)
 
 from bnstudio.gui.training_panel.results import PARTS, ConfusionTable, ResultsModel
 from bnstudio.gui.training_panel.runs import RunRecord
 
 RUN_COLUMN = 150   # pixels at most for the run column (a longer label is elided; its tooltip has it whole)
-#: the confusion matrix goes beside the table from this much room next to the table's columns
-CONFUSION_WIDTH = 240
+ROW_HEIGHT = 21
 
 
 class ResultsTab(QWidget):
@@ -32,10 +30,10 @@ class ResultsTab(QWidget):
         self.table = QTableView()
         self.confusion = ConfusionTable()
         self.confusion_title = QLabel()
+        self.confusion_page = QWidget()
         self.part = QComboBox()
         self.apply_button = QPushButton("Apply parameters")
         self.remove_button = QPushButton("Remove run")
-        self.splitter = QSplitter(Qt.Horizontal)
         self._compose()
         self.table.selectionModel().currentRowChanged.connect(self._selection_changed)
         self.part.currentIndexChanged.connect(self._on_part)
@@ -49,60 +47,27 @@ class ResultsTab(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SingleSelection)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
-        self.table.verticalHeader().setDefaultSectionSize(21)
-        self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + 4 * 21 + 4)
+        self.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
+        self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + 4 * ROW_HEIGHT + 4)
         self.part.addItems(list(PARTS))
         self.part.setToolTip("The rows every score, the confusion matrix and the ROC and reliability curves are "
                              "computed on")
         self.confusion_title.setWordWrap(True)
         self.apply_button.setToolTip("Set the network's CPTs to this run's (one undoable edit)")
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.apply_button)
-        buttons.addWidget(self.remove_button)
-        buttons.addStretch(1)
         head = QHBoxLayout()
-        head.addWidget(QLabel("Scores on"))
-        head.addWidget(self.part)
+        for widget in (QLabel("Scores on"), self.part):
+            head.addWidget(widget)
         head.addStretch(1)
-        head.addLayout(buttons)
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(self.table, 1)
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addWidget(self.confusion_title)
-        right_layout.addWidget(self.confusion, 1)
-        self.splitter.addWidget(left)
-        self.splitter.addWidget(right)
-        self.splitter.setChildrenCollapsible(False)
+        head.addWidget(self.apply_button)
+        head.addWidget(self.remove_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(head)
-        layout.addWidget(self.splitter, 1)
-
-    def _scores_width(self) -> int:
-        table = self.table
-        return (table.horizontalHeader().length() + table.verticalScrollBar().sizeHint().width()
-                + 2 * table.frameWidth())
-
-    def _divide(self) -> None:
-        """The scores get the width of their columns (no sideways scroll) and the confusion matrix the rest
-        beside them; where that leaves it less than :data:`CONFUSION_WIDTH`, it goes below the table."""
-        width = self.width() - 8
-        scores = self._scores_width()
-        beside = width - scores >= CONFUSION_WIDTH
-        self.splitter.setOrientation(Qt.Horizontal if beside else Qt.Vertical)
-        if beside:
-            self.splitter.setSizes([scores, max(width - scores, 0)])
-        else:
-            height = max(sum(self.splitter.sizes()), 1)
-            self.splitter.setSizes([round(0.6 * height), height - round(0.6 * height)])
-
-    def resizeEvent(self, event) -> None:  # Qt override
-        super().resizeEvent(event)
-        self._divide()
+        layout.addWidget(self.table, 1)
+        page = QVBoxLayout(self.confusion_page)
+        page.setContentsMargins(4, 4, 4, 4)
+        page.addWidget(self.confusion_title)
+        page.addWidget(self.confusion, 1)
 
     def set_runs(self, runs: list[RunRecord], colours: list[str]) -> None:
         keep = self.selected_run()
@@ -116,7 +81,6 @@ class ResultsTab(QWidget):
         self.table.resizeColumnsToContents()
         if self.table.columnWidth(0) > RUN_COLUMN:      # a long label is elided; its tooltip has it whole
             self.table.setColumnWidth(0, RUN_COLUMN)
-        self._divide()
 
     def set_part(self, part: str) -> None:
         """Score on ``part`` (one of :data:`PARTS`)."""

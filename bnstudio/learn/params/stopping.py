@@ -32,7 +32,7 @@ from bnstudio.learn.params.checks import MAX_ITER, check_integer, check_number
 
 STOP_REASONS = ("closed_form", "converged", "max_iter", "max_time", "early_stopping", "stalled", "diverged")
 #: each stop reason in words, for the front ends (the app's results and status line)
-STOP_TEXT = {"closed_form": "closed form (one step)", "converged": "converged", "max_iter": "iteration limit reached",
+STOP_TEXT = {"closed_form": "closed form", "converged": "converged", "max_iter": "iteration limit reached",
              "max_time": "time limit reached", "early_stopping": "stopped early (validation)",
              "stalled": "stalled (no further progress)", "diverged": "diverged (best finite kept)"}
 

@@ -169,3 +169,17 @@ def test_the_forms_start_at_the_learners_defaults_as_the_command_line(qtbot, tra
     qtbot.addWidget(form)
     assert form.k.value() == structure_learner("kdb").defaults()["k"]
     assert form.ess.value() == structure_learner("nb").defaults()["ess"]
+
+
+def test_removing_the_selected_runs_leaves_no_stale_curve(qtbot, training_panel, asia_selection):
+    """Seen: opening another network after a run raised IndexError from the curves of the removed run."""
+    panel = training_panel
+    panel.set_selection(asia_selection)
+    for method in ("ml", "mp"):
+        train(qtbot, panel, method)
+    panel.results.select_run(1)
+    panel.remove_run(1)
+    assert panel.curves.shown_runs() == [0]
+    panel.remove_run(0)
+    assert panel.curves.shown_runs() == [] and panel.curves.items == []
+    assert panel.results.confusion_title.text() == "No run selected"
