@@ -91,6 +91,7 @@ class TrainingPanel(QWidget):
         self.results.remove_requested.connect(self.remove_run)
         self.results.run_selected.connect(self.curves.set_selected)
         self.results.part_changed.connect(self.curves.set_part)
+        self.tabs.currentChanged.connect(self._on_tab)
         self.compare.row_selected.connect(self.row_selected)
         document.network_replaced.connect(self.load_project_runs)
         self.set_selection(None)
@@ -168,6 +169,11 @@ class TrainingPanel(QWidget):
             return (f"{method} learns p(target | the rest) and needs a target (class) variable: choose one under "
                     "“Target” in the Data panel (Target and held-out rows), then run again")
         return None
+
+    def _on_tab(self, _index: int) -> None:
+        """Comparing runs overlays their ROC and reliability curves too (the user may untick it again)."""
+        if self.tabs.currentWidget() is self.compare:
+            self.curves.compare.setChecked(True)
 
     def _learning_snapshot(self):
         """(network copy, selection) for a learning curve, or why there is none."""

@@ -54,7 +54,8 @@ def test_the_roc_view_draws_the_selected_run_or_every_run_of_the_chosen_state(qt
     np.testing.assert_array_equal(roc_lines[0].xData, runs[2].validation["test"].rocs[0].fpr)
     panel.results.select_run(0)
     assert view.shown_runs() == [0]
-    view.compare.setChecked(True)
+    panel.tabs.setCurrentWidget(panel.compare)                                 # "Compare runs" overlays them
+    assert view.compare.isChecked()
     assert view.shown_runs() == [0, 1, 2] and view.legend.labels() == [r.label for r in runs]
     view.state.setCurrentText("no")
     roc_lines = [item for plot, item in view.items if plot is view.roc]
