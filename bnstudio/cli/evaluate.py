@@ -7,6 +7,7 @@ from pathlib import Path
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import add_strict_option, load_data, print_json, print_table
 from bnstudio.cli.fit import OPTIONS, add_learner_options, learner_options
+from bnstudio.cli.learning_curve import add_learning_curve_options, run_learning_curve
 from bnstudio.errors import FormatError, ValidationError
 from bnstudio.learn.names import METHODS
 
@@ -31,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_learner_options(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_strict_option(parser)
+    add_learning_curve_options(parser)
 
 
 def figure_folder(folder: str) -> Path:
@@ -56,6 +58,8 @@ def write_figures(stem: Path, target: str, validation, title: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.learning_curve is not None:
+        return run_learning_curve(args)
     from bnstudio.evaluate.crossval import cross_validate_scored
     from bnstudio.evaluate.metrics import evaluate_scored
     from bnstudio.io import read_network

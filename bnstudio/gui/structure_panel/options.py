@@ -32,6 +32,23 @@ PRIORS = tuple((c, PRIOR_TEXT.get(c, c)) for c in STRUCTURE_LEARNERS[0].option("
     (None, "maximum likelihood"),)
 
 
+def registry_starts() -> dict[str, Any]:
+    """The form's first values of its number fields: the default of the first learner taking each (the
+    constructor's, through the registry, as ``bnstudio learn`` has them); None defaults keep the field's own
+    "no limit" / 0 start.
+
+    >>> registry_starts()["k"], registry_starts()["ess"]
+    (1, 1.0)
+    """
+    out: dict[str, Any] = {}
+    for name in ("ess", "k", "tabu", "restarts"):
+        entry = next(e for e in STRUCTURE_LEARNERS if name in e.option_names)
+        value = entry.defaults()[name]
+        if value is not None:
+            out[name] = value
+    return out
+
+
 def takes(algorithm: str, field: str) -> bool:
     """Whether ``algorithm`` takes the option of form field ``field`` (a score only when it has a choice)."""
     if field == "score":
@@ -81,16 +98,16 @@ class AlgorithmOptions(QWidget):
         self.prior.setToolTip("How the tables of the learned network are estimated; mean posterior keeps the "
                               "Dirichlet counts, so the query panel can give error bars")
         self.ess.setRange(0.01, 1e6)
-        self.ess.setValue(1.0)
         self.ess.setToolTip("Prior strength for bdeu / k2 scores and for mean-posterior parameters")
         self.max_parents.setRange(0, 20)
         self.max_parents.setSpecialValueText("no limit")
         self.k.setRange(1, 10)
-        self.k.setValue(2)
         self.tabu.setRange(0, 1000)
         self.tabu.setToolTip("Length of the tabu list (0 = plain hill climbing)")
         self.restarts.setRange(0, 1000)
         self.seed.setRange(0, 2**31 - 1)
+        for name, value in registry_starts().items():   # the learners' own defaults, as the command line's
+            getattr(self, name).setValue(value)
         self.max_parents.setToolTip("0 = no limit (bnc with cll defaults to 2)")
 
     def set_variables(self, names: list[str]) -> None:

@@ -8,19 +8,20 @@ the fitted copy on every data part. Runs in the generic worker thread; returns n
 >>> codes = np.array([[0, 0], [0, 1], [1, 1], [1, 1]] * 5)
 >>> sel = DataSelection.from_codes(net, codes, target="B", test_fraction=0.25, seed=0)
 >>> outcome = run_training(TrainingRequest("ml", {}, net.copy(), sel, "1. ml"), None)
->>> outcome.result.stop_reason, sorted(outcome.metrics), outcome.metrics["train"]["n"]
-('closed_form', ['test', 'train'], 15)
+>>> outcome.result.stop_reason, sorted(outcome.metrics), outcome.metrics["train"]["n"], sorted(outcome.validation)
+('closed_form', ['test', 'train'], 15, ['test', 'train'])
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.errors import Cancelled, ValidationError
-from bnstudio.evaluate import evaluate
+from bnstudio.evaluate.curves import Validation
+from bnstudio.evaluate.metrics import evaluate_scored
 from bnstudio.gui.data_panel.selection import DataSelection
 from bnstudio.learn.params import FitResult, make_learner
 from bnstudio.learn.params.base import DataScorer
@@ -40,27 +41,32 @@ class TrainingRequest:
 
 @dataclass
 class TrainingOutcome:
-    """The fitted result and, per data part, the scores of the fitted network (None if not computable)."""
+    """The fitted result and, per data part, the scores of the fitted network (None if not computable) and
+    its ROC curves and reliability bins (parts scored with a target only)."""
 
     label: str
     result: FitResult
     metrics: dict[str, dict[str, Any] | None]
+    validation: dict[str, Validation] = field(default_factory=dict)
     #: the run as the project stores it (``RunRecord.to_json``), made in the worker: for a thousand families
     #: the conversion took a tenth of a second of the window's thread at every finished run
     stored: dict[str, Any] | None = None
 
 
-def part_metrics(net: Network, codes: np.ndarray, target: str | None) -> dict[str, Any] | None:
-    """Mean scores per case on ``codes``: all of :func:`bnstudio.evaluate.evaluate` with a target, else the
-    log-likelihood only; None when ``codes`` is empty."""
+def part_metrics(net: Network, codes: np.ndarray, target: str | None
+                 ) -> tuple[dict[str, Any] | None, Validation | None]:
+    """Mean scores per case on ``codes`` and the ROC / reliability of the posteriors behind them: all of
+    :func:`bnstudio.evaluate.metrics.evaluate_scored` with a target, else the log-likelihood only (and no
+    curves); (None, None) when ``codes`` is empty."""
     if len(codes) == 0:
-        return None
+        return None, None
     if target is not None:
         try:
-            return evaluate(net, codes, target).to_json()
+            metrics, scored = evaluate_scored(net, codes, target)
+            return metrics.to_json(), scored.validation()
         except ValidationError:  # e.g. the target is missing in every row of this part
             pass
-    return {"n": int(len(codes)), "ll": -DataScorer(net, codes).nll()}
+    return {"n": int(len(codes)), "ll": -DataScorer(net, codes).nll()}, None
 
 
 def run_training(request: TrainingRequest, reporter) -> TrainingOutcome:
@@ -70,11 +76,13 @@ def run_training(request: TrainingRequest, reporter) -> TrainingOutcome:
     result = learner.fit(request.network, sel.train, target=sel.target, validation=sel.validation,
                          reporter=reporter)
     fitted = result.network(request.network)
-    metrics = {}
+    metrics, curves = {}, {}
     for name, codes in sel.parts():
         if getattr(reporter, "cancelled", False):
             raise Cancelled(f"{request.label} cancelled while scoring")
-        metrics[name] = part_metrics(fitted, codes, sel.target)
-    outcome = TrainingOutcome(request.label, result, metrics)
+        metrics[name], validation = part_metrics(fitted, codes, sel.target)
+        if validation is not None:
+            curves[name] = validation
+    outcome = TrainingOutcome(request.label, result, metrics, curves)
     outcome.stored = RunRecord.from_outcome(outcome).to_json()
     return outcome

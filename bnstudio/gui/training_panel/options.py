@@ -20,7 +20,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
                                QSpinBox, QWidget)
 
-from bnstudio.learn.registry import METHODS, PARAMETER_LEARNERS, Option, shown_options
+from bnstudio.learn.registry import METHODS, PARAMETER_LEARNERS, Option, parameter_learner, shown_options
 
 # the methods, their fields, labels, choices and ranges come from the learner registry (bnstudio.learn.registry)
 METHOD_TEXT = {e.name: f"{e.name} — {e.summary}" for e in PARAMETER_LEARNERS}
@@ -29,9 +29,14 @@ SHOWN: dict[str, Option] = {name: option for name, (option, _methods) in shown_o
 LABELS = {name: option.label for name, option in SHOWN.items()}
 #: the L2 field's "default" value: the learner's own default (10/N toward the start for clgd and wanbia, 0 for lgd)
 L2_DEFAULT = -0.001
-#: where the form starts when the learners' defaults differ or are None (em iterates 100 times by default, the
-#: gradients 200; no seed means fresh entropy, the form starts at 0; patience 0 is "off")
-FORM_START: dict[str, Any] = {"max_iter": 200, "seed": 0, "patience": 0, "l2": L2_DEFAULT}
+#: where the form starts where a learner's default is None (no seed means fresh entropy, the form starts at 0;
+#: patience 0 is "off"; L2 "default" is the learner's own rule); every other field starts at the chosen
+#: learner's constructor default, read from the registry as the command line reads it (em iterates 100 times by
+#: default, the gradients 200: the form follows the method, see :func:`method_starts`)
+FORM_START: dict[str, Any] = {"seed": 0, "patience": 0, "l2": L2_DEFAULT}
+#: the fields whose default differs between the learners that take them (the form resets them with the method)
+VARYING = frozenset(name for name in SHOWN if len({repr(e.defaults()[name]) for e in PARAMETER_LEARNERS
+                                                   if name in e.option_names}) > 1)
 #: the largest value a Qt spin box holds, and the form's practical caps
 SPIN_MAX = 2 ** 31 - 1
 FORM_CAPS = {"max_iter": 100000, "restarts": 100, "patience": 1000, "bags": 1000, "ess": 1e6, "l2": 100.0}
@@ -42,6 +47,19 @@ LAYOUT = ("criterion", "alpha", "m_step", "prior", "ess", "l2", "optimizer", "le
 ORDER = LAYOUT + tuple(name for name in SHOWN if name not in LAYOUT)
 #: from this width the fields stand in two columns (label, field, label, field)
 TWO_COLUMNS_FROM = 520
+
+
+def method_starts(method: str) -> dict[str, Any]:
+    """The values the form gives ``method``'s fields when the method is chosen: its own defaults
+    (``LearnerEntry.defaults()``, the constructor's) for the fields whose default differs between learners,
+    so ``em`` starts at 100 iterations and ``clgd`` at 200, as on the command line.
+
+    >>> method_starts("em")["max_iter"], method_starts("clgd")["max_iter"]
+    (100, 200)
+    """
+    entry = parameter_learner(method)
+    defaults = entry.defaults()
+    return {name: defaults[name] for name in FIELDS[method] if name in VARYING and defaults[name] is not None}
 
 
 def visible_fields(method: str, values: dict[str, Any]) -> tuple[str, ...]:
@@ -82,7 +100,7 @@ class MethodOptions(QWidget):
         self.alpha = QSlider(Qt.Horizontal)
         self.alpha_label = QLabel()
         self._compose()
-        self.method.currentIndexChanged.connect(self._update)
+        self.method.currentIndexChanged.connect(self._on_method)
         self.alpha.valueChanged.connect(self._update)
         for name, editor in self.editors.items():
             signal = editor.currentIndexChanged if isinstance(editor, QComboBox) else getattr(
@@ -129,6 +147,12 @@ class MethodOptions(QWidget):
         for name in ORDER:
             self.labels[name] = QLabel(LABELS[name])
             self.labels[name].setBuddy(self.editors[name])
+
+    def _on_method(self, *_args: Any) -> None:
+        """A newly chosen method's fields start at its own defaults where the learners' differ."""
+        for name, value in method_starts(self.current_method()).items():
+            self.set_value(name, value)
+        self._update()
 
     def current_method(self) -> str:
         return self.method.currentData()
@@ -205,7 +229,8 @@ class MethodOptions(QWidget):
 
 
 def _start_value(name: str) -> Any:
-    """The form's first value of a field: :data:`FORM_START`, else the default of the first learner taking it."""
+    """The form's first value of a field: :data:`FORM_START`, else the default of the first learner taking it
+    (fields in :data:`VARYING` then follow the method, :func:`method_starts`)."""
     if name in FORM_START:
         return FORM_START[name]
     entry = next(e for e in PARAMETER_LEARNERS if name in e.option_names)

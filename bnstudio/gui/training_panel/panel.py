@@ -23,17 +23,22 @@ from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter
 from bnstudio.gui.training_panel.commands import ApplyParameters
 from bnstudio.gui.training_panel.compare import CompareView
+from bnstudio.gui.training_panel.curves_view import CurvesView
 from bnstudio.gui.training_panel.job import TrainingRequest, run_training
+from bnstudio.gui.training_panel.learning_view import LearningCurveView
 from bnstudio.gui.training_panel.options import MethodOptions
 from bnstudio.gui.training_panel.plot import ConvergencePlot
 from bnstudio.gui.training_panel.results_tab import ResultsTab
 from bnstudio.gui.training_panel.runs import RunRecord
 from bnstudio.jobs import IterationInfo
 from bnstudio.learn.params import METHODS
+from bnstudio.learn.params.stopping import stop_text
 from bnstudio.learn.registry import parameter_learner
 
 PLOT_INTERVAL_MS = 50   # at most 20 plot updates per second while a run reports
 SIDE_WIDTH = 330
+#: the plots' share (%) of the height beside or below the options; the results table has the rest
+PLOTS_SHARE = 60
 #: from this width the options and the plots stand side by side (the scores beside the confusion matrix need
 #: two thirds of it); narrower, the options go on top
 SIDE_BY_SIDE = 960
@@ -75,7 +80,8 @@ class TrainingPanel(QWidget):
         self.data_label = QLabel()
         self.run_button, self.cancel_button = QPushButton("Run"), QPushButton("Cancel")
         self.progress, self.status = QProgressBar(), QLabel()
-        self.plot = ConvergencePlot()
+        self.plot, self.curves, self.views = ConvergencePlot(), CurvesView(), QTabWidget()
+        self.learning = LearningCurveView(self._learning_snapshot)
         self.results, self.compare, self.tabs = ResultsTab(), CompareView(), QTabWidget()
         self._compose()
         self.timer.timeout.connect(self._flush)
@@ -83,6 +89,9 @@ class TrainingPanel(QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         self.results.apply_requested.connect(self.apply_run)
         self.results.remove_requested.connect(self.remove_run)
+        self.results.run_selected.connect(self.curves.set_selected)
+        self.results.part_changed.connect(self.curves.set_part)
+        self.tabs.currentChanged.connect(self._on_tab)
         self.compare.row_selected.connect(self.row_selected)
         document.network_replaced.connect(self.load_project_runs)
         self.set_selection(None)
@@ -114,12 +123,20 @@ class TrainingPanel(QWidget):
         side_layout.addWidget(self.status)
         side_layout.addStretch(1)
         self.tabs.addTab(self.results, "Results")
+        self.tabs.addTab(self.results.confusion_page, "Confusion")
         self.tabs.addTab(self.compare, "Compare runs")
+        self.views.addTab(self.plot, "Convergence")
+        self.views.addTab(self.curves, "ROC && calibration")
+        self.views.addTab(self.learning, "Learning curves")
+        self.views.setDocumentMode(True)
+        self.tabs.setDocumentMode(True)
         right = QSplitter(Qt.Vertical)
-        right.addWidget(self.plot)
+        right.addWidget(self.views)
         right.addWidget(self.tabs)
+        right.setChildrenCollapsible(False)
         right.setStretchFactor(0, 3)
-        right.setStretchFactor(1, 1)
+        right.setStretchFactor(1, 2)
+        right.setSizes([PLOTS_SHARE, 100 - PLOTS_SHARE])   # scaled to the height the panel gets
         # stacked (a laptop's dock), the options on top take their own height, at most 45 %: all of a method's
         # fields show, and the curves keep the rest
         splitter = ResponsiveSplitter(side, right, side_by_side=SIDE_BY_SIDE, side_share=0.34, stacked_share=0.45,
@@ -132,6 +149,9 @@ class TrainingPanel(QWidget):
     def set_selection(self, selection: DataSelection | None) -> None:
         """Train on ``selection`` from now on (None: no data)."""
         self.selection = selection
+        if selection is not None:   # score on the held-out rows there are: test, else validation, else train
+            parts = [name for name, _codes in selection.parts()]
+            self.results.set_part(next((p for p in ("test", "validation") if p in parts), "train"))
         self.data_label.setText(f"Data: {selection.describe()}" if selection is not None else
                                 "No data: open and align a table in the Data panel.")
         self._update_buttons()
@@ -149,6 +169,19 @@ class TrainingPanel(QWidget):
             return (f"{method} learns p(target | the rest) and needs a target (class) variable: choose one under "
                     "“Target” in the Data panel (Target and held-out rows), then run again")
         return None
+
+    def _on_tab(self, _index: int) -> None:
+        """Comparing runs overlays their ROC and reliability curves too (the user may untick it again)."""
+        if self.tabs.currentWidget() is self.compare:
+            self.curves.compare.setChecked(True)
+
+    def _learning_snapshot(self):
+        """(network copy, selection) for a learning curve, or why there is none."""
+        if self.selection is None:
+            return "No data: open and align a table in the Data panel."
+        if not self.selection.matches(self.document.network):
+            return "The network changed since the data were aligned: align the data again in the Data panel."
+        return self.document.network.copy(), self.selection
 
     # ------------------------------------------------------------------ running
     def run(self):
@@ -222,7 +255,7 @@ class TrainingPanel(QWidget):
         self._store_runs()
         self._refresh_tables()
         self.results.select_run(len(self.runs) - 1)
-        self.status.setText(f"{record.label}: {record.n_iterations} iteration(s), {record.stop_reason}, "
+        self.status.setText(f"{record.label}: {record.n_iterations} iteration(s), {stop_text(record.stop_reason)}, "
                             f"{record.seconds:.2f} s")
         self.run_finished.emit(record)
 
@@ -278,6 +311,7 @@ class TrainingPanel(QWidget):
         self._generation += 1
         self.jobs.cancel()
         self.plot.clear()
+        self.learning.clear()
         view = getattr(self.document.project, "view", None) or {}
         if view.get("training_method") in METHODS:   # an example made to watch one method (clgd) offers it
             self.options.set_method(view["training_method"])
@@ -295,6 +329,7 @@ class TrainingPanel(QWidget):
     def forget_document(self) -> None:
         """The open network is being replaced: no status line, message or progress of its runs stays."""
         self.jobs.cancel()
+        self.learning.clear()
         self.status.setText("")
         self.message_bar.hide()
         self.progress.hide()
@@ -307,7 +342,9 @@ class TrainingPanel(QWidget):
         self.document.note_session_change()
 
     def _refresh_tables(self) -> None:
-        self.results.set_runs(self.runs, [self.plot.colour(r.key - 1) for r in self.runs])
+        colours = [self.plot.colour(r.key - 1) for r in self.runs]
+        self.curves.set_runs(self.runs, colours)        # first: the table's selection then picks its run
+        self.results.set_runs(self.runs, colours)
         self.compare.set_runs(self.runs, self.document.network)
 
     def _update_buttons(self) -> None:
@@ -320,6 +357,7 @@ class TrainingPanel(QWidget):
         """Cancel a run in progress and wait for its thread (call before the panel goes away)."""
         self.timer.stop()
         self.jobs.shutdown()
+        self.learning.shutdown()
 
     def closeEvent(self, event) -> None:  # Qt override
         self.shutdown()

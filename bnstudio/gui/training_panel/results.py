@@ -1,29 +1,40 @@
-"""The results table (one row per run and data part: LL, CLL, error rate, Brier; under the run's label in its
-first column, its iterations and time, then why it stopped, so the table fits a laptop's dock without a sideways
-scroll) and the confusion matrix of one run on one part."""
+"""The results table (one row per run, scored on the data part chosen above it: n, LL, CLL, error rate, Brier,
+AUC and ECE, then how the run stopped) and the confusion matrix of one run on that part.
+
+>>> [HEADERS[c] for c in METRIC_KEYS]
+['LL', 'CLL', 'Error', 'Brier', 'AUC', 'ECE']
+"""
 from __future__ import annotations
 
 import math
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 from bnstudio.gui.training_panel.runs import RunRecord
+from bnstudio.learn.params.stopping import stop_text
 
 Index = QModelIndex | QPersistentModelIndex
-PART_TEXT = {"train": "train", "validation": "validation", "test": "test"}
-HEADERS = ("Run", "Data", "n", "LL", "CLL", "Error", "Brier")
-METRIC_KEYS = {3: "ll", 4: "cll", 5: "error_rate", 6: "brier"}
-HEADER_TIPS = {0: "the run: its label, then its iterations and time, then why it stopped",
-               3: "mean log p(case)", 4: "mean log p(target | rest)", 5: "share of wrong argmax predictions",
-               6: "mean Σ_k (p(k|e) − 1{k = q})²"}
+PARTS = ("test", "validation", "train")
+HEADERS = ("Run", "n", "LL", "CLL", "Error", "Brier", "AUC", "ECE", "Stopped")
+METRIC_KEYS = {2: "ll", 3: "cll", 4: "error_rate", 5: "brier", 6: "auc", 7: "ece"}
+STOP_COLUMN = 8
+HEADER_TIPS = {0: "the run (its colour in the plots); hover for its settings",
+               1: "rows scored (the data part chosen above the table)",
+               2: "mean log p(case)", 3: "mean log p(target | rest)", 4: "share of wrong argmax predictions",
+               5: "mean Σ_k (p(k|e) − 1{k = q})²",
+               6: "area under the ROC: one-vs-rest, macro average over the target's states (the first state's "
+                  "with two); 0.5 = guessing, 1 = every case ranked right",
+               7: "expected calibration error: Σ_b (n_b / n) |accuracy_b − confidence_b| over 10 bins of the "
+                  "predicted state's probability; 0 = calibrated",
+               8: "why the run ended, its iterations and time"}
 
 
 def run_lines(run: RunRecord) -> tuple[str, str, str]:
-    """What the run column says over a run's rows: label, iterations and time, stop reason."""
-    return run.label, f"{run.n_iterations} iter. · {run.seconds:.2f} s", run.stop_reason
+    """What a run's tooltip says: label, iterations and time, how it stopped (in words)."""
+    return run.label, f"{run.n_iterations} iter. · {run.seconds:.2f} s", stop_text(run.stop_reason)
 
 
 def number_text(value: Any, digits: int = 4) -> str:
@@ -35,32 +46,40 @@ def number_text(value: Any, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
 
 
+def swatch(colour: str, size: int = 10) -> QPixmap:
+    """A square of the run's plot colour (the label beside it stays dark and readable)."""
+    pixmap = QPixmap(size, size)
+    pixmap.fill(QColor(colour))
+    return pixmap
+
+
 class ResultsModel(QAbstractTableModel):
-    """Rows (run index, part) for every run and every part it was scored on."""
+    """One row per run, its scores on :attr:`part` (blank where the run was not scored there)."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.runs: list[RunRecord] = []
-        self.rows: list[tuple[int, str]] = []
         self.colours: list[str] = []
+        self.part = "test"
 
     def set_runs(self, runs: list[RunRecord], colours: list[str]) -> None:
         self.beginResetModel()
         self.runs, self.colours = list(runs), list(colours)
-        self.rows = [(k, part) for k, run in enumerate(self.runs)
-                     for part in ("train", "validation", "test") if run.metrics.get(part)]
-        self.rows += [(k, "") for k, run in enumerate(self.runs) if not any(run.metrics.values())]
-        self.rows.sort(key=lambda r: r[0])
+        self.endResetModel()
+
+    def set_part(self, part: str) -> None:
+        self.beginResetModel()
+        self.part = part
         self.endResetModel()
 
     def run_at(self, row: int) -> int | None:
-        return self.rows[row][0] if 0 <= row < len(self.rows) else None
+        return row if 0 <= row < len(self.runs) else None
 
     def first_row_of(self, run: int) -> int:
-        return next((r for r, (k, _) in enumerate(self.rows) if k == run), -1)
+        return run if 0 <= run < len(self.runs) else -1
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
-        return 0 if parent.isValid() else len(self.rows)
+        return 0 if parent.isValid() else len(self.runs)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
         return 0 if parent.isValid() else len(HEADERS)
@@ -68,30 +87,31 @@ class ResultsModel(QAbstractTableModel):
     def data(self, index: Index, role: int = Qt.DisplayRole) -> Any:  # Qt override
         if not index.isValid():
             return None
-        k, part = self.rows[index.row()]
-        run, column = self.runs[k], index.column()
+        k, column = index.row(), index.column()
+        run = self.runs[k]
         if role == Qt.DisplayRole:
-            return self._text(run, part, column, index.row() - self.first_row_of(k))
-        if role == Qt.ForegroundRole and column == 0:
-            return QBrush(QColor(self.colours[k % len(self.colours)]))
-        if role == Qt.TextAlignmentRole and column >= 2:
+            return self._text(run, column)
+        if role == Qt.DecorationRole and column == 0 and self.colours:
+            return swatch(self.colours[k % len(self.colours)])
+        if role == Qt.TextAlignmentRole and 1 <= column < STOP_COLUMN:
             return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.ToolTipRole and column == 0:
+        if role == Qt.ToolTipRole and column in (0, STOP_COLUMN):
             return "\n".join([*run_lines(run), str(run.settings)]) + (
                 "" if run.result else "\n(stored without its parameters)")
         return None
 
-    def _text(self, run: RunRecord, part: str, column: int, line: int) -> str:
-        """The text of ``column`` on the run's ``line``-th row (0: its first)."""
-        metrics = run.metrics.get(part) or {}
+    def _text(self, run: RunRecord, column: int) -> str:
+        metrics = run.metrics.get(self.part) or {}
         if column == 0:
-            lines = run_lines(run)
-            return lines[line] if line < len(lines) else ""
+            return run.label
+        if column == STOP_COLUMN:
+            return f"{stop_text(run.stop_reason)}, {run.n_iterations} it."
         if column == 1:
-            return PART_TEXT.get(part, "")
-        if column == 2:
             return f"{metrics['n']:,}" if "n" in metrics else ""
-        return number_text(metrics.get(METRIC_KEYS[column])) if metrics else ""
+        if not metrics:
+            return ""
+        key = METRIC_KEYS[column]
+        return number_text(metrics.get(key), 3) if key in metrics else "—"
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:  # Qt override
         if orientation == Qt.Horizontal and role == Qt.DisplayRole:

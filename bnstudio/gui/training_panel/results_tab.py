@@ -1,22 +1,28 @@
-"""The results tab: the per-run score table, the confusion matrix of the selected run on a chosen part, and
-the buttons acting on the selected run (apply its parameters, remove it)."""
+"""The results tab: the data part scored ("Scores on"), the per-run score table on it and the buttons acting on
+the selected run (apply its parameters, remove it); and :attr:`ResultsTab.confusion_page`, the confusion matrix
+of the selected run on that part, which the panel shows in a tab of its own so the table keeps the whole
+width (no score column is clipped in a laptop's dock) and the height for its runs."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QSplitter, QTableView, QVBoxLayout, QWidget)
+                               QTableView, QVBoxLayout, QWidget)
 
-from bnstudio.gui.training_panel.results import ConfusionTable, ResultsModel
+from bnstudio.gui.training_panel.results import PARTS, ConfusionTable, ResultsModel
 from bnstudio.gui.training_panel.runs import RunRecord
 
-RUN_COLUMN = 120   # pixels at most for the run column
+RUN_COLUMN = 150   # pixels at most for the run column (a longer label is elided; its tooltip has it whole)
+ROW_HEIGHT = 21
 
 
 class ResultsTab(QWidget):
-    """``apply_requested(run)`` / ``remove_requested(run)`` with the selected run's index."""
+    """``apply_requested(run)`` / ``remove_requested(run)`` with the selected run's index; ``run_selected(run)``
+    (-1 for none) and ``part_changed(part)`` when the selection or the scored part changes."""
 
     apply_requested = Signal(int)
     remove_requested = Signal(int)
+    run_selected = Signal(int)
+    part_changed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -24,13 +30,13 @@ class ResultsTab(QWidget):
         self.table = QTableView()
         self.confusion = ConfusionTable()
         self.confusion_title = QLabel()
+        self.confusion_page = QWidget()
         self.part = QComboBox()
         self.apply_button = QPushButton("Apply parameters")
         self.remove_button = QPushButton("Remove run")
-        self.splitter = QSplitter(Qt.Horizontal)
         self._compose()
         self.table.selectionModel().currentRowChanged.connect(self._selection_changed)
-        self.part.currentIndexChanged.connect(self._show_confusion)
+        self.part.currentIndexChanged.connect(self._on_part)
         self.apply_button.clicked.connect(self._apply_clicked)
         self.remove_button.clicked.connect(self._remove_clicked)
         self._selection_changed()
@@ -41,60 +47,53 @@ class ResultsTab(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SingleSelection)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
-        self.table.verticalHeader().setDefaultSectionSize(21)
-        self.part.addItems(["test", "validation", "train"])
+        self.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
+        self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + 4 * ROW_HEIGHT + 4)
+        self.part.addItems(list(PARTS))
+        self.part.setToolTip("The rows every score, the confusion matrix and the ROC and reliability curves are "
+                             "computed on")
         self.confusion_title.setWordWrap(True)
         self.apply_button.setToolTip("Set the network's CPTs to this run's (one undoable edit)")
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.apply_button)
-        buttons.addWidget(self.remove_button)
-        buttons.addStretch(1)
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(self.table, 1)
-        left_layout.addLayout(buttons)
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
-        head.addWidget(QLabel("Confusion on"))
-        head.addWidget(self.part, 1)
-        right_layout.addLayout(head)
-        right_layout.addWidget(self.confusion_title)
-        right_layout.addWidget(self.confusion, 1)
-        self.splitter.addWidget(left)
-        self.splitter.addWidget(right)
+        for widget in (QLabel("Scores on"), self.part):
+            head.addWidget(widget)
+        head.addStretch(1)
+        head.addWidget(self.apply_button)
+        head.addWidget(self.remove_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.splitter)
-
-    def _divide(self) -> None:
-        """The scores get the width of their columns (no sideways scroll), the confusion matrix the rest (at
-        least what it needs)."""
-        total = sum(self.splitter.sizes())
-        if total <= 0:
-            return
-        table = self.table
-        scores = (table.horizontalHeader().length() + table.verticalScrollBar().sizeHint().width()
-                  + 2 * table.frameWidth())
-        left = max(0, min(scores, total - self.splitter.widget(1).minimumSizeHint().width()))
-        self.splitter.setSizes([left, total - left])
-
-    def resizeEvent(self, event) -> None:  # Qt override
-        super().resizeEvent(event)
-        self._divide()
+        layout.addLayout(head)
+        layout.addWidget(self.table, 1)
+        page = QVBoxLayout(self.confusion_page)
+        page.setContentsMargins(4, 4, 4, 4)
+        page.addWidget(self.confusion_title)
+        page.addWidget(self.confusion, 1)
 
     def set_runs(self, runs: list[RunRecord], colours: list[str]) -> None:
         keep = self.selected_run()
         self.model.set_runs(runs, colours)
-        self.table.resizeColumnsToContents()
-        if self.table.columnWidth(0) > RUN_COLUMN:      # a long label is elided; its tooltip has it whole
-            self.table.setColumnWidth(0, RUN_COLUMN)
-        self._divide()
+        self._fit_columns()
         if runs:
             self.select_run(keep if keep is not None and keep < len(runs) else len(runs) - 1)
         self._selection_changed()
+
+    def _fit_columns(self) -> None:
+        self.table.resizeColumnsToContents()
+        if self.table.columnWidth(0) > RUN_COLUMN:      # a long label is elided; its tooltip has it whole
+            self.table.setColumnWidth(0, RUN_COLUMN)
+
+    def set_part(self, part: str) -> None:
+        """Score on ``part`` (one of :data:`PARTS`)."""
+        self.part.setCurrentText(part)
+
+    def _on_part(self, *_args) -> None:
+        run = self.selected_run()
+        self.model.set_part(self.part.currentText())
+        self._fit_columns()
+        self.part_changed.emit(self.part.currentText())
+        if run is not None:
+            self.select_run(run)
+        self._show_confusion()
 
     def selected_run(self) -> int | None:
         index = self.table.currentIndex()
@@ -123,6 +122,7 @@ class ResultsTab(QWidget):
                                      "This run was stored without its parameters (an older project file)")
         self.remove_button.setEnabled(record is not None)
         self._show_confusion()
+        self.run_selected.emit(-1 if run is None else run)
 
     def _show_confusion(self, *_args) -> None:
         run = self.selected_run()
@@ -135,4 +135,5 @@ class ResultsTab(QWidget):
         elif "confusion" not in metrics:
             self.confusion_title.setText(f"{record.label}: not scored on {part} data with a target")
         else:
-            self.confusion_title.setText(f"<b>{record.label}</b> (rows: true, columns: predicted)")
+            self.confusion_title.setText(f"Confusion of <b>{record.label}</b> on {part} (rows: true, columns: "
+                                         "predicted)")

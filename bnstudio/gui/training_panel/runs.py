@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from bnstudio.errors import ValidationError
+from bnstudio.evaluate.curves import Validation
 from bnstudio.learn.params import FitResult
 
 #: history keys plotted: (key, plot, dashed)
@@ -49,12 +50,16 @@ class RunRecord:
     stored: dict[str, Any] | None = None       # the project entry a restored run came from (kept as is)
     key: int = 0                               # identifies the run's curves in the plot
     saved: dict[str, Any] | None = field(default=None, repr=False)   # to_json(), made once (a run never changes)
+    #: per data part, the ROC curves and reliability bins of the run's posteriors (kept in memory only: a
+    #: project stores the AUC and ECE in ``metrics``; a reopened run shows its curves after it is trained again)
+    validation: dict[str, Validation] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_outcome(cls, outcome) -> "RunRecord":
         r = outcome.result
         return cls(outcome.label, r.method, dict(r.settings), list(r.history), r.stop_reason, r.seconds,
-                   dict(outcome.metrics), r, saved=getattr(outcome, "stored", None))
+                   dict(outcome.metrics), r, saved=getattr(outcome, "stored", None),
+                   validation=dict(getattr(outcome, "validation", {}) or {}))
 
     @classmethod
     def from_json(cls, doc: dict[str, Any], number: int) -> "RunRecord":

@@ -31,6 +31,15 @@ from bnstudio.errors import ValidationError
 from bnstudio.learn.params.checks import MAX_ITER, check_integer, check_number
 
 STOP_REASONS = ("closed_form", "converged", "max_iter", "max_time", "early_stopping", "stalled", "diverged")
+#: each stop reason in words, for the front ends (the app's results and status line)
+STOP_TEXT = {"closed_form": "closed form", "converged": "converged", "max_iter": "iteration limit reached",
+             "max_time": "time limit reached", "early_stopping": "stopped early (validation)",
+             "stalled": "stalled (no further progress)", "diverged": "diverged (best finite kept)"}
+
+
+def stop_text(reason: str) -> str:
+    """A stop reason in words (an unknown or empty reason, e.g. from an old project file, as it is)."""
+    return STOP_TEXT.get(reason, reason)
 
 #: relative slack for "got worse": objective values that differ by rounding only are not a divergence
 ROUNDING = 1e-9

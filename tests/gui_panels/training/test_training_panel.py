@@ -90,7 +90,7 @@ def test_two_methods_give_two_curves_with_the_history_lengths(qtbot, training_pa
             assert counts[name] == len(history_series(record.result.history, name)[0]) == record.n_iterations
     assert second.n_iterations > 3
     assert training_panel.plot.legend_labels() == [first.label, second.label]
-    assert first.label in training_panel.plot.legend.text()
+    assert first.label in training_panel.plot.legend.lines.toolTip()
     # scores in the table are those of the fitted network
     from bnstudio.evaluate import evaluate
     fitted = second.result.network(training_panel.document.network)
@@ -99,8 +99,13 @@ def test_two_methods_give_two_curves_with_the_history_lengths(qtbot, training_pa
     assert second.metrics["test"]["confusion"] == expected.confusion
     tab = training_panel.results
     assert tab.selected_run() == 1 and tab.confusion.counts() == expected.confusion
-    rows = [tab.model.index(r, 1).data() for r in range(tab.model.rowCount())]
-    assert rows == ["train", "validation", "test"] * 2
+    # one row per run, scored on the part chosen above the table (the test rows first)
+    assert tab.part.currentText() == "test" and tab.model.rowCount() == 2
+    for part, codes in (("train", asia_selection.train), ("validation", asia_selection.validation)):
+        tab.set_part(part)
+        assert [tab.model.index(r, 1).data() for r in range(2)] == [f"{len(codes):,}"] * 2
+        assert tab.selected_run() == 1                       # the selection stays on its run
+    assert second.metrics["validation"]["auc"] is not None
 
 
 def test_cancel_stops_within_a_second_and_changes_nothing(qtbot, training_panel):
@@ -257,7 +262,7 @@ def test_runs_are_saved_with_the_project_and_replotted(qtbot, training_panel, as
         assert training_panel.plot.point_counts(new.key)["cnll"] == old.n_iterations
         for var in doc.network.variables:                                # and the parameters
             np.testing.assert_array_equal(new.result.cpts[var], old.result.cpts[var])
-    assert training_panel.results.model.rowCount() == 6
+    assert training_panel.results.model.rowCount() == 2             # one row per run
     training_panel.results.select_run(1)
     assert training_panel.results.apply_button.isEnabled()
     before = {v: doc.network.cpt(v).copy() for v in doc.network.variables}
