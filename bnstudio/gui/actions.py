@@ -155,8 +155,12 @@ class Actions:
         m.addSeparator()
         m.addActions([self.zoom_in, self.zoom_out, self.zoom_reset, self.fit])
         m.addSeparator()
-        for dock in w.docks.values():
-            m.addAction(dock.toggleViewAction())
+        for key, dock in w.docks.items():
+            toggle = dock.toggleViewAction()
+            # a dock shown from the menu comes to the front of its tab group (seen: View ▸ Data added a tab
+            # behind Learn Parameters)
+            toggle.triggered.connect(lambda checked, key=key: checked and w.show_dock(key))
+            m.addAction(toggle)
         m.addAction(w.toolbar.toggleViewAction())
         m.addAction(self.reset_layout)
         m = menus["network"]

@@ -69,6 +69,7 @@ class MainWindow(QMainWindow):
         self.evidence_label, self.summary_label, self.zoom_label = QLabel(), QLabel(), QLabel()
         self.node_list = NodeListButton(lambda: list(self.document.network.variables))
         self.docks: dict[str, QDockWidget] = {}
+        self._hint = ("", "")     # (node, text) of the double-click hint on show in the status bar
         self.files = FileController(self, recovery)
         self._compose()
         install_decisions(self)           # influence diagrams: the Decisions dock, canvas values, examples
@@ -122,6 +123,7 @@ class MainWindow(QMainWindow):
         doc.updates.visible = self.scene.visible_names
         self.scene.current_variable_changed.connect(self._on_current_variable)
         self.view.zoom_changed.connect(self._show_zoom)
+        self.view.zoom_changed.connect(lambda _zoom: self._follow_hint())
         self.node_list.popup.chosen.connect(self.view.go_to)
 
     # ------------------------------------------------------------------ settings
@@ -198,9 +200,21 @@ class MainWindow(QMainWindow):
         self.properties.set_variable(name or None)
         if name and self.docks_wait_for_a_node:   # the first node selected brings its table and properties
             self.docks_wait_for_a_node = False
-            dock_layout.reveal(self, self.docks, ["properties", "cpt"], dock_layout.NODE_FRACTION)
+            # behind a panel the user opened (Query, Learn Parameters …), which keeps its place and its width
+            dock_layout.reveal(self, self.docks, ["properties", "cpt"], dock_layout.NODE_FRACTION, front=False)
         if name:
-            self.statusBar().showMessage(f"{name}: {self.double_click_hint()}", 8000)
+            self._show_hint(name)
+
+    def _show_hint(self, name: str) -> None:
+        self._hint = (name, f"{name}: {self.double_click_hint()}")
+        self.statusBar().showMessage(self._hint[1], 8000)
+
+    def _follow_hint(self) -> None:
+        """The zoom changed how the nodes are drawn: a shown hint says what a double-click does now (seen: Find
+        zoomed in to the node after the hint said "double-click to zoom in", and a double-click set evidence)."""
+        name, text = getattr(self, "_hint", ("", ""))
+        if text and self.statusBar().currentMessage() == text and f"{name}: {self.double_click_hint()}" != text:
+            self._show_hint(name)
 
     def double_click_hint(self) -> str:
         """What a double-click on a node does as the nodes are drawn now (the status bar says it on selection)."""

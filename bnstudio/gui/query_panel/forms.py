@@ -1,6 +1,8 @@
 """A small form of ``variable = state`` rows: the query's target configuration and the form evidence."""
 from __future__ import annotations
 
+from typing import Callable, Iterable
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
@@ -67,7 +69,8 @@ class AssignmentRow(QWidget):
 
 
 class AssignmentEditor(QWidget):
-    """Rows of ``variable = state``; :meth:`assignment` is the dict (a later row wins for a repeated name)."""
+    """Rows of ``variable = state``; :meth:`assignment` is the dict (a later row wins for a repeated name).
+    A new row picks a variable neither in use here nor among ``taken()`` (the evidence form: the target's)."""
 
     changed = Signal()
 
@@ -75,6 +78,7 @@ class AssignmentEditor(QWidget):
         super().__init__(parent)
         self.net: Network | None = None
         self.rows: list[AssignmentRow] = []
+        self.taken: Callable[[], Iterable[str]] = lambda: ()
         self.add_button = QToolButton()
         self.add_button.setText(f"+ {add_text}")
         self.add_button.setAutoRaise(True)
@@ -88,16 +92,20 @@ class AssignmentEditor(QWidget):
         self.add_button.clicked.connect(lambda: self.add_row())
 
     def set_network(self, net: Network) -> None:
-        """Follow ``net`` (rows whose variable disappeared fall back to the first variable)."""
+        """Follow ``net``: rows whose variable it lacks go (never a fallback to its first variable: seen,
+        "p(Cloudy=yes | Cloudy=yes)" after opening another network with form evidence)."""
         self.net = net
-        for row in self.rows:
-            row.set_network(net)
+        for row in list(self.rows):
+            if row.variable_box.currentText() in net:
+                row.set_network(net)
+            else:
+                self.remove_row(row, notify=False)
         self.add_button.setEnabled(bool(net.variables))
 
     def add_row(self, variable: str | None = None, state: str | None = None, notify: bool = True) -> AssignmentRow:
         row = AssignmentRow(self)
         if self.net is not None:
-            used = set(self.assignment())
+            used = set(self.assignment()) | set(self.taken())
             free = [v for v in self.net.variables if v not in used]
             row.set_network(self.net, variable or (free[0] if free else None), state)
         row.changed.connect(self.changed)
