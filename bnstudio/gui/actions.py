@@ -190,3 +190,26 @@ class Actions:
         toolbar.addActions([self.bars, self.compact])
         toolbar.addSeparator()
         toolbar.addAction(self.clear_evidence)
+        for action in toolbar.actions():
+            name_shortcut(action)
+            action.changed.connect(lambda action=action: name_shortcut(action))   # Undo's text follows the stack
+
+
+def plain_text(text: str) -> str:
+    """A menu text as a tooltip shows it: no mnemonic ampersands, no ellipsis."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip(".…")
+
+
+def name_shortcut(action: QAction) -> None:
+    """The action's tooltip names its shortcut: "Add Node (N) — click on empty space …" (Qt shows the text
+    alone). A tooltip of its own is kept after the name."""
+    keys = action.shortcut().toString(QKeySequence.NativeText)
+    if not keys or action.isSeparator():
+        return
+    name = plain_text(action.text())
+    own = action.property("own_tip")
+    if own is None:      # the first call: what the tooltip says besides Qt's default (the text)
+        tip = action.toolTip()
+        own = "" if plain_text(tip) == name else tip
+        action.setProperty("own_tip", own)
+    action.setToolTip(f"{name} ({keys})" + (f" — {own}" if own else ""))

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QLis
                                QPlainTextEdit, QPushButton, QVBoxLayout, QWidget)
 
 from bnstudio.core.events import Event
+from bnstudio.core.variable import next_state_name
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.commands.diagram_edits import rename_node
 from bnstudio.gui.document import Document
@@ -161,11 +162,8 @@ class PropertiesPanel(QWidget):
             self.set_variable(self.variable)
 
     def add_state(self) -> bool:
-        states = self.document.network.states(self.variable)
-        k = len(states)
-        while f"State{k}" in states:
-            k += 1
-        ok = self.document.execute(cmd.AddState(self.document, self.variable, f"State{k}"))
+        name = next_state_name(self.document.network.states(self.variable))   # in the style of the others
+        ok = self.document.execute(cmd.AddState(self.document, self.variable, name))
         if ok:
             self.states.setCurrentRow(self.states.count() - 1)
         return ok

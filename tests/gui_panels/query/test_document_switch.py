@@ -66,3 +66,15 @@ def test_a_target_observed_on_the_canvas_is_explained_not_answered(qtbot, make_p
     assert panel.demo_document.set_evidence("Wet", "no")
     panel.refresh(force=True)
     assert panel.answer.mean is None and "Wet is both the target and evidence" in panel.answer.error
+
+
+def test_the_target_list_is_alphabetical(make_panel):
+    from bnstudio.io import read_network
+
+    from .conftest import NETWORKS
+
+    panel = make_panel(read_network(NETWORKS / "alarm.bif"))
+    box = panel.controls.target.rows[0].variable_box
+    names = [box.itemText(i) for i in range(box.count())]
+    assert names == sorted(panel.demo_document.network.variables, key=str.casefold) and len(names) == 37
+    assert names[:3] == ["ANAPHYLAXIS", "ARTCO2", "BP"]
