@@ -14,7 +14,7 @@ from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import commands as cmd
-from bnstudio.gui import dock_layout
+from bnstudio.gui import dock_layout, theme
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.actions import Actions
 from bnstudio.gui.canvas import SELECT, NetworkScene, NetworkView
@@ -71,6 +71,8 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         self._hint = ("", "")     # (node, text) of the double-click hint on show in the status bar
         self.files = FileController(self, recovery)
+        choice = self.settings.value(cfg.APPEARANCE)   # light, dark or the desktop's, before anything is drawn
+        self.appearance = theme.Appearance(choice if choice in dict(theme.CHOICES) else theme.SYSTEM, self)
         self._compose()
         install_decisions(self)           # influence diagrams: the Decisions dock, canvas values, examples
         install_panels(self)
@@ -79,6 +81,7 @@ class MainWindow(QMainWindow):
         self.actions = Actions(self)
         self.menus = self.actions.build_menus()
         self.actions.fill_toolbar(self.toolbar)
+        theme.PaletteFollower(self, self.actions.refresh_icons)   # dark icons on a dark toolbar: drawn again
         self.files.attach_menus(self.menus["recent"], self.menus["examples"])
         self.view.background_actions = [self.actions.auto_layout, self.actions.fit, self.actions.clear_evidence]
         self._connect()
@@ -150,6 +153,13 @@ class MainWindow(QMainWindow):
         """Every dock back in its default place and size (View ▸ Reset Layout)."""
         self.docks_wait_for_a_node = False
         dock_layout.arrange(self, self.docks)
+
+    def set_appearance(self, choice: str) -> None:
+        """View ▸ Appearance: follow the desktop's colour scheme, or force light or dark (kept in the settings)."""
+        self.appearance.set_choice(choice)
+        self.settings.set_value(cfg.APPEARANCE, choice)
+        if hasattr(self, "actions"):
+            self.actions.appearance[choice].setChecked(True)
 
     def save_settings(self) -> None:
         self.settings.set_value(cfg.WINDOW_GEOMETRY, self.saveGeometry())

@@ -13,6 +13,7 @@ from bnstudio.core.variable import next_state_name
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.commands.diagram_edits import rename_node
 from bnstudio.gui.document import Document
+from bnstudio.gui.theme import PaletteFollower, text_style
 from bnstudio.io.messages import listing
 
 FAMILY_SHOWN = 40  # names listed before "and N more": a naive Bayes class has a thousand children
@@ -64,9 +65,9 @@ class PropertiesPanel(QWidget):
 
     def _compose(self) -> None:
         self.family.setWordWrap(True)
-        self.family.setStyleSheet("color: #5F6B7A;")
+        PaletteFollower(self.family, lambda: self.family.setStyleSheet(text_style("muted")))
         self.name_notice.setWordWrap(True)
-        self.name_notice.setStyleSheet("color: #B3261E;")
+        PaletteFollower(self.name_notice, lambda: self.name_notice.setStyleSheet(text_style("error")))
         self.name_notice.hide()
         self.description.setPlaceholderText("What this variable means, its source, units…")
         self.description.setMaximumHeight(110)
