@@ -67,7 +67,7 @@ class Actions:
         self.zoom_in = self._make("Zoom &In", view.zoom_in, QKeySequence.ZoomIn)
         self.zoom_out = self._make("Zoom &Out", view.zoom_out, QKeySequence.ZoomOut)
         self.zoom_reset = self._make("&Actual Size", lambda: view.set_zoom(1.0), "Ctrl+0")
-        self.fit = self._make("&Fit to View", view.fit_to_view, "Ctrl+Shift+F", icons.fit)
+        self.fit = self._make("&Fit to View", w.fit_view, "Ctrl+Shift+F", icons.fit)
         self.find = self._make("&Find Node…", view.open_find, QKeySequence.Find)
 
         self.tools = QActionGroup(w)

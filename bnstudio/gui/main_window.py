@@ -34,6 +34,8 @@ from bnstudio.gui.recovery import Recovery
 from bnstudio.gui.session import count
 
 APP_NAME = "BN Studio"
+#: pixels between a message floating over the canvas and the network fitted below it
+MESSAGE_GAP = 6
 HELP_TEXT = """<h3>Mouse and keyboard</h3><table cellspacing=4>
 <tr><td><b>Double-click</b> empty space</td><td>add a node (or use the Add Node tool)</td></tr>
 <tr><td><b>Double-click</b> a node's title, <b>F2</b></td><td>rename in place (zoomed out, a double-click
@@ -306,7 +308,23 @@ class MainWindow(QMainWindow):
     def auto_layout(self) -> None:
         if len(self.document.network):
             self.document.execute(auto_layout_command(self.document, self.scene.node_style))
-            self.view.fit_to_view()
+            self.fit_view()
+
+    def fit_view(self) -> None:
+        """The whole network in the view (View ▸ Fit); while a message floats over the canvas, below it (seen:
+        the bar covered the top node's title after a fit). The fitted network is centred, so it is zoomed out
+        until its top clears the bar."""
+        self.view.fit_to_view()
+        bar, content = self.message_bar, self.scene.content_rect()
+        if bar.isHidden() or content.isEmpty():
+            return
+        viewport = self.view.viewport()
+        below = bar.geometry().bottom() + 1 - viewport.y() + MESSAGE_GAP   # the bar floats on the view
+        if self.view.mapFromScene(content.topLeft()).y() >= below:
+            return
+        factor = (viewport.height() - 2 * below) / max(content.height() * self.view.zoom, 1.0)
+        if 0 < factor < 1:
+            self.view.set_zoom(self.view.zoom * factor)
 
     # ------------------------------------------------------------------ network-wide edits
     def normalise_all_cpts(self) -> bool:
