@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from typing import Callable
 
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
-from PySide6.QtWidgets import QMenu, QStyle, QToolBar
+from PySide6.QtWidgets import QMenu, QStyle, QToolBar, QWhatsThis
 from shiboken6 import isValid
 
 from bnstudio.gui import icons, theme, wheel_guard
@@ -110,6 +110,9 @@ class Actions:
 
         self.clear_evidence = self._make("&Clear All Evidence", w.document.clear_evidence, "Ctrl+E",
                                          icons.clear_evidence)
+        self.manual = self._make("&Manual", w.show_manual, QKeySequence.HelpContents)   # F1, in a panel: its part
+        self.whats_this = QWhatsThis.createAction(w)      # Shift+F1, then a click on a panel
+        self.whats_this.setShortcut(QKeySequence.WhatsThis)
         self.help_mouse = self._make("&Mouse and Keyboard", w.show_help)
         self.about = self._make("&About BN Studio", w.show_about)
 
@@ -192,7 +195,9 @@ class Actions:
         menus["learn"].addSeparator()
         menus["learn"].addActions([self.set_ess, self.remove_counts])
         menus["query"].addActions([self.query_panel, self.clear_evidence])
-        menus["help"].addActions([self.help_mouse, self.about])
+        menus["help"].addActions([self.manual, self.whats_this, self.help_mouse])
+        menus["help"].addSeparator()
+        menus["help"].addAction(self.about)
         return menus
 
     def fill_toolbar(self, toolbar: QToolBar) -> None:

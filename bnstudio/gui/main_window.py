@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QDockWidget, QGraphicsView, QInputDialog, QLabel, QMainWindow, QMessageBox,
+from PySide6.QtWidgets import (QApplication, QDockWidget, QGraphicsView, QInputDialog, QLabel, QMainWindow, QMessageBox,
                                QToolBar, QUndoView, QVBoxLayout, QWidget)
 
 from bnstudio.core.cpt_ops import normalise_rows
@@ -14,7 +14,7 @@ from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import commands as cmd
-from bnstudio.gui import dock_layout, theme
+from bnstudio.gui import dock_layout, manual, theme
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.actions import Actions
 from bnstudio.gui.canvas import SELECT, NetworkScene, NetworkView
@@ -71,6 +71,7 @@ class MainWindow(QMainWindow):
         self.evidence_label, self.summary_label, self.zoom_label = QLabel(), QLabel(), QLabel()
         self.node_list = NodeListButton(lambda: list(self.document.network.variables))
         self.docks: dict[str, QDockWidget] = {}
+        self._manual: manual.ManualWindow | None = None   # Help ▸ Manual, built when first asked for
         self._hint = ("", "")     # (node, text) of the double-click hint on show in the status bar
         self.files = FileController(self, recovery)
         choice = self.settings.value(cfg.APPEARANCE)   # light, dark or the desktop's, before anything is drawn
@@ -363,6 +364,21 @@ class MainWindow(QMainWindow):
         return self.document.execute(cmd.SetParameters(self.document, {}, alphas, "Remove all Dirichlet counts"))
 
     # ------------------------------------------------------------------ help and closing
+    def show_manual(self, context: str | None = None) -> None:
+        """Help ▸ Manual (F1): the manual, at the section of ``context`` (a dock key) or of the panel that has
+        the keyboard focus (context help), else at its first page."""
+        if context is None:
+            focus = QApplication.focusWidget()
+            context = next((key for key in manual.CONTEXT if focus is not None
+                            and self.docks[key].isAncestorOf(focus)), None)
+        if self._manual is None:
+            self._manual = manual.ManualWindow(self)
+        page, heading = manual.CONTEXT.get(context, (manual.FIRST_PAGE, None))
+        self._manual.open_page(page, heading)
+        self._manual.show()
+        self._manual.raise_()
+        self._manual.activateWindow()
+
     def show_help(self) -> None:
         QMessageBox.information(self, "Mouse and keyboard", HELP_TEXT)
 
