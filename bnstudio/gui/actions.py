@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from PySide6.QtWidgets import QMenu, QStyle, QToolBar, QWhatsThis
 from shiboken6 import isValid
 
-from bnstudio.gui import icons, theme, wheel_guard
+from bnstudio.gui import icons, printing, theme, wheel_guard
 from bnstudio.gui.canvas import ADD_ARC, ADD_DECISION, ADD_NODE, ADD_UTILITY, SELECT
 from bnstudio.gui.canvas import tool_icons
 from bnstudio.gui.canvas import style as st
@@ -36,6 +36,8 @@ class Actions:
         self.save_as = self._make("Save &As…", files.save_as, QKeySequence.SaveAs)
         self.export_png = self._make("Export Image as &PNG…", files.export_png_dialog)
         self.export_svg = self._make("Export Image as S&VG…", files.export_svg_dialog)
+        self.export_pdf = self._make("Export as P&DF…", lambda: printing.export_pdf_dialog(w))
+        self.print = self._make("&Print…", lambda: printing.print_network(w), QKeySequence.Print)
         self.quit = self._make("&Quit", w.close, QKeySequence.Quit)
         self.reset_layout = self._make("&Reset Layout", w.reset_layout)
         self.appearances = QActionGroup(w)
@@ -164,7 +166,8 @@ class Actions:
         m.addSeparator()
         m.addActions([self.save, self.save_as])
         m.addSeparator()
-        m.addActions([self.export_png, self.export_svg])
+        m.addActions([self.export_png, self.export_svg, self.export_pdf])
+        m.addAction(self.print)
         m.addSeparator()
         m.addAction(self.quit)
         menus["edit"].addActions([self.undo, self.redo])
