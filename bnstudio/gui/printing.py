@@ -2,9 +2,8 @@
 naming the network and the evidence, on the page orientation that suits its shape.
 
 The page is drawn by :func:`draw_page` on any paint device with pages (a ``QPrinter`` from the print dialog, a
-``QPdfWriter``), so what is printed is exactly what a PDF holds. The network is drawn as the canvas draws it
-(``QGraphicsScene.render``), without the selection. (Pictures of the canvas, PNG and SVG, are
-:mod:`bnstudio.gui.canvas.export`'s.)
+``QPdfWriter``), so what is printed is exactly what a PDF holds. The network is drawn by the canvas export's own
+renderer (:mod:`bnstudio.gui.canvas.export`, which writes PNG and SVG), without the selection.
 """
 from __future__ import annotations
 
@@ -14,6 +13,7 @@ from PySide6.QtCore import QMarginsF, QRectF, Qt
 from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPagedPaintDevice, QPainter, QPdfWriter
 from PySide6.QtWidgets import QFileDialog, QGraphicsScene, QWidget
 
+from bnstudio.gui.canvas.export import _render as render_unselected
 from bnstudio.gui.window_parts import WindowParts
 
 #: scene units around the network on the page
@@ -49,14 +49,7 @@ def draw_page(scene: QGraphicsScene, painter: QPainter, page: QRectF, heading: s
     target = QRectF(0.0, 0.0, source.width() * scale, source.height() * scale)
     target.moveCenter(area.center())            # centred across the page, under the heading
     target.moveTop(area.top())
-    selected = scene.selectedItems()
-    for item in selected:         # the network as it is, not the selection
-        item.setSelected(False)
-    try:
-        scene.render(painter, target, source, Qt.KeepAspectRatio)
-    finally:
-        for item in selected:
-            item.setSelected(True)
+    render_unselected(scene, painter, target, source)   # as the PNG/SVG export draws it: not the selection
 
 
 def print_scene(scene: QGraphicsScene, device: QPagedPaintDevice, heading: str) -> None:
