@@ -23,14 +23,11 @@ from bnstudio.gui.screenshot import render_screenshot  # noqa: E402
 NETWORKS = ROOT / "resources" / "networks"
 
 
-def _prepare(choice: str):
-    def prepare(window) -> None:
-        window.set_appearance(choice)
-        panel = window.query_panel
-        panel.set_ess(10.0)
-        panel.set_target({"LVFAILURE": "TRUE"})
-        panel.messages.show_message("info", "Expert counts (ESS 10) give every CPT row its error bar.")
-    return prepare
+def _prepare(window) -> None:
+    panel = window.query_panel
+    panel.set_ess(10.0)
+    panel.set_target({"LVFAILURE": "TRUE"})
+    panel.messages.show_message("info", "Expert counts (ESS 10) give every CPT row its error bar.")
 
 
 def main() -> None:
@@ -43,7 +40,7 @@ def main() -> None:
     for choice in (theme.LIGHT, theme.DARK):
         name = f"screenshot-appearance-{choice}.png"
         print("wrote", render_screenshot(out / name, NETWORKS / "alarm.bif", size, {"HRBP": "HIGH"}, select="HR",
-                                         docks=["query", "cpt"], prepare=_prepare(choice)))
+                                         docks=["query", "cpt"], prepare=_prepare, appearance=choice))
 
 
 if __name__ == "__main__":
