@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QApplication, QDockWidget, QGraphicsView, QInputDialog, QLabel, QMainWindow, QMessageBox,
-                               QToolBar, QUndoView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QDockWidget, QGraphicsView, QInputDialog, QLabel, QMainWindow,
+                               QMessageBox, QToolBar, QUndoView, QVBoxLayout, QWidget)
 
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
@@ -225,7 +225,7 @@ class MainWindow(QMainWindow):
     def _follow_hint(self) -> None:
         """The zoom changed how the nodes are drawn: a shown hint says what a double-click does now (seen: Find
         zoomed in to the node after the hint said "double-click to zoom in", and a double-click set evidence)."""
-        name, text = getattr(self, "_hint", ("", ""))
+        name, text = self._hint
         if text and self.statusBar().currentMessage() == text and f"{name}: {self.double_click_hint()}" != text:
             self._show_hint(name)
 
