@@ -69,7 +69,7 @@ def parse_docks(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() not in (".png", ".pdf"):
-        raise FormatError("the output must be a .png (the window) or .pdf file (the network)", path=args.out)
+        raise FormatError("the output must be a .png file (the window) or a .pdf file (the network)", path=args.out)
     if not out.parent.is_dir():
         raise FormatError("cannot save: the folder does not exist", path=args.out)
     evidence = parse_evidence(args.evidence)

@@ -100,4 +100,4 @@ def test_screenshot_draws_the_window_dark_and_writes_a_pdf(tmp_path, qapp, capsy
     assert main(["screenshot", str(pdf), str(ASIA), "-e", "xray=yes"]) == 0
     assert read_pdf(pdf)["pages"] == 1
     assert main(["screenshot", str(tmp_path / "x.jpg"), str(ASIA)]) == 2
-    assert ".png (the window) or .pdf" in capsys.readouterr().err
+    assert "must be a .png file (the window) or a .pdf file" in capsys.readouterr().err
