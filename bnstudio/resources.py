@@ -18,8 +18,8 @@ from pathlib import Path
 #: the package whose data the ``resources/`` folder is (pyproject.toml, ``[tool.setuptools.package-dir]``)
 PACKAGE = "bnstudio._resources"
 
-__all__ = ["PACKAGE", "bundled_data", "bundled_diagram", "bundled_example", "icon_path", "resource_root",
-           "suite_data"]
+__all__ = ["PACKAGE", "bundled_data", "bundled_diagram", "bundled_example", "icon_path", "manual_page",
+           "resource_root", "suite_data"]
 
 
 @functools.cache
@@ -60,3 +60,11 @@ def suite_data(name: str = "") -> Path:
 def icon_path(name: str = "bnstudio.svg") -> Path:
     """The path of one of the app's icons (``resources/icons/NAME``)."""
     return resource_root() / "icons" / name
+
+
+def manual_page(name: str = "gui.md") -> Path:
+    """A page of the manual (Help ▸ Manual): the repository's ``docs/NAME``. Built packages have docs/*.md and
+    their pictures among the bundled files (``manual/``: setup.py copies them there, the PyInstaller spec too); a
+    checkout reads them where they are, beside the bundled files' folder."""
+    installed = resource_root() / "manual"
+    return (installed if installed.is_dir() else resource_root().parent / "docs") / name

@@ -1,4 +1,5 @@
-"""``bnstudio screenshot OUT.png [FILE] [--size WxH]``: render the main window offscreen to a PNG.
+"""``bnstudio screenshot OUT.png [FILE] [--size WxH]``: render the main window offscreen to a PNG (or, to
+``OUT.pdf``, the network as File ▸ Export as PDF writes it: one page, vector).
 
 Every option is checked before Qt is imported, so a bad command line costs nothing and needs no display.
 """
@@ -12,6 +13,7 @@ from pathlib import Path
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import parse_evidence
 from bnstudio.errors import FormatError
+from bnstudio.display import themes               # light and dark (plain data: no Qt)
 from bnstudio.display.window_docks import DOCKS    # the main window's docks (plain data: no Qt)
 
 ZOOM_RANGE = (0.1, 4.0)                    # the canvas's MIN_ZOOM, MAX_ZOOM
@@ -20,7 +22,8 @@ SIDE_RANGE = (200, 10_000)                 # pixels per side of the window
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Render the main window (optionally on FILE, with evidence) to a PNG, without a display."""
-    parser.add_argument("out", type=opt.path, help="PNG file to write")
+    parser.add_argument("out", type=opt.path, help="PNG file to write (a .pdf: the network on one page, as "
+                                                   "File > Export as PDF writes it)")
     parser.add_argument("file", nargs="?", type=opt.existing_file,
                         help="network or project file to show (default: an empty network)")
     parser.add_argument("--size", type=parse_size, default=(1600, 1000),
@@ -36,6 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"comma-separated docks to show, the first named of a tab group in front: "
                              f"{','.join(DOCKS)} (or 'none'); default: as a user sees the window just opened (no dock until "
                              f"a node is selected, e.g. with --select)")
+    parser.add_argument("--appearance", choices=(themes.LIGHT, themes.DARK),
+                        help="draw the window light or dark (default: as the desktop is; offscreen, light)")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -63,8 +68,8 @@ def parse_docks(text: str) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    if out.suffix.lower() != ".png":
-        raise FormatError("the output must be a .png file", path=args.out)
+    if out.suffix.lower() not in (".png", ".pdf"):
+        raise FormatError("the output must be a .png file (the window) or a .pdf file (the network)", path=args.out)
     if not out.parent.is_dir():
         raise FormatError("cannot save: the folder does not exist", path=args.out)
     evidence = parse_evidence(args.evidence)
@@ -73,6 +78,6 @@ def run(args: argparse.Namespace) -> int:
     from bnstudio.gui.screenshot import render_screenshot  # lazily: the rest of the CLI never imports Qt
 
     written = render_screenshot(args.out, args.file, args.size, evidence, args.select, args.style, args.zoom,
-                                args.docks)
+                                args.docks, appearance=args.appearance)
     print(f"wrote {written}")
     return 0

@@ -1,7 +1,9 @@
 """A discrete variable: a name and an ordered tuple of distinct state names."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from bnstudio.errors import UnknownStateError, ValidationError
 
@@ -68,3 +70,36 @@ def boolean_states(states: tuple[str, ...] | list[str]) -> tuple[int, int] | Non
         if folded.count(true) == 1 and folded.count(false) == 1:
             return folded.index(true), folded.index(false)
     return None
+
+
+_NUMBERED = re.compile(r"^(.*?)(\d+)$")
+
+
+def next_state_name(states: Sequence[str]) -> str:
+    """The name of a state added after ``states``, in their own style.
+
+    Numbered states go on from the highest number of the last state's prefix (``s0, s1`` → ``s2``, GeNIe's
+    ``State0, State1`` → ``State2``, Netica's ``state0`` → ``state1``, ``Level 3`` → ``Level 4``, ``0, 1`` → ``2``); other names
+    get the state's place, counted from 1, in their case (``yes, no`` → ``state3``, ``LOW, HIGH`` → ``STATE3``),
+    skipping a name in use.
+
+    >>> next_state_name(["s0", "s1"]), next_state_name(["yes", "no"]), next_state_name(["LOW", "NORMAL", "HIGH"])
+    ('s2', 'state3', 'STATE4')
+    >>> next_state_name(["Level 1", "Level 3", "other"]), next_state_name(["a", "state3"])
+    ('Level 4', 'state4')
+    >>> next_state_name(["0", "1"])
+    '2'
+    """
+    numbered = [m for m in map(_NUMBERED.match, states) if m]
+    if numbered and (numbered[-1].group(1).strip() or len(numbered) == len(states)):
+        prefix = numbered[-1].group(1)
+        number = max(int(m.group(2)) for m in numbered if m.group(1) == prefix) + 1
+    else:
+        prefix, number = "state", len(states) + 1
+        if states and all(s.isupper() for s in states):
+            prefix = "STATE"
+        elif states and all(s[:1].isupper() for s in states):
+            prefix = "State"
+    while f"{prefix}{number}" in states:
+        number += 1
+    return f"{prefix}{number}"

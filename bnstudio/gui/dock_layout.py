@@ -96,21 +96,31 @@ def collapse(docks: dict[str, QDockWidget]) -> None:
 
 
 def reveal(window: QMainWindow, docks: dict[str, QDockWidget], keys: list[str],
-           right: float = RIGHT_FRACTION) -> None:
-    """Show the docks ``keys`` (the first in front of its tab group); an area that was empty gets its default
-    share of the window, and the right area at least ``right`` of its width."""
+           right: float = RIGHT_FRACTION, front: bool = True) -> None:
+    """Show the docks ``keys`` (the first in front of its tab group, unless ``front`` is false and its area
+    already shows a dock: then what is in front stays there); an area that was empty gets its default share
+    of the window, and the right area at least ``right`` of its width. An area that already showed a dock
+    keeps its size otherwise (seen: the first selected node shrank an open Query panel from 642 to 437 px)."""
     def shown(area: Qt.DockWidgetArea) -> list[QDockWidget]:
         return [d for d in docks.values() if d.isVisible() and not d.isFloating() and window.dockWidgetArea(d) == area]
 
-    empty = {area for area in (Qt.RightDockWidgetArea, Qt.BottomDockWidgetArea) if not shown(area)}
+    areas = (Qt.RightDockWidgetArea, Qt.BottomDockWidgetArea)
+    empty = {area for area in areas if not shown(area)}
+    in_front = [d for area in areas for d in shown(area)]
     for key in keys:
         docks[key].show()
-    docks[keys[0]].raise_()
+    if front or window.dockWidgetArea(docks[keys[0]]) in empty:
+        docks[keys[0]].raise_()
+    for dock in in_front if not front else ():
+        dock.raise_()      # a panel the user opened stays in front of what comes in behind it
     window.layout().activate()
     on_right = shown(Qt.RightDockWidgetArea)
     narrow = bool(on_right) and max(d.width() for d in on_right) < right * window.width() - 30
-    if narrow or any(window.dockWidgetArea(docks[k]) in empty for k in keys):
-        size_docks(window, docks, right)
+    grown = {window.dockWidgetArea(docks[k]) for k in keys} & empty
+    if narrow or Qt.RightDockWidgetArea in grown:
+        window.resizeDocks([docks[RIGHT[0][0]]], [round(right * window.width())], Qt.Horizontal)
+    if Qt.BottomDockWidgetArea in grown:
+        window.resizeDocks([docks[BOTTOM[0][0]]], [round(BOTTOM_FRACTION * window.height())], Qt.Vertical)
 
 
 def first_geometry(window: QMainWindow) -> None:

@@ -1,4 +1,6 @@
-"""Small toolbar icons drawn with QPainter (no image files to ship, crisp at any scale)."""
+"""Small toolbar icons drawn with QPainter (no image files to ship, crisp at any scale), in the ink of the window's
+scheme (:data:`bnstudio.display.themes.ICONS`: slate strokes on a light toolbar, light ones on a dark toolbar);
+draw them again when the palette changes (:meth:`bnstudio.gui.actions.Actions.refresh_icons`)."""
 from __future__ import annotations
 
 from typing import Callable
@@ -6,11 +8,22 @@ from typing import Callable
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 
+from bnstudio.display import themes
+from bnstudio.gui import theme
 from bnstudio.gui.resources import icon_path
 
-INK = QColor("#33475B")
 ACCENT = QColor("#3F7CC8")
 SIZE = 32
+
+
+def ink() -> QColor:
+    """The strokes' colour on the toolbar as the window is now (light or dark)."""
+    return theme.colour(themes.ICONS, "ink")
+
+
+def fill() -> QColor:
+    """The fill of the icons' little node boxes."""
+    return theme.colour(themes.ICONS, "fill")
 
 
 def _icon(draw: Callable[[QPainter], None]) -> QIcon:
@@ -18,27 +31,27 @@ def _icon(draw: Callable[[QPainter], None]) -> QIcon:
     pixmap.fill(Qt.transparent)
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.Antialiasing)
-    painter.setPen(QPen(INK, 2.2, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+    painter.setPen(QPen(ink(), 2.2, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
     draw(painter)
     painter.end()
     return QIcon(pixmap)
 
 
 def _arrow_head(p: QPainter, tip: QPointF, dx: float, dy: float) -> None:
-    p.setBrush(INK)
+    p.setBrush(ink())
     p.drawPolygon(QPolygonF([tip, QPointF(tip.x() - 6 * dx + 4 * dy, tip.y() - 6 * dy - 4 * dx),
                              QPointF(tip.x() - 6 * dx - 4 * dy, tip.y() - 6 * dy + 4 * dx)]))
 
 
 def select() -> QIcon:
-    return _icon(lambda p: (p.setBrush(INK), p.drawPolygon(QPolygonF(
+    return _icon(lambda p: (p.setBrush(ink()), p.drawPolygon(QPolygonF(
         [QPointF(9, 5), QPointF(9, 25), QPointF(14, 20), QPointF(18, 28), QPointF(21, 26), QPointF(17, 19),
          QPointF(24, 19)]))))
 
 
 def add_node() -> QIcon:
     def draw(p: QPainter) -> None:
-        p.setBrush(QColor("#E3EBF6"))
+        p.setBrush(fill())
         p.drawRoundedRect(QRectF(3, 9, 20, 14), 3, 3)
         p.setPen(QPen(ACCENT, 2.6))
         p.drawLine(QPointF(25, 4), QPointF(25, 14))
@@ -48,7 +61,7 @@ def add_node() -> QIcon:
 
 def add_arc() -> QIcon:
     def draw(p: QPainter) -> None:
-        p.setBrush(QColor("#E3EBF6"))
+        p.setBrush(fill())
         p.drawRoundedRect(QRectF(2, 3, 13, 9), 2, 2)
         p.drawRoundedRect(QRectF(17, 20, 13, 9), 2, 2)
         p.drawLine(QPointF(10, 12), QPointF(20, 19))
@@ -58,7 +71,7 @@ def add_arc() -> QIcon:
 
 def layout() -> QIcon:
     def draw(p: QPainter) -> None:
-        p.setBrush(QColor("#E3EBF6"))
+        p.setBrush(fill())
         for r in (QRectF(11, 3, 10, 7), QRectF(3, 22, 10, 7), QRectF(19, 22, 10, 7)):
             p.drawRoundedRect(r, 2, 2)
         p.drawLine(QPointF(14, 10), QPointF(9, 22))
@@ -71,7 +84,7 @@ def fit() -> QIcon:
         for x, y, dx, dy in ((4, 4, 1, 1), (28, 4, -1, 1), (4, 28, 1, -1), (28, 28, -1, -1)):
             p.drawLine(QPointF(x, y), QPointF(x + 7 * dx, y))
             p.drawLine(QPointF(x, y), QPointF(x, y + 7 * dy))
-        p.setBrush(QColor("#E3EBF6"))
+        p.setBrush(fill())
         p.drawRoundedRect(QRectF(10, 11, 12, 10), 2, 2)
     return _icon(draw)
 
@@ -87,7 +100,7 @@ def bars() -> QIcon:
 
 def compact() -> QIcon:
     def draw(p: QPainter) -> None:
-        p.setBrush(QColor("#E3EBF6"))
+        p.setBrush(fill())
         p.drawRoundedRect(QRectF(3, 10, 26, 12), 4, 4)
     return _icon(draw)
 

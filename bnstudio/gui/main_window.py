@@ -6,15 +6,15 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QDockWidget, QGraphicsView, QInputDialog, QLabel, QMainWindow, QMessageBox,
-                               QToolBar, QUndoView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QDockWidget, QGraphicsView, QInputDialog, QLabel, QMainWindow,
+                               QMessageBox, QToolBar, QUndoView, QVBoxLayout, QWidget)
 
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import commands as cmd
-from bnstudio.gui import dock_layout
+from bnstudio.gui import dock_layout, manual, theme
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.actions import Actions
 from bnstudio.gui.canvas import SELECT, NetworkScene, NetworkView
@@ -34,6 +34,8 @@ from bnstudio.gui.recovery import Recovery
 from bnstudio.gui.session import count
 
 APP_NAME = "BN Studio"
+#: pixels between a message floating over the canvas and the network fitted below it
+MESSAGE_GAP = 6
 HELP_TEXT = """<h3>Mouse and keyboard</h3><table cellspacing=4>
 <tr><td><b>Double-click</b> empty space</td><td>add a node (or use the Add Node tool)</td></tr>
 <tr><td><b>Double-click</b> a node's title, <b>F2</b></td><td>rename in place (zoomed out, a double-click
@@ -69,7 +71,11 @@ class MainWindow(QMainWindow):
         self.evidence_label, self.summary_label, self.zoom_label = QLabel(), QLabel(), QLabel()
         self.node_list = NodeListButton(lambda: list(self.document.network.variables))
         self.docks: dict[str, QDockWidget] = {}
+        self._manual: manual.ManualWindow | None = None   # Help ▸ Manual, built when first asked for
+        self._hint = ("", "")     # (node, text) of the double-click hint on show in the status bar
         self.files = FileController(self, recovery)
+        choice = self.settings.value(cfg.APPEARANCE)   # light, dark or the desktop's, before anything is drawn
+        self.appearance = theme.Appearance(choice if choice in dict(theme.CHOICES) else theme.SYSTEM, self)
         self._compose()
         install_decisions(self)           # influence diagrams: the Decisions dock, canvas values, examples
         install_panels(self)
@@ -78,6 +84,7 @@ class MainWindow(QMainWindow):
         self.actions = Actions(self)
         self.menus = self.actions.build_menus()
         self.actions.fill_toolbar(self.toolbar)
+        theme.PaletteFollower(self, self.actions.refresh_icons)   # dark icons on a dark toolbar: drawn again
         self.files.attach_menus(self.menus["recent"], self.menus["examples"])
         self.view.background_actions = [self.actions.auto_layout, self.actions.fit, self.actions.clear_evidence]
         self._connect()
@@ -122,6 +129,7 @@ class MainWindow(QMainWindow):
         doc.updates.visible = self.scene.visible_names
         self.scene.current_variable_changed.connect(self._on_current_variable)
         self.view.zoom_changed.connect(self._show_zoom)
+        self.view.zoom_changed.connect(lambda _zoom: self._follow_hint())
         self.node_list.popup.chosen.connect(self.view.go_to)
 
     # ------------------------------------------------------------------ settings
@@ -148,6 +156,13 @@ class MainWindow(QMainWindow):
         """Every dock back in its default place and size (View ▸ Reset Layout)."""
         self.docks_wait_for_a_node = False
         dock_layout.arrange(self, self.docks)
+
+    def set_appearance(self, choice: str) -> None:
+        """View ▸ Appearance: follow the desktop's colour scheme, or force light or dark (kept in the settings)."""
+        self.appearance.set_choice(choice)
+        self.settings.set_value(cfg.APPEARANCE, choice)
+        if hasattr(self, "actions"):
+            self.actions.appearance[choice].setChecked(True)
 
     def save_settings(self) -> None:
         self.settings.set_value(cfg.WINDOW_GEOMETRY, self.saveGeometry())
@@ -198,9 +213,21 @@ class MainWindow(QMainWindow):
         self.properties.set_variable(name or None)
         if name and self.docks_wait_for_a_node:   # the first node selected brings its table and properties
             self.docks_wait_for_a_node = False
-            dock_layout.reveal(self, self.docks, ["properties", "cpt"], dock_layout.NODE_FRACTION)
+            # behind a panel the user opened (Query, Learn Parameters …), which keeps its place and its width
+            dock_layout.reveal(self, self.docks, ["properties", "cpt"], dock_layout.NODE_FRACTION, front=False)
         if name:
-            self.statusBar().showMessage(f"{name}: {self.double_click_hint()}", 8000)
+            self._show_hint(name)
+
+    def _show_hint(self, name: str) -> None:
+        self._hint = (name, f"{name}: {self.double_click_hint()}")
+        self.statusBar().showMessage(self._hint[1], 8000)
+
+    def _follow_hint(self) -> None:
+        """The zoom changed how the nodes are drawn: a shown hint says what a double-click does now (seen: Find
+        zoomed in to the node after the hint said "double-click to zoom in", and a double-click set evidence)."""
+        name, text = self._hint
+        if text and self.statusBar().currentMessage() == text and f"{name}: {self.double_click_hint()}" != text:
+            self._show_hint(name)
 
     def double_click_hint(self) -> str:
         """What a double-click on a node does as the nodes are drawn now (the status bar says it on selection)."""
@@ -282,7 +309,23 @@ class MainWindow(QMainWindow):
     def auto_layout(self) -> None:
         if len(self.document.network):
             self.document.execute(auto_layout_command(self.document, self.scene.node_style))
-            self.view.fit_to_view()
+            self.fit_view()
+
+    def fit_view(self) -> None:
+        """The whole network in the view (View ▸ Fit); while a message floats over the canvas, below it (seen:
+        the bar covered the top node's title after a fit). The fitted network is centred, so it is zoomed out
+        until its top clears the bar."""
+        self.view.fit_to_view()
+        bar, content = self.message_bar, self.scene.content_rect()
+        if bar.isHidden() or content.isEmpty():
+            return
+        viewport = self.view.viewport()
+        below = bar.geometry().bottom() + 1 - viewport.y() + MESSAGE_GAP   # the bar floats on the view
+        if self.view.mapFromScene(content.topLeft()).y() >= below:
+            return
+        factor = (viewport.height() - 2 * below) / max(content.height() * self.view.zoom, 1.0)
+        if 0 < factor < 1:
+            self.view.set_zoom(self.view.zoom * factor)
 
     # ------------------------------------------------------------------ network-wide edits
     def normalise_all_cpts(self) -> bool:
@@ -321,6 +364,21 @@ class MainWindow(QMainWindow):
         return self.document.execute(cmd.SetParameters(self.document, {}, alphas, "Remove all Dirichlet counts"))
 
     # ------------------------------------------------------------------ help and closing
+    def show_manual(self, context: str | None = None) -> None:
+        """Help ▸ Manual (F1): the manual, at the section of ``context`` (a dock key) or of the panel that has
+        the keyboard focus (context help), else at its first page."""
+        if context is None:
+            focus = QApplication.focusWidget()
+            context = next((key for key in manual.CONTEXT if focus is not None
+                            and self.docks[key].isAncestorOf(focus)), None)
+        if self._manual is None:
+            self._manual = manual.ManualWindow(self)
+        page, heading = manual.CONTEXT.get(context, (manual.FIRST_PAGE, None))
+        self._manual.open_page(page, heading)
+        self._manual.show()
+        self._manual.raise_()
+        self._manual.activateWindow()
+
     def show_help(self) -> None:
         QMessageBox.information(self, "Mouse and keyboard", HELP_TEXT)
 

@@ -8,11 +8,8 @@ from typing import Callable, Sequence
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
-STYLES = {
-    "info": "background: #E8F1FC; border: 1px solid #9DBFEA; color: #12345A;",
-    "warning": "background: #FFF4DB; border: 1px solid #E9C46A; color: #5A4100;",
-    "error": "background: #FDE7E4; border: 1px solid #E8998F; color: #6B1A10;",
-}
+from bnstudio.gui.theme import PaletteFollower, banner_style
+
 HIDE_AFTER_MS = {"info": 6000, "warning": 12000, "error": 15000}
 
 #: what a panel shows while its answer for the open document is not there yet (never an older number)
@@ -40,7 +37,11 @@ class MessageBar(QFrame):
         self.timer.setSingleShot(True)
         self.timer.timeout.connect(self.hide)
         self.close_button.clicked.connect(self.hide)
+        PaletteFollower(self, self._restyle)    # light or dark banners, as the window is
         self.hide()
+
+    def _restyle(self) -> None:
+        self.setStyleSheet(banner_style("MessageBar", self.level or "info"))
 
     @property
     def text(self) -> str:
@@ -61,7 +62,7 @@ class MessageBar(QFrame):
             button.clicked.connect(callback)
             self.row.insertWidget(self.row.count() - 1, button)
             self.buttons.append(button)
-        self.setStyleSheet(f"MessageBar {{{STYLES.get(level, STYLES['info'])} border-radius: 4px;}}")
+        self._restyle()
         self.show()
         if sticky:
             self.timer.stop()

@@ -19,7 +19,9 @@ from typing import Any
 import numpy as np
 from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
+from bnstudio.gui import manual
 from bnstudio.gui.dock_layout import make_dock
+from bnstudio.gui.dock_title import HelpTitleBar
 from bnstudio.resources import bundled_data, bundled_example
 from bnstudio.gui import document_reset, wheel_guard
 from bnstudio.gui.window_parts import WindowParts
@@ -39,6 +41,9 @@ def install_panels(window: WindowParts) -> None:
     for key in ANALYSIS_DOCKS:
         window.docks[key] = dock = make_dock(window, key, QWidget())
         dock.visibilityChanged.connect(lambda shown: shown and analysis_panels(window))
+        if key in manual.CONTEXT:     # context help: "?" opens the manual at the panel's section; What's This
+            dock.setTitleBarWidget(HelpTitleBar(dock, lambda _checked=False, key=key: window.show_manual(key)))
+            dock.setWhatsThis(manual.WHATS_THIS[key])
     window.document.network_replaced.connect(lambda: _open_project_in_panels(window))
     document_reset.install(window)   # opening another network clears every panel's view of the old one
 

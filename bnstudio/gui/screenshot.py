@@ -11,6 +11,7 @@ from PySide6.QtCore import QEventLoop, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 from bnstudio.errors import BNStudioError
+from bnstudio.gui import printing, theme
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.app import application
 from bnstudio.gui.main_window import MainWindow
@@ -40,21 +41,36 @@ def _show_only(window: MainWindow, docks: list[str]) -> None:
         window.docks[name].raise_()
 
 
+def _write(window: MainWindow, out: Path) -> None:
+    """The window as a PNG, or (``out`` ending in .pdf) the network as File ▸ Export as PDF writes it."""
+    if out.suffix.lower() == ".pdf":
+        try:
+            printing.export_pdf(window.scene, out, printing.heading_of(window), window.document.title)
+        except OSError as exc:
+            raise BNStudioError(f"could not write {out}: {exc}") from None
+    elif not window.grab().save(str(out)):
+        raise BNStudioError(f"could not write {out}")
+
+
 def render_screenshot(out: str | Path, path: str | Path | None = None, size: tuple[int, int] = (1600, 1000),
                       evidence: dict[str, Any] | None = None, select: str | None = None,
                       node_style: str | None = None, zoom: float | None = None,
                       docks: list[str] | None = None,
-                      prepare: Callable[[MainWindow], None] | None = None) -> Path:
+                      prepare: Callable[[MainWindow], None] | None = None, appearance: str | None = None) -> Path:
     """Open ``path`` in a fresh main window of ``size``, apply ``evidence``, select ``select`` (its CPT and
     properties show in the docks), show only ``docks`` (if None, the docks a user sees at first sight: none until
     a node is selected; the first named of a tab group in front), call ``prepare(window)`` for anything else,
-    and save the window to ``out``. Raises BNStudioError for bad input."""
+    and save the window to ``out`` — drawn ``appearance`` (light, dark; None: as the desktop is). An ``out``
+    ending in .pdf gets the network instead, as File ▸ Export as PDF writes it. Raises BNStudioError for bad
+    input."""
     unknown = sorted(set(docks or ()) - set(DOCKS))
     if unknown:
         raise BNStudioError(f"unknown dock(s) {', '.join(unknown)}; use {', '.join(DOCKS)}")
     app = application()
     with tempfile.TemporaryDirectory() as tmp:
         settings = cfg.Settings(QSettings(str(Path(tmp) / "settings.ini"), QSettings.IniFormat))
+        if appearance is not None:
+            settings.set_value(cfg.APPEARANCE, appearance)
         window = MainWindow(settings, Recovery(Path(tmp) / "recovery"))
         window.setWindowState(Qt.WindowNoState)   # not maximised to the (virtual) screen: exactly ``size``
         window.resize(*size)
@@ -85,10 +101,12 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
             if select:
                 window.view.centerOn(window.scene.nodes[select])
         _settle(app)
-        image = window.grab()
         out = Path(out)
-        if not image.save(str(out)):
-            raise BNStudioError(f"could not write {out}")
+        try:
+            _write(window, out)
+        finally:
+            if appearance is not None:
+                theme.apply(theme.SYSTEM)    # the next window of this process draws as the desktop again
         window.document.mark_saved()   # a rendering, not the user's work: close without asking
         window.close()
         _settle(app)

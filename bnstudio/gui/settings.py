@@ -31,9 +31,10 @@ RECENT_FILES = Key("files/recent", list, [])
 LAST_DIRECTORY = Key("files/last_directory", str, "")
 NODE_STYLE = Key("view/node_style", str, "bars")  # "bars" | "compact"; window toolbar/docks are in WINDOW_STATE
 AUTOSAVE_SECONDS = Key("recovery/autosave_seconds", int, 60)
+APPEARANCE = Key("view/appearance", str, "system")   # "system" (the desktop's scheme) | "light" | "dark"
 
 KEYS: dict[str, Key] = {k.name: k for k in (WINDOW_GEOMETRY, WINDOW_STATE, RECENT_FILES, LAST_DIRECTORY,
-                                             NODE_STYLE, AUTOSAVE_SECONDS)}
+                                             NODE_STYLE, AUTOSAVE_SECONDS, APPEARANCE)}
 
 
 def _convert(key: Key, raw: Any) -> Any:

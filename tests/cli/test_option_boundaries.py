@@ -245,6 +245,7 @@ GUI_CASES: list[tuple[list[str], set[str]]] = [
     (["screenshot", "--style={v}", "--", "{tmp}/shot.png", "{net}"], set()),
     (["screenshot", "--zoom={v}", "--", "{tmp}/shot.png", "{net}"], {"1.5"}),
     (["screenshot", "--docks={v}", "--", "{tmp}/shot.png", "{net}"], set()),
+    (["screenshot", "--appearance={v}", "--", "{tmp}/shot.png", "{net}"], set()),
     (["screenshot", "--select={v}", "--", "{tmp}/shot.png", "{net}"], set(VALUES) - {""}),  # any name parses
 ]
 

@@ -80,3 +80,24 @@ def test_screenshot_offers_every_dock_the_window_has(window):
     assert sorted(DOCKS) == sorted(window.docks)
     with pytest.raises(argparse.ArgumentTypeError, match="use properties, history"):
         parse_docks("decisions,toolbox")
+
+
+def test_screenshot_draws_the_window_dark_and_writes_a_pdf(tmp_path, qapp, capsys):
+    """``--appearance dark`` draws the window dark (and the next window is the desktop's again); an OUT.pdf is the
+    network as File ▸ Export as PDF writes it."""
+    from bnstudio.display.themes import relative_luminance
+    from bnstudio.gui import theme
+
+    from tests.gui.test_printing import read_pdf
+
+    dark = tmp_path / "dark.png"
+    assert main(["screenshot", str(dark), str(ASIA), "--size", "800x600", "--appearance", "dark"]) == 0
+    image = QImage(str(dark))
+    toolbar = image.pixelColor(image.width() - 5, 45)        # right of the toolbar's buttons
+    assert relative_luminance(toolbar.name()) < 0.1, toolbar.name()
+    assert not theme.is_dark()
+    pdf = tmp_path / "asia.pdf"
+    assert main(["screenshot", str(pdf), str(ASIA), "-e", "xray=yes"]) == 0
+    assert read_pdf(pdf)["pages"] == 1
+    assert main(["screenshot", str(tmp_path / "x.jpg"), str(ASIA)]) == 2
+    assert "must be a .png file (the window) or a .pdf file" in capsys.readouterr().err

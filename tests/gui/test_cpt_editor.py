@@ -6,13 +6,14 @@ import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QLineEdit
 
 from bnstudio.core.network import Network
 from bnstudio.gui.cpt_editor import CptEditor
-from bnstudio.gui.cpt_editor.model import UNNORMALISED
+from bnstudio.display import themes
+from bnstudio.gui import theme
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.document import Document
 
@@ -54,9 +55,10 @@ def test_edit_a_cell_then_undo(editor):
 def test_invalid_values_are_refused(editor, qtbot):
     m, doc = editor.model, editor.document
     messages = []
-    doc.message.connect(lambda level, text: messages.append(text))
+    m.rejected.connect(messages.append)       # each refusal is said, in the editor's own bar
     for bad in ("abc", "-0.1", "1.5", "nan", ""):
         assert not m.setData(m.index(0, 2), bad)
+        assert editor.messages.label.text() == messages[-1]
     assert doc.undo_stack.count() == 0 and len(messages) == 5
     assert not m.setData(m.index(0, 0), "0.5")  # parent columns are labels
 
@@ -65,7 +67,7 @@ def test_unnormalised_rows_are_highlighted_and_counted(editor):
     m = editor.model
     m.setData(m.index(2, 2), "0.5")  # row (off, yes) now sums to 0.6
     brush = m.data(m.index(2, 3), Qt.BackgroundRole)
-    assert isinstance(brush, QBrush) and brush.color() == UNNORMALISED
+    assert isinstance(brush, QBrush) and brush.color() == theme.colour(themes.CELLS, "unnormalised")
     assert m.data(m.index(1, 3), Qt.BackgroundRole) is None
     assert "sums to 0.6" in m.data(m.index(2, 2), Qt.ToolTipRole)
     assert m.unnormalised_rows() == [2] and "1 row does not sum to 1" == editor.status.text()
@@ -215,9 +217,14 @@ def test_typing_text_in_a_cell_says_why_it_was_refused(window, qtbot):
     qtbot.keyClicks(editor, "abc")
     assert editor.text() == "abc"                               # typed, not silently swallowed
     qtbot.keyClick(editor, Qt.Key_Return)
-    qtbot.waitUntil(lambda: w.message_bar.isVisible())
-    assert "'abc' is not a number" in w.message_bar.label.text()
+    bar = w.cpt_editor.messages        # right above the table (issue 38: it was ~550 px away, over the canvas)
+    qtbot.waitUntil(lambda: bar.isVisible())
+    assert "'abc' is not a number" in bar.label.text() and not w.message_bar.isVisible()
+    cell = table.visualRect(index).translated(table.viewport().mapTo(w, QPoint(0, 0)))
+    assert 0 <= cell.top() - bar.mapTo(w, QPoint(0, bar.height())).y() <= 60
     np.testing.assert_array_equal(w.document.network.cpt("Cloudy"), before)
+    assert model.setData(index, "0.3")                          # a good value: the refusal goes
+    assert not bar.isVisible()
 
 
 @pytest.mark.parametrize("floating", [False, True])

@@ -53,7 +53,7 @@ def test_state_edits_follow_through_the_core_and_undo(panel):
     doc = panel.document
     before = doc.network.copy()
     assert panel.add_state()
-    assert doc.network.states("Rain") == ("yes", "no", "State2")
+    assert doc.network.states("Rain") == ("yes", "no", "state3")   # the third state, in the others' case
     assert doc.network.cpt("Wet").shape == (2, 3, 2)  # the child's table follows
     panel.states.item(2).setText("drizzle")  # in-place rename through the list
     assert doc.network.states("Rain") == ("yes", "no", "drizzle")
@@ -123,3 +123,18 @@ def test_renaming_in_an_influence_diagram_checks_the_utility_nodes(window):
     doc.undo_stack.redo()
     assert doc.decisions.utility("Payoff").parents == ("Drill", "Crude") and "Oil" not in doc.network
     assert window.decision_solver.latest.solution.expected_utility == pytest.approx(22.5)
+
+
+def test_a_new_state_continues_numbered_names(qtbot):
+    """GeNIe's State0, State1 (and pgmpy's s0, s1) go on as State2 (s2): the name a user of either expects."""
+    from bnstudio.core.network import Network
+
+    net = Network()
+    net.add_variable("A", ["State0", "State1"])
+    net.add_variable("B", ["s0", "s1"], ["A"])
+    panel = PropertiesPanel(Document(net))
+    qtbot.addWidget(panel)
+    for name, expected in (("A", ("State0", "State1", "State2")), ("B", ("s0", "s1", "s2"))):
+        panel.set_variable(name)
+        assert panel.add_state()
+        assert panel.document.network.states(name) == expected

@@ -104,3 +104,25 @@ def test_a_control_added_to_a_protected_panel_later_is_guarded_and_others_are_no
     qtbot.waitExposed(outside)
     wheel(outside, steps=1)
     assert outside.value() == 1
+
+
+def test_toolbar_tooltips_name_their_shortcut(window):
+    """Issue 38: the toolbar's tooltips showed the name alone; now "Fit to View (Ctrl+Shift+F)", a tooltip of
+    the action's own after it, and Undo's follows the stack."""
+    from PySide6.QtGui import QKeySequence
+
+    shown = [a for a in window.toolbar.actions() if not a.isSeparator()]
+    with_keys = [a for a in shown if not a.shortcut().isEmpty()]
+    assert len(with_keys) == len(shown) >= 14
+    for action in with_keys:
+        keys = action.shortcut().toString(QKeySequence.NativeText)
+        assert f"({keys})" in action.toolTip() and "&" not in action.toolTip(), action.toolTip()
+    assert window.actions.fit.toolTip() == "Fit to View (Ctrl+Shift+F)"
+    assert window.actions.tool_node.toolTip().startswith("Add Node (N) — Click on empty space")
+    from bnstudio.gui import commands as cmd
+    from bnstudio.gui.actions import plain_text
+
+    window.document.execute(cmd.AddVariable(window.document, "Extra", ("yes", "no"), (0.0, 0.0)))  # an edit
+    undo = window.actions.undo
+    assert "Extra" in undo.text()
+    assert undo.toolTip() == f"{plain_text(undo.text())} ({undo.shortcut().toString(QKeySequence.NativeText)})"

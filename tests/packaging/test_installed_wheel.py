@@ -21,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 #: what building the wheel needs from the checkout
-SOURCES = ("bnstudio", "resources", "pyproject.toml", "setup.py", "README.md", "LICENSE")
+SOURCES = ("bnstudio", "resources", "docs", "pyproject.toml", "setup.py", "README.md", "LICENSE")
 #: the app on the bundled ALARM example (``bnstudio`` without a subcommand), asked what it shows and closed
 APP_CHECK = textwrap.dedent("""
     import sys
@@ -113,6 +113,10 @@ def test_the_installed_package_is_the_wheel_with_its_data(installed):
     assert list(site.glob("bnstudio-*.dist-info/licenses/LICENSE"))
     info = json.loads(run("bnstudio", "info", str(alarm), "--json").stdout)
     assert len(info["variables"]) == 37
+    manual = Path(run("python", "-c", "import bnstudio.resources as r; print(r.manual_page('gui.md'))").stdout.strip())
+    assert manual.is_relative_to(venv) and manual.is_file()       # Help ▸ Manual works offline, installed
+    assert {p.name for p in manual.parent.glob("*.md")} == {p.name for p in (ROOT / "docs").glob("*.md")}
+    assert (manual.parent / "screenshot-appearance-dark.png").is_file()   # with the pictures the pages show
 
 
 def test_the_installed_wheel_filters_the_bundled_hmm(installed):

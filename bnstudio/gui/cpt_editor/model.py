@@ -12,17 +12,16 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 
 from bnstudio.core.events import Event
 from bnstudio.core.validation import ROW_TOLERANCE
+from bnstudio.display import themes
 from bnstudio.gui import commands as cmd
+from bnstudio.gui import theme
 from bnstudio.gui.cpt_editor import operations as ops
 from bnstudio.gui.document import Document
 
-UNNORMALISED = QColor("#FBD9D3")
-PARENT_CELL = QColor("#F1F4F8")
-SUM_CELL = QColor("#F7F8FA")
 Index = QModelIndex | QPersistentModelIndex
 _ROLES = frozenset({Qt.DisplayRole, Qt.EditRole, Qt.BackgroundRole, Qt.TextAlignmentRole, Qt.ToolTipRole,
                     Qt.FontRole})
@@ -172,11 +171,12 @@ class CptTableModel(QAbstractTableModel):
                 return "" if role == Qt.DisplayRole else None
             return format_number(value) if role == Qt.DisplayRole else value
         if role == Qt.BackgroundRole:
+            # the cells' own colours, light or dark as the window is (the text keeps the palette's colour)
             if not self.show_counts and self._bad[row]:
-                return QBrush(UNNORMALISED)
+                return QBrush(theme.colour(themes.CELLS, "unnormalised"))
             if column < self.n_parents:
-                return QBrush(PARENT_CELL)
-            return QBrush(SUM_CELL) if self.is_sum_column(column) else None
+                return QBrush(theme.colour(themes.CELLS, "parent"))
+            return QBrush(theme.colour(themes.CELLS, "sum")) if self.is_sum_column(column) else None
         if role == Qt.TextAlignmentRole:
             return int(Qt.AlignVCenter | (Qt.AlignLeft if column < self.n_parents else Qt.AlignRight))
         if role == Qt.ToolTipRole and not self.show_counts and self._bad[row]:

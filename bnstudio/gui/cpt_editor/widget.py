@@ -9,6 +9,8 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMenu,
                                QSplitter, QTableView, QToolBar, QToolButton, QVBoxLayout, QWidget)
 
+from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.theme import PaletteFollower, text_style
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.cpt_editor import operations as ops
 from bnstudio.gui.cpt_editor.canonical import CanonicalEditor
@@ -29,6 +31,7 @@ class CptEditor(QWidget):
         self.rng = np.random.default_rng()
         self.title = QLabel()
         self.status = QLabel()
+        self.messages = MessageBar()   # a refused cell says why right above the table (not over the canvas)
         self.toolbar = QToolBar()
         self.table = QTableView()
         self.canonical = CanonicalEditor(document)  # a noisy-MAX's few parameters, above its expanded CPT
@@ -41,8 +44,13 @@ class CptEditor(QWidget):
         self.model.modelReset.connect(self.canonical.refresh)
         self.model.dataChanged.connect(self.canonical.refresh)
         self.canonical.changed.connect(self._refresh_labels)
-        self.model.rejected.connect(lambda text: document.message.emit("warning", text))
+        self.model.rejected.connect(lambda text: self.messages.show_message("warning", text))
+        self.model.variable_changed.connect(self.messages.hide)
+        document.undo_stack.indexChanged.connect(self._edited)
         self._refresh_labels()
+
+    def _edited(self, _index: int) -> None:
+        self.messages.hide()      # an edit went through: a refusal shown before is over
 
     def _compose(self) -> None:
         self.table.setModel(self.model)
@@ -58,7 +66,7 @@ class CptEditor(QWidget):
         horizontal = self.table.horizontalHeader()
         horizontal.setDefaultSectionSize(96)
         horizontal.setResizeContentsPrecision(20)
-        self.status.setStyleSheet("color: #B3261E;")
+        PaletteFollower(self.status, lambda: self.status.setStyleSheet(text_style("error")))
         self.title.setStyleSheet("font-weight: bold;")
         for name, text, tip, slot in (
                 ("normalise_rows", "Normalise rows", "Divide the selected rows by their sums", self.normalise_rows),
@@ -89,6 +97,7 @@ class CptEditor(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
         layout.addWidget(self.toolbar)
+        layout.addWidget(self.messages)
         self.canonical.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)  # rows as compact as the CPT's
         tables = QSplitter(Qt.Vertical)  # a noisy-MAX's parameters above its CPT, the handle between them
         tables.setChildrenCollapsible(False)

@@ -8,6 +8,7 @@ import numpy as np
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
+from bnstudio.gui.theme import text_style
 from bnstudio.data import Dataset, Discretiser
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.data_panel.prep import METHODS, bin_counts, fit_discretiser
@@ -101,7 +102,7 @@ class DiscretiseBox(QGroupBox):
             disc = fit_discretiser(self.raw, column, spec["method"], spec["bins"] or 0, spec["class"], self.rows)
         except BNStudioError as exc:
             self.current = None
-            self.preview_label.setText(f"<span style='color:#A0281A'>{exc}</span>")
+            self.preview_label.setText(f"<span style='{text_style('error')}'>{exc}</span>")
             self.apply_button.setEnabled(False)
             return None
         self.current = disc

@@ -9,6 +9,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 
 from bnstudio.data import Dataset
+from bnstudio.display import themes
+from bnstudio.gui import theme
 from bnstudio.gui.data_panel.prep import column_values
 
 Index = QModelIndex | QPersistentModelIndex
@@ -113,7 +115,7 @@ class SummaryModel(QAbstractTableModel):
         if role == Qt.TextAlignmentRole and column in (2, 3):
             return int(Qt.AlignRight | Qt.AlignVCenter)
         if role == Qt.ForegroundRole and column == 3 and missing:
-            return QColor("#9A5B00")
+            return theme.colour(themes.TEXT, "warning")
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:  # Qt override

@@ -9,9 +9,11 @@ from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QLis
                                QPlainTextEdit, QPushButton, QVBoxLayout, QWidget)
 
 from bnstudio.core.events import Event
+from bnstudio.core.variable import next_state_name
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.commands.diagram_edits import rename_node
 from bnstudio.gui.document import Document
+from bnstudio.gui.theme import PaletteFollower, text_style
 from bnstudio.io.messages import listing
 
 FAMILY_SHOWN = 40  # names listed before "and N more": a naive Bayes class has a thousand children
@@ -63,9 +65,9 @@ class PropertiesPanel(QWidget):
 
     def _compose(self) -> None:
         self.family.setWordWrap(True)
-        self.family.setStyleSheet("color: #5F6B7A;")
+        PaletteFollower(self.family, lambda: self.family.setStyleSheet(text_style("muted")))
         self.name_notice.setWordWrap(True)
-        self.name_notice.setStyleSheet("color: #B3261E;")
+        PaletteFollower(self.name_notice, lambda: self.name_notice.setStyleSheet(text_style("error")))
         self.name_notice.hide()
         self.description.setPlaceholderText("What this variable means, its source, units…")
         self.description.setMaximumHeight(110)
@@ -161,11 +163,8 @@ class PropertiesPanel(QWidget):
             self.set_variable(self.variable)
 
     def add_state(self) -> bool:
-        states = self.document.network.states(self.variable)
-        k = len(states)
-        while f"State{k}" in states:
-            k += 1
-        ok = self.document.execute(cmd.AddState(self.document, self.variable, f"State{k}"))
+        name = next_state_name(self.document.network.states(self.variable))   # in the style of the others
+        ok = self.document.execute(cmd.AddState(self.document, self.variable, name))
         if ok:
             self.states.setCurrentRow(self.states.count() - 1)
         return ok

@@ -64,6 +64,12 @@ def answer_query(net: Network, engine: InferenceEngine, target: Target, evidence
     ``interventions`` the answer is p(target | do(x), evidence), asked of the mutilated network
     (:func:`intervened_counts` gives its counts)."""
     out = QueryAnswer(dict(target), dict(evidence), level, interventions=dict(interventions or {}))
+    both = [name for name in target if name in evidence or name in out.interventions]
+    if both:     # p(X=x | X=…) is 0 or 1 by definition: never shown as an answer
+        kind = "evidence" if both[0] in evidence else "set by do()"
+        out.error = (f"{', '.join(both)} {'is' if len(both) == 1 else 'are'} both the target and {kind}: pick "
+                     f"another target, or remove the finding")
+        return out
     try:
         if out.interventions:
             check_findings(out.interventions, evidence)

@@ -18,6 +18,7 @@ class QueryControls(QWidget):
         self.target = AssignmentEditor("Add a target variable")
         self.source = QComboBox()
         self.evidence = AssignmentEditor("Add evidence")
+        self.evidence.taken = lambda: self.target.assignment()   # a target is never also evidence
         self.evidence_note = QLabel()
         self.level = QDoubleSpinBox()
         self.use_ess = QCheckBox("Expert counts, ESS")

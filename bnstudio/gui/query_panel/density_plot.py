@@ -132,6 +132,7 @@ class DensityPlot(QWidget):
         self.curves["mean"].hide()
         self.legend.removeItem(self.curves["mc"])
         self.label.setText("")
+        plots.reset_axes(self.plot)
 
     def show_bars(self, bars: ErrorBars | None) -> None:
         """Draw the densities of ``bars`` (None clears); a previous Monte-Carlo overlay is dropped."""

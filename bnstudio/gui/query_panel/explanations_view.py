@@ -11,13 +11,15 @@ import math
 from typing import Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QSpinBox, QTableWidget,
                                QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
+from bnstudio.display import themes
+from bnstudio.gui import theme
 from bnstudio.inference.explanations import Explanation, MapExplanation
 
-DIFFERS = QColor("#FFF1C2")     # a variable whose state is not the same in every explanation shown
+DIFFERS = Qt.UserRole + 1     # item data: the variable's state is not the same in every explanation shown
 PROBABILITY_ROW = "p(x | e)"
 
 
@@ -99,7 +101,8 @@ class ExplanationsView(QWidget):
                 item = QTableWidgetItem(str(exp.assignment.get(name, "")))
                 item.setTextAlignment(Qt.AlignCenter)
                 if differs:
-                    item.setBackground(QBrush(DIFFERS))
+                    item.setBackground(QBrush(theme.colour(themes.CELLS, "marked")))   # light or dark
+                    item.setData(DIFFERS, True)
                     item.setToolTip(f"{name} differs between the explanations shown")
                 self.table.setItem(r, c, item)
 
@@ -110,7 +113,7 @@ class ExplanationsView(QWidget):
 
     def differing_rows(self) -> list[str]:
         return [self.table.verticalHeaderItem(r).text() for r in range(1, self.table.rowCount())
-                if self.table.item(r, 0).background().color() == DIFFERS]
+                if self.table.item(r, 0).data(DIFFERS)]
 
     def show_error_bar(self, text: str) -> None:
         self.error_bar.setText(text)

@@ -1,6 +1,8 @@
 """A small form of ``variable = state`` rows: the query's target configuration and the form evidence."""
 from __future__ import annotations
 
+from typing import Callable, Iterable
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
@@ -9,7 +11,8 @@ from bnstudio.gui.responsive import fit_names
 
 
 class AssignmentRow(QWidget):
-    """One ``variable = state`` pick with a remove button."""
+    """One ``variable = state`` pick with a remove button; the variables in alphabetical order (a typed name
+    jumps to it), the states in their own order."""
 
     changed = Signal()
     remove_requested = Signal(object)
@@ -41,7 +44,8 @@ class AssignmentRow(QWidget):
         state = state if state is not None else self.state_box.currentText()
         self.variable_box.blockSignals(True)
         self.variable_box.clear()
-        self.variable_box.addItems(net.variables)
+        self.variable_box.addItems(sorted(net.variables, key=str.casefold))   # alphabetical: typing a name
+        # picks it (seen: ALARM's 37 names in file order)
         if variable in net:
             self.variable_box.setCurrentText(variable)
         self.variable_box.blockSignals(False)
@@ -67,7 +71,8 @@ class AssignmentRow(QWidget):
 
 
 class AssignmentEditor(QWidget):
-    """Rows of ``variable = state``; :meth:`assignment` is the dict (a later row wins for a repeated name)."""
+    """Rows of ``variable = state``; :meth:`assignment` is the dict (a later row wins for a repeated name).
+    A new row picks a variable neither in use here nor among ``taken()`` (the evidence form: the target's)."""
 
     changed = Signal()
 
@@ -75,6 +80,7 @@ class AssignmentEditor(QWidget):
         super().__init__(parent)
         self.net: Network | None = None
         self.rows: list[AssignmentRow] = []
+        self.taken: Callable[[], Iterable[str]] = lambda: ()
         self.add_button = QToolButton()
         self.add_button.setText(f"+ {add_text}")
         self.add_button.setAutoRaise(True)
@@ -88,16 +94,20 @@ class AssignmentEditor(QWidget):
         self.add_button.clicked.connect(lambda: self.add_row())
 
     def set_network(self, net: Network) -> None:
-        """Follow ``net`` (rows whose variable disappeared fall back to the first variable)."""
+        """Follow ``net``: rows whose variable it lacks go (never a fallback to its first variable: seen,
+        "p(Cloudy=yes | Cloudy=yes)" after opening another network with form evidence)."""
         self.net = net
-        for row in self.rows:
-            row.set_network(net)
+        for row in list(self.rows):
+            if row.variable_box.currentText() in net:
+                row.set_network(net)
+            else:
+                self.remove_row(row, notify=False)
         self.add_button.setEnabled(bool(net.variables))
 
     def add_row(self, variable: str | None = None, state: str | None = None, notify: bool = True) -> AssignmentRow:
         row = AssignmentRow(self)
         if self.net is not None:
-            used = set(self.assignment())
+            used = set(self.assignment()) | set(self.taken())
             free = [v for v in self.net.variables if v not in used]
             row.set_network(self.net, variable or (free[0] if free else None), state)
         row.changed.connect(self.changed)

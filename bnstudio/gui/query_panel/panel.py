@@ -213,9 +213,13 @@ class QueryPanel(QWidget):
                 self.controls.ess.setValue(float(ess))
             self.controls.use_ess.setChecked(isinstance(ess, (int, float)) and ess > 0)
         self.cancel_monte_carlo()
-        self.controls.target.set_network(net)
-        self.controls.evidence.set_network(net)
-        if not self.controls.target.assignment() and net.variables:
+        # nothing of the previous network's query survives: the form's evidence goes, the target starts over
+        for editor in (self.controls.target, self.controls.evidence):
+            editor.blockSignals(True)
+            editor.set_network(net)
+            editor.set_assignment({})
+            editor.blockSignals(False)
+        if net.variables:
             self.controls.target.set_assignment({net.variables[0]: net.states(net.variables[0])[0]})
         self._saved_key = None
         self._show_evidence_source()

@@ -51,6 +51,14 @@ def place_legend(legend: pg.LegendItem, left: bool) -> None:
     legend.anchor(itemPos=(corner, 0), parentPos=(corner, 0), offset=(10 if left else -10, 10))
 
 
+def reset_axes(plot: pg.PlotWidget) -> None:
+    """Both axes back to [0, 1]: an emptied plot shows no range of an earlier answer (seen: ALARM's x 0.226–0.331,
+    y 0–44 kept beside the next network's "No error bars yet")."""
+    item = plot.getPlotItem()
+    item.setXRange(0.0, 1.0, padding=0)
+    item.setYRange(0.0, 1.0, padding=0)
+
+
 def faded(colour: QColor, alpha: int) -> QColor:
     out = QColor(colour)
     out.setAlpha(alpha)

@@ -103,6 +103,7 @@ class SensitivityPlot(QWidget):
             for key in ("exact", "linear"):
                 self.items[key].setData([], [])
             self.items["current"].setData([], [])
+            plots.reset_axes(self.plot)
             self.caption.setText(reason)
             return
         self.items["exact"].setData(curve.theta, curve.exact)

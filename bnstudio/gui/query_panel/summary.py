@@ -7,7 +7,7 @@ import html
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from bnstudio.gui.message_bar import STYLES
+from bnstudio.gui.theme import PaletteFollower, banner_style, text_style
 from bnstudio.gui.query_panel.compute import QueryAnswer, describe
 from bnstudio.uncertainty import FLAG_TEXT
 
@@ -27,7 +27,7 @@ def answer_html(answer: QueryAnswer) -> str:
         given = do if not answer.evidence else f"{do}, {given}"
     query = html.escape(f"p({describe(answer.target)} | {given})")
     if answer.mean is None:
-        return f"<p>{query}</p><p style='color:#8A1C0C'>{html.escape(answer.error)}</p>"
+        return f"<p>{query}</p><p style='{text_style('error')}'>{html.escape(answer.error)}</p>"
     bars, boot = answer.bars, answer.bootstrap
     level = f"{100 * answer.level:g}%"
     sampled = bars.sampling if bars is not None else None
@@ -50,7 +50,7 @@ def answer_html(answer: QueryAnswer) -> str:
     if sampled is not None:
         warnings.append("Estimated: " + sampled.reason + ".")
     for text in warnings + answer.notes:
-        lines.append(f"<p style='color:#5A4100'>⚠ {html.escape(text)}</p>")
+        lines.append(f"<p style='{text_style('warning')}'>⚠ {html.escape(text)}</p>")
     return "".join(lines)
 
 
@@ -74,7 +74,7 @@ class SummaryView(QWidget):
         self.text.setAlignment(Qt.AlignTop | Qt.AlignLeft)
         self.notice_text.setWordWrap(True)
         self.notice.setObjectName("noCounts")
-        self.notice.setStyleSheet(f"QFrame#noCounts {{{STYLES['warning']} border-radius: 4px;}}")
+        self.shown: tuple[QueryAnswer | None, str] = (None, "")
         row = QHBoxLayout(self.notice)
         row.setContentsMargins(8, 6, 8, 6)
         row.addWidget(self.notice_text, 1)
@@ -90,8 +90,15 @@ class SummaryView(QWidget):
         self.notice.hide()
         self.use_ess.clicked.connect(self.use_ess_requested)
         self.learn.clicked.connect(self.learn_requested)
+        PaletteFollower(self, self._restyle)
+
+    def _restyle(self) -> None:
+        """Light or dark: the notice's colours, and the answer's coloured words written again."""
+        self.notice.setStyleSheet(banner_style("QFrame#noCounts", "warning"))
+        self.show_answer(*self.shown)
 
     def show_answer(self, answer: QueryAnswer | None, message: str = "") -> None:
+        self.shown = (answer, message)
         self.notice.setVisible(answer is not None and answer.no_counts)
         self.text.setText(answer_html(answer) if answer is not None else html.escape(message))
 

@@ -42,6 +42,7 @@ class TornadoPlot(QWidget):
             self.low.setOpts(x0=[], width=[], y=[])
             self.high.setOpts(x0=[], width=[], y=[])
             self.plot.getPlotItem().getAxis("left").setTicks([[]])
+            plots.reset_axes(self.plot)
             self.caption.setText(reason or "No parameter moves this query.")
             return
         n = len(result.bars)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 
+from bnstudio.display import themes
 from bnstudio.experiment.html import PERCENT, cell_text, table_rows
+from bnstudio.gui import theme
 
-BEST = QColor("#e6f2e6")
 CELL_ROLE = Qt.UserRole + 1      # (data set, structure, method) of a cell
 
 
@@ -62,7 +63,7 @@ class StudyTableModel(QAbstractTableModel):
             font.setBold(True)
             return font
         if role == Qt.BackgroundRole and is_best:
-            return QBrush(BEST)
+            return QBrush(theme.colour(themes.CELLS, "best"))   # light or dark as the window
         if role == Qt.ToolTipRole:
             runs = self.runs.get(self.cell(index), [])
             partial = (f" of {cell['expected']}: partial, left out of the comparisons" if cell.get("partial")

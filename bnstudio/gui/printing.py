@@ -1,0 +1,132 @@
+"""File ▸ Print (Ctrl+P) and File ▸ Export as PDF: the whole network on one page, as vector drawing, under a line
+naming the network and the evidence, on the page orientation that suits its shape.
+
+The page is drawn by :func:`draw_page` on any paint device with pages (a ``QPrinter`` from the print dialog, a
+``QPdfWriter``), so what is printed is exactly what a PDF holds. The network is drawn by the canvas export's own
+renderer (:mod:`bnstudio.gui.canvas.export`, which writes PNG and SVG), without the selection.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF, QRectF, Qt
+from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPagedPaintDevice, QPainter, QPdfWriter
+from PySide6.QtWidgets import QFileDialog, QGraphicsScene, QWidget
+
+from bnstudio.gui.canvas.export import _render as render_unselected
+from bnstudio.gui.window_parts import WindowParts
+
+#: scene units around the network on the page
+FRAME = 20.0
+#: PDF resolution (dots per inch): the drawing is vector; this sets the precision of its coordinates
+PDF_DPI = 300
+PAGE_MARGIN_MM = 12.0
+
+
+def network_rect(scene: QGraphicsScene) -> QRectF:
+    """What is printed: every item of the scene, framed."""
+    return scene.itemsBoundingRect().adjusted(-FRAME, -FRAME, FRAME, FRAME)
+
+
+def orientation_for(scene: QGraphicsScene) -> QPageLayout.Orientation:
+    """Landscape for a network wider than tall, portrait otherwise."""
+    rect = network_rect(scene)
+    return QPageLayout.Landscape if rect.width() > rect.height() else QPageLayout.Portrait
+
+
+def draw_page(scene: QGraphicsScene, painter: QPainter, page: QRectF, heading: str) -> None:
+    """Draw ``heading`` and below it the whole network, as large as ``page`` (device units) allows."""
+    font = QFont(painter.font())
+    font.setPointSizeF(10.0)
+    painter.setFont(font)
+    line = painter.fontMetrics().height()
+    painter.setPen(Qt.black)
+    painter.drawText(QRectF(page.left(), page.top(), page.width(), line * 1.5), Qt.AlignLeft | Qt.AlignVCenter,
+                     heading)
+    area = QRectF(page.left(), page.top() + 2 * line, page.width(), page.height() - 2 * line)
+    source = network_rect(scene)
+    scale = min(area.width() / max(source.width(), 1.0), area.height() / max(source.height(), 1.0))
+    target = QRectF(0.0, 0.0, source.width() * scale, source.height() * scale)
+    target.moveCenter(area.center())            # centred across the page, under the heading
+    target.moveTop(area.top())
+    render_unselected(scene, painter, target, source)   # as the PNG/SVG export draws it: not the selection
+
+
+def print_scene(scene: QGraphicsScene, device: QPagedPaintDevice, heading: str) -> None:
+    """Draw the network on one page of ``device`` (a printer or a PDF writer); raises OSError if it cannot."""
+    painter = QPainter()
+    if not painter.begin(device):
+        raise OSError("could not start printing (is the printer or the file available?)")
+    painter.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+    try:
+        page = QRectF(painter.viewport())
+        draw_page(scene, painter, page, heading)
+    finally:
+        painter.end()
+
+
+def export_pdf(scene: QGraphicsScene, path: str | Path, heading: str, title: str = "Bayesian network") -> Path:
+    """Write the network to ``path`` as a one-page vector PDF (A4, its orientation by the network's shape)."""
+    path = Path(path)
+    writer = QPdfWriter(str(path))
+    writer.setResolution(PDF_DPI)
+    writer.setTitle(title)
+    writer.setCreator("BN Studio")
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), orientation_for(scene),
+                                     QMarginsF(*(4 * [PAGE_MARGIN_MM])), QPageLayout.Millimeter))
+    print_scene(scene, writer, heading)
+    del writer                    # the file is complete once the writer is gone
+    if not path.is_file() or path.stat().st_size == 0:
+        raise OSError(f"could not write the PDF {path}")
+    return path
+
+
+def print_dialog(scene: QGraphicsScene, parent: QWidget, heading: str) -> bool:
+    """File ▸ Print: the system's print dialog, then the network on one page; whether it was printed."""
+    from PySide6.QtPrintSupport import QPrintDialog, QPrinter   # on use: printing support is not start-up
+
+    printer = QPrinter(QPrinter.HighResolution)
+    printer.setPageOrientation(orientation_for(scene))
+    printer.setDocName(heading)
+    dialog = QPrintDialog(printer, parent)
+    dialog.setWindowTitle("Print the network")
+    if dialog.exec() != QPrintDialog.Accepted:
+        return False
+    print_scene(scene, printer, heading)
+    return True
+
+
+def heading_of(window: WindowParts) -> str:
+    """The line above the printed network: its title and the evidence entered (as the status bar says it)."""
+    doc = window.document
+    findings = [f"{name}={value}" if isinstance(value, str) else f"{name}~likelihood"
+                for name, value in doc.evidence.items()]
+    findings += [f"do({name}={value})" for name, value in doc.interventions.items()]
+    return f"{doc.title} — " + (f"evidence: {', '.join(findings)}" if findings else "no evidence")
+
+
+def print_network(window: WindowParts) -> bool:
+    """File ▸ Print…"""
+    return _reported(window, lambda: print_dialog(window.scene, window, heading_of(window)), "Printed")
+
+
+def export_pdf_dialog(window: WindowParts) -> bool:
+    """File ▸ Export as PDF…: asks where, writes the page."""
+    doc = window.document
+    suggested = str(doc.path.with_suffix(".pdf") if doc.path else Path(f"{doc.network.name or 'network'}.pdf"))
+    path, _ = QFileDialog.getSaveFileName(window, "Export PDF", suggested, "PDF (*.pdf)")
+    if not path:
+        return False
+    return _reported(window, lambda: export_pdf(window.scene, path, heading_of(window), doc.title) and True,
+                     f"Exported {path}")
+
+
+def _reported(window: WindowParts, action, done: str) -> bool:
+    try:
+        if not action():
+            return False
+    except OSError as exc:
+        window.show_message("error", str(exc))
+        return False
+    window.statusBar().showMessage(done, 5000)
+    return True
