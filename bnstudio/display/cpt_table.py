@@ -19,14 +19,16 @@ from bnstudio.display import look
 
 CELL = "style='padding:1px 8px;border:1px solid #D5DCE6;{}'"
 HEAD = f"style='padding:2px 8px;border:1px solid #D5DCE6;background:{look.HEADER_FILL};text-align:center'"
-#: the shade of probability 1 (the bar colour, 3F7CC8); a cell at p is this colour at opacity 0.75 p
+#: the shade of probability 1 (the bar colour, 3F7CC8); a cell at p is white mixed with 0.75 p of it (a solid
+#: colour, so that Qt's rich text, which prints the table, draws it as a browser does)
 SHADE = (63, 124, 200)
 
 
 def _cell(p: float) -> str:
     text = "#FFFFFF" if p > 0.6 else look.TEXT
-    shade = f"background:rgba({SHADE[0]},{SHADE[1]},{SHADE[2]},{0.75 * p:.3f});color:{text};text-align:right;" \
-            "font-variant-numeric:tabular-nums"
+    mix = 0.75 * min(max(p, 0.0), 1.0)
+    colour = "#" + "".join(f"{round(255 + (c - 255) * mix):02X}" for c in SHADE)
+    shade = f"background-color:{colour};color:{text};text-align:right;font-variant-numeric:tabular-nums"
     return f"<td {CELL.format(shade)}>{p:.4f}</td>"
 
 

@@ -38,6 +38,11 @@ class Actions:
         self.export_svg = self._make("Export Image as S&VG…", files.export_svg_dialog)
         self.export_pdf = self._make("Export as P&DF…", lambda: printing.export_pdf_dialog(w))
         self.print = self._make("&Print…", lambda: printing.print_network(w), QKeySequence.Print)
+        self.print_panel = {panel: self._make(f"Print the {text}…", lambda panel=panel: printing.print_panel_dialog(
+            w, panel)) for panel, text in printing.PANELS.items()}
+        self.export_panel_pdf = {panel: self._make(f"Export the {text} as PDF…", lambda panel=panel:
+                                                   printing.export_panel_pdf_dialog(w, panel))
+                                 for panel, text in printing.PANELS.items()}
         self.quit = self._make("&Quit", w.close, QKeySequence.Quit)
         self.reset_layout = self._make("&Reset Layout", w.reset_layout)
         self.appearances = QActionGroup(w)
@@ -166,8 +171,9 @@ class Actions:
         m.addSeparator()
         m.addActions([self.save, self.save_as])
         m.addSeparator()
-        m.addActions([self.export_png, self.export_svg, self.export_pdf])
+        m.addActions([self.export_png, self.export_svg, self.export_pdf, *self.export_panel_pdf.values()])
         m.addAction(self.print)
+        m.addActions(list(self.print_panel.values()))
         m.addSeparator()
         m.addAction(self.quit)
         menus["edit"].addActions([self.undo, self.redo])

@@ -1,5 +1,8 @@
 """File ▸ Print (Ctrl+P) and File ▸ Export as PDF: the whole network on one page, as vector drawing, under a line
-naming the network and the evidence, on the page orientation that suits its shape.
+naming the network and the evidence, on the page orientation that suits its shape; and the same for the
+probability table shown in the CPT editor (every row, shaded as the notebook shows it, over as many pages as it
+needs: :func:`bnstudio.display.cpt_table.cpt_html`) and for the Query panel as it stands (its answer, error bars
+and plot, drawn from the widget, scaled to the page's width).
 
 The page is drawn by :func:`draw_page` on any paint device with pages (a ``QPrinter`` from the print dialog, a
 ``QPdfWriter``), so what is printed is exactly what a PDF holds. The network is drawn by the canvas export's own
@@ -9,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QRectF, Qt
-from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPagedPaintDevice, QPainter, QPdfWriter
+from PySide6.QtCore import QMarginsF, QPoint, QRectF, Qt
+from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPagedPaintDevice, QPainter, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import QFileDialog, QGraphicsScene, QWidget
 
 from bnstudio.gui.canvas.export import _render as render_unselected
@@ -119,6 +122,106 @@ def export_pdf_dialog(window: WindowParts) -> bool:
         return False
     return _reported(window, lambda: export_pdf(window.scene, path, heading_of(window), doc.title) and True,
                      f"Exported {path}")
+
+
+# ------------------------------------------------------------------ the probability table and the Query panel
+#: what File ▸ Print and File ▸ Export as PDF can put on paper besides the network
+PANELS = {"cpt": "Probability Table", "query": "Query Panel"}
+
+
+def cpt_document(window: WindowParts) -> QTextDocument:
+    """The CPT editor's variable as a shaded table under the network's title (every row; pages follow)."""
+    from bnstudio.display.cpt_table import cpt_html
+
+    var = window.cpt_editor.variable
+    if var is None:
+        raise OSError("select a node first: the Probability Table shows no variable")
+    text = QTextDocument()
+    text.setHtml(f"<p>{_escaped(window.document.title)}</p>" + cpt_html(window.document.network, var, max_rows=10_000))
+    return text
+
+
+def _escaped(text: str) -> str:
+    from html import escape
+
+    return escape(text)
+
+
+def draw_widget_page(widget: QWidget, painter: QPainter, page: QRectF, heading: str) -> None:
+    """``heading`` and below it ``widget`` as it stands, scaled to the page's width (never enlarged past 1.5)."""
+    font = QFont(painter.font())
+    font.setPointSizeF(10.0)
+    painter.setFont(font)
+    line = painter.fontMetrics().height()
+    painter.setPen(Qt.black)
+    painter.drawText(QRectF(page.left(), page.top(), page.width(), line * 1.5), Qt.AlignLeft | Qt.AlignVCenter,
+                     heading)
+    area = QRectF(page.left(), page.top() + 2 * line, page.width(), page.height() - 2 * line)
+    size = widget.size()
+    scale = min(area.width() / max(size.width(), 1), area.height() / max(size.height(), 1))
+    painter.save()
+    painter.translate(area.left(), area.top())
+    painter.scale(scale, scale)
+    widget.render(painter, QPoint(0, 0))
+    painter.restore()
+
+
+def print_panel(window: WindowParts, panel: str, device: QPagedPaintDevice) -> None:
+    """Put ``panel`` ("cpt" or "query") on ``device``; raises OSError when there is nothing to print."""
+    if panel == "cpt":
+        cpt_document(window).print_(device)
+        return
+    painter = QPainter()
+    if not painter.begin(device):
+        raise OSError("could not start printing (is the printer or the file available?)")
+    try:
+        draw_widget_page(window.query_panel, painter, QRectF(painter.viewport()),
+                         f"{heading_of(window)} — Query panel")
+    finally:
+        painter.end()
+
+
+def export_panel_pdf(window: WindowParts, panel: str, path: str | Path) -> Path:
+    """Write ``panel`` to ``path`` as PDF (A4 portrait)."""
+    path = Path(path)
+    writer = QPdfWriter(str(path))
+    writer.setResolution(PDF_DPI)
+    writer.setTitle(f"{window.document.title} — {PANELS[panel]}")
+    writer.setCreator("BN Studio")
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), QPageLayout.Portrait,
+                                     QMarginsF(*(4 * [PAGE_MARGIN_MM])), QPageLayout.Millimeter))
+    print_panel(window, panel, writer)
+    del writer
+    if not path.is_file() or path.stat().st_size == 0:
+        raise OSError(f"could not write the PDF {path}")
+    return path
+
+
+def print_panel_dialog(window: WindowParts, panel: str) -> bool:
+    """File ▸ Print ▸ Probability Table… / Query Panel…"""
+    def run() -> bool:
+        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+        printer = QPrinter(QPrinter.HighResolution)
+        printer.setDocName(f"{window.document.title} — {PANELS[panel]}")
+        dialog = QPrintDialog(printer, window)
+        dialog.setWindowTitle(f"Print the {PANELS[panel]}")
+        if dialog.exec() != QPrintDialog.Accepted:
+            return False
+        print_panel(window, panel, printer)
+        return True
+    return _reported(window, run, "Printed")
+
+
+def export_panel_pdf_dialog(window: WindowParts, panel: str) -> bool:
+    """File ▸ Export as PDF ▸ Probability Table… / Query Panel…"""
+    doc = window.document
+    stem = doc.path.with_suffix("") if doc.path else Path(doc.network.name or "network")
+    suggested = f"{stem}-{'cpt' if panel == 'cpt' else 'query'}.pdf"
+    path, _ = QFileDialog.getSaveFileName(window, f"Export the {PANELS[panel]} as PDF", suggested, "PDF (*.pdf)")
+    if not path:
+        return False
+    return _reported(window, lambda: export_panel_pdf(window, panel, path) and True, f"Exported {path}")
 
 
 def _reported(window: WindowParts, action, done: str) -> bool:

@@ -87,3 +87,39 @@ def test_an_unwritable_pdf_is_said_in_one_line(tmp_path, window):
     assert window.open_path(ASIA)
     with pytest.raises(OSError, match="could not"):
         printing.export_pdf(window.scene, tmp_path / "no such folder" / "x.pdf", "asia")
+
+
+def test_the_probability_table_prints_every_row_over_as_many_pages_as_it_needs(tmp_path, window):
+    """The CPT editor's variable, every parent configuration (none cut at the widget's scroll), shaded."""
+    from bnstudio.core import network_from_dsl
+    from bnstudio.io import write_network
+
+    write_network(network_from_dsl("; ".join(f"P{k}->C" for k in range(8)), seed=0), tmp_path / "wide.bif")
+    assert window.open_path(tmp_path / "wide.bif")
+    window.cpt_editor.set_variable("P0")                 # one row: one page
+    small = read_pdf(printing.export_panel_pdf(window, "cpt", tmp_path / "p0.pdf"))
+    assert small["pages"] == 1 and small["height"] > small["width"]
+    window.cpt_editor.set_variable("C")                  # 256 parent configurations
+    numbers = re.findall(r"\b[01]\.\d{4}\b", printing.cpt_document(window).toPlainText())
+    assert len(numbers) == window.document.network.cpt("C").size        # every row's every probability
+    assert read_pdf(printing.export_panel_pdf(window, "cpt", tmp_path / "c.pdf"))["pages"] > 2
+
+
+def test_the_query_panel_prints_as_it_stands(tmp_path, window, monkeypatch):
+    assert window.open_path(ASIA)
+    window.docks["query"].show()
+    window.query_panel.set_target({"lung": "yes"})
+    target = tmp_path / "query.pdf"
+    monkeypatch.setattr(printing.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "PDF (*.pdf)"))
+    assert set(window.actions.export_panel_pdf.values()) | set(window.actions.print_panel.values()) <= set(
+        window.menus["file"].actions())
+    window.actions.export_panel_pdf["query"].trigger()
+    facts = read_pdf(target)
+    assert facts["pages"] == 1 and len(re.findall(rb"\s(re|l|c|f)\s", facts["drawing"])) > 20
+
+
+def test_a_probability_table_without_a_variable_is_said(tmp_path, window):
+    assert window.open_path(ASIA)
+    window.cpt_editor.set_variable(None)
+    with pytest.raises(OSError, match="select a node first"):
+        printing.export_panel_pdf(window, "cpt", tmp_path / "none.pdf")
