@@ -29,6 +29,7 @@ from typing import Any, Iterator
 
 from bnstudio.errors import BNStudioError, FormatError
 from bnstudio.io.limits import Limit, SizeBudget
+from bnstudio.io.messages import shorten
 
 #: bytes a Parquet row group may expand to (its columns' declared uncompressed sizes) before it is read
 GROUP_BYTES = Limit("BNSTUDIO_MAX_ROW_GROUP_BYTES", 4 << 30)
@@ -150,7 +151,7 @@ def _check_type(field: Any, name: str) -> None:
     if isinstance(kind, pa.ExtensionType):
         kind = kind.storage_type
     if pa.types.is_nested(kind) or pa.types.is_dictionary(kind):
-        raise FormatError(f"column '{field.name}' holds {kind} cells, not single values: a table for BN Studio "
+        raise FormatError(f"column '{shorten(str(field.name))}' holds {shorten(str(kind))} cells, not single values: a table for BN Studio "
                           f"has one value (or none) per cell", path=name)
 
 
@@ -166,7 +167,7 @@ def _parquet_groups(file: ColumnarFile, names: list[str]) -> list[int]:
             column = group.column(j)
             if column.num_values != rows:
                 raise file.fail(f"row group {g + 1} declares {rows:,} rows but its column "
-                                f"'{names[j] if j < len(names) else j + 1}' holds {column.num_values:,} values")
+                                f"'{shorten(names[j]) if j < len(names) else j + 1}' holds {column.num_values:,} values")
             expanded += max(column.total_uncompressed_size, 0)
         if rows < 0 or expanded > limit:
             raise file.fail(f"row group {g + 1} declares {rows:,} rows" if rows < 0 else

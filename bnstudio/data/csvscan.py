@@ -22,6 +22,7 @@ import numpy as np
 
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import check_regular_file
+from bnstudio.io.messages import shorten
 from bnstudio.io.atomic import read_bytes as read_file_bytes
 
 SEPARATORS = (",", "\t", ";", "|")
@@ -44,9 +45,23 @@ def read_bytes(path: Path) -> bytes:
     check_regular_file(path)
     if not str(path).lower().endswith(".gz"):
         with open(path, "rb") as handle:
-            check_no_nul(handle.read(1 << 16), str(path))
+            check_text_head(handle.read(1 << 16), str(path))
     data = read_file_bytes(path)
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+#: how binary table files begin, and what they are
+_MAGIC = {b"PAR1": ("a Parquet file", ".parquet"), b"ARROW1": ("an Arrow file", ".arrow")}
+
+
+def check_text_head(head: bytes, name: str) -> None:
+    """The first bytes of a file read as delimited text: a Parquet or Arrow file is named as such, and any other
+    NUL byte refused (:func:`check_no_nul`)."""
+    for magic, (what, suffix) in _MAGIC.items():
+        if head.startswith(magic):
+            raise FormatError(f"{what}, not delimited text: name it {suffix} (or read it with read_table)",
+                              path=name)
+    check_no_nul(head, name)
 
 
 def check_no_nul(data: bytes, name: str, line: int = 1) -> None:
@@ -129,7 +144,7 @@ def check_names(names: list[str], fail: Callable[[str], Exception]) -> None:
         if not col:
             raise fail(f"column {j + 1} of the header has no name")
         if col in first:
-            raise fail(f"duplicate column name '{col}' (columns {first[col] + 1} and {j + 1})")
+            raise fail(f"duplicate column name '{shorten(col)}' (columns {first[col] + 1} and {j + 1})")
         first[col] = j
 
 

@@ -24,9 +24,9 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.data.align import AlignedData, align
 from bnstudio.data.columnar import KINDS, open_columnar, pyarrow_modules
-from bnstudio.data.csvscan import check_names, check_no_nul, header_names, read_bytes, sniff_separator
+from bnstudio.data.csvscan import check_names, check_no_nul, check_text_head, header_names, read_bytes, sniff_separator
 from bnstudio.data.dataset import Dataset
-from bnstudio.data.errors import BNStudioDataWarning
+from bnstudio.data.errors import BNStudioDataWarning, UnknownDataStates
 from bnstudio.data.states import DEFAULT_MISSING
 from bnstudio.errors import Cancelled, FormatError
 from bnstudio.io.atomic import check_exists
@@ -87,7 +87,14 @@ class DataParts:
         for ds in self.datasets(piece):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", BNStudioDataWarning)
-                yield align(ds, net).codes
+                try:
+                    aligned = align(ds, net)
+                except UnknownDataStates as exc:   # which part, when there are several
+                    if ds.source is None or ds.source == self.source:
+                        raise
+                    raise UnknownDataStates([p._replace(where=f"{p.where} of {ds.source}")
+                                             for p in exc.problems]) from None
+            yield aligned.codes
 
     def check_columns(self, net: Network) -> None:
         """Warn once about columns the network lacks (they are ignored, as :func:`align` does)."""
@@ -171,10 +178,24 @@ def open_parts(path: str | os.PathLike, *, chunk_bytes: int = DEFAULT_CHUNK_BYTE
     for file in files:
         names, found = (_columnar_pieces(file) if file.suffix.lower() in COLUMNAR_SUFFIXES
                         else _csv_pieces(file, max(int(chunk_bytes), 1)))
+        if pieces:
+            _check_same_columns(list(columns), names, files[0], file)
         pieces += found
         columns.update(dict.fromkeys(names))
     return DataParts(str(path), pieces, list(columns), tuple(missing), dict(state_order or {}) or None,
                      max(int(chunk_rows), 1), runner)
+
+
+def _check_same_columns(first: list[str], names: list[str], first_file: Path, file: Path) -> None:
+    """The parts of one table have the same columns (in any order). A part without a column the others have
+    would leave that column missing in its rows without a word, and one with an extra column would leave it
+    missing in every other part's: both are errors naming the two parts (docs/data.md, "Tables in parts")."""
+    lacking = [c for c in first if c not in set(names)]
+    extra = [c for c in names if c not in set(first)]
+    if lacking or extra:
+        what = (f"lacks column(s) {listing(lacking)} of {first_file.name}" if lacking else
+                f"has column(s) {listing(extra)} that {first_file.name} lacks")
+        raise FormatError(f"{what}: the parts of a table must have the same columns", path=str(file))
 
 
 def with_runner(parts: DataParts, runner: Any) -> DataParts:
@@ -191,7 +212,7 @@ def _csv_pieces(path: Path, chunk_bytes: int) -> tuple[list[str], list[Piece]]:
     size = path.stat().st_size
     with open(path, "rb") as handle:
         head = handle.read(min(size, 1 << 16))
-        check_no_nul(head, name)       # a binary file (or UTF-16 text) is refused before more is read
+        check_text_head(head, name)    # a binary file (or UTF-16 text) is refused before more is read
         bom = 3 if head.startswith(b"\xef\xbb\xbf") else 0
         sep = TEXT_SEPARATORS.get(path.suffix.lower()) or sniff_separator(head[bom:])
         found = _header(handle, head, bom, size, name)
