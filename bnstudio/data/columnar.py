@@ -10,8 +10,8 @@ group (issue 42). Every Parquet or Arrow file therefore goes through these steps
 2. check the schema: at most ``BNSTUDIO_MAX_VARIABLES`` columns (:mod:`bnstudio.io.limits`), each holding single
    values (text, numbers, booleans, dates and times, or those dictionary-encoded); list, struct, map and union
    columns are refused with the column's name and type;
-3. check what the file declares before reading it: every column of a Parquet row group holds as many values as
-   the group declares rows, and a group expands to at most ``BNSTUDIO_MAX_ROW_GROUP_BYTES`` (:data:`GROUP_BYTES`);
+3. check what the file declares before reading it: the Parquet row groups' rows add up to the file's, and a group
+   expands to at most ``BNSTUDIO_MAX_ROW_GROUP_BYTES`` (:data:`GROUP_BYTES`);
 4. read one row group (Parquet) or record batch (Arrow) at a time, validate it in full
    (``RecordBatch.validate(full=True)``: offsets within buffers, UTF-8 text, dictionary indices in range) and
    count its rows against the declaration;
@@ -140,7 +140,7 @@ def open_columnar(path: str | Path) -> ColumnarFile:
     for field in schema:
         _check_type(field, name)
     file = ColumnarFile(name, kind, [n for n in names if not _INDEX_LEVEL.fullmatch(n)], [], handle)
-    file.groups = _parquet_groups(file, names) if kind == "parquet" else _arrow_groups(file)
+    file.groups = _parquet_groups(file) if kind == "parquet" else _arrow_groups(file)
     return file
 
 
@@ -155,26 +155,24 @@ def _check_type(field: Any, name: str) -> None:
                           f"has one value (or none) per cell", path=name)
 
 
-def _parquet_groups(file: ColumnarFile, names: list[str]) -> list[int]:
-    """Rows of each row group, after checking each column's values and the group's expanded size (the columns
-    are flat, so column chunk ``j`` is schema column ``names[j]``)."""
+def _parquet_groups(file: ColumnarFile) -> list[int]:
+    """Rows of each row group, after checking that they add up to the file's rows and that no group expands
+    beyond :data:`GROUP_BYTES`. Column chunk metadata is not read: for some damaged files pyarrow aborts the
+    process when asked for it (a C++ exception thrown through ``RowGroupMetaData.column``, pyarrow 26); the
+    rows each group really holds are counted as it is read (:meth:`ColumnarFile.batches`)."""
     meta, limit = file.handle.metadata, GROUP_BYTES.value()
     groups = []
     for g in range(meta.num_row_groups):
         group = meta.row_group(g)
-        rows, expanded = group.num_rows, 0
-        for j in range(group.num_columns):
-            column = group.column(j)
-            if column.num_values != rows:
-                raise file.fail(f"row group {g + 1} declares {rows:,} rows but its column "
-                                f"'{shorten(names[j]) if j < len(names) else j + 1}' holds {column.num_values:,} values")
-            expanded += max(column.total_uncompressed_size, 0)
-        if rows < 0 or expanded > limit:
-            raise file.fail(f"row group {g + 1} declares {rows:,} rows" if rows < 0 else
-                            GROUP_BYTES.message(f"row group {g + 1} expands to bytes:", expanded, limit))
+        rows, expanded = group.num_rows, group.total_byte_size
+        if rows < 0:
+            raise file.fail(f"row group {g + 1} declares {rows:,} rows")
+        if expanded > limit:
+            raise file.fail(GROUP_BYTES.message(f"row group {g + 1} expands to bytes:", expanded, limit))
         groups.append(rows)
     if sum(groups) != meta.num_rows:
-        raise file.fail(f"the file declares {meta.num_rows:,} rows but its row groups {sum(groups):,}")
+        raise file.fail(f"the file declares {meta.num_rows:,} rows but its row groups {sum(groups):,} "
+                        f"(a damaged footer)")
     return groups
 
 
@@ -187,6 +185,11 @@ def _arrow_groups(file: ColumnarFile) -> list[int]:
     except Exception as exc:
         raise file.fail(_first_line(exc)) from None
     return groups
+
+
+def _is(pa: Any, test: str, kind: Any) -> bool:
+    """``pa.types.<test>(kind)``, False where this pyarrow lacks the test (the extra allows pyarrow 15)."""
+    return bool(getattr(pa.types, test, lambda _: False)(kind))
 
 
 def to_frame(data: Any) -> Any:
@@ -202,7 +205,7 @@ def to_frame(data: Any) -> Any:
     columns = []
     for column in data.columns:
         kind = column.type
-        if pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_binary_view(kind):
+        if pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or _is(pa, "is_binary_view", kind):
             column = pc.cast(column, pa.string())   # Spark writes text as binary; not UTF-8 is an error
         elif pa.types.is_floating(kind):
             column = pc.if_else(pc.is_nan(column), pa.scalar(None, kind), column)

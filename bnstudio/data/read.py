@@ -16,7 +16,7 @@ from typing import Mapping, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from bnstudio.data.csvscan import (Layout, check_names, check_separator, check_utf8, first_line_header,
+from bnstudio.data.csvscan import (Layout, check_names, check_no_nul, check_separator, check_utf8, first_line_header,
                                   quick_layout, read_bytes, scan, sniff_separator)
 from bnstudio.data.dataset import Dataset
 from bnstudio.data.errors import fail
@@ -74,7 +74,10 @@ def parse_csv(data: bytes, name: str, sep: str, *, missing: Sequence[str] = DEFA
     ``name``. ``require_observed=False`` accepts a table whose every cell is missing (one part of a larger
     table, :mod:`bnstudio.data.parts`)."""
     check_separator(sep, name)
+    check_no_nul(data, name)
     check_utf8(data, name)
+    if len(data) > 1 << 20 and b"\n" not in data and b"\r" not in data:   # the layout scan would cost 8x its size
+        raise FormatError("the file has no line break: a header but no data rows", path=name, line=1)
     layout: Layout | None
     if b'"' in data or b"\n" not in data:  # quotes may hide separators and line breaks; CR-only lines
         layout = scan(data, name, sep)  # check the layout in full first

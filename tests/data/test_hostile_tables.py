@@ -156,7 +156,7 @@ def test_a_row_group_declaring_fewer_rows_is_refused_everywhere(asia, tmp_path):
              "clgd": lambda: make_learner("clgd", max_iter=2).fit(net, path, target="dysp"),
              "evaluate": lambda: evaluate(net, path, "dysp")}
     for name, call in calls.items():
-        with pytest.raises(FormatError, match="row group 2 declares 993 rows") as caught:
+        with pytest.raises(FormatError, match="declares 3,000 rows but its row groups 2,993") as caught:
             call()
         one_line(caught.value)
 
@@ -171,7 +171,7 @@ def test_the_commands_refuse_the_damaged_row_group(asia, tmp_path):
     for argv in (["fit", ASIA, path, "--method", "ml", "-o", out],
                  ["fit", ASIA, path, "--method", "clgd", "--target", "dysp", "-o", out],
                  ["evaluate", ASIA, path, "--target", "dysp"]):
-        assert "row group 2 declares 993 rows" in refused(*argv)
+        assert "declares 3,000 rows but its row groups 2,993" in refused(*argv)
     assert not out.exists()
 
 
@@ -246,13 +246,21 @@ def test_a_nul_byte_file_is_refused_from_its_first_block(asia, tmp_path):
 def test_a_nul_byte_late_in_a_file_names_its_line(asia, tmp_path):
     net, codes, frame = asia
     path = tmp_path / "late.csv"
-    text = frame.to_csv(index=False).encode()
+    text = pd.concat([frame] * 3).to_csv(index=False).encode()
     cut = text.find(b"\n", 100_000) + 1
+    assert cut > 1 << 16
     path.write_bytes(text[:cut] + b"no,\0" + text[cut:])
     line = text[:cut].count(b"\n") + 1
     for call in (lambda: read_csv(path), lambda: open_parts(path, chunk_bytes=10_000).load(net)):
         with pytest.raises(FormatError, match=rf"late\.csv:{line}: not a text file"):
             call()
+
+
+def test_one_long_line_is_refused_without_a_layout_scan(tmp_path):
+    path = tmp_path / "one_line.csv"
+    path.write_bytes(b"a," * (1 << 20))
+    with pytest.raises(FormatError, match=r"one_line\.csv:1: the file has no line break"):
+        read_csv(path)
 
 
 def test_a_parquet_file_given_as_text_is_named(asia, tmp_path):
