@@ -31,7 +31,8 @@ from bnstudio.errors import BNStudioError, FormatError
 from bnstudio.io.limits import Limit, SizeBudget
 from bnstudio.io.messages import shorten
 
-#: bytes a Parquet row group may expand to (its columns' declared uncompressed sizes) before it is read
+#: bytes a Parquet row group may expand to before it is read: its declared uncompressed size, or its rows times
+#: its columns as int64 codes (a few kilobytes of run-length encoded values may declare billions of rows)
 GROUP_BYTES = Limit("BNSTUDIO_MAX_ROW_GROUP_BYTES", 4 << 30)
 #: the file extensions read here and the name of their format in messages
 KINDS = {".parquet": "parquet", ".arrow": "Arrow", ".feather": "Arrow"}
@@ -164,11 +165,12 @@ def _parquet_groups(file: ColumnarFile) -> list[int]:
     groups = []
     for g in range(meta.num_row_groups):
         group = meta.row_group(g)
-        rows, expanded = group.num_rows, group.total_byte_size
+        rows = group.num_rows     # its bytes once decoded, and the int64 codes it becomes (RLE makes both tiny)
+        expanded = max(group.total_byte_size, rows * group.num_columns * 8)
         if rows < 0:
             raise file.fail(f"row group {g + 1} declares {rows:,} rows")
         if expanded > limit:
-            raise file.fail(GROUP_BYTES.message(f"row group {g + 1} expands to bytes:", expanded, limit))
+            raise file.fail(GROUP_BYTES.message(f"the bytes row group {g + 1} expands to number", expanded, limit))
         groups.append(rows)
     if sum(groups) != meta.num_rows:
         raise file.fail(f"the file declares {meta.num_rows:,} rows but its row groups {sum(groups):,} "

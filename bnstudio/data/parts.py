@@ -1,11 +1,17 @@
-"""Tables larger than memory: a Parquet file, a large CSV or a folder of CSV/Parquet parts, read a piece at a time.
+"""Tables larger than memory: a Parquet or Arrow file, a large CSV or a folder of such parts, read a piece at a
+time.
 
-:func:`open_parts` lists the *pieces* of the table without reading its cells: a Parquet file's row groups
-(each read in batches of ``chunk_rows`` rows), and blocks of about ``chunk_bytes`` whole lines of a CSV file
-(a file containing a quote character is one piece, since a quoted field may hold a line break). Each piece is
-read with the same reader and rules as a whole table (:mod:`bnstudio.data.read`: states, missing markers,
-layout checks, one-line errors naming the file and the line, or the row for Parquet) and aligned to a network
-by name (:func:`~bnstudio.data.align.align`), so its codes are exactly the rows of the whole table's codes.
+:func:`open_parts` lists the *pieces* of the table without reading its cells: a Parquet file's row groups or an
+Arrow file's record batches (each read in batches of ``chunk_rows`` rows, through the checks of
+:mod:`bnstudio.data.columnar`), and blocks of about ``chunk_bytes`` of whole records of a CSV file (a block ends
+at a line break outside quotes, so a quoted field holding line breaks stays in one piece; a NUL byte, which no
+text holds, is refused in the block where it occurs, and a record longer than :data:`LONGEST_RECORD` is an
+error). Each piece is read with the same reader and rules as a whole table (:mod:`bnstudio.data.read`: states,
+missing markers, layout checks, one-line errors naming the file and the line, or the row for Parquet) and
+aligned to a network by name (:func:`~bnstudio.data.align.align`), so its codes are exactly the rows of the
+whole table's codes. The parts of a folder must have the same columns (in any order): a part lacking a column
+of the others, or holding one they lack, is an error naming both parts, since its rows would otherwise be
+silently missing that column.
 
 :meth:`DataParts.map_reduce` runs a task on every piece's codes and sums the results: the sufficient statistics
 of a fit (docs/architecture.md §3.15: memory follows the piece, not the table). The pieces run in this process

@@ -175,6 +175,20 @@ def test_the_commands_refuse_the_damaged_row_group(asia, tmp_path):
     assert not out.exists()
 
 
+def test_a_row_group_expanding_beyond_the_limit_is_refused_before_reading(asia, tmp_path, monkeypatch):
+    """3,000 rows x 8 columns become 192,000 bytes of codes: above a limit of 100,000, below 200,000."""
+    pytest.importorskip("pyarrow")
+    net, codes, frame = asia
+    frame.to_parquet(tmp_path / "asia.parquet", row_group_size=3000)
+    monkeypatch.setenv("BNSTUDIO_MAX_ROW_GROUP_BYTES", "100000")
+    for call in (lambda: read_table(tmp_path / "asia.parquet"), lambda: open_parts(tmp_path / "asia.parquet")):
+        with pytest.raises(FormatError, match=r"row group 1 expands to number 192,000, above the limit of 100,000 "
+                                              r"\(set the environment variable BNSTUDIO_MAX_ROW_GROUP_BYTES"):
+            call()
+    monkeypatch.setenv("BNSTUDIO_MAX_ROW_GROUP_BYTES", "200000")
+    assert np.array_equal(align(read_table(tmp_path / "asia.parquet"), net).codes, codes)
+
+
 # ------------------------------------------------------------------ item 8: list and dict cells
 def container_frames(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
     small = frame.iloc[:40].astype(object).reset_index(drop=True)
