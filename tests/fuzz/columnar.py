@@ -150,7 +150,7 @@ def child(kinds: list[str], start: int, stop: int, folder: Path) -> None:
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
             if problem is None and peak > RSS_LIMIT:
                 problem = f"peak resident memory {peak >> 20} MB"
-            status = "ok" if problem is None else problem.replace(" ", "_")
+            status = "ok" if problem is None else "_".join(problem.split())
             print(f"{kind} {index} {status} {peak >> 20}", flush=True)
 
 
@@ -177,7 +177,7 @@ def run(kinds: list[str], cases: int, timeout: float) -> tuple[dict[str, str], i
                 code = -9
             last = (kinds[kind_at], start - 1)
             for line in out.splitlines():
-                kind, index, status, mb = line.split(" ")
+                kind, index, status, mb = line.split(" ")   # the child writes 4 words a line
                 peak, last = max(peak, int(mb)), (kind, int(index))
                 if status not in ("begin", "ok"):
                     problems[f"{kind} {index}"] = status.replace("_", " ")
