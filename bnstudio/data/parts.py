@@ -195,7 +195,7 @@ def open_parts(path: str | os.PathLike, *, chunk_bytes: int = DEFAULT_CHUNK_BYTE
 def _check_same_columns(first: list[str], names: list[str], first_file: Path, file: Path) -> None:
     """The parts of one table have the same columns (in any order). A part without a column the others have
     would leave that column missing in its rows without a word, and one with an extra column would leave it
-    missing in every other part's: both are errors naming the two parts (docs/data.md, "Tables in parts")."""
+    missing in every other part's: both are errors naming the two parts (docs/learning.md, "Beyond memory")."""
     lacking = [c for c in first if c not in set(names)]
     extra = [c for c in names if c not in set(first)]
     if lacking or extra:
@@ -224,18 +224,18 @@ def _csv_pieces(path: Path, chunk_bytes: int) -> tuple[list[str], list[Piece]]:
         found = _header(handle, head, bom, size, name)
         if found is None:
             return _whole_csv(path, sep)
-        header, start, line = found
-        names = header_names(header, name, sep, line)
-        pieces, line = [], line + header.count(b"\n")
+        header, start, header_line = found
+        names = header_names(header, name, sep, header_line)
+        pieces, line = [], header_line + header.count(b"\n")
         while start < size:
             handle.seek(start)
-            block = _record_block(handle, chunk_bytes, start + chunk_bytes >= size, name, line)
+            block = _record_block(handle, chunk_bytes, name, line)
             if block.strip():
                 pieces.append(Piece(name, "csv", start, start + len(block), line, sep, header))
             line += block.count(b"\n")
             start += len(block)
     if not pieces:
-        raise FormatError("the file has a header but no data rows", path=name, line=line - 1)
+        raise FormatError("the file has a header but no data rows", path=name, line=header_line)
     return names, pieces
 
 
@@ -246,12 +246,14 @@ LONGEST_RECORD = 64 << 20
 def _header(handle: Any, head: bytes, bom: int, size: int, name: str) -> tuple[bytes, int, int] | None:
     """(the header record with its line break, the offset after it, its file line), skipping blank lines before
     it; None for a small file without LF line breaks (read in one go)."""
+    if size <= len(head) and not head[bom:].strip():
+        raise FormatError("the file is empty", path=name)
     skipped = len(head[bom:]) - len(head[bom:].lstrip(b" \t\r\n"))
     line = 1 + head.count(b"\n", 0, bom + skipped)
     start = head.rfind(b"\n", 0, bom + skipped) + 1 if skipped else bom
     handle.seek(start)
     try:
-        header = _record_block(handle, 1 << 16, False, name, line, one=True)
+        header = _record_block(handle, 1 << 16, name, line, one=True)
     except FormatError:
         if size <= LONGEST_RECORD:
             return None
@@ -263,7 +265,7 @@ def _header(handle: Any, head: bytes, bom: int, size: int, name: str) -> tuple[b
     return header, start + len(header), line
 
 
-def _record_block(handle: Any, chunk_bytes: int, last: bool, name: str, line: int, one: bool = False) -> bytes:
+def _record_block(handle: Any, chunk_bytes: int, name: str, line: int, one: bool = False) -> bytes:
     """The bytes from the handle's position to the last (``one``: the first) line break outside quotes within
     about ``chunk_bytes``, reading on while there is none; the rest of the file if it ends first."""
     block = handle.read(chunk_bytes)
