@@ -29,7 +29,7 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.data.align import AlignedData, align
-from bnstudio.data.columnar import KINDS, open_columnar, pyarrow_modules
+from bnstudio.data.columnar import KINDS, open_columnar
 from bnstudio.data.csvscan import check_names, check_no_nul, check_text_head, header_names, read_bytes, sniff_separator
 from bnstudio.data.dataset import Dataset
 from bnstudio.data.errors import BNStudioDataWarning, UnknownDataStates
@@ -335,11 +335,6 @@ def _shifted(exc: FormatError, shift: int) -> FormatError:
     where = f"{exc.path}:{exc.line}" + (f":{exc.column}" if exc.column is not None else "") + ": "
     message = str(exc)[len(where):] if str(exc).startswith(where) else str(exc)
     return type(exc)(message, path=exc.path, line=exc.line + shift, column=exc.column)
-
-
-def parquet_module() -> Any:
-    """pyarrow.parquet, or a one-line error naming the ``parquet`` extra."""
-    return pyarrow_modules().parquet
 
 
 def _columnar_pieces(path: Path) -> tuple[list[str], list[Piece]]:

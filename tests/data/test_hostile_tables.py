@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import struct
+import sys
 import warnings
 
 import numpy as np
@@ -53,6 +54,13 @@ def test_a_column_written_as_the_index_is_data(asia, tmp_path, suffix):
     fitted = make_learner("ml").fit(net, open_parts(path)).cpts["asia"]
     assert fitted == pytest.approx(make_learner("ml").fit(net, codes).cpts["asia"], abs=1e-12)
     assert fitted[0] < 0.05    # asia = yes is rare: not the uniform row of a lost column
+
+
+def test_streaming_without_pyarrow_is_one_line_naming_the_extra(tmp_path, monkeypatch):
+    (tmp_path / "x.arrow").write_bytes(b"ARROW1")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)       # import pyarrow raises ImportError
+    with pytest.raises(FormatError, match=r"pip install 'bnstudio\[parquet\]'$"):
+        open_parts(tmp_path / "x.arrow")
 
 
 def test_pandas_unnamed_index_levels_are_not_columns(asia, tmp_path):
