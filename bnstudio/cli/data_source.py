@@ -13,7 +13,7 @@ from bnstudio.errors import ValidationError
 
 #: methods whose sufficient statistics are summed over pieces (bnstudio/learn/params/streamed.py)
 STREAMED_METHODS = ("ml", "mp", "em")
-STREAMED_SUFFIXES = (".csv", ".txt", ".tsv", ".tab", ".parquet")
+STREAMED_SUFFIXES = (".csv", ".txt", ".tsv", ".tab", ".parquet", ".arrow", ".feather")   # data.parts.PART_SUFFIXES
 
 
 def add_cluster_options(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +28,8 @@ def add_cluster_options(parser: argparse.ArgumentParser) -> None:
 
 
 def streams(method: str, path: str) -> bool:
-    """Whether ``fit`` reads ``path`` a piece at a time: a CSV or Parquet file or a folder, for ml, mp, em."""
+    """Whether ``fit`` reads ``path`` a piece at a time: a CSV, Parquet or Arrow file or a folder, for ml, mp,
+    em."""
     where = Path(path)
     return method in STREAMED_METHODS and (where.is_dir() or where.suffix.lower() in STREAMED_SUFFIXES)
 

@@ -84,7 +84,7 @@ def add_structure_options(parser: argparse.ArgumentParser) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Learn a network structure (nb, tan, kdb, chow-liu, hill-climb, bnc) and its parameters from a CSV file."""
 
-    parser.add_argument("data", type=opt.path, help="CSV file, one column per variable (empty cell = missing)")
+    parser.add_argument("data", type=opt.path, help="table file (CSV, TSV, Excel, Parquet, Arrow), one column per variable (empty cell = missing)")
     parser.add_argument("--algorithm", "-a", required=True, choices=ALGORITHMS,
                         help=", ".join(f"{e.name} ({e.summary})" for e in STRUCTURE_LEARNERS))
     parser.add_argument("--target", type=opt.variable, metavar="VAR", help="class variable ("
@@ -135,7 +135,7 @@ def structure_keywords(args: argparse.Namespace, names: list[str]) -> dict[str, 
 
 
 def run(args: argparse.Namespace) -> int:
-    from bnstudio.data import read_csv
+    from bnstudio.data import read_table
     from bnstudio.io import format_for, write_network
     from bnstudio.learn.structure import learn_structure
 
@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     if args.algorithm == "tan" and args.root is not None and args.root == args.target:
         raise ValidationError(f"--root must be an attribute: the tan tree spans the attributes, not the class "
                               f"variable '{args.target}'")
-    dataset = read_csv(args.data)
+    dataset = read_table(args.data)     # CSV, TSV, Excel, Parquet or Arrow, by extension
     names, states = list(dataset.columns), [tuple(s) for s in dataset.states]
     stem = re.sub(r"\W", "_", Path(args.data).stem) or "learned"
     result = learn_structure(args.algorithm, dataset.codes, names, states, target=args.target, name=stem,

@@ -14,12 +14,26 @@ from typing import Iterable
 
 SHOWN = 5  # items a list in a message shows before "and N more"
 NAME_CHARS = 60  # longest name shown in full
+#: characters that change how the rest of a line shows (controls; right-to-left overrides and other bidi
+#: controls, zero-width and format characters): escaped in messages, so a name cannot disguise them
+_INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+                        "\u2060-\u206f\ufeff\ufff9-\ufffb]")
 _QUOTED = re.compile(r"""(['"])((?:(?!\1).){%d,})\1""" % (NAME_CHARS + 1))  # 'name' or "key" (a JSON path)
 
 
-def shorten(text: str, limit: int = NAME_CHARS) -> str:
-    """``text`` with line breaks escaped (``\\n``), cut to ``limit`` characters (a final ``...`` marks the cut)."""
+def escaped(text: str) -> str:
+    """``text`` with line breaks escaped (``\\n``) and the characters of :data:`_INVISIBLE` as ``\\u202e``.
+
+    >>> escaped("abc\u202edef")
+    'abc\\\\u202edef'
+    """
     text = text.replace("\r", "\\r").replace("\n", "\\n")
+    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def shorten(text: str, limit: int = NAME_CHARS) -> str:
+    """``text`` escaped (:func:`escaped`), cut to ``limit`` characters (a final ``...`` marks the cut)."""
+    text = escaped(text)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
@@ -41,5 +55,5 @@ def listing(items: Iterable[object], total: int | None = None, limit: int = SHOW
 def tidy(message: str) -> str:
     """``message`` on one line, with every quoted name (``'...'`` or ``"..."``) longer than :data:`NAME_CHARS`
     shortened."""
-    message = message.replace("\r", "\\r").replace("\n", "\\n")
+    message = escaped(message)
     return _QUOTED.sub(lambda m: f"{m.group(1)}{shorten(m.group(2))}{m.group(1)}", message)

@@ -21,6 +21,8 @@ from typing import Callable
 import numpy as np
 
 from bnstudio.errors import FormatError
+from bnstudio.io.atomic import check_regular_file
+from bnstudio.io.messages import shorten
 from bnstudio.io.atomic import read_bytes as read_file_bytes
 
 SEPARATORS = (",", "\t", ";", "|")
@@ -38,9 +40,37 @@ class Layout:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes without a UTF-8 byte-order mark; unreadable files raise :class:`FormatError`."""
+    """The file's bytes without a UTF-8 byte-order mark; unreadable files raise :class:`FormatError`, and so does
+    a NUL byte in its first 64 KiB (:func:`check_no_nul`), before the rest of a large binary file is read."""
+    check_regular_file(path)
+    if not str(path).lower().endswith(".gz"):
+        with open(path, "rb") as handle:
+            check_text_head(handle.read(1 << 16), str(path))
     data = read_file_bytes(path)
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+#: how binary table files begin, and what they are
+_MAGIC = {b"PAR1": ("a Parquet file", ".parquet"), b"ARROW1": ("an Arrow file", ".arrow")}
+
+
+def check_text_head(head: bytes, name: str) -> None:
+    """The first bytes of a file read as delimited text: a Parquet or Arrow file is named as such, and any other
+    NUL byte refused (:func:`check_no_nul`)."""
+    for magic, (what, suffix) in _MAGIC.items():
+        if head.startswith(magic):
+            raise FormatError(f"{what}, not delimited text: name it {suffix} (or read it with read_table)",
+                              path=name)
+    check_no_nul(head, name)
+
+
+def check_no_nul(data: bytes, name: str, line: int = 1) -> None:
+    """Text holds no NUL byte: one marks a binary file (or text saved as UTF-16); ``line`` is the file line
+    ``data`` starts on."""
+    at = data.find(b"\0")
+    if at >= 0:
+        raise FormatError("not a text file: it holds a NUL byte (a binary file, or text not saved as UTF-8)",
+                          path=name, line=line + data.count(b"\n", 0, at))
 
 
 def check_utf8(data: bytes, name: str) -> None:
@@ -114,8 +144,31 @@ def check_names(names: list[str], fail: Callable[[str], Exception]) -> None:
         if not col:
             raise fail(f"column {j + 1} of the header has no name")
         if col in first:
-            raise fail(f"duplicate column name '{col}' (columns {first[col] + 1} and {j + 1})")
+            raise fail(f"duplicate column name '{shorten(col)}' (columns {first[col] + 1} and {j + 1})")
         first[col] = j
+
+
+def header_names(header: bytes, name: str, sep: str, line: int, fields: int | None = None) -> list[str]:
+    """The checked column names of the header record ``header`` (RFC 4180 quoting; ``fields``: how many the
+    layout scan counted), which is file line ``line``."""
+    text = header.decode("utf-8", errors="strict") if header.isascii() else _utf8(header, name, line)
+    try:
+        found = list(csv.reader(io.StringIO(text.rstrip("\r\n"), newline=""), delimiter=sep))
+    except csv.Error as exc:  # e.g. a field over the csv module's 131,072 characters
+        raise FormatError(f"cannot split the header into column names ({exc})", path=name, line=line) from None
+    names = [n.strip() for n in found[0]] if len(found) == 1 else []
+    if not names or (fields is not None and len(names) != fields):
+        raise FormatError("cannot split the header into column names (check its quotes)", path=name, line=line)
+    check_names(names, lambda m: FormatError(m, path=name, line=line))
+    return names
+
+
+def _utf8(data: bytes, name: str, line: int) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} (byte {exc.start + 1} of the line); "
+                          f"save the file as UTF-8", path=name, line=line, column=exc.start + 1) from None
 
 
 def first_line_header(data: bytes, name: str, sep: str) -> tuple[list[str], int]:
@@ -162,16 +215,7 @@ def scan(data: bytes, name: str, sep: str) -> Layout:
         raise FormatError("the file is empty", path=name)
     head, rows = solid[0], solid[1:]
     header_line = int(lines[head])
-    text = data[starts[head]:ends[head]].decode("utf-8")
-    try:
-        names = [n.strip() for n in next(csv.reader(io.StringIO(text, newline=""), delimiter=sep))]
-    except csv.Error as exc:  # e.g. a field over the csv module's 131,072 characters
-        raise FormatError(f"cannot split the header into column names ({exc})", path=name,
-                          line=header_line) from None
-    if len(names) != seps[head] + 1:
-        raise FormatError("cannot split the header into column names (check its quotes)", path=name,
-                          line=header_line)
-    check_names(names, lambda m: FormatError(m, path=name, line=header_line))
+    names = header_names(data[starts[head]:ends[head]], name, sep, header_line, int(seps[head]) + 1)
     if rows.size == 0:
         raise FormatError("the file has a header but no data rows", path=name, line=header_line)
     bad = rows[seps[rows] != seps[head]]

@@ -1,11 +1,17 @@
-"""Tables larger than memory: a Parquet file, a large CSV or a folder of CSV/Parquet parts, read a piece at a time.
+"""Tables larger than memory: a Parquet or Arrow file, a large CSV or a folder of such parts, read a piece at a
+time.
 
-:func:`open_parts` lists the *pieces* of the table without reading its cells: a Parquet file's row groups
-(each read in batches of ``chunk_rows`` rows), and blocks of about ``chunk_bytes`` whole lines of a CSV file
-(a file containing a quote character is one piece, since a quoted field may hold a line break). Each piece is
-read with the same reader and rules as a whole table (:mod:`bnstudio.data.read`: states, missing markers,
-layout checks, one-line errors naming the file and the line, or the row for Parquet) and aligned to a network
-by name (:func:`~bnstudio.data.align.align`), so its codes are exactly the rows of the whole table's codes.
+:func:`open_parts` lists the *pieces* of the table without reading its cells: a Parquet file's row groups or an
+Arrow file's record batches (each read in batches of ``chunk_rows`` rows, through the checks of
+:mod:`bnstudio.data.columnar`), and blocks of about ``chunk_bytes`` of whole records of a CSV file (a block ends
+at a line break outside quotes, so a quoted field holding line breaks stays in one piece; a NUL byte, which no
+text holds, is refused in the block where it occurs, and a record longer than :data:`LONGEST_RECORD` is an
+error). Each piece is read with the same reader and rules as a whole table (:mod:`bnstudio.data.read`: states,
+missing markers, layout checks, one-line errors naming the file and the line, or the row for Parquet) and
+aligned to a network by name (:func:`~bnstudio.data.align.align`), so its codes are exactly the rows of the
+whole table's codes. The parts of a folder must have the same columns (in any order): a part lacking a column
+of the others, or holding one they lack, is an error naming both parts, since its rows would otherwise be
+silently missing that column.
 
 :meth:`DataParts.map_reduce` runs a task on every piece's codes and sums the results: the sufficient statistics
 of a fit (docs/architecture.md §3.15: memory follows the piece, not the table). The pieces run in this process
@@ -23,16 +29,18 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.data.align import AlignedData, align
-from bnstudio.data.csvscan import read_bytes, sniff_separator
+from bnstudio.data.columnar import KINDS, open_columnar
+from bnstudio.data.csvscan import check_names, check_no_nul, check_text_head, header_names, read_bytes, sniff_separator
 from bnstudio.data.dataset import Dataset
-from bnstudio.data.errors import BNStudioDataWarning
+from bnstudio.data.errors import BNStudioDataWarning, UnknownDataStates
 from bnstudio.data.states import DEFAULT_MISSING
-from bnstudio.errors import BNStudioError, Cancelled, FormatError
+from bnstudio.errors import Cancelled, FormatError
 from bnstudio.io.atomic import check_exists
 from bnstudio.io.messages import listing
 
 TEXT_SEPARATORS = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
-PART_SUFFIXES = (*TEXT_SEPARATORS, ".parquet")
+COLUMNAR_SUFFIXES = tuple(KINDS)
+PART_SUFFIXES = (*TEXT_SEPARATORS, *COLUMNAR_SUFFIXES)
 #: bytes of CSV text per piece: the piece's codes and parse buffers stay in the tens of MiB
 DEFAULT_CHUNK_BYTES = 16 * 2**20
 #: rows per Parquet batch (a 37-column batch's codes are 30 MB; larger batches are no faster)
@@ -73,7 +81,7 @@ class DataParts:
     def datasets(self, piece: Piece) -> Iterator[Dataset]:
         """The piece as one or more :class:`Dataset` (Parquet: batches of ``chunk_rows`` rows)."""
         if piece.kind == "parquet":
-            yield from _parquet_batches(piece, self.chunk_rows, self.missing, self.state_order)
+            yield from _columnar_batches(piece, self.chunk_rows, self.missing, self.state_order)
         else:
             ds = _csv_piece(piece, self.missing, self.state_order)
             if ds is not None:
@@ -85,7 +93,14 @@ class DataParts:
         for ds in self.datasets(piece):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", BNStudioDataWarning)
-                yield align(ds, net).codes
+                try:
+                    aligned = align(ds, net)
+                except UnknownDataStates as exc:   # which part, when there are several
+                    if ds.source is None or ds.source == self.source:
+                        raise
+                    raise UnknownDataStates([p._replace(where=f"{p.where} of {ds.source}")
+                                             for p in exc.problems]) from None
+            yield aligned.codes
 
     def check_columns(self, net: Network) -> None:
         """Warn once about columns the network lacks (they are ignored, as :func:`align` does)."""
@@ -167,12 +182,26 @@ def open_parts(path: str | os.PathLike, *, chunk_bytes: int = DEFAULT_CHUNK_BYTE
     pieces: list[Piece] = []
     columns: dict[str, None] = {}
     for file in files:
-        names, found = (_parquet_pieces(file) if file.suffix.lower() == ".parquet"
+        names, found = (_columnar_pieces(file) if file.suffix.lower() in COLUMNAR_SUFFIXES
                         else _csv_pieces(file, max(int(chunk_bytes), 1)))
+        if pieces:
+            _check_same_columns(list(columns), names, files[0], file)
         pieces += found
         columns.update(dict.fromkeys(names))
     return DataParts(str(path), pieces, list(columns), tuple(missing), dict(state_order or {}) or None,
                      max(int(chunk_rows), 1), runner)
+
+
+def _check_same_columns(first: list[str], names: list[str], first_file: Path, file: Path) -> None:
+    """The parts of one table have the same columns (in any order). A part without a column the others have
+    would leave that column missing in its rows without a word, and one with an extra column would leave it
+    missing in every other part's: both are errors naming the two parts (docs/learning.md, "Beyond memory")."""
+    lacking = [c for c in first if c not in set(names)]
+    extra = [c for c in names if c not in set(first)]
+    if lacking or extra:
+        what = (f"lacks column(s) {listing(lacking)} of {first_file.name}" if lacking else
+                f"has column(s) {listing(extra)} that {first_file.name} lacks")
+        raise FormatError(f"{what}: the parts of a table must have the same columns", path=str(file))
 
 
 def with_runner(parts: DataParts, runner: Any) -> DataParts:
@@ -181,39 +210,89 @@ def with_runner(parts: DataParts, runner: Any) -> DataParts:
 
 
 def _csv_pieces(path: Path, chunk_bytes: int) -> tuple[list[str], list[Piece]]:
-    """Blocks of whole lines of a plain CSV file (one block per file containing a quote or no LF line break)."""
+    """Blocks of whole records of a CSV file: each block ends at a line break outside quotes (the quotes before it
+    are even in number, RFC 4180), so a quoted field holding line breaks stays in one piece; a record longer
+    than :data:`LONGEST_RECORD` is an error, and so is a NUL byte (not text). A file whose first line break is
+    not LF (old Mac CR-only lines) and is small is read in one go."""
     name = str(path)
     size = path.stat().st_size
     with open(path, "rb") as handle:
         head = handle.read(min(size, 1 << 16))
+        check_text_head(head, name)    # a binary file (or UTF-16 text) is refused before more is read
         bom = 3 if head.startswith(b"\xef\xbb\xbf") else 0
-        end = head.find(b"\n", bom)
         sep = TEXT_SEPARATORS.get(path.suffix.lower()) or sniff_separator(head[bom:])
-        if end < 0 or not head[bom:end].strip() or b'"' in head[bom:end]:
-            return _whole_csv(path, sep)     # a long or quoted header, leading blank lines: read in one go
-        header = head[bom:end + 1]
-        names = [n.strip() for n in header.decode("utf-8", errors="replace").rstrip("\r\n").split(sep)]
-        pieces, start, line = [], end + 1, 2
-        handle.seek(start)
+        found = _header(handle, head, bom, size, name)
+        if found is None:
+            return _whole_csv(path, sep)
+        header, start, header_line = found
+        names = header_names(header, name, sep, header_line)
+        pieces, line = [], header_line + header.count(b"\n")
         while start < size:
-            block = handle.read(chunk_bytes)
-            if b'"' in block:
-                return _whole_csv(path, sep)
-            cut = block.rfind(b"\n") + 1
-            if cut == 0 and start + len(block) < size:     # one line longer than a block: take the whole line
-                rest = handle.read()
-                if b'"' in rest:
-                    return _whole_csv(path, sep)
-                tail = rest.find(b"\n") + 1 or len(rest)
-                block, cut = block + rest[:tail], len(block) + tail
-            cut = cut or len(block)
-            pieces.append(Piece(name, "csv", start, start + cut, line, sep, header))
-            line += block.count(b"\n", 0, cut)
-            start += cut
             handle.seek(start)
+            block = _record_block(handle, chunk_bytes, name, line)
+            if block.strip():
+                pieces.append(Piece(name, "csv", start, start + len(block), line, sep, header))
+            line += block.count(b"\n")
+            start += len(block)
     if not pieces:
-        raise FormatError("the file has a header but no data rows", path=name, line=1)
+        raise FormatError("the file has a header but no data rows", path=name, line=header_line)
     return names, pieces
+
+
+#: the longest record (or header line) a streamed CSV may have: longer is an unclosed quote or not a table
+LONGEST_RECORD = 64 << 20
+
+
+def _header(handle: Any, head: bytes, bom: int, size: int, name: str) -> tuple[bytes, int, int] | None:
+    """(the header record with its line break, the offset after it, its file line), skipping blank lines before
+    it; None for a small file without LF line breaks (read in one go)."""
+    if size <= len(head) and not head[bom:].strip():
+        raise FormatError("the file is empty", path=name)
+    skipped = len(head[bom:]) - len(head[bom:].lstrip(b" \t\r\n"))
+    line = 1 + head.count(b"\n", 0, bom + skipped)
+    start = head.rfind(b"\n", 0, bom + skipped) + 1 if skipped else bom
+    handle.seek(start)
+    try:
+        header = _record_block(handle, 1 << 16, name, line, one=True)
+    except FormatError:
+        if size <= LONGEST_RECORD:
+            return None
+        raise
+    if not header.endswith(b"\n"):
+        if size <= LONGEST_RECORD and b"\r" in header:
+            return None
+        raise FormatError("the file has a header but no data rows", path=name, line=line)
+    return header, start + len(header), line
+
+
+def _record_block(handle: Any, chunk_bytes: int, name: str, line: int, one: bool = False) -> bytes:
+    """The bytes from the handle's position to the last (``one``: the first) line break outside quotes within
+    about ``chunk_bytes``, reading on while there is none; the rest of the file if it ends first."""
+    block = handle.read(chunk_bytes)
+    check_no_nul(block, name, line)
+    while True:
+        cut = _record_end(block, one)
+        if cut:
+            handle.seek(handle.tell() - (len(block) - cut))
+            return block[:cut]
+        more = handle.read(max(chunk_bytes, len(block)))
+        if not more:
+            return block
+        if len(block) + len(more) > LONGEST_RECORD:
+            raise FormatError(f"a record runs on for more than {LONGEST_RECORD >> 20} MiB (an unclosed quote, or "
+                              f"not a table)", path=name, line=line)
+        check_no_nul(more, name, line + block.count(b"\n"))
+        block += more
+
+
+def _record_end(block: bytes, first: bool) -> int:
+    """The offset after the last (or first) LF of ``block`` outside double quotes; 0 if there is none."""
+    if b'"' not in block:
+        return (block.find(b"\n") if first else block.rfind(b"\n")) + 1
+    buf = np.frombuffer(block, dtype=np.uint8)
+    inside = np.logical_xor.accumulate(buf == ord('"'))
+    ends = np.flatnonzero((buf == ord("\n")) & ~inside)
+    return int(ends[0 if first else -1]) + 1 if ends.size else 0
 
 
 def _whole_csv(path: Path, sep: str) -> tuple[list[str], list[Piece]]:
@@ -237,7 +316,7 @@ def _csv_piece(piece: Piece, missing: Sequence[str], state_order: dict | None) -
         body = handle.read(piece.stop - piece.start)
     if not body.strip():
         return None
-    shift = piece.first - 2            # the piece is read as a header (line 1) and its rows from line 2
+    shift = piece.first - 1 - piece.header.count(b"\n")     # the piece is read as its header, then its rows
     try:
         ds = parse_csv(piece.header + body, piece.path, piece.sep, missing=missing, state_order=state_order,
                        require_observed=False)
@@ -258,58 +337,32 @@ def _shifted(exc: FormatError, shift: int) -> FormatError:
     return type(exc)(message, path=exc.path, line=exc.line + shift, column=exc.column)
 
 
-def parquet_module() -> Any:
-    """pyarrow.parquet, or a one-line error naming the ``parquet`` extra."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        from bnstudio.data.read import missing_package_message
-        raise FormatError(missing_package_message(".parquet", "pyarrow")) from None
-    return pq
-
-
-def _parquet_file(path: str) -> Any:
-    pq = parquet_module()
-    try:
-        return pq.ParquetFile(path)
-    except Exception as exc:  # pyarrow raises many types for damaged files
-        raise FormatError(f"cannot read the parquet file: {str(exc).splitlines()[0]}", path=path) from None
-
-
-def _parquet_pieces(path: Path) -> tuple[list[str], list[Piece]]:
-    """One piece per row group (with its first row), from the file's metadata."""
-    file = _parquet_file(str(path))
-    meta = file.metadata
-    names = [str(n) for n in file.schema_arrow.names if not str(n).startswith("__index_level_")]
+def _columnar_pieces(path: Path) -> tuple[list[str], list[Piece]]:
+    """One piece per row group (Parquet) or record batch (Arrow), with its first row, from the checked file."""
+    file = open_columnar(path)
+    check_names(file.names, lambda m: FormatError(m, path=str(path)))
     pieces, first = [], 0
-    for group in range(meta.num_row_groups):
-        rows = meta.row_group(group).num_rows
+    for group, rows in enumerate(file.groups):
         if rows:
             pieces.append(Piece(str(path), "parquet", group, group + 1, first))
         first += rows
     if not pieces:
         raise FormatError("the file has no data rows", path=str(path))
-    return names, pieces
+    return file.names, pieces
 
 
-def _parquet_batches(piece: Piece, chunk_rows: int, missing: Sequence[str],
-                     state_order: dict | None) -> Iterator[Dataset]:
+def _columnar_batches(piece: Piece, chunk_rows: int, missing: Sequence[str],
+                      state_order: dict | None) -> Iterator[Dataset]:
     from bnstudio.data.read import from_frame
 
-    file = _parquet_file(piece.path)
+    file = open_columnar(piece.path)
+    if len(file.groups) < piece.stop:
+        raise FormatError("the file changed since it was opened", path=piece.path)
     first = piece.first
-    try:
-        batches = file.iter_batches(batch_size=chunk_rows, row_groups=list(range(piece.start, piece.stop)),
-                                    use_pandas_metadata=False)
-        for batch in batches:
-            frame = batch.to_pandas()
-            frame = frame[[c for c in frame.columns if not str(c).startswith("__index_level_")]]
-            ds = from_frame(frame, missing=missing, state_order=state_order, source=piece.path,
+    for group in range(piece.start, piece.stop):
+        for batch in file.batches(group, chunk_rows):
+            ds = from_frame(file.frame(batch), missing=missing, state_order=state_order, source=piece.path,
                             require_observed=False)
             ds.row_offset = first
             first += ds.n_rows
             yield ds
-    except Exception as exc:  # pyarrow raises many types for damaged files
-        if isinstance(exc, BNStudioError):
-            raise
-        raise FormatError(f"cannot read the parquet file: {str(exc).splitlines()[0]}", path=piece.path) from None

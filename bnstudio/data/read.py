@@ -16,16 +16,16 @@ from typing import Mapping, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from bnstudio.data.csvscan import (Layout, check_names, check_separator, check_utf8, first_line_header,
+from bnstudio.data.csvscan import (Layout, check_names, check_no_nul, check_separator, check_utf8, first_line_header,
                                   quick_layout, read_bytes, scan, sniff_separator)
 from bnstudio.data.dataset import Dataset
 from bnstudio.data.errors import fail
 from bnstudio.data.plaincsv import PlainTable, plain_table
 from bnstudio.data.states import DEFAULT_MISSING, encode_labels, label_text
-from bnstudio.errors import FormatError
+from bnstudio.errors import FormatError, ValidationError
 from bnstudio.io.atomic import check_exists, check_regular_file
 from bnstudio.io.limits import SizeBudget
-from bnstudio.io.messages import listing
+from bnstudio.io.messages import listing, shown
 
 PathLike = Union[str, "os.PathLike[str]"]  # a str, a Path or any other path object
 StateOrder = Mapping[str, Sequence[str]]
@@ -74,7 +74,10 @@ def parse_csv(data: bytes, name: str, sep: str, *, missing: Sequence[str] = DEFA
     ``name``. ``require_observed=False`` accepts a table whose every cell is missing (one part of a larger
     table, :mod:`bnstudio.data.parts`)."""
     check_separator(sep, name)
+    check_no_nul(data, name)
     check_utf8(data, name)
+    if len(data) > 1 << 20 and b"\n" not in data and b"\r" not in data:   # the layout scan would cost 8x its size
+        raise FormatError("the file has no line break: a header but no data rows", path=name, line=1)
     layout: Layout | None
     if b'"' in data or b"\n" not in data:  # quotes may hide separators and line breaks; CR-only lines
         layout = scan(data, name, sep)  # check the layout in full first
@@ -188,34 +191,46 @@ def _read_excel(path: Path, options: dict) -> Dataset:
 
 
 def _read_parquet(path: Path, options: dict) -> Dataset:
-    return _read_columnar(path, options, pd.read_parquet, "parquet")
+    return _read_columnar(path, options)
 
 
 def _read_arrow(path: Path, options: dict) -> Dataset:
-    return _read_columnar(path, options, pd.read_feather, "Arrow")
+    return _read_columnar(path, options)
 
 
-def _read_columnar(path: Path, options: dict, reader, kind: str) -> Dataset:
-    """A Parquet or Arrow file read whole by pandas (through pyarrow), then coded as a DataFrame."""
-    try:
-        frame = reader(path)
-    except Exception as exc:  # pyarrow raises many types for damaged files
-        raise FormatError(f"cannot read the {kind} file: {str(exc).splitlines()[0] if str(exc) else exc!r}",
-                          path=str(path)) from None
-    if frame.shape[0] == 0:
+def _read_columnar(path: Path, options: dict) -> Dataset:
+    """A Parquet or Arrow file read whole through the checks of :mod:`bnstudio.data.columnar`, then coded as a
+    DataFrame."""
+    from bnstudio.data.columnar import open_columnar
+
+    file = open_columnar(path)
+    if sum(file.groups) == 0:
         raise FormatError("the file has no data rows", path=str(path))
-    return from_frame(frame, source=str(path), **options)
+    return from_frame(file.frame(file.table()), source=str(path), **options)
 
 
-def _factorise(series: pd.Series) -> tuple[np.ndarray, list[str], bool]:
+def _factorise(series: pd.Series, source: str | None = None) -> tuple[np.ndarray, list[str], bool]:
     """(raw codes with -1 = NaN, distinct values as text, keep their order?) for one column."""
     if isinstance(series.dtype, pd.CategoricalDtype):
         cats = [label_text(c) for c in series.cat.categories]
         return series.cat.codes.to_numpy(dtype=np.int64), cats, True
-    numeric = pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype)
-    values = series.to_numpy(dtype=float, na_value=np.nan) if numeric else series.to_numpy(dtype=object)
-    raw, uniques = pd.factorize(values, use_na_sentinel=True)
-    return raw.astype(np.int64, copy=False), [label_text(u) for u in uniques], False
+    try:   # the values as they are: integers beyond 2**53 stay apart (no float conversion)
+        raw, uniques = pd.factorize(series, use_na_sentinel=True)
+    except TypeError:   # unhashable cells: lists, dicts, arrays
+        raise _container_cell(series, source) from None
+    labels = [label_text(u) for u in uniques]
+    if uniques.dtype == object and any(isinstance(u, (tuple, frozenset)) for u in uniques):
+        raise _container_cell(series, source)
+    return raw.astype(np.int64, copy=False), labels, False
+
+
+def _container_cell(series: pd.Series, source: str | None) -> FormatError | ValidationError:
+    """The error for a column holding lists, dicts, tuples, sets or arrays (found with a scan: error path only)."""
+    for row, value in enumerate(series):
+        if isinstance(value, (list, dict, tuple, set, frozenset, np.ndarray)):
+            return fail(f"column '{series.name}' row {row + 1} holds a {type(value).__name__} "
+                        f"({shown(value, 30)}): a cell must hold one value (or none)", source)
+    return fail(f"column '{series.name}' holds cells that are not single values", source)
 
 
 def _encode_frame(frame: pd.DataFrame, *, missing: Sequence[str], state_order: StateOrder | None,
@@ -226,7 +241,7 @@ def _encode_frame(frame: pd.DataFrame, *, missing: Sequence[str], state_order: S
     codes = np.empty((len(frame), len(names)), dtype=np.int64, order="F")
     states: list[tuple[str, ...]] = []
     for j, col in enumerate(names):
-        raw, labels, keep = _factorise(frame.iloc[:, j])
+        raw, labels, keep = _factorise(frame.iloc[:, j].rename(col), source)
         # categories may be unused: count what occurs (factorised values all occur)
         present = np.bincount(raw + 1, minlength=len(labels) + 1)[1:] > 0 if keep else None
         st, lookup = _column_states(col, labels, present, keep, missing, order.get(col), budget, source)

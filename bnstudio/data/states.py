@@ -6,19 +6,21 @@ Rules (applied to the distinct values of a column, never row by row):
   ``NA``, ``NaN``, ``nan``, ``N/A``) are missing (code -1).
 * **Numeric columns** (every non-missing value parses as a number, e.g. ``1``, ``2.5``, ``-3e2``): states are
   sorted by value. Spellings of the same number (``1``, ``1.0``, ``01``) are one state, named by the shortest
-  spelling (ties: the first in string order).
+  spelling (ties: the first in string order). "The same number" is exact: integers beyond 2**53 that one float
+  cannot tell apart (``9007199254740992``, ``9007199254740993``) are different states.
 * **Other columns**: states are sorted in string (code point) order, so the order does not depend on row order.
 * Columns that are already categorical (pandas ``category`` dtype) keep their category order.
 * ``state_order`` overrides the order; every value present must then match one of the listed states.
 
 Matching a value to a list of states (:func:`match_states`, used for ``state_order`` and by
 :func:`~bnstudio.data.align.align`): an exact string match wins; otherwise a numeric value matches the one state
-with the same numeric value (data ``1.0`` matches state ``1``); several such states, or none, is no match;
+with the same numeric value, exactly (data ``1.0`` matches state ``1``); several such states, or none, is no match;
 a value reading true or false in any case (pandas makes TRUE/FALSE in a CSV booleans, ``True``/``False``) matches
 the variable's true/false or 1/0 state pair (:func:`bnstudio.core.variable.boolean_states`).
 """
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Sequence
 
 import numpy as np
@@ -49,6 +51,15 @@ def numeric_values(labels: Sequence[str]) -> np.ndarray:
     return np.asarray(values, dtype=float)
 
 
+def exact_value(label: str) -> object:
+    """The exact number a label spells (a Decimal; a float for what only pandas parses), for telling apart labels
+    whose float values coincide."""
+    try:
+        return Decimal(label)
+    except ArithmeticError:
+        return float(numeric_values([label])[0])
+
+
 def match_states(labels: Sequence[str], states: Sequence[str]) -> np.ndarray:
     """For each label, the index of the matching state (exact, else unique numeric equal), -1 if none."""
     position = {s: i for i, s in enumerate(states)}
@@ -61,7 +72,9 @@ def match_states(labels: Sequence[str], states: Sequence[str]) -> np.ndarray:
         ranked = offered[order]
         first = np.searchsorted(ranked, wanted, side="left")
         unique = (np.searchsorted(ranked, wanted, side="right") - first == 1) & ~np.isnan(wanted)
-        out[unmatched[unique]] = order[first[unique]]
+        for i, k in zip(unmatched[unique], order[first[unique]]):   # equal as floats; equal exactly?
+            if exact_value(str(labels[int(i)]).strip()) == exact_value(str(states[int(k)]).strip()):
+                out[i] = k
     return _boolean_matches(labels, states, out)
 
 
@@ -75,6 +88,20 @@ def _boolean_matches(labels: Sequence[str], states: Sequence[str], out: np.ndarr
             if folded in ("true", "false"):
                 out[i] = pair[0] if folded == "true" else pair[1]
     return out
+
+
+def _exact_groups(values: list[str], ordering: np.ndarray, first: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``ordering`` with each run of float-equal labels (``first`` False after its start) sorted by exact value,
+    then length and text, and ``first`` marking where an exact value starts."""
+    ordering, first = ordering.copy(), first.copy()
+    starts = np.flatnonzero(first)
+    for a, b in zip(starts, np.r_[starts[1:], len(ordering)]):
+        if b - a > 1:
+            run = sorted(ordering[a:b], key=lambda i: (exact_value(values[i]), len(values[i]), values[i]))
+            ordering[a:b] = run
+            exact = [exact_value(values[i]) for i in run]
+            first[a + 1:b] = [x != y for x, y in zip(exact[1:], exact[:-1])]
+    return ordering, first
 
 
 def encode_labels(labels: Sequence[str], *, missing: Sequence[str] = DEFAULT_MISSING,
@@ -123,6 +150,8 @@ def encode_labels(labels: Sequence[str], *, missing: Sequence[str] = DEFAULT_MIS
         ordering = np.lexsort((np.array(values, dtype=str), lengths, numbers))  # by value, then shortest
         sorted_numbers = numbers[ordering]
         first = np.r_[True, sorted_numbers[1:] != sorted_numbers[:-1]]
+        if not first.all():     # labels equal as floats: group them by their exact values
+            ordering, first = _exact_groups(values, ordering, first)
         states = tuple(values[i] for i in ordering[first])
         group = np.cumsum(first) - 1
         lookup[idx[ordering]] = group
