@@ -78,7 +78,7 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
             prepare(window)
         window.message_bar.hide()
         _settle(app)
-        window.view.fit_to_view()
+        window.view.open_view()     # as the app opens it (first sight)
         _wait_for_beliefs(app, window)
         if zoom:
             window.view.set_zoom(zoom)
