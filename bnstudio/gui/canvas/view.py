@@ -2,9 +2,9 @@
 selection, rename in place, keyboard edits and the context menus."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QTransform, QWheelEvent
-from PySide6.QtWidgets import QGraphicsView, QLineEdit, QMenu
+from PySide6.QtWidgets import QGraphicsView, QInputDialog, QLineEdit, QMenu
 
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.commands import diagram_edits as diagram
@@ -13,6 +13,7 @@ from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.find_bar import FindBar
 from bnstudio.gui.canvas.node_item import NodeItem
+from bnstudio.gui.canvas.note_item import NoteItem
 from bnstudio.gui.canvas.relevance import BLANKET
 from bnstudio.gui.canvas.scene import FIT_FRAME, NetworkScene
 from bnstudio.gui.canvas.utility_item import UtilityItem
@@ -47,6 +48,7 @@ class NetworkView(QGraphicsView):
         scene.rename_requested.connect(self.start_rename)
         scene.focus_requested.connect(self.go_to)
         scene.context_menu_requested.connect(self._show_context_menu)
+        scene.note_edit_requested.connect(self.edit_note)
         self.find_bar = FindBar(self)
         self.find_bar.found.connect(self.go_to)
 
@@ -285,8 +287,11 @@ class NetworkView(QGraphicsView):
             self._utility_menu(menu, item)
         elif isinstance(item, ArcItem):
             self._arc_menu(menu, item)
+        elif isinstance(item, NoteItem):
+            self._note_menu(menu, item)
         else:
             menu.addAction("Add node here", lambda pos=event.scenePos(): self.network_scene.add_node_at(pos))
+            menu.addAction("Add note here…", lambda pos=event.scenePos(): self.add_note(pos))
             if self.background_actions:
                 menu.addSeparator()
                 menu.addActions(self.background_actions)
@@ -340,6 +345,35 @@ class NetworkView(QGraphicsView):
         self._select_for_menu(item)
         menu.addAction("Rename…", lambda: self.start_rename(item.name))
         menu.addAction("Delete", self.network_scene.delete_selection)
+
+    def _note_menu(self, menu: QMenu, item: NoteItem) -> None:
+        self._select_for_menu(item)
+        menu.addAction("Edit note…", lambda: self.edit_note(item.index))
+        menu.addAction("Delete note", self.network_scene.delete_selection)
+
+    # ------------------------------------------------------------------ notes
+    def ask_note_text(self, title: str, text: str = "") -> str | None:
+        """The text of a note, from a dialog (None: cancelled)."""
+        text, ok = QInputDialog.getMultiLineText(self, title, "Text of the note:", text)
+        return text if ok else None
+
+    def add_note(self, pos: QPointF) -> bool:
+        """Add a note at ``pos`` (scene) with the text the user types (nothing when empty or cancelled)."""
+        text = self.ask_note_text("Add Note")
+        return bool(text and text.strip()) and self.network_scene.add_note_at(pos, text)
+
+    def edit_note(self, index: int) -> bool:
+        """Edit note ``index``'s text in a dialog (an empty text deletes the note)."""
+        scene = self.network_scene
+        text = self.ask_note_text("Edit Note", self.network_scene.document.notes[index].text)
+        if text is None:
+            return False
+        if not text.strip():
+            scene.clearSelection()
+            scene.note_items[index].setSelected(True)
+            scene.delete_selection()
+            return True
+        return scene.edit_note(index, text)
 
     def _arc_menu(self, menu: QMenu, item: ArcItem) -> None:
         doc = self.network_scene.document
