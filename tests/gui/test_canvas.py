@@ -257,14 +257,14 @@ def test_opening_a_network_fits_it_whole_when_that_is_readable(window):
     """Asia fits a 900x600 window in bar charts and opens whole; ALARM would be drawn as summaries (some states
     only, names cut): it opens at the first sight's zoom, in bar charts, its top shown (issue 38)."""
     from bnstudio.gui.canvas import style as st
-    from bnstudio.gui.canvas.view import FIRST_SIGHT_ZOOM
+    from bnstudio.gui.canvas.view import FIRST_SIGHT_ZOOM, FIT_DOWN_TO
     from tests.gui.conftest import ALARM, ASIA
 
     window.resize(900, 600)
     assert window.open_path(ASIA)
     assert window.view.open_view()
     shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
-    assert shown.contains(window.scene.itemsBoundingRect()) and window.view.zoom > FIRST_SIGHT_ZOOM
+    assert shown.contains(window.scene.itemsBoundingRect()) and window.view.zoom >= FIT_DOWN_TO
     assert window.open_path(ALARM)
     assert not window.view.open_view()
     shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()

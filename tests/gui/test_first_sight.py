@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
 from bnstudio.gui.canvas import style as st
-from bnstudio.gui.canvas.view import FIRST_SIGHT_ZOOM
+from bnstudio.gui.canvas.view import FIRST_SIGHT_ZOOM, FIT_DOWN_TO
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.resources import example_diagrams, example_networks
 
@@ -22,8 +22,8 @@ from .test_dock_layout import settle, show_at
 
 FIRST_SIGHT = [ALARM, NETWORKS / "child.bif", NETWORKS / "insurance.bif"]
 READABLE_PX = 9.0      # the smallest state text on screen we call readable at first sight
-TITLE_PX = 8.5         # the smallest title on screen (bar charts at the first sight's zoom: 12 px x 0.72)
-STATE_PX = 7.0         # the bar charts' state names at that zoom
+TITLE_PX = 8.1         # the smallest title on screen (bar charts down to FIT_DOWN_TO: 12 px x 0.68)
+STATE_PX = 6.8         # the bar charts' state names there (10 px x 0.68)
 EXAMPLES = [*example_networks(), *example_diagrams()]
 
 
@@ -73,8 +73,8 @@ def assert_readable_first_sight(w) -> None:
     view, scene = w.view, w.scene
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
     content = scene.content_rect()
-    if view.zoom > FIRST_SIGHT_ZOOM + 1e-6:
-        assert shown.contains(content)                                       # fitted whole
+    if shown.contains(content):                                              # fitted whole
+        assert view.zoom >= FIT_DOWN_TO - 1e-9
     else:
         assert view.zoom == pytest.approx(FIRST_SIGHT_ZOOM)
         assert shown.top() <= content.top() and shown.contains(content.center().x(), content.top())  # its top

@@ -19,9 +19,10 @@ from bnstudio.gui.canvas.scene import FIT_FRAME, NetworkScene
 from bnstudio.gui.canvas.utility_item import UtilityItem
 
 MIN_ZOOM, MAX_ZOOM = 0.1, 4.0
-#: first sight never opens below this zoom: bar charts with every state and whole names (where nodes drawn as
-#: their summary turn into bars again)
-FIRST_SIGHT_ZOOM = st.BARS_FROM
+#: first sight shows bar charts (every state, whole names): a network is fitted if bar charts are still drawn at
+#: the fit's zoom (from COMPACT_BELOW up, coming from 100 %), else opened in part at BARS_FROM (where a summary
+#: turns back into bars)
+FIT_DOWN_TO, FIRST_SIGHT_ZOOM = st.COMPACT_BELOW, st.BARS_FROM
 WHEEL_STEP = 1.15
 NUDGE = 10.0
 
@@ -145,22 +146,22 @@ class NetworkView(QGraphicsView):
 
     def open_view(self) -> bool:
         """A freshly opened network, readable before touching the zoom (issue 38: every state of every node and
-        whole names at first sight): fitted to the view when that draws bar charts (the fit's zoom at least
-        :data:`FIRST_SIGHT_ZOOM`); otherwise at that zoom, its top shown (the roots: where reading a network
-        starts), centred across, and :attr:`opened_in_part` emitted. Fit to View (Ctrl+Shift+F) shows the
-        whole, Find Node (Ctrl+F) and the node list bring any node into view. Returns whether it is shown whole.
-        """
+        whole names at first sight): fitted to the view when the fit still draws bar charts (its zoom at least
+        :data:`FIT_DOWN_TO`; the nodes are bars before it, and stay bars down to there); otherwise at
+        :data:`FIRST_SIGHT_ZOOM`, its top shown (the roots: where reading a network starts), centred across,
+        and :attr:`opened_in_part` emitted. Fit to View (Ctrl+Shift+F) shows the whole, Find Node (Ctrl+F) and
+        the node list bring any node into view. Returns whether it is shown whole."""
         if self.network_scene.content_rect().isEmpty():
             self.reset_view()
             return True
+        self.set_zoom(1.0)      # bar charts drawn, whatever the last network's zoom was
         rect = self.network_scene.content_rect().adjusted(-FIT_FRAME, -FIT_FRAME, FIT_FRAME, FIT_FRAME)
-        if min(self.fit_zoom(rect), 1.5) >= FIRST_SIGHT_ZOOM:
+        if min(self.fit_zoom(rect), 1.5) >= FIT_DOWN_TO:
             self.fit_to_view()
             return True
         self.set_zoom(FIRST_SIGHT_ZOOM)
         self.network_scene.update_scene_rect()
-        viewport = self.viewport().rect()
-        height = viewport.height() / self.zoom
+        height = self.viewport().rect().height() / self.zoom
         self.centerOn(rect.center().x(), rect.top() + height / 2)
         self.opened_in_part.emit()
         return False
