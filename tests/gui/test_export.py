@@ -97,3 +97,33 @@ def test_a_large_network_is_offered_as_svg_and_the_file_type_follows_the_name(al
         written, message = export_dialog.export_image(alarm_window, alarm_window.scene, str(tmp_path / f"a{suffix}"))
         assert written and (tmp_path / f"a{suffix}").read_bytes().startswith(magic), suffix
     assert "scaled down" in message and "SVG or PDF" in message
+
+
+def test_an_arc_is_found_by_its_bounds_as_soon_as_it_is_placed(qapp):
+    """An arc's bounds followed its first (empty) path when Qt asked for them while the path changed (its
+    cached shape was the old path's): a scene with no view then left arcs out of every band of a PNG but the
+    first. The bounds now hold the arc wherever it is placed, and a headless export in bands equals one pass."""
+    from PySide6.QtCore import QPointF
+
+    from bnstudio.gui.canvas.arc_item import ArcItem
+    from bnstudio.gui.canvas.node_item import NodeItem
+
+    a, b = NodeItem("A", ["y", "n"]), NodeItem("B", ["y", "n"])
+    a.setPos(0.0, 0.0)
+    b.setPos(300.0, 900.0)
+    arc = ArcItem(a, b)
+    for start, end in ((QPointF(10, 20), QPointF(300, 870)), (QPointF(-50, 500), QPointF(700, 1500))):
+        arc.set_points([start, end])
+        bounds = arc.sceneBoundingRect()
+        assert bounds.contains(start) and bounds.contains(end), bounds
+
+
+def test_a_headless_png_in_bands_has_every_arc(qapp, tmp_path, monkeypatch):
+    from bnstudio.gui.network_image import write_network_image
+
+    from .conftest import NETWORKS
+
+    write_network_image(NETWORKS / "child.bif", tmp_path / "one.png", scale=1.0)
+    monkeypatch.setattr(export, "BAND_ROWS", 64)
+    write_network_image(NETWORKS / "child.bif", tmp_path / "bands.png", scale=1.0)
+    assert np.array_equal(_pixels(QImage(str(tmp_path / "one.png"))), _pixels(QImage(str(tmp_path / "bands.png"))))
