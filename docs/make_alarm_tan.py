@@ -32,7 +32,7 @@ def main() -> None:
     learned = learn_structure("tan", codes, names, [alarm.states(v) for v in names], target=TARGET,
                               prior="laplace", name="alarm-tan").network
     project = Project(network=learned, data={"path": DATA, "settings": SETTINGS},
-                      view={"node_style": "compact", "training_method": "clgd"})
+                      view={"node_style": "bars", "training_method": "clgd"})
     save_project(project, HERE / "alarm-tan-clgd-20k.bnsproj")
 
 

@@ -33,10 +33,7 @@ def _meu_error_bar(window) -> None:
 
 
 def main() -> None:
-    for name in ("alarm", "child"):     # first sight (issue 23): just opened at 1366x768, nothing touched
-        out = render_screenshot(DOCS / f"screenshot-first-sight-{name}.png",
-                                ROOT / "resources" / "networks" / f"{name}.bif", (1366, 768))
-        print("wrote", out)
+    # first sight (issues 23, 38), just opened and nothing touched: docs/canvas_screenshots.py
     out = render_screenshot(DOCS / "screenshot-alarm-evidence.png", ALARM, (1920, 1200),
                             {"HRBP": "HIGH", "BP": "LOW"}, docks=[])
     print("wrote", out)

@@ -41,9 +41,10 @@ SUBCOMMANDS: dict[str, str] = {
     "report": "bnstudio.cli.report",
     "gui": "bnstudio.cli.gui",
     "screenshot": "bnstudio.cli.screenshot",
+    "image": "bnstudio.cli.image",
 }
 #: subcommands running a Qt application: their process ends through Python's normal shutdown (see run_program)
-QT_COMMANDS = frozenset({"gui", "screenshot"})
+QT_COMMANDS = frozenset({"gui", "screenshot", "image"})
 
 
 class UsageError(BNStudioError):

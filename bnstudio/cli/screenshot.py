@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="select this node (its CPT and properties show)")
     parser.add_argument("--style", choices=("bars", "compact"), help="node view")
     parser.add_argument("--zoom", type=opt.real(*ZOOM_RANGE),
-                        help=f"zoom factor after fitting (1 = 100%%), {ZOOM_RANGE[0]:g}..{ZOOM_RANGE[1]:g}")
+                        help=f"zoom factor after opening (1 = 100%%), {ZOOM_RANGE[0]:g}..{ZOOM_RANGE[1]:g}")
     parser.add_argument("--docks", type=parse_docks,
                         help=f"comma-separated docks to show, the first named of a tab group in front: "
                              f"{','.join(DOCKS)} (or 'none'); default: as a user sees the window just opened (no dock until "

@@ -11,6 +11,9 @@
 5. **Coordinates**: each row is placed at the (weighted) mean of its neighbours' x, subject to the order and
    minimum gaps, by isotonic regression (pool-adjacent-violators); dummy nodes weigh more so long arcs run
    straight, optionally aiming at the straight line between the arc's ends.
+6. **Clearing**: where a straight arc (as the canvas draws it, centre to centre) still passes through a node
+   other than its ends, the gaps between the rows of its ends grow, a step at a time, so it runs steeper and
+   clear (:func:`clear_arcs`); a hub's arcs are left to their routes (:mod:`bnstudio.display.routes`).
 
 On networks up to :data:`MAX_NODES_FOR_TRIES` nodes every combination of layering and straightening is drawn
 and the one with the fewest crossings and arcs through nodes wins (ALARM and Insurance prefer different ones);
@@ -35,7 +38,7 @@ from typing import Iterable, Sequence
 import networkx as nx
 import numpy as np
 
-from bnstudio.display.routes import CHANNEL
+from bnstudio.display.routes import CHANNEL, HUB_CHILDREN, segments_enter_boxes
 
 Size = tuple[float, float]
 DUMMY_WIDTH = 40.0
@@ -156,11 +159,69 @@ def _draw(graph, nodes, layer, sizes, h_gap, v_gap, sweeps, straight: bool) -> d
     layers = order_layers(layers, up, down, sweeps)
     rows, gaps = wrap_layers(layers, width, row_width(nodes, sizes, h_gap, v_gap), h_gap, v_gap)
     heights = [max((sizes[v][1] for v in row if v in sizes), default=0.0) for row in rows]
-    tops = np.concatenate([[0.0], np.cumsum(np.array(heights) + np.array(gaps))])
-    ys = {v: float(tops[k] + heights[k] / 2) for k, row in enumerate(rows) for v in row}
-    layers = rows
-    xs = assign_x(layers, up, down, width, weight, h_gap, chains if straight else None, ys)
+    ys = row_centres(rows, heights, gaps)
+    xs = assign_x(rows, up, down, width, weight, h_gap, chains if straight else None, ys)
+    gaps = clear_arcs(graph, rows, heights, gaps, xs, sizes, v_gap / 4)
+    ys = row_centres(rows, heights, gaps)
     return {v: (float(xs[v]), ys[v]) for v in nodes}
+
+
+def _clears_when_steep(u: str, v: str, rows: list[list[str]], row_of: dict[str, int], xs: dict[str, float],
+                       sizes: dict[str, Size]) -> bool:
+    """Whether the arc u -> v would clear every node of the rows between its ends if the gaps grew without
+    bound: there, it crosses row k (of the m rows from u's to v's) at x_u + (k / m) (x_v - x_u)."""
+    a, b = row_of[u], row_of[v]
+    for k in range(a + 1, b):
+        x = xs[u] + (k - a) / (b - a) * (xs[v] - xs[u])
+        if any(abs(xs[w] - x) < sizes[w][0] / 2 + 1.0 for w in rows[k] if w in sizes):
+            return False
+    return True
+
+
+def row_centres(rows: list[list[str]], heights: Sequence[float], gaps: Sequence[float]) -> dict[str, float]:
+    """The y of every node: the middle of its row; rows of ``heights`` stacked with ``gaps`` below each."""
+    tops = np.concatenate([[0.0], np.cumsum(np.array(heights) + np.array(gaps))])
+    return {v: float(tops[k] + heights[k] / 2) for k, row in enumerate(rows) for v in row}
+
+
+#: at most this many steps of a quarter gap are added below a row to clear arcs through nodes
+CLEAR_STEPS = 2
+
+
+def clear_arcs(graph: nx.DiGraph, rows: list[list[str]], heights: Sequence[float], gaps: Sequence[float],
+               xs: dict[str, float], sizes: dict[str, Size], step: float, steps: int = CLEAR_STEPS) -> list[float]:
+    """The ``gaps`` below the rows, grown by ``step`` between the rows of every arc whose straight segment
+    (centre to centre, as drawn) enters a node other than its ends, until none does or a gap has grown
+    ``steps`` times. Growing the gaps between an arc's ends makes it steeper: where it crosses a row band
+    between them it approaches the x it has at the band's middle (the slot a dummy node kept free), and next
+    to its ends it leaves the row through the end node's own box, so a crossing of a neighbour's title (a
+    shallow arc) goes. Arcs of hubs (:data:`~bnstudio.display.routes.HUB_CHILDREN` children) are routed by the
+    canvas and left out; a crossing that stretching cannot clear stops growing at ``steps``."""
+    gaps = [float(g) for g in gaps]
+    names = [v for row in rows for v in row if v in sizes]
+    index = {v: i for i, v in enumerate(names)}
+    row_of = {v: k for k, row in enumerate(rows) for v in row}
+    arcs = [(u, v) for u, v in graph.edges() if u in index and v in index and graph.out_degree(u) < HUB_CHILDREN
+            and _clears_when_steep(u, v, rows, row_of, xs, sizes)]
+    if not arcs:
+        return gaps
+    parent = np.array([index[u] for u, _ in arcs])
+    child = np.array([index[v] for _, v in arcs])
+    halves = np.array([sizes[v] for v in names], dtype=float) / 2
+    grown = np.zeros(len(gaps), dtype=int)
+    for _ in range(steps):
+        ys = row_centres(rows, heights, gaps)
+        centres = np.array([(xs[v], ys[v]) for v in names], dtype=float)
+        boxes = np.hstack([centres - halves, centres + halves])
+        hit = segments_enter_boxes(centres[parent], centres[child], boxes, np.stack([parent, child], axis=1))
+        spans = {k for a in np.flatnonzero(hit) for k in range(row_of[arcs[a][0]], row_of[arcs[a][1]])}
+        spans = {k for k in spans if grown[k] < steps}
+        if not spans:
+            break
+        for k in spans:
+            gaps[k] += step
+            grown[k] += 1
+    return gaps
 
 
 def row_width(nodes: Sequence[str], sizes: dict[str, Size], h_gap: float, v_gap: float) -> float:

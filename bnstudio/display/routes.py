@@ -9,6 +9,9 @@ to a child beyond the first row would cross the rows above, so it runs instead a
 child's column, like a bus: down from the hub to just under it, across to the gap, down the gap, and into the
 child's side (:func:`hub_routes`). A route is used only when none of its three segments enters another node;
 otherwise the arc stays straight.
+
+Any other arc whose straight line enters a node that is not one of its ends bends once, around the first such
+node (:func:`detour_routes`), so no arc runs under another node's title.
 """
 from __future__ import annotations
 
@@ -38,14 +41,22 @@ def border_points(centres: np.ndarray, halves: np.ndarray, towards: np.ndarray) 
 
 def segments_enter_boxes(p0: np.ndarray, p1: np.ndarray, boxes: np.ndarray, skip: np.ndarray) -> np.ndarray:
     """For each segment p0[i] -> p1[i] (m, 2), whether it enters the interior of a box (left, top, right,
-    bottom; (n, 4)) other than those whose indices ``skip[i]`` (m, k) lists (-1: none). The pairs whose
-    bounding boxes overlap are clipped (Liang-Barsky): the segment p0 + t (p1 - p0), t in [0, 1], meets the
-    box where the largest entering t is below the smallest leaving t; touching an edge does not count (a small
-    inward margin)."""
+    bottom; (n, 4)) other than those whose indices ``skip[i]`` (m, k) lists (-1: none); see
+    :func:`first_boxes_entered`."""
+    return first_boxes_entered(p0, p1, boxes, skip) >= 0
+
+
+def first_boxes_entered(p0: np.ndarray, p1: np.ndarray, boxes: np.ndarray, skip: np.ndarray) -> np.ndarray:
+    """For each segment p0[i] -> p1[i] (m, 2), the index of the first box (left, top, right, bottom; (n, 4))
+    whose interior it enters going from p0, -1 for none, leaving out the boxes whose indices ``skip[i]``
+    (m, k) lists (-1: none). The pairs whose bounding boxes overlap are clipped (Liang-Barsky): the segment
+    p0 + t (p1 - p0), t in [0, 1], meets the box where the largest entering t is below the smallest leaving
+    t; touching an edge does not count (a small inward margin)."""
     m, n = len(p0), len(boxes)
-    hit = np.zeros(m, dtype=bool)
+    first = np.full(m, -1)
     if not m or not n:
-        return hit
+        return first
+    best = np.full(m, np.inf)
     inner = boxes + np.array([0.5, 0.5, -0.5, -0.5])
     low, high = np.minimum(p0, p1), np.maximum(p0, p1)
     step = max(1, PAIRS_PER_CHUNK // n)
@@ -67,9 +78,23 @@ def segments_enter_boxes(p0: np.ndarray, p1: np.ndarray, boxes: np.ndarray, skip
         t_enter = np.where(d > 0, t_lo, np.where(d < 0, t_hi, -np.inf)).max(axis=1)
         t_leave = np.where(d > 0, t_hi, np.where(d < 0, t_lo, np.inf)).min(axis=1)
         outside = ((d == 0) & ((lo > 0) | (hi < 0))).any(axis=1)   # parallel to an axis, outside the slab
-        meets = (np.maximum(t_enter, 0.0) < np.minimum(t_leave, 1.0)) & ~outside
-        hit[seg[meets]] = True
-    return hit
+        t_in = np.maximum(t_enter, 0.0)
+        meets = (t_in < np.minimum(t_leave, 1.0)) & ~outside
+        seg, box, t_in = seg[meets], box[meets], t_in[meets]
+        order = np.argsort(-t_in, kind="stable")     # the smallest t written last wins
+        seg, box, t_in = seg[order], box[order], t_in[order]
+        closer = t_in < best[seg]
+        first[seg[closer]], best[seg[closer]] = box[closer], t_in[closer]
+    return first
+
+
+def _arc_arrays(index: dict[str, int], centres: np.ndarray, sizes: np.ndarray, arcs: Sequence[tuple[str, str]]
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The boxes' half sizes (n, 2) and (left, top, right, bottom) (n, 4), and the arcs' parent and child
+    indices (m,)."""
+    halves = sizes / 2.0
+    return (halves, np.hstack([centres - halves, centres + halves]), np.array([index[p] for p, _ in arcs]),
+            np.array([index[c] for _, c in arcs]))
 
 
 def hub_routes(names: Sequence[str], centres: np.ndarray, sizes: np.ndarray,
@@ -84,10 +109,7 @@ def hub_routes(names: Sequence[str], centres: np.ndarray, sizes: np.ndarray,
     hub_arcs = [(p, c) for p, c in arcs if children[index[p]] >= hub_children]
     if not hub_arcs:
         return {}
-    halves = sizes / 2.0
-    boxes = np.hstack([centres - halves, centres + halves])
-    parent = np.array([index[p] for p, _ in hub_arcs])
-    child = np.array([index[c] for _, c in hub_arcs])
+    halves, boxes, parent, child = _arc_arrays(index, centres, sizes, hub_arcs)
     pc, cc = centres[parent], centres[child]
     blocked = segments_enter_boxes(pc, cc, boxes, np.stack([parent, child], axis=1))
     below = boxes[child, 1] > boxes[parent, 3] + LEAD + 1.0       # the child's top under the turn
@@ -110,6 +132,80 @@ def hub_routes(names: Sequence[str], centres: np.ndarray, sizes: np.ndarray,
             routes[hub_arcs[todo[k]]] = [(float(turn[k, 0]), float(turn[k, 1])), (float(foot[k, 0]), float(foot[k, 1]))]
         todo = todo[~clear]
     return routes
+
+
+#: at most this many bends on an arc led around nodes (:func:`detour_routes`)
+MAX_BENDS = 3
+
+
+def detour_routes(names: Sequence[str], centres: np.ndarray, sizes: np.ndarray, arcs: Sequence[tuple[str, str]],
+                  max_bends: int = MAX_BENDS) -> dict[tuple[str, str], list[Point]]:
+    """Bends for the straight arcs that enter a node other than their ends, {(parent, child): [bend, ...]}:
+    walking from the parent, the arc's last leg (from its last bend, or the parent, to the child) bends beside
+    the first node it enters, a :data:`CHANNEL` off one of that node's corners or the middle of one of its
+    sides (six candidates): the shortest candidate whose two legs enter no node, else the shortest whose
+    first leg enters none (the next round leads the second around), at most ``max_bends`` times. An arc
+    still blocked then stays straight. ``centres`` and ``sizes`` (n, 2) are in ``names`` order."""
+    index = {v: i for i, v in enumerate(names)}
+    arcs = [(p, c) for p, c in arcs if p in index and c in index]
+    if not arcs:
+        return {}
+    halves, boxes, parent, child = _arc_arrays(index, centres, sizes, arcs)
+    tail = centres[parent].copy()           # where each arc's last leg starts: the parent's centre or a bend
+    own = parent.copy()                     # the box the last leg may leave (its parent), -1 after a bend
+    bends: list[list[Point]] = [[] for _ in arcs]
+    todo = np.arange(len(arcs))
+    for _ in range(max_bends):
+        blocker = first_boxes_entered(tail[todo], centres[child[todo]], boxes, np.stack([own[todo], child[todo]], 1))
+        todo, blocker = todo[blocker >= 0], blocker[blocker >= 0]
+        if not todo.size:
+            break
+        bend, ends_clear = _best_bend(tail[todo], own[todo], child[todo], boxes[blocker], centres, halves, boxes)
+        found = np.isfinite(bend[:, 0])
+        for k, b in zip(todo[found], bend[found]):
+            bends[k].append((float(b[0]), float(b[1])))
+        tail[todo[found]], own[todo[found]] = bend[found], -1
+        todo = todo[found & ~ends_clear]
+    bent = [k for k in range(len(arcs)) if bends[k]]
+    if not bent:
+        return {}
+    starts, stops, skips, owner = [], [], [], []        # every leg of every bent arc, checked in one call
+    for k in bent:
+        points = [tuple(centres[parent[k]]), *bends[k], tuple(centres[child[k]])]
+        for leg, (a, b) in enumerate(zip(points, points[1:])):
+            starts.append(a)
+            stops.append(b)
+            skips.append((parent[k] if leg == 0 else -1, child[k] if leg == len(points) - 2 else -1))
+            owner.append(k)
+    hit = segments_enter_boxes(np.array(starts), np.array(stops), boxes, np.array(skips))
+    blocked = set(np.array(owner)[hit].tolist())
+    return {arcs[k]: bends[k] for k in bent if k not in blocked}
+
+
+def _best_bend(tail: np.ndarray, own: np.ndarray, child: np.ndarray, blocker: np.ndarray, centres: np.ndarray,
+               halves: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For legs from ``tail`` (m, 2; leaving box ``own``, -1 none) to the ``child`` boxes, blocked by the boxes
+    ``blocker`` (m, 4): the shortest bend of the six beside the blocker that clears both legs, else the
+    shortest that clears the first (NaN: none), and whether the second leg is clear too."""
+    m = len(tail)
+    none = np.full(m, -1)
+    best = [np.full(m, np.inf), np.full(m, np.inf)]      # lengths: both legs clear, the first leg clear
+    bends = [np.full((m, 2), np.nan), np.full((m, 2), np.nan)]
+    middle = (blocker[:, 1] + blocker[:, 3]) / 2
+    for x in (blocker[:, 0] - CHANNEL, blocker[:, 2] + CHANNEL):
+        for y in (blocker[:, 1] - CHANNEL, middle, blocker[:, 3] + CHANNEL):
+            bend = np.stack([x, y], axis=1)
+            start = np.where((own >= 0)[:, None], border_points(centres[np.maximum(own, 0)],
+                                                                halves[np.maximum(own, 0)], bend), tail)
+            end = border_points(centres[child], halves[child], bend)
+            first = ~segments_enter_boxes(start, bend, boxes, np.stack([own, none], axis=1))
+            second = ~segments_enter_boxes(bend, end, boxes, np.stack([child, none], axis=1))
+            length = np.hypot(*(bend - tail).T) + np.hypot(*(centres[child] - bend).T)
+            for k, ok in enumerate((first & second, first)):
+                better = ok & (length < best[k])
+                best[k][better], bends[k][better] = length[better], bend[better]
+    both = np.isfinite(best[0])
+    return np.where(both[:, None], bends[0], bends[1]), both
 
 
 def polyline_enters_boxes(points: Sequence[Point], boxes: np.ndarray, ends: tuple[int, int]) -> bool:

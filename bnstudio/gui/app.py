@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 
 from bnstudio.gui import collector, dialogs, system_check
@@ -41,12 +42,32 @@ def application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
+#: how long the window may wait to be mapped before it is painted and the file read anyway (seconds)
+EXPOSE_WAIT = 0.5
+
+
+def paint_now(window: MainWindow, message: str) -> None:
+    """Say ``message`` in the status bar and paint the window before a long step, so it is never a blank
+    window (issue 38: large networks showed one for 1-2 s while they were read and laid out)."""
+    window.statusBar().showMessage(message)
+    end = time.monotonic() + EXPOSE_WAIT
+    handle = window.windowHandle()
+    while handle is not None and not handle.isExposed() and time.monotonic() < end:
+        QCoreApplication.processEvents(QEventLoop.AllEvents, 20)
+    window.repaint()
+    QCoreApplication.processEvents(QEventLoop.ExcludeUserInputEvents)
+
+
 def open_window(path: str | Path | None = None, recovery: bool = True) -> MainWindow:
-    """A shown main window on ``path`` (a parser error is shown in a dialog; the window stays open)."""
+    """A shown main window on ``path`` (a parser error is shown in a dialog; the window stays open); the window
+    is painted, saying what it opens, before the file is read."""
     window = MainWindow()
     window.show()
-    if path is not None and window.open_path(path):
-        load_example_data(window, path)   # a bundled example opens with its bundled data set
+    if path is not None:
+        paint_now(window, f"Opening {Path(path).name}…")
+        if window.open_path(path):
+            load_example_data(window, path)   # a bundled example opens with its bundled data set
+        window.statusBar().clearMessage()
     if recovery:
         QTimer.singleShot(0, window.files.start_recovery)  # after the window is on screen
     QTimer.singleShot(0, window.view.open_view)   # once the window has its size

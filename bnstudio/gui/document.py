@@ -52,6 +52,7 @@ class Document(QObject):
     rows_checked = Signal(dict)           # {variable: [row index tuples]} of CPT rows that do not sum to 1
     path_changed = Signal()
     decisions_changed = Signal()          # the decision part was replaced (or became None)
+    notes_changed = Signal()              # the text notes on the drawing changed (project.notes)
     session_changed = Signal()            # something that makes `modified` / `unsaved_work` change may have
     message = Signal(str, str)            # level ("info" | "warning" | "error"), text
 
@@ -120,6 +121,22 @@ class Document(QObject):
         if event.kind == "rename_variable" and self.decisions is not None:   # undo renames back the same way
             self.decisions = self.decisions.renamed(event.data["old"], event.data["new"])
         self.network_changed.emit(event)
+
+    @property
+    def notes(self) -> list:
+        """The text notes on the drawing (:class:`bnstudio.io.project.notes.Note`), kept in the project."""
+        return list(getattr(self.project, "notes", None) or [])
+
+    def set_notes(self, notes: list) -> None:
+        """Replace the notes (undo commands call this; edits go through :meth:`execute`), creating the
+        project that keeps them if there is none."""
+        if self.project is None:
+            from bnstudio.project import project_from_network
+
+            self.project = project_from_network(self.network)
+        self.project.notes = list(notes)
+        self.notes_changed.emit()
+        self.session_changed.emit()
 
     def set_decision_part(self, part: DecisionPart | None) -> None:
         """Replace the decision part (undo commands call this; edits go through :meth:`execute`)."""

@@ -20,7 +20,7 @@ from bnstudio.gui import dialogs, file_io
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arrange import spread_overlapping
-from bnstudio.gui.canvas.export import export_png, export_svg
+from bnstudio.gui.canvas.export_dialog import ask_image_path, export_image
 from bnstudio.gui.decision_panel import show_diagram
 from bnstudio.gui.document import Document
 from bnstudio.gui.recovery import SLOTS, Recovery
@@ -183,26 +183,25 @@ class FileController(QObject):
 
     # ------------------------------------------------------------------ export
     def export_png_dialog(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self.window, "Export PNG", self._export_name(".png"), "PNG (*.png)")
-        return bool(path) and self._export(export_png, path)
+        """Export Image as PNG (SVG or PDF by the extension chosen; SVG first for a large network)."""
+        return self._export(ask_image_path(self.window, self.window.scene, self._export_stem(), ".png"))
 
     def export_svg_dialog(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self.window, "Export SVG", self._export_name(".svg"), "SVG (*.svg)")
-        return bool(path) and self._export(export_svg, path)
+        return self._export(ask_image_path(self.window, self.window.scene, self._export_stem(), ".svg"))
 
-    def _export_name(self, suffix: str) -> str:
-        base = self.document.path.with_suffix(suffix) if self.document.path else Path(self.document.network.name
-                                                                                     + suffix)
-        return str(base)
+    def _export_stem(self) -> Path:
+        return self.document.path if self.document.path else Path(self.document.network.name or "network")
 
-    def _export(self, writer, path: str) -> bool:
+    def _export(self, path: str) -> bool:
+        if not path:
+            return False
         try:
-            writer(self.window.scene, path)
+            written, message = export_image(self.window, self.window.scene, path)
         except OSError as exc:
             dialogs.show_error(self.window, "Cannot export", f"Could not write {path}", str(exc))
             return False
-        self.window.statusBar().showMessage(f"Exported {path}", 5000)
-        return True
+        self.window.statusBar().showMessage(message, 10000)
+        return written
 
     # ------------------------------------------------------------------ menus of files
     def attach_menus(self, recent: QMenu, examples: QMenu) -> None:

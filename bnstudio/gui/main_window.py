@@ -130,6 +130,8 @@ class MainWindow(QMainWindow):
         self.scene.current_variable_changed.connect(self._on_current_variable)
         self.view.zoom_changed.connect(self._show_zoom)
         self.view.zoom_changed.connect(lambda _zoom: self._follow_hint())
+        self.view.opened_in_part.connect(lambda: self.statusBar().showMessage(
+            "Part of the network, at a size to read: Fit (Ctrl+Shift+F) shows it whole, Ctrl+F finds a node", 15000))
         self.node_list.popup.chosen.connect(self.view.go_to)
 
     # ------------------------------------------------------------------ settings

@@ -16,7 +16,7 @@ from PySide6.QtCore import QMarginsF, QPoint, QRectF, Qt
 from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPagedPaintDevice, QPainter, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import QFileDialog, QGraphicsScene, QWidget
 
-from bnstudio.gui.canvas.export import _render as render_unselected
+from bnstudio.gui.canvas.export import render_scene
 from bnstudio.gui.window_parts import WindowParts
 
 #: scene units around the network on the page
@@ -52,7 +52,7 @@ def draw_page(scene: QGraphicsScene, painter: QPainter, page: QRectF, heading: s
     target = QRectF(0.0, 0.0, source.width() * scale, source.height() * scale)
     target.moveCenter(area.center())            # centred across the page, under the heading
     target.moveTop(area.top())
-    render_unselected(scene, painter, target, source)   # as the PNG/SVG export draws it: not the selection
+    render_scene(scene, painter, target, source)   # as the PNG/SVG export draws it: not the selection
 
 
 def print_scene(scene: QGraphicsScene, device: QPagedPaintDevice, heading: str) -> None:

@@ -24,13 +24,17 @@ def _settle(app: QApplication, rounds: int = 5) -> None:
         app.processEvents()
 
 
-def _wait_for_beliefs(app: QApplication, window: MainWindow, seconds: float = 60.0) -> None:
-    """A large network's beliefs come from background jobs: wait for them (at most ``seconds``), so the image
+def wait_for_beliefs(app: QApplication, document: Any, seconds: float = 60.0) -> None:
+    """A large network's beliefs come from background jobs: wait for them (at most ``seconds``), so an image
     shows what the user sees a moment after opening."""
     end = time.monotonic() + seconds
-    while window.document.updates.busy and time.monotonic() < end:
+    while document.updates.busy and time.monotonic() < end:
         app.processEvents(QEventLoop.AllEvents, 50)
         time.sleep(0.005)
+
+
+def _wait_for_beliefs(app: QApplication, window: MainWindow, seconds: float = 60.0) -> None:
+    wait_for_beliefs(app, window.document, seconds)
 
 
 def _show_only(window: MainWindow, docks: list[str]) -> None:
@@ -94,7 +98,7 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
             prepare(window)
         window.message_bar.hide()
         _settle(app)
-        window.view.fit_to_view()
+        window.view.open_view()     # as the app opens it (first sight)
         _wait_for_beliefs(app, window)
         if zoom:
             window.view.set_zoom(zoom)

@@ -1,7 +1,7 @@
 """The parts of a session besides the network, and which of them hold unsaved work.
 
 A part is whatever the user made that would be lost with the window: evidence, the data set and its
-preparation, training runs, saved queries (kept in the project), expert counts for error bars, a learned
+preparation, training runs, saved queries, notes on the drawing (kept in the project), expert counts for error bars, a learned
 structure not yet accepted. Each has a cheap, comparable ``summary()``; the summaries taken when the file was
 opened or saved are the baseline, and a part whose summary differs from it holds unsaved work, named by its
 ``describe()``. Qt-free; :class:`bnstudio.gui.document.Document` owns one.
@@ -75,6 +75,8 @@ def project_parts(document: Any) -> dict[str, SessionPart]:
         "runs": SessionPart(runs, lambda: count(len(section("runs") or ()), "{} training run", "{} training runs")),
         "queries": SessionPart(lambda: canonical(section("queries")),
                                lambda: count(len(section("queries") or ()), "{} saved query", "{} saved queries")),
+        "notes": SessionPart(lambda: canonical([vars(n) for n in section("notes") or ()]),
+                             lambda: count(len(section("notes") or ()), "{} note", "{} notes")),
     }
 
 

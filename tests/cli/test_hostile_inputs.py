@@ -175,6 +175,8 @@ def test_the_reported_command_lines(capsys, tmp_path, argv, fragment):
     (["sample", ASIA, "-n", "3", "-o", "{tmp}"], "must be a .csv file"),
     (["screenshot", "{tmp}/shot.txt", ASIA], "must be a .png file"),
     (["screenshot", "{tmp}/no/shot.png", ASIA], "folder does not exist"),
+    (["image", ASIA, "{tmp}/net.txt"], "must be a .png, .svg, .pdf file"),
+    (["image", ASIA, "{tmp}/no/net.svg"], "folder does not exist"),
 ])
 def test_hostile_inputs_are_one_line(capsys, tmp_path, argv, fragment):
     (tmp_path / "empty.json").write_text("")

@@ -247,6 +247,10 @@ GUI_CASES: list[tuple[list[str], set[str]]] = [
     (["screenshot", "--docks={v}", "--", "{tmp}/shot.png", "{net}"], set()),
     (["screenshot", "--appearance={v}", "--", "{tmp}/shot.png", "{net}"], set()),
     (["screenshot", "--select={v}", "--", "{tmp}/shot.png", "{net}"], set(VALUES) - {""}),  # any name parses
+    (["image", "--", "{v}", "{tmp}/net.png"], set()),                # FILE: must exist
+    (["image", "--scale={v}", "--", "{net}", "{tmp}/net.png"], {"1.5"}),
+    (["image", "--style={v}", "--", "{net}", "{tmp}/net.png"], set()),
+    (["image", "--evidence={v}", "--", "{net}", "{tmp}/net.png"], set()),
 ]
 
 

@@ -253,17 +253,24 @@ def test_bars_turn_into_their_summary_where_they_would_be_unreadable_and_back(wi
     assert node.node_style == st.COMPACT
 
 
-def test_opening_a_network_fits_it_whole(window):
+def test_opening_a_network_fits_it_whole_when_that_is_readable(window):
+    """Asia fits a 900x600 window in bar charts and opens whole; ALARM would be drawn as summaries (some states
+    only, names cut): it opens at the first sight's zoom, in bar charts, its top shown (issue 38)."""
     from bnstudio.gui.canvas import style as st
+    from bnstudio.gui.canvas.view import FIRST_SIGHT_ZOOM, FIT_DOWN_TO
     from tests.gui.conftest import ALARM, ASIA
 
     window.resize(900, 600)
-    for path in (ASIA, ALARM):                              # small or large for this window: fitted whole
-        assert window.open_path(path)
-        window.view.open_view()
-        shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
-        assert shown.contains(window.scene.itemsBoundingRect()), path
-    assert window.scene.drawn_style == st.SUMMARY           # ALARM at 900x600: summaries, not bare names
+    assert window.open_path(ASIA)
+    assert window.view.open_view()
+    shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    assert shown.contains(window.scene.itemsBoundingRect()) and window.view.zoom >= FIT_DOWN_TO
+    assert window.open_path(ALARM)
+    assert not window.view.open_view()
+    shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    content = window.scene.content_rect()
+    assert window.view.zoom == pytest.approx(FIRST_SIGHT_ZOOM) and window.scene.drawn_style == st.BARS
+    assert shown.top() <= content.top() < shown.bottom() and not shown.contains(content)
 
 
 def test_find_a_node_and_focus_on_its_family(window, qtbot):

@@ -101,3 +101,27 @@ def test_screenshot_draws_the_window_dark_and_writes_a_pdf(tmp_path, qapp, capsy
     assert read_pdf(pdf)["pages"] == 1
     assert main(["screenshot", str(tmp_path / "x.jpg"), str(ASIA)]) == 2
     assert "must be a .png file (the window) or a .pdf file" in capsys.readouterr().err
+
+
+def test_image_draws_the_network_without_a_window(tmp_path, qapp, capsys):
+    """``bnstudio image`` (File ▸ Export Image from the command line): PNG, SVG or PDF by the extension."""
+    import json
+
+    from PIL import Image
+
+    out = tmp_path / "asia.png"
+    assert main(["image", str(ASIA), str(out), "-e", "dysp=yes", "--scale", "1", "--json"]) == 0
+    written = json.loads(capsys.readouterr().out)
+    assert written == {"file": str(out), "format": "png", "capped": False, "width": written["width"],
+                       "height": written["height"]}
+    with Image.open(out) as image:
+        assert image.size == (written["width"], written["height"])
+    assert main(["image", str(ASIA), str(tmp_path / "asia.svg")]) == 0
+    svg = (tmp_path / "asia.svg").read_text()
+    assert "either" in svg and "dysp" in svg
+    assert main(["image", str(ASIA), str(tmp_path / "asia.pdf"), "--style", "compact"]) == 0
+    assert (tmp_path / "asia.pdf").read_bytes().startswith(b"%PDF")
+    capsys.readouterr()
+    assert main(["image", str(ASIA), str(tmp_path / "bad.png"), "-e", "dysp=maybe"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "maybe" in err and not (tmp_path / "bad.png").exists()

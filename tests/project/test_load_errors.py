@@ -123,8 +123,16 @@ CASES = [
     ("odd evidence-set name", _set(("evidence_sets", "my set"), {"ghost": "yes"}), 'evidence_sets["my set"].ghost',
      "unknown variable"),
     # versions
-    ("newer schema", _set("schema_version", 3), "schema_version",
-     "written by a newer BN Studio (schema 3); this version reads up to 2"),
+    ("newer schema", _set("schema_version", 4), "schema_version",
+     "written by a newer BN Studio (schema 4); this version reads up to 3"),
+    # notes (schema 3)
+    ("note without text", _set("notes", [{"position": [0, 0]}]), "notes[0]", "missing key 'text'"),
+    ("note position", _set("notes", [{"text": "t", "position": [0]}]), "notes[0].position", "expected [x, y]"),
+    ("note position not finite", _set("notes", [{"text": "t", "position": [0, "x"]}]), "notes[0].position[1]",
+     "expected a number"),
+    ("note width", _set("notes", [{"text": "t", "position": [0, 0], "width": 1}]), "notes[0].width",
+     "expected a width from 40 to 4000"),
+    ("note key", _set("notes", [{"text": "t", "position": [0, 0], "colour": "red"}]), "notes[0].colour", "unknown key"),
 ]
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from bnstudio.io import read_network
+from bnstudio.io.project.notes import Note
 from bnstudio.project import Project, load_project, save_project, schema
 from tests.project.conftest import DATA, ROOT
 
@@ -19,6 +20,7 @@ from tests.project.conftest import DATA, ROOT
 FIXTURES = {
     1: "v1_asia.bnsproj",
     2: "v2_asia.bnsproj",   # v1 plus a canonical model (deterministic 'either'), a key schema 2 introduced
+    3: "v3_asia.bnsproj",   # v2 plus two text notes on the drawing, the key schema 3 introduced
 }
 
 
@@ -48,6 +50,11 @@ def _check_asia_project(project: Project, version: int = 1) -> None:
     assert project.runs[0]["stop_reason"] == "converged" and len(project.runs[0]["history"]) == 2
     assert project.data == {"path": "asia.csv", "settings": {"missing": ["", "?"]}}
     assert project.view == {"zoom": 1.25, "show_monitors": True}
+    if version >= 3:
+        assert project.notes == [Note("Chest clinic (Lauritzen & Spiegelhalter 1988)", -20.0, -80.0, 240.0),
+                                 Note("x-ray cannot tell\ntuberculosis from cancer", 200.0, 330.0, 180.0)]
+    else:
+        assert project.notes == []                  # an old file without notes opens with none
 
 
 @pytest.mark.parametrize("version, name", sorted(FIXTURES.items()))
@@ -83,7 +90,7 @@ def test_migrations_run_in_order_up_to_the_current_version(monkeypatch):
         return doc
 
     monkeypatch.setattr(schema, "SCHEMA_VERSION", 3)
-    monkeypatch.setattr(schema, "MIGRATIONS", {1: one_to_two, 2: two_to_three})
+    monkeypatch.setattr(schema, "MIGRATIONS", {1: one_to_two, 2: two_to_three})   # (the real 3 replaced)
     project = load_project(DATA / FIXTURES[1])
     assert calls == [1, 2]
     assert project.view["seen_by"] == [1, 2]

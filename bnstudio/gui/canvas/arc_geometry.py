@@ -11,7 +11,7 @@ from typing import Iterator
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF
 
-from bnstudio.display.routes import border_points, hub_routes
+from bnstudio.display.routes import border_points, detour_routes, hub_routes
 from bnstudio.gui.canvas.arc_item import ArcItem, Deferral
 from bnstudio.gui.canvas.node_item import NodeItem
 
@@ -47,8 +47,8 @@ def nodes_rect(nodes: dict[str, NodeItem], extra: list | tuple = ()) -> QRectF:
 
 
 def place_arcs(nodes: dict[str, NodeItem], arcs: dict[tuple[str, str], ArcItem]) -> None:
-    """Set the geometry of every arc: hub arcs that would cross nodes along their routes, the others straight
-    from border to border; arcs to or from other items (utility nodes) and overlay items one by one."""
+    """Set the geometry of every arc: hub arcs that would cross nodes along their routes, other arcs that would
+    enter a node around it (one bend), the others straight from border to border; arcs to or from other items (utility nodes) and overlay items one by one."""
     index = {name: k for k, name in enumerate(nodes)}
     boxed = [(key, arc) for key, arc in arcs.items()
              if isinstance(arc.source, NodeItem) and isinstance(arc.target, NodeItem) and key[0] in index
@@ -65,6 +65,7 @@ def place_arcs(nodes: dict[str, NodeItem], arcs: dict[tuple[str, str], ArcItem])
         return
     names, centres, sizes = node_boxes(nodes)
     routes = hub_routes(names, centres, sizes, [key for key, _ in boxed])
+    routes.update(detour_routes(names, centres, sizes, [key for key, _ in boxed if key not in routes]))
     parent = np.array([index[key[0]] for key, _ in boxed])
     child = np.array([index[key[1]] for key, _ in boxed])
     first = np.array([routes[key][0] if key in routes else centres[index[key[1]]] for key, _ in boxed], dtype=float)

@@ -103,10 +103,13 @@ class ArcItem(QGraphicsPathItem):
             shaft.lineTo(point)
         # stop the line at the arrow's base so the tip stays sharp
         shaft.lineTo(last.pointAt(max(0.0, 1 - (ARROW * 0.8) / last.length())) if last.length() >= 1 else tip)
-        self._shaft, self._head, self._shape = shaft, arrow_head(tail, tip), None
+        self._shaft, self._head = shaft, arrow_head(tail, tip)
         bounds = QPainterPath(shaft)
         bounds.lineTo(tip)
         self.setPath(bounds)
+        # after setPath: its prepareGeometryChange may ask the old bounds, whose shape() would be cached for the
+        # old path, and the bounds (computed from shape()) would stay those of the old path
+        self._shape = None
 
     def set_cut(self, cut: bool) -> None:
         """Draw the arc dashed and faded while an intervention on its child cuts it."""

@@ -22,9 +22,12 @@ from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_geometry import deferred, nodes_rect, place_arcs
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.node_item import NodeItem
+from bnstudio.gui.canvas.note_item import NoteItem
+from bnstudio.gui.commands import notes as note_cmd
 from bnstudio.gui.canvas.relevance import RelevanceOverlay
 from bnstudio.gui.canvas.utility_item import UtilityItem
 from bnstudio.gui.document import Document
+from bnstudio.io.project.notes import Note
 
 SELECT, ADD_NODE, ADD_ARC = "select", "add_node", "add_arc"
 ADD_DECISION, ADD_UTILITY = "add_decision", "add_utility"
@@ -41,6 +44,7 @@ class NetworkScene(QGraphicsScene):
     current_variable_changed = Signal(str)  # "" when not exactly one node is selected
     current_utility_changed = Signal(str)   # a utility node alone was selected ("" otherwise)
     context_menu_requested = Signal(object, object)  # (item or None, QGraphicsSceneContextMenuEvent)
+    note_edit_requested = Signal(int)       # the index of a note to edit (the view asks for its text)
 
     def __init__(self, document: Document, parent=None) -> None:
         super().__init__(parent)
@@ -48,6 +52,7 @@ class NetworkScene(QGraphicsScene):
         self.nodes: dict[str, NodeItem] = {}
         self.arcs: dict[tuple[str, str], ArcItem] = {}
         self.utility_items: dict[str, UtilityItem] = {}
+        self.note_items: list[NoteItem] = []
         self.policy_beliefs: dict | None = None   # influence diagrams: chance beliefs under the optimal policies
         self.node_style = st.BARS     # the user's choice
         self.drawn_style = st.BARS    # what the nodes show at the current zoom (see set_zoom)
@@ -63,6 +68,7 @@ class NetworkScene(QGraphicsScene):
         document.decisions_changed.connect(self.sync)
         document.beliefs_changed.connect(self.update_beliefs)
         document.evidence_changed.connect(self.update_beliefs)
+        document.notes_changed.connect(self.sync_notes)
         self.selectionChanged.connect(self._on_selection_changed)
         self.rebuild()
 
@@ -72,8 +78,20 @@ class NetworkScene(QGraphicsScene):
         for arc in list(self.arcs.values()):
             arc.detach()
         self.clear()
-        self.nodes, self.arcs, self.utility_items, self._preview = {}, {}, {}, None
+        self.nodes, self.arcs, self.utility_items, self._preview, self.note_items = {}, {}, {}, None, []
         self.sync()
+        self.sync_notes()
+
+    def sync_notes(self) -> None:
+        """One item per note of ``document.notes`` (a handful: redrawn whole on every change)."""
+        selected = {item.index for item in self.note_items if item.isSelected()}
+        for item in self.note_items:
+            self.removeItem(item)
+        self.note_items = [NoteItem(k, note) for k, note in enumerate(self.document.notes)]
+        for item in self.note_items:
+            self.addItem(item)
+            item.setSelected(item.index in selected)
+        self.update_scene_rect()
 
     def sync(self) -> None:
         """Bring the items in line with the network: add, remove and refresh what differs (every arc's geometry
@@ -164,9 +182,9 @@ class NetworkScene(QGraphicsScene):
         return items[0].name if len(items) == 1 and len(self.selectedItems()) == 1 else ""
 
     def content_rect(self) -> QRectF:
-        """The bounds of the drawn network (node boxes, utility nodes; the arcs lie within), from the items'
-        cached boxes: no Python call per item as ``itemsBoundingRect`` makes."""
-        return nodes_rect(self.nodes, list(self.utility_items.values()))
+        """The bounds of the drawn network (node boxes, utility nodes, notes; the arcs lie within), from the
+        items' cached boxes: no Python call per item as ``itemsBoundingRect`` makes."""
+        return nodes_rect(self.nodes, [*self.utility_items.values(), *self.note_items])
 
     def update_scene_rect(self) -> None:
         """The network's bounds plus a margin, and at least what the views show now: it shrinks when nodes go
@@ -287,6 +305,22 @@ class NetworkScene(QGraphicsScene):
                 return item
         return None
 
+    def note_at(self, pos: QPointF) -> NoteItem | None:
+        for item in self.items(pos):
+            if isinstance(item, NoteItem):
+                return item
+        return None
+
+    def add_note_at(self, pos: QPointF, text: str) -> bool:
+        """A note with ``text`` whose top-left corner is at ``pos`` (one undo step)."""
+        return self.document.execute(note_cmd.add_note(self.document, Note(text, pos.x(), pos.y())))
+
+    def edit_note(self, index: int, text: str) -> bool:
+        """Note ``index`` now says ``text`` (one undo step; nothing when unchanged)."""
+        if text == self.document.notes[index].text:
+            return False
+        return self.document.execute(note_cmd.edit_note(self.document, index, text))
+
     def node_at(self, pos: QPointF) -> NodeItem | None:
         for item in self.items(pos):
             if isinstance(item, NodeItem):
@@ -336,16 +370,21 @@ class NetworkScene(QGraphicsScene):
         """Delete the selected arcs, then the selected nodes (with their arcs), as one undo step."""
         names, arcs = self.selected_names(), self.selected_arcs()
         utilities = [i.name for i in self.selectedItems() if isinstance(i, UtilityItem)]
+        notes = [i.index for i in self.selectedItems() if isinstance(i, NoteItem)]
         gone = set(names) | set(utilities)
         arcs = [a for a in arcs if a[0] not in gone and a[1] not in gone]
         if not names and not arcs and not utilities:
+            if notes:
+                self.document.execute(note_cmd.delete_notes(self.document, notes))
             return
         doc = self.document
-        text = f"Delete {len(names) + len(utilities) + len(arcs)} items"
-        if doc.decisions is not None:
-            doc.execute(diagram.delete_items(doc, names, utilities, arcs, text))
-            return
+        text = f"Delete {len(names) + len(utilities) + len(arcs) + len(notes)} items"
         with doc.grouped(text):
+            if notes:
+                doc.execute(note_cmd.delete_notes(doc, notes))
+            if doc.decisions is not None:
+                doc.execute(diagram.delete_items(doc, names, utilities, arcs, text))
+                return
             for parent, child in arcs:
                 doc.execute(cmd.RemoveArc(doc, parent, child))
             for name in names:
@@ -361,15 +400,21 @@ class NetworkScene(QGraphicsScene):
             if before is None or abs(before[0] - here[0]) > 1e-6 or abs(before[1] - here[1]) > 1e-6:
                 new[name], old[name] = here, before if before is not None else here
         moved = self._moved_utilities()
-        if not new and not moved:
+        notes = {item.index: (item.pos().x(), item.pos().y()) for item in self.note_items if item.moved}
+        if not new and not moved and not notes:
             return False
         doc = self.document
-        if not moved:
+        if not moved and not notes:
             return doc.execute(cmd.MoveNodes(doc, old, new, text, mergeable))
-        with doc.grouped(text or f"Move {len(new) + len(moved)} nodes"):
+        if not moved and not new:
+            return doc.execute(note_cmd.move_notes(doc, notes))
+        with doc.grouped(text or f"Move {len(new) + len(moved) + len(notes)} items"):
             if new:
                 doc.execute(cmd.MoveNodes(doc, old, new, text, mergeable))
-            doc.execute(cmd.SetDecisionPart(doc, doc.decisions.with_positions(moved), "Move utility nodes"))
+            if moved:
+                doc.execute(cmd.SetDecisionPart(doc, doc.decisions.with_positions(moved), "Move utility nodes"))
+            if notes:
+                doc.execute(note_cmd.move_notes(doc, notes))
         return True
 
     def _moved_utilities(self) -> dict[str, tuple[float, float]]:
@@ -417,12 +462,17 @@ class NetworkScene(QGraphicsScene):
         self.commit_moves()
 
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
-        """Double-click: on empty space adds a node there, on a node's title renames it, on a state's bar sets
+        """Double-click: on a note edits it, on empty space adds a node there, on a node's title renames it, on a state's bar sets
         (or clears) that state as evidence, on a node drawn as its summary (zoomed out: its states are too
         small to hit) zooms in to it (:attr:`focus_requested`). A single click only selects: looking at a node
         never changes the evidence."""
         if event.button() != Qt.LeftButton:
             return super().mouseDoubleClickEvent(event)
+        note = self.note_at(event.scenePos())
+        if note is not None:
+            self.note_edit_requested.emit(note.index)
+            event.accept()
+            return
         node, utility = self.node_at(event.scenePos()), self.utility_at(event.scenePos())
         if utility is not None:
             self.rename_requested.emit(utility.name)
@@ -439,7 +489,7 @@ class NetworkScene(QGraphicsScene):
         event.accept()
 
     def contextMenuEvent(self, event) -> None:  # Qt override
-        items = [i for i in self.items(event.scenePos()) if isinstance(i, (NodeItem, UtilityItem, ArcItem))]
+        items = [i for i in self.items(event.scenePos()) if isinstance(i, (NoteItem, NodeItem, UtilityItem, ArcItem))]
         self.context_menu_requested.emit(items[0] if items else None, event)
 
     def _start_arc(self, node: NodeItem | UtilityItem, pos: QPointF) -> None:

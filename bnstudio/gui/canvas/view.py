@@ -2,21 +2,27 @@
 selection, rename in place, keyboard edits and the context menus."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
-from PySide6.QtWidgets import QGraphicsView, QLineEdit, QMenu
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QTransform, QWheelEvent
+from PySide6.QtWidgets import QGraphicsView, QInputDialog, QLineEdit, QMenu
 
 from bnstudio.gui import commands as cmd
 from bnstudio.gui.commands import diagram_edits as diagram
 from bnstudio.gui.commands.findings import DO
+from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.find_bar import FindBar
 from bnstudio.gui.canvas.node_item import NodeItem
+from bnstudio.gui.canvas.note_item import NoteItem
 from bnstudio.gui.canvas.relevance import BLANKET
 from bnstudio.gui.canvas.scene import FIT_FRAME, NetworkScene
 from bnstudio.gui.canvas.utility_item import UtilityItem
 
 MIN_ZOOM, MAX_ZOOM = 0.1, 4.0
+#: first sight shows bar charts (every state, whole names): a network is fitted if bar charts are still drawn at
+#: the fit's zoom (from COMPACT_BELOW up, coming from 100 %), else opened in part at BARS_FROM (where a summary
+#: turns back into bars)
+FIT_DOWN_TO, FIRST_SIGHT_ZOOM = st.COMPACT_BELOW, st.BARS_FROM
 WHEEL_STEP = 1.15
 NUDGE = 10.0
 
@@ -25,6 +31,7 @@ class NetworkView(QGraphicsView):
     """Shows a :class:`NetworkScene`; ``zoom_changed`` carries the scale (1.0 = 100%)."""
 
     zoom_changed = Signal(float)
+    opened_in_part = Signal()   # a network too large to read whole opened at a readable zoom, its top shown
 
     def __init__(self, scene: NetworkScene, parent=None) -> None:
         super().__init__(scene, parent)
@@ -42,6 +49,7 @@ class NetworkView(QGraphicsView):
         scene.rename_requested.connect(self.start_rename)
         scene.focus_requested.connect(self.go_to)
         scene.context_menu_requested.connect(self._show_context_menu)
+        scene.note_edit_requested.connect(self.edit_note)
         self.find_bar = FindBar(self)
         self.find_bar.found.connect(self.go_to)
 
@@ -63,7 +71,7 @@ class NetworkView(QGraphicsView):
 
     def set_zoom(self, factor: float) -> None:
         factor = min(MAX_ZOOM, max(self.min_zoom(), factor))
-        self.scale(factor / self.zoom, factor / self.zoom)
+        self.setTransform(QTransform.fromScale(factor, factor))   # exactly ``factor``: no drift from scaling by ratios
         self.network_scene.set_zoom(self.zoom)
         self.zoom_changed.emit(self.zoom)
 
@@ -136,14 +144,27 @@ class NetworkView(QGraphicsView):
         viewport = self.maximumViewportSize()   # less a pixel: rounding never makes a fitted scene need a bar
         return min((viewport.width() - 1) / max(rect.width(), 1.0), (viewport.height() - 1) / max(rect.height(), 1.0))
 
-    def open_view(self) -> None:
-        """A freshly opened network: fitted to the view, however large (issue 23: first sight is judged before
-        touching the zoom). Zoomed out, bar nodes show their summary (the most likely states, readable), and
-        Find Node (Ctrl+F) and the node list bring any node to 100 %."""
+    def open_view(self) -> bool:
+        """A freshly opened network, readable before touching the zoom (issue 38: every state of every node and
+        whole names at first sight): fitted to the view when the fit still draws bar charts (its zoom at least
+        :data:`FIT_DOWN_TO`; the nodes are bars before it, and stay bars down to there); otherwise at
+        :data:`FIRST_SIGHT_ZOOM`, its top shown (the roots: where reading a network starts), centred across,
+        and :attr:`opened_in_part` emitted. Fit to View (Ctrl+Shift+F) shows the whole, Find Node (Ctrl+F) and
+        the node list bring any node into view. Returns whether it is shown whole."""
         if self.network_scene.content_rect().isEmpty():
             self.reset_view()
-            return
-        self.fit_to_view()
+            return True
+        self.set_zoom(1.0)      # bar charts drawn, whatever the last network's zoom was
+        rect = self.network_scene.content_rect().adjusted(-FIT_FRAME, -FIT_FRAME, FIT_FRAME, FIT_FRAME)
+        if min(self.fit_zoom(rect), 1.5) >= FIT_DOWN_TO:
+            self.fit_to_view()
+            return True
+        self.set_zoom(FIRST_SIGHT_ZOOM)
+        self.network_scene.update_scene_rect()
+        height = self.viewport().rect().height() / self.zoom
+        self.centerOn(rect.center().x(), rect.top() + height / 2)
+        self.opened_in_part.emit()
+        return False
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # Qt override
         steps = event.angleDelta().y() / 120.0
@@ -267,8 +288,11 @@ class NetworkView(QGraphicsView):
             self._utility_menu(menu, item)
         elif isinstance(item, ArcItem):
             self._arc_menu(menu, item)
+        elif isinstance(item, NoteItem):
+            self._note_menu(menu, item)
         else:
             menu.addAction("Add node here", lambda pos=event.scenePos(): self.network_scene.add_node_at(pos))
+            menu.addAction("Add note here…", lambda pos=event.scenePos(): self.add_note(pos))
             if self.background_actions:
                 menu.addSeparator()
                 menu.addActions(self.background_actions)
@@ -312,13 +336,45 @@ class NetworkView(QGraphicsView):
         clear = menu.addAction("Clear intervention", lambda: doc.set_finding(name, None, DO))
         clear.setEnabled(name in doc.interventions)
 
-    def _utility_menu(self, menu: QMenu, item: UtilityItem) -> None:
-        scene = self.network_scene
+    def _select_for_menu(self, item) -> None:
+        """A right-click on an item not selected selects it alone (its menu acts on it)."""
         if not item.isSelected():
-            scene.clearSelection()
+            self.network_scene.clearSelection()
             item.setSelected(True)
+
+    def _utility_menu(self, menu: QMenu, item: UtilityItem) -> None:
+        self._select_for_menu(item)
         menu.addAction("Rename…", lambda: self.start_rename(item.name))
-        menu.addAction("Delete", scene.delete_selection)
+        menu.addAction("Delete", self.network_scene.delete_selection)
+
+    def _note_menu(self, menu: QMenu, item: NoteItem) -> None:
+        self._select_for_menu(item)
+        menu.addAction("Edit note…", lambda: self.edit_note(item.index))
+        menu.addAction("Delete note", self.network_scene.delete_selection)
+
+    # ------------------------------------------------------------------ notes
+    def ask_note_text(self, title: str, text: str = "") -> str | None:
+        """The text of a note, from a dialog (None: cancelled)."""
+        text, ok = QInputDialog.getMultiLineText(self, title, "Text of the note:", text)
+        return text if ok else None
+
+    def add_note(self, pos: QPointF) -> bool:
+        """Add a note at ``pos`` (scene) with the text the user types (nothing when empty or cancelled)."""
+        text = self.ask_note_text("Add Note")
+        return bool(text and text.strip()) and self.network_scene.add_note_at(pos, text)
+
+    def edit_note(self, index: int) -> bool:
+        """Edit note ``index``'s text in a dialog (an empty text deletes the note)."""
+        scene = self.network_scene
+        text = self.ask_note_text("Edit Note", self.network_scene.document.notes[index].text)
+        if text is None:
+            return False
+        if not text.strip():
+            scene.clearSelection()
+            scene.note_items[index].setSelected(True)
+            scene.delete_selection()
+            return True
+        return scene.edit_note(index, text)
 
     def _arc_menu(self, menu: QMenu, item: ArcItem) -> None:
         doc = self.network_scene.document

@@ -23,7 +23,7 @@ from bnstudio.errors import FormatError, ValidationError
 from bnstudio.io.messages import shorten, tidy
 
 #: The newest schema version this BN Studio reads and writes (it writes older ones too: :func:`version_for`).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: The value of the top-level ``"format"`` key of every project file.
 FORMAT_TAG = "bnstudio-project"
 
@@ -35,13 +35,21 @@ def _v1_to_v2(doc: dict) -> dict:
     return doc
 
 
+def _v2_to_v3(doc: dict) -> dict:
+    """Schema 3 adds the optional top-level ``notes`` (text notes on the drawing) and changes nothing else, so
+    a schema-2 document is a schema-3 one."""
+    return doc
+
+
 #: ``MIGRATIONS[n]`` upgrades a schema-``n`` document to schema ``n + 1``.
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def version_for(doc: dict) -> int:
-    """The schema a project document is written with: the oldest that holds it, 2 when it has a key schema 1
-    does not know (``decision``, or ``canonical`` on a variable), else 1."""
+    """The schema a project document is written with: the oldest that holds it, 3 when it has ``notes``, 2
+    when it has a key schema 1 does not know (``decision``, or ``canonical`` on a variable), else 1."""
+    if doc.get("notes"):
+        return 3
     variables = doc.get("network", {}).get("variables", [])
     return 2 if "decision" in doc or any("canonical" in v for v in variables) else 1
 

@@ -15,11 +15,13 @@ from bnstudio.io.common import json_document, json_text as dumps
 from bnstudio.io.project import schema
 from bnstudio.io.project.decision_json import decision_from_json, decision_to_json
 from bnstudio.io.project.network_json import check_keys, network_from_json, network_to_json
+from bnstudio.io.project.notes import Note, notes_to_json, read_notes
 from bnstudio.io.project.schema import Checker, ProjectFormatError, json_safe
 from bnstudio.io.project.sections import read_data, read_evidence_sets, read_queries, read_runs
 
 EXTENSION = ".bnsproj"
-TOP_KEYS = {"format", "schema_version", "network", "decision", "evidence_sets", "queries", "runs", "data", "view"}
+TOP_KEYS = {"format", "schema_version", "network", "decision", "evidence_sets", "queries", "runs", "data", "view",
+            "notes"}
 Evidence = dict[str, str | list[float]]
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ class Project:
     data: dict[str, Any] | None = None
     #: free-form GUI view options
     view: dict[str, Any] = field(default_factory=dict)
+    #: text notes on the drawing (annotations), in drawing order
+    notes: list[Note] = field(default_factory=list)
     #: the influence diagram when the network has decisions and utilities (its decision and utility parts are
     #: saved with ``network``, whose variables are its chance and decision variables), else None
     diagram: "InfluenceDiagram | None" = None
@@ -75,6 +79,7 @@ def project_to_json(project: Project) -> dict[str, Any]:
         "runs": json_safe(project.runs, "runs"),
         "data": json_safe(project.data, "data"),
         "view": json_safe(project.view, "view"),
+        **({"notes": notes_to_json(project.notes)} if project.notes else {}),
     }
     json_safe(doc["network"], "network")  # e.g. properties that are not strings
     doc["schema_version"] = schema.version_for(doc)
@@ -94,6 +99,7 @@ def _read_sections(check: Checker, doc: dict[str, Any], net: Network) -> Project
         runs=read_runs(check, doc.get("runs", [])),
         data=read_data(check, doc.get("data")),
         view=check.of(doc.get("view", {}), dict, "view"),
+        notes=read_notes(check, doc.get("notes", [])),
     )
 
 
