@@ -58,6 +58,11 @@ class FitResult:
     def n_iterations(self) -> int:
         return len(self.history)
 
+    def __repr__(self) -> str:
+        """The run in one line: method, stop reason, iterations, time and the last scores (never the CPTs)."""
+        return f"FitResult({describe_run(self.method, self.stop_reason, self.history, self.seconds)}, " \
+               f"{len(self.cpts)} CPTs{', bagged' if self.ensemble is not None else ''})"
+
     def _repr_html_(self) -> str:
         """Notebooks: scores and the convergence curve (:data:`bnstudio.hooks.fit_html`)."""
         return hooks.fit_html(self)
@@ -97,6 +102,16 @@ class FitResult:
                    [dict(h) for h in doc.get("history") or []], str(doc.get("stop_reason", "")),
                    float(doc.get("seconds") or 0.0), dict(doc.get("settings") or {}),
                    _tables_from_json(doc.get("ensemble"), "ensemble"))
+
+
+def describe_run(name: str, stop_reason: str, history: list[dict[str, Any]], seconds: float) -> str:
+    """``'clgd', converged after 23 iterations in 0.41 s, nll=1.234, cnll=0.3456``: a learning run's summary,
+    with the last history entry's scores (4 significant digits)."""
+    last = history[-1] if history else {}
+    scores = "".join(f", {k}={v:.4g}" for k, v in last.items()
+                     if k not in ("iteration", "seconds", "move") and isinstance(v, (int, float)))
+    n = len(history)
+    return f"{name!r}, {stop_reason} after {n} iteration{'s' if n != 1 else ''} in {seconds:.3g} s{scores}"
 
 
 #: the largest bagged ensemble (in numbers) that a project file keeps
