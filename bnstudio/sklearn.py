@@ -232,6 +232,8 @@ class BNClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X: Any) -> np.ndarray:
         """p(class | row) for each row, (N, len(classes_)): exact inference, unobserved cells summed out."""
         check_is_fitted(self)
+        if getattr(self, "any_columns_", False):
+            X = _all_columns(X, self.variables_)
         frame = self._frame(X, reset=False)
         cut, _ = discretise_frame(frame, self.cuts_) if self.cuts_ else (frame, {})
         codes = _recoded(cut, self.states_)
@@ -247,7 +249,9 @@ class BNClassifier(ClassifierMixin, BaseEstimator):
     @classmethod
     def from_network(cls, net: Network, target: str) -> "BNClassifier":
         """A fitted classifier predicting ``target`` from the other variables of ``net`` as it is (no training):
-        columns by variable name, cells by state name; ``classes_`` are ``target``'s states."""
+        columns by variable name, cells by state name; ``classes_`` are ``target``'s states. A DataFrame may
+        hold any of the variables (``any_columns_``): those it lacks are unobserved. Refitting it (a clone in
+        ``cross_val_score``) learns parameters for ``net``'s structure."""
         if target not in net.variables:
             raise ValidationError(f"unknown target variable '{target}'")
         clf = cls(structure=net, discretise=None)
@@ -257,6 +261,7 @@ class BNClassifier(ClassifierMixin, BaseEstimator):
         clf.states_ = [tuple(net.states(v)) for v in clf.variables_]
         clf.cuts_, clf.structure_result_, clf.fit_result_ = {}, None, None
         clf.network_ = net
+        clf.any_columns_ = True
         clf.n_features_in_ = len(clf.variables_)
         clf.feature_names_in_ = np.array(clf.variables_, dtype=object)
         return clf
@@ -264,6 +269,19 @@ class BNClassifier(ClassifierMixin, BaseEstimator):
     # -- tables --------------------------------------------------------------------------------------------------------
     def _frame(self, X: Any, reset: bool) -> Any:
         return as_frame(self, X, reset)
+
+
+def _all_columns(X: Any, variables: list[str]) -> Any:
+    """A DataFrame ``X`` with every one of ``variables`` as a column (those it lacks all unobserved); a column
+    that is not one of them is refused naming it."""
+    import pandas as pd
+
+    if not isinstance(X, pd.DataFrame):
+        return X
+    unknown = [c for c in X.columns if c not in variables]
+    if unknown:
+        raise ValidationError(f"column '{unknown[0]}' is not a variable of the network (or is the target)")
+    return X.reindex(columns=variables)
 
 
 def _free_name(name: str, taken: Sequence[str]) -> str:

@@ -204,6 +204,11 @@ def test_any_target_of_a_given_network():
     expected = np.array([engine.posterior("lung", dict(row))["lung"] for _, row in rows.iterrows()])
     np.testing.assert_allclose(clf.predict_proba(rows), expected, atol=1e-12)
     assert list(clf.classes_) == list(net.states("lung"))
+    some = rows[["smoke", "xray"]]                    # any of the variables: the others unobserved
+    partial = np.array([engine.posterior("lung", dict(row))["lung"] for _, row in some.iterrows()])
+    np.testing.assert_allclose(clf.predict_proba(some), partial, atol=1e-12)
+    with pytest.raises(ValidationError, match="column 'lung' is not a variable of the network"):
+        clf.predict_proba(rows.assign(lung="yes"))
     with pytest.raises(ValidationError, match="unknown target variable 'nope'"):
         BNClassifier.from_network(net, "nope")
 
