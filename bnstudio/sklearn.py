@@ -230,7 +230,7 @@ class BNClassifier(ClassifierMixin, BaseEstimator):
 
     # -- predicting --------------------------------------------------------------------------------------------------
     def predict_proba(self, X: Any) -> np.ndarray:
-        """p(class | row) for each row, (N, len(classes_)): exact inference, unobserved cells summed out."""
+        """p(class | row) for each row, (N, ``len(classes_)``): exact inference, unobserved cells summed out."""
         check_is_fitted(self)
         if getattr(self, "any_columns_", False):
             X = _all_columns(X, self.variables_)

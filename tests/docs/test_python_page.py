@@ -31,3 +31,19 @@ def test_the_python_page_runs_as_written(capsys):
                              namespace["label"], cv=folds, scoring="neg_log_loss").mean()
              for l2 in grid.param_grid["l2"]]
     assert grid.best_params_["l2"] == grid.param_grid["l2"][int(np.argmax(means))]
+
+
+def test_help_of_the_package_opens_with_a_quickstart_that_runs():
+    import bnstudio
+    from bnstudio.resources import bundled_example
+
+    doc = bnstudio.__doc__ or ""
+    assert doc.splitlines()[2] == "Quickstart::"
+    for place in ("bnstudio.learn", "bnstudio.uncertainty", "bnstudio.evaluate", "error_bars", "cross-validation"):
+        assert place in " ".join(doc.split())
+    code = re.search(r"Quickstart::\n\n((?:    .*\n)+)", doc)
+    assert code
+    source = "\n".join(line[4:] for line in code.group(1).splitlines())
+    namespace: dict = {}
+    exec(source.replace('"asia.bif"', repr(str(bundled_example("asia.bif")))), namespace)
+    assert namespace["rows"].shape == (1000, 8)

@@ -207,7 +207,7 @@ def learn_structure(algorithm: str, codes: Any, names: Sequence[str] | None = No
         hill-climb: bic (default), bdeu, k2, ll (needs ``max_parents``); chow-liu / tan: edge weights, ll
         (default, mutual information) or a penalised score; nb / kdb: only the reported value (default ll);
         bnc: cll (BNC-kP; ``max_parents`` defaults to 2, or the most required parents) or cll-mdl (BNC-MDL).
-        See :mod:`.scores`, :mod:`.bnc`.
+        See :mod:`bnstudio.learn.structure.scores`, :mod:`.bnc`.
     required, forbidden, tiers, max_parents
         Expert constraints, honoured by every algorithm (see :mod:`.constraints`).
     start : None | "empty" | "tree" | "nb" | Network | arcs

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from bnstudio.jobs import Reporter
-from bnstudio.learn.registry import structure_learner
+from bnstudio.learn.registry import STRUCTURE_LEARNERS, document_options, structure_learner
 from bnstudio.learn.structure.api import StructureResult, check_settings, run_algorithm
 
 
@@ -63,8 +63,10 @@ class StructureLearner:
         data : DataFrame, Dataset, path of a table file, or integer codes (N, V)
             A table's columns are the variables, by name (:func:`bnstudio.data.tables.table_columns`); codes
             (-1 = missing) need ``names`` and ``states``, one per column, in column order.
-        names, states : optional
-            The variables and their ordered state names, with codes only.
+        names : list of str, optional
+            The variables, one per column of codes (with codes only).
+        states : list of lists of str, optional
+            The ordered state names of each variable (with codes only).
         target : str, optional
             The class variable (required by the classifiers nb, tan, kdb, bnc).
         reporter : optional
@@ -152,3 +154,6 @@ def make_structure_learner(algorithm: str, **options: Any) -> StructureLearner:
     Unknown algorithms and options, and option values out of range, raise a one-line ValidationError naming them.
     """
     return structure_learner(algorithm).make(**options)
+
+
+document_options(STRUCTURE_LEARNERS)     # help(HillClimb) lists its options, as the registry describes them
