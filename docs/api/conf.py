@@ -34,8 +34,8 @@ suppress_warnings: list[str] = []
 CODE = re.compile(r"(``.+?``|`[^`]+`)")
 #: emphasis or strong text (``*word*``, ``**word**``): kept
 EMPHASIS = re.compile(r"((?<![\w*\\])\*{1,2}[^\s*][^*]*?(?<=[^\s*\\])\*{1,2}(?![\w*]))")
-#: any other asterisk starting a word or a bracket: ``(N, *family)``, ``**options``, not emphasis
-LONE_STAR = re.compile(r"(?<![\\*])\*{1,2}(?=[\w(])")
+#: any other asterisk before text: ``(N, *family)``, ``**options``, ``docs/*.md``, not emphasis
+LONE_STAR = re.compile(r"(?<![\\*])\*{1,2}(?=[^\s*])")
 #: a word ending in an underscore (``classes_``, ``F_-m``): not a hyperlink reference
 TRAILING_UNDERSCORE = re.compile(r"(?<=\w)_(?!\w)")
 

@@ -43,6 +43,7 @@ def test_plain_maths_is_made_literal_and_the_rest_kept():
     conf = _conf()
     assert conf.plain_maths("(N, *family) over |X| states") == r"(N, \*family) over \|X\| states"
     assert conf.plain_maths("len(classes_) and F_-m") == r"len(classes\_) and F\_-m"
+    assert conf.plain_maths("the guides, docs/*.md") == r"the guides, docs/\*.md"
     assert conf.plain_maths("**strong**, *emphasis*, ``a|b*c_``") == "**strong**, *emphasis*, ``a|b*c_``"
     lines = ["A formula::", "", "    P(y | x) * c_", "", "after |X|", ">>> f(a|b)", "1", "", "x*y_"]
     conf.escape_maths(None, "function", "f", None, {}, lines)
