@@ -2,6 +2,8 @@
 #   make run      -- set up .venv and open the app on a bundled example
 #   make test     -- set up .venv with the test extra, lint (make lint) and run the whole suite
 #   make lint     -- ruff over the code and mypy over the Qt-free core ([tool.ruff], [tool.mypy] in pyproject.toml)
+#   make docs     -- the API reference (Sphinx: autodoc + napoleon over the docstrings), warnings as errors, in
+#                    build/docs-html/index.html
 #   make upgrade  -- re-resolve every dependency to its newest release, run the suite on it, and rewrite the
 #                    pins (packaging/constraints.txt) only if it passes
 # run and test install the exact versions in packaging/constraints.txt, so an upstream release never turns a
@@ -15,6 +17,7 @@ PY     := $(VENV)/bin/python
 PINS   := packaging/constraints.txt
 RUN_STAMP  := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
+DOCS_STAMP := $(VENV)/.installed-docs
 EXAMPLE := resources/networks/alarm.bif
 # the suite on every core (pytest-xdist; its 10 slowest tests listed), then the tests that time the machine
 # on their own (marker `alone`; only their files are collected again)
@@ -26,7 +29,7 @@ WORKERS ?= 2
 PIP_PROGRESS := awk '/^(Collecting|Successfully)/ {print; fflush()}'
 UPGRADE := .venv-upgrade
 
-.PHONY: run test lint upgrade bench package clean
+.PHONY: run test lint docs upgrade bench package clean
 
 $(VENV)/bin/python:
 	@echo "== make: creating $(VENV) with $(PYTHON)"
@@ -46,6 +49,12 @@ $(TEST_STAMP): pyproject.toml $(PINS) | $(VENV)/bin/python
 	$(PY) -c "import bnstudio, pytest, xdist"
 	touch $(RUN_STAMP) $(TEST_STAMP)
 
+$(DOCS_STAMP): pyproject.toml $(PINS) | $(VENV)/bin/python
+	@echo "== make: installing BN Studio, Sphinx and the pinned versions ($(PINS))"
+	$(PY) -m pip install --progress-bar off -c $(PINS) -e ".[docs]" | $(PIP_PROGRESS)
+	$(PY) -c "import bnstudio, sphinx"
+	touch $(RUN_STAMP) $(DOCS_STAMP)
+
 run: $(RUN_STAMP)
 	$(VENV)/bin/bnstudio gui $(EXAMPLE)
 
@@ -59,12 +68,18 @@ test: lint
 	@echo "== make: running the suite on $(WORKERS) workers"
 	$(call SUITE,$(PY))
 
+# the API reference from the docstrings (docs/api/conf.py); a docs/ folder exists, so the target is phony
+docs: $(DOCS_STAMP)
+	rm -rf docs/api/generated build/docs-html
+	QT_QPA_PLATFORM=offscreen $(PY) -m sphinx -W --keep-going -q -b html docs/api build/docs-html
+	@echo "== make: the API reference is build/docs-html/index.html"
+
 # newest releases in a venv of their own; the pins change only when the whole suite passes there
 upgrade:
 	rm -rf $(UPGRADE)
 	$(PYTHON) -m venv $(UPGRADE)
 	$(UPGRADE)/bin/python -m pip install --quiet --progress-bar off --upgrade pip
-	$(UPGRADE)/bin/python -m pip install --progress-bar off --upgrade -e ".[test]" | $(PIP_PROGRESS)
+	$(UPGRADE)/bin/python -m pip install --progress-bar off --upgrade -e ".[test,docs]" | $(PIP_PROGRESS)
 	$(call SUITE,$(UPGRADE)/bin/python)
 	$(UPGRADE)/bin/python packaging/pin_versions.py
 	rm -rf $(UPGRADE)

@@ -1,5 +1,20 @@
 """BN Studio: build, learn and query discrete Bayesian networks.
 
+Quickstart::
+
+    import bnstudio
+    net = bnstudio.read_network("asia.bif")                    # BIF, XMLBIF, NET, XDSL, DNE, UAI, .bnsproj
+    engine = bnstudio.InferenceEngine(net)
+    engine.query("lung", {"smoke": "yes"})                     # a labelled answer; engine.posterior: arrays
+    rows = bnstudio.forward_sample(net, 1000, seed=0, as_frame=True)
+
+Where things live: learning in :mod:`bnstudio.learn` (``bnstudio.learn.params.make_learner`` for parameters,
+``bnstudio.learn.structure.make_structure_learner`` for structures, :mod:`bnstudio.learn.registry` for every
+learner's options), error bars in :mod:`bnstudio.uncertainty` (``error_bars``), held-out scores and
+cross-validation in :mod:`bnstudio.evaluate`, data tables in :mod:`bnstudio.data`, studies in
+:mod:`bnstudio.experiment`, a scikit-learn classifier in :mod:`bnstudio.sklearn` (the ``sklearn`` extra).
+The guides are docs/*.md (docs/python.md first); ``make docs`` builds the API reference.
+
 The public Python API; the GUI (``bnstudio.gui``) is never imported from here. The names below are loaded on
 first use (PEP 562 module ``__getattr__``), so ``import bnstudio`` — and every ``bnstudio`` subcommand, which
 imports it first — costs no numpy, networkx, pandas or scipy until a name that needs them is asked for.

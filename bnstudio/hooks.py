@@ -58,7 +58,10 @@ error_bars_html = Hook("error bars' notebook table")
 tornado_html = Hook("a tornado chart")
 #: Explanations / MapExplanation -> HTML: each assignment with its probability (``_repr_html_``)
 explanations_html = Hook("explanations' notebook table")
-NOTEBOOK = (network_bundle, network_svg, fit_html, error_bars_html, tornado_html, explanations_html)
+#: Posterior -> HTML: each state with its bar and probability (``Posterior._repr_html_``)
+posterior_html = Hook("a labelled posterior's notebook table")
+NOTEBOOK = (network_bundle, network_svg, fit_html, error_bars_html, tornado_html, explanations_html,
+            posterior_html)
 
 # -- tables: bnstudio.data.tables codes DataFrames, Datasets and files ---------------------------------------------------
 

@@ -23,7 +23,7 @@ import tempfile
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import IO, Iterable, Iterator, Mapping
+from typing import IO, Iterable, Iterator, Literal, Mapping, overload
 
 import numpy as np
 import pandas as pd
@@ -84,23 +84,38 @@ def _sample(net: Network, n: int, rng: np.random.Generator,
     return codes, weights
 
 
-def forward_sample(net: Network, n: int, seed: Seed = None) -> np.ndarray:
-    """``n`` cases as an (n, |V|) int64 array of state codes, columns in ``net.variables`` order."""
-    return _sample(net, _check_count(n, width=len(net)), np.random.default_rng(seed), {})[0]
+@overload
+def forward_sample(net: Network, n: int, seed: Seed = None, *, as_frame: Literal[False] = False) -> np.ndarray: ...
+@overload
+def forward_sample(net: Network, n: int, seed: Seed = None, *, as_frame: Literal[True]) -> pd.DataFrame: ...
+def forward_sample(net: Network, n: int, seed: Seed = None, *, as_frame: bool = False
+                   ) -> np.ndarray | pd.DataFrame:
+    """``n`` cases as an (n, |V|) int64 array of state codes, columns in ``net.variables`` order; with
+    ``as_frame``, as a DataFrame of state names (:func:`codes_to_frame`)."""
+    codes = _sample(net, _check_count(n, width=len(net)), np.random.default_rng(seed), {})[0]
+    return codes_to_frame(net, codes) if as_frame else codes
 
 
-def likelihood_weighting(net: Network, evidence: Mapping[str, str], n: int,
-                         seed: Seed = None) -> tuple[np.ndarray, np.ndarray]:
+@overload
+def likelihood_weighting(net: Network, evidence: Mapping[str, str], n: int, seed: Seed = None, *,
+                         as_frame: Literal[False] = False) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def likelihood_weighting(net: Network, evidence: Mapping[str, str], n: int, seed: Seed = None, *,
+                         as_frame: Literal[True]) -> tuple[pd.DataFrame, np.ndarray]: ...
+def likelihood_weighting(net: Network, evidence: Mapping[str, str], n: int, seed: Seed = None, *,
+                         as_frame: bool = False) -> tuple[np.ndarray | pd.DataFrame, np.ndarray]:
     """``n`` cases with the evidence variables clamped to their observed states, and their weights.
 
     Returns
     -------
-    codes : (n, |V|) int64 array of state codes, columns in ``net.variables`` order
+    codes : (n, |V|) int64 array of state codes, columns in ``net.variables`` order (with ``as_frame``, a
+        DataFrame of state names, :func:`codes_to_frame`)
     weights : (n,) array, each the product of p(e_i | parents) over the evidence variables; their mean
         estimates p(e) and they weight the cases for posterior estimates (see :func:`estimate_posterior`)
     """
     clamp = {var: net.variable(var).index(state) for var, state in evidence.items()}
-    return _sample(net, _check_count(n, 1, len(net) + 1), np.random.default_rng(seed), clamp)
+    codes, weights = _sample(net, _check_count(n, 1, len(net) + 1), np.random.default_rng(seed), clamp)
+    return (codes_to_frame(net, codes) if as_frame else codes), weights
 
 
 def estimate_posterior(net: Network, target: str, evidence: Mapping[str, str], n: int,

@@ -3,7 +3,7 @@
 Order, lowest first; a module imports only its own layer and those below (function-level imports and
 ``from bnstudio import x`` count; the facade's ``__version__`` is no dependency):
 
-    core (errors, resources, jobs, hooks) -> inference -> learn, uncertainty, decision -> data, io, project, interop, sampling, temporal
+    core (errors, resources, jobs, hooks) -> inference -> learn, uncertainty, decision -> data, io, project, interop, sampling, temporal, sklearn
     -> experiment, evaluate -> display -> the package facade (bnstudio/__init__.py) -> front ends
 
 Within a layer the units are ordered too (a unit imports only those listed before it), so the top-level units
@@ -28,7 +28,7 @@ LAYERS = (
     ("errors", "resources", "jobs", "hooks", "core"),
     ("inference",),
     ("learn", "uncertainty", "decision"),
-    ("io", "project", "data", "interop", "sampling", "temporal"),
+    ("io", "project", "data", "interop", "sampling", "temporal", "sklearn"),
     ("evaluate", "experiment"),
     ("display",),
     ("__init__",),

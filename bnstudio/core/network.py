@@ -149,6 +149,13 @@ class Network:
         """Raise :class:`ValidationError` naming the first invalid CPT row or table."""
         validate_network(self)
 
+    def __repr__(self) -> str:
+        """What the network is, in one line: ``<Network 'asia': 8 variables, 8 arcs, 18 free parameters>``."""
+        n_arcs = sum(len(p) for p in self._parents.values())
+        counts = [(len(self), "variable"), (n_arcs, "arc"), (self.n_parameters(), "free parameter")]
+        return f"<Network {self.name!r}: " + ", ".join(f"{n:,} {word}{'s' if n != 1 else ''}"
+                                                     for n, word in counts) + ">"
+
     # ------------------------------------------------------------------ notebooks (drawn by bnstudio.display)
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
         """Jupyter's display: the app's drawing with beliefs, as HTML (a scrolling box) and SVG

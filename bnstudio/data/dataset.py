@@ -94,6 +94,12 @@ class Dataset:
 
     # ------------------------------------------------------------------ shape and lookup
     @property
+    def names(self) -> list[str]:
+        """The column names: an alias of :attr:`columns` (the structure learners' word, ``fit(codes, names,
+        states)``); ``columns`` is the field."""
+        return self.columns
+
+    @property
     def n_rows(self) -> int:
         """Number of rows (cases)."""
         return int(self.codes.shape[0])

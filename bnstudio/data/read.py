@@ -36,6 +36,10 @@ def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] =
              state_order: StateOrder | None = None) -> Dataset:
     """Read a delimited UTF-8 text file with a header line into a :class:`Dataset`.
 
+    A column showing a single value is a one-state column (a small sample may show one state of many: aligned
+    to a network, its states come from the network); a column whose every cell is missing has no states (a
+    latent variable, see :meth:`Dataset.unobserved_columns`).
+
     Parameters
     ----------
     path : str or Path
@@ -47,10 +51,6 @@ def read_csv(path: PathLike, *, sep: str | None = None, missing: Sequence[str] =
         Cell values meaning "missing" (compared after stripping blanks).
     state_order : mapping column -> list of states, optional
         Explicit state order of some columns (states absent from the data are kept).
-
-    A column showing a single value is a one-state column (a small sample may show one state of many: aligned
-    to a network, its states come from the network); a column whose every cell is missing has no states (a
-    latent variable, see :meth:`Dataset.unobserved_columns`).
 
     Raises
     ------

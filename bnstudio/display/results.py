@@ -44,6 +44,15 @@ def posterior_html(states: Mapping[str, Sequence[str]], posteriors: Mapping[str,
     return f"<table {TABLE}>{''.join(rows)}</table>"
 
 
+def labelled_posterior_html(answer) -> str:
+    """A :class:`~bnstudio.inference.answers.Posterior`: its variable's block of :func:`posterior_html`, the
+    evidence written under it."""
+    given = ", ".join(f"{k} = {v}" for k, v in answer.evidence.items() if isinstance(v, (str, int)))
+    note = f"<div style='color:{look.MUTED_TEXT};font-size:11px'>given {escape(given)}</div>" if given else ""
+    return posterior_html({answer.variable: answer.states}, {answer.variable: answer.values},
+                          answer.evidence) + note
+
+
 def _fmt(x: float | None, digits: int = 4) -> str:
     return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}g}"
 

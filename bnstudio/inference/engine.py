@@ -35,6 +35,8 @@ given an axis (§7).
 >>> engine = InferenceEngine(network_from_dsl("A->B", cpts={"A": [0.3, 0.7], "B": [[0.9, 0.1], [0.2, 0.8]]}))
 >>> engine.posterior("A", {"B": "s0"})["A"].round(4).tolist()
 [0.6585, 0.3415]
+>>> engine.query("A", {"B": "s0"})
+Posterior(A | B=s0: s0 0.6585, s1 0.3415)
 """
 from __future__ import annotations
 
@@ -45,6 +47,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import numpy as np
 
 from bnstudio.core.cpt_ops import normalise_rows
+from bnstudio.core.messages import shorten
 from bnstudio.core.network import Network
 from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded
 from bnstudio.inference import evidence as ev
@@ -56,6 +59,7 @@ from bnstudio.inference.pruning import Relevance, ancestral_set
 from bnstudio.inference.variable_elimination import STEP_COST
 
 if TYPE_CHECKING:  # the tree machinery is imported when a tree is first made: a single query never needs it
+    from bnstudio.inference.answers import Posterior
     from bnstudio.inference.intervention import Interventions
     from bnstudio.inference.explanations import Explanations, MapExplanation
     from bnstudio.inference.maxproduct import MaxTree
@@ -220,6 +224,20 @@ class InferenceEngine:
             if priors is not None:
                 priors[var] = out[name].copy()
         return out
+
+    def query(self, target: str, evidence: ev.Evidence | None = None,
+              interventions: Mapping[str, str | int] | None = None) -> Posterior:
+        """p(``target`` | e) labelled by its states (:class:`~bnstudio.inference.answers.Posterior`: a mapping
+        state -> probability with ``values``, ``to_frame()`` and a notebook table); the numbers of
+        :meth:`posterior`, which stays the array form for speed."""
+        from bnstudio.inference.answers import Posterior
+
+        if not isinstance(target, str):
+            raise EvidenceError(f"query takes one target variable, got {shorten(repr(target))}; posterior "
+                                "answers several at once")
+        values = self.posterior(target, evidence, interventions)[target]
+        given = {**dict(evidence or {}), **{f"do({k})": v for k, v in (interventions or {}).items()}}
+        return Posterior(target, tuple(self.net.states(target)), values, given)
 
     def _tree_posterior(self, names, idx, lams, evidence) -> dict[str, np.ndarray]:
         model = self._tree()

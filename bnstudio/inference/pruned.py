@@ -11,7 +11,7 @@ whose state has probability 0 under some parent configuration, or a likelihood w
 from __future__ import annotations
 
 import math
-from typing import Callable, Mapping, Sequence, overload
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence, overload
 
 import numpy as np
 
@@ -20,6 +20,9 @@ from bnstudio.inference import evidence as ev
 from bnstudio.inference.compiled import CompiledStructure
 from bnstudio.inference.pruning import Relevance, relevance
 from bnstudio.inference.variable_elimination import eliminate, possible, restrict
+
+if TYPE_CHECKING:   # an annotation only (evidence.py builds its aliases for type checkers alone)
+    from bnstudio.inference.evidence import Evidence
 
 
 class PrunedQueries:
@@ -84,14 +87,14 @@ class PrunedQueries:
 
     @overload
     def conditional(self, targets: Sequence[int], lams: Mapping[int, np.ndarray], plan: Relevance,
-                    max_cost: None, evidence: ev.Evidence | None) -> np.ndarray: ...
+                    max_cost: None, evidence: Evidence | None) -> np.ndarray: ...
 
     @overload
     def conditional(self, targets: Sequence[int], lams: Mapping[int, np.ndarray], plan: Relevance,
-                    max_cost: float | None, evidence: ev.Evidence | None) -> np.ndarray | None: ...
+                    max_cost: float | None, evidence: Evidence | None) -> np.ndarray | None: ...
 
     def conditional(self, targets: Sequence[int], lams: Mapping[int, np.ndarray], plan: Relevance,
-                    max_cost: float | None, evidence: ev.Evidence | None) -> np.ndarray | None:
+                    max_cost: float | None, evidence: Evidence | None) -> np.ndarray | None:
         """p(targets | e), raising ImpossibleEvidence; None when the order would cost more than ``max_cost``."""
         result = self.eliminate(plan, targets, lams, True, max_cost)
         if result is None:

@@ -257,6 +257,28 @@ def structure_learner(algorithm: str) -> LearnerEntry:
     raise ValidationError(f"unknown algorithm {algorithm!r}; use one of {', '.join(ALGORITHMS)}")
 
 
+def options_text(entry: LearnerEntry) -> str:
+    """The options of ``entry`` as a bullet list (name, kind or choices, range, default, help), for the docstring
+    of the learner's class: ``help(type(make_learner("mp")))`` lists ``prior``, ``ess`` and ``prior_network``."""
+    defaults = entry.defaults()
+    lines = [f"Options of ``{entry.name}`` ({entry.summary}; :mod:`bnstudio.learn.registry`):", ""]
+    for option in entry.options:
+        kind = "{" + ", ".join(option.choices + option.api_choices) + "}" if option.choices else option.kind
+        text = "" if option.choices else option.describe_range()
+        bounds = f" {text}" if text.startswith(("<", ">")) else f" in {text}" if text else ""
+        lines.append(f"* ``{option.name}`` ({kind}{bounds}, default ``{defaults[option.name]!r}``): {option.help}")
+    fixed = ", ".join(f"``{k}={v!r}``" for k, v in entry.fixed.items())
+    return "\n".join(lines + ([f"* fixed by the name: {fixed}"] if fixed else [] if entry.options else ["* none"]))
+
+
+def document_options(entries: tuple[LearnerEntry, ...]) -> None:
+    """Append :func:`options_text` of each entry to its class's docstring (a class serving two entries, such as
+    lgd and clgd, lists both)."""
+    for entry in entries:
+        cls = entry.learner_class()
+        cls.__doc__ = inspect.cleandoc(cls.__doc__ or "") + "\n\n" + options_text(entry)
+
+
 def shown_options(entries: tuple[LearnerEntry, ...]) -> dict[str, tuple[Option, tuple[str, ...]]]:
     """Every option a front end offers, once per keyword, with the learners that take it (in registry order).
 

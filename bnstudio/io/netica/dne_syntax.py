@@ -37,7 +37,7 @@ _CONTINUATION = re.compile(r"\\\r?\n[ \t]*")
 
 @dataclass
 class Items:
-    """``( a, b, ... )``: its entries (None for an empty entry such as the first of ``(, B)``) and its offset."""
+    """A parenthesised list ``(a, b, ...)``: its entries (None for an empty entry such as the first of ``(, B)``) and its offset."""
 
     offset: int
     items: list["Value | None"]

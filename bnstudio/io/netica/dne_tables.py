@@ -94,7 +94,7 @@ class TableReader:
 
 
     def repair(self, text: str, item: str, fail: Fail) -> None:
-        """Record a repair of kind ``text`` (said once for all its ``item``s); strict reading refuses here."""
+        """Record a repair of kind ``text`` (said once for every ``item`` of that kind); strict reading refuses here."""
         if self.repairs.strict:
             self.repairs.note(f"{text}: {item}", fail)
         self.pending.setdefault(text, []).append(item)

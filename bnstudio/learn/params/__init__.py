@@ -15,7 +15,9 @@ from bnstudio.learn.params.stopping import STOP_REASONS, StopRule
 from bnstudio.learn.params.gradient import GradientTraining
 from bnstudio.learn.params.wanbia import WeightedConditional
 
-from bnstudio.learn.registry import METHODS, parameter_learner
+from bnstudio.learn.registry import METHODS, PARAMETER_LEARNERS, document_options, parameter_learner
+
+document_options(PARAMETER_LEARNERS)     # help(MeanPosterior) lists its options, as the registry describes them
 
 
 def make_learner(method: str, **options: Any):

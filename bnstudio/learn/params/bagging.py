@@ -25,7 +25,7 @@ from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.inference.batching import fitting, parameter_batches, spans
-from bnstudio.learn.params.base import DataScorer, FitResult
+from bnstudio.learn.params.base import DataScorer, FitResult, documented_fit
 from bnstudio.learn.bounds import MAX_BAGS
 from bnstudio.learn.params.checks import check_integer, check_memory_budget, check_seed
 from bnstudio.learn.params.counting import check_prior, prior_counts
@@ -59,6 +59,8 @@ class BaggedMeanPosterior:
         draws = max(1, math.isqrt(n)) if self.m_bagging else n   # Singh §4.6.1: m = ⌊√n⌋
         return rng.multinomial(draws, np.full(n, 1.0 / n), size=bags) * weights[None, :]
 
+    @documented_fit("""mp on ``bags`` bootstrap resamples; the CPTs are the bags' mean, the ensemble is kept for
+        interval estimates.""")
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
         start = time.perf_counter()

@@ -8,9 +8,10 @@ rows when given. ``stop_reason`` is one of :data:`~bnstudio.learn.params.stoppin
 """
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
@@ -24,10 +25,46 @@ from bnstudio.learn.params.suffstats import (check_codes, family_counts, family_
 from bnstudio.learn.params.terms import PreparedRows, Terms
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 #: the default L2 penalty of ``clgd`` / ``lgd`` (on β − β₀) and ``wanbia`` (on w − 1) is DEFAULT_L2 / N per
 #: training case, N the total training weight: a fixed N(0, 1/DEFAULT_L2) prior on each parameter's shift from the
 #: generative estimate. Chosen on held-out CLL (benchmarks/discriminative_bench.py --grid; docs/learning.md).
 DEFAULT_L2 = 10.0
+
+
+FIT_PARAMETERS = """
+Parameters
+----------
+net : Network
+    The structure, and the starting CPTs of a method that starts from them (``init="current"``); never changed.
+data : integer codes, AlignedData, DataFrame, Dataset or path of a table file
+    Codes (N, |V|) in ``net.variables`` order, -1 = missing; a table is matched by column name
+    (docs/architecture.md §3.25). ml, mp and em also take DataParts (a table read a part at a time).
+weights : array of shape (N,), optional
+    Case weights (default: every row counts once).
+target : str, optional
+    The class variable: required by clgd and wanbia; with it every method's history has the cnll.
+validation : optional
+    Held-out rows, in the same forms as ``data``, scored in the history (lgd and clgd stop early on them with
+    ``patience``).
+reporter : Reporter, optional
+    Progress (:mod:`bnstudio.jobs`): one report per iteration; a stop request raises Cancelled.
+
+Returns
+-------
+FitResult
+    The CPTs (and the Dirichlet counts where the method has them), the history and the stop reason;
+    ``result.network(net)`` is a new network carrying them.
+"""
+
+
+def documented_fit(summary: str) -> Callable[[F], F]:
+    """Give a learner's ``fit`` its docstring: ``summary`` and the parameters every parameter learner shares."""
+    def document(fit: F) -> F:
+        fit.__doc__ = inspect.cleandoc(summary) + "\n" + FIT_PARAMETERS
+        return fit
+    return document
 
 
 def resolve_l2(l2: float | None, weights: np.ndarray) -> float:
@@ -57,6 +94,11 @@ class FitResult:
     @property
     def n_iterations(self) -> int:
         return len(self.history)
+
+    def __repr__(self) -> str:
+        """The run in one line: method, stop reason, iterations, time and the last scores (never the CPTs)."""
+        return f"FitResult({describe_run(self.method, self.stop_reason, self.history, self.seconds)}, " \
+               f"{len(self.cpts)} CPTs{', bagged' if self.ensemble is not None else ''})"
 
     def _repr_html_(self) -> str:
         """Notebooks: scores and the convergence curve (:data:`bnstudio.hooks.fit_html`)."""
@@ -97,6 +139,16 @@ class FitResult:
                    [dict(h) for h in doc.get("history") or []], str(doc.get("stop_reason", "")),
                    float(doc.get("seconds") or 0.0), dict(doc.get("settings") or {}),
                    _tables_from_json(doc.get("ensemble"), "ensemble"))
+
+
+def describe_run(name: str, stop_reason: str, history: list[dict[str, Any]], seconds: float) -> str:
+    """``'clgd', converged after 23 iterations in 0.41 s, nll=1.234, cnll=0.3456``: a learning run's summary,
+    with the last history entry's scores (4 significant digits)."""
+    last = history[-1] if history else {}
+    scores = "".join(f", {k}={v:.4g}" for k, v in last.items()
+                     if k not in ("iteration", "seconds", "move") and isinstance(v, (int, float)))
+    n = len(history)
+    return f"{name!r}, {stop_reason} after {n} iteration{'s' if n != 1 else ''} in {seconds:.3g} s{scores}"
 
 
 #: the largest bagged ensemble (in numbers) that a project file keeps

@@ -26,7 +26,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.params.base import DataScorer, FitResult
+from bnstudio.learn.params.base import DataScorer, FitResult, documented_fit
 from bnstudio.learn.params.checks import check_choice, check_ess
 from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.params.suffstats import check_codes, family_counts
@@ -105,6 +105,8 @@ class MaximumLikelihood:
 
     name = "ml"
 
+    @documented_fit("""Relative frequencies N(x, π) / N(π) of the fully observed families (Zhou eq 3.14); rows never seen
+        uniform, cells never seen floored at 1e-9.""")
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
         start = time.perf_counter()
@@ -172,6 +174,8 @@ class MeanPosterior:
         self.ess = check_prior(prior, ess)
         self.prior, self.prior_network = prior, prior_network
 
+    @documented_fit("""The Dirichlet posterior mean (α + N(x, π)) / (α_π + N(π)) (Singh eq 2.1–2.3), keeping α + N as the
+        Dirichlet counts.""")
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
         start = time.perf_counter()

@@ -28,7 +28,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.bounds import MAX_RESTARTS
-from bnstudio.learn.params.base import DataScorer, FitResult
+from bnstudio.learn.params.base import DataScorer, FitResult, documented_fit
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.learn.params.checks import check_choice, check_integer, check_memory_budget, check_seed
 from bnstudio.learn.params.counting import check_prior, prior_counts
@@ -55,6 +55,8 @@ class ExpectationMaximisation:
         self.seed = check_seed(seed)
         self.memory_budget = check_memory_budget(memory_budget)
 
+    @documented_fit("""Expectation maximisation over the missing cells: expected family counts from the batched engine
+        (E-step), then ml or mp from them (M-step), until the log-likelihood gain falls below ``tol`` (Zhou §3.2.3).""")
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
         start = time.perf_counter()

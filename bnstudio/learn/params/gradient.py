@@ -36,7 +36,8 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.params.base import ConditionalRows, DataScorer, FitResult, resolve_l2, weighted_sum
+from bnstudio.learn.params.base import (ConditionalRows, DataScorer, FitResult, documented_fit, resolve_l2,
+                                        weighted_sum)
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.learn.params.checks import (MAX_ITER, MAX_L2, check_choice, check_integer, check_memory_budget,
                                           check_number)
@@ -248,6 +249,8 @@ class GradientTraining:
         fitted = learner.fit(net, codes, weights)
         return [fitted.cpts[v] for v in net.variables]
 
+    @documented_fit("""Gradient descent on the softmax parameters β (Zhou §3.2.2) of the criterion plus the L2 penalty,
+        from the generative estimate, by the chosen optimiser.""")
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
         start = time.perf_counter()

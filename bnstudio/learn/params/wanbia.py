@@ -39,7 +39,8 @@ from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.inference.batching import fitting
-from bnstudio.learn.params.base import CountLogLikelihood, DataScorer, FitResult, resolve_l2, weighted_sum
+from bnstudio.learn.params.base import (CountLogLikelihood, DataScorer, FitResult, documented_fit, resolve_l2,
+                                        weighted_sum)
 from bnstudio.learn.params.checks import MAX_L2, check_choice, check_memory_budget, check_number
 from bnstudio.learn.params.counting import check_prior, prior_counts
 from bnstudio.learn.params.floor import below_floor, floor_rows
@@ -313,6 +314,7 @@ class WeightedConditional:
         self.stop = StopRule(max_iter, tol, max_time)
         self.memory_budget = check_memory_budget(memory_budget)
 
+    @documented_fit("""Weights on fixed mp parameters, fitted by conditional log-likelihood (WANBIA-C, Zaidi et al. §5).""")
     def fit(self, net: Network, data, weights=None, target: str | None = None, validation=None,
             reporter: Reporter | None = None) -> FitResult:
         start = time.perf_counter()

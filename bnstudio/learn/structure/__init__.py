@@ -3,10 +3,11 @@
 Algorithms (these names in the API, the CLI and the GUI): ``nb``, ``tan``, ``kdb``, ``chow-liu``,
 ``hill-climb``, ``bnc``; scores ``bic``, ``bdeu``, ``k2``, ``ll`` and, for bnc, ``cll`` / ``cll-mdl``.
 Each algorithm is a class with the parameter learners' shape (:mod:`.learners`):
-``make_structure_learner(algorithm, **options).fit(codes, names, states, target=...)`` returns a
+``make_structure_learner(algorithm, **options).fit(data, target=...)`` returns a
 :class:`StructureResult` holding the arcs, the score, the search history, the stop reason and a network with
-fitted parameters; :func:`learn_structure` is the older one-call entry point, deprecated but kept working. Data are integer codes (N, V), -1 =
-missing, one column per variable in ``names`` order.
+fitted parameters; :func:`learn_structure` is its one-call form (every algorithm's options accepted, those the
+algorithm does not use ignored). Data are a DataFrame, a Dataset or a table file (columns by name), or integer
+codes (N, V), -1 = missing, with ``names`` and ``states`` in column order.
 
 Modules: :mod:`.scores` (family scores, :class:`ScoreCache`), :mod:`.constraints` (expert knowledge),
 :mod:`.learners` (one class per algorithm), :mod:`.trees` (nb, tan, kdb, chow-liu), :mod:`.hillclimb` (greedy search, tabu, restarts), :mod:`.bnc`

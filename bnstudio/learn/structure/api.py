@@ -53,6 +53,12 @@ class StructureResult:
     settings: dict[str, Any] = field(default_factory=dict)
     stop_reason: str = "closed_form"   # the trees; a search: converged or max_iter (its move limit)
 
+    def __repr__(self) -> str:
+        """The run in one line: algorithm, stop reason, iterations, time, the score and the number of arcs."""
+        return (f"StructureResult({self.algorithm!r}, {self.stop_reason}, {len(self.arcs)} arc"
+                f"{'s' if len(self.arcs) != 1 else ''}, {self.score_name or 'score'}={self.score:.6g}, "
+                f"{len(self.history)} step{'s' if len(self.history) != 1 else ''} in {self.seconds:.3g} s)")
+
     def to_json(self) -> dict[str, Any]:
         """The run as JSON-safe data (what ``bnstudio learn --json`` prints)."""
         return {"algorithm": self.algorithm, "arcs": [list(a) for a in self.arcs], "score": self.score,
@@ -188,10 +194,11 @@ def learn_structure(algorithm: str, codes: Any, names: Sequence[str] | None = No
     Without ``names`` and ``states``, ``codes`` is a table (DataFrame, Dataset or file path) whose columns are
     the variables (:func:`bnstudio.data.tables.table_columns`).
 
-    Deprecated entry point, kept working: new code builds the learner with its own options and fits it,
-    ``make_structure_learner(algorithm, **options).fit(codes, names, states, target=..., reporter=...)``
-    (:mod:`.learners`, one class per algorithm, described in :mod:`bnstudio.learn.registry`). Here every option
-    is checked as before, and the options ``algorithm`` does not use are ignored.
+    The one-call form of ``make_structure_learner(algorithm, **options).fit(data, target=..., reporter=...)``
+    (:mod:`.learners`, one class per algorithm, described in :mod:`bnstudio.learn.registry`), not deprecated:
+    it takes every algorithm's options, checks each, and ignores those ``algorithm`` does not use (what a form
+    or a study holding options for several algorithms needs); the learner's ``fit`` refuses an option it does
+    not take.
 
     Parameters
     ----------
@@ -200,7 +207,7 @@ def learn_structure(algorithm: str, codes: Any, names: Sequence[str] | None = No
         hill-climb: bic (default), bdeu, k2, ll (needs ``max_parents``); chow-liu / tan: edge weights, ll
         (default, mutual information) or a penalised score; nb / kdb: only the reported value (default ll);
         bnc: cll (BNC-kP; ``max_parents`` defaults to 2, or the most required parents) or cll-mdl (BNC-MDL).
-        See :mod:`.scores`, :mod:`.bnc`.
+        See :mod:`bnstudio.learn.structure.scores`, :mod:`.bnc`.
     required, forbidden, tiers, max_parents
         Expert constraints, honoured by every algorithm (see :mod:`.constraints`).
     start : None | "empty" | "tree" | "nb" | Network | arcs
@@ -232,7 +239,7 @@ def learn_structure(algorithm: str, codes: Any, names: Sequence[str] | None = No
     return learner.fit(codes, names, states, target=target, reporter=reporter, name=name)
 
 
-def run_algorithm(algorithm: str, codes: np.ndarray, names: Sequence[str], states: Sequence[Sequence[str]], *,
+def run_algorithm(algorithm: str, codes: Any, names: Sequence[str] | None, states: Sequence[Sequence[str]] | None, *,
                   target: str | None, reporter: Reporter | None, name: str, score: str | None = None,
                   ess: float = 1.0, max_parents: int | None = None, required: Iterable = (),
                   forbidden: Iterable = (), tiers: Sequence[Sequence[str]] | None = None, start: Any = None,

@@ -1,5 +1,6 @@
 """Structure learners with the parameter learners' shape (docs/architecture.md §2): the constructor stores and
-checks the options, ``fit(codes, names, states, target=None, reporter=None)`` returns a
+checks the options, ``fit(data, names=None, states=None, target=None, reporter=None)`` (a DataFrame, a Dataset, a
+file or codes with their names and states) returns a
 :class:`~bnstudio.learn.structure.api.StructureResult` (arcs, score, history, stop reason, a network with fitted
 parameters), progress and cancellation go through the one job protocol (:mod:`bnstudio.jobs`).
 
@@ -17,10 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-import numpy as np
-
 from bnstudio.jobs import Reporter
-from bnstudio.learn.registry import structure_learner
+from bnstudio.learn.registry import STRUCTURE_LEARNERS, document_options, structure_learner
 from bnstudio.learn.structure.api import StructureResult, check_settings, run_algorithm
 
 
@@ -54,11 +53,33 @@ class StructureLearner:
         """The options as given to the constructor (scikit-learn's name)."""
         return dict(self.options)
 
-    def fit(self, codes: np.ndarray, names: Sequence[str], states: Sequence[Sequence[str]], *,
-            target: str | None = None, reporter: Reporter | None = None, name: str = "learned") -> StructureResult:
-        """Learn the DAG over ``names`` from ``codes`` and fit its parameters; ``target`` is the class variable
-        (required by the classifiers nb, tan, kdb, bnc). A reporter's stop request raises Cancelled."""
-        return run_algorithm(self.algorithm, codes, names, states, target=target, reporter=reporter, name=name,
+    def fit(self, data: Any, names: Sequence[str] | None = None, states: Sequence[Sequence[str]] | None = None,
+            *, target: str | None = None, reporter: Reporter | None = None, name: str = "learned"
+            ) -> StructureResult:
+        """Learn a DAG and fit its parameters (ML, or mean posterior with ``prior``).
+
+        Parameters
+        ----------
+        data : DataFrame, Dataset, path of a table file, or integer codes (N, V)
+            A table's columns are the variables, by name (:func:`bnstudio.data.tables.table_columns`); codes
+            (-1 = missing) need ``names`` and ``states``, one per column, in column order.
+        names : list of str, optional
+            The variables, one per column of codes (with codes only).
+        states : list of lists of str, optional
+            The ordered state names of each variable (with codes only).
+        target : str, optional
+            The class variable (required by the classifiers nb, tan, kdb, bnc).
+        reporter : optional
+            Progress (:mod:`bnstudio.jobs`): one iteration per move of a search; a stop request raises Cancelled.
+        name : str
+            The returned network's name.
+
+        Returns
+        -------
+        StructureResult
+            The arcs, the score, the history, the stop reason and the network with fitted parameters.
+        """
+        return run_algorithm(self.algorithm, data, names, states, target=target, reporter=reporter, name=name,
                              **self.options)
 
 
@@ -133,3 +154,6 @@ def make_structure_learner(algorithm: str, **options: Any) -> StructureLearner:
     Unknown algorithms and options, and option values out of range, raise a one-line ValidationError naming them.
     """
     return structure_learner(algorithm).make(**options)
+
+
+document_options(STRUCTURE_LEARNERS)     # help(HillClimb) lists its options, as the registry describes them
