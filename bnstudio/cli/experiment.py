@@ -214,9 +214,11 @@ def _run_command(args: argparse.Namespace, received: list[int]) -> int:
         return 128 + signal.SIGTERM if received else 130
     report = None
     if not args.no_report:
+        from bnstudio.experiment.report import default_folder
         from bnstudio.figures.report import write_report
 
-        report = write_report(summary.store, args.report, workers=args.workers or os.cpu_count() or 1)
+        report = write_report(summary.store, args.report or default_folder(summary.store),
+                              workers=args.workers or os.cpu_count() or 1)
     accounting = _accounting(summary.store)
     if args.json:
         print_json({**summary.to_json(), "report": None if report is None else str(report.html),
