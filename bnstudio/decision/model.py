@@ -67,11 +67,14 @@ def numeric_table(value: object, what: str) -> np.ndarray:
         return np.array(value, dtype=float)
     level: list[Any] = [value]
     while True:
-        nested = [isinstance(item, (list, tuple)) for item in level]
-        if not any(nested):
+        kinds = set(map(type, level))
+        nested = {k for k in kinds if issubclass(k, (list, tuple))}
+        if not nested:
             break
-        _check_numbers([item for item, inner in zip(level, nested) if not inner], what)
-        level = list(itertools.chain.from_iterable(item for item, inner in zip(level, nested) if inner))
+        if nested != kinds:   # lists beside numbers: a string among them is named, else the nesting is ragged
+            _check_numbers([item for item in level if not isinstance(item, (list, tuple))], what)
+            raise ValidationError(f"{what} must be a nested list of numbers of one shape")
+        level = list(itertools.chain.from_iterable(level))
     _check_numbers(level, what)
     try:
         return np.array(value, dtype=float)
