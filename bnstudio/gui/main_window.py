@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtWidgets import (QDockWidget, QGraphicsView, QInputDialog, QLabel, QMainWindow, QMessageBox,
                                QToolBar, QUndoView, QVBoxLayout, QWidget)
 
@@ -134,7 +134,8 @@ class MainWindow(QMainWindow):
             geometry, state = QByteArray(), QByteArray()
             for key in (cfg.WINDOW_GEOMETRY, cfg.WINDOW_STATE, cfg.WINDOW_DIGEST):
                 s.set_value(key, key.default)
-            self.show_message("warning", f"{DISCARDED} ({problem}).")
+            # after the first file opens (opening clears the message bar: one reset path)
+            QTimer.singleShot(0, lambda: self.show_message("warning", f"{DISCARDED} ({problem})."))
         if geometry.isEmpty() or not self.restoreGeometry(geometry):
             dock_layout.first_geometry(self)
         if not state.isEmpty():   # a state of an older arrangement is ignored
