@@ -22,9 +22,39 @@ def add_cluster_options(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--dask-local", type=opt.workers, metavar="N",
                        help="ml, mp, em: read and count the data's pieces on a local Dask cluster of N worker "
                             "processes (pip install 'bnstudio[cluster]')")
-    where.add_argument("--scheduler", type=opt.name("a scheduler address"), metavar="ADDRESS",
+    where.add_argument("--scheduler", type=opt.scheduler, metavar="ADDRESS",
                        help="ml, mp, em: read and count the pieces on the Dask cluster at tcp://HOST:PORT "
                             "(every worker must see the data's path)")
+    add_connect_timeout(parser)
+
+
+def add_connect_timeout(parser: argparse.ArgumentParser) -> None:
+    """``--connect-timeout SECONDS``: how long to wait for the scheduler at ``--scheduler`` to answer."""
+    from bnstudio.experiment.scheduler import DEFAULT_CONNECT_TIMEOUT
+
+    parser.add_argument("--connect-timeout", type=opt.connect_timeout, metavar="SECONDS",
+                        help="with --scheduler: seconds to wait for the scheduler to accept and greet, in "
+                             f"(0, 3600] (default {DEFAULT_CONNECT_TIMEOUT:g})")
+
+
+def cluster_size(args: argparse.Namespace) -> tuple[str | None, int | None]:
+    """(scheduler address, local workers) as they will be used: the scheduler checked (it answers as a Dask
+    scheduler within --connect-timeout), local workers capped to this process's cores (a note on stderr says
+    so); each problem one ValidationError line."""
+    import sys
+
+    from bnstudio.experiment.accounting import usable_cores
+    from bnstudio.experiment.scheduler import DEFAULT_CONNECT_TIMEOUT, check_scheduler, local_workers
+
+    timeout = getattr(args, "connect_timeout", None)
+    if getattr(args, "scheduler", None) is not None:
+        return check_scheduler(args.scheduler, timeout or DEFAULT_CONNECT_TIMEOUT), None
+    if getattr(args, "dask_local", None) is not None:
+        workers, note = local_workers(args.dask_local, usable_cores())
+        if note:
+            print(f"bnstudio: note: {note}", file=sys.stderr)
+        return None, workers
+    return None, None
 
 
 def streams(method: str, path: str) -> bool:
@@ -40,6 +70,8 @@ def fit_data(net: Any, args: argparse.Namespace) -> Iterator[tuple[Any, Any]]:
     from bnstudio.io.atomic import check_exists
     on_cluster = getattr(args, "dask_local", None) is not None or getattr(args, "scheduler", None) is not None
     check_exists(args.data)   # a missing "parts/" is no such folder, whatever the method or cluster
+    if getattr(args, "connect_timeout", None) is not None and getattr(args, "scheduler", None) is None:
+        raise ValidationError("--connect-timeout applies to --scheduler")
     if not streams(args.method, args.data):
         if on_cluster:
             raise ValidationError(f"--dask-local and --scheduler apply to {', '.join(STREAMED_METHODS)} on CSV or "
@@ -53,6 +85,11 @@ def fit_data(net: Any, args: argparse.Namespace) -> Iterator[tuple[Any, Any]]:
     if not on_cluster:
         yield parts, None
         return
+    from bnstudio.cli.experiment import terminate_as_interrupt
     from bnstudio.data.cluster import DaskRunner
-    with DaskRunner(args.scheduler, args.dask_local) as runner:
+    from bnstudio.experiment.dask_quiet import quiet_dask
+    scheduler, workers = cluster_size(args)
+    # SIGTERM as Ctrl+C: the runner closes the cluster and removes its scratch folder either way
+    quiet_dask()
+    with terminate_as_interrupt(), DaskRunner(scheduler, workers) as runner:
         yield with_runner(parts, runner), None

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     diagram = load_diagram(args.diagram)   # strict or lenient as main set it (cli.common.reading_as_asked)
     budget = int(args.memory_budget * 2**30)
     solution = solve(diagram, parse_evidence(args.evidence), args.method, memory_budget=budget,
-                     max_time=args.max_time)
+                     max_time=args.max_time, listed=True)
     record = solution.to_json()
     if args.voi:
         from bnstudio.decision.information import decision_information

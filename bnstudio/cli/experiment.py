@@ -15,6 +15,7 @@ from typing import Any, Iterator
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import print_json
+from bnstudio.cli.data_source import add_connect_timeout, cluster_size
 from bnstudio.errors import ValidationError
 
 # bnstudio.experiment.suite.SUITES (kept light here for --help)
@@ -35,10 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=opt.workers, help="local worker processes (default: every core; fewer "
                        "when other processes keep the cores busy: the summary says how many)")
-    where.add_argument("--scheduler", type=opt.name("a scheduler address"),
+    where.add_argument("--scheduler", type=opt.scheduler,
                        help="run on the Dask cluster at tcp://HOST:PORT (pip install 'bnstudio[cluster]')")
     where.add_argument("--dask-local", type=opt.workers, metavar="N",
                        help="start a local Dask cluster of N worker processes and run there")
+    add_connect_timeout(parser)
     parser.add_argument("--max-tasks", type=opt.integer(1), metavar="N",
                         help="run at most N of the unfinished tasks, in the study's order (a quick look or a "
                         "check of an installation; the next run goes on with the rest, the report marks the "
@@ -96,8 +98,13 @@ def _duration(seconds: float) -> str:
 def _executor(args: argparse.Namespace):
     if args.scheduler is not None or args.dask_local is not None:
         from bnstudio.experiment.dask_executor import DaskExecutor
+        from bnstudio.experiment.dask_quiet import quiet_dask
 
-        return DaskExecutor(args.scheduler, args.dask_local)
+        scheduler, workers = cluster_size(args)   # the scheduler answers; local workers fit the cores
+        quiet_dask()                              # Dask's log lines and its workers' Ctrl+C tracebacks
+        return DaskExecutor(scheduler, workers, args.connect_timeout)
+    if args.connect_timeout is not None:
+        raise ValidationError("--connect-timeout applies to --scheduler")
     from bnstudio.experiment.executors import LocalExecutor
 
     return LocalExecutor(args.workers)
@@ -214,9 +221,11 @@ def _run_command(args: argparse.Namespace, received: list[int]) -> int:
         return 128 + signal.SIGTERM if received else 130
     report = None
     if not args.no_report:
+        from bnstudio.experiment.report import default_folder
         from bnstudio.figures.report import write_report
 
-        report = write_report(summary.store, args.report, workers=args.workers or os.cpu_count() or 1)
+        report = write_report(summary.store, args.report or default_folder(summary.store),
+                              workers=args.workers or os.cpu_count() or 1)
     accounting = _accounting(summary.store)
     if args.json:
         print_json({**summary.to_json(), "report": None if report is None else str(report.html),

@@ -92,10 +92,11 @@ def save_fitted(net, result, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bnstudio.io import read_network
+    from bnstudio.io import format_for, read_network
     from bnstudio.jobs import CallbackReporter
     from bnstudio.learn.params import make_learner
 
+    format_for(args.output)  # unknown output extension -> one-line error before any work
     net = read_network(args.network)
     if args.target is not None:
         net.variable(args.target)

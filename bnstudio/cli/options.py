@@ -97,8 +97,21 @@ def existing_file(text: str) -> str:
     return str(file)
 
 
+def scheduler(text: str) -> str:
+    """A Dask scheduler address, ``tcp://HOST:PORT`` (bnstudio.experiment.scheduler.parse_address; standard
+    library only); any other scheme, no port or a port outside 1..65535 is refused here, before any work."""
+    from bnstudio.experiment.scheduler import address_of
+    from bnstudio.errors import ValidationError
+
+    try:
+        return address_of(text)
+    except ValidationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 positive_int = integer(1)
 workers = integer(1, MAX_WORKERS)
+connect_timeout = real(0.0, 3600.0, low_open=True)   # seconds (bnstudio.experiment.scheduler.MAX_CONNECT_TIMEOUT)
 non_negative_int = integer(0)
 seed = integer(0, MAX_SEED)
 ess = real(MIN_ESS, MAX_ESS)

@@ -25,9 +25,11 @@ def run(args: argparse.Namespace) -> int:
     workers = args.workers or os.cpu_count() or 1
     if workers > 1:
         start_forkserver()      # the figure workers' server starts while this process imports and tabulates
+    from bnstudio.experiment.report import default_folder
     from bnstudio.figures.report import write_report
 
-    report = write_report(args.store, args.output, workers=workers)
+    # the folder named, so that a failed write names it too (never "None: cannot write the report")
+    report = write_report(args.store, args.output or default_folder(args.store), workers=workers)
     if args.json:
         print_json({"html": str(report.html), "json": str(report.json), "tables": [str(p) for p in report.tables],
                     "figures": [{"title": t, "png": str(png), "svg": str(svg)} for t, png, svg in report.figures]})

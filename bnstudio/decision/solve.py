@@ -25,7 +25,7 @@ import numpy as np
 
 from bnstudio.decision.limid import check_table, single_policy_update
 from bnstudio.decision.model import InfluenceDiagram, UtilityNode
-from bnstudio.decision.plan import plan_no_forgetting
+from bnstudio.decision.plan import check_listing, plan_no_forgetting
 from bnstudio.decision.policy_net import expected_utilities, policy_network, utility_scales
 from bnstudio.decision.rollback import Policy, rollback
 from bnstudio.errors import (EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded, TimeBudgetExceeded,
@@ -98,12 +98,17 @@ def describe_evidence(evidence: Mapping) -> str:
 
 
 def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: str = "auto",
-          memory_budget: int = DEFAULT_MEMORY_BUDGET, max_time: float = DEFAULT_TIME_BUDGET) -> DecisionSolution:
+          memory_budget: int = DEFAULT_MEMORY_BUDGET, max_time: float = DEFAULT_TIME_BUDGET,
+          listed: bool = False) -> DecisionSolution:
     """Optimal policies and option expected utilities of ``diagram`` given ``evidence``.
 
     Bounded: every policy and option table is checked against ``memory_budget`` (bytes) before it is
     allocated (:class:`MemoryBudgetExceeded`), and the solution stops past ``max_time`` seconds
-    (:class:`TimeBudgetExceeded`), each one line."""
+    (:class:`TimeBudgetExceeded`), each one line. ``listed=True`` (the caller lists every policy row,
+    :meth:`DecisionSolution.to_json`, as ``bnstudio decide`` does) sizes that listing against the budget too,
+    before solving (:func:`bnstudio.decision.plan.check_listing`); when the exact tables fit but their listing does
+    not, ``method="auto"`` refuses too (the LIMID answers another question, and a solution that large takes
+    minutes), and the message suggests the LIMID."""
     if method not in METHODS:
         raise EvidenceError(f"unknown solution method {method!r}; use one of {', '.join(METHODS)}")
     if not max_time > 0:
@@ -116,25 +121,13 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     evidence = dict(evidence or {})
     original, (diagram, unit) = diagram, unit_utilities(diagram)
     likelihoods, taken = split_evidence(diagram, evidence)
-    iterations = 0
     unordered = diagram.unordered
     if unordered is not None and method == "no-forgetting":
         raise ValidationError(f"decisions '{unordered[0]}' and '{unordered[1]}' are not ordered (no directed path "
                               f"from one to the next): no-forgetting needs the decisions on one directed path; "
                               f"solve this LIMID by single policy updating (method limid)")
-    try:
-        if method == "limid" or unordered is not None:
-            raise MemoryBudgetExceeded("LIMID requested")
-        plan_no_forgetting(diagram, likelihoods, taken, memory_budget)  # sizes every table before any is made
-        policies = rollback(diagram, likelihoods, taken, memory_budget / 8, deadline).policies
-        used = "no-forgetting"
-    except ImpossibleEvidence:
-        raise ImpossibleEvidence(f"impossible evidence: p({describe_evidence(evidence)}) = 0") from None
-    except MemoryBudgetExceeded:
-        if method == "no-forgetting":
-            raise
-        policies, iterations = single_policy_update(diagram, likelihoods, taken, memory_budget, deadline)
-        used = "limid-spu"
+    policies, used, iterations = _policies(diagram, likelihoods, taken, method, memory_budget, deadline, listed,
+                                           evidence)
     net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})
     engine = InferenceEngine(net, memory_budget)  # compiled once: the options only swap one CPT per call
     scales = utility_scales(diagram)
@@ -152,6 +145,38 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     names = {d: diagram.states(d)[i] for d, i in taken.items()}
     eu, options = _unscaled(eu, unit), {d: {s: _unscaled(v, unit) for s, v in o.items()} for d, o in options.items()}
     return DecisionSolution(used, evidence, eu, p_e, policies, options, names, iterations, original)
+
+
+def _policies(diagram: InfluenceDiagram, likelihoods: dict[str, np.ndarray], taken: dict[str, int], method: str,
+              memory_budget: int, deadline: float, listed: bool,
+              evidence: Mapping) -> tuple[dict[str, Policy], str, int]:
+    """(policies, method used, LIMID sweeps): the exact rollback when its plan fits the budget (and, if
+    ``listed``, so does the listing of its policies), else (``method`` auto or limid) single policy updating."""
+    plan, iterations = None, 0
+    if method != "limid" and diagram.unordered is None:
+        try:
+            plan = plan_no_forgetting(diagram, likelihoods, taken, memory_budget)  # sizes every table first
+        except MemoryBudgetExceeded:
+            if method == "no-forgetting":
+                raise
+    if plan is not None and listed:  # the exact tables fit, their listing does not: refused, not swapped
+        check_listing(diagram, plan.parents, memory_budget)
+    policies = None
+    if plan is not None:
+        try:
+            policies = rollback(diagram, likelihoods, taken, memory_budget / 8, deadline).policies
+            used = "no-forgetting"
+        except ImpossibleEvidence:
+            raise ImpossibleEvidence(f"impossible evidence: p({describe_evidence(evidence)}) = 0") from None
+        except MemoryBudgetExceeded:
+            if method == "no-forgetting":
+                raise
+    if policies is None:
+        if listed:
+            check_listing(diagram, {d.name: d.parents for d in diagram.decisions}, memory_budget)
+        policies, iterations = single_policy_update(diagram, likelihoods, taken, memory_budget, deadline)
+        used = "limid-spu"
+    return policies, used, iterations
 
 
 def unit_utilities(diagram: InfluenceDiagram) -> tuple[InfluenceDiagram, float]:

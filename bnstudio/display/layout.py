@@ -395,9 +395,22 @@ def _pair_cost(a: str, b: str, ref) -> int:
 TRANSPOSE_UP_TO = 600
 
 
+#: above this much work per crossing count (Σ over adjacent layers of the squared number of arcs between them,
+#: dummies included: a dense DAG of 250 nodes and 3,000 arcs has 3.7e7), one barycentre sweep down and up and no
+#: counting: each count would take seconds and the drawing is too dense to read arc by arc (issue 42 item 15)
+ORDER_WORK_UP_TO = 5_000_000
+#: above this many nodes (dummies included), :func:`assign_x` makes 1 round instead of 6
+FEW_ROUNDS_FROM = 20_000
+
+
 def order_layers(layers: list[list[str]], up, down, sweeps: int = 12) -> list[list[str]]:
-    """Barycentre ordering with transposition; returns the order with the fewest crossings seen."""
+    """Barycentre ordering with transposition; returns the order with the fewest crossings seen (on a layered
+    graph past :data:`ORDER_WORK_UP_TO`, one barycentre sweep down and up)."""
     layers = [list(row) for row in layers]
+    if sum(sum(len(down[v]) for v in row) ** 2 for row in layers) > ORDER_WORK_UP_TO:
+        _barycentre_pass(layers, up, range(1, len(layers)))
+        _barycentre_pass(layers, down, range(len(layers) - 2, -1, -1))
+        return layers
     transpose = sum(map(len, layers)) <= TRANSPOSE_UP_TO
     best, best_cost = [list(r) for r in layers], count_layer_crossings(layers, down)
     stale = 0
@@ -437,6 +450,8 @@ def assign_x(layers, up, down, width, weight, h_gap: float, chains=None, ys=None
     ``chains`` (dummy -> arc) and ``ys``, a dummy aims at where the straight arc crosses its layer, so the
     drawn arc runs through the slot reserved for it."""
     xs: dict[str, float] = {}
+    if sum(map(len, layers)) > FEW_ROUNDS_FROM:
+        rounds = 1
     for row in layers:
         left = 0.0
         for v in row:

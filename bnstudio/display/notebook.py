@@ -19,6 +19,9 @@ from bnstudio.display.svg import network_svg
 
 #: a notebook shows a large drawing at the app's 100 % in a box that scrolls, so its text stays readable
 BOX_HEIGHT = 640
+#: a drawing larger than this (characters of SVG) is sent once, in the HTML box, not also as image/svg+xml (a
+#: 5,000-node network's 6.2 MB drawing went to the notebook twice; issue 42 item 15)
+BUNDLE_SVG_UP_TO = 1_000_000
 
 
 class Html:
@@ -144,10 +147,12 @@ def side_by_side(*items: Any, captions: Sequence[str] | None = None) -> Html:
 
 
 def network_bundle(net: Network) -> dict[str, str]:
-    """Jupyter's display of a network: the app's drawing with beliefs, as HTML (a scrolling box) and SVG."""
+    """Jupyter's display of a network: the app's drawing with beliefs, as HTML (a scrolling box) and, when it
+    is at most :data:`BUNDLE_SVG_UP_TO` characters, as SVG too (for front ends without HTML); a larger drawing is
+    sent once."""
     shown = show(net)
     bundle = {"text/html": shown.html}
-    if shown.svg is not None:  # always, for a network
+    if shown.svg is not None and len(shown.svg) <= BUNDLE_SVG_UP_TO:
         bundle["image/svg+xml"] = shown.svg
     return bundle
 

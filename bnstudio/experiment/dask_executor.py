@@ -1,5 +1,6 @@
 """Tasks on a Dask distributed cluster (the optional extra ``pip install bnstudio[cluster]``): an existing
-scheduler (``tcp://HOST:PORT``) or a :class:`distributed.LocalCluster` of worker processes started here.
+scheduler (``tcp://HOST:PORT``, checked first: :func:`~bnstudio.experiment.scheduler.check_scheduler`) or a
+:class:`distributed.LocalCluster` of worker processes started here.
 
 The study's data (:class:`~bnstudio.experiment.evaluation.Context`) are scattered to every worker once
 (``broadcast=True``); each task then only names its data set. A task whose worker dies is run again elsewhere by
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from bnstudio.data.cluster import start_local_cluster
 from bnstudio.errors import ValidationError
 from bnstudio.experiment.executors import Outcome, StudyData, WorkerLost, as_context, execute_all
+from bnstudio.experiment.scheduler import DEFAULT_CONNECT_TIMEOUT, check_scheduler, check_timeout
 from bnstudio.experiment.tasks import Task
 
 if TYPE_CHECKING:
@@ -43,12 +45,14 @@ def _run_on_worker(context: "Context", tasks: list[Task]) -> list[Outcome]:
 class DaskExecutor:
     """Run tasks on the cluster at ``scheduler`` or on a new local cluster of ``local_workers`` processes."""
 
-    def __init__(self, scheduler: str | None = None, local_workers: int | None = None) -> None:
+    def __init__(self, scheduler: str | None = None, local_workers: int | None = None,
+                 connect_timeout: float | None = None) -> None:
         if (scheduler is None) == (local_workers is None):
             raise ValidationError("give either a scheduler address or a number of local Dask workers")
         if local_workers is not None and local_workers < 1:
             raise ValidationError(f"local Dask workers must be at least 1, got {local_workers}")
         self.scheduler, self.local_workers = scheduler, local_workers
+        self.connect_timeout = check_timeout(connect_timeout or DEFAULT_CONNECT_TIMEOUT)
         self.cluster: Any = None
         self.scratch: str | None = None
         self.client: Any = None
@@ -70,8 +74,9 @@ class DaskExecutor:
             self.cluster = start_local_cluster(distributed, self.local_workers, self.scratch)
             self.client = distributed.Client(self.cluster)
         else:
+            address = check_scheduler(str(self.scheduler), self.connect_timeout)   # answers as a Dask scheduler
             try:
-                self.client = distributed.Client(self.scheduler, timeout=30)
+                self.client = distributed.Client(address, timeout=self.connect_timeout)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise ValidationError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
         threads = sum(self.client.nthreads().values())

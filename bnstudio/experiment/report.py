@@ -106,13 +106,19 @@ def _write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]])
     return path
 
 
+def default_folder(store_path: str | Path) -> Path:
+    """Where the report of ``store_path`` goes unless told: ``STUDY-report`` beside the study file."""
+    store_path = Path(store_path)
+    return store_path.with_name(f"{store_path.stem}-report")
+
+
 def compose_report(store_path: str | Path, folder: str | Path | None = None) -> Report:
     """Write the report of the study file ``store_path`` into ``folder`` (default ``STUDY-report`` beside it):
     its tables and JSON. Its figures are described by the returned report's ``jobs``, undrawn; once they are
     drawn, :meth:`Report.write_page` writes the HTML page embedding them (both done by
     :func:`bnstudio.figures.report.write_report`)."""
     store_path = Path(store_path)
-    folder = Path(folder) if folder is not None else store_path.with_name(f"{store_path.stem}-report")
+    folder = Path(folder) if folder is not None else default_folder(store_path)
     with StudyStore(store_path, create=False) as store:
         study, rows, counts, state = store.study() or {}, store.rows(), store.counts(), store.state() or {}
         runs = [{**run, "outcome": run_outcome(run), "accounting": accounting_line(store, run["id"])}

@@ -187,7 +187,10 @@ class StudyStore:
 
     @_guarded
     def runs(self, outcome: str | None = None) -> list[dict[str, Any]]:
-        """Every run of the study, oldest first (``outcome``: only those)."""
+        """Every run of the study, oldest first (``outcome``: only those); none in a file written before runs
+        were recorded (read-only, so the table was never added)."""
+        if not self._columns("runs"):
+            return []
         sql = f"SELECT {', '.join(RUN_COLUMNS)} FROM runs" + (" WHERE outcome = ?" if outcome else "") + " ORDER BY id"
         runs = [dict(zip(RUN_COLUMNS, row)) for row in self.db.execute(sql, (outcome,) if outcome else ())]
         for run in runs:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtWidgets import (QApplication, QDockWidget, QGraphicsView, QInputDialog, QLabel, QMainWindow,
                                QMessageBox, QToolBar, QUndoView, QVBoxLayout, QWidget)
 
@@ -27,6 +27,7 @@ from bnstudio.gui.decision_panel import install as install_decisions
 from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import FileController
 from bnstudio.gui.icons import app_icon
+from bnstudio.gui.layout_check import DISCARDED, layout_digest, layout_problem
 from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
 from bnstudio.gui.panels import analysis_panels, install_panels, open_cpt_row_index, panels_built, shutdown_panels
 from bnstudio.gui.properties import PropertiesPanel
@@ -138,6 +139,13 @@ class MainWindow(QMainWindow):
     def _restore_settings(self) -> None:
         s = self.settings
         geometry, state = s.value(cfg.WINDOW_GEOMETRY), s.value(cfg.WINDOW_STATE)
+        problem = layout_problem(bytes(geometry), bytes(state), s.value(cfg.WINDOW_DIGEST))
+        if problem is not None:   # never handed to Qt: restoreState trusts its bytes (a changed one crashed)
+            geometry, state = QByteArray(), QByteArray()
+            for key in (cfg.WINDOW_GEOMETRY, cfg.WINDOW_STATE, cfg.WINDOW_DIGEST):
+                s.set_value(key, key.default)
+            # after the first file opens (opening clears the message bar: one reset path)
+            QTimer.singleShot(0, lambda: self.show_message("warning", f"{DISCARDED} ({problem})."))
         if geometry.isEmpty() or not self.restoreGeometry(geometry):
             dock_layout.first_geometry(self)
         if not state.isEmpty():   # a state of an older arrangement is ignored
@@ -167,8 +175,10 @@ class MainWindow(QMainWindow):
             self.actions.appearance[choice].setChecked(True)
 
     def save_settings(self) -> None:
-        self.settings.set_value(cfg.WINDOW_GEOMETRY, self.saveGeometry())
-        self.settings.set_value(cfg.WINDOW_STATE, self.saveState(dock_layout.LAYOUT_VERSION))
+        geometry, state = self.saveGeometry(), self.saveState(dock_layout.LAYOUT_VERSION)
+        self.settings.set_value(cfg.WINDOW_GEOMETRY, geometry)
+        self.settings.set_value(cfg.WINDOW_STATE, state)
+        self.settings.set_value(cfg.WINDOW_DIGEST, layout_digest(bytes(geometry), bytes(state)))
         self.settings.set_value(cfg.NODE_STYLE, self.scene.node_style)
         self.settings.sync()
 

@@ -27,14 +27,17 @@ class Key:
 
 WINDOW_GEOMETRY = Key("window/geometry", QByteArray, QByteArray())
 WINDOW_STATE = Key("window/state", QByteArray, QByteArray())
+#: SHA-256 of the geometry and state as the app wrote them: a layout that differs is not restored
+#: (bnstudio.gui.layout_check)
+WINDOW_DIGEST = Key("window/digest", str, "")
 RECENT_FILES = Key("files/recent", list, [])
 LAST_DIRECTORY = Key("files/last_directory", str, "")
 NODE_STYLE = Key("view/node_style", str, "bars")  # "bars" | "compact"; window toolbar/docks are in WINDOW_STATE
 AUTOSAVE_SECONDS = Key("recovery/autosave_seconds", int, 60)
 APPEARANCE = Key("view/appearance", str, "system")   # "system" (the desktop's scheme) | "light" | "dark"
 
-KEYS: dict[str, Key] = {k.name: k for k in (WINDOW_GEOMETRY, WINDOW_STATE, RECENT_FILES, LAST_DIRECTORY,
-                                             NODE_STYLE, AUTOSAVE_SECONDS, APPEARANCE)}
+KEYS: dict[str, Key] = {k.name: k for k in (WINDOW_GEOMETRY, WINDOW_STATE, WINDOW_DIGEST, RECENT_FILES,
+                                             LAST_DIRECTORY, NODE_STYLE, AUTOSAVE_SECONDS, APPEARANCE)}
 
 
 def _convert(key: Key, raw: Any) -> Any:

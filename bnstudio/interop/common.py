@@ -7,6 +7,7 @@ from types import ModuleType
 from typing import Sequence
 
 from bnstudio.core.network import Network
+from bnstudio.errors import ValidationError
 
 #: the package to install for each peer module
 INSTALL = {"pgmpy": "pgmpy", "pyagrum": "pyAgrum"}
@@ -30,6 +31,12 @@ def import_peer(module: str) -> ModuleType:
         package = INSTALL[module.split(".")[0]]
         raise ImportError(f"this needs {package}: pip install {package} "
                           f"(or pip install 'bnstudio[test]')") from exc
+
+
+def check_kind(function: str, value: object, kinds: tuple[type, ...], expected: str) -> None:
+    """A one-line ValidationError unless ``value`` is one of ``kinds`` (a converter given the wrong object)."""
+    if not isinstance(value, kinds):
+        raise ValidationError(f"{function} takes {expected}, not {type(value).__name__}")
 
 
 def warn_dropped(peer: str, what: str, names: Sequence[str]) -> None:

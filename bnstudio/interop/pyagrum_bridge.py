@@ -12,7 +12,7 @@ import numpy as np
 
 from bnstudio.core.network import Network, build_network
 from bnstudio.decision.model import DecisionNode, InfluenceDiagram, UtilityNode
-from bnstudio.interop.common import families, import_peer, warn_export_losses
+from bnstudio.interop.common import check_kind, families, import_peer, warn_export_losses
 
 
 def _our_table(tensor, parents: tuple[str, ...], child: str) -> np.ndarray:
@@ -34,6 +34,7 @@ def to_pyagrum(model: Network | InfluenceDiagram):
 
     Dirichlet counts and canonical models have no place in it (a :class:`PeerWarning` says which were left
     out)."""
+    check_kind("to_pyagrum", model, (Network, InfluenceDiagram), "a bnstudio Network or InfluenceDiagram")
     gum = import_peer("pyagrum")
     if isinstance(model, InfluenceDiagram):
         return _diagram_to_pyagrum(gum, model)
@@ -80,12 +81,12 @@ def from_pyagrum(bn) -> Network | InfluenceDiagram:
     """A :class:`Network` from a pyAgrum ``BayesNet`` (its node-id order, each CPT's parent order), or an
     :class:`~bnstudio.decision.InfluenceDiagram` from a pyAgrum ``InfluenceDiagram``.
 
-    Non-labelised variables (ranges, integer or discretised) keep their labels as state names."""
+    Non-labelised variables (ranges, integer or discretised) keep their labels as state names; descriptions
+    are kept, except pyAgrum's default one (the name again), which is left empty."""
     gum = import_peer("pyagrum")
+    check_kind("from_pyagrum", bn, (gum.BayesNet, gum.InfluenceDiagram), "a pyagrum.BayesNet or InfluenceDiagram")
     if isinstance(bn, gum.InfluenceDiagram):
         return _diagram_from_pyagrum(bn)
-    if not isinstance(bn, gum.BayesNet):
-        raise TypeError(f"from_pyagrum takes a pyagrum.BayesNet or InfluenceDiagram, not {type(bn).__name__}")
     built = []
     for node in sorted(bn.nodes()):
         variable = bn.variable(node)
@@ -94,7 +95,18 @@ def from_pyagrum(bn) -> Network | InfluenceDiagram:
         tensor = bn.cpt(node)
         parents = tuple(tensor.names)[1:]
         built.append((name, states, parents, _our_table(tensor, parents, name)))
-    return build_network(built, name=bn.propertyWithDefault("name", "network") or "network")
+    return _described(build_network(built, name=bn.propertyWithDefault("name", "network") or "network"), bn)
+
+
+def _described(net: Network, source) -> Network:
+    """``net`` with the descriptions of ``source``'s variables (all but utilities), pyAgrum's default (the name
+    again) left empty."""
+    for node in source.nodes():
+        variable = source.variable(node)
+        name, text = variable.name(), variable.description()
+        if name in net and text and text != name:
+            net.set_description(name, text)
+    return net
 
 
 def _diagram_from_pyagrum(diag) -> InfluenceDiagram:
@@ -121,4 +133,5 @@ def _diagram_from_pyagrum(diag) -> InfluenceDiagram:
             chance.append((name, states, parents, _our_table(tensor, parents, name)))
     order = list(diag.decisionOrder()) if diag.decisionOrderExists() else [n for n, _ in decisions]
     decisions.sort(key=lambda item: order.index(item[0]))
-    return InfluenceDiagram(build_network(chance, name="diagram"), [d for _, d in decisions], utilities)
+    network = _described(build_network(chance, name="diagram"), diag)
+    return InfluenceDiagram(network, [d for _, d in decisions], utilities)

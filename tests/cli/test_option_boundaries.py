@@ -6,6 +6,7 @@ the parser's own tables, so a parser that drifts fails the test.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -100,6 +101,9 @@ CASES: list[tuple[list[str], set[str]]] = [
     (["fit", "--method", "clgd", "--target", "lung", "--max-iter={v}", *OUT, *NET_DATA], set()),
     (["fit", "--method", "bagged-mp", "--bags", "3", "--seed={v}", *OUT, *NET_DATA], {"0", "100000000000"}),
     (["fit", "--method", "ml", "--output={v}", *NET_DATA], set()),
+    (["fit", "--method", "ml", *OUT, "--scheduler={v}", *NET_DATA], set()),     # tcp://HOST:PORT only
+    (["fit", "--method", "ml", *OUT, "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout={v}", *NET_DATA],
+     set()),                                         # in (0, 3600] s; port 1 refuses the valid ones: exit 2
     (["evaluate", "--target", "lung", "--", "{v}", "{data}"], set()),
     (["evaluate", "--target", "lung", "--", "{net}", "{v}"], set()),
     (["evaluate", "--target={v}", *NET_DATA], set()),
@@ -213,6 +217,7 @@ def test_the_base_commands_are_valid(capsys, files):
                ("evaluate", "--method"): "mp",
                ("experiment", "--workers"): None,  # its progress bar is on stderr: tests/experiment run it
                ("experiment", "--suite"): None, ("experiment", "--dask-local"): None,   # whole suites, a cluster
+               ("fit", "--scheduler"): None, ("fit", "--connect-timeout"): None,  # a cluster: tests below
                ("voi", "--candidate"): "xray", ("voi", "--cost"): "0,1;5,0", ("voi", "--by"): "cost",
                ("query", "--do"): "lung=yes", ("info", "--given"): "dysp", ("info", "--markov-blanket"): "lung",
                ("decide", "--evidence"): "Test=yes", ("decide", "--method"): "limid", ("decide", "--level"): "0.8"}
@@ -281,3 +286,27 @@ def test_gui_and_screenshot_arguments_are_checked_before_qt(files):
     for argv, (status, err) in zip(refused, report["results"]):
         lines = err.splitlines()
         assert status == 2 and len(lines) == 1 and lines[0].startswith("bnstudio: error: "), (argv, status, err)
+
+
+# issue 42 item 11: scheduler addresses that are no Dask scheduler, on local sockets (tests/cli/servers.py), each
+# one line within about twice the short connect timeout; the wrong schemes are refused before any connection
+SCHEDULERS = ["silent", "http", "junk", "hang-up", "closed", "unroutable", "tls", "ucx", "no-port"]
+
+
+@pytest.mark.parametrize("kind", SCHEDULERS)
+def test_scheduler_addresses_that_are_no_scheduler(capsys, files, kind):
+    import time
+
+    from tests.cli.servers import fake_server, free_port
+
+    fixed = {"closed": f"tcp://127.0.0.1:{free_port()}", "unroutable": "tcp://10.255.255.1:8786",
+             "tls": "tls://127.0.0.1:8786", "ucx": "ucx://127.0.0.1:8786", "no-port": "tcp://127.0.0.1"}
+    with (fake_server(kind) if kind not in fixed else contextlib.nullcontext(fixed[kind])) as address:
+        start = time.monotonic()
+        status, _, err = run(capsys, ["fit", "--method", "ml", "-o", f"{files['tmp']}/out.bif", "--scheduler",
+                                      address, "--connect-timeout", "0.5", files["net"], files["data"]])
+        elapsed = time.monotonic() - start
+    lines = err.splitlines()
+    assert status == 2 and len(lines) == 1 and lines[0].startswith("bnstudio: error: "), (kind, err)
+    assert address.split("://")[1].split(":")[0] in lines[0]
+    assert elapsed < 5

@@ -104,7 +104,8 @@ def test_a_missing_peer_names_what_to_install(monkeypatch):
 
 
 def test_from_pyagrum_refuses_what_is_not_a_bayes_net():
-    with pytest.raises(TypeError, match="pyagrum.BayesNet or InfluenceDiagram"):
+    from bnstudio.errors import ValidationError  # the project's error (issue 42 item 14), not a TypeError
+    with pytest.raises(ValidationError, match="pyagrum.BayesNet or InfluenceDiagram"):
         from_pyagrum(object())
 
 

@@ -1,0 +1,39 @@
+"""A Dask cluster that speaks only through bnstudio's own lines (issue 42 items 12 and 13).
+
+Dask's processes log to stderr (a scheduler port in use, a worker's heartbeat missed, a nanny restarting a
+worker, "Failed to reconnect" after Ctrl+C) and the workers of a local cluster, in the terminal's process
+group, receive Ctrl+C too and each print a KeyboardInterrupt traceback. After :func:`quiet_dask` (called by a
+command before it starts or joins a cluster, for the rest of its process: Dask's finalisers log at exit too):
+
+* the ``distributed`` (and ``asyncio``) loggers of this process and of every worker started later (through the environment:
+  ``DASK_LOGGING__DISTRIBUTED``) print only critical messages; what matters reaches the user as bnstudio's
+  own one-line errors (a lost worker, an unreachable scheduler);
+* each local worker ends silently on SIGINT from its start (:mod:`bnstudio.experiment.dask_worker_signals`, a
+  Dask preload): Ctrl+C stops the driver, which closes the cluster. A worker still importing when Ctrl+C
+  comes (the first seconds of a local cluster's start) has no preload yet and may print its traceback.
+
+Only used where a cluster is started; ``dask`` is imported here, when the extra is installed.
+"""
+from __future__ import annotations
+
+import logging
+import os
+
+QUIET_LEVEL = "critical"
+ENVIRONMENT = "DASK_LOGGING__DISTRIBUTED"
+PRELOAD = "bnstudio.experiment.dask_worker_signals"
+
+
+def quiet_dask() -> None:
+    """Dask's log lines silenced and local workers ending quietly on Ctrl+C from now on (see the module)."""
+    os.environ[ENVIRONMENT] = QUIET_LEVEL
+    try:
+        import dask
+        import distributed  # noqa: F401  (its logging set up now, then turned down)
+    except ImportError:      # the cluster's own check says what to install
+        return
+    for name in ("distributed", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    preload = list(dask.config.get("distributed.worker.preload", []) or [])
+    dask.config.set({"distributed.worker.preload": preload + [PRELOAD] if PRELOAD not in preload else preload})
+
