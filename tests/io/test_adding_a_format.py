@@ -1,40 +1,22 @@
 """docs/architecture.md §6 says a new format touches one module plus one record in bnstudio/io/formats.py. This
-test does exactly that to a copy of the package (the worked example, `.bn.json`) and checks that reading, writing
-and `bnstudio convert` then know the format, with nothing else changed."""
+test takes both changes from that page (the worked example, `.bn.json`), makes them to a copy of the repository,
+checks that reading, writing and `bnstudio convert` then know the format, and runs the copy's own format-wide
+tests (every record round-tripped, the import-weight checks, the app's file dialogs) so that a recipe that breaks
+them fails here."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
+import re
 import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+import pytest
 
-MODULE = '''\
-"""A network as the ``"network"`` object of a project file, alone (docs/architecture.md §6)."""
-from __future__ import annotations
+from tests.recipes import ROOT, patched_copy, run_python, run_suite, summary
 
-from bnstudio.core.network import Network
-from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import json_document, json_text
-from bnstudio.io.project.network_json import network_from_json, network_to_json
-from bnstudio.io.project.schema import Checker
-
-
-def read_netjson(path: PathLike, strict: bool = False) -> Network:
-    return network_from_json(Checker(str(path)), json_document(read_text(path), str(path)), "network", strict)
-
-
-def write_netjson(net: Network, path: PathLike) -> None:
-    atomic_write_text(path, json_text(network_to_json(net)) + "\\n")
-'''
-
-RECORD = '''    FormatRecord("network JSON", (".bn.json",), read_netjson, write_netjson, keeps_counts=True,
-                 keeps_canonical=True),
-)
-'''
+PAGE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+SECTION = PAGE[PAGE.index("## 6. Adding a format"):]
 
 CHECK = '''
 import json, sys, warnings
@@ -54,24 +36,54 @@ print(json.dumps({"record": FORMATS[".bn.json"].name, "same": bool(same), "conve
 '''
 
 
-def test_the_worked_example_needs_one_module_and_one_record(tmp_path):
-    copy = tmp_path / "src"
-    shutil.copytree(ROOT / "bnstudio", copy / "bnstudio", ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "bnstudio" / "io" / "netjson.py").write_text(MODULE, encoding="utf-8")
-    formats = copy / "bnstudio" / "io" / "formats.py"
-    text = formats.read_text(encoding="utf-8")
+def block(first_line: str) -> str:
+    """The page's fenced Python block that starts with ``first_line``."""
+    found = re.search(r"```python\n(" + re.escape(first_line) + r".*?)```", SECTION, re.S)
+    assert found is not None, f"docs/architecture.md §6 has no block starting {first_line!r}"
+    return found.group(1)
+
+
+def module_text() -> str:
+    return block("# bnstudio/io/netjson.py\n").split("\n", 1)[1]
+
+
+def add_record(text: str) -> str:
+    """formats.py with the page's import beside the readers' and its record appended to RECORDS."""
+    entry = block("# bnstudio/io/formats.py")
+    imported = re.search(r"^from bnstudio\.io\.netjson import .*$", entry, re.M)
+    record = re.search(r"^    FormatRecord\(.*?\),\n(?=\))", entry, re.M | re.S)
+    assert imported is not None and record is not None
     start = text.index("RECORDS: tuple[FormatRecord, ...] = (")
     end = text.index("\n)\n", start) + 1
-    text = text[:end] + RECORD + text[end + 2:]
-    text = text.replace("from bnstudio.io.genie.dsl import",
-                        "from bnstudio.io.netjson import read_netjson, write_netjson\nfrom bnstudio.io.genie.dsl import")
-    formats.write_text(text, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(copy)}
-    out = subprocess.run([sys.executable, "-c", CHECK, str(ROOT / "resources" / "networks" / "alarm.bif"),
-                          str(tmp_path)], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    text = text[:end] + record.group(0) + text[end:]
+    first_reader = text.index("from bnstudio.io.bif.reader import")
+    return text[:first_reader] + imported.group(0) + "\n" + text[first_reader:]
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory) -> Path:
+    return patched_copy(tmp_path_factory.mktemp("format"), {"bnstudio/io/netjson.py": module_text()},
+                        {"bnstudio/io/formats.py": add_record})
+
+
+def test_the_worked_example_needs_one_module_and_one_record(copy, tmp_path):
+    out = run_python(copy, CHECK, str(ROOT / "resources" / "networks" / "alarm.bif"), str(tmp_path), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout.splitlines()[-1]) == {"record": "network JSON", "same": True, "convert": 0,
                                                        "converted": True}
+
+
+@pytest.mark.alone          # a pytest run of its own on the copy: after the parallel run (pyproject.toml)
+def test_the_copy_passes_its_own_format_wide_tests(copy):
+    result = run_suite(copy, "tests/io/test_format_records.py", "tests/io/test_opening.py",
+                       "tests/test_architecture.py::test_import_bnstudio_help_and_light_parsers_load_no_numerical_library",
+                       "tests/test_architecture.py::test_info_and_query_load_neither_scipy_nor_pandas",
+                       "tests/test_architecture.py::test_opening_alarm_in_the_window_loads_no_slow_library",
+                       "tests/gui/test_files.py::test_open_filter_lists_every_registered_format",
+                       "tests/gui/test_files.py::test_save_filter_offers_only_formats_a_network_can_be_saved_to")
+    assert result.returncode == 0, summary(result)
+    assert "network JSON" in run_suite(copy, "tests/io/test_format_records.py", "-k", "network JSON",
+                                       "--collect-only").stdout
 
 
 def test_without_the_record_the_extension_is_refused(tmp_path):

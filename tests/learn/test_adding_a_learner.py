@@ -1,54 +1,49 @@
-"""docs/architecture.md §4 says a new learner touches one module plus one registry entry. This test does exactly
-that to a copy of the package (the worked example, ``ml-shrunk``) and checks the closed form, the Python API, the
-command line's `fit --method ml-shrunk --shrinkage` and the registry's validation, with nothing else changed."""
+"""docs/architecture.md §4 says a new learner touches one module plus one registry entry. This test takes both
+from that page (the worked examples: the parameter learner ``ml-shrunk`` and the structure learner
+``independent``), makes exactly those changes to a copy of the repository, checks the closed form, the Python API,
+the command line and the registry's validation, and runs the copy's own registry-wide tests (every learner
+through the conformance checks and the never-broken property, the training form's defaults) so that a recipe
+that breaks them — a hard-coded list, a dispatch on the name falling through — fails here."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
+import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+import pytest
 
-MODULE = '''\
-"""``ml-shrunk``: maximum likelihood shrunk toward the uniform row (docs/architecture.md §4)."""
-from __future__ import annotations
+from tests.recipes import ROOT, patched_copy, run_python, run_suite, summary
 
-import time
-
-from bnstudio.core.cpt_ops import normalise_rows
-from bnstudio.learn.params.base import FitResult
-from bnstudio.learn.params.checks import check_number
-from bnstudio.learn.params.counting import one_shot, training_scores
-from bnstudio.learn.params.floor import floor_rows
-from bnstudio.learn.params.suffstats import check_codes, family_counts
+PAGE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+SECTION = PAGE[PAGE.index("## 4. Adding a learner"):PAGE.index("## 5. House tools")]
 
 
-class ShrunkMaximumLikelihood:
-    """``ml-shrunk``: θ = (1 − λ) · ML + λ · uniform, rows of families never observed uniform."""
+def block(first_line: str) -> str:
+    """The page's fenced Python block that starts with ``first_line``."""
+    found = re.search(r"```python\n(" + re.escape(first_line) + r".*?)```", SECTION, re.S)
+    assert found is not None, f"docs/architecture.md §4 has no block starting {first_line!r}"
+    return found.group(1)
 
-    name = "ml-shrunk"
 
-    def __init__(self, shrinkage: float = 0.1) -> None:
-        self.shrinkage = check_number("shrinkage", shrinkage, low=0.0, high=1.0)
+def module(path: str) -> str:
+    return block(f"# {path}\n").split("\n", 1)[1]
 
-    def fit(self, net, data, weights=None, target=None, validation=None, reporter=None) -> FitResult:
-        start = time.perf_counter()
-        codes, weights = check_codes(net, data, weights)
-        counts = family_counts(net, codes, weights)
-        cpts = {v: floor_rows((1 - self.shrinkage) * normalise_rows(c) + self.shrinkage / c.shape[-1])
-                for v, c in counts.items()}
-        scores = training_scores(net, cpts, counts, codes, weights, target)
-        return one_shot(self.name, net, cpts, None, scores, target, validation, reporter,
-                        {"shrinkage": self.shrinkage}, start)
-'''
 
-ENTRY = '''    LearnerEntry("ml-shrunk", "parameters", _PARAMS + "shrinkage:ShrunkMaximumLikelihood",
-                 "maximum likelihood shrunk toward uniform", (SHRINKAGE,)),
-)
-'''
+def add_entries(text: str) -> str:
+    """registry.py with the page's option before the entries and each entry last of its tuple."""
+    parameters = block("# bnstudio/learn/registry.py: an option")
+    structure = block("# bnstudio/learn/registry.py: the entry, last of STRUCTURE_LEARNERS")
+    option = re.search(r"^SHRINKAGE = .*$", parameters, re.M)
+    entries = [re.search(r"^    LearnerEntry\(.*?\),\n", b, re.M | re.S) for b in (parameters, structure)]
+    assert option is not None and all(entries)
+    for tuple_start, entry in zip(("PARAMETER_LEARNERS: tuple[LearnerEntry, ...] = (",
+                                   "STRUCTURE_LEARNERS: tuple[LearnerEntry, ...] = ("), entries):
+        start = text.index(tuple_start)
+        end = text.index("\n)\n", start) + 1
+        text = text[:end] + entry.group(0) + text[end:]
+    at = text.index("\n_ITERATIVE = (")
+    return text[:at] + "\n" + option.group(0) + text[at:]
+
 
 CHECK = '''
 import json, sys, warnings
@@ -77,44 +72,51 @@ code = main(["fit", source, folder + "/data.csv", "--method", "ml-shrunk", "--sh
              "-o", folder + "/fitted.bif"])
 fitted = read_network(folder + "/fitted.bif")
 cli_worst = max(float(np.abs(fitted.cpt(v) - shrunk.cpt(v)).max()) for v in net.variables)
-print(json.dumps({"worst": worst, "refused": refused, "cli": code, "cli_worst": cli_worst}))
+from bnstudio.learn.structure.learners import make_structure_learner
+import pandas as pd
+arcs = make_structure_learner("independent").fit(pd.read_csv(folder + "/data.csv", dtype=str)).arcs
+learn = main(["learn", folder + "/data.csv", "-a", "independent", "-o", folder + "/independent.bif"])
+learned_arcs = len(read_network(folder + "/independent.bif").arcs())
+print(json.dumps({"worst": worst, "refused": refused, "cli": code, "cli_worst": cli_worst, "arcs": arcs,
+                  "learn": learn, "learned_arcs": learned_arcs}))
 '''
 
 
-def _patched_copy(tmp_path: Path) -> Path:
-    copy = tmp_path / "src"
-    shutil.copytree(ROOT / "bnstudio", copy / "bnstudio", ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "bnstudio" / "learn" / "params" / "shrinkage.py").write_text(MODULE, encoding="utf-8")
-    registry = copy / "bnstudio" / "learn" / "registry.py"
-    text = registry.read_text(encoding="utf-8")
-    start = text.index("PARAMETER_LEARNERS: tuple[LearnerEntry, ...] = (")
-    end = text.index("\n)\n", start) + 1
-    text = text[:end] + ENTRY + text[end + 2:]
-    text = text.replace('\n_ITERATIVE = (', '\nSHRINKAGE = Option("shrinkage", "float", "weight of the uniform row", '
-                        '"Shrinkage", low=0.0, high=1.0)\n_ITERATIVE = (', 1)
-    registry.write_text(text, encoding="utf-8")
-    return copy
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory) -> Path:
+    return patched_copy(tmp_path_factory.mktemp("learner"), {
+        "bnstudio/learn/params/shrinkage.py": module("bnstudio/learn/params/shrinkage.py"),
+        "bnstudio/learn/structure/independence.py": module("bnstudio/learn/structure/independence.py")},
+        {"bnstudio/learn/registry.py": add_entries})
 
 
-def test_the_worked_example_needs_one_module_and_one_entry(tmp_path):
-    copy = _patched_copy(tmp_path)
-    out = subprocess.run([sys.executable, "-c", CHECK, str(ROOT / "resources" / "networks" / "asia.bif"),
-                          str(tmp_path)], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(copy)},
-                         cwd=tmp_path, timeout=120)
+def test_the_worked_examples_need_one_module_and_one_entry_each(copy, tmp_path):
+    out = run_python(copy, CHECK, str(ROOT / "resources" / "networks" / "asia.bif"), str(tmp_path), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     found = json.loads(out.stdout.splitlines()[-1])
-    assert found["refused"] and found["cli"] == 0
+    assert found["refused"] and found["cli"] == 0 and found["learn"] == 0
     assert found["worst"] < 1e-8    # θ = 0.8 ML + 0.2 uniform, the closed form (ML floors unseen cells at 1e-9)
     assert found["cli_worst"] < 1e-6       # the command line fits the same (through a BIF file's digits)
+    assert found["arcs"] == [] and found["learned_arcs"] == 0
 
 
-def test_the_unmodified_package_has_no_such_method():
-    """The check above can fail: without the entry `ml-shrunk` is unknown."""
+@pytest.mark.alone          # a pytest run of its own on the copy: after the parallel run (pyproject.toml)
+def test_the_copy_passes_its_own_registry_wide_tests(copy):
+    result = run_suite(copy, "tests/learn/test_conformance.py", "tests/learn/test_never_broken.py",
+                       "tests/gui_panels/training/test_validation_views.py::"
+                       "test_the_forms_start_at_the_learners_defaults_as_the_command_line")
+    assert result.returncode == 0, summary(result)
+    listed = run_suite(copy, "tests/learn/test_conformance.py", "--collect-only").stdout
+    assert "ml-shrunk" in listed and "independent" in listed
+
+
+def test_the_unmodified_package_has_no_such_learners():
+    """The checks above can fail: without the entries both names are unknown."""
     from bnstudio.errors import ValidationError
     from bnstudio.learn.params import make_learner
+    from bnstudio.learn.structure.learners import make_structure_learner
 
-    try:
+    with pytest.raises(ValidationError):
         make_learner("ml-shrunk")
-    except (ValidationError, KeyError, ValueError):
-        return
-    raise AssertionError("ml-shrunk exists without its registry entry")
+    with pytest.raises(ValidationError):
+        make_structure_learner("independent")

@@ -125,15 +125,18 @@ def test_trees_honour_forbidden_arcs_tiers_and_required_arcs():
     assert sorted(tan.arcs) == [("A", v) for v in names if v != "A"]  # no room for tree arcs
 
 
-def test_a_registered_algorithm_without_an_implementation_is_refused(monkeypatch):
-    """An algorithm the registry lists but run_algorithm does not implement is refused in one line naming it,
-    never run as kdb (it was the fall-through of the fixed-form learners)."""
-    from bnstudio.errors import ValidationError
-    from bnstudio.learn.structure import api
+def test_every_registered_structure_learner_brings_its_own_algorithm():
+    """Nothing dispatches on a learner's name (it once fell through to kdb): each registry entry's class defines
+    its parent_sets step, and a subclass that defines none is refused naming the class, never run as another."""
+    from bnstudio.learn.registry import STRUCTURE_LEARNERS
+    from bnstudio.learn.structure.learners import NaiveBayes, StructureLearner
 
-    monkeypatch.setattr(api, "ALGORITHMS", api.ALGORITHMS + ("pc",))
-    rng = np.random.default_rng(0)
-    codes = rng.integers(0, 2, (200, 3))
-    with pytest.raises(ValidationError, match="'pc' is registered but not implemented") as error:
-        api.run_algorithm("pc", codes, ["C", "A", "B"], [("0", "1")] * 3, target="C", reporter=None, name="x")
-    assert "\n" not in str(error.value)
+    for entry in STRUCTURE_LEARNERS:
+        assert type(entry.make()).parent_sets is not StructureLearner.parent_sets, entry.name
+
+    class Unfinished(NaiveBayes):
+        parent_sets = StructureLearner.parent_sets
+
+    codes = np.random.default_rng(0).integers(0, 2, (200, 3))
+    with pytest.raises(NotImplementedError, match="Unfinished defines no parent_sets"):
+        Unfinished().fit(codes, ["C", "A", "B"], [("0", "1")] * 3, target="C")

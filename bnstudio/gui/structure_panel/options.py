@@ -13,12 +13,12 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QSpinBox, 
 
 from bnstudio.gui.responsive import fit_names
 from bnstudio.learn.registry import STRUCTURE_LEARNERS, LearnerEntry, structure_learner
-from bnstudio.learn.structure.api import DEFAULT_SCORE
+from bnstudio.learn.structure.api import default_score
 
 
 def _default_first(entry: LearnerEntry) -> tuple[str, ...]:
     """The scores ``entry`` takes, the one it uses by default first."""
-    default = DEFAULT_SCORE[entry.name]
+    default = default_score(entry.name)
     return (default,) + tuple(s for s in entry.option("score").choices if s != default)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -31,9 +31,6 @@ from bnstudio.learn.structure.hillclimb import DecomposableObjective, HillClimbe
 from bnstudio.learn.structure.scores import DECOMPOSABLE, DataColumns, ScoreCache, check_score
 
 from bnstudio.learn.registry import ALGORITHMS, STRUCTURE_LEARNERS, structure_learner
-SEARCHES = ("hill-climb", "bnc")                 # what run_algorithm implements: score searches ...
-FIXED_FORM = ("nb", "tan", "kdb", "chow-liu")     # ... and closed-form learners (:mod:`.trees`)
-DEFAULT_SCORE = {"hill-climb": "bic", "bnc": "cll", "nb": "ll", "tan": "ll", "kdb": "ll", "chow-liu": "ll"}
 NEEDS_TARGET = tuple(entry.name for entry in STRUCTURE_LEARNERS if entry.needs_target)
 MAX_CPT_CELLS = 50_000_000
 
@@ -95,6 +92,11 @@ def _check_target(algorithm: str, target: str | None, names: Sequence[str]) -> N
         raise ValidationError(f"unknown target variable '{target}'")
 
 
+def default_score(algorithm: str) -> str:
+    """The score ``algorithm`` uses when none is given: its class's ``default_score`` (:mod:`.learners`)."""
+    return str(getattr(structure_learner(algorithm).learner_class(), "default_score"))
+
+
 def check_settings(algorithm: str, score: str | None = None, ess: float = 1.0, max_parents: int | None = None,
                    start: Any = None, prior: str | None = None, tabu: int = 0, restarts: int = 0, k: int = 1,
                    seed: int | None = None, perturb: int | None = None, max_iter: int | None = None
@@ -103,7 +105,7 @@ def check_settings(algorithm: str, score: str | None = None, ess: float = 1.0, m
     the option); returns them with the algorithm's default score filled in."""
     if algorithm not in ALGORITHMS:
         raise ValidationError(f"unknown algorithm {algorithm!r}; use one of {', '.join(ALGORITHMS)}")
-    score = DEFAULT_SCORE.get(algorithm, "bic") if score is None else score
+    score = default_score(algorithm) if score is None else score
     if algorithm == "bnc":
         if score not in ("cll", "cll-mdl"):
             raise ValidationError(f"bnc scores with 'cll' (BNC-kP) or 'cll-mdl' (BNC-MDL), not {score!r}")
@@ -239,7 +241,61 @@ def learn_structure(algorithm: str, codes: Any, names: Sequence[str] | None = No
     return learner.fit(codes, names, states, target=target, reporter=reporter, name=name)
 
 
-def run_algorithm(algorithm: str, codes: Any, names: Sequence[str] | None, states: Sequence[Sequence[str]] | None, *,
+@dataclass
+class SearchSpace:
+    """What a structure learner's parent-set step sees (``StructureLearner.parent_sets``, :mod:`.learners`): the
+    data as columns and as codes, the names, the expert constraints, the target and root indices (None when not
+    given) and the checked options."""
+
+    algorithm: str
+    data: DataColumns
+    codes: np.ndarray
+    names: list[str]
+    cons: Constraints
+    target: int | None
+    root: int | None
+    options: dict[str, Any]
+    progress: Progress
+
+    def need_target(self) -> int:
+        """The target's index; a learner built around the class refuses without one."""
+        if self.target is None:
+            raise ValidationError(f"{self.algorithm} needs a target (class) variable")
+        return self.target
+
+
+@dataclass
+class Found:
+    """A parent-set step's outcome: a parent set per variable (indices), its score, history and stop reason."""
+
+    parents: list[frozenset[int]]
+    score: float
+    history: list[dict[str, Any]]
+    stop_reason: str
+
+
+def closed_form(space: SearchSpace, parents: list[frozenset[int]]) -> Found:
+    """The outcome of a closed-form learner (:mod:`.trees`): one step, scored with the learner's score."""
+    o = space.options
+    value = ScoreCache(space.data, space.data.cards, o["score"], o["ess"]).total(parents)
+    space.progress.report(1, {"score": value}, message=space.algorithm)
+    return Found(parents, value, [{"iteration": 1, "score": value, "move": space.algorithm}], "closed_form")
+
+
+def score_search(space: SearchSpace) -> Found:
+    """Hill climbing (tabu, restarts) on the learner's score from its start (:mod:`.hillclimb`); ``bnc``'s
+    objective is the class's conditional log-likelihood (:mod:`.bnc`)."""
+    o = space.options
+    objective, start_parents = _prepare_search(space.algorithm, space.codes, space.names, space.data, space.cons,
+                                               o["score"], o["ess"], o["start"], space.target)
+    climber = HillClimber(objective, space.cons, o["tabu"], o["restarts"], o["perturb"], o["max_iter"], o["seed"],
+                          progress=space.progress)
+    found = climber.run(start_parents)
+    return Found(found.parents, found.score, found.history, found.stop_reason)
+
+
+def run_algorithm(algorithm: str, parent_sets: Callable[[SearchSpace], Found], codes: Any,
+                  names: Sequence[str] | None, states: Sequence[Sequence[str]] | None, *,
                   target: str | None, reporter: Reporter | None, name: str, score: str | None = None,
                   ess: float = 1.0, max_parents: int | None = None, required: Iterable = (),
                   forbidden: Iterable = (), tiers: Sequence[Sequence[str]] | None = None, start: Any = None,
@@ -247,7 +303,7 @@ def run_algorithm(algorithm: str, codes: Any, names: Sequence[str] | None, state
                   perturb: int | None = None, max_iter: int | None = None,
                   prior: str | None = None) -> StructureResult:
     """What every structure learner's ``fit`` runs (:mod:`.learners`): check the data and the options, learn the
-    parent sets, fit the parameters."""
+    parent sets with the learner's own ``parent_sets`` step, fit the parameters."""
     t0 = time.perf_counter()
     codes, names, states = _columns(codes, names, states)
     names = [str(n) for n in names]
@@ -265,41 +321,15 @@ def run_algorithm(algorithm: str, codes: Any, names: Sequence[str] | None, state
     r = None if root is None else _index(names, root, "root")
     settings = {"score": score, "ess": ess, "max_parents": max_parents, "tabu": tabu, "restarts": restarts,
                 "seed": seed, "k": k, "prior": prior}
-    if algorithm in SEARCHES:
-        objective, start_parents = _prepare_search(algorithm, codes, names, data, cons, score, ess, start, t)
-        progress = Progress(reporter, algorithm)
-        climber = HillClimber(objective, cons, tabu, restarts, perturb, max_iter, seed, progress=progress)
-        found = climber.run(start_parents)
-        parents, value, history, stop_reason = found.parents, found.score, found.history, found.stop_reason
-    else:
-        progress = Progress(reporter, algorithm)
-        parents = _tree(algorithm, data, cons, t, score, ess, r, k)
-        value = ScoreCache(data, data.cards, score, ess).total(parents)
-        history = [{"iteration": 1, "score": value, "move": algorithm}]
-        stop_reason = "closed_form"
-        progress.report(1, {"score": value}, message=algorithm)
+    progress = Progress(reporter, algorithm)
+    space = SearchSpace(algorithm, data, codes, names, cons, t, r,
+                        {**settings, "start": start, "perturb": perturb, "max_iter": max_iter}, progress)
+    found = parent_sets(space)
     progress.done()
-    net = _network(names, states, parents, data, prior, ess, name)
-    arcs = [(names[i], names[j]) for j in range(len(names)) for i in sorted(parents[j])]
-    return StructureResult(algorithm, arcs, float(value), history, time.perf_counter() - t0, net, score, settings,
-                           stop_reason)
-
-
-def _tree(algorithm: str, data: DataColumns, cons: Constraints, target: int | None, score: str, ess: float,
-          root: int | None, k: int) -> list[frozenset[int]]:
-    """The parent sets of a fixed-form learner (:mod:`.trees`); every one but chow-liu is built around the target."""
-    if algorithm not in FIXED_FORM:   # registered (check_settings passed) but not implemented: never a silent kdb
-        raise ValidationError(f"structure algorithm {algorithm!r} is registered but not implemented; implemented: "
-                              f"{', '.join(SEARCHES + FIXED_FORM)}")
-    if algorithm == "chow-liu":
-        return trees.chow_liu(data, cons, score, ess, root)
-    if target is None:
-        raise ValidationError(f"{algorithm} needs a target (class) variable")
-    if algorithm == "nb":
-        return trees.naive_bayes(data, cons, target)
-    if algorithm == "tan":
-        return trees.tan(data, cons, target, score, ess, root)
-    return trees.kdb(data, cons, target, int(k))
+    net = _network(names, states, found.parents, data, prior, ess, name)
+    arcs = [(names[i], names[j]) for j in range(len(names)) for i in sorted(found.parents[j])]
+    return StructureResult(algorithm, arcs, float(found.score), found.history, time.perf_counter() - t0, net, score,
+                           settings, found.stop_reason)
 
 
 def _columns(codes: Any, names: Sequence[str] | None, states: Sequence[Sequence[str]] | None) -> tuple:

@@ -5,7 +5,8 @@ file or codes with their names and states) returns a
 parameters), progress and cancellation go through the one job protocol (:mod:`bnstudio.jobs`).
 
 Each algorithm is one class and one entry of :mod:`bnstudio.learn.registry`, which the command line, the forms
-and the study files read. Data are integer codes (N, V), -1 = missing, one column per name.
+and the study files read; the class's :meth:`~StructureLearner.parent_sets` is its algorithm (nothing dispatches
+on its name). Data are integer codes (N, V), -1 = missing, one column per name.
 
 >>> import numpy as np
 >>> rng = np.random.default_rng(0)
@@ -20,7 +21,9 @@ from typing import Any, Iterable, Sequence
 
 from bnstudio.jobs import Reporter
 from bnstudio.learn.registry import STRUCTURE_LEARNERS, document_options, structure_learner
-from bnstudio.learn.structure.api import StructureResult, check_settings, run_algorithm
+from bnstudio.learn.structure import trees
+from bnstudio.learn.structure.api import (Found, SearchSpace, StructureResult, check_settings, closed_form,
+                                          run_algorithm, score_search)
 
 
 class StructureLearner:
@@ -31,6 +34,8 @@ class StructureLearner:
     """
 
     algorithm = ""
+    #: the score used when none is given (for a closed form: the value it reports)
+    default_score = "ll"
 
     def __init__(self, score: str | None = None, ess: float = 1.0, max_parents: int | None = None,
                  required: Iterable = (), forbidden: Iterable = (), tiers: Sequence[Sequence[str]] | None = None,
@@ -79,14 +84,22 @@ class StructureLearner:
         StructureResult
             The arcs, the score, the history, the stop reason and the network with fitted parameters.
         """
-        return run_algorithm(self.algorithm, data, names, states, target=target, reporter=reporter, name=name,
-                             **self.options)
+        return run_algorithm(self.algorithm, self.parent_sets, data, names, states, target=target,
+                             reporter=reporter, name=name, **self.options)
+
+    def parent_sets(self, space: SearchSpace) -> Found:
+        """The algorithm: a parent set per variable from the data and constraints of ``space`` (checked options
+        in ``space.options``), e.g. ``closed_form(space, parents)`` or ``score_search(space)``."""
+        raise NotImplementedError(f"{type(self).__name__} defines no parent_sets(space): the algorithm itself")
 
 
 class NaiveBayes(StructureLearner):
     """``nb``: the class is the only parent of every attribute (Friedman, Geiger & Goldszmidt 1997 §2)."""
 
     algorithm = "nb"
+
+    def parent_sets(self, space: SearchSpace) -> Found:
+        return closed_form(space, trees.naive_bayes(space.data, space.cons, space.need_target()))
 
 
 class _Tree(StructureLearner):
@@ -105,12 +118,21 @@ class TreeAugmented(_Tree):
 
     algorithm = "tan"
 
+    def parent_sets(self, space: SearchSpace) -> Found:
+        o = space.options
+        return closed_form(space, trees.tan(space.data, space.cons, space.need_target(), o["score"], o["ess"],
+                                            space.root))
+
 
 class ChowLiu(_Tree):
     """``chow-liu``: the maximum-weight spanning tree, weighted by the mutual information (score ll) or a
     penalised score (Chow & Liu 1968)."""
 
     algorithm = "chow-liu"
+
+    def parent_sets(self, space: SearchSpace) -> Found:
+        o = space.options
+        return closed_form(space, trees.chow_liu(space.data, space.cons, o["score"], o["ess"], space.root))
 
 
 class KDependence(StructureLearner):
@@ -125,6 +147,9 @@ class KDependence(StructureLearner):
         super().__init__(score, ess, max_parents, required, forbidden, tiers, prior)
         self._set(k=k)
 
+    def parent_sets(self, space: SearchSpace) -> Found:
+        return closed_form(space, trees.kdb(space.data, space.cons, space.need_target(), int(space.options["k"])))
+
 
 class HillClimb(StructureLearner):
     """``hill-climb``: greedy add / delete / reverse moves on a decomposable score, with tabu patience, random
@@ -132,6 +157,7 @@ class HillClimb(StructureLearner):
     restarts. Stops ``converged`` (no improving move) or at ``max_iter``."""
 
     algorithm = "hill-climb"
+    default_score = "bic"
 
     def __init__(self, score: str | None = None, ess: float = 1.0, max_parents: int | None = None,
                  required: Iterable = (), forbidden: Iterable = (), tiers: Sequence[Sequence[str]] | None = None,
@@ -140,12 +166,16 @@ class HillClimb(StructureLearner):
         super().__init__(score, ess, max_parents, required, forbidden, tiers, prior)
         self._set(start=start, tabu=tabu, restarts=restarts, perturb=perturb, seed=seed, max_iter=max_iter)
 
+    def parent_sets(self, space: SearchSpace) -> Found:
+        return score_search(space)
+
 
 class ConditionalSearch(HillClimb):
     """``bnc``: the same search on the conditional log-likelihood of the class (Grossman & Domingos 2004),
     BNC-kP (score cll, ``max_parents`` default 2) or BNC-MDL (cll-mdl)."""
 
     algorithm = "bnc"
+    default_score = "cll"
 
 
 def make_structure_learner(algorithm: str, **options: Any) -> StructureLearner:

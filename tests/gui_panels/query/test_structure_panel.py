@@ -86,7 +86,7 @@ def test_options_enable_what_each_algorithm_uses(demo):
 def test_the_form_offers_what_the_registry_says_each_algorithm_takes(demo):
     from bnstudio.gui.structure_panel.options import FIELDS
     from bnstudio.learn.registry import STRUCTURE_LEARNERS
-    from bnstudio.learn.structure.api import DEFAULT_SCORE
+    from bnstudio.learn.structure.api import default_score
 
     options = demo.panel.options
     assert [options.algorithm.itemData(i) for i in range(options.algorithm.count())] == [
@@ -96,7 +96,7 @@ def test_the_form_offers_what_the_registry_says_each_algorithm_takes(demo):
         assert options.target.isEnabled() == entry.needs_target, entry.name
         assert all(getattr(options, f).isEnabled() == (f in entry.option_names) for f in FIELDS if f != "score")
         scores = [options.score.itemText(i) for i in range(options.score.count())]
-        assert scores[0] == DEFAULT_SCORE[entry.name] and sorted(scores) == sorted(entry.option("score").choices)
+        assert scores[0] == default_score(entry.name) and sorted(scores) == sorted(entry.option("score").choices)
         given = options.options()
         assert given.pop("algorithm") == entry.name and ("target" in given) == entry.needs_target
         given.pop("target", None)
