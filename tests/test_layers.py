@@ -3,7 +3,7 @@
 Order, lowest first; a module imports only its own layer and those below (function-level imports and
 ``from bnstudio import x`` count; the facade's ``__version__`` is no dependency):
 
-    core (errors, resources, jobs, hooks) -> inference -> learn, uncertainty, decision -> data, io, project, interop, sampling, temporal, sklearn
+    core (errors, defaults, resources, jobs, hooks) -> inference -> learn, uncertainty, decision -> data, io, project, interop, sampling, temporal, sklearn
     -> experiment, evaluate -> display -> the package facade (bnstudio/__init__.py) -> front ends
 
 Within a layer the units are ordered too (a unit imports only those listed before it), so the top-level units
@@ -25,7 +25,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "bnstudio"
 LAYERS = (
-    ("errors", "resources", "jobs", "hooks", "core"),
+    ("errors", "defaults", "resources", "jobs", "hooks", "core"),
     ("inference",),
     ("learn", "uncertainty", "decision"),
     ("io", "project", "data", "interop", "sampling", "temporal", "sklearn"),

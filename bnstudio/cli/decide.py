@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import add_strict_option, parse_evidence, print_json, print_table
 from bnstudio.errors import EvidenceError, FormatError
@@ -49,7 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="delta-method error bar of the expected utility (needs counts or --ess)")
     parser.add_argument("--ess", type=opt.ess, help="with --errorbars: Dirichlet effective sample size per CPT row "
                         f"(overrides stored counts), in [{opt.MIN_ESS:g}, {opt.MAX_ESS:g}]")
-    parser.add_argument("--level", type=opt.probability, default=0.9, help="credible level in (0, 1) (default 0.9)")
+    parser.add_argument("--level", type=opt.probability, default=CREDIBLE_LEVEL,
+                        help=f"credible level in (0, 1) (default {CREDIBLE_LEVEL:g})")
     parser.add_argument("--mc", type=opt.draws, default=0, metavar="R",
                         help=f"with --errorbars: Monte-Carlo check with R parameter draws (0..{opt.MAX_DRAWS})")
     parser.add_argument("--seed", type=opt.seed, help="seed of the Monte-Carlo draws (0 .. 2^64 - 1)")

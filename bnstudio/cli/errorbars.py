@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import add_strict_option, load_data, load_json_list, parse_evidence, print_json
 from bnstudio.errors import EvidenceError, FormatError, UnknownVariableError
@@ -36,7 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="hard evidence VAR=STATE or likelihood evidence VAR~l1,l2,... (repeatable)")
     parser.add_argument("--queries", type=opt.path, metavar="FILE.json",
                         help='a JSON list of {"target": {"VAR": "STATE", ...}, "evidence": {...}}')
-    parser.add_argument("--level", type=opt.probability, default=0.9, help="credible level in (0, 1) (default 0.9)")
+    parser.add_argument("--level", type=opt.probability, default=CREDIBLE_LEVEL,
+                        help=f"credible level in (0, 1) (default {CREDIBLE_LEVEL:g})")
     parser.add_argument("--mc", type=opt.draws, default=0, metavar="R",
                         help=f"Monte-Carlo check with R parameter draws (0..{opt.MAX_DRAWS}, default 0: none)")
     parser.add_argument("--seed", type=opt.seed, help="seed of the Monte-Carlo draws and the bags"

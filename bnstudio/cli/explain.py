@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import parse_evidence, print_json, print_table
 from bnstudio.errors import EvidenceError
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 
 MAX_TOP = 10_000
 top_count = opt.integer(1, MAX_TOP)
-LEVEL = 0.9
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,8 +80,8 @@ def _with_error_bar(engine: InferenceEngine, explanation: Explanation, evidence:
     net = engine.net
     if all(net.alpha(v) is not None for v in net.variables):
         from bnstudio.uncertainty import error_bars
-        bars = error_bars(net, explanation.assignment, evidence, level=LEVEL, engine=engine)
-        record.update(sd=bars.sd, level=LEVEL, interval=list(bars.intervals.beta or bars.intervals.normal_clipped))
+        bars = error_bars(net, explanation.assignment, evidence, level=CREDIBLE_LEVEL, engine=engine)
+        record.update(sd=bars.sd, level=CREDIBLE_LEVEL, interval=list(bars.intervals.beta or bars.intervals.normal_clipped))
     return record
 
 

@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 #: the command line's own caps where they are tighter or wider than the learners' (cli/options.py says why):
-#: bags beyond MAX_BAGS would not finish in useful time; evaluate's --seed also splits the folds (0 .. 2^64 - 1)
+#: bags up to the learner's own bound (learn/bounds.py); evaluate's --seed also splits the folds (0 .. 2^64 - 1)
 CLI_TYPES: dict[str, tuple[Callable[[str], Any], str]] = {"bags": (opt.bags, f"1..{opt.MAX_BAGS}"),
                                                           "seed": (opt.seed, "0 .. 2^64 - 1")}
 #: every learner option the command line offers, with the methods that take it (from the learner registry)

@@ -22,10 +22,9 @@ import math
 from pathlib import Path
 from typing import Callable
 
-from bnstudio.learn.bounds import MAX_ESS, MAX_ITER, MAX_L2, MIN_ESS  # the learners' own bounds
+from bnstudio.learn.bounds import MAX_BAGS, MAX_ESS, MAX_ITER, MAX_L2, MIN_ESS  # the learners' own bounds
 
 MAX_DRAWS = 100_000           # Monte-Carlo parameter draws (ALARM: about 10 s)
-MAX_BAGS = 10_000             # bootstrap bags
 MAX_SEARCH_STEPS = 100_000    # tabu patience and random restarts of a structure search
 MAX_POINTS = 10_001           # sensitivity grid points
 MAX_SAMPLES = 100_000_000     # likelihood-weighting samples (munin: about 5 minutes)

@@ -26,6 +26,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.decision.model import InfluenceDiagram
 from bnstudio.decision.policy_net import HIGH, expected_utilities, policy_network, utility_scales
 from bnstudio.decision.solve import DecisionSolution, split_evidence, unit_utilities
@@ -89,7 +90,7 @@ def chance_counts(diagram: InfluenceDiagram, net, ess: float | None) -> dict[str
 
 
 def utility_error_bar(diagram: InfluenceDiagram, solution: DecisionSolution, ess: float | None = None,
-                      level: float = 0.9, mc: int = 0, seed: int | None = None,
+                      level: float = CREDIBLE_LEVEL, mc: int = 0, seed: int | None = None,
                       memory_budget: int = DEFAULT_MEMORY_BUDGET) -> UtilityErrorBar:
     """σ(EU) of ``solution``'s policies under its evidence (see the module docstring).
 

@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import InferenceEngine
@@ -44,7 +45,7 @@ def ensemble_mismatch(net: Network, ensemble: Mapping[str, np.ndarray]) -> str:
 
 
 def bootstrap_spread(net: Network, ensemble: Mapping[str, np.ndarray], query: Mapping[str, str],
-                     evidence: Mapping[str, Any] | None = None, level: float = 0.9,
+                     evidence: Mapping[str, Any] | None = None, level: float = CREDIBLE_LEVEL,
                      engine: InferenceEngine | None = None) -> BootstrapSpread:
     """The query averaged over the bags and the central ``level`` quantile interval of the bag responses."""
     reason = ensemble_mismatch(net, ensemble)

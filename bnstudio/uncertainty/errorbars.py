@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio import hooks
 from bnstudio.core.network import Network
 from bnstudio.errors import MemoryBudgetExceeded
@@ -74,7 +75,7 @@ class ErrorBars:
         return out
 
 
-def error_bars(net: Network, query: Mapping[str, str], evidence: Mapping | None = None, level: float = 0.9,
+def error_bars(net: Network, query: Mapping[str, str], evidence: Mapping | None = None, level: float = CREDIBLE_LEVEL,
                alpha: Mapping[str, np.ndarray] | None = None, ess: float | Mapping | None = None,
                mc: int = 0, seed: int | None = None, engine: InferenceEngine | None = None) -> ErrorBars:
     """Error bars of p(query | evidence); Dirichlet counts from ``alpha``, else ``net.alpha`` / ``ess``;

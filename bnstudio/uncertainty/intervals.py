@@ -15,6 +15,7 @@ import math
 import warnings
 from dataclasses import dataclass, field
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import ValidationError
 
 BETA_NORMAL_LIMIT = 1e12  # a + b above which the Beta quantiles are its normal limit's (see module docstring)
@@ -47,7 +48,7 @@ def beta_moments(mean: float, variance: float) -> tuple[float, float] | None:
     return mean * k, (1 - mean) * k
 
 
-def credible_intervals(mean: float, variance: float, level: float = 0.9) -> Intervals:
+def credible_intervals(mean: float, variance: float, level: float = CREDIBLE_LEVEL) -> Intervals:
     """Both intervals and their flags for a response with this mean and (delta-method) variance."""
     if not 0.0 < level < 1.0:
         raise ValidationError(f"the credible level must be between 0 and 1 (exclusive), got {level:g}")

@@ -22,6 +22,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio import hooks
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
@@ -74,7 +75,7 @@ class Tornado:
 
 
 def tornado(net: Network, query: Mapping[str, str], evidence: Mapping | None = None, top: int = 15,
-            level: float = 0.9, spread: float = 0.1, alpha: Mapping[str, np.ndarray] | None = None,
+            level: float = CREDIBLE_LEVEL, spread: float = 0.1, alpha: Mapping[str, np.ndarray] | None = None,
             engine: InferenceEngine | None = None) -> Tornado:
     """The ``top`` parameters that move p(query | evidence) most over their ranges (module docstring): credible
     intervals from ``alpha`` (default: the network's own counts when every CPT has them), else θ(1 ± spread)."""

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.decision import DecisionSolution, InfluenceDiagram, UtilityErrorBar, solve, utility_error_bar
 from bnstudio.decision.policy_net import HIGH, STATES, policy_network, utility_scales
 from bnstudio.decision.solve import split_evidence
@@ -51,7 +52,7 @@ def diagram_cells(diagram: InfluenceDiagram) -> int:
 
 
 def compute_decisions(diagram: InfluenceDiagram, evidence: Mapping[str, Any], ess: float | None = None,
-                      level: float = 0.9, reporter: Any = None) -> DecisionResult:
+                      level: float = CREDIBLE_LEVEL, reporter: Any = None) -> DecisionResult:
     """Solve and summarise (see the module docstring); known errors are returned, not raised."""
     try:
         solution = solve(diagram, evidence)

@@ -9,6 +9,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QGroupBox, QHBoxLayout,
                                QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.decision_panel.compute import DecisionResult
 from bnstudio.gui.decision_panel.solver import DecisionSolver
@@ -93,7 +94,7 @@ class DecisionPanel(QWidget):
         self.use_ess.toggled.connect(self.ess.setEnabled)
         self.level.setRange(50.0, 99.9)
         self.level.setDecimals(1)
-        self.level.setValue(90.0)
+        self.level.setValue(100 * CREDIBLE_LEVEL)
         self.level.setSuffix(" %")
         self.level.setToolTip("Credible level of the normal interval")
         self.policy.setMinimumHeight(90)

@@ -13,6 +13,7 @@ import functools
 
 from PySide6.QtCore import QObject, Signal
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.decision_panel.compute import INLINE_CELLS, DecisionResult, compute_decisions, diagram_cells
 from bnstudio.gui.document import Document
@@ -29,7 +30,7 @@ class DecisionSolver(QObject):
         super().__init__(parent)
         self.document = document
         self.ess: float | None = None
-        self.level = 0.9
+        self.level = CREDIBLE_LEVEL
         self.inline_cells = INLINE_CELLS
         self.latest: DecisionResult | None = None
         self.slot = JobSlot(self)

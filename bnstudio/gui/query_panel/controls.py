@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QLabel, QLineEdit, QProgressBar, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.gui.query_panel.forms import AssignmentEditor
 
 CANVAS, FORM = "canvas", "form"
@@ -29,7 +30,7 @@ class QueryControls(QWidget):
         self.level.setRange(50.0, 99.9)
         self.level.setDecimals(1)
         self.level.setSingleStep(5.0)
-        self.level.setValue(90.0)
+        self.level.setValue(100 * CREDIBLE_LEVEL)
         self.level.setSuffix(" %")
         self.level.setToolTip("Credible level of both intervals")
         self.ess.setRange(0.1, 1e7)

@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
@@ -96,7 +97,7 @@ class BaggedMeanPosterior:
 
 
 def bagged_posterior(net: Network, ensemble: dict[str, np.ndarray], target: str,
-                     evidence: dict[str, str] | None = None, level: float = 0.9,
+                     evidence: dict[str, str] | None = None, level: float = CREDIBLE_LEVEL,
                      engine: InferenceEngine | None = None) -> dict[str, np.ndarray]:
     """Average of p(target | e) over the bags, with the bootstrap interval (quantiles over bags) per state.
 
