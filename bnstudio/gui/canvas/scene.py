@@ -23,6 +23,7 @@ from bnstudio.gui.canvas.arc_geometry import deferred, nodes_rect, place_arcs
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.node_item import NodeItem
 from bnstudio.gui.canvas.relevance import RelevanceOverlay
+from bnstudio.gui.canvas.temporal_plate import TemporalPlate
 from bnstudio.gui.canvas.utility_item import UtilityItem
 from bnstudio.gui.document import Document
 
@@ -56,6 +57,7 @@ class NetworkScene(QGraphicsScene):
         self._arc_source: NodeItem | UtilityItem | None = None
         self._preview: QGraphicsLineItem | None = None
         self.overlay = RelevanceOverlay(self)
+        self.temporal = TemporalPlate(self)      # a two-slice network's plate (temporal_plate.py)
         self.setBackgroundBrush(st.BACKGROUND)
         document.network_replaced.connect(self.rebuild)
         document.network_changed.connect(self._on_network_changed)
@@ -82,6 +84,7 @@ class NetworkScene(QGraphicsScene):
             moved = self._sync_items()
         if moved:
             place_arcs(self.nodes, self.arcs)
+        self.temporal.sync()
         self.update_scene_rect()
         self.update_beliefs()
 
@@ -239,6 +242,7 @@ class NetworkScene(QGraphicsScene):
         for (_parent, child), arc in self.arcs.items():
             arc.set_cut(child in do)
         self.overlay.refresh()
+        self.temporal.apply_beliefs()
 
     def set_node_style(self, node_style: str) -> None:
         """The user's choice of view (bars or compact); bars are drawn as a summary while too small to read."""
