@@ -185,14 +185,20 @@ class TemporalPlate:
         self._style_arcs()
 
     def _style_arcs(self) -> None:
+        """The arcs from slice t−1 dashed, with their tooltip; arcs styled before and no longer temporal (or
+        of a network that is no 2TBN) back to the usual look. A plain network costs nothing here."""
+        if self.tbn is None and not self.temporal_arcs:
+            return
         self.temporal_arcs = []
         for (parent, child), arc in self.scene.arcs.items():
             temporal = self.tbn is not None and parent.endswith(FIRST) and child.endswith(TRANSITION)
             if temporal:
                 self.temporal_arcs.append((parent, child))
-            arc.set_look((TEMPORAL_PEN, TEMPORAL_ARC) if temporal else None)
-            arc.setToolTip(f"{parent} → {child}: from slice t−1 into slice t (a temporal arc)" if temporal
-                           else "")
+                arc.set_look((TEMPORAL_PEN, TEMPORAL_ARC))
+                arc.setToolTip(f"{parent} → {child}: from slice t−1 into slice t (a temporal arc)")
+            elif arc.look is not None:           # styled before (a rename keeps the item, not the key)
+                arc.set_look(None)
+                arc.setToolTip("")
 
     def show_slice(self, shown: dict[str, tuple[np.ndarray, str | None]] | None) -> None:
         """Show these beliefs and findings by node name (the Time panel's slice), or None: the document's."""

@@ -25,6 +25,7 @@ def install(window: Any) -> None:
     doc = window.document
     window.docks["time"] = dock = make_dock(window, "time", QWidget())
     window.built_time_panel = None
+    dock.hide()     # until a two-slice network is opened (a saved layout from before this dock keeps it hidden)
     dock.visibilityChanged.connect(lambda shown: shown and time_panel(window))
     doc.network_closing.connect(lambda: _forget(window))
     doc.network_replaced.connect(lambda: _network_replaced(window))
