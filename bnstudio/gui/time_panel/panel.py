@@ -117,6 +117,7 @@ class TimePanel(QWidget):
 
     def _connect(self) -> None:
         doc = self.document
+        self.slices.valueChanged.connect(lambda value: self.at.setMaximum(max(1, value - 1)))
         self.slices.valueChanged.connect(lambda _v: self.request())
         self.mode.currentIndexChanged.connect(lambda _i: self.request())
         self.use_canvas.toggled.connect(lambda _on: self.request())
@@ -230,6 +231,7 @@ class TimePanel(QWidget):
         self.slices.blockSignals(True)
         self.slices.setValue(max(1, len(codes)))
         self.slices.blockSignals(False)
+        self.at.setMaximum(max(1, self.slices.value() - 1))
         self.request()
         return True
 

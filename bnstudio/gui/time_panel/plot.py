@@ -23,8 +23,11 @@ class BeliefOverTime:
                                      symbolBrush=pg.mkBrush(CURVE_COLOUR), symbolPen=None, antialias=True,
                                      )
         self.observed = pg.ScatterPlotItem(size=11, brush=pg.mkBrush(None), pen=pg.mkPen(MARK_COLOUR, width=2))
-        # An error band (the belief's interval from the Dirichlet counts, per slice) would be added here as a
-        # pg.FillBetweenItem between two curves, once bnstudio.temporal computes one; it is not drawn today.
+        # THE ERROR BAND GOES HERE (not drawn today). The interval of p(X_t = s | e) from the network's
+        # Dirichlet counts, one (low, high) per slice — the (T, 2) array of the core's temporal error bars
+        # (bnstudio/temporal/errorbars.py, being written) computed in the panel's job beside the beliefs —
+        # would be two PlotDataItems (low, high) made once here and a pg.FillBetweenItem between them,
+        # updated in set_series with setData like the curve; docs/temporal.md lists it under "Not yet".
         self.mark = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(MARK_COLOUR, width=1.6, style=Qt.DashLine))
         for it in (self.curve, self.observed, self.mark):
             item.addItem(it)
