@@ -9,7 +9,8 @@ from __future__ import annotations
 
 #: (dock key, title) in tab order; the first of each area is raised
 RIGHT = (("properties", "Node"), ("history", "History"), ("data", "Data"), ("training", "Learn Parameters"),
-         ("structure", "Learn Structure"), ("query", "Query / Error Bars"), ("decisions", "Decisions"))
+         ("structure", "Learn Structure"), ("query", "Query / Error Bars"), ("decisions", "Decisions"),
+         ("time", "Time"))
 BOTTOM = (("cpt", "Probability Table"),)
 TITLES = dict(RIGHT + BOTTOM)
 #: every dock key, right area first

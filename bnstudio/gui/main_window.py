@@ -33,6 +33,8 @@ from bnstudio.gui.panels import analysis_panels, install_panels, open_cpt_row_in
 from bnstudio.gui.properties import PropertiesPanel
 from bnstudio.gui.recovery import Recovery
 from bnstudio.gui.session import count
+from bnstudio.gui.time_panel import install as install_time
+from bnstudio.gui.time_panel.wiring import shutdown as shutdown_time
 
 APP_NAME = "BN Studio"
 #: pixels between a message floating over the canvas and the network fitted below it
@@ -79,6 +81,7 @@ class MainWindow(QMainWindow):
         self.appearance = theme.Appearance(choice if choice in dict(theme.CHOICES) else theme.SYSTEM, self)
         self._compose()
         install_decisions(self)           # influence diagrams: the Decisions dock, canvas values, examples
+        install_time(self)                # two-slice networks: the Time dock (the plate is the canvas's)
         install_panels(self)
         dock_layout.place(self, self.docks)   # in their areas; tabbed by the saved layout or by arrange()
         self.dock_proportions = dock_layout.DockProportions(self, self.docks)
@@ -406,5 +409,6 @@ class MainWindow(QMainWindow):
         shutdown_panels(self)
         self.document.updates.shutdown()
         self.decision_solver.shutdown()
+        shutdown_time(self)
         self.files.shutdown()
         event.accept()

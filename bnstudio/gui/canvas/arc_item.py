@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QPainter, QPainterPath, QPainterPathStroker, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyle
 
 from bnstudio.gui.canvas import style as st
@@ -70,6 +70,7 @@ class ArcItem(QGraphicsPathItem):
         self._head = QPolygonF()
         self._shape: QPainterPath | None = None
         self.cut = False    # the child is set by an intervention: this arc no longer acts
+        self.look: tuple[QPen, QColor] | None = None   # (pen, head colour) an overlay asks for (temporal_plate.py)
         self.setPen(_BOUNDS_PEN)
         self.setFlags(QGraphicsItem.ItemIsSelectable)
         self.setZValue(0)
@@ -117,6 +118,12 @@ class ArcItem(QGraphicsPathItem):
             self.cut = cut
             self.update()
 
+    def set_look(self, look: tuple[QPen, QColor] | None) -> None:
+        """Draw the arc with this (pen, head colour) instead of the usual one (None: the usual one)."""
+        if look != self.look:
+            self.look = look
+            self.update()
+
     def arrow_head(self) -> QPolygonF:
         return QPolygonF(self._head)
 
@@ -131,9 +138,10 @@ class ArcItem(QGraphicsPathItem):
         if self._head.isEmpty():
             return
         selected = bool(option.state & QStyle.State_Selected)
-        painter.setPen(_SELECTED_PEN if selected else _CUT_PEN if self.cut else _PEN)
+        pen, head = self.look or (_PEN, st.ARC)
+        painter.setPen(_SELECTED_PEN if selected else _CUT_PEN if self.cut else pen)
         painter.setBrush(Qt.NoBrush)
         painter.drawPath(self._shaft)
         painter.setPen(Qt.NoPen)
-        painter.setBrush(st.SELECTED if selected else st.CUT_ARC if self.cut else st.ARC)
+        painter.setBrush(st.SELECTED if selected else st.CUT_ARC if self.cut else head)
         painter.drawPolygon(self._head)

@@ -25,6 +25,7 @@ from bnstudio.gui.canvas.node_item import NodeItem
 from bnstudio.gui.canvas.note_item import NoteItem
 from bnstudio.gui.commands import notes as note_cmd
 from bnstudio.gui.canvas.relevance import RelevanceOverlay
+from bnstudio.gui.canvas.temporal_plate import TemporalPlate
 from bnstudio.gui.canvas.utility_item import UtilityItem
 from bnstudio.gui.document import Document
 from bnstudio.io.project.notes import Note
@@ -61,6 +62,7 @@ class NetworkScene(QGraphicsScene):
         self._arc_source: NodeItem | UtilityItem | None = None
         self._preview: QGraphicsLineItem | None = None
         self.overlay = RelevanceOverlay(self)
+        self.temporal = TemporalPlate(self)      # a two-slice network's plate (temporal_plate.py)
         self.setBackgroundBrush(st.BACKGROUND)
         document.network_replaced.connect(self.rebuild)
         document.network_changed.connect(self._on_network_changed)
@@ -100,6 +102,7 @@ class NetworkScene(QGraphicsScene):
             moved = self._sync_items()
         if moved:
             place_arcs(self.nodes, self.arcs)
+        self.temporal.sync()
         self.update_scene_rect()
         self.update_beliefs()
 
@@ -257,6 +260,7 @@ class NetworkScene(QGraphicsScene):
         for (_parent, child), arc in self.arcs.items():
             arc.set_cut(child in do)
         self.overlay.refresh()
+        self.temporal.apply_beliefs()
 
     def set_node_style(self, node_style: str) -> None:
         """The user's choice of view (bars or compact); bars are drawn as a summary while too small to read."""
