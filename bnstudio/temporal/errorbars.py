@@ -212,7 +212,7 @@ def tied_counts_alpha(tbn: TwoSliceNetwork, ess: float | None = None) -> dict[st
         missing = str(exc).split(":")[0].removeprefix("no Dirichlet counts for ")
         raise NoDirichletCounts(f"the 2TBN '{tbn.name}' has no Dirichlet counts for {missing}: learn it from "
                                 f"sequences with mp (bnstudio.temporal.fit_sequences(tbn, data, method='mp')) or "
-                                f"give an expert effective sample size per row (ess=A, --ess A)") from None
+                                f"give an expert effective sample size per row (ess=A; on the command line --ess A)") from None
 
 
 def check_slices(slices: Sequence[int] | None, T: int) -> np.ndarray:

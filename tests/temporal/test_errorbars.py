@@ -225,7 +225,7 @@ def test_slices_top_rows_intervals_and_json():
 def test_refusals_each_one_line():
     tbn = random_tbn(0, n=2)   # no Dirichlet counts
     codes = random_codes(tbn, 3, 0)
-    with pytest.raises(NoDirichletCounts, match="learn it from sequences with mp .* --ess"):
+    with pytest.raises(NoDirichletCounts, match="learn it from sequences with mp .* --ess A"):
         temporal_error_bars(tbn, codes, "V0", "s0")
     bars = temporal_error_bars(tbn, codes, "V0", "s0", ess=50.0)   # expert counts: α = 50·θ
     assert np.all(np.isfinite(bars.sd))
