@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -225,46 +225,63 @@ def check_slices(slices: Sequence[int] | None, T: int) -> np.ndarray:
     return wanted.astype(np.int64)
 
 
+class ErrorBarSweep:
+    """One forward pass (and for "smooth" one backward pass) over the evidence (module docstring): iterating
+    gives (t, Theorem 2 of p(variable_t = state | e)) for each slice t of ``wanted`` as soon as it is known (in
+    time order when filtering, backwards when smoothing), so filtering keeps one [α, F] table and nothing per
+    slice; ``log_likelihood`` is log p(e) once iterated. ``codes`` as :func:`evidence_codes` gives them."""
+
+    def __init__(self, tbn: TwoSliceNetwork, codes: np.ndarray, variable: str, state: str, wanted: np.ndarray,
+                 mode: str, alpha: Mapping[str, np.ndarray], reporter: Reporter | None = None) -> None:
+        if mode not in MODES:
+            raise ValidationError(f"the mode of error bars over time must be one of {', '.join(MODES)}, "
+                                  f"got {mode!r}")
+        self.x = check_target(tbn, variable, state)
+        self.tbn, self.codes, self.mode, self.alpha, self.reporter = tbn, codes, mode, alpha, reporter
+        self.ask = np.zeros(len(codes), dtype=bool)      # T bytes, not a set of T integers
+        self.ask[np.asarray(wanted, dtype=np.int64)] = True
+        self.algebra = CountAlgebra(tbn)
+        self.where, self.card = tbn.radicals.index(variable), tbn.cardinality(variable)
+        self.log_likelihood = 0.0
+
+    def _answer(self, t: int, before: np.ndarray | None, after: np.ndarray | None) -> QueryVariance:
+        q, m = _combine(self.algebra, t, self.codes[t], before, after, self.where, self.card)
+        return slice_variance(self.tbn, self.algebra, self.alpha, q, m, self.x)
+
+    def __iter__(self) -> Iterator[tuple[int, QueryVariance]]:
+        T, smooth = len(self.codes), self.mode == "smooth"
+        progress = Progress(self.reporter, f"error bars ({self.mode})", total=2 * T if smooth else T)
+        before: np.ndarray | None = None
+        forwards: list[np.ndarray] = []
+        self.log_likelihood = 0.0
+        for t in range(T):
+            if not smooth and self.ask[t]:
+                yield t, self._answer(t, before, None)
+            before, log_c = _forward(self.algebra, t, self.codes[t], before)
+            self.log_likelihood += log_c
+            if smooth:
+                forwards.append(before)
+            if t % REPORT_EVERY == REPORT_EVERY - 1:
+                progress.report(t + 1, {"log_likelihood": self.log_likelihood})
+        if smooth:
+            after = np.zeros(forwards[0].shape)
+            after[..., 0] = 1.0
+            for t in range(T - 1, -1, -1):
+                if self.ask[t]:
+                    yield t, self._answer(t, forwards[t - 1] if t else None, after)
+                if t:
+                    after = _backward(self.algebra, t, self.codes[t], after)
+                if t % REPORT_EVERY == 0:
+                    progress.report(2 * T - t, {"log_likelihood": self.log_likelihood})
+        progress.done()
+
+
 def query_variances(tbn: TwoSliceNetwork, codes: np.ndarray, variable: str, state: str, wanted: np.ndarray,
-                    mode: str, alpha: Mapping[str, np.ndarray], reporter: Reporter | None = None
-                    ) -> tuple[list[QueryVariance], float]:
-    """(Theorem 2 of p(variable_t = state | e) for each slice t of ``wanted``, log p(e)): one forward pass,
-    and for "smooth" one backward pass (module docstring); ``codes`` as :func:`evidence_codes` gives them."""
-    if mode not in MODES:
-        raise ValidationError(f"the mode of error bars over time must be one of {', '.join(MODES)}, got {mode!r}")
-    x = check_target(tbn, variable, state)
-    T = len(codes)
-    algebra = CountAlgebra(tbn)
-    where, card = tbn.radicals.index(variable), tbn.cardinality(variable)
-    progress = Progress(reporter, f"error bars ({mode})", total=T if mode == "filter" else 2 * T)
-    answers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    ask = set(wanted.tolist())
-    before: np.ndarray | None = None
-    forwards: list[np.ndarray] = []
-    log_lik = 0.0
-    for t in range(T):
-        if mode == "filter" and t in ask:
-            answers[t] = _combine(algebra, t, codes[t], before, None, where, card)
-        current, log_c = _forward(algebra, t, codes[t], before)
-        log_lik += log_c
-        if mode == "smooth":
-            forwards.append(current)
-        before = current
-        if t % REPORT_EVERY == REPORT_EVERY - 1:
-            progress.report(t + 1, {})
-    if mode == "smooth":
-        after = np.zeros(forwards[0].shape)
-        after[..., 0] = 1.0
-        for t in range(T - 1, -1, -1):
-            if t in ask:
-                answers[t] = _combine(algebra, t, codes[t], forwards[t - 1] if t else None, after, where, card)
-            if t:
-                after = _backward(algebra, t, codes[t], after)
-            if t % REPORT_EVERY == 0:
-                progress.report(2 * T - t, {})
-    progress.done()
-    results = [slice_variance(tbn, algebra, alpha, *answers[int(t)], x) for t in wanted]
-    return results, log_lik
+                    mode: str, alpha: Mapping[str, np.ndarray]) -> tuple[list[QueryVariance], float]:
+    """([Theorem 2 of p(variable_t = state | e) for t in ``wanted``], log p(e)): :class:`ErrorBarSweep`, kept."""
+    sweep = ErrorBarSweep(tbn, codes, variable, state, wanted, mode, alpha)
+    found = dict(sweep)
+    return [found[int(t)] for t in wanted], sweep.log_likelihood
 
 
 def temporal_error_bars(tbn: TwoSliceNetwork, evidence: Any, variable: str, state: str,
@@ -281,13 +298,15 @@ def temporal_error_bars(tbn: TwoSliceNetwork, evidence: Any, variable: str, stat
     alpha = tied_counts_alpha(tbn, ess)
     codes = evidence_codes(tbn, evidence)
     wanted = check_slices(slices, len(codes))
-    results, log_lik = query_variances(tbn, codes, variable, state, wanted, mode, alpha, reporter)
-    intervals = [credible_intervals(r.mean, r.variance, level) for r in results]
+    sweep = ErrorBarSweep(tbn, codes, variable, state, wanted, mode, alpha, reporter)
+    found = {t: (r.mean, r.variance, credible_intervals(r.mean, r.variance, level), r.top_contributions(top))
+             for t, r in sweep}                     # the per-slice summary only: no K-sized table kept per slice
+    rows = [found[int(t)] for t in wanted]
+    intervals = [r[2] for r in rows]
     nan = (math.nan, math.nan)
-    return TemporalBars(variable, state, mode, level, wanted, np.array([r.mean for r in results]),
-                        np.sqrt(np.maximum([r.variance for r in results], 0.0)).reshape(len(results)),
+    return TemporalBars(variable, state, mode, level, wanted, np.array([r[0] for r in rows]),
+                        np.sqrt(np.maximum([r[1] for r in rows], 0.0)).reshape(len(rows)),
                         np.array([i.normal for i in intervals]).reshape(-1, 2),
                         np.array([i.normal_clipped for i in intervals]).reshape(-1, 2),
                         np.array([i.beta or nan for i in intervals]).reshape(-1, 2),
-                        [list(i.flags) for i in intervals], [r.top_contributions(top) for r in results], log_lik)
-
+                        [list(i.flags) for i in intervals], [r[3] for r in rows], sweep.log_likelihood)

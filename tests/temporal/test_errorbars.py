@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bnstudio.errors import UnknownStateError, ValidationError
+from bnstudio.errors import Cancelled, UnknownStateError, ValidationError
 from bnstudio.inference import InferenceEngine
+from bnstudio.jobs import RecordingReporter
 from bnstudio.temporal import (TwoSliceNetwork, filtering, fit_sequences, sample_sequences, sequences_frame, smoothing,
                                unroll)
 from bnstudio.temporal.errorbars import query_variances, temporal_error_bars
@@ -239,3 +240,16 @@ def test_refusals_each_one_line():
         temporal_error_bars(tbn, codes, "V0", "s0", level=1.0, ess=5.0)
     with pytest.raises(ValidationError, match="at least one slice"):
         temporal_error_bars(tbn, codes[:0], "V0", "s0", ess=5.0)
+
+
+@pytest.mark.parametrize("mode", ["filter", "smooth"])
+def test_progress_is_reported_and_a_stop_request_cancels(mode):
+    tbn = learned(2, 2)
+    codes = random_codes(tbn, 1_200, 2)
+    reporter = RecordingReporter()
+    temporal_error_bars(tbn, codes, tbn.radicals[0], tbn.states(tbn.radicals[0])[0], slices=[0, 1199], mode=mode,
+                        reporter=reporter)
+    assert reporter.ended and reporter.label == f"error bars ({mode})" and len(reporter.infos) >= 2
+    with pytest.raises(Cancelled):
+        temporal_error_bars(tbn, codes, tbn.radicals[0], tbn.states(tbn.radicals[0])[0], mode=mode,
+                            reporter=RecordingReporter(stop_after=1))
