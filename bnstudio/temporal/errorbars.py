@@ -179,7 +179,7 @@ def _combine(algebra: CountAlgebra, t: int, row: np.ndarray, before: np.ndarray 
         table[:, 1:] += future[:, 1:]
     total = float(table[:, 0].sum())
     if not total > 0:
-        raise ImpossibleEvidence(f"the evidence is impossible (slice {t})")
+        raise ImpossibleEvidence(f"the evidence of slice {t} is impossible given the evidence before it")
     table /= total
     return table[:, 0].copy(), table
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bnstudio.errors import Cancelled, UnknownStateError, ValidationError
+from bnstudio.errors import Cancelled, ImpossibleEvidence, UnknownStateError, ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.jobs import RecordingReporter
 from bnstudio.temporal import (TwoSliceNetwork, filtering, fit_sequences, sample_sequences, sequences_frame, smoothing,
-                               unroll)
+                               two_slice_network, unroll)
 from bnstudio.temporal.errorbars import query_variances, temporal_error_bars
 from bnstudio.uncertainty import NoDirichletCounts, delta_method, sample_parameters
 from tests.temporal.random_tbn import random_tbn
@@ -253,3 +253,34 @@ def test_progress_is_reported_and_a_stop_request_cancels(mode):
     with pytest.raises(Cancelled):
         temporal_error_bars(tbn, codes, tbn.radicals[0], tbn.states(tbn.radicals[0])[0], mode=mode,
                             reporter=RecordingReporter(stop_after=1))
+
+
+def test_a_2tbn_without_temporal_arcs_and_evidence_on_the_target():
+    """No interface (slices independent given the tied tables): the tied derivative still sums over the copies,
+    which the static delta method on the unrolled network confirms; an observed target has variance 0, flagged,
+    and no Beta interval (None in JSON, never NaN there)."""
+    tbn = two_slice_network({"A": ["a", "b"], "B": ["x", "y"]},
+                            initial={"A": ((), [0.3, 0.7]), "B": (["A"], [[0.9, 0.1], [0.2, 0.8]])},
+                            transition={"A": ((), [0.4, 0.6]), "B": ((("A", 0),), [[0.8, 0.2], [0.3, 0.7]])})
+    assert tbn.interface == ()
+    codes = np.array([[-1, 0], [-1, 1], [0, -1]])
+    alpha = {v: 20 * tbn.network.cpt(v) for v in tbn.network.variables}
+    ours, _ = query_variances(tbn, codes, "A", "a", np.arange(3), "smooth", alpha)
+    net = unroll(tbn, 3)
+    ones = {v: np.ones(net.cpt(v).shape) for v in net.variables}
+    for t in range(2):
+        static = delta_method(net, ones, {f"A{t}": "a"}, as_evidence(tbn, codes))
+        for v in tbn.network.variables:
+            np.testing.assert_allclose(ours[t].derivatives[v],
+                                       sum(static.derivatives[c] for c in copy_names(tbn, v, 3)), atol=1e-12)
+    bars = temporal_error_bars(tbn, codes, "A", "a", ess=20.0)
+    assert bars.sd[2] == 0 and bars.flags[2] == ["zero_variance"] and np.isnan(bars.beta[2]).all()
+    assert bars.to_json()["beta"][2] is None and bars.sd[0] > 0
+
+
+@pytest.mark.parametrize("mode", ["filter", "smooth"])
+def test_impossible_evidence_names_its_slice(mode):
+    never_heals = two_slice_network({"W": ["ok", "bad"]}, initial={"W": ((), [1.0, 0.0])},
+                                    transition={"W": ((("W", 1),), [[0.9, 0.1], [0.0, 1.0]])})
+    with pytest.raises(ImpossibleEvidence, match="the evidence of slice 2 is impossible"):
+        temporal_error_bars(never_heals, np.array([[-1], [1], [0]]), "W", "ok", mode=mode, ess=10.0)
