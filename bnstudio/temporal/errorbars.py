@@ -6,9 +6,10 @@ p(q, e) is multilinear in the copies, so the derivative with respect to a tied e
 copies (Darwiche 2003, §3: ∂p(e)/∂θ_{x|u} = p(x, u, e)/θ_{x|u}); with q = p(X_t = x | e) (Singh 2004, eq 3.5)
 
     ∂q/∂θ_{v|u} = D_{v,u} / θ_{v|u},   D_{v,u} = Σ_s [p(v_s, u_s, q | e) − q·p(v_s, u_s | e)]
-                = p(X_t = x, N = ·) − q·E[N_{v,u} | e],   with M_t(x, v, u) = Σ_s p(X_t = x, v_s, u_s | e)
+                                              = M_t(x, v, u) − q·Σ_x' M_t(x', v, u)
 
-(N_{v,u} the number of slices whose family takes (v, u): the expected counts of EM, conditioned on X_t). The
+with M_t(x, v, u) = Σ_s p(X_t = x, v_s, u_s | e): the expected number of slices whose family takes (v, u), jointly
+with X_t = x (EM's expected counts, split by the query; Σ_x' gives them whole). The
 variance gᵀΣg with the tied row's Dirichlet covariance, rows independent, is then exactly Singh's Theorem 2 on the
 2TBN with these D: :func:`bnstudio.uncertainty.delta.theorem2` does it, and the intervals are
 :func:`bnstudio.uncertainty.intervals.credible_intervals`.
@@ -43,7 +44,8 @@ from bnstudio.uncertainty.dirichlet import NoDirichletCounts, dirichlet_counts
 from bnstudio.uncertainty.intervals import FLAG_TEXT, credible_intervals
 
 MODES = ("filter", "smooth")
-#: einsum labels of the count axis and of the query's copy (the batch label is free: nothing is batched here)
+#: einsum labels of the count axis and of the query's copy (the batch label is free: nothing is batched here);
+#: the labels below QUERY copy a family's variables onto the count axis
 COUNT, QUERY = MAX_LABELS - 1, MAX_LABELS - 2
 
 
@@ -91,20 +93,25 @@ class CountAlgebra:
     entry 1 + offset[V] + j the j-th entry (row-major) of the 2TBN CPT of V."""
 
     def __init__(self, tbn: TwoSliceNetwork) -> None:
-        n = len(tbn.radicals)
-        if n + len(tbn.interface) > QUERY:
-            raise ValidationError(f"error bars over time handle at most {QUERY} variables in a slice and its "
-                                  f"interface together; '{tbn.name}' has {n} + {len(tbn.interface)}")
         self.slices = SliceAlgebra(tbn)
         net = tbn.network
         self.names = [r + FIRST for r in tbn.radicals] + [r + TRANSITION for r in tbn.radicals]
+        families = self.slices.initial + self.slices.transition
+        widest = max(len(labels) for _, labels in families)
+        n = len(tbn.radicals)
+        if n + len(tbn.interface) + 2 + widest > MAX_LABELS:
+            raise ValidationError(f"error bars over time handle at most {MAX_LABELS} variables in a slice, its "
+                                  f"interface and a family together; '{tbn.name}' has {n} + "
+                                  f"{len(tbn.interface)} + {widest}")
         sizes = [net.cpt(v).size for v in self.names]
+        self.size = dict(zip(self.names, sizes))
         self.offset = dict(zip(self.names, 1 + np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)))
         self.width = 1 + int(sum(sizes))
-        # 1[fam = k]: an identity over the family's entries, labelled by the family and the count axis
-        self.indicator: dict[str, Factor] = {}
-        for name, (table, labels) in zip(self.names, self.slices.initial + self.slices.transition):
-            self.indicator[name] = (np.eye(table.size).reshape(table.shape + (table.size,)), labels + [COUNT])
+        # 1[fam = k] as one identity per family variable, onto fresh labels below QUERY (never a |fam|² table)
+        self.indicator: dict[str, tuple[list[Factor], list[int]]] = {}
+        for name, (table, labels) in zip(self.names, families):
+            fresh = [QUERY - 1 - j for j in range(len(labels))]
+            self.indicator[name] = ([(np.eye(k), [lab, f]) for k, lab, f in zip(table.shape, labels, fresh)], fresh)
 
     def families(self, t: int) -> list[str]:
         return self.names[:len(self.names) // 2] if t == 0 else self.names[len(self.names) // 2:]
@@ -115,12 +122,15 @@ class CountAlgebra:
     def own(self, t: int, factors: list[Factor], output: list[int], key: str) -> np.ndarray:
         """Σ factors · 1[fam_t = k] onto ``output`` + the count axis (its entry 0 left 0)."""
         kind = "first" if t == 0 else "next"
-        total = None
+        total: np.ndarray | None = None
         for name in self.families(t):
-            part = self.contract((kind, key, name), factors + [self.indicator[name]], output + [COUNT])
+            copies, fresh = self.indicator[name]
+            table = self.contract((kind, key, name), factors + copies, output + fresh)
+            shape = tuple(table.shape[:len(output)])
             if total is None:
-                total = np.zeros(part.shape[:-1] + (self.width,))
-            total[..., self.offset[name]:self.offset[name] + part.shape[-1]] += part
+                total = np.zeros(shape + (self.width,))
+            start = self.offset[name]
+            total[..., start:start + self.size[name]] += table.reshape(shape + (self.size[name],))
         assert total is not None
         return total
 

@@ -284,3 +284,14 @@ def test_impossible_evidence_names_its_slice(mode):
                                     transition={"W": ((("W", 1),), [[0.9, 0.1], [0.0, 1.0]])})
     with pytest.raises(ImpossibleEvidence, match="the evidence of slice 2 is impossible"):
         temporal_error_bars(never_heals, np.array([[-1], [1], [0]]), "W", "ok", mode=mode, ess=10.0)
+
+
+def test_too_many_einsum_labels_is_one_line():
+    """25 variables, each its own temporal parent: 25 + 25 labels fit forward-backward's einsums (52) but not with
+    the count axis, the query's copy and a family's two copies as well (refused before any contraction)."""
+    names = [f"X{k}" for k in range(25)]
+    wide = two_slice_network({x: ["a", "b"] for x in names}, initial={},
+                             transition={x: (((x, 1),), None) for x in names})
+    assert len(wide.interface) == 25
+    with pytest.raises(ValidationError, match=r"in a slice, its interface and a family together; 'dbn' has 25 \+ 25 \+ 2"):
+        temporal_error_bars(wide, np.full((2, 25), -1), "X0", "a", ess=5.0)
