@@ -7,7 +7,10 @@ of ``bnstudio query`` (targets, evidence, ``--joint``, ``--queries``, ``--json``
 ``--smooth`` the CSV has one row per slice and one column per observed variable (by name, blank = unobserved)
 and the answer is p(X_t | e_{0..t}) or p(X_t | e_{0..T-1}) for every slice by forward-backward over the
 interface, without unrolling; ``--predict K`` adds p(X_{T-1+k} | e_{0..T-1}) for k = 1..K after filtering.
-numpy, pandas and the engine are imported when the command runs.
+``--errorbars`` (with ``--target X=STATE``, ``--level``, ``--ess``) adds to each slice's belief its delta-method
+error bars from the 2TBN's Dirichlet counts, tied across slices (:mod:`bnstudio.temporal.errorbars`); a
+prediction's bars are filtering's over slices without evidence. numpy, pandas and the engine are imported when
+the command runs.
 """
 from __future__ import annotations
 
@@ -15,12 +18,12 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from bnstudio.cli import options as opt
-from bnstudio.cli.common import print_json, print_table
+from bnstudio.cli.common import parse_evidence, print_json, print_table
 from bnstudio.errors import EvidenceError, FormatError
 
 if TYPE_CHECKING:
     from bnstudio.core.network import Network
-    from bnstudio.temporal import TemporalBeliefs
+    from bnstudio.temporal import TemporalBars, TemporalBeliefs, TwoSliceNetwork
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="p(X_t | all the evidence) for every slice (same CSV)")
     group.add_argument("--predict", type=opt.positive_int, metavar="K",
                        help="with --filter: also the K slices after the evidence, without evidence")
+    group.add_argument("--errorbars", action="store_true",
+                       help="with --filter/--smooth and --target X=STATE: error bars of p(X_t = STATE | evidence) "
+                            "per slice from the 2TBN's Dirichlet counts (learned with mp, or --ess)")
+    group.add_argument("--level", type=opt.probability, default=None,
+                       help="with --errorbars: credible level in (0, 1) (default 0.9)")
+    group.add_argument("--ess", type=opt.ess, default=None,
+                       help=f"with --errorbars: expert counts, ESS A per row (α = A·θ) in [{opt.MIN_ESS:g}, "
+                            f"{opt.MAX_ESS:g}], overriding the 2TBN's counts")
 
 
 def asked(args: argparse.Namespace) -> bool:
@@ -50,6 +61,10 @@ def check(args: argparse.Namespace) -> None:
     if asked(args) and (args.slices or args.evidence or args.queries or args.joint or args.do):
         raise EvidenceError("--filter/--smooth take the evidence from the CSV: drop --slices, --evidence, "
                             "--queries, --joint and --do")
+    if args.errorbars and not asked(args):
+        raise EvidenceError("--errorbars needs --filter or --smooth EVIDENCE.csv (error bars over time)")
+    if (args.level is not None or args.ess is not None) and not args.errorbars:
+        raise EvidenceError("--level and --ess go with --errorbars")
 
 
 def unrolled(net: Network, slices: int) -> Network:
@@ -77,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
 
     tbn = from_network(read_network(args.network))
     evidence = read_evidence(args.filter or args.smooth)
+    if args.errorbars:
+        return run_error_bars(args, tbn, evidence)
     targets = list(args.target) or None
     if args.smooth:
         answers = [smoothing(tbn, evidence, targets)]
@@ -106,4 +123,71 @@ def _print(tbn, answer: TemporalBeliefs) -> None:
     print(f"{answer.kind}: p(X_t | evidence{' up to t' if answer.kind == 'filtering' else ''})"
           f"{', log p(evidence) = %.6f' % answer.log_likelihood if answer.kind != 'prediction' else ''}")
     print_table(rows, header)
+    print()
+
+
+def bar_targets(args: argparse.Namespace) -> dict[str, str]:
+    """The ``--target X=STATE`` of ``--errorbars`` (at least one, each naming a state)."""
+    targets = parse_evidence(args.target, "target")
+    if not targets or not all(isinstance(state, str) for state in targets.values()):
+        raise EvidenceError("--errorbars needs --target X=STATE (the state whose probability gets error bars)")
+    return targets
+
+
+def run_error_bars(args: argparse.Namespace, tbn: TwoSliceNetwork, evidence: Any) -> int:
+    """Per target, p(X_t = STATE | e) with its error bars for every slice (after K blank rows with --predict)."""
+    import numpy as np
+
+    from bnstudio.temporal import temporal_error_bars
+    from bnstudio.temporal.evidence import evidence_codes
+
+    targets = bar_targets(args)
+    codes = evidence_codes(tbn, evidence)
+    observed = len(codes)
+    if args.predict:
+        codes = np.vstack([codes, np.full((args.predict, len(tbn.radicals)), -1, dtype=np.int64)])
+    level = 0.9 if args.level is None else args.level
+    mode = "smooth" if args.smooth else "filter"
+    answers = [temporal_error_bars(tbn, codes, x, state, mode=mode, level=level, ess=args.ess)
+               for x, state in targets.items()]
+    if args.json:
+        records = [a.to_json() for a in answers]
+        for record in records:
+            record["predicted_from"] = observed if args.predict else None
+        print_json({"results": records})
+        return 0
+    for answer in answers:
+        _print_bars(answer, observed if args.predict else None)
+    return 0
+
+
+def _interval(pair: Any) -> str:
+    return "-" if pair is None or pair[0] != pair[0] else f"{pair[0]:.4f} .. {pair[1]:.4f}"
+
+
+def _print_bars(bars: TemporalBars, predicted_from: int | None) -> None:
+    """One row per slice: mean, sd, both intervals and the 2TBN row adding most variance; then the flags."""
+    from bnstudio.uncertainty import FLAG_TEXT
+
+    kind = "smoothing" if bars.mode == "smooth" else "filtering"
+    print(f"{kind}: p({bars.variable}_t = {bars.state} | evidence{' up to t' if bars.mode == 'filter' else ''}) "
+          f"with {bars.level:.0%} error bars (Dirichlet counts, tied across slices)")
+    pct = f"{bars.level:.0%}"
+    rows = []
+    for k, t in enumerate(bars.slices.tolist()):
+        top = bars.contributions[k][0] if bars.contributions[k] else None
+        where = "-" if top is None else (f"{top.variable} | " + ", ".join(f"{p}={s}" for p, s in top.parents.items())
+                                         if top.parents else top.variable)
+        label = f"{t}*" if predicted_from is not None and t >= predicted_from else str(t)
+        rows.append([label, f"{bars.mean[k]:.6f}", f"{bars.sd[k]:.6f}", _interval(bars.normal_clipped[k]),
+                     _interval(bars.beta[k]), where])
+    print_table(rows, ["slice", "mean", "sd", f"normal {pct} (clipped)", f"Beta {pct}", "largest row"])
+    if predicted_from is not None:
+        print(f"* prediction: no evidence from slice {predicted_from} on")
+    flagged: dict[str, list[int]] = {}
+    for t, flags in zip(bars.slices.tolist(), bars.flags):
+        for flag in flags:
+            flagged.setdefault(flag, []).append(t)
+    for flag, slices in flagged.items():
+        print(f"slices {', '.join(map(str, slices))}: {FLAG_TEXT[flag]}")
     print()

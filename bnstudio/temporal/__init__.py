@@ -1,8 +1,10 @@
-"""Dynamic Bayesian networks: two-slice models (2TBN), unrolling, filtering and smoothing, learning from sequences.
+"""Dynamic Bayesian networks: two-slice models (2TBN), unrolling, filtering and smoothing with error bars, learning
+from sequences.
 
 Docs: docs/temporal.md. Qt-free; pandas only where a table is given.
 """
 from bnstudio.temporal.em import SequenceEM, fit_sequences_em
+from bnstudio.temporal.errorbars import TemporalBars, temporal_error_bars
 from bnstudio.temporal.forward_backward import (TemporalBeliefs, filtering, iter_filter, prediction,
                                                  smoothing)
 from bnstudio.temporal.learning import fit_sequences
@@ -10,6 +12,6 @@ from bnstudio.temporal.model import TwoSliceNetwork, from_network, split_name, t
 from bnstudio.temporal.sample import sample_sequences, sequences_frame
 from bnstudio.temporal.unroll import unroll, unrolled_posterior
 
-__all__ = ["SequenceEM", "TemporalBeliefs", "TwoSliceNetwork", "filtering", "fit_sequences", "fit_sequences_em",
+__all__ = ["SequenceEM", "TemporalBars", "TemporalBeliefs", "TwoSliceNetwork", "filtering", "fit_sequences", "fit_sequences_em",
            "from_network", "iter_filter", "prediction", "sample_sequences", "sequences_frame", "smoothing",
-           "split_name", "two_slice_network", "unroll", "unrolled_posterior"]
+           "split_name", "temporal_error_bars", "two_slice_network", "unroll", "unrolled_posterior"]

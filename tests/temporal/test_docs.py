@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bnstudio.cli import main
+from bnstudio.io import read_network
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "temporal.md"
@@ -20,7 +23,27 @@ def command_blocks() -> list[tuple[str, str]]:
 
 
 def test_the_page_has_its_commands():
-    assert len(command_blocks()) == 4
+    assert len(command_blocks()) == 5
+
+
+def test_the_learned_machine_is_what_the_pages_snippet_writes(tmp_path, monkeypatch):
+    """The error-bar example's 2TBN with counts (resources/networks/temporal/machine_learned.bnsproj) is what the
+    page's Python snippet writes: the snippet is run in a scratch folder and the two networks compared."""
+    snippet = next(code for code in re.findall(r"```python\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S)
+                   if "machine_learned.bnsproj" in code)
+    folder = tmp_path / "resources" / "networks" / "temporal"
+    folder.mkdir(parents=True)
+    shutil.copy(ROOT / "resources" / "networks" / "temporal" / "machine.bif", folder)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(snippet, "docs/temporal.md", "exec"), {})
+    written = read_network(folder / "machine_learned.bnsproj")
+    bundled = read_network(ROOT / "resources" / "networks" / "temporal" / "machine_learned.bnsproj")
+    assert written.variables == bundled.variables
+    for v in bundled.variables:
+        assert written.parents(v) == bundled.parents(v)
+        np.testing.assert_array_equal(written.cpt(v), bundled.cpt(v))
+        np.testing.assert_array_equal(written.alpha(v), bundled.alpha(v))
+    assert bundled.alpha("Weart") is not None
 
 
 @pytest.mark.parametrize("command, output", command_blocks(), ids=lambda x: x[:60] if x.startswith("bn") else "")
