@@ -5,7 +5,8 @@
 At 1366x768 (the default) the images are docs/screenshot-temporal-plate.png (the machine monitoring model:
 the plate, slice 0 and the dashed arcs from slice t−1, the Time panel at slice 5 of its twelve readings) and
 docs/screenshot-temporal-time.png (the umbrella HMM smoothed over the book's five days, the belief of rain
-across time with the slider at day 2).
+across time with the slider at day 2) and docs/screenshot-temporal-band.png (the machine model learned with mp
+from sequences, smoothed over machine.csv: p(Wear = broken) with its 90 % error band).
 """
 from __future__ import annotations
 
@@ -55,6 +56,20 @@ def _time(window) -> None:
     panel.slider.setValue(2)
 
 
+def _band(window) -> None:
+    """The learned machine model (Dirichlet counts) over machine.csv: Wear = broken with its error band."""
+    panel = time_panel(window)
+    panel.load_table(TEMPORAL / "machine.csv")
+    panel.variable.setCurrentText("Wear")
+    panel.state.setCurrentText("broken")
+    _computed(window)
+    end = time.monotonic() + 60
+    while (panel.bars is None or panel.jobs.running or panel._timer.isActive()) and time.monotonic() < end:
+        QApplication.processEvents()
+        time.sleep(0.01)
+    panel.slider.setValue(5)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", default="1366x768")
@@ -63,7 +78,8 @@ def main() -> None:
     size = tuple(int(v) for v in args.size.split("x"))
     out = Path(args.out)
     shots = [("screenshot-temporal-plate.png", TEMPORAL / "machine.bif", _plate),
-             ("screenshot-temporal-time.png", TEMPORAL / "umbrella.bif", _time)]
+             ("screenshot-temporal-time.png", TEMPORAL / "umbrella.bif", _time),
+             ("screenshot-temporal-band.png", TEMPORAL / "machine_learned.bnsproj", _band)]
     for name, path, prepare in shots:
         print("wrote", render_screenshot(out / name, path, size, docks=["time"], prepare=prepare))
 

@@ -3,8 +3,8 @@ table and the findings of the two slices, the beliefs over time, and the beliefs
 
 The app's Time panel and temporal plate (docs/temporal.md, "In the app") call these; so can a notebook. The
 beliefs themselves are :func:`~bnstudio.temporal.forward_backward.filtering` or
-:func:`~bnstudio.temporal.forward_backward.smoothing` (Murphy 2002, §3.3–3.4); nothing here computes a
-probability.
+:func:`~bnstudio.temporal.forward_backward.smoothing` (Murphy 2002, §3.3–3.4), and a belief's error band over
+time is :func:`~bnstudio.temporal.errorbars.temporal_error_bars`'s; nothing here computes a probability.
 """
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from typing import Any, Mapping
 import numpy as np
 
 from bnstudio.core.network import Network
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import BNStudioError, EvidenceError, ValidationError
 from bnstudio.jobs import Reporter
+from bnstudio.temporal.errorbars import TemporalBars, temporal_error_bars
 from bnstudio.temporal.evidence import evidence_codes
 from bnstudio.temporal.forward_backward import TemporalBeliefs, filtering, smoothing
 from bnstudio.temporal.model import FIRST, TRANSITION, TwoSliceNetwork, from_network, split_name
@@ -96,3 +98,29 @@ def slice_view(tbn: TwoSliceNetwork, result: TemporalBeliefs, codes: np.ndarray,
             code = int(codes[s, j])
             out[radical + part] = (result.beliefs[radical][s], states[code] if code >= 0 else None)
     return out
+
+
+def has_counts(tbn: TwoSliceNetwork) -> bool:
+    """Whether every table of the 2TBN carries Dirichlet counts (``mp`` learning), so its beliefs have error bars."""
+    return all(tbn.network.alpha(v) is not None for v in tbn.network.variables)
+
+
+def band_over_time(tbn: TwoSliceNetwork, codes: np.ndarray, mode: str, variable: str, state: str,
+                   reporter: Reporter | None = None) -> TemporalBars:
+    """The error bars of p(``variable``_t = ``state`` | e) at every slice, at the default credible level, for the
+    same evidence rows and ``mode`` (``smoothing`` / ``filtering``) as :func:`beliefs_over_time`."""
+    if mode not in MODES:
+        raise ValidationError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    return temporal_error_bars(tbn, np.asarray(codes, dtype=np.int64), variable, state,
+                               mode="smooth" if mode == "smoothing" else "filter", level=CREDIBLE_LEVEL,
+                               reporter=reporter)
+
+
+def beliefs_and_band(tbn: TwoSliceNetwork, codes: np.ndarray, mode: str, band_of: tuple[str, str] | None = None,
+                     reporter: Reporter | None = None) -> tuple[TemporalBeliefs, TemporalBars | None]:
+    """:func:`beliefs_over_time` and, when ``band_of`` names a (variable, state) and the 2TBN has Dirichlet
+    counts, that belief's :func:`band_over_time` (one job for the Time panel)."""
+    beliefs = beliefs_over_time(tbn, codes, mode, reporter)
+    if band_of is None or not has_counts(tbn):
+        return beliefs, None
+    return beliefs, band_over_time(tbn, codes, mode, band_of[0], band_of[1], reporter)

@@ -184,3 +184,39 @@ def test_an_edit_that_breaks_the_convention_removes_the_plate_and_undo_brings_it
     assert sorted(f.part for f in frames(scene)) == ["0", "t"]
     assert scene.temporal.temporal_arcs == [("Rain0", "Raint")] and scene.arcs[("Rain0", "Raint")].look is not None
     computed(qtbot, time_panel(window))
+
+
+@pytest.mark.parametrize("mode", ["smoothing", "filtering"])
+def test_a_2tbn_with_counts_draws_each_beliefs_error_band(window, qtbot, mode):
+    """The plotted belief's band is the core's temporal error bars (Beta, else clipped normal) at every slice;
+    another variable's band is computed when it is plotted; a 2TBN without counts draws none."""
+    from bnstudio.temporal import temporal_error_bars
+
+    learned = NETWORKS / "temporal" / "machine_learned.bnsproj"
+    assert window.open_path(learned)
+    panel = time_panel(window)
+    panel.mode.setCurrentIndex(["smoothing", "filtering"].index(mode))
+    assert panel.load_table(MACHINE.with_suffix(".csv"))
+    panel.variable.setCurrentText("Wear")
+    panel.state.setCurrentText("broken")
+    computed(qtbot, panel)
+    qtbot.waitUntil(lambda: panel.bars is not None and panel.bars.variable == "Wear" and not panel.jobs.running,
+                    timeout=20000)
+    tbn = from_network(window.document.network)
+    evidence = pd.read_csv(MACHINE.with_suffix(".csv"), dtype=str)
+    core = temporal_error_bars(tbn, evidence, "Wear", "broken", mode="smooth" if mode == "smoothing" else "filter")
+    expected = np.where(np.isnan(core.beta), core.normal_clipped, core.beta)
+    np.testing.assert_allclose(panel.plot.low.getData()[1], expected[:, 0], atol=1e-12)
+    np.testing.assert_allclose(panel.plot.high.getData()[1], expected[:, 1], atol=1e-12)
+    np.testing.assert_allclose(panel.plot.curve.getData()[1], core.mean, atol=1e-12)
+    assert "band: 90 % interval" in panel.plot.widget.getPlotItem().titleLabel.text
+    panel.variable.setCurrentText("Load")                   # another belief: its own band, computed again
+    qtbot.waitUntil(lambda: panel.bars is not None and panel.bars.variable == "Load" and not panel.jobs.running
+                    and panel.plot.low.getData()[1] is not None, timeout=20000)
+    other = temporal_error_bars(tbn, evidence, "Load", panel.state.currentText(),
+                                mode="smooth" if mode == "smoothing" else "filter")
+    np.testing.assert_allclose(panel.plot.high.getData()[1],
+                               np.where(np.isnan(other.beta), other.normal_clipped, other.beta)[:, 1], atol=1e-12)
+    assert window.open_path(MACHINE)                          # the bundled model has no counts: no band
+    computed(qtbot, panel)
+    assert panel.bars is None and panel.plot.low.getData()[1] is None

@@ -5,7 +5,7 @@ belief of a chosen state across time.
 The evidence is a table loaded from a CSV (matched by column name, :mod:`bnstudio.temporal.evidence`) plus,
 optionally, the canvas's findings: ``X0``'s in slice 0, ``Xt``'s in a chosen slice
 (:func:`bnstudio.temporal.timeline.timeline_codes`). Every change of the inputs, the network or (when used) the
-canvas's findings runs :func:`~bnstudio.temporal.timeline.beliefs_over_time` again as a Qt-free job on the
+canvas's findings runs :func:`~bnstudio.temporal.timeline.beliefs_and_band` again as a Qt-free job on the
 generic worker (:class:`~bnstudio.gui.job_slot.JobSlot`), cancellable; a request made while a job runs cancels
 it and runs once it has ended. The panel computes no probability itself.
 """
@@ -27,7 +27,9 @@ from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.time_panel.plot import BeliefOverTime
 from bnstudio.temporal.forward_backward import TemporalBeliefs
 from bnstudio.temporal.model import TwoSliceNetwork
-from bnstudio.temporal.timeline import MODES, as_two_slice, beliefs_over_time, slice_view, timeline_codes
+from bnstudio.temporal.errorbars import TemporalBars
+from bnstudio.temporal.timeline import (MODES, as_two_slice, beliefs_and_band, has_counts, slice_view,
+                                      timeline_codes)
 
 MAX_SLICES = 1_000_000
 #: rows of the evidence table drawn (a long sequence is computed whole, shown in part)
@@ -49,6 +51,7 @@ class TimePanel(QWidget):
         self.table_name = ""
         self.result: TemporalBeliefs | None = None
         self.codes: np.ndarray | None = None
+        self.bars: TemporalBars | None = None    # the plotted belief's error band (a 2TBN with Dirichlet counts)
         self.jobs = JobSlot(self)
         self._pending = False
         self._generation = 0                 # a job started for an earlier network is never shown
@@ -166,6 +169,7 @@ class TimePanel(QWidget):
         self._generation += 1
         self.jobs.cancel()
         self.tbn, self.table, self.table_name, self.result, self.codes = None, None, "", None, None
+        self.bars = None
         self.messages.hide()
         self.status.setText("")
         self.table_label.setText("No evidence table")
@@ -267,13 +271,13 @@ class TimePanel(QWidget):
             self._show(None, None)
             return
         self.messages.hide()
-        job = functools.partial(beliefs_over_time, self.tbn, codes, self.mode_name)
+        job = functools.partial(beliefs_and_band, self.tbn, codes, self.mode_name, self._band_key())
         self.status.setText(f"Computing {self.mode_name} over {len(codes):,} slices…")
         self.progress.setRange(0, 0)
         self.progress.show()
         self.cancel_button.show()
         generation = self._generation
-        self.jobs.start(job, finished=lambda result: self._finished(result, codes, generation),
+        self.jobs.start(job, finished=lambda answer: self._finished(answer, codes, generation),
                         failed=lambda exc: self._failed(exc, generation), cancelled=self._cancelled)
 
     def cancel(self) -> None:
@@ -290,9 +294,18 @@ class TimePanel(QWidget):
             return True
         return False
 
-    def _finished(self, result: TemporalBeliefs, codes: np.ndarray, generation: int) -> None:
+    def _finished(self, answer: tuple[TemporalBeliefs, TemporalBars | None], codes: np.ndarray,
+                  generation: int) -> None:
         if not self._ended() and generation == self._generation:
-            self._show(result, codes)
+            self.bars = answer[1]
+            self._show(answer[0], codes)
+
+    def _band_key(self) -> tuple[str, str] | None:
+        """The plotted (variable, state) whose error band the next job computes, when the 2TBN has counts."""
+        name, state = self.variable.currentText(), self.state.currentText()
+        if self.tbn is None or not has_counts(self.tbn) or name not in self.tbn.radicals or not state:
+            return None
+        return name, state
 
     def _failed(self, exc: BaseException, generation: int) -> None:
         if self._ended() or generation != self._generation:
@@ -379,9 +392,19 @@ class TimePanel(QWidget):
         j = self.tbn.radicals.index(name)
         observed = np.flatnonzero(self.codes[:, j] >= 0)
         given = "e₀..T−1" if self.result.kind == "smoothing" else "e₀..t"
+        band = self.bars is not None and (self.bars.variable, self.bars.state) == (name, self.state.currentText())
         self.plot.set_series(self.result.beliefs[name][:, state], observed,
-                             f"p({name}ₜ = {self.state.currentText()} | {given})")
+                             f"p({name}ₜ = {self.state.currentText()} | {given})"
+                             + (f"   band: {100 * self.bars.level:g} % interval" if band else ""))
+        self.plot.set_band(_interval(self.bars) if band else None)
         self.plot.set_slice(self.slider.value())
+        if not band and self._band_key() is not None:
+            self.request()          # another belief plotted: its band is computed with the beliefs again
+
+
+def _interval(bars: TemporalBars) -> np.ndarray:
+    """Each slice's Beta interval, or its normal one clipped to [0, 1] where no Beta fits (docs/uncertainty.md)."""
+    return np.where(np.isnan(bars.beta), bars.normal_clipped, bars.beta)
 
 
 def _listed(names: Any, first: int = 4) -> str:

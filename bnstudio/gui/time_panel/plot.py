@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 
 from bnstudio.gui.query_panel import plots
 
@@ -23,13 +24,14 @@ class BeliefOverTime:
                                      symbolBrush=pg.mkBrush(CURVE_COLOUR), symbolPen=None, antialias=True,
                                      )
         self.observed = pg.ScatterPlotItem(size=11, brush=pg.mkBrush(None), pen=pg.mkPen(MARK_COLOUR, width=2))
-        # THE ERROR BAND GOES HERE (not drawn today). The interval of p(X_t = s | e) from the network's
-        # Dirichlet counts, one (low, high) per slice — the (T, 2) array of the core's temporal error bars
-        # (bnstudio/temporal/errorbars.py, being written) computed in the panel's job beside the beliefs —
-        # would be two PlotDataItems (low, high) made once here and a pg.FillBetweenItem between them,
-        # updated in set_series with setData like the curve; docs/temporal.md lists it under "Not yet".
+        # the error band: the interval of p(X_t = s | e) from the Dirichlet counts at each slice
+        # (bnstudio/temporal/errorbars.py), between two invisible edges
+        self.low, self.high = (pg.PlotDataItem(pen=pg.mkPen(None)) for _ in range(2))
+        band = QColor(CURVE_COLOUR)
+        band.setAlpha(55)
+        self.band = pg.FillBetweenItem(self.low, self.high, brush=pg.mkBrush(band))
         self.mark = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(MARK_COLOUR, width=1.6, style=Qt.DashLine))
-        for it in (self.curve, self.observed, self.mark):
+        for it in (self.low, self.high, self.band, self.curve, self.observed, self.mark):
             item.addItem(it)
         item.setYRange(0.0, 1.0, padding=0.02)
         self.clear()
@@ -46,11 +48,22 @@ class BeliefOverTime:
         self.widget.getPlotItem().setXRange(0, max(1.0, len(belief) - 1.0), padding=0.03)
         self.widget.getPlotItem().setYRange(0.0, 1.0, padding=0.02)
 
+    def set_band(self, interval: np.ndarray | None) -> None:
+        """The (T, 2) interval of each slice's belief as a band (None: no band)."""
+        if interval is None:
+            self.low.setData([], [])
+            self.high.setData([], [])
+            return
+        t = np.arange(len(interval), dtype=float)
+        self.low.setData(t, interval[:, 0])
+        self.high.setData(t, interval[:, 1])
+
     def set_slice(self, k: int) -> None:
         self.mark.setValue(k)
         self.mark.show()
 
     def clear(self) -> None:
+        self.set_band(None)
         self.curve.setData([], [])
         self.observed.setData([], [])
         self.mark.hide()
