@@ -162,7 +162,7 @@ def account(run: Mapping[str, Any], timings: Sequence[Mapping[str, Any]]) -> Run
     A worker's start-up is its first task's start less the run's start; its gaps are the times between one
     task's end and its next task's start; its tail is the run's end less its last task's end (clamped at 0:
     another host's clock may differ). Workers that ran nothing count as idle for the whole run. A record written
-while the run went on (``partial``) ends at its writing: a worker's tail is then its running task so far."""
+    while the run went on (``partial``) ends at its writing: a worker's tail is then its running task so far."""
     timed = [t for t in timings if t.get("started") is not None and t.get("cpu") is not None]
     if not run or not timed or "t0" not in run or "t1" not in run:
         return None

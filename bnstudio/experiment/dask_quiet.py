@@ -5,8 +5,9 @@ worker, "Failed to reconnect" after Ctrl+C) and the workers of a local cluster, 
 group, receive Ctrl+C too and each print a KeyboardInterrupt traceback. After :func:`quiet_dask` (called by a
 command before it starts or joins a cluster, for the rest of its process: Dask's finalisers log at exit too):
 
-* the ``distributed`` (and ``asyncio``) loggers of this process and of every worker started later (through the environment:
-  ``DASK_LOGGING__DISTRIBUTED``) print only critical messages; what matters reaches the user as bnstudio's
+* the ``distributed``, ``asyncio`` and ``tornado`` loggers of this process (tornado's event loop logs the errors
+  of Dask's callbacks, e.g. a cancelled ``sync`` interrupted by SIGTERM) and the ``distributed`` logger of every
+  worker started later (through the environment: ``DASK_LOGGING__DISTRIBUTED``) print only critical messages; what matters reaches the user as bnstudio's
   own one-line errors (a lost worker, an unreachable scheduler);
 * each local worker ends silently on SIGINT from its start (:mod:`bnstudio.experiment.dask_worker_signals`, a
   Dask preload): Ctrl+C stops the driver, which closes the cluster. A worker still importing when Ctrl+C
@@ -32,7 +33,7 @@ def quiet_dask() -> None:
         import distributed  # noqa: F401  (its logging set up now, then turned down)
     except ImportError:      # the cluster's own check says what to install
         return
-    for name in ("distributed", "asyncio"):
+    for name in ("distributed", "asyncio", "tornado"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
     preload = list(dask.config.get("distributed.worker.preload", []) or [])
     dask.config.set({"distributed.worker.preload": preload + [PRELOAD] if PRELOAD not in preload else preload})

@@ -275,7 +275,8 @@ class Found:
 
 
 def closed_form(space: SearchSpace, parents: list[frozenset[int]]) -> Found:
-    """The outcome of a closed-form learner (:mod:`.trees`): one step, scored with the learner's score."""
+    """The outcome of a closed-form learner (:mod:`bnstudio.learn.structure.trees`): one step, scored with the
+    learner's score."""
     o = space.options
     value = ScoreCache(space.data, space.data.cards, o["score"], o["ess"]).total(parents)
     space.progress.report(1, {"score": value}, message=space.algorithm)
