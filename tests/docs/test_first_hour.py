@@ -44,4 +44,6 @@ def test_the_first_hour_notebook_runs_and_shows_its_results():
     assert "polyline" in html and "clgd" in html              # convergence curve of the gradient fit
     assert "top variance sources" in html and "Beta" in html  # the analyst's error bars
     assert "True" in [r.get("text/plain") for r in results]   # identical tables after pgmpy
+    assert "ROC of dysp" in html and "Reliability of dysp" in html     # the two fits compared (issue 37)
+    assert any("{'l2':" in r.get("text/plain", "") for r in results)   # GridSearchCV over clgd's L2 (issue 39)
     assert not [o for o in outputs if o.output_type == "stream" and o.name == "stderr"]
