@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import parse_evidence, print_json, print_table
 from bnstudio.errors import EvidenceError, FormatError
@@ -43,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="with --filter/--smooth and --target X=STATE: error bars of p(X_t = STATE | evidence) "
                             "per slice from the 2TBN's Dirichlet counts (learned with mp, or --ess)")
     group.add_argument("--level", type=opt.probability, default=None,
-                       help="with --errorbars: credible level in (0, 1) (default 0.9)")
+                       help=f"with --errorbars: credible level in (0, 1) (default {CREDIBLE_LEVEL:g})")
     group.add_argument("--ess", type=opt.ess, default=None,
                        help=f"with --errorbars: expert counts, ESS A per row (α = A·θ) in [{opt.MIN_ESS:g}, "
                             f"{opt.MAX_ESS:g}], overriding the 2TBN's counts")
@@ -146,7 +147,7 @@ def run_error_bars(args: argparse.Namespace, tbn: TwoSliceNetwork, evidence: Any
     observed = len(codes)
     if args.predict:
         codes = np.vstack([codes, np.full((args.predict, len(tbn.radicals)), -1, dtype=np.int64)])
-    level = 0.9 if args.level is None else args.level
+    level = CREDIBLE_LEVEL if args.level is None else args.level
     mode = "smooth" if args.smooth else "filter"
     answers = [temporal_error_bars(tbn, codes, x, state, mode=mode, level=level, ess=args.ess)
                for x, state in targets.items()]

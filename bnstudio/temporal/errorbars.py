@@ -34,6 +34,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import ImpossibleEvidence, UnknownStateError, ValidationError
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.temporal.evidence import evidence_codes
@@ -295,7 +296,7 @@ def query_variances(tbn: TwoSliceNetwork, codes: np.ndarray, variable: str, stat
 
 
 def temporal_error_bars(tbn: TwoSliceNetwork, evidence: Any, variable: str, state: str,
-                        slices: Sequence[int] | None = None, mode: str = "smooth", level: float = 0.9,
+                        slices: Sequence[int] | None = None, mode: str = "smooth", level: float = CREDIBLE_LEVEL,
                         ess: float | None = None, top: int = 3, reporter: Reporter | None = None) -> TemporalBars:
     """Delta-method error bars of p(variable_t = state | e) for every slice t of the evidence table (or the
     given ``slices``): ``mode`` "smooth" conditions on all the evidence, "filter" on the evidence up to t.
