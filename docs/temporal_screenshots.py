@@ -28,46 +28,29 @@ from bnstudio.gui.time_panel import time_panel  # noqa: E402
 TEMPORAL = ROOT / "resources" / "networks" / "temporal"
 
 
-def _computed(window, seconds: float = 60.0) -> None:
-    """Wait for the Time panel's job (the debounce timer, then the worker)."""
+def _computed(window, seconds: float = 60.0, band: bool = False) -> None:
+    """Wait for the Time panel's job (the debounce timer, then the worker), and its error band if ``band``."""
     panel = time_panel(window)
     panel.compute()
     end = time.monotonic() + seconds
-    while (panel.jobs.running or panel.result is None or panel._timer.isActive()) and time.monotonic() < end:
+    while (panel.jobs.running or panel.result is None or panel._timer.isActive() or (band and panel.bars is None)) \
+            and time.monotonic() < end:
         QApplication.processEvents()
         time.sleep(0.01)
 
 
-def _plate(window) -> None:
-    """The machine model smoothed over machine.csv, slice 5 (the first hot reading) on the canvas."""
-    panel = time_panel(window)
-    _computed(window)
-    panel.variable.setCurrentText("Wear")
-    panel.state.setCurrentText("broken")
-    panel.slider.setValue(5)
-
-
-def _time(window) -> None:
-    """The umbrella HMM smoothed over the five days; Rain = yes across time, the slider at day 2 (dry)."""
-    panel = time_panel(window)
-    _computed(window)
-    panel.variable.setCurrentText("Rain")
-    panel.state.setCurrentText("yes")
-    panel.slider.setValue(2)
-
-
-def _band(window) -> None:
-    """The learned machine model (Dirichlet counts) over machine.csv: Wear = broken with its error band."""
-    panel = time_panel(window)
-    panel.load_table(TEMPORAL / "machine.csv")
-    panel.variable.setCurrentText("Wear")
-    panel.state.setCurrentText("broken")
-    _computed(window)
-    end = time.monotonic() + 60
-    while (panel.bars is None or panel.jobs.running or panel._timer.isActive()) and time.monotonic() < end:
-        QApplication.processEvents()
-        time.sleep(0.01)
-    panel.slider.setValue(5)
+def _showing(variable: str, state: str, k: int, table: Path | None = None, band: bool = False):
+    """A ``prepare`` that plots ``variable = state`` over time (with ``table`` as evidence, and waiting for the
+    error band when ``band``) and puts slice ``k`` on the canvas."""
+    def prepare(window) -> None:
+        panel = time_panel(window)
+        if table is not None:
+            panel.load_table(table)
+        panel.variable.setCurrentText(variable)
+        panel.state.setCurrentText(state)
+        _computed(window, band=band)
+        panel.slider.setValue(k)
+    return prepare
 
 
 def main() -> None:
@@ -77,9 +60,12 @@ def main() -> None:
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
     out = Path(args.out)
-    shots = [("screenshot-temporal-plate.png", TEMPORAL / "machine.bif", _plate),
-             ("screenshot-temporal-time.png", TEMPORAL / "umbrella.bif", _time),
-             ("screenshot-temporal-band.png", TEMPORAL / "machine_learned.bnsproj", _band)]
+    shots = [  # machine over machine.csv, slice 5 (the first hot reading); umbrella, day 2 (the dry day); the
+        # learned machine model (Dirichlet counts) over machine.csv: Wear = broken with its error band
+        ("screenshot-temporal-plate.png", TEMPORAL / "machine.bif", _showing("Wear", "broken", 5)),
+        ("screenshot-temporal-time.png", TEMPORAL / "umbrella.bif", _showing("Rain", "yes", 2)),
+        ("screenshot-temporal-band.png", TEMPORAL / "machine_learned.bnsproj",
+         _showing("Wear", "broken", 5, TEMPORAL / "machine.csv", band=True))]
     for name, path, prepare in shots:
         print("wrote", render_screenshot(out / name, path, size, docks=["time"], prepare=prepare))
 

@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from html import escape
 from typing import Mapping, Sequence
 
+import numpy as np
+
 from bnstudio.display import look
 from bnstudio.display.layout import layered_layout
+from bnstudio.display.routes import border_points
 
 CHAR, PAD, HEIGHT, MARGIN = 7.0, 10.0, 24.0, 14.0   # text advance (px) at 12 px, box padding and height
 FONT = "font-family='DejaVu Sans, Verdana, sans-serif' font-size='12'"
@@ -34,17 +37,6 @@ class Edge:
 
 def box_size(text: str) -> tuple[float, float]:
     return len(text) * CHAR + 2 * PAD, HEIGHT
-
-
-def _end(centre, size, towards) -> tuple[float, float]:
-    """Where the segment from the box's centre towards ``towards`` leaves the box."""
-    dx, dy = towards[0] - centre[0], towards[1] - centre[1]
-    if dx == 0 and dy == 0:
-        return centre
-    sx = size[0] / 2 / abs(dx) if dx else float("inf")
-    sy = size[1] / 2 / abs(dy) if dy else float("inf")
-    s = min(sx, sy, 1.0)
-    return centre[0] + dx * s, centre[1] + dy * s
 
 
 def box_graph_svg(labels: Mapping[str, str], edges: Sequence[Edge], fills: Mapping[str, str] | None = None,
@@ -71,8 +63,13 @@ def box_graph_svg(labels: Mapping[str, str], edges: Sequence[Edge], fills: Mappi
               for k, c in enumerate(colours)]
     parts.append(f"</defs><rect x='{left:.1f}' y='{top:.1f}' width='{right - left:.1f}' height='{height:.1f}' "
                  f"fill='#FFFFFF'/>")
-    for e in edges:
-        (x0, y0), (x1, y1) = _end(pos[e.a], sizes[e.a], pos[e.b]), _end(pos[e.b], sizes[e.b], pos[e.a])
+    a_centres, b_centres = (np.array([pos[n] for n in ends], dtype=float).reshape(-1, 2)
+                            for ends in ([e.a for e in edges], [e.b for e in edges]))
+    a_halves, b_halves = (np.array([sizes[n] for n in ends], dtype=float).reshape(-1, 2) / 2
+                          for ends in ([e.a for e in edges], [e.b for e in edges]))
+    starts = border_points(a_centres, a_halves, b_centres)   # where each line leaves its boxes
+    stops = border_points(b_centres, b_halves, a_centres)
+    for e, (x0, y0), (x1, y1) in zip(edges, starts, stops):
         head = f" marker-end='url(#head{colours.index(e.colour)})'" if e.arrow else ""
         dash = " stroke-dasharray='5 3'" if e.dash else ""
         parts.append(f"<line x1='{x0:.1f}' y1='{y0:.1f}' x2='{x1:.1f}' y2='{y1:.1f}' stroke='{e.colour}' "

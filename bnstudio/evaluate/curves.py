@@ -65,11 +65,8 @@ def _ranked(score: np.ndarray, positive: np.ndarray, w: np.ndarray) -> tuple[np.
     return pos, neg
 
 
-def binary_auc(score: np.ndarray, positive: np.ndarray, w: np.ndarray | None = None) -> float | None:
-    """P(score⁺ > score⁻) + ½ P(score⁺ = score⁻) over weighted positive/negative pairs; ``None`` when the cases
-    are all positive or all negative."""
-    positive = np.asarray(positive, dtype=bool)
-    pos, neg = _ranked(np.asarray(score, dtype=float), positive, _weights(positive, w))
+def _area(pos: np.ndarray, neg: np.ndarray) -> float | None:
+    """The Mann–Whitney area of ranked weights (:func:`_ranked`); None without positives or negatives."""
     total_pos, total_neg = pos.sum(), neg.sum()
     if total_pos <= 0 or total_neg <= 0:
         return None
@@ -78,24 +75,43 @@ def binary_auc(score: np.ndarray, positive: np.ndarray, w: np.ndarray | None = N
     return float((pos * (neg_below + 0.5 * neg)).sum() / (total_pos * total_neg))
 
 
-def roc_curve(score: np.ndarray, positive: np.ndarray, w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(fpr, tpr) at every distinct threshold from high to low, starting at (0, 0); all-zero rates on a side
-    that has no cases."""
-    positive = np.asarray(positive, dtype=bool)
-    pos, neg = _ranked(np.asarray(score, dtype=float), positive, _weights(positive, w))
+def _rates(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(fpr, tpr) of ranked weights from (0, 0); all-zero rates on a side that has no cases."""
     tp, fp = np.concatenate([[0.0], np.cumsum(pos)]), np.concatenate([[0.0], np.cumsum(neg)])
     return fp / fp[-1] if fp[-1] > 0 else fp, tp / tp[-1] if tp[-1] > 0 else tp
 
 
+def _ranked_cases(score: np.ndarray, positive: np.ndarray, w: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    positive = np.asarray(positive, dtype=bool)
+    return _ranked(np.asarray(score, dtype=float), positive, _weights(positive, w))
+
+
+def binary_auc(score: np.ndarray, positive: np.ndarray, w: np.ndarray | None = None) -> float | None:
+    """P(score⁺ > score⁻) + ½ P(score⁺ = score⁻) over weighted positive/negative pairs; ``None`` when the cases
+    are all positive or all negative."""
+    return _area(*_ranked_cases(score, positive, w))
+
+
+def roc_curve(score: np.ndarray, positive: np.ndarray, w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(fpr, tpr) at every distinct threshold from high to low, starting at (0, 0); all-zero rates on a side
+    that has no cases."""
+    return _rates(*_ranked_cases(score, positive, w))
+
+
 def roc_curves(post: np.ndarray, y: np.ndarray, states: list[str], w: np.ndarray | None = None) -> list[RocCurve]:
-    """The one-vs-rest ROC of every state that has both positive and negative cases."""
+    """The one-vs-rest ROC of every state that has both positive and negative cases (one ranking a state)."""
     out = []
     for k, state in enumerate(states):
-        area = binary_auc(post[:, k], y == k, w)
+        ranked = _ranked_cases(post[:, k], y == k, w)
+        area = _area(*ranked)
         if area is not None:
-            fpr, tpr = roc_curve(post[:, k], y == k, w)
-            out.append(RocCurve(state, fpr, tpr, area))
+            out.append(RocCurve(state, *_rates(*ranked), area))
     return out
+
+
+def _macro(areas: list[float]) -> float | None:
+    """The macro average of the states' one-vs-rest areas (with two states both are the same area)."""
+    return float(np.mean(areas)) if areas else None
 
 
 def auc(post: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> float | None:
@@ -104,8 +120,7 @@ def auc(post: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> float |
     post, y = np.asarray(post, dtype=float), np.asarray(y)
     if post.shape[1] == 2:
         return binary_auc(post[:, 0], y == 0, w)
-    areas = [a for k in range(post.shape[1]) if (a := binary_auc(post[:, k], y == k, w)) is not None]
-    return float(np.mean(areas)) if areas else None
+    return _macro([a for k in range(post.shape[1]) if (a := binary_auc(post[:, k], y == k, w)) is not None])
 
 
 def reliability(post: np.ndarray, y: np.ndarray, w: np.ndarray | None = None,
@@ -166,5 +181,8 @@ class Validation:
 
 
 def validation(post: np.ndarray, y: np.ndarray, states: list[str], w: np.ndarray | None = None) -> Validation:
-    """ROC curves, AUC and reliability of posteriors ``post`` for true codes ``y``."""
-    return Validation(list(states), roc_curves(post, y, states, w), auc(post, y, w), reliability(post, y, w))
+    """ROC curves, AUC and reliability of posteriors ``post`` for true codes ``y`` (the AUC from the curves' areas:
+    one ranking a state)."""
+    rocs = roc_curves(post, y, states, w)
+    area = rocs[0].auc if len(states) == 2 and rocs else _macro([c.auc for c in rocs])
+    return Validation(list(states), rocs, area, reliability(post, y, w))

@@ -138,15 +138,6 @@ def _scored(net: Network, codes: np.ndarray, weights: np.ndarray, target: str, m
     return Scored(post, codes[rows, t], weights[rows], list(net.states(target)))
 
 
-def score(net: Network, data, target: str, weights: np.ndarray | None = None,
-          memory_budget: int = DEFAULT_MEMORY_BUDGET) -> Scored:
-    """p(target | other observed cells) on ``data`` with the true states, for the validation pictures."""
-    codes, weights = check_codes(net, data, weights)
-    if target not in net:
-        raise ValidationError(f"unknown target variable '{target}'")
-    return _scored(net, codes, weights, target, memory_budget)
-
-
 def evaluate(net: Network, data, target: str, weights: np.ndarray | None = None,
              memory_budget: int = DEFAULT_MEMORY_BUDGET) -> Metrics:
     """All scores of ``net`` on ``data`` (codes aligned to ``net.variables``) for ``target``; batched inference

@@ -10,6 +10,7 @@ renderer (:mod:`bnstudio.gui.canvas.export`, which writes PNG and SVG), without 
 """
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QPoint, QRectF, Qt
@@ -37,8 +38,8 @@ def orientation_for(scene: QGraphicsScene) -> QPageLayout.Orientation:
     return QPageLayout.Landscape if rect.width() > rect.height() else QPageLayout.Portrait
 
 
-def draw_page(scene: QGraphicsScene, painter: QPainter, page: QRectF, heading: str) -> None:
-    """Draw ``heading`` and below it the whole network, as large as ``page`` (device units) allows."""
+def draw_heading(painter: QPainter, page: QRectF, heading: str) -> QRectF:
+    """``heading`` at the top of ``page`` (device units); returns the area below it."""
     font = QFont(painter.font())
     font.setPointSizeF(10.0)
     painter.setFont(font)
@@ -46,7 +47,12 @@ def draw_page(scene: QGraphicsScene, painter: QPainter, page: QRectF, heading: s
     painter.setPen(Qt.black)
     painter.drawText(QRectF(page.left(), page.top(), page.width(), line * 1.5), Qt.AlignLeft | Qt.AlignVCenter,
                      heading)
-    area = QRectF(page.left(), page.top() + 2 * line, page.width(), page.height() - 2 * line)
+    return QRectF(page.left(), page.top() + 2 * line, page.width(), page.height() - 2 * line)
+
+
+def draw_page(scene: QGraphicsScene, painter: QPainter, page: QRectF, heading: str) -> None:
+    """Draw ``heading`` and below it the whole network, as large as ``page`` (device units) allows."""
+    area = draw_heading(painter, page, heading)
     source = network_rect(scene)
     scale = min(area.width() / max(source.width(), 1.0), area.height() / max(source.height(), 1.0))
     target = QRectF(0.0, 0.0, source.width() * scale, source.height() * scale)
@@ -55,48 +61,64 @@ def draw_page(scene: QGraphicsScene, painter: QPainter, page: QRectF, heading: s
     render_scene(scene, painter, target, source)   # as the PNG/SVG export draws it: not the selection
 
 
-def print_scene(scene: QGraphicsScene, device: QPagedPaintDevice, heading: str) -> None:
-    """Draw the network on one page of ``device`` (a printer or a PDF writer); raises OSError if it cannot."""
+def _begun(device: QPagedPaintDevice) -> QPainter:
+    """A painter on ``device``; OSError when the printer or file cannot be opened."""
     painter = QPainter()
     if not painter.begin(device):
         raise OSError("could not start printing (is the printer or the file available?)")
     painter.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-    try:
-        page = QRectF(painter.viewport())
-        draw_page(scene, painter, page, heading)
-    finally:
-        painter.end()
+    return painter
 
 
-def export_pdf(scene: QGraphicsScene, path: str | Path, heading: str, title: str = "Bayesian network") -> Path:
-    """Write the network to ``path`` as a one-page vector PDF (A4, its orientation by the network's shape)."""
+def _pdf(path: str | Path, title: str, orientation: QPageLayout.Orientation, draw) -> Path:
+    """Write an A4 PDF at ``path`` with ``draw(writer)``; OSError when no file comes of it."""
     path = Path(path)
     writer = QPdfWriter(str(path))
     writer.setResolution(PDF_DPI)
     writer.setTitle(title)
     writer.setCreator("BN Studio")
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), orientation_for(scene),
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), orientation,
                                      QMarginsF(*(4 * [PAGE_MARGIN_MM])), QPageLayout.Millimeter))
-    print_scene(scene, writer, heading)
+    draw(writer)
     del writer                    # the file is complete once the writer is gone
     if not path.is_file() or path.stat().st_size == 0:
         raise OSError(f"could not write the PDF {path}")
     return path
 
 
-def print_dialog(scene: QGraphicsScene, parent: QWidget, heading: str) -> bool:
-    """File ▸ Print: the system's print dialog, then the network on one page; whether it was printed."""
+def _print_dialog(parent: QWidget, name: str, what: str, orientation: QPageLayout.Orientation, draw) -> bool:
+    """The system's print dialog for ``what``, then ``draw(printer)``; whether it was printed."""
     from PySide6.QtPrintSupport import QPrintDialog, QPrinter   # on use: printing support is not start-up
 
     printer = QPrinter(QPrinter.HighResolution)
-    printer.setPageOrientation(orientation_for(scene))
-    printer.setDocName(heading)
+    printer.setPageOrientation(orientation)
+    printer.setDocName(name)
     dialog = QPrintDialog(printer, parent)
-    dialog.setWindowTitle("Print the network")
+    dialog.setWindowTitle(f"Print the {what}")
     if dialog.exec() != QPrintDialog.Accepted:
         return False
-    print_scene(scene, printer, heading)
+    draw(printer)
     return True
+
+
+def print_scene(scene: QGraphicsScene, device: QPagedPaintDevice, heading: str) -> None:
+    """Draw the network on one page of ``device`` (a printer or a PDF writer); raises OSError if it cannot."""
+    painter = _begun(device)
+    try:
+        draw_page(scene, painter, QRectF(painter.viewport()), heading)
+    finally:
+        painter.end()
+
+
+def export_pdf(scene: QGraphicsScene, path: str | Path, heading: str, title: str = "Bayesian network") -> Path:
+    """Write the network to ``path`` as a one-page vector PDF (A4, its orientation by the network's shape)."""
+    return _pdf(path, title, orientation_for(scene), lambda writer: print_scene(scene, writer, heading))
+
+
+def print_dialog(scene: QGraphicsScene, parent: QWidget, heading: str) -> bool:
+    """File ▸ Print: the system's print dialog, then the network on one page; whether it was printed."""
+    return _print_dialog(parent, heading, "network", orientation_for(scene),
+                         lambda printer: print_scene(scene, printer, heading))
 
 
 def heading_of(window: WindowParts) -> str:
@@ -137,26 +159,13 @@ def cpt_document(window: WindowParts) -> QTextDocument:
     if var is None:
         raise OSError("select a node first: the Probability Table shows no variable")
     text = QTextDocument()
-    text.setHtml(f"<p>{_escaped(window.document.title)}</p>" + cpt_html(window.document.network, var, max_rows=10_000))
+    text.setHtml(f"<p>{escape(window.document.title)}</p>" + cpt_html(window.document.network, var, max_rows=10_000))
     return text
 
 
-def _escaped(text: str) -> str:
-    from html import escape
-
-    return escape(text)
-
-
 def draw_widget_page(widget: QWidget, painter: QPainter, page: QRectF, heading: str) -> None:
-    """``heading`` and below it ``widget`` as it stands, scaled to the page's width (never enlarged past 1.5)."""
-    font = QFont(painter.font())
-    font.setPointSizeF(10.0)
-    painter.setFont(font)
-    line = painter.fontMetrics().height()
-    painter.setPen(Qt.black)
-    painter.drawText(QRectF(page.left(), page.top(), page.width(), line * 1.5), Qt.AlignLeft | Qt.AlignVCenter,
-                     heading)
-    area = QRectF(page.left(), page.top() + 2 * line, page.width(), page.height() - 2 * line)
+    """``heading`` and below it ``widget`` as it stands, scaled to fit the page."""
+    area = draw_heading(painter, page, heading)
     size = widget.size()
     scale = min(area.width() / max(size.width(), 1), area.height() / max(size.height(), 1))
     painter.save()
@@ -171,9 +180,7 @@ def print_panel(window: WindowParts, panel: str, device: QPagedPaintDevice) -> N
     if panel == "cpt":
         cpt_document(window).print_(device)
         return
-    painter = QPainter()
-    if not painter.begin(device):
-        raise OSError("could not start printing (is the printer or the file available?)")
+    painter = _begun(device)
     try:
         draw_widget_page(window.query_panel, painter, QRectF(painter.viewport()),
                          f"{heading_of(window)} — Query panel")
@@ -183,34 +190,15 @@ def print_panel(window: WindowParts, panel: str, device: QPagedPaintDevice) -> N
 
 def export_panel_pdf(window: WindowParts, panel: str, path: str | Path) -> Path:
     """Write ``panel`` to ``path`` as PDF (A4 portrait)."""
-    path = Path(path)
-    writer = QPdfWriter(str(path))
-    writer.setResolution(PDF_DPI)
-    writer.setTitle(f"{window.document.title} — {PANELS[panel]}")
-    writer.setCreator("BN Studio")
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), QPageLayout.Portrait,
-                                     QMarginsF(*(4 * [PAGE_MARGIN_MM])), QPageLayout.Millimeter))
-    print_panel(window, panel, writer)
-    del writer
-    if not path.is_file() or path.stat().st_size == 0:
-        raise OSError(f"could not write the PDF {path}")
-    return path
+    return _pdf(path, f"{window.document.title} — {PANELS[panel]}", QPageLayout.Portrait,
+                lambda writer: print_panel(window, panel, writer))
 
 
 def print_panel_dialog(window: WindowParts, panel: str) -> bool:
     """File ▸ Print ▸ Probability Table… / Query Panel…"""
-    def run() -> bool:
-        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-
-        printer = QPrinter(QPrinter.HighResolution)
-        printer.setDocName(f"{window.document.title} — {PANELS[panel]}")
-        dialog = QPrintDialog(printer, window)
-        dialog.setWindowTitle(f"Print the {PANELS[panel]}")
-        if dialog.exec() != QPrintDialog.Accepted:
-            return False
-        print_panel(window, panel, printer)
-        return True
-    return _reported(window, run, "Printed")
+    return _reported(window, lambda: _print_dialog(window, f"{window.document.title} — {PANELS[panel]}",
+                                                   PANELS[panel], QPageLayout.Portrait,
+                                                   lambda printer: print_panel(window, panel, printer)), "Printed")
 
 
 def export_panel_pdf_dialog(window: WindowParts, panel: str) -> bool:

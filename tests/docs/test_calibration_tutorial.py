@@ -2,7 +2,7 @@
 prints gives the same row, and its Python snippet runs."""
 from __future__ import annotations
 
-import importlib.util
+from tests.scripts import load_script
 import json
 import re
 import textwrap
@@ -18,11 +18,7 @@ PAGE = (ROOT / "docs" / "tutorial-calibration.md").read_text(encoding="utf-8")
 
 @pytest.fixture(scope="module")
 def tutorial():
-    spec = importlib.util.spec_from_file_location("calibration_tutorial", ROOT / "docs" / "calibration_tutorial.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("docs/calibration_tutorial.py", "calibration_tutorial")
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@ iteration cap, so their cells (and the inner hold-out's) move between machines; 
 compares a run with the table within the tolerance the page states."""
 from __future__ import annotations
 
-import importlib.util
+from tests.scripts import load_script
 import re
 from pathlib import Path
 
@@ -12,11 +12,7 @@ DOCS = (ROOT / "docs" / "experiments.md").read_text(encoding="utf-8")
 
 
 def _checker():
-    spec = importlib.util.spec_from_file_location("defaults_check", ROOT / "benchmarks" / "defaults_check.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/defaults_check.py", "defaults_check")
 
 
 def _rows(table, sizes, changed=None):

@@ -126,3 +126,10 @@ def asia_fit():
     codes = forward_sample(truth, 3000, seed=1)
     fitted = make_learner("mp").fit(truth, codes[:2000], target="either").network(truth)
     return fitted, codes[2000:], "either"
+
+
+@pytest.mark.parametrize("k", [2, 4])
+def test_the_validation_auc_from_the_curves_is_the_macro_auc(k):
+    post, y = posteriors(300, k, 11)
+    shown = curves.validation(post, y, [f"s{i}" for i in range(k)])
+    assert shown.auc == pytest.approx(curves.auc(post, y), abs=1e-12)

@@ -3,7 +3,7 @@ versions are pinned like every other; docs/api/conf.py makes the docstrings' pla
 reStructuredText without touching backquoted code, emphasis, literal blocks or doctests."""
 from __future__ import annotations
 
-import importlib.util
+from tests.scripts import load_script
 import re
 import tomllib
 from pathlib import Path
@@ -12,11 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _conf():
-    spec = importlib.util.spec_from_file_location("api_conf", ROOT / "docs" / "api" / "conf.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("docs/api/conf.py", "api_conf")
 
 
 def test_docs_is_a_phony_target_with_warnings_as_errors():
