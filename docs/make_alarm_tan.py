@@ -15,8 +15,8 @@ from bnstudio.data import read_table
 from bnstudio.data.align import align
 from bnstudio.io import read_network
 from bnstudio.learn.structure import learn_structure
-from bnstudio.project import save_project
-from bnstudio.project import Project
+from bnstudio.io.project import save_project
+from bnstudio.io.project import Project
 
 HERE = Path(__file__).resolve().parents[1] / "resources" / "networks"
 DATA = "../data/alarm_missing30_20k.csv"

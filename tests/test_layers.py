@@ -3,16 +3,15 @@
 Order, lowest first; a module imports only its own layer and those below (function-level imports and
 ``from bnstudio import x`` count; the facade's ``__version__`` is no dependency):
 
-    core (errors, defaults, resources, jobs, hooks) -> inference -> learn, uncertainty, decision -> data, io, project, interop, sampling, temporal, sklearn
+    core (errors, defaults, resources, jobs, hooks) -> inference -> learn, uncertainty, decision -> data, io, interop, sampling, temporal, sklearn
     -> experiment, evaluate -> display -> the package facade (bnstudio/__init__.py) -> front ends
 
 Within a layer the units are ordered too (a unit imports only those listed before it), so the top-level units
 cannot import each other in a circle. Where a lower layer needs a higher one (a network drawn in a notebook, a
 DataFrame given to a learner) it calls a hook of bnstudio.hooks, which the facade connects. Besides the order: a
 file reader runs no inference (a reader is any io module but the open path's judge, JUDGE: readers report the
-rows of zeros they made uniform and bnstudio.io.open_file has the judge say whether they change anything), there
-is one chunking policy (bnstudio.inference.batching; the deprecated alias
-bnstudio.learn.batches is imported by nothing), and front-end code lives in a front-end package. What the code
+rows of zeros they made uniform and bnstudio.io.open_file has the judge say whether they change anything), and
+front-end code lives in a front-end package. What the code
 does today against these rules is listed in EXEMPT, each entry named with its reason, so that it can be removed
 when the code is fixed: an exemption that no longer matches anything fails the test.
 """
@@ -28,7 +27,7 @@ LAYERS = (
     ("errors", "defaults", "resources", "jobs", "hooks", "core"),
     ("inference",),
     ("learn", "uncertainty", "decision"),
-    ("io", "project", "data", "interop", "sampling", "temporal", "sklearn"),
+    ("io", "data", "interop", "sampling", "temporal", "sklearn"),
     ("evaluate", "experiment"),
     ("display",),
     ("__init__",),
@@ -87,13 +86,11 @@ def position(unit: str) -> tuple[int, int]:
 def violations(package: Path = PACKAGE) -> list[tuple[str, str, str]]:
     """(file, what, rule) for every import against the rules, exempt or not."""
     found = []
-    for (file, target), modules in import_edges(package).items():
+    for file, target in import_edges(package):
         source = unit_of(Path(file))
         for unit in (source, target):
             if layer_of(unit) is None:
                 found.append((file, unit, "unit without a layer"))
-        if any(m.startswith("bnstudio.learn.batches") for m in modules):
-            found.append((file, "learn.batches", "second chunking policy"))
         if source == target or layer_of(source) is None or layer_of(target) is None:
             continue
         if position(target)[0] > position(source)[0]:
@@ -128,9 +125,7 @@ def test_every_top_level_unit_has_a_layer():
 def test_the_layer_check_can_fail(tmp_path):
     """Each rule catches a planted file."""
     for folder, text in (("core", "def f():\n    from bnstudio.learn.params import make_learner\n"),
-                         ("io", "from bnstudio.inference import InferenceEngine\nimport bnstudio.project.store\n"),
-                         ("uncertainty", "from bnstudio.learn.batches import spans\n"),
-                         ("learn", "from bnstudio.learn.batches import spans\n"),
+                         ("io", "from bnstudio.inference import InferenceEngine\nimport bnstudio.data.tables\n"),
                          ("data", "import bnstudio.experiment\n"),
                          ("experiment", "from bnstudio.data import x\n"),
                          ("extras", "from bnstudio.core import x\n"),
@@ -145,9 +140,7 @@ def test_the_layer_check_can_fail(tmp_path):
     found = {(file, what, rule) for file, what, rule in violations(tmp_path)}
     assert found == {("core/a.py", "learn", "imports a higher layer"),
                      ("io/a.py", "inference", "a reader runs inference"),
-                     ("io/a.py", "project", "imports a unit listed after it in its layer (a cycle)"),
-                     ("uncertainty/a.py", "learn.batches", "second chunking policy"),
-                     ("learn/a.py", "learn.batches", "second chunking policy"),
+                     ("io/a.py", "data", "imports a unit listed after it in its layer (a cycle)"),
                      ("data/a.py", "experiment", "imports a higher layer"),
                      ("extras/a.py", "extras", "unit without a layer"),
                      ("decision/a.py", "display", "imports a higher layer"),

@@ -84,7 +84,7 @@ def save_fitted(net, result, path: str) -> None:
     """Write the fitted network; a .bnsproj also keeps the Dirichlet counts and the run's history."""
     fitted = result.network(net)
     if str(path).lower().endswith(".bnsproj"):
-        from bnstudio.project import Project, save_project
+        from bnstudio.io.project import Project, save_project
         save_project(Project(fitted, runs=[result.to_json()]), path)
     else:
         from bnstudio.io import write_network

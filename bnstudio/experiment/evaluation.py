@@ -163,7 +163,7 @@ def chosen_l2_scale(net: Network, codes: np.ndarray, target: str | None, method:
 
 def network_blob(net: Network) -> bytes:
     """The fitted network as a compressed ``.bnsproj`` document (what the app opens from a study cell)."""
-    from bnstudio.project import project_from_network, project_to_json
+    from bnstudio.io.project import project_from_network, project_to_json
 
     return zlib.compress(json.dumps(project_to_json(project_from_network(net))).encode(), 6)
 

@@ -374,7 +374,7 @@ class StudyStore:
     @_guarded
     def network(self, key: str):
         """The fitted network of a finished task (a :class:`~bnstudio.core.network.Network`)."""
-        from bnstudio.project import project_from_json
+        from bnstudio.io.project import project_from_json
 
         row = self.db.execute("SELECT network FROM tasks WHERE key = ?", (key,)).fetchone()
         if row is None or row[0] is None:

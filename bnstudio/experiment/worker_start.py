@@ -21,7 +21,7 @@ from bnstudio.errors import ValidationError
 #: what a task imports (learning, scoring, structure search, the fitted network's project JSON; the
 #: worker's loop)
 PRELOAD = ("bnstudio.experiment.evaluation", "bnstudio.learn.params", "bnstudio.learn.structure.api",
-           "bnstudio.project", "scipy.optimize", "bnstudio.experiment.executors")
+           "bnstudio.io.project", "scipy.optimize", "bnstudio.experiment.executors")
 #: what the forkserver imports: :data:`PRELOAD`, its collector paused (:mod:`~bnstudio.experiment.worker_preload`)
 SERVER_PRELOAD = ("bnstudio.experiment.worker_preload",)
 

@@ -13,6 +13,6 @@ before PySide6: once PySide6 is loaded, its import hook inspects the source of e
 """
 import bnstudio.decision  # noqa: F401 - the core the window uses, before Qt: see below
 import bnstudio.io  # noqa: F401
-import bnstudio.project  # noqa: F401
+import bnstudio.io.project  # noqa: F401
 
 from bnstudio.gui import compat  # noqa: E402,F401 - binding work-arounds first (see compat)

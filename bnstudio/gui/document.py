@@ -131,7 +131,7 @@ class Document(QObject):
         """Replace the notes (undo commands call this; edits go through :meth:`execute`), creating the
         project that keeps them if there is none."""
         if self.project is None:
-            from bnstudio.project import project_from_network
+            from bnstudio.io.project import project_from_network
 
             self.project = project_from_network(self.network)
         self.project.notes = list(notes)

@@ -15,7 +15,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 
 try:  # the project format is optional: without it the app reads and writes network files only
-    from bnstudio import project as bnproject
+    from bnstudio.io import project as bnproject
 except ImportError:  # pragma: no cover - the package ships with bnstudio.project
     bnproject = None
 

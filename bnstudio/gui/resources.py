@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bnstudio.core.network import Network
 from bnstudio.io import FORMATS
-from bnstudio.project import EXTENSION as PROJECT_EXTENSION
+from bnstudio.io.project import EXTENSION as PROJECT_EXTENSION
 from bnstudio.resources import bundled_data, bundled_diagram, bundled_example, icon_path, resource_root
 
 __all__ = ["bundled_data", "bundled_diagram", "bundled_example", "demo_network", "example_diagrams",

@@ -1,7 +1,7 @@
 """Helpers shared by the file-format readers and writers: probability rows, names, properties, assembly.
 
 How entries and rows are judged (and repaired) is the tolerance policy of :mod:`bnstudio.io.repairs`, the same
-for every reader, :mod:`bnstudio.project` included. Sizes a file declares are checked against
+for every reader, :mod:`bnstudio.io.project` included. Sizes a file declares are checked against
 :mod:`bnstudio.io.limits` before anything is allocated.
 
 Every format here stores a CPT as one flat list in the row-major order of our layout

@@ -113,9 +113,9 @@ def _write_project(net: Network, path: PathLike) -> None:
 
 
 def _read_project_model(path: PathLike, strict: bool = False) -> Network | InfluenceDiagram:
-    from bnstudio.io.project.store import load_project
+    from bnstudio.io.project.store import read_project
 
-    project = load_project(path, strict)
+    project = read_project(path, strict)
     return project.network if project.diagram is None else project.diagram
 
 

@@ -63,9 +63,9 @@ def _read(path: PathLike, record: FormatRecord, strict: bool, diagrams: bool) ->
     if not diagrams:
         return Opened(record.read(path, strict=strict), None, None, record)
     if record is PROJECT:
-        from bnstudio.io.project.store import load_project  # with networkx: only when a project is opened
+        from bnstudio.io.project.store import read_project  # with networkx: only when a project is opened
 
-        project = load_project(path, strict)
+        project = read_project(path, strict)
         diagram = project.diagram
         return Opened(project.network if diagram is None else diagram.network, diagram, project, record)
     model = record.read_model(path, strict=strict)

@@ -1,4 +1,4 @@
-"""The tolerance policy of every reader (:mod:`bnstudio.project` included), and the report of what was repaired.
+"""The tolerance policy of every reader (:mod:`bnstudio.io.project` included), and the report of what was repaired.
 
 A file is read the way the tool that wrote it reads it, and every repair is said: the reader collects them in
 one :class:`Repairs` per file and emits one :class:`~bnstudio.errors.RepairWarning` naming which node, which

@@ -42,7 +42,7 @@ def test_fit_to_a_project_keeps_counts_and_history(capsys, tmp_path):
     status, out, _ = run(capsys, "fit", ASIA, ASIA_CSV, "--method", "clgd", "--target", "lung", "--max-iter", "4",
                          "-o", out_path)
     assert status == 0 and "clgd:" in out and out.count("nll=") >= 2   # one line per iteration
-    from bnstudio.project import load_project
+    from bnstudio.io.project import load_project
     project = load_project(out_path)
     assert project.runs[0]["method"] == "clgd" and len(project.runs[0]["history"]) >= 2
     status, out, _ = run(capsys, "fit", ASIA, ASIA_CSV, "--method", "mp", "-o", tmp_path / "mp.bnsproj")

@@ -95,7 +95,7 @@ def _written(net, fmt: str) -> bytes:
     import tempfile
 
     from bnstudio.io import write_network
-    from bnstudio.project import project_from_network, save_project
+    from bnstudio.io.project import project_from_network, save_project
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"seed{NETWORK_FORMATS[fmt]}"
@@ -271,7 +271,7 @@ def read(fmt: str, path: Path):
     """Read ``path`` with the reader of ``fmt`` (CSV: read, then align to the seed network)."""
     from bnstudio.data import align, read_csv
     from bnstudio.io import read_network
-    from bnstudio.project import load_project
+    from bnstudio.io.project import load_project
 
     if fmt == "csv":
         dataset = read_csv(path)

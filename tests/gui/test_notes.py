@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from bnstudio.gui.canvas.note_item import NoteItem
 from bnstudio.io.project.notes import Note
-from bnstudio.project import load_project
+from bnstudio.io.project import load_project
 
 from .conftest import ASIA
 

@@ -100,7 +100,7 @@ def test_reopening_a_project_keeps_its_layout(window, tmp_path):
     """A project's layout is BN Studio's own (made in whatever node style): it comes back as saved, never
     stretched, even when its nodes are closer than bar-chart nodes need."""
     from bnstudio.io import read_network
-    from bnstudio.project import project_from_network, save_project
+    from bnstudio.io.project import project_from_network, save_project
 
     net = read_network(DNE / "chest_clinic.dne")   # Netica's tight layout, kept as it is in the project
     path = tmp_path / "mine.bnsproj"

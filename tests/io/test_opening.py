@@ -12,7 +12,7 @@ from bnstudio.decision import InfluenceDiagram
 from bnstudio.errors import FormatError
 from bnstudio.io import FORMATS, RECORDS, open_file, read_model, read_network, write_influence_diagram
 from bnstudio.io.formats import PROJECT
-from bnstudio.project import load_project, project_from_network, save_project
+from bnstudio.io.project import load_project, project_from_network, save_project
 from tests.decision.helpers import oil
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ from bnstudio.data import read_csv, read_table
 from bnstudio.errors import FormatError
 from bnstudio.io import read_network, write_network
 from bnstudio.io.atomic import STALE_SECONDS, atomic_write_text, remove_stale_temporaries
-from bnstudio.project import load_project
+from bnstudio.io.project import load_project
 
 NETWORK_EXTENSIONS = [".bif", ".bif.gz", ".xmlbif", ".net", ".xdsl", ".uai", ".bnsproj"]
 posix_only = pytest.mark.skipif(os.name != "posix", reason="FIFOs, devices and sockets are POSIX")

@@ -268,7 +268,7 @@ def test_brute_force_agrees_with_the_verdict_on_random_networks():
 def _screening_project(tmp_path: Path, zeroed: list[tuple[int, int]]) -> Path:
     """The screening influence diagram saved as a .bnsproj, the rows ``zeroed`` ((first parent's state, second
     parent's state) of 'Confirm') set to zeros in the file."""
-    from bnstudio.project import project_from_diagram, save_project
+    from bnstudio.io.project import project_from_diagram, save_project
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RepairWarning)
@@ -336,8 +336,9 @@ def test_every_public_entry_point_says_the_verdict(capsys, tmp_path):
 
 
 def test_the_project_facade_judges_a_project_files_rows_of_zeros(tmp_path):
-    """bnstudio.project.load_project (public, beside the open path) says the same verdict as read_model."""
-    from bnstudio.project import load_project
+    """bnstudio.io.project.load_project (public, beside the open path) says the same verdict as read_model,
+    in one warning pointing at its caller."""
+    from bnstudio.io.project import load_project
 
     path = _screening_project(tmp_path, [(0, 1)])
     expected = _read(path, model=True)[1]
@@ -345,6 +346,7 @@ def test_the_project_facade_judges_a_project_files_rows_of_zeros(tmp_path):
     with pytest.warns(RepairWarning) as caught:
         load_project(path)
     assert [str(w.message) for w in caught] == [expected]
+    assert caught[0].filename == __file__
 
 
 def test_a_parser_called_on_its_own_names_the_rows_without_judging_them(monkeypatch):

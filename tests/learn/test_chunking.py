@@ -189,17 +189,3 @@ def test_a_budget_below_one_case_names_the_network_and_what_to_do(problem, metho
 def test_a_bad_memory_budget_is_a_one_line_error(method, value):
     with pytest.raises(ValidationError, match=r"^memory_budget must be an integer in \[1, \d+\], got"):
         make_learner(method, memory_budget=value)
-
-
-def test_the_old_chunking_module_is_a_deprecated_alias_of_the_one_policy():
-    from bnstudio.inference import batching
-    from bnstudio.learn import batches
-
-    for name in batches.MOVED:
-        with pytest.warns(DeprecationWarning, match="bnstudio.inference.batching"):
-            assert getattr(batches, name) is getattr(batching, name)
-    with pytest.warns(DeprecationWarning):
-        from bnstudio.learn.batches import spans
-    assert spans is batching.spans
-    with pytest.raises(AttributeError):
-        batches.nothing  # noqa: B018

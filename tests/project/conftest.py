@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bnstudio.project import Project
+from bnstudio.io.project import Project
 
 ROOT = Path(__file__).resolve().parents[2]
 NETWORKS = sorted((ROOT / "resources" / "networks").glob("*.bif"))

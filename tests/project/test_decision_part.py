@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bnstudio.errors import FormatError
-from bnstudio.project import (ProjectFormatError, load_project, project_from_diagram, project_to_json,
+from bnstudio.io.project import (ProjectFormatError, load_project, project_from_diagram, project_to_json,
                               read_project_network, save_project)
 from tests.decision.helpers import oil, random_diagram
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bnstudio.errors import FormatError
-from bnstudio.project import ProjectFormatError, load_project
+from bnstudio.io.project import ProjectFormatError, load_project
 from tests.project.conftest import DATA
 
 BASE = json.loads((DATA / "v1_asia.bnsproj").read_text(encoding="utf-8"))

@@ -351,7 +351,7 @@ class DataPanel(QWidget):
         if self.state.path is None:
             return
         if self.document.project is None:
-            from bnstudio.project import project_from_network
+            from bnstudio.io.project import project_from_network
             self.document.project = project_from_network(self.document.network)
         self.document.project.data = {"path": self.state.path, "settings": self.settings()}
         self.document.note_session_change()

@@ -411,7 +411,7 @@ class QueryPanel(QWidget):
         if not target:
             return False
         if self.document.project is None:
-            from bnstudio.project import project_from_network
+            from bnstudio.io.project import project_from_network
 
             self.document.project = project_from_network(self.document.network)
         evidence = self.current_evidence()

@@ -336,7 +336,7 @@ class TrainingPanel(QWidget):
 
     def _store_runs(self) -> None:
         if self.document.project is None:
-            from bnstudio.project import project_from_network
+            from bnstudio.io.project import project_from_network
             self.document.project = project_from_network(self.document.network)
         self.document.project.runs = [r.to_json() for r in self.runs]
         self.document.note_session_change()

@@ -12,6 +12,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.common import json_document, json_text as dumps
+from bnstudio.io.judging import judged_repairs
 from bnstudio.io.project import schema
 from bnstudio.io.project.decision_json import decision_from_json, decision_to_json
 from bnstudio.io.project.network_json import check_keys, network_from_json, network_to_json
@@ -123,7 +124,16 @@ def save_project(project: Project, path: PathLike) -> None:
 
 def load_project(path: PathLike, strict: bool = False) -> Project:
     """Read and validate a project file; every problem is a :class:`~bnstudio.errors.FormatError` naming
-    the file and the JSON path (or line and column for invalid JSON); ``strict`` refuses repairs too."""
+    the file and the JSON path (or line and column for invalid JSON); ``strict`` refuses repairs too. Repairs
+    are one :class:`~bnstudio.errors.RepairWarning`, rows of zeros in its tables judged as
+    :func:`bnstudio.io.open_file` judges them (docs/architecture.md §1)."""
+    with judged_repairs():
+        return read_project(path, strict)
+
+
+def read_project(path: PathLike, strict: bool = False) -> Project:
+    """:func:`load_project` as a reader (the format registry, :func:`bnstudio.io.open_file`): it reports its
+    repairs and judges nothing, the caller judges (docs/architecture.md §1)."""
     doc = json_document(read_text(path), str(path), ProjectFormatError)
     return project_from_json(doc, str(path), strict)
 
@@ -131,7 +141,7 @@ def load_project(path: PathLike, strict: bool = False) -> Project:
 def read_project_network(path: PathLike, strict: bool = False) -> Network:
     """The network of a project file (a reader for the format registry); a project holding an influence
     diagram is refused in one line (read it with :func:`load_project` or :func:`bnstudio.io.read_model`)."""
-    project = load_project(path, strict)
+    project = read_project(path, strict)
     if project.diagram is not None:
         from bnstudio.io.influence import not_a_network
 

@@ -11,7 +11,7 @@ from bnstudio.gui import commands as cmd
 from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import open_into
 from bnstudio.gui.query_panel import QueryPanel
-from bnstudio.project import load_project, save_project
+from bnstudio.io.project import load_project, save_project
 from bnstudio.uncertainty import error_bars
 
 
@@ -84,7 +84,7 @@ def test_saved_queries_follow_a_rename_and_survive_save_and_load(qtbot, make_pan
 def test_a_bare_variable_target_lists_each_state(make_panel, asia_mp):
     net, _ = asia_mp
     panel = make_panel(net)
-    from bnstudio.project import project_from_network
+    from bnstudio.io.project import project_from_network
 
     panel.document.project = project_from_network(panel.document.network)
     panel.document.project.queries.append({"target": "bronc", "evidence": {"smoke": "yes"}, "label": "bronc"})

@@ -228,7 +228,7 @@ def test_a_missing_file_is_shown_inline(qtbot, data_panel, tmp_path):
 
 
 def test_opening_a_project_reloads_its_data_with_the_settings(qtbot, data_panel, tmp_path, document):
-    from bnstudio.project import save_project
+    from bnstudio.io.project import save_project
 
     rng = np.random.default_rng(5)
     x = np.round(rng.uniform(0, 100, 300), 2)

@@ -242,7 +242,7 @@ def test_event_loop_keeps_running_during_a_run(qtbot, training_panel):
 
 
 def test_runs_are_saved_with_the_project_and_replotted(qtbot, training_panel, asia_selection, tmp_path):
-    from bnstudio.project import load_project, save_project
+    from bnstudio.io.project import load_project, save_project
 
     training_panel.set_selection(asia_selection)
     doc = training_panel.document
@@ -274,7 +274,7 @@ def test_runs_are_saved_with_the_project_and_replotted(qtbot, training_panel, as
 
 
 def test_runs_stored_without_parameters_keep_their_history_only(qtbot, training_panel, asia_selection, tmp_path):
-    from bnstudio.project import load_project, save_project
+    from bnstudio.io.project import load_project, save_project
 
     training_panel.set_selection(asia_selection)
     doc = training_panel.document
