@@ -16,17 +16,18 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.inference_bench import load_pyagrum, make_queries, model_path  # noqa: E402
-from bnstudio.inference import InferenceEngine  # noqa: E402
-from bnstudio.inference.loopy import loopy_belief_propagation  # noqa: E402
-from bnstudio.inference.sampled import likelihood_weighting  # noqa: E402
-from bnstudio.io import read_network  # noqa: E402
+from benchmarks.inference_bench import load_pyagrum, make_queries, model_path
+from bnstudio.inference import InferenceEngine
+from bnstudio.inference.loopy import loopy_belief_propagation
+from bnstudio.inference.sampled import likelihood_weighting
+from bnstudio.io import read_network
 
 
 def timed(fn):
@@ -61,10 +62,13 @@ def measure(name: str, n_queries: int, samples: int, peer_samples: int, peers: b
     errors = {k: [] for k in rows}
     for k, (target, evidence) in enumerate(make_queries(net, n_queries, seed=1, findings=3)):
         exact = engine.posterior(target, evidence)[target]
-        runs = {"ours lw": lambda: (likelihood_weighting(net, target, evidence, samples, seed=k).posteriors[target], 0),
-                "pyAgrum lw": lambda: pyagrum_answer(bn, "lw", target, evidence, peer_samples),
-                "ours bp": lambda: (loopy_belief_propagation(net, target, evidence).posteriors[target], 0),
-                "pyAgrum bp": lambda: pyagrum_answer(bn, "bp", target, evidence, peer_samples)}
+        # the loop's values bound now (default arguments), whenever a run is called
+        runs = {"ours lw": lambda target=target, evidence=evidence, k=k: (
+                    likelihood_weighting(net, target, evidence, samples, seed=k).posteriors[target], 0),
+                "pyAgrum lw": partial(pyagrum_answer, bn, "lw", target, evidence, peer_samples),
+                "ours bp": lambda target=target, evidence=evidence: (
+                    loopy_belief_propagation(net, target, evidence).posteriors[target], 0),
+                "pyAgrum bp": partial(pyagrum_answer, bn, "bp", target, evidence, peer_samples)}
         for label, run in runs.items():
             if not peers and label.startswith("pyAgrum"):
                 continue

@@ -261,7 +261,7 @@ def _reference(path: Path, model):
                     return None, "pyAgrum reads influence diagrams from XMLBIF only"
                 try:
                     meu = _pyagrum_meu(path, model)
-                except Exception as exc:  # noqa: BLE001 -- any failure of the reference means "not checked"
+                except Exception as exc:  # any failure of the reference means "not checked"
                     return None, f"pyAgrum: {_short(exc)}"
                 if not model.ordered:   # a LIMID: pyAgrum refuses it unless told an order, then solves another ID
                     from bnstudio.decision import solve
@@ -274,7 +274,7 @@ def _reference(path: Path, model):
             if path.suffix == ".uai" and multi:  # pgmpy reads UAI child-slowest: pyAgrum, in its own order
                 try:
                     theirs = _pyagrum_marginals(path, model)
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     return None, f"pyAgrum: {_short(exc)}"
                 _PYAGRUM_ORDER.append(path)
                 return "pyAgrum (its table order)", theirs
@@ -284,7 +284,7 @@ def _reference(path: Path, model):
                     continue
                 try:
                     return who, compute(path, model)
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     reasons.append(f"{who}: {_short(exc)}")
             return None, "; ".join(reasons)
     finally:
@@ -325,7 +325,7 @@ def main(argv: list[str]) -> int:
             except FormatError as exc:
                 unread.append((origin, str(exc).replace(str(path), origin, 1)))
                 continue
-            except Exception as exc:  # noqa: BLE001 -- a bug: say it, keep counting
+            except Exception as exc:  # a bug: say it, keep counting
                 unread.append((origin, f"INTERNAL {type(exc).__name__}: {exc}"))
                 continue
             if _row(path, not isinstance(model, Network)) != row:  # the sniffing guessed the kind wrong

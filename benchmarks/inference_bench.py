@@ -30,6 +30,7 @@ import platform
 import statistics
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -143,8 +144,10 @@ def measure(name: str, n_queries: int, n_cold: int, with_pgmpy: bool) -> dict:
 
     cold = {"ours": [], "pyAgrum": []}
     for target, evidence in queries[:n_cold]:
-        cold["ours"].append(timed(lambda: InferenceEngine(net).posterior(target, evidence)))
-        cold["pyAgrum"].append(timed(lambda: pyagrum_posterior(lazy_propagation(bn), target, evidence)))
+        cold["ours"].append(timed(lambda target=target, evidence=evidence:
+                                  InferenceEngine(net).posterior(target, evidence)))
+        cold["pyAgrum"].append(timed(lambda target=target, evidence=evidence:
+                                     pyagrum_posterior(lazy_propagation(bn), target, evidence)))
     row["cold"] = (median_ms(cold["ours"]), median_ms(cold["pyAgrum"]))
 
     engine = InferenceEngine(net)
@@ -160,11 +163,11 @@ def measure(name: str, n_queries: int, n_cold: int, with_pgmpy: bool) -> dict:
     ours_all, theirs_all = [], []
     for _, evidence in queries[1:1 + n_all]:
         ours = engine.posterior(names, evidence)
-        ours_all.append(timed(lambda: engine.posterior(names, evidence)))
+        ours_all.append(timed(partial(engine.posterior, names, evidence)))
 
         theirs: dict[str, np.ndarray] = {}
 
-        def pyagrum_all():
+        def pyagrum_all(evidence=evidence, theirs=theirs):
             everyone.eraseAllEvidence()
             everyone.setEvidence(evidence)
             everyone.makeInference()
@@ -186,10 +189,10 @@ def warm_times(net, bn, engine: InferenceEngine, queries: list, ve=None) -> tupl
     error = 0.0
     for target, evidence in queries:
         ours = engine.posterior(target, evidence)[target]  # answered once untimed: the engine is warm
-        warm["ours"].append(timed(lambda: engine.posterior(target, evidence)))
-        warm["pyAgrum"].append(timed(lambda: pyagrum_posterior(lp, target, evidence)))
+        warm["ours"].append(timed(partial(engine.posterior, target, evidence)))
+        warm["pyAgrum"].append(timed(partial(pyagrum_posterior, lp, target, evidence)))
         if ve is not None:
-            warm["pgmpy"].append(timed(lambda: ve.query([target], evidence=evidence, show_progress=False)))
+            warm["pgmpy"].append(timed(partial(ve.query, [target], evidence=evidence, show_progress=False)))
         theirs = pyagrum_posterior(lp, target, evidence)
         order = [bn.variable(target).labels().index(s) for s in net.states(target)]
         error = max(error, float(np.abs(ours - theirs[order]).max()))
@@ -210,12 +213,12 @@ def declared_target(net, bn, engine: InferenceEngine, queries: list, n_targets: 
         for _, evidence in queries:
             evidence = {k: v for k, v in evidence.items() if k != target}
 
-            def theirs():
+            def theirs(lp=lp, evidence=evidence, target=target):
                 lp.eraseAllEvidence()
                 lp.setEvidence(evidence)
                 return lp.posterior(target).toarray()
             ours = engine.posterior(target, evidence)[target]
-            ours_ms.append(timed(lambda: engine.posterior(target, evidence)))
+            ours_ms.append(timed(partial(engine.posterior, target, evidence)))
             theirs_ms.append(timed(theirs))
             error = max(error, float(np.abs(ours - theirs()[order]).max()))
     return (median_ms(ours_ms), median_ms(theirs_ms)), error

@@ -25,6 +25,7 @@ import logging
 import os
 import platform
 import statistics
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -65,9 +66,11 @@ def measure(name: str, n_queries: int, repeats: int) -> dict:
 
     firsts = {"ours": [], "pyAgrum": [], "pgmpy": []}
     for target, evidence in queries[:repeats]:
-        firsts["ours"].append(timed(lambda: InferenceEngine(net).posterior(target, evidence)))
-        firsts["pyAgrum"].append(timed(lambda: pyagrum_posterior(lazy_propagation(bn), target, evidence)))
-        firsts["pgmpy"].append(timed(lambda: VariableElimination(model).query(
+        firsts["ours"].append(timed(lambda target=target, evidence=evidence:
+                                    InferenceEngine(net).posterior(target, evidence)))
+        firsts["pyAgrum"].append(timed(lambda target=target, evidence=evidence:
+                                       pyagrum_posterior(lazy_propagation(bn), target, evidence)))
+        firsts["pgmpy"].append(timed(lambda target=target, evidence=evidence: VariableElimination(model).query(
             [target], evidence=evidence, show_progress=False)))
     row["first"] = tuple(median_ms(firsts[k]) for k in ("ours", "pyAgrum", "pgmpy"))
 
@@ -81,9 +84,9 @@ def measure(name: str, n_queries: int, repeats: int) -> dict:
     everyone = lazy_propagation(bn)
     ours_all, theirs_all = [], []
     for _, evidence in queries[1:1 + n_all]:
-        ours_all.append(timed(lambda: engine.posterior(names, evidence)))
+        ours_all.append(timed(partial(engine.posterior, names, evidence)))
 
-        def pyagrum_all():
+        def pyagrum_all(evidence=evidence):
             everyone.eraseAllEvidence()
             everyone.setEvidence(evidence)
             everyone.makeInference()

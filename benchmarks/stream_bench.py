@@ -43,7 +43,7 @@ def _fit(method: str, data, options: dict) -> tuple[dict, float]:
 
 
 def _warm() -> None:
-    import bnstudio.data.parts  # noqa: F401
+    import bnstudio.data.parts
     import bnstudio.learn.params.streamed  # noqa: F401
     from bnstudio.data.parts import parquet_module
     parquet_module()

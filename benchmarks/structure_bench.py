@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 import warnings
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -135,7 +136,7 @@ def bnc_section(rows: int, seed: int) -> None:
     print(f"{'learner':24s} {'seconds':>8s} {'moves':>6s} {'arcs':>5s} {'test error':>10s} {'test CLL/case':>13s}")
     for label, alg, kw in [("naive Bayes", "nb", {}), ("TAN", "tan", {}), ("BNC-2P", "bnc", {"score": "cll"}),
                            ("BNC-MDL", "bnc", {"score": "cll-mdl"}), ("BNC-2P from nb", "bnc", {"start": "nb"})]:
-        t, res = timed_result(lambda: learn_structure(alg, train, names, states, target="C", prior="laplace", **kw))
+        t, res = timed_result(partial(learn_structure, alg, train, names, states, target="C", prior="laplace", **kw))
         post = InferenceEngine(res.network).posterior_batch("C", hidden, columns=names)["C"]
         err = float((post.argmax(axis=1) != test[:, target]).mean())
         cll = float(np.log(post[np.arange(len(test)), test[:, target]]).mean())

@@ -24,6 +24,7 @@ import logging
 import statistics
 import time
 import warnings
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -104,10 +105,11 @@ def main() -> None:
     for target, evidence in settings(net, args.settings):
         result = value_of_information(engine, target, evidence)
         names = [c.name for c in result.candidates]
-        ours = cpu(lambda: value_of_information(engine, target, evidence), args.repeats)
-        cold = cpu(lambda: value_of_information(InferenceEngine(net), target, evidence), max(3, args.repeats // 5))
-        theirs = cpu(lambda: pyagrum_mi(bn, target, evidence, names), max(3, args.repeats // 5))
-        slow = cpu(lambda: pgmpy_mi(model, target, evidence, names), 1)
+        ours = cpu(partial(value_of_information, engine, target, evidence), args.repeats)
+        cold = cpu(lambda target=target, evidence=evidence:
+                   value_of_information(InferenceEngine(net), target, evidence), max(3, args.repeats // 5))
+        theirs = cpu(partial(pyagrum_mi, bn, target, evidence, names), max(3, args.repeats // 5))
+        slow = cpu(partial(pgmpy_mi, model, target, evidence, names), 1)
         agum = pyagrum_mi(bn, target, evidence, names)
         diff = max(abs(c.mutual_information - agum[c.name]) for c in result.candidates)
         worst = max(worst, ours)

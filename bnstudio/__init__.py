@@ -60,12 +60,12 @@ __all__ = sorted(_LAZY)
 
 def _load_notebook_drawings() -> None:
     """Import the module providing the notebook hooks (a network's, a fit's and error bars' drawings)."""
-    from bnstudio.display import notebook  # noqa: F401 - provides the hooks when imported
+    from bnstudio.display import notebook  # provides the hooks when imported
 
 
 def _load_table_coding() -> None:
     """Import the module providing the table hooks (DataFrames, Datasets and files given to a learner)."""
-    from bnstudio.data import tables  # noqa: F401 - provides the hooks when imported
+    from bnstudio.data import tables  # provides the hooks when imported
 
 
 for _hook in _hooks.NOTEBOOK:

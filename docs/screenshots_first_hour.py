@@ -51,7 +51,7 @@ def student(window) -> None:
         panel.options.set_method(method)
         count = len(panel.runs)
         panel.run()
-        wait_for(lambda: len(panel.runs) > count and panel.live is None)
+        wait_for(lambda count=count: len(panel.runs) > count and panel.live is None)
     panel.options.set_method("clgd")
     window.show_dock("training")
 

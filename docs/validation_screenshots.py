@@ -64,7 +64,7 @@ def four_runs(window) -> None:
         panel.options.set_method(method)
         count = len(panel.runs)
         panel.run()
-        wait(lambda: len(panel.runs) > count and not panel.jobs.running)
+        wait(lambda count=count: len(panel.runs) > count and not panel.jobs.running)
     panel.results.select_run(METHODS.index("clgd"))
     panel.curves.compare.setChecked(True)
 

@@ -507,7 +507,7 @@ def _bulk_network(families: list, name: str) -> Network | None:
             parents_of[var] = tuple(parents)
     except (BNStudioError, TypeError):
         return None
-    for var, parents in parents_of.items():
+    for parents in parents_of.values():
         if len(set(parents)) != len(parents) or not all(p in variables for p in parents):
             return None
     if not _acyclic(parents_of):

@@ -43,8 +43,8 @@ def pyarrow_modules() -> Any:
     """pyarrow (with its parquet and ipc modules loaded), or a one-line error naming the ``parquet`` extra."""
     try:
         import pyarrow as pa
-        import pyarrow.ipc  # noqa: F401
-        import pyarrow.parquet  # noqa: F401
+        import pyarrow.ipc
+        import pyarrow.parquet
     except ImportError:
         from bnstudio.data.read import missing_package_message
         raise FormatError(missing_package_message(".parquet", "pyarrow")) from None

@@ -11,8 +11,8 @@ before PySide6: once PySide6 is loaded, its import hook inspects the source of e
 (looking for ``__feature__`` switches), which made the app's start-up ~0.15 s slower (issue 23;
 ``benchmarks/startup_bench.py``). None of these imports scipy.stats, pandas or plotting (a test pins it).
 """
-import bnstudio.decision  # noqa: F401 - the core the window uses, before Qt: see below
-import bnstudio.io  # noqa: F401
+import bnstudio.decision  # the core the window uses, before Qt: see below
+import bnstudio.io
 import bnstudio.io.project  # noqa: F401
 
-from bnstudio.gui import compat  # noqa: E402,F401 - binding work-arounds first (see compat)
+from bnstudio.gui import compat  # noqa: F401 - binding work-arounds first (see compat)

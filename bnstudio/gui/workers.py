@@ -95,7 +95,7 @@ class _Runner(QObject):
             result = worker.job(worker.reporter)
         except Cancelled:
             worker.cancelled.emit()
-        except Exception as exc:  # noqa: BLE001 - handed to the GUI thread, which shows it
+        except Exception as exc:  # handed to the GUI thread, which shows it
             worker.failed.emit(exc)
         else:
             if worker.reporter.cancelled:

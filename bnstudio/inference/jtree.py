@@ -218,7 +218,7 @@ def _homes(sizes: list[int], cliques: list[tuple[int, ...]], families: Sequence[
             containing.setdefault(v, []).append(c)
     sets = [frozenset(c) for c in cliques]
     family_home = []
-    for v, fam in enumerate(families):
+    for fam in families:
         if fam is None or len(fam) <= 1:  # outside the tree, a constant, or one variable: that variable's home
             family_home.append(-1 if fam is None else var_home[fam[0]] if fam else 0)
             continue

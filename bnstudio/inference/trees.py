@@ -19,7 +19,7 @@ from typing import Callable, Mapping, Sequence, cast
 import numpy as np
 
 from bnstudio.errors import ValidationError
-from bnstudio.inference.batching import BYTES_PER_ENTRY  # noqa: F401 (callers import it from here)
+from bnstudio.inference.batching import BYTES_PER_ENTRY  # callers import it from here
 from bnstudio.inference.jtree import JunctionTree
 from bnstudio.inference.propagation import Propagation, largest, scaled_product
 from bnstudio.inference.variable_elimination import TINY

@@ -43,7 +43,7 @@ def to_pyagrum(model: Network | InfluenceDiagram):
     bn = gum.BayesNet(net.name)
     for var, states, _ in families(net):
         bn.add(gum.LabelizedVariable(var, net.variable(var).description, list(states)))
-    for var, states, parents in families(net):
+    for var, _, parents in families(net):
         for p in parents:
             bn.addArc(p, var)
         _fill(bn.cpt(var), net.cpt(var), parents, var)

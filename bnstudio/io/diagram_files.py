@@ -71,7 +71,8 @@ def _repaired_rows(data: Any, repairs: Repairs, path: str) -> Any:
             chance.append(entry)
             continue
         rows = cpt.reshape(-1, card)
-        bad = repairs.rows(rows, lambda r: f"row {row_label(parents, r)} of '{entry['name']}'",
+        bad = repairs.rows(rows, lambda r, parents=parents, entry=entry:  # type: ignore[misc]
+                           f"row {row_label(parents, r)} of '{entry['name']}'",
                            (entry["name"], [p for p, _ in parents]))
         if bad is not None:
             raise FormatError(f"chance[{k}].cpt: " + repairs.refusal(f"row {row_label(parents, bad)} of "

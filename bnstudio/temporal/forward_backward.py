@@ -186,8 +186,9 @@ def _collect(kind: str, tbn: TwoSliceNetwork, names: list[str], steps: Iterable[
              first: int = 0) -> TemporalBeliefs:
     rows: dict[str, list[np.ndarray]] = {x: [] for x in names}
     slices: list[int] = []
-    log_lik = 0.0
-    for t, beliefs, log_lik in steps:
+    log_lik = 0.0  # the last step's: the log-likelihood of all the evidence
+    for t, beliefs, step_log_lik in steps:
+        log_lik = step_log_lik
         if t >= first:
             slices.append(t)
             for x in names:

@@ -81,7 +81,7 @@ def escape_maths(app, what, name, obj, options, lines) -> None:
 
 def skip_foreign(app, what, name, obj, skip, options):
     """autodoc-skip-member: members scikit-learn adds to our estimators (``set_score_request``) are its own."""
-    return True if getattr(obj, "__module__", "") and str(getattr(obj, "__module__")).startswith("sklearn") \
+    return True if getattr(obj, "__module__", "") and str(obj.__module__).startswith("sklearn") \
         else None
 
 

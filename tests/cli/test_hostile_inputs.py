@@ -198,9 +198,9 @@ def test_warnings_become_one_line_each(capsys, monkeypatch):
     import bnstudio.cli.info as info
 
     def noisy(path):
-        warnings.warn("rows of 'A' rescaled to sum to 1", RepairWarning)
-        warnings.warn("rows of 'A' rescaled to sum to 1", RepairWarning)          # said once
-        warnings.warn("column 'Z' ignored:\nnot in the network", UserWarning)     # on one line
+        warnings.warn("rows of 'A' rescaled to sum to 1", RepairWarning, stacklevel=2)
+        warnings.warn("rows of 'A' rescaled to sum to 1", RepairWarning, stacklevel=2)          # said once
+        warnings.warn("column 'Z' ignored:\nnot in the network", UserWarning, stacklevel=2)     # on one line
         np.log(np.zeros(1))                                                     # an unexpected numpy warning
         raise ValidationError("stopped\nhere")
 

@@ -163,7 +163,7 @@ def test_a_row_group_declaring_fewer_rows_is_refused_everywhere(asia, tmp_path):
              "ml": lambda: make_learner("ml").fit(net, path),
              "clgd": lambda: make_learner("clgd", max_iter=2).fit(net, path, target="dysp"),
              "evaluate": lambda: evaluate(net, path, "dysp")}
-    for name, call in calls.items():
+    for call in calls.values():
         with pytest.raises(FormatError, match="declares 3,000 rows but its row groups 2,993") as caught:
             call()
         one_line(caught.value)
@@ -211,10 +211,10 @@ def container_frames(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 def test_list_and_dict_cells_are_one_clean_error(asia):
     net, codes, frame = asia
-    for kind, bad in container_frames(frame).items():
-        calls = [lambda: from_frame(bad), lambda: make_learner("ml").fit(net, bad),
-                 lambda: make_learner("clgd", max_iter=2).fit(net, bad, target="dysp"),
-                 lambda: evaluate(net, bad, "dysp"), lambda: learn_structure("nb", bad, target="dysp")]
+    for bad in container_frames(frame).values():
+        calls = [lambda bad=bad: from_frame(bad), lambda bad=bad: make_learner("ml").fit(net, bad),
+                 lambda bad=bad: make_learner("clgd", max_iter=2).fit(net, bad, target="dysp"),
+                 lambda bad=bad: evaluate(net, bad, "dysp"), lambda bad=bad: learn_structure("nb", bad, target="dysp")]
         for call in calls:
             with pytest.raises(ValidationError, match=r"column 'dysp' row 1 holds .*a cell must hold one value"):
                 call()
@@ -235,9 +235,9 @@ def test_nested_parquet_and_arrow_columns_are_refused(asia, tmp_path, kind):
     pq.write_table(table, tmp_path / "nested.parquet")
     feather.write_feather(table, tmp_path / "nested.arrow")
     for path in (tmp_path / "nested.parquet", tmp_path / "nested.arrow"):
-        for call in (lambda: read_table(path), lambda: open_parts(path),
-                     lambda: make_learner("clgd", max_iter=2).fit(net, path, target="dysp"),
-                     lambda: evaluate(net, path, "dysp")):
+        for call in (lambda path=path: read_table(path), lambda path=path: open_parts(path),
+                     lambda path=path: make_learner("clgd", max_iter=2).fit(net, path, target="dysp"),
+                     lambda path=path: evaluate(net, path, "dysp")):
             with pytest.raises(FormatError, match=r"column 'dysp' holds .* cells, not single values") as caught:
                 call()
             one_line(caught.value)

@@ -5,18 +5,18 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before Qt is imported anywhere
 
-from pathlib import Path  # noqa: E402
+from pathlib import Path
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from PySide6.QtCore import QSettings, QStandardPaths  # noqa: E402
+import numpy as np
+import pytest
+from PySide6.QtCore import QSettings, QStandardPaths
 
-from bnstudio.core.network import Network  # noqa: E402
-from bnstudio.gui import dialogs  # noqa: E402
-from bnstudio.gui import settings as cfg  # noqa: E402
-from bnstudio.gui.document import Document  # noqa: E402
-from bnstudio.gui.recovery import Recovery  # noqa: E402
-from bnstudio.io import read_network  # noqa: E402
+from bnstudio.core.network import Network
+from bnstudio.gui import dialogs
+from bnstudio.gui import settings as cfg
+from bnstudio.gui.document import Document
+from bnstudio.gui.recovery import Recovery
+from bnstudio.io import read_network
 
 QStandardPaths.setTestModeEnabled(True)  # anything not isolated below lands in Qt's test folders
 

@@ -72,8 +72,9 @@ def test_many_jobs_while_widgets_come_and_go(qtbot, qapp, settings, recovery):
     start, n = time.monotonic(), 0
     while n < MIN_JOBS or time.monotonic() - start < SECONDS:
         ended: list[str] = []
-        slot.start(jobs[n % len(jobs)], finished=lambda _r: ended.append("finished"),
-                   failed=lambda exc: ended.append(f"failed: {exc!r}"), cancelled=lambda: ended.append("cancelled"))
+        slot.start(jobs[n % len(jobs)], finished=lambda _r, ended=ended: ended.append("finished"),
+                   failed=lambda exc, ended=ended: ended.append(f"failed: {exc!r}"),
+                   cancelled=lambda ended=ended: ended.append("cancelled"))
         round_ = 0
         while not ended:
             cyclic_garbage(lambda: MainWindow(settings=settings, recovery=recovery), round_)

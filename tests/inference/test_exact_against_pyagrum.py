@@ -81,7 +81,7 @@ def exact_twins(name: str):
     path = f"{MODELS}/{name}.bif.gz"
     try:
         net = read_network(path)
-    except Exception:  # noqa: BLE001 (a pgmpy without this file)
+    except Exception:  # a pgmpy without this file
         pytest.skip(f"{path} not shipped by this pgmpy")
     for var in net.variables:
         net.set_cpt(var, normalise_rows(np.asarray(net.cpt(var))))

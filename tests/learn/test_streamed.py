@@ -75,7 +75,7 @@ def test_pieces_are_the_rows_of_the_whole_table(alarm):
 def test_streamed_fit_equals_the_in_memory_fit(alarm, method, options, target):
     net, codes, folder = alarm
     reference = make_learner(method, **options).fit(net, codes, target=target)
-    for name, parts in sources(folder).items():
+    for parts in sources(folder).values():
         ours = make_learner(method, **options).fit(net, parts, target=target)
         assert_same_fit(ours, reference, net, tol=0.0 if method != "em" else 1e-9)
 

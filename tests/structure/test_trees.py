@@ -32,7 +32,7 @@ def brute_force_tree(nodes: list[int], weight) -> tuple[float, set]:
     for edges in itertools.combinations(pairs, len(nodes) - 1):
         root = {n: n for n in nodes}
 
-        def find(x):
+        def find(x, root=root):
             while root[x] != x:
                 x = root[x]
             return x

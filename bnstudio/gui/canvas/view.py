@@ -291,8 +291,9 @@ class NetworkView(QGraphicsView):
         elif isinstance(item, NoteItem):
             self._note_menu(menu, item)
         else:
-            menu.addAction("Add node here", lambda pos=event.scenePos(): self.network_scene.add_node_at(pos))
-            menu.addAction("Add note here…", lambda pos=event.scenePos(): self.add_note(pos))
+            pos = event.scenePos()  # where the menu was asked for, read now (not when an action runs)
+            menu.addAction("Add node here", lambda: self.network_scene.add_node_at(pos))
+            menu.addAction("Add note here…", lambda: self.add_note(pos))
             if self.background_actions:
                 menu.addSeparator()
                 menu.addActions(self.background_actions)

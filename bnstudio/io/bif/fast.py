@@ -161,6 +161,6 @@ def parse_fast(text: str, path: str = "<string>", strict: bool = False) -> Netwo
     and raises its error (or warns its repairs)."""
     try:
         return FastParser(text, path, strict).build()
-    except Exception:  # noqa: BLE001  -- the exact reader is the reference: it decides what the problem is
+    except Exception:  # the exact reader is the reference: it decides what the problem is
         pass
     return parse_exact(text, path, strict)

@@ -42,6 +42,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -284,7 +285,7 @@ class _Parser(TokenStream):
                 line = self.line(decl_of[var].name)
                 raise self.error(f"variable '{var}' is declared twice (first on line {line})", decl.name)
             seen: set[str] = set()
-            budget.states(var, len(decl.states), lambda m: self.error(m, decl.name))
+            budget.states(var, len(decl.states), partial(self.error, where=decl.name))
             for tok in decl.states:
                 if tok[1] in seen:
                     raise self.error(f"variable '{var}' lists the state '{tok[1]}' twice", tok)
@@ -363,7 +364,7 @@ class _Parser(TokenStream):
         for e, (kind, tok, states, values) in enumerate(block.entries):
             if kind == "default" and len(block.entries) == 1 and n_rows > 1 and len(values) == n_rows * card:
                 repairs.note(f"read the 'default' of '{child.name}' as its whole table ({len(values)} values, as "
-                             f"pgmpy does)", lambda m: self.error(m, tok))
+                             f"pgmpy does)", partial(self.error, where=tok))
                 kind = "table"
             if kind == "default":
                 if default is not None:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
+from functools import partial
 from typing import TYPE_CHECKING, Hashable
 
 from bnstudio.core.canonical import canonical_of
@@ -115,9 +116,9 @@ class _Parsed:
                 utilities[var] = node
                 continue
             elements = node.findall("state")
-            budget.states(var, len(elements), lambda m: doc.error(m, node))
+            budget.states(var, len(elements), partial(doc.error, element=node))
             names = [checked_name(s.get("id"), f"state of '{var}'",
-                                  lambda m, s=s: doc.error(m, s, describe(node)))  # type: ignore[misc]
+                                  lambda m, s=s, node=node: doc.error(m, s, describe(node)))  # type: ignore[misc]
                      for s in elements]
             if not names:
                 raise doc.error(f"node '{var}' has no <state>", node)
@@ -145,7 +146,7 @@ class _Parsed:
             tables = node.findall("utilities")
             if len(tables) != 1:
                 raise doc.error(f"expected one <utilities>, found {len(tables)}", node)
-            fail = lambda m: doc.error(m, tables[0], describe(node))  # noqa: E731
+            fail = lambda m, tables=tables, node=node: doc.error(m, tables[0], describe(node))  # noqa: E731
             self.utilities.append((var, parents, utility_table(text(tables[0]).split(), var,
                                                                [(p, states[p]) for p in parents], fail, budget)))
 
@@ -168,7 +169,7 @@ def _parents(doc: XmlDocument, node: ET.Element, states: dict[str, tuple[str, ..
     parents: list[str] = []
     for el in node.findall("parents"):
         names = text(el).split()
-        budget.parents(var, len(parents) + len(names), lambda m: doc.error(m, el, describe(node)))
+        budget.parents(var, len(parents) + len(names), partial(doc.error, element=el, label=describe(node)))
         for parent in names:
             if parent in utilities:
                 raise doc.error(f"utility node '{parent}' has a child '{var}'; utility nodes cannot have children",

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -145,12 +146,12 @@ class _Reader(SourceText):
                                  f"(the product of the cardinalities of its scope {scope})")
             at = self.i
             chunk = self.words[at:at + expected]
-            values = probabilities(chunk, lambda: self.entries(at, expected, f)) if len(chunk) == expected \
+            values = probabilities(chunk, partial(self.entries, at, expected, f)) if len(chunk) == expected \
                 else self.entries(at, expected, f)
             self.i = at + expected
             # the ignore: mypy infers no type for a lambda with a default argument
             cpt = make_cpt(values, names[child], cards[child], [(names[p], states[p]) for p in parents],
-                           lambda m, s=start: self.error(f"function {f}: {m}", s),  # type: ignore[misc]
+                           lambda m, s=start, f=f: self.error(f"function {f}: {m}", s),  # type: ignore[misc]
                            None, repairs)
             tables[child], starts[child] = ([names[p] for p in parents], cpt), start
         if self.i < len(self.words):

@@ -139,7 +139,7 @@ def warn_unseen(net: Network, unseen: set[str]) -> None:
     warnings.warn(f"column(s) {', '.join(repr(v) for v in sorted(unseen))} missing in every row: their CPTs stay "
                   f"uniform" + (f", and their children's ({', '.join(repr(c) for c in children[:5])}"
                                 f"{', ...' if len(children) > 5 else ''}) are learned with them marginalised out"
-                                if children else ""))
+                                if children else ""), stacklevel=2)  # at the learner's step that counted
 
 
 def marginal_counts(net: Network, codes: np.ndarray, weights: np.ndarray | None,

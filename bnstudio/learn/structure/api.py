@@ -94,7 +94,8 @@ def _check_target(algorithm: str, target: str | None, names: Sequence[str]) -> N
 
 def default_score(algorithm: str) -> str:
     """The score ``algorithm`` uses when none is given: its class's ``default_score`` (:mod:`.learners`)."""
-    return str(getattr(structure_learner(algorithm).learner_class(), "default_score"))
+    learner: Any = structure_learner(algorithm).learner_class()  # a class of .learners (the registry says `type`)
+    return str(learner.default_score)
 
 
 def check_settings(algorithm: str, score: str | None = None, ess: float = 1.0, max_parents: int | None = None,

@@ -5,10 +5,10 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before Qt is imported anywhere
 
-from pathlib import Path  # noqa: E402
+from pathlib import Path
 
-import pytest  # noqa: E402
-from PySide6.QtCore import QStandardPaths  # noqa: E402
+import pytest
+from PySide6.QtCore import QStandardPaths
 
 QStandardPaths.setTestModeEnabled(True)
 

@@ -5,12 +5,12 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before Qt is imported anywhere
 
-import warnings  # noqa: E402
-from pathlib import Path  # noqa: E402
+import warnings
+from pathlib import Path
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from PySide6.QtCore import QStandardPaths  # noqa: E402
+import numpy as np
+import pytest
+from PySide6.QtCore import QStandardPaths
 
 QStandardPaths.setTestModeEnabled(True)
 
