@@ -1,7 +1,9 @@
 # BN Studio: two commands from a fresh clone with only python3.
 #   make run      -- set up .venv and open the app on a bundled example
 #   make test     -- set up .venv with the test extra, lint (make lint) and run the whole suite
-#   make lint     -- ruff over the code and mypy over the Qt-free core ([tool.ruff], [tool.mypy] in pyproject.toml)
+#   make lint     -- ruff over the code and mypy over the Qt-free core ([tool.ruff], [tool.mypy] in pyproject.toml),
+#                    and commit subjects of at most 72 characters (.ci/commit_subjects.py: the commits since
+#                    $COMMIT_SUBJECTS_BASE or origin/main, else HEAD alone)
 #   make docs     -- the API reference (Sphinx: autodoc + napoleon over the docstrings), warnings as errors, in
 #                    build/docs-html/index.html
 #   make upgrade  -- re-resolve every dependency to its newest release, run the suite on it, and rewrite the
@@ -60,9 +62,10 @@ run: $(RUN_STAMP)
 
 # ruff's rules and the packages mypy checks are set in pyproject.toml; no formatter is run
 lint: $(TEST_STAMP)
-	@echo "== make: ruff and mypy"
-	$(VENV)/bin/ruff check bnstudio tests benchmarks packaging docs
+	@echo "== make: ruff, mypy and the commit subjects"
+	$(VENV)/bin/ruff check bnstudio tests benchmarks packaging docs .ci
 	$(VENV)/bin/mypy
+	$(PY) .ci/commit_subjects.py
 
 test: lint
 	@echo "== make: running the suite on $(WORKERS) workers"
