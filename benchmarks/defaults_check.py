@@ -39,7 +39,7 @@ def documented(text: str) -> dict[tuple[str, str], float]:
         if not line.startswith("|"):
             break
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        table.update({(cells[0], method): float(value) for method, value in zip(METHODS, cells[1:])})
+        table.update({(cells[0], method): float(value) for method, value in zip(METHODS, cells[1:], strict=True)})
     return table
 
 

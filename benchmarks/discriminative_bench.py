@@ -248,7 +248,7 @@ def papers(replicates: int) -> None:
                     c = paired_comparison(a, b, metric)
                     cells.append(f"{c.wins}/{c.draws}/{c.losses} p={c.wilcoxon_p:.3f}")
                 print(f"  {metric:5} {structure:4} {label:11} " + " | ".join(
-                    f"{rule}: {cell}" for rule, cell in zip(RULES, cells)), flush=True)
+                    f"{rule}: {cell}" for rule, cell in zip(RULES, cells, strict=True)), flush=True)
     for structure, counts in chosen.items():
         print(f"  c chosen by cross-validation, {structure}: " + ", ".join(
             f"{c:g}: {k} fits" for c, k in sorted(counts.items())))

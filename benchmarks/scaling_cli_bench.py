@@ -93,7 +93,7 @@ def max_difference(ours: Path, theirs: Path) -> float:
     a, b = (json.loads(p.read_text())["results"] for p in (ours, theirs))
     assert len(a) == len(b), (len(a), len(b))
     worst = 0.0
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         assert x["target"] == y["target"] and x["posterior"].keys() == y["posterior"].keys()
         worst = max(worst, max(abs(x["posterior"][s] - y["posterior"][s]) for s in x["posterior"]))
     return worst

@@ -135,13 +135,14 @@ def main() -> None:
     ones = [r for r in results if r["kind"] == "1"]
     twos = [r for r in results if r["kind"] == "2"]
     autos = [r for r in results if r["kind"] == "auto"]
-    pairs = list(zip(ones, twos))
+    pairs = list(zip(ones, twos, strict=True))
     print(f"speed-up of 2 processes, whole process: {_median_min([a['process'] / b['process'] for a, b in pairs])}")
     print(f"speed-up of 2 asked, whole process: "
-          f"{_median_min([a['process'] / b['process'] for a, b in zip(ones, autos)])}")
+          f"{_median_min([a['process'] / b['process'] for a, b in zip(ones, autos, strict=True)])}")
     print(f"speed-up of 2 processes, wall:  {_median_min([a['total'] / b['total'] for a, b in pairs])}")
     print(f"speed-up of 2 processes, study: {_median_min([a['study'] / b['study'] for a, b in pairs])}")
-    print(f"speed-up of 2 asked (adaptive), wall: {_median_min([a['total'] / b['total'] for a, b in zip(ones, autos)])}"
+    adaptive = _median_min([a['total'] / b['total'] for a, b in zip(ones, autos, strict=True)])
+    print(f"speed-up of 2 asked (adaptive), wall: {adaptive}"
           f"; workers chosen: {[b['workers'] for b in autos]}")
     free = [_on_free_cores(a) / _on_free_cores(b) for a, b in pairs]
     print(f"expected on 2 free cores (each worker's start-up + task CPU + gaps, the longest): {_median_min(free)}")

@@ -71,7 +71,7 @@ def work(kind: str, slices: int, network: str):
 
     def evidence() -> dict[str, str]:
         return {f"{r}{t}": tbn.states(r)[c] for t, row in enumerate(evidence_rows(tbn, slices))
-                for r, c in zip(tbn.radicals, row) if c >= 0}
+                for r, c in zip(tbn.radicals, row, strict=True) if c >= 0}
 
     def stream():
         for _, beliefs, _ in iter_filter(tbn, evidence_rows(tbn, slices), last):
@@ -165,7 +165,7 @@ def main() -> None:
         for kind in ("unrolled", "pyagrum"):
             row = rows.get((kind, t))
             if base and row:
-                gap = max(abs(x - y) for x, y in zip(row["answer"], base["answer"]))
+                gap = max(abs(x - y) for x, y in zip(row["answer"], base["answer"], strict=True))
                 print(f"  {kind:<9} T={t:>6}: time x{row['seconds'] / base['seconds']:.1f}, Python peak "
                       f"x{row['python_peak'] / max(base['python_peak'], 1):.1f}, peak RSS {mib(row['rss_peak'])} vs "
                       f"{mib(base['rss_peak'])}; answers differ by {gap:.1e}")

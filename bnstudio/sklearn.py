@@ -202,7 +202,7 @@ class BNClassifier(ClassifierMixin, BaseEstimator):
             kept = set(names)
             parents = {v: [p for p in self.structure.parents(v) if p in kept] if v in self.structure.variables
                        else [] for v in names}
-            families = [(v, list(s), parents[v], None) for v, s in zip(names, states)]
+            families = [(v, list(s), parents[v], None) for v, s in zip(names, states, strict=True)]
             return build_network(families, name="classifier"), None
         if self.structure not in ALGORITHMS:
             raise ValidationError(f"unknown structure {self.structure!r}; use one of {', '.join(ALGORITHMS)} "
@@ -348,7 +348,7 @@ def _recoded(frame: Any, states: Sequence[tuple[str, ...]]) -> np.ndarray:
     unobserved (-1)."""
     codes, found = _coded(frame)
     out = np.empty_like(codes)
-    for j, (known, seen) in enumerate(zip(states, found)):
+    for j, (known, seen) in enumerate(zip(states, found, strict=True)):
         index = {s: k for k, s in enumerate(known)}
         lookup = np.array([index.get(s, -1) for s in seen] + [-1], dtype=np.int64)
         out[:, j] = lookup[codes[:, j]]

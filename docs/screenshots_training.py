@@ -39,7 +39,8 @@ def asia_with_age(folder: Path) -> Path:
     age = np.where(smoke, rng.normal(52, 12, len(smoke)), rng.normal(44, 14, len(smoke))).clip(18, 90).round()
     cells = [("" if rng.random() < 0.08 else f"{int(a)}") for a in age]
     path = folder / "asia_age.csv"
-    path.write_text("\n".join([lines[0] + ",age"] + [f"{row},{a}" for row, a in zip(lines[1:], cells)]) + "\n")
+    rows = [f"{row},{a}" for row, a in zip(lines[1:], cells, strict=True)]
+    path.write_text("\n".join([lines[0] + ",age"] + rows) + "\n")
     return path
 
 

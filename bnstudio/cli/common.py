@@ -68,7 +68,7 @@ def print_table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> None:
     cells = [list(map(str, header))] + [[str(c) for c in r] for r in rows]
     widths = [max(len(r[k]) for r in cells) for k in range(len(header))]
     for k, r in enumerate(cells):
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
         if k == 0:
             print("  ".join("-" * w for w in widths))
 

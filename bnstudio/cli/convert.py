@@ -41,7 +41,7 @@ def _name_map(before: Network, after: Network) -> dict[str, str] | None:
     if set(ids.values()) == set(after.variables):
         return ids
     if len(before) == len(after):
-        return dict(zip(before.variables, after.variables))
+        return dict(zip(before.variables, after.variables, strict=True))
     return None
 
 

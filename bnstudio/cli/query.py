@@ -80,12 +80,12 @@ def _posterior_results(states: Sequence[str], target: str, evidences: Sequence[d
                        ) -> list[dict[str, Any]]:
     """One ``{"target", "evidence", "posterior": {state: p}}`` record per row of ``probs`` (N, |X|), the floats
     converted in bulk."""
-    return [{"target": target, "evidence": evidence, "posterior": dict(zip(states, row))}
-            for evidence, row in zip(evidences, probs.tolist())]
+    return [{"target": target, "evidence": evidence, "posterior": dict(zip(states, row, strict=True))}
+            for evidence, row in zip(evidences, probs.tolist(), strict=True)]
 
 
 def _joint_result(net, targets: list[str], evidence: dict, table: np.ndarray) -> dict[str, Any]:
-    rows = [{"states": dict(zip(targets, (net.states(t)[i] for t, i in zip(targets, idx)))),
+    rows = [{"states": dict(zip(targets, (net.states(t)[i] for t, i in zip(targets, idx, strict=True)), strict=True)),
              "probability": float(table[idx])}
             for idx in itertools.product(*(range(n) for n in table.shape))]
     return {"target": targets, "evidence": evidence, "joint": rows}
@@ -117,7 +117,7 @@ def answer_queries(engine: InferenceEngine, queries: list[dict[str, Any]], joint
     for target, members in batches.items():
         evidences = [queries[k]["evidence"] for k in members]
         probs = _batched_posterior(engine, target, evidences, [label(k) for k in members])
-        for k, record in zip(members, _posterior_results(net.states(target), target, evidences, probs)):
+        for k, record in zip(members, _posterior_results(net.states(target), target, evidences, probs), strict=True):
             results[k] = [record]
     answered = cast("list[list[dict]]", results)  # every query: alone above or in its batch
     return [record for r in answered for record in r]
@@ -138,7 +138,8 @@ def approximate_records(engine: InferenceEngine, targets: list[str], evidence: d
         if not answer.exact:
             record["method"] = answer.method
             if answer.standard_errors is not None:
-                record["standard_error"] = dict(zip(engine.net.states(t), answer.standard_errors[t].tolist()))
+                record["standard_error"] = dict(zip(engine.net.states(t), answer.standard_errors[t].tolist(),
+                                                    strict=True))
             record.update({"reason": answer.reason, **answer.details} if answer.reason else answer.details)
         records.append(record)
     return records
@@ -155,7 +156,7 @@ def _batched_posterior(engine: InferenceEngine, target: str, evidences: list[dic
     n = len(evidences)
     seen: dict[tuple[str, str], int] = {}  # (variable, state) -> code, looked up once per pair
     columns: dict[str, list[int]] = {}
-    for row, (evidence, label) in enumerate(zip(evidences, labels)):
+    for row, (evidence, label) in enumerate(zip(evidences, labels, strict=True)):
         for name, state in evidence.items():
             code = seen.get((name, state))
             if code is None:
@@ -170,7 +171,7 @@ def _batched_posterior(engine: InferenceEngine, target: str, evidences: list[dic
     try:
         return engine.posterior_batch(target, coded)[target]
     except ImpossibleEvidence:
-        for evidence, label in zip(evidences, labels):  # name the first impossible query
+        for evidence, label in zip(evidences, labels, strict=True):  # name the first impossible query
             if engine.log_evidence(evidence) == -np.inf:
                 raise ImpossibleEvidence(f"{label}impossible evidence: p({describe(engine.compiled.index, evidence)}) "
                                          f"= 0") from None

@@ -186,7 +186,7 @@ def _print_bars(bars: TemporalBars, predicted_from: int | None) -> None:
     if predicted_from is not None:
         print(f"* prediction: no evidence from slice {predicted_from} on")
     flagged: dict[str, list[int]] = {}
-    for t, flags in zip(bars.slices.tolist(), bars.flags):
+    for t, flags in zip(bars.slices.tolist(), bars.flags, strict=True):
         for flag in flags:
             flagged.setdefault(flag, []).append(t)
     for flag, slices in flagged.items():

@@ -89,7 +89,7 @@ class NoisyMax:
         if len(self.links) != len(self.distinguished):
             raise ValidationError("one distinguished state per parent")
         _check_distributions(np.asarray(self.leak, dtype=float), "the leak of a noisy-MAX")
-        for i, (link, d) in enumerate(zip(self.links, self.distinguished)):
+        for i, (link, d) in enumerate(zip(self.links, self.distinguished, strict=True)):
             link = np.asarray(link, dtype=float)
             if link.ndim != 2 or link.shape[1] != card or not 0 <= d < link.shape[0]:
                 raise ValidationError(f"noisy-MAX parent {i}: parameters of shape (states, {card}) and a "
@@ -170,7 +170,7 @@ class NoisyMax:
         leak_cum = tail_sums(leak)
         safe = np.where(leak_cum > 0, leak_cum, 1.0)
         out = []
-        for i, (h, d) in enumerate(zip(links, distinguished)):
+        for i, (h, d) in enumerate(zip(links, distinguished, strict=True)):
             h_cum = tail_sums(np.asarray(h, dtype=float))
             active = np.arange(len(h_cum)) != d
             if np.any(h_cum[active] > leak_cum + 1e-9):

@@ -434,7 +434,7 @@ class Network:
             parent_states = [parent_states[p] for p in parents]
         if len(parent_states) != len(parents):
             raise ValidationError(f"row of '{var}' needs {len(parents)} parent states, got {len(parent_states)}")
-        index = tuple(self.variable(p).index(s) for p, s in zip(parents, parent_states))
+        index = tuple(self.variable(p).index(s) for p, s in zip(parents, parent_states, strict=True))
         try:
             values = np.array(row, dtype=float)
         except (TypeError, ValueError):
@@ -572,7 +572,7 @@ def _checked_tables(families: list, variables: dict[str, Variable],
         return None
     flat.setflags(write=False)
     tables, offset = {}, 0
-    for (var, *_), shape, flat_table in zip(families, shapes, flats):
+    for (var, *_), shape, flat_table in zip(families, shapes, flats, strict=True):
         tables[var] = flat[offset:offset + flat_table.size].reshape(shape)
         offset += flat_table.size
     return tables

@@ -18,7 +18,7 @@ ROW_TOLERANCE = 1e-6
 def row_label(net: "Network", var: str, row: tuple[int, ...]) -> str:
     """``(Age=old, Sex=m)`` for a row index of ``var``'s CPT; ``()`` for a root."""
     parents = net.parents(var)
-    return "(" + ", ".join(f"{p}={net.states(p)[i]}" for p, i in zip(parents, row)) + ")"
+    return "(" + ", ".join(f"{p}={net.states(p)[i]}" for p, i in zip(parents, row, strict=True)) + ")"
 
 
 def check_table(net: "Network", var: str, table: npt.ArrayLike, *, what: str = "CPT",

@@ -66,7 +66,7 @@ def boolean_states(states: tuple[str, ...] | list[str]) -> tuple[int, int] | Non
     ((0, 1), (1, 0), None)
     """
     folded = [s.strip().lower() for s in states]
-    for true, false in zip(TRUE_NAMES, FALSE_NAMES):
+    for true, false in zip(TRUE_NAMES, FALSE_NAMES, strict=True):
         if folded.count(true) == 1 and folded.count(false) == 1:
             return folded.index(true), folded.index(false)
     return None

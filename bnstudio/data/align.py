@@ -59,7 +59,7 @@ class AlignedData:
         """Variables observed in no row: latent ones and those whose every cell is missing (nothing to learn
         their parameters from but the other variables, e.g. by EM)."""
         observed = np.asarray((self.codes >= 0).any(axis=0))  # per column (the stubs allow a scalar)
-        return [v for v, seen in zip(self.variables, observed) if not seen]
+        return [v for v, seen in zip(self.variables, observed, strict=True) if not seen]
 
     def evidence(self) -> dict[str, np.ndarray]:
         """``{variable: (N,) codes}`` for the observed (not latent) variables: the engine's mapping form."""
@@ -121,7 +121,7 @@ def align(dataset: Dataset, net: Network, *, extend_states: bool = False) -> Ali
                 unmatched, first = unmatched[np.argsort(first)], np.sort(first)
                 if extend_states:
                     added[var] = [dataset.states[j][k] for k in unmatched]
-                    for k, state in zip(unmatched, added[var]):
+                    for k, state in zip(unmatched, added[var], strict=True):
                         lookup[k] = target.cardinality(var)
                         target.add_state(var, state)
                 else:
@@ -146,7 +146,7 @@ def _problems(dataset: Dataset, var: str, states: tuple[str, ...], col: np.ndarr
     start = np.searchsorted(col[order], unmatched)
     firsts = order[np.minimum(start[:, None] + np.arange(shown), col.size - 1)]  # (values, shown) rows
     out = []
-    for k, rows in zip(unmatched, firsts):
+    for k, rows in zip(unmatched, firsts, strict=True):
         n = int(counts[k])
         numbers, kind = dataset.row_numbers(rows[:min(n, shown)])
         out.append(StateProblem(var, states[k], n, describe_positions(numbers, n, kind, shown)))

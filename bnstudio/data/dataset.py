@@ -71,7 +71,7 @@ class Dataset:
                                   f"{codes.shape[1]} code columns")
         if len(set(self.columns)) != len(self.columns):
             raise ValidationError(f"dataset column '{first_duplicate(self.columns)}' appears twice")
-        for name, st in zip(self.columns, self.states):
+        for name, st in zip(self.columns, self.states, strict=True):
             if len(set(st)) != len(st):
                 raise ValidationError(f"dataset column '{name}' lists a state twice: '{first_duplicate(st)}'")
         if codes.size:
@@ -129,12 +129,12 @@ class Dataset:
     def missing_counts(self) -> dict[str, int]:
         """Number of missing cells per column."""
         counts = (self.codes < 0).sum(axis=0)
-        return {name: int(c) for name, c in zip(self.columns, counts)}
+        return {name: int(c) for name, c in zip(self.columns, counts, strict=True)}
 
     def unobserved_columns(self) -> list[str]:
         """Columns whose every cell is missing (all of them when the dataset has no rows)."""
         observed = np.asarray((self.codes >= 0).any(axis=0))  # per column (the stubs allow a scalar)
-        return [name for name, seen in zip(self.columns, observed) if not seen]
+        return [name for name, seen in zip(self.columns, observed, strict=True) if not seen]
 
     def state_counts(self, column: str) -> np.ndarray:
         """Occurrences of each state of ``column`` (missing cells skipped).
@@ -175,4 +175,5 @@ class Dataset:
 
         return pd.DataFrame({
             name: pd.Categorical.from_codes(self.codes[:, j], categories=pd.Index(list(st), dtype=object))
-            for j, (name, st) in enumerate(zip(self.columns, self.states))}, index=pd.RangeIndex(self.n_rows))
+            for j, (name, st) in enumerate(zip(self.columns, self.states, strict=True))},
+            index=pd.RangeIndex(self.n_rows))

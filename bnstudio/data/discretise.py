@@ -52,7 +52,7 @@ class Discretiser:
         if not np.all(np.isfinite(cuts)):
             raise ValidationError(f"cut points must be finite numbers, got {listing(cuts.tolist(), quote=False)}")
         ends = ["-inf"] + _format_cuts(cuts) + ["inf"]
-        labels = tuple(f"({lo}, {hi}]" for lo, hi in zip(ends[:-2], ends[1:-1])) + (f"({ends[-2]}, inf)",)
+        labels = tuple(f"({lo}, {hi}]" for lo, hi in zip(ends[:-2], ends[1:-1], strict=True)) + (f"({ends[-2]}, inf)",)
         cuts.setflags(write=False)
         return cls(cuts, labels)
 

@@ -150,7 +150,7 @@ def add_results(total: tuple | None, result: tuple | None) -> tuple | None:
         return total
     if total is None:
         return tuple(np.array(r, dtype=float) if isinstance(r, np.ndarray) else r for r in result)
-    return tuple(t + r for t, r in zip(total, result))
+    return tuple(t + r for t, r in zip(total, result, strict=True))
 
 
 # ---------------------------------------------------------------------------------------------- listing

@@ -74,7 +74,7 @@ def plain_table(data: bytes, sep: str, n_fields: int) -> PlainTable | None:
         start = end
     if len(bounds) > 2 and _WORKERS > 1:    # numpy releases the GIL in these passes: blocks go to threads
         with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
-            blocks = list(pool.map(cells.tokenise, *zip(*bounds)))
+            blocks = list(pool.map(cells.tokenise, *zip(*bounds, strict=True)))
     else:
         blocks = [cells.tokenise(a, b) for a, b in bounds]
     tokenised = [block for block in blocks if block is not None]
@@ -149,7 +149,7 @@ class _Cells:
         """Every cell's key, the long cells' hashed (their words kept for :meth:`texts`)."""
         keys = np.concatenate([b.keys for b in blocks])
         first_cell = np.cumsum([0] + [b.keys.size for b in blocks[:-1]])
-        self.long = np.concatenate([b.long + first for b, first in zip(blocks, first_cell)])
+        self.long = np.concatenate([b.long + first for b, first in zip(blocks, first_cell, strict=True)])
         if not self.long.size:
             return keys
         self.long_starts = np.concatenate([b.long_starts for b in blocks])

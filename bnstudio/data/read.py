@@ -259,7 +259,7 @@ def _encode_plain(names: list[str], plain: PlainTable, *, missing: Sequence[str]
     n_keys = len(plain.texts)
     table = np.full(len(names) * n_keys, -1, dtype=np.int64)
     states: list[tuple[str, ...]] = []
-    for j, (col, used) in enumerate(zip(names, plain.column_values())):
+    for j, (col, used) in enumerate(zip(names, plain.column_values(), strict=True)):
         labels = [plain.texts[k] for k in used]
         st, lookup = _column_states(col, labels, None, False, missing, order.get(col), budget, source)
         table[j * n_keys + used] = lookup[:-1]

@@ -72,7 +72,7 @@ def match_states(labels: Sequence[str], states: Sequence[str]) -> np.ndarray:
         ranked = offered[order]
         first = np.searchsorted(ranked, wanted, side="left")
         unique = (np.searchsorted(ranked, wanted, side="right") - first == 1) & ~np.isnan(wanted)
-        for i, k in zip(unmatched[unique], order[first[unique]]):   # equal as floats; equal exactly?
+        for i, k in zip(unmatched[unique], order[first[unique]], strict=True):   # equal as floats; equal exactly?
             if exact_value(str(labels[int(i)]).strip()) == exact_value(str(states[int(k)]).strip()):
                 out[i] = k
     return _boolean_matches(labels, states, out)
@@ -95,12 +95,12 @@ def _exact_groups(values: list[str], ordering: np.ndarray, first: np.ndarray) ->
     then length and text, and ``first`` marking where an exact value starts."""
     ordering, first = ordering.copy(), first.copy()
     starts = np.flatnonzero(first)
-    for a, b in zip(starts, np.r_[starts[1:], len(ordering)]):
+    for a, b in zip(starts, np.r_[starts[1:], len(ordering)], strict=True):
         if b - a > 1:
             run = sorted(ordering[a:b], key=lambda i: (exact_value(values[i]), len(values[i]), values[i]))
             ordering[a:b] = run
             exact = [exact_value(values[i]) for i in run]
-            first[a + 1:b] = [x != y for x, y in zip(exact[1:], exact[:-1])]
+            first[a + 1:b] = [x != y for x, y in zip(exact[1:], exact[:-1], strict=True)]
     return ordering, first
 
 
@@ -139,7 +139,7 @@ def encode_labels(labels: Sequence[str], *, missing: Sequence[str] = DEFAULT_MIS
         states = tuple(str(s) for s in order)
         matched = match_states(values, states)
         lookup[idx] = matched
-        return states, lookup, [v for v, m in zip(values, matched) if m < 0]
+        return states, lookup, [v for v, m in zip(values, matched, strict=True) if m < 0]
     if keep_order:
         states = tuple(dict.fromkeys(values))
         lookup[idx] = match_states(values, states)

@@ -69,7 +69,7 @@ class UtilityErrorBar:
             var = names[owner]
             index = np.unravel_index(int(i - offsets[owner]), self.row_variance[var].shape)
             out.append({"variable": var, "variance": float(flat[i]),
-                        "parents": {p: diagram.states(p)[j] for p, j in zip(diagram.parents(var), index)}})
+                        "parents": {p: diagram.states(p)[j] for p, j in zip(diagram.parents(var), index, strict=True)}})
         return out
 
     def to_json(self, diagram: InfluenceDiagram, top: int = 10) -> dict[str, Any]:

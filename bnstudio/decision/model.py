@@ -290,7 +290,7 @@ def decision_reach(graph: nx.DiGraph, names: Sequence[str]) -> dict[str, int]:
 def unordered_pair(graph: nx.DiGraph, names: Sequence[str]) -> tuple[str, str] | None:
     """The first consecutive decisions with no directed path from one to the next, or None (a total order)."""
     reach = decision_reach(graph, names)
-    for k, (first, second) in enumerate(zip(names, names[1:])):
+    for k, (first, second) in enumerate(zip(names, names[1:], strict=False)):
         if not reach[second] >> k & 1:
             return first, second
     return None

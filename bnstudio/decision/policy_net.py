@@ -45,7 +45,7 @@ def policy_network(diagram: InfluenceDiagram, policies: Mapping[str, tuple[tuple
     net = diagram.network
     for d, (parents, cpt) in policies.items():
         net.set_parents(d, parents, cpt)
-    for u, scale in zip(diagram.utilities, utility_scales(diagram)):
+    for u, scale in zip(diagram.utilities, utility_scales(diagram), strict=True):
         if scale.span > 0:
             high = (u.table - scale.low) / scale.span
             net.add_variable(u.name, STATES, u.parents, np.stack([1.0 - high, high], axis=-1))

@@ -62,7 +62,7 @@ class DecisionSolution:
         assert self.diagram is not None  # set by solve()
         states = [self.diagram.states(p) for p in policy.parents]
         options = self.diagram.states(decision)
-        return [{"past": {p: states[k][i] for k, (p, i) in enumerate(zip(policy.parents, index))},
+        return [{"past": {p: states[k][i] for k, (p, i) in enumerate(zip(policy.parents, index, strict=True))},
                  "choice": options[int(policy.table[index])]} for index in np.ndindex(policy.table.shape)]
 
     def to_json(self) -> dict[str, Any]:
@@ -228,4 +228,4 @@ def option_utilities(diagram: InfluenceDiagram, engine: InferenceEngine, policy:
                                                                                      + (card,))
     eu, _ = expected_utilities(engine, scales, {v: lam[None] for v, lam in likelihoods.items()}, 1,
                                parameters={d: always})
-    return {s: (None if np.isnan(v) else float(v)) for s, v in zip(diagram.states(d), eu[:, 0])}
+    return {s: (None if np.isnan(v) else float(v)) for s, v in zip(diagram.states(d), eu[:, 0], strict=True)}

@@ -69,7 +69,7 @@ def box_graph_svg(labels: Mapping[str, str], edges: Sequence[Edge], fills: Mappi
                           for ends in ([e.a for e in edges], [e.b for e in edges]))
     starts = border_points(a_centres, a_halves, b_centres)   # where each line leaves its boxes
     stops = border_points(b_centres, b_halves, a_centres)
-    for e, (x0, y0), (x1, y1) in zip(edges, starts, stops):
+    for e, (x0, y0), (x1, y1) in zip(edges, starts, stops, strict=True):
         head = f" marker-end='url(#head{colours.index(e.colour)})'" if e.arrow else ""
         dash = " stroke-dasharray='5 3'" if e.dash else ""
         parts.append(f"<line x1='{x0:.1f}' y1='{y0:.1f}' x2='{x1:.1f}' y2='{y1:.1f}' stroke='{e.colour}' "

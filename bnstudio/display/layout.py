@@ -332,7 +332,7 @@ def _with_dummies(graph, nodes, layer, sizes):
             chains[d] = (u, v)
             chain.append(d)
         chain.append(v)
-        for a, b in zip(chain, chain[1:]):
+        for a, b in zip(chain, chain[1:], strict=False):
             down[a].append(b)
             up[b].append(a)
     return layers, up, down, width, weight, chains
@@ -350,7 +350,7 @@ def _crossings_between(upper: list[str], lower: list[str], down: dict[str, list[
 
 
 def count_layer_crossings(layers: list[list[str]], down: dict[str, list[str]]) -> int:
-    return sum(_crossings_between(a, b, down) for a, b in zip(layers, layers[1:]))
+    return sum(_crossings_between(a, b, down) for a, b in zip(layers, layers[1:], strict=False))
 
 
 def _barycentre_pass(layers, neighbours, rng: range) -> None:
@@ -434,7 +434,7 @@ def isotonic_place(targets: np.ndarray, weights: np.ndarray, gaps: np.ndarray) -
     offsets = np.concatenate([[0.0], np.cumsum(gaps)])
     t = targets - offsets
     blocks: list[list[float]] = []  # [weighted mean, total weight, count]
-    for ti, wi in zip(t, weights):
+    for ti, wi in zip(t, weights, strict=True):
         blocks.append([ti, wi, 1])
         while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
             m2, w2, c2 = blocks.pop()
@@ -480,9 +480,9 @@ def _place_layer(row, sources, xs, width, weight, h_gap, chains, ys) -> None:
         ns = [xs[n] for src in sources for n in src[v]]
         targets.append(sum(ns) / len(ns) if ns else xs[v])
         weights.append(weight[v] if ns else 0.05)
-    gaps = np.array([(width[a] + width[b]) / 2 + h_gap for a, b in zip(row, row[1:])])
+    gaps = np.array([(width[a] + width[b]) / 2 + h_gap for a, b in zip(row, row[1:], strict=False)])
     placed = isotonic_place(np.array(targets), np.array(weights), gaps)
-    for v, x in zip(row, placed):
+    for v, x in zip(row, placed, strict=True):
         xs[v] = float(x)
 
 

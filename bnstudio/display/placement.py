@@ -94,6 +94,6 @@ def spread_positions(net: Network, sizes: dict[str, Size], positions: dict | Non
     moved = spread(centres, np.array([sizes[v] for v in names], dtype=float))
     if np.array_equal(moved, centres):
         return False
-    for v, (x, y) in zip(names, moved):
+    for v, (x, y) in zip(names, moved, strict=True):
         positions[v] = (float(x), float(y))
     return True

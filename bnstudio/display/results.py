@@ -37,7 +37,7 @@ def posterior_html(states: Mapping[str, Sequence[str]], posteriors: Mapping[str,
     for var, p in posteriors.items():
         rows.append(f"<tr><th colspan='3' style='text-align:left;padding:6px 8px 1px;background:"
                     f"{look.EVIDENCE_HEADER if var in evidence else look.HEADER_FILL}'>{escape(var)}</th></tr>")
-        for state, value in zip(states[var], np.asarray(p, dtype=float)):
+        for state, value in zip(states[var], np.asarray(p, dtype=float), strict=True):
             colour = look.EVIDENCE_BAR if evidence.get(var) == state else look.BAR
             rows.append(f"<tr><td {CELL}>{escape(str(state))}</td><td>{bar_svg(value, colour)}</td>"
                         f"<td {NUMBER}>{escape(look.format_probability(value))}</td></tr>")
@@ -134,7 +134,7 @@ def curve_svg(values: Sequence[float], width: float = 220.0, height: float = 60.
     left = 40 if digits == 4 else 62   # room for the labels
     xs = left + (width - left - 4) * (np.arange(len(v)) / max(len(v) - 1, 1))
     ys = 4 + (height - 16) * (1 - (v - lo) / span)
-    points = " ".join(f"{a:.1f},{b:.1f}" for a, b in zip(xs, ys))
+    points = " ".join(f"{a:.1f},{b:.1f}" for a, b in zip(xs, ys, strict=True))
     return (f"<svg width='{width:.0f}' height='{height:.0f}' style='font-size:9px;font-family:DejaVu Sans,"
             f"sans-serif'><rect x='{left}' y='2' width='{width - left - 2:.0f}' height='{height - 12:.0f}' "
             f"fill='{look.NODE_FILL}' stroke='{look.BAR_TRACK}'/>"

@@ -162,7 +162,7 @@ def detour_routes(names: Sequence[str], centres: np.ndarray, sizes: np.ndarray, 
             break
         bend, ends_clear = _best_bend(tail[todo], own[todo], child[todo], boxes[blocker], centres, halves, boxes)
         found = np.isfinite(bend[:, 0])
-        for k, b in zip(todo[found], bend[found]):
+        for k, b in zip(todo[found], bend[found], strict=True):
             bends[k].append((float(b[0]), float(b[1])))
         tail[todo[found]], own[todo[found]] = bend[found], -1
         todo = todo[found & ~ends_clear]
@@ -172,7 +172,7 @@ def detour_routes(names: Sequence[str], centres: np.ndarray, sizes: np.ndarray, 
     starts, stops, skips, owner = [], [], [], []        # every leg of every bent arc, checked in one call
     for k in bent:
         points = [tuple(centres[parent[k]]), *bends[k], tuple(centres[child[k]])]
-        for leg, (a, b) in enumerate(zip(points, points[1:])):
+        for leg, (a, b) in enumerate(zip(points, points[1:], strict=False)):
             starts.append(a)
             stops.append(b)
             skips.append((parent[k] if leg == 0 else -1, child[k] if leg == len(points) - 2 else -1))

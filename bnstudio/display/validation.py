@@ -56,7 +56,7 @@ def _svg(parts: list[str], height: float) -> str:
 
 
 def _polyline(xs: Sequence[float], ys: Sequence[float], height: float, colour: str) -> str:
-    points = " ".join(f"{LEFT + x * SIZE:.1f},{TOP + (1 - y) * height:.1f}" for x, y in zip(xs, ys))
+    points = " ".join(f"{LEFT + x * SIZE:.1f},{TOP + (1 - y) * height:.1f}" for x, y in zip(xs, ys, strict=True))
     return f"<polyline points='{points}' fill='none' stroke='{colour}' stroke-width='1.6'/>"
 
 
@@ -82,7 +82,8 @@ def reliability_svg(series: Sequence[dict], title: str) -> str:
                  f"text-anchor='end' fill='{look.MUTED_TEXT}'>cases</text>")
     for k, item in enumerate(series):
         colour = COLOURS[k % len(COLOURS)]
-        filled = [(c, a) for c, a in zip(item["confidence"], item["accuracy"]) if c is not None and a is not None]
+        filled = [(c, a) for c, a in zip(item["confidence"], item["accuracy"], strict=True)
+                  if c is not None and a is not None]
         parts.append(_polyline([c for c, _ in filled], [a for _, a in filled], SIZE, colour))
         parts += [f"<circle cx='{LEFT + c * SIZE:.1f}' cy='{TOP + (1 - a) * SIZE:.1f}' r='2.5' fill='{colour}'/>"
                   for c, a in filled]

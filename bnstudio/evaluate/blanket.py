@@ -41,7 +41,7 @@ class ClassTables:
     def scores(self, chunk: np.ndarray, cols: np.ndarray) -> np.ndarray:
         """s (|T| × rows): per class, one gather of every family's cell and a sum over the families."""
         cells = np.empty((len(self.rests), len(chunk)), dtype=np.int64)
-        for j, (rest, offset) in enumerate(zip(self.rests, self.offsets)):
+        for j, (rest, offset) in enumerate(zip(self.rests, self.offsets, strict=True)):
             cells[j] = offset + (family_index(chunk, rest, cols) if rest.columns else 0)
         return np.stack([row.take(cells).sum(axis=0) for row in self.logs])
 

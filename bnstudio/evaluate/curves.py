@@ -49,8 +49,9 @@ class Reliability:
     def to_json(self) -> dict:
         filled = self.weight > 0
         return {"edges": self.edges.tolist(), "weight": self.weight.tolist(),
-                "confidence": [float(c) if f else None for c, f in zip(self.confidence, filled)],
-                "accuracy": [float(a) if f else None for a, f in zip(self.accuracy, filled)], "ece": self.ece}
+                "confidence": [float(c) if f else None for c, f in zip(self.confidence, filled, strict=True)],
+                "accuracy": [float(a) if f else None for a, f in zip(self.accuracy, filled, strict=True)],
+                "ece": self.ece}
 
 
 def _weights(y: np.ndarray, w: np.ndarray | None) -> np.ndarray:

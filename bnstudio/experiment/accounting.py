@@ -177,7 +177,7 @@ def account(run: Mapping[str, Any], timings: Sequence[Mapping[str, Any]]) -> Run
         worker = WorkerTime(name, len(tasks), sum(t["cpu"] for t in tasks), sum(t["seconds"] or 0.0 for t in tasks))
         worker.startup = max(tasks[0]["started"] - t0, 0.0)
         ends = [t["started"] + (t["seconds"] or 0.0) for t in tasks]
-        worker.gaps = sum(max(nxt["started"] - end, 0.0) for nxt, end in zip(tasks[1:], ends))
+        worker.gaps = sum(max(nxt["started"] - end, 0.0) for nxt, end in zip(tasks[1:], ends, strict=False))
         worker.tail = max(t1 - max(ends), 0.0)
         used = [t["process_cpu"] for t in tasks if t.get("process_cpu") is not None]
         worker.outside = max(max(used) - worker.cpu, 0.0) if len(used) == len(tasks) else 0.0

@@ -145,7 +145,7 @@ def single_state_columns(data: PreparedData, trains: Iterable[np.ndarray] = ()) 
     from bnstudio.data import discretise_frame
 
     cuts = data.fold_cuts
-    found = {name for name, states in zip(data.names, data.states)
+    found = {name for name, states in zip(data.names, data.states, strict=True)
              if len(states) <= 1 and (cuts is None or name not in cuts.methods)}
     if cuts is not None:
         for train in trains:

@@ -95,7 +95,7 @@ def holm(average_ranks: Sequence[float], names: Sequence[str], baseline: str, n:
     k = len(names)
     se = math.sqrt(k * (k + 1) / (6.0 * n))
     base = average_ranks[list(names).index(baseline)]
-    others = [(float(2 * norm.sf(abs(r - base) / se)), name) for r, name in zip(average_ranks, names)
+    others = [(float(2 * norm.sf(abs(r - base) / se)), name) for r, name in zip(average_ranks, names, strict=True)
               if name != baseline]
     others.sort()
     adjusted, running = {}, 0.0
@@ -120,7 +120,7 @@ def rank_test(values: np.ndarray, methods: Sequence[str], baseline: str, metric:
 def ranks_text(test: dict[str, Any]) -> str:
     """A rank test's methods from best to worst as "name rank (Holm p)", "(baseline)" for the baseline."""
     return "; ".join(f"{m} {r:.2f}" + (f" ({test['holm_p'][m]:.3g})" if m in test["holm_p"] else " (baseline)")
-                     for r, m in sorted(zip(test["average_ranks"], test["methods"])))
+                     for r, m in sorted(zip(test["average_ranks"], test["methods"], strict=True)))
 
 
 def rank_tests(table: dict[tuple[str, str, str], Any], datasets: Sequence[str], structures: Sequence[str],

@@ -197,7 +197,7 @@ def _classification_report(study: dict[str, Any], rows: list[dict[str, Any]], re
     report.tables.append(_write_csv(report.folder / "tables" / "ranks.csv",
                                     ["structure", "metric", "method", "average_rank", "holm_p"],
                                     [[t["structure"], t["metric"], m, r, t["holm_p"].get(m)]
-                                     for t in tested for m, r in zip(t["methods"], t["average_ranks"])]))
+                                     for t in tested for m, r in zip(t["methods"], t["average_ranks"], strict=True)]))
     _convergence(report, rows, datasets, structures, methods)
     return {"tables": tables, "comparisons": compared, "friedman": tested, "not_stored": not_stored,
             "older_tasks": sum(1 for r in rows if r["status"] == "done" and "ece" not in (r["metrics"] or {})),
@@ -301,7 +301,7 @@ def _scatters(report: Report, table: dict, datasets: list[str], structures: list
             base = [table[d, structure, baseline] for d in keys]
             other = [table[d, structure, method] for d in keys]
             stem = report.figure_stem("scatter", metric, structure, method, "vs", baseline)
-            partial = [a.partial or b.partial for a, b in zip(base, other)]
+            partial = [a.partial or b.partial for a, b in zip(base, other, strict=True)]
             title = f"{metric}: {structure}+{method} vs {structure}+{baseline} ({len(keys)} data sets"
             title += f"; {sum(partial)} partial, hollow)" if any(partial) else ")"
             scale, unit = (100.0, " (%)") if metric in PERCENT else (1.0, "")   # the tables' unit
@@ -353,7 +353,7 @@ def _query_report(study: dict[str, Any], rows: list[dict[str, Any]], report: Rep
         base = per[f"{structure}/{baseline}"]["mse"]
         other = per[f"{structure}/{method}"]["mse"]
         stem = report.figure_stem("scatter", "queries", structure, method, "vs", baseline)
-        better = sum(o < b for o, b in zip(other, base))
+        better = sum(o < b for o, b in zip(other, base, strict=True))
         title = f"per-query MSE: {method} vs {baseline} ({better} of {len(base)} queries better)"
         partial = [e for e in (per[f"{structure}/{baseline}"], per[f"{structure}/{method}"]) if e["partial"]]
         if partial:

@@ -278,7 +278,7 @@ def _records(unit: list[Task], outcomes: list[Outcome], sent: float) -> list[tup
     """The store's records of a unit's outcomes; a task's queue wait is from the unit's hand-out (first task)
     or the previous task's end to its start (None when the worker measured nothing: a lost unit)."""
     records, ready = [], sent
-    for task, outcome in zip(unit, outcomes):
+    for task, outcome in zip(unit, outcomes, strict=True):
         started = outcome.started or None
         wait = max(started - ready, 0.0) if started is not None else None
         if started is not None:

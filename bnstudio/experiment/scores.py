@@ -61,7 +61,7 @@ def bin_sums(post: np.ndarray, y: np.ndarray) -> tuple[float, dict[str, list[flo
     filled = found.weight > 0
     sums = (found.weight, np.where(filled, np.nan_to_num(found.confidence) * found.weight, 0.0),
             np.where(filled, np.nan_to_num(found.accuracy) * found.weight, 0.0))
-    return found.ece, {k: [float(v) for v in values] for k, values in zip(BIN_KEYS, sums)}
+    return found.ece, {k: [float(v) for v in values] for k, values in zip(BIN_KEYS, sums, strict=True)}
 
 
 def classification_scores(net: Network, codes: np.ndarray, target: str,

@@ -367,7 +367,8 @@ def _dataset(r: _Reader, where: str, item: Any, queries: QuerySpec | None) -> li
     seeds = _dataset_seeds(r, where, item, kind)
     name = r.text(f"{where}.name", item["name"]) if "name" in item else _default_name(kind, source, target)
     named = [name] if len(seeds) == 1 else [f"{name}#{s}" for s in seeds]
-    return [DatasetSpec(n, kind, source, target, rows, s, discretise, test_set) for n, s in zip(named, seeds)]
+    return [DatasetSpec(n, kind, source, target, rows, s, discretise, test_set)
+            for n, s in zip(named, seeds, strict=True)]
 
 
 def _test_set(r: _Reader, where: str, value: Any, source: str, queries: QuerySpec | None) -> str:

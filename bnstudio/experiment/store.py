@@ -192,7 +192,7 @@ class StudyStore:
         if not self._columns("runs"):
             return []
         sql = f"SELECT {', '.join(RUN_COLUMNS)} FROM runs" + (" WHERE outcome = ?" if outcome else "") + " ORDER BY id"
-        runs = [dict(zip(RUN_COLUMNS, row)) for row in self.db.execute(sql, (outcome,) if outcome else ())]
+        runs = [dict(zip(RUN_COLUMNS, row, strict=True)) for row in self.db.execute(sql, (outcome,) if outcome else ())]
         for run in runs:
             if not (isinstance(run["pid"], int) and isinstance(run["host"], str) and isinstance(run["outcome"], str)
                     and all(isinstance(run[k], (int, float)) for k in ("started", "updated") if run[k] is not None)
@@ -228,7 +228,7 @@ class StudyStore:
         if not {"cpu", "run"} <= self._columns("tasks"):
             return []
         sql = f"SELECT {', '.join(TIMING_COLUMNS)} FROM tasks WHERE run = ? ORDER BY started"
-        rows = [dict(zip(TIMING_COLUMNS, values)) for values in self.db.execute(sql, (run,))]
+        rows = [dict(zip(TIMING_COLUMNS, values, strict=True)) for values in self.db.execute(sql, (run,))]
         for row in rows:
             if not all(isinstance(row[k], (int, float, type(None))) for k in ("seconds", "cpu", "started", "wait", "process_cpu")):
                 raise ValueError(f"task row {str(row['key'])[:80]!r} has timings of the wrong type")
@@ -362,7 +362,7 @@ class StudyStore:
             args.append(status)
         out = []
         for values in self.db.execute(sql + " ORDER BY rowid", args):
-            row = dict(zip(COLUMNS, values))
+            row = dict(zip(COLUMNS, values, strict=True))
             row["metrics"] = json.loads(row["metrics"]) if row["metrics"] else None
             row["history"] = json.loads(row["history"]) if row["history"] else None
             if not isinstance(row["metrics"], (dict, type(None))) or not isinstance(row["history"], (list, type(None))) \

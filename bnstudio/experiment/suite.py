@@ -184,7 +184,7 @@ ZHOU_TABLE_4_2 = {(data, structure, method): cell
                                     ("iris", ((4.67, 0.82), (4.67, 0.82), (5.33, 0.82), (4.67, 0.82))),
                                     ("breast-wisconsin", ((3.45, 0.83), (4.46, 0.48), (3.45, 0.58), (3.88, 0.37))))
                   for (structure, method), cell in zip((("nb", "lm"), ("nb", "clgd-zhou"), ("tan", "lm"),
-                                                        ("tan", "clgd-zhou")), row)}
+                                                        ("tan", "clgd-zhou")), row, strict=True)}
 
 
 def zhou_check(rows: list[dict[str, Any]]) -> list[tuple[str, str, str, list[float], int]]:

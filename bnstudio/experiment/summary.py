@@ -227,7 +227,7 @@ def comparisons(rows: list[dict[str, Any]], metric: str, structures: Sequence[st
                     and table[d, structure, method].n and table[d, structure, baseline].n]
             pairs = [(a.mean, b.mean) for a, b in both if not (a.partial or b.partial)]
             if both:
-                a, b = zip(*pairs) if pairs else ((), ())
+                a, b = zip(*pairs, strict=True) if pairs else ((), ())
                 found = paired_comparison(a, b, metric, structure, method, baseline)
                 found.left_out = len(both) - len(pairs)
                 out.append(found)
@@ -266,7 +266,7 @@ def dataset_errors(names: Sequence[str], values: np.ndarray, truth: np.ndarray) 
     unit a paired test may treat as independent."""
     per_task = ((np.asarray(values, dtype=float) - truth) ** 2).mean(axis=1)
     grouped: dict[str, list[float]] = {}
-    for name, error in zip(names, per_task):
+    for name, error in zip(names, per_task, strict=True):
         grouped.setdefault(name, []).append(float(error))
     return {name: float(np.mean(errors)) for name, errors in sorted(grouped.items())}
 

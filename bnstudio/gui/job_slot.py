@@ -79,7 +79,7 @@ class JobSlot(QObject):
         if self.worker is not None:
             raise RuntimeError("a job is already running")
         worker = JobWorker(job)
-        self._callbacks = dict(zip(SIGNALS, (started, progress, finished, failed, cancelled)))
+        self._callbacks = dict(zip(SIGNALS, (started, progress, finished, failed, cancelled), strict=True))
         worker.started_job.connect(self._on_started)
         worker.progress.connect(self._on_progress)
         worker.finished.connect(self._on_finished)

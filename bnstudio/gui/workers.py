@@ -48,7 +48,7 @@ def qt_references(job: Any, depth: int = 4) -> list[str]:
             children += [("bound self", getattr(obj, "__self__", None))]
             code, cells = getattr(obj, "__code__", None), getattr(obj, "__closure__", None) or ()
             names = code.co_freevars if code is not None else ()
-            children += [(f"closure '{name}'", _cell(cell)) for name, cell in zip(names, cells)]
+            children += [(f"closure '{name}'", _cell(cell)) for name, cell in zip(names, cells, strict=True)]
             children += [("default", d) for d in getattr(obj, "__defaults__", None) or ()]
             children += [(f"default '{k}'", d) for k, d in (getattr(obj, "__kwdefaults__", None) or {}).items()]
         for name, child in children:

@@ -69,7 +69,7 @@ class Posterior:
 
     def items(self) -> list[tuple[str, float]]:
         """(state, probability) pairs, in state order."""
-        return [(s, float(p)) for s, p in zip(self.states, self.values)]
+        return [(s, float(p)) for s, p in zip(self.states, self.values, strict=True)]
 
     def get(self, state: str, default: Any = None) -> Any:
         """p(``state``), or ``default`` for a name that is not a state."""
@@ -99,7 +99,7 @@ class Posterior:
 
     def __repr__(self) -> str:
         given = ", ".join(f"{k}={_short(v)}" for k, v in self.evidence.items())
-        cells = ", ".join(f"{s} {p:.4g}" for s, p in zip(self.states, self.values))
+        cells = ", ".join(f"{s} {p:.4g}" for s, p in zip(self.states, self.values, strict=True))
         return f"Posterior({self.variable}{' | ' + given if given else ''}: {cells})"
 
 

@@ -211,7 +211,7 @@ class InferenceEngine:
             return self._tree_posterior(names, idx, lams, evidence)
         out = {}
         priors = None if lams else self._queries.priors  # evidence-free answers: made once per parameter version
-        for name, var in zip(names, idx):
+        for name, var in zip(names, idx, strict=True):
             if priors is not None and var in priors:
                 out[name] = priors[var].copy()
                 continue
@@ -247,7 +247,7 @@ class InferenceEngine:
         marginals, possible = model.posteriors(prop, idx)
         if not np.all(possible):
             self._check_possible(np.array([[-np.inf]]), evidence)
-        return {name: marginals[var][0, 0] for name, var in zip(names, idx)}
+        return {name: marginals[var][0, 0] for name, var in zip(names, idx, strict=True)}
 
     def joint(self, targets: Sequence[str], evidence: ev.Evidence | None = None,
               interventions: Mapping[str, str | int] | None = None) -> np.ndarray:
@@ -435,13 +435,13 @@ class InferenceEngine:
         if not idx:
             return {}
         model = self._batch_tree(idx, batch)
-        out = {name: np.empty((s, batch.n_cases, cs.index.cards[v])) for name, v in zip(names, idx)}
+        out = {name: np.empty((s, batch.n_cases, cs.index.cards[v])) for name, v in zip(names, idx, strict=True)}
         bad = []
         for sets, rows, prop in self._propagations(model, batch, params, s):
             if len(idx) > FEW_TARGETS:
                 prop.calibrate()
             marginals, possible = model.posteriors(prop, idx)
-            for name, var in zip(names, idx):
+            for name, var in zip(names, idx, strict=True):
                 out[name][sets, rows] = marginals[var]
             bad.append(rows.start + np.flatnonzero((~possible).any(axis=0)))
         self._raise_impossible(bad)

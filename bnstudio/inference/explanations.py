@@ -166,5 +166,5 @@ def _exact_map(engine: InferenceEngine, names: Sequence[str], evidence: ev.Evide
     value, x = exact_map(factors, cs.index.cards, idx, engine.memory_budget / 8)
     log_joint = value + log_scale + float(lams.log_scale)
     p, log_p = _probability(log_joint, log_e)
-    assignment = {n: cs.index.states[v][x.get(v, 0)] for n, v in zip(names, idx)}
+    assignment = {n: cs.index.states[v][x.get(v, 0)] for n, v in zip(names, idx, strict=True)}
     return MapExplanation(assignment, p, log_p, log_joint, exact=True, method="elimination", lower=p, upper=p)

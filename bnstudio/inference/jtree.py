@@ -108,7 +108,7 @@ def build_junction_tree(cards: Sequence[int], order: Sequence[int], elim_cliques
     bits = [sum(1 << u for u in c) for c in elim_cliques]
     parent = [-1] * n
     children: list[list[int]] = [[] for _ in range(n)]
-    for i, (v, clique) in enumerate(zip(order, elim_cliques)):
+    for i, (v, clique) in enumerate(zip(order, elim_cliques, strict=True)):
         rest = [position[u] for u in clique if u != v]
         if rest:
             parent[i] = min(rest)

@@ -92,7 +92,7 @@ def loopy_belief_propagation(net: Network, targets: str | Sequence[str], evidenc
             break
     progress.done()
     beliefs = {}
-    for name, v in zip(names, tidx):
+    for name, v in zip(names, tidx, strict=True):
         b = lam[v] * np.prod([to_var[f][axis] for f, axis in graph.member[v]], axis=0)
         total = b.sum()
         if not total > 0:
@@ -120,7 +120,7 @@ def _factor_messages(graph: _FactorGraph, to_var: list[list[np.ndarray]], to_fac
                      damping: float) -> float:
     """m_{f→v} for every factor and variable of it; returns the largest change of any message."""
     change = 0.0
-    for f, (scope, table) in enumerate(zip(graph.scopes, graph.tables)):
+    for f, (scope, table) in enumerate(zip(graph.scopes, graph.tables, strict=True)):
         axes = list(range(len(scope)))
         incoming = to_factor[f]
         for axis in axes:

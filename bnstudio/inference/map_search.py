@@ -85,4 +85,4 @@ def local_search(engine: InferenceEngine, names: Sequence[str], evidence: Mappin
         if not scores[k] > value:
             break
         current, value, moves = rows[k], float(scores[k]), moves + 1
-    return {n: int(s) for n, s in zip(names, current)}, value, max(upper, value), moves
+    return {n: int(s) for n, s in zip(names, current, strict=True)}, value, max(upper, value), moves

@@ -132,5 +132,5 @@ def _assign(x, members: Sequence[int], table: np.ndarray) -> None:
         return
     flat = int(np.argmax(table))
     free = [v for v in members if x[v] < 0]
-    for v, s in zip(free, np.unravel_index(flat, table.shape)):
+    for v, s in zip(free, np.unravel_index(flat, table.shape), strict=True):
         x[v] = int(s)

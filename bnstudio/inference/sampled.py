@@ -92,7 +92,7 @@ class _Weighted:
     def estimates(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """(p̂, se) per target: the ratio estimator and its delta-method standard error."""
         post, se = [], []
-        for wx, w2x in zip(self.wx, self.w2x):
+        for wx, w2x in zip(self.wx, self.w2x, strict=True):
             p = wx / self.w
             var = (w2x * (1.0 - 2.0 * p) + p * p * self.w2) / self.w ** 2
             post.append(p)
@@ -176,7 +176,7 @@ def likelihood_weighting(net: Network, targets: str | Sequence[str], evidence: e
     _check_weight(sums, samples, index, evidence)
     post, se = sums.estimates()
     log_e = sums.shift + float(np.log(sums.w / samples)) + float(lams.log_scale)
-    return SampledAnswer(dict(zip(names, post)), dict(zip(names, se)), samples=samples,
+    return SampledAnswer(dict(zip(names, post, strict=True)), dict(zip(names, se, strict=True)), samples=samples,
                          effective_samples=sums.w ** 2 / sums.w2, log_evidence=log_e)
 
 

@@ -179,5 +179,5 @@ def _mutual_information(joints: dict[str, np.ndarray]) -> dict[str, float]:
         positive = stack > 0
         ratio = np.where(positive, stack, 1.0) / np.where(positive, outer, 1.0)
         mi = np.where(positive, stack * np.log2(ratio), 0.0).sum(axis=(1, 2))
-        out.update(zip(names, np.maximum(mi, 0.0).tolist()))
+        out.update(zip(names, np.maximum(mi, 0.0).tolist(), strict=True))
     return out

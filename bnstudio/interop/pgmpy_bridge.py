@@ -56,13 +56,13 @@ def from_pgmpy(model) -> Network:
         names = cpd.state_names or {}
         cards = list(cpd.cardinality)
         states = [[str(s) for s in names[v]] if v in names else [f"s{i}" for i in range(c)]
-                  for v, c in zip(variables, cards)]
+                  for v, c in zip(variables, cards, strict=True)]
         values = np.asarray(cpd.get_values(), dtype=float)  # (|X|, prod |Pa|)
         cpt = values.T.reshape(*cards[1:], cards[0])
         built.append((var, states[0], variables[1:], cpt, states[1:]))
     own = {var: child_states for var, child_states, _, _, _ in built}
     for var, _, parents, _, parent_states in built:
-        for parent, listed in zip(parents, parent_states):
+        for parent, listed in zip(parents, parent_states, strict=True):
             if parent in own and list(own[parent]) != list(listed):
                 raise ValidationError(f"pgmpy CPD of '{var}' lists the states of '{parent}' as {listed}, "
                                       f"its own CPD as {list(own[parent])}")

@@ -88,7 +88,7 @@ def tables_text(tables: Sequence[np.ndarray], sep: str = " ") -> list[str]:
     """:func:`number_text` of each table, all converted at once (see :func:`tables_rows`)."""
     tables, words = _words(tables)
     ends = np.cumsum([t.size for t in tables]).tolist()
-    return [sep.join(words[start:end]) for start, end in zip([0] + ends, ends)]
+    return [sep.join(words[start:end]) for start, end in zip([0] + ends, ends, strict=False)]
 
 
 def _words(tables: Sequence[np.ndarray]) -> tuple[list[np.ndarray], list[str]]:
@@ -136,7 +136,7 @@ def untouched_tables(tables: Sequence[tuple[Hashable, Sequence[str], tuple[int, 
     bad_table = np.logical_or.reduceat(bad_row, table_rows).tolist()
     out: dict[Hashable, np.ndarray] = {}
     start = 0
-    for (key, tokens, shape), bad in zip(kept, bad_table):
+    for (key, tokens, shape), bad in zip(kept, bad_table, strict=True):
         end = start + len(tokens)
         if not bad:
             out[key] = values[start:end].reshape(shape)

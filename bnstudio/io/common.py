@@ -55,7 +55,8 @@ def row_label(parents: Sequence[tuple[str, StateNames]], row: int) -> str:
     if not parents:
         return "()"
     index = np.unravel_index(row, tuple(len(states) for _, states in parents))
-    return "(" + ", ".join(f"{shorten(p)}={shorten(states[int(i)])}" for (p, states), i in zip(parents, index)) + ")"
+    return "(" + ", ".join(f"{shorten(p)}={shorten(states[int(i)])}"
+                           for (p, states), i in zip(parents, index, strict=True)) + ")"
 
 
 def make_cpt(values: Sequence[float] | np.ndarray, child: str, card: int, parents: Sequence[tuple[str, StateNames]],

@@ -56,7 +56,7 @@ def verdict(model: Network | InfluenceDiagram, tables: Sequence[ZeroRows], memor
         return None
     families = [t.family for t in tables if t.family is not None]  # all of them (tested above)
     evidence = {}
-    for t, (child, parents) in zip(tables, families):
+    for t, (child, parents) in zip(tables, families, strict=True):
         name = _fresh_name(net, f"zero_rows_{child}")
         shape = tuple(net.cardinality(p) for p in parents)
         indicator = np.zeros((int(np.prod(shape, dtype=np.int64)), 2))
@@ -67,7 +67,7 @@ def verdict(model: Network | InfluenceDiagram, tables: Sequence[ZeroRows], memor
     engine = InferenceEngine(net, VERDICT_MEMORY_BUDGET if memory_budget is None else memory_budget)
     try:
         probabilities = [engine.joint(list(parents)).reshape(-1)[t.rows] if parents else np.ones(len(t.rows))
-                         for t, (_, parents) in zip(_named(tables), families)]
+                         for t, (_, parents) in zip(_named(tables), families, strict=False)]  # _named: a prefix
         total = engine.probability_of_evidence(evidence)
     except MemoryBudgetExceeded:
         return None

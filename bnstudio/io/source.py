@@ -35,7 +35,7 @@ def scan(pattern: re.Pattern[str], text: str, kind_of: dict[str, str]
     text and offset (the running sum of the lengths matched before it, plus its blanks), up to the end, and the
     statement heads ``(index, text)``."""
     found = pattern.findall(text)
-    skips, keyed, toks = zip(*found)  # never empty: the end matches
+    skips, keyed, toks = zip(*found, strict=True)  # never empty: the end matches
     ends = accumulate(map(len, map("".join, found)), initial=0)
     starts = list(map(operator.add, ends, map(len, skips)))
     kinds = list(map(kind_of.get, map(_FIRST, toks), repeat("word")))

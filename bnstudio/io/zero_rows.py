@@ -62,7 +62,7 @@ def describe(tables: Sequence[ZeroRows], found: Verdict | None) -> str:
     shown: list[str] = []
     possible = found is not None and found.file_total < 1.0 - IMPOSSIBLE_TOLERANCE
     for k, t in enumerate(tables):
-        for label, row in zip(t.labels, range(len(t.rows))):
+        for label, row in zip(t.labels, range(len(t.rows)), strict=False):
             if len(shown) == SHOWN:
                 break
             note = ""

@@ -95,7 +95,7 @@ def initial_model(shape: tuple[int, ...], distinguished: tuple[int, ...],
     :class:`~bnstudio.core.canonical.NoisyMax`)."""
     card = shape[-1]
     links = []
-    for size, d in zip(shape[:-1], distinguished):
+    for size, d in zip(shape[:-1], distinguished, strict=True):
         link = np.full((size, card), 1.0 / card)
         link[d] = np.eye(card)[-1]
         links.append(link)

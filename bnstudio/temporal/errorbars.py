@@ -105,14 +105,15 @@ class CountAlgebra:
                                   f"interface and a family together; '{tbn.name}' has {n} + "
                                   f"{len(tbn.interface)} + {widest}")
         sizes = [net.cpt(v).size for v in self.names]
-        self.size = dict(zip(self.names, sizes))
-        self.offset = dict(zip(self.names, 1 + np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)))
+        self.size = dict(zip(self.names, sizes, strict=True))
+        self.offset = dict(zip(self.names, 1 + np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int), strict=True))
         self.width = 1 + int(sum(sizes))
         # 1[fam = k] as one identity per family variable, onto fresh labels below QUERY (never a |fam|² table)
         self.indicator: dict[str, tuple[list[Factor], list[int]]] = {}
-        for name, (table, labels) in zip(self.names, families):
+        for name, (table, labels) in zip(self.names, families, strict=True):
             fresh = [QUERY - 1 - j for j in range(len(labels))]
-            self.indicator[name] = ([(np.eye(k), [lab, f]) for k, lab, f in zip(table.shape, labels, fresh)], fresh)
+            self.indicator[name] = ([(np.eye(k), [lab, f])
+                                     for k, lab, f in zip(table.shape, labels, fresh, strict=True)], fresh)
 
     def families(self, t: int) -> list[str]:
         return self.names[:len(self.names) // 2] if t == 0 else self.names[len(self.names) // 2:]

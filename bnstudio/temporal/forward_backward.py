@@ -107,7 +107,7 @@ class Contraction:
     def __init__(self, labels: Sequence[Sequence[int]], shapes: Sequence[tuple[int, ...]],
                  output: Sequence[int]) -> None:
         operands: list[Any] = []
-        for lab, shape in zip(labels, shapes):
+        for lab, shape in zip(labels, shapes, strict=True):
             operands += [np.broadcast_to(np.zeros(()), shape), list(lab)]
         path = np.einsum_path(*operands, list(output), optimize="greedy")[0][1:]
         current = [list(lab) for lab in labels]
@@ -125,7 +125,7 @@ class Contraction:
         ops = list(tables)
         for order, taken, result in self.steps:
             args: list[Any] = []
-            for i, lab in zip(order, taken):
+            for i, lab in zip(order, taken, strict=True):
                 args += [ops.pop(i), lab]
             ops.append(np.einsum(*args, result))
         return np.einsum(ops[0], self.last, self.output)
@@ -175,7 +175,8 @@ def iter_filter(tbn: TwoSliceNetwork, evidence: Any, targets: str | Sequence[str
         kind = "first" if t == 0 else "next"
         alpha, log_c = _scaled(algebra.contract((kind, "interface"), factors, algebra.now), t)
         log_lik += log_c
-        beliefs = {x: _scaled(algebra.contract((kind, k), factors, [k]), t)[0] for x, k in zip(names, where)}
+        beliefs = {x: _scaled(algebra.contract((kind, k), factors, [k]), t)[0]
+                   for x, k in zip(names, where, strict=True)}
         if t % REPORT_EVERY == REPORT_EVERY - 1:
             progress.report(t + 1, {"log_likelihood": log_lik})
         yield t, beliefs, log_lik
@@ -264,7 +265,7 @@ def smoothing(tbn: TwoSliceNetwork, evidence: Any, targets: str | Sequence[str] 
     out = {x: np.empty((T, tbn.cardinality(x))) for x in names}
     for t, with_beta in backward_pass(algebra, codes, alphas):
         kind = "first" if t == 0 else "next"
-        for x, k in zip(names, where):
+        for x, k in zip(names, where, strict=True):
             out[x][t] = _scaled(algebra.contract((kind, "smooth", k), with_beta, [k]), t)[0]
         if t % REPORT_EVERY == 0:
             progress.report(2 * T - t, {"log_likelihood": log_lik})

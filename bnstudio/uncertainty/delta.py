@@ -58,7 +58,7 @@ class QueryVariance:
         for i in order:
             var = names[owner[i]]
             index = np.unravel_index(i - offsets[owner[i]], self.row_variance[var].shape)
-            parents = {p: self.net.states(p)[j] for p, j in zip(self.net.parents(var), index)}
+            parents = {p: self.net.states(p)[j] for p, j in zip(self.net.parents(var), index, strict=True)}
             out.append(RowContribution(var, parents, float(flat[i]), float(self.row_ess[var][index])))
         return out
 

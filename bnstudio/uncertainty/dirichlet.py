@@ -59,7 +59,7 @@ def check_draws(r: object, minimum: int = 1) -> int:
 
 def parameter_streams(alpha: Mapping[str, np.ndarray], seed: int | None = None) -> dict[str, np.random.Generator]:
     """One independent random stream per CPT, children of ``seed``: see :func:`sample_parameters`."""
-    return dict(zip(alpha, np.random.default_rng(seed).spawn(len(alpha))))
+    return dict(zip(alpha, np.random.default_rng(seed).spawn(len(alpha)), strict=True))
 
 
 def sample_parameters(alpha: Mapping[str, np.ndarray], r: int,

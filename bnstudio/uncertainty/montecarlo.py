@@ -98,5 +98,6 @@ def monte_carlo_check(samples: np.ndarray, mean: float, variance: float, interva
         ks_normal = float(stats.kstest(samples, stats.norm(mean, variance ** 0.5).cdf).pvalue)
     qs = np.quantile(samples, [0.05, 0.25, 0.5, 0.75, 0.95])
     return MonteCarloCheck(len(samples), float(samples.mean()), float(samples.var()),
-                           {f"q{int(p * 100):02d}": float(v) for p, v in zip([0.05, 0.25, 0.5, 0.75, 0.95], qs)},
+                           {f"q{int(p * 100):02d}": float(v)
+                            for p, v in zip([0.05, 0.25, 0.5, 0.75, 0.95], qs, strict=True)},
                            coverage_normal, coverage_beta, ks_normal, ks_beta, samples)

@@ -129,6 +129,6 @@ def sensitivity(net: Network, bars: ErrorBars, variable: str, row: tuple[int, ..
     with np.errstate(invalid="ignore", divide="ignore"):
         exact = np.clip(np.where(denominator > 0, numerator / denominator, 0.0), 0.0, 1.0)
     slope = float(joint[2] - joint[0] - joint[1] * (evidence[2] - evidence[0]))
-    parents = {p: net.states(p)[j] for p, j in zip(net.parents(variable), row)}
+    parents = {p: net.states(p)[j] for p, j in zip(net.parents(variable), row, strict=True)}
     return Sensitivity(variable, parents, net.states(variable)[state], theta0, bars.mean, slope, grid, exact,
                        bars.mean + slope * (grid - theta0))

@@ -94,7 +94,8 @@ def tornado(net: Network, query: Mapping[str, str], evidence: Mapping | None = N
     delta = delta_method(net, counts, query, evidence, engine)     # ∂q/∂θ does not depend on α
     chosen = _largest_swings(net, delta.derivatives, counts if counted else None, level, spread, top)
     ends = _exact_ends(net, query, evidence, chosen, engine) if chosen else np.zeros((0, 2))
-    bars = [_bar(net, var, index, low, high, slope, q) for (_, var, index, low, high, slope), q in zip(chosen, ends)]
+    bars = [_bar(net, var, index, low, high, slope, q)
+            for (_, var, index, low, high, slope), q in zip(chosen, ends, strict=True)]
     bars.sort(key=lambda b: -b.swing)
     label = f"credible {100 * level:g}%" if counted else f"±{100 * spread:g}%"
     return Tornado(dict(query), evidence, delta.mean, label, bars)
@@ -119,7 +120,7 @@ def _largest_swings(net: Network, derivatives: Mapping[str, np.ndarray], counts:
     order = order[flat[order] > 0][:top]
     owners = np.searchsorted(offsets, order, side="right") - 1
     chosen = []
-    for i, k in zip(order.tolist(), owners.tolist()):
+    for i, k in zip(order.tolist(), owners.tolist(), strict=True):
         first_order, low, high, slope = tables[k]
         index = np.unravel_index(i - offsets[k], first_order.shape)
         chosen.append((float(first_order[index]), names[k], index, float(low[index]), float(high[index]),
@@ -167,6 +168,6 @@ def _exact_ends(net: Network, query: Mapping[str, str], evidence: Mapping, chose
 
 
 def _bar(net: Network, var: str, index: tuple, low: float, high: float, slope: float, q: np.ndarray) -> TornadoBar:
-    parents = {p: net.states(p)[j] for p, j in zip(net.parents(var), index[:-1])}
+    parents = {p: net.states(p)[j] for p, j in zip(net.parents(var), index[:-1], strict=True)}
     return TornadoBar(var, parents, net.states(var)[index[-1]], float(net.cpt(var)[index]), low, high,
                       float(q[0]), float(q[1]), slope)

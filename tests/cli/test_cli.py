@@ -120,7 +120,7 @@ def test_batch_queries_file_equals_single_queries(capsys, tmp_path):
     engine = InferenceEngine(read_network(ALARM))
     expected = [("HYPOVOLEMIA", {"HRBP": "HIGH"}), ("HYPOVOLEMIA", {}), ("LVFAILURE", {"BP": "LOW", "CVP": "HIGH"}),
                 ("HR", {"CO": "LOW"}), ("BP", {"CO": "LOW"})]
-    for r, (target, evidence) in zip(results, expected):
+    for r, (target, evidence) in zip(results, expected, strict=True):
         assert r["target"] == target and r["evidence"] == evidence
         np.testing.assert_allclose(list(r["posterior"].values()), engine.posterior(target, evidence)[target],
                                    atol=1e-12)

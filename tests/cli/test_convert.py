@@ -29,7 +29,7 @@ def test_convert_writes_the_format_of_the_extension(capsys, tmp_path, ext):
     assert out.startswith(f"wrote {out_path}") and "8 variables, 8 arcs" in out
     back, net = read_network(out_path), read_network(ASIA)
     names = net.variables if ext != ".uai" else [f"V{i}" for i in range(8)]
-    for v, w in zip(net.variables, names):
+    for v, w in zip(net.variables, names, strict=True):
         assert np.array_equal(back.cpt(w), net.cpt(v))
 
 

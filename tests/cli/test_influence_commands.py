@@ -27,7 +27,7 @@ def test_decide_reads_each_format_like_the_json_example(capsys, ext):
     ours = decided(capsys, CORPUS / f"oil_wildcatter.{ext}", "--evidence", "Result=open")
     reference = decided(capsys, OIL_JSON, "--evidence", "Result=open")
     assert ours["expected_utility"] == pytest.approx(reference["expected_utility"], abs=1e-12)
-    for a, b in zip(ours["decisions"], reference["decisions"]):
+    for a, b in zip(ours["decisions"], reference["decisions"], strict=True):
         assert a["name"] == b["name"] and a["best"] == b["best"] and a["policy"] == b["policy"]
         assert a["options"] == pytest.approx(b["options"], abs=1e-12)
 

@@ -37,7 +37,7 @@ def test_the_json_is_the_core_learning_curve_on_the_seeded_split(capsys):
     want = learning_curves(net, codes[train], codes[test], "bronc", ["mp", ("clgd", {"max_iter": 20})],
                            [30, 300], 2, 7)
     assert got["sizes"] == [30, 300] and got["n_test"] == len(test) == 750
-    for g, w in zip(got["curves"], want.curves):
+    for g, w in zip(got["curves"], want.curves, strict=True):
         assert g["label"] == w.label
         np.testing.assert_allclose(g["error_rate"], w.mean("error_rate"))
         np.testing.assert_allclose(g["cll_sd"], w.sd("cll"))

@@ -283,7 +283,7 @@ def test_gui_and_screenshot_arguments_are_checked_before_qt(files):
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["qt"] == []
-    for argv, (status, err) in zip(refused, report["results"]):
+    for argv, (status, err) in zip(refused, report["results"], strict=True):
         lines = err.splitlines()
         assert status == 2 and len(lines) == 1 and lines[0].startswith("bnstudio: error: "), (argv, status, err)
 

@@ -83,7 +83,7 @@ def test_many_queries_without_a_junction_tree_in_budget_are_answered_one_by_one(
     assert (status, err) == (0, "")
     results = json.loads(out)["results"]
     assert [r["target"] for r in results] == [q["target"] for q in queries]
-    for r, q in zip(results, queries):
+    for r, q in zip(results, queries, strict=True):
         np.testing.assert_allclose(list(r["posterior"].values()), brute_posterior(net, q["target"], q["evidence"]),
                                    atol=1e-12, err_msg=str(q))
 
@@ -107,5 +107,5 @@ def test_a_tree_too_big_for_the_budget_answers_queries_singly_and_the_same():
         got = answer_queries(tight, subset)
         want = answer_queries(full, subset)
         assert [g["target"] for g in got] == [w["target"] for w in want]
-        for g, w in zip(got, want):
+        for g, w in zip(got, want, strict=True):
             np.testing.assert_allclose(list(g["posterior"].values()), list(w["posterior"].values()), atol=1e-12)

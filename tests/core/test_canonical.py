@@ -63,7 +63,7 @@ def test_henrion_parameters_convert_back(seed):
     model = random_noisy_max(np.random.default_rng(10 + seed))
     links, leak = model.henrion()
     back = NoisyMax.from_henrion(links, leak, model.distinguished)
-    for a, b in zip(back.links, model.links):
+    for a, b in zip(back.links, model.links, strict=True):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
     np.testing.assert_allclose(back.expand(), model.expand(), rtol=0, atol=1e-14)
 

@@ -31,7 +31,7 @@ def _split(draw, net: Network) -> tuple[list[str], list[str], list[str]]:
     names = net.variables
     roles = draw(st.lists(st.sampled_from("xyz-"), min_size=len(names), max_size=len(names)))
     roles[0], roles[-1] = "x", "y"
-    pick = [[v for v, r in zip(names, roles) if r == role] for role in "xyz"]
+    pick = [[v for v, r in zip(names, roles, strict=True) if r == role] for role in "xyz"]
     return pick[0], pick[1], pick[2]
 
 

@@ -76,7 +76,7 @@ def _entropy(labels: list[int]) -> float:
 
 def brute_mdl(x: list[float], y: list[int]) -> list[float]:
     """Fayyad & Irani written the plain way: every boundary point tried by counting, O(N^2) per level."""
-    pairs = sorted(zip(x, y))
+    pairs = sorted(zip(x, y, strict=True))
     cuts: list[float] = []
 
     def split(part: list[tuple[float, int]]) -> None:

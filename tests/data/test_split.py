@@ -47,7 +47,7 @@ def test_k_folds_partition_and_complement():
     for train, test in folds:
         assert np.intersect1d(train, test).size == 0 and len(train) + len(test) == 23
         assert np.all(np.diff(train) > 0) and np.all(np.diff(test) > 0)
-    assert all(np.array_equal(a[1], b[1]) for a, b in zip(folds, k_folds(23, 5, seed=1)))
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(folds, k_folds(23, 5, seed=1), strict=True))
 
 
 @pytest.mark.parametrize("n, k", [(10, 1), (3, 4), (10, 2.5)])

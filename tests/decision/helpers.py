@@ -32,7 +32,7 @@ def random_diagram(seed: int, n_decisions: int = 2, max_policies: int = 4096) ->
         names = [f"X{i}" for i in range(n_chance)]
         timeline: list[tuple[str, str]] = []
         for k in range(n_decisions + 1):
-            timeline += [("chance", x) for x, s in zip(names, slot_of) if s == k]
+            timeline += [("chance", x) for x, s in zip(names, slot_of, strict=True) if s == k]
             if k < n_decisions:
                 timeline.append(("decision", f"D{k + 1}"))
         for kind, name in timeline:
@@ -124,7 +124,7 @@ class BruteForce:
         free = [d for d in self.d.decision_names if d not in fixed]
         best_value, best_policies = -np.inf, None
         for combo in itertools.product(*(list(self.policies(d)) for d in free)):
-            policies = {**fixed, **dict(zip(free, combo))}
+            policies = {**fixed, **dict(zip(free, combo, strict=True))}
             eu, z = self.expected_utility(policies)
             if z > 0 and eu * z > best_value + 1e-12:
                 best_value, best_policies = eu * z, policies
@@ -147,8 +147,9 @@ def to_pyagrum(diagram: InfluenceDiagram):
     for v in diagram.chance_names:
         cpt, parents = diagram.cpt(v), diagram.parents(v)
         for index in np.ndindex(cpt.shape[:-1]):
-            gid.cpt(v)[{p: diagram.states(p)[i] for p, i in zip(parents, index)}] = cpt[index].tolist()
+            gid.cpt(v)[{p: diagram.states(p)[i] for p, i in zip(parents, index, strict=True)}] = cpt[index].tolist()
     for u in diagram.utilities:
         for index in np.ndindex(u.table.shape):
-            gid.utility(u.name)[{p: diagram.states(p)[i] for p, i in zip(u.parents, index)}] = [float(u.table[index])]
+            at = {p: diagram.states(p)[i] for p, i in zip(u.parents, index, strict=True)}
+            gid.utility(u.name)[at] = [float(u.table[index])]
     return gid

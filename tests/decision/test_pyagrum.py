@@ -50,7 +50,7 @@ def check_against_pyagrum(diagram, evidence):
         for index in itertools.product(*(range(diagram.cardinality(v)) for v in history)):
             if weights[index] <= 1e-12:
                 continue
-            config = {v: diagram.states(v)[i] for v, i in zip(history, index)}
+            config = {v: diagram.states(v)[i] for v, i in zip(history, index, strict=True)}
             given = {v: s for v, s in config.items() if v in table.names and v != d}
             their_choice = int(np.argmax(np.asarray(table[given]).reshape(-1))) if given else int(
                 np.argmax(table.toarray().reshape(-1)))

@@ -90,7 +90,7 @@ def test_a_naive_bayes_is_a_block_whose_arcs_never_pass_through_a_node(n):
         end = border_points(centres[[c]], size[[c]] / 2, np.array([last]))[0]
         polyline = [tuple(start), *bends, tuple(end)]
         assert not polyline_enters_boxes(polyline, boxes, (p, c)), (parent, child)
-        for a, b in zip(polyline, polyline[1:]) if n <= 300 else ():   # the same by the scalar clipping
+        for a, b in zip(polyline, polyline[1:], strict=False) if n <= 300 else ():   # the same by the scalar clipping
             for k in range(len(names)):
                 if k not in (p, c):
                     assert not _segment_hits_rect(*a, *b, *(boxes[k] + [0.5, 0.5, -0.5, -0.5])), (parent, child, k)
@@ -144,7 +144,7 @@ def _entering(names, pos, boxes, routes, arcs) -> list[tuple[str, str, str]]:
     for parent, child in arcs:
         points = [pos[parent], *routes.get((parent, child), []), pos[child]]
         mine = []
-        for s, (a, b) in enumerate(zip(points, points[1:])):
+        for s, (a, b) in enumerate(zip(points, points[1:], strict=False)):
             for k, name in enumerate(names):
                 if (name == parent and s == 0) or (name == child and s == len(points) - 2):
                     continue

@@ -28,7 +28,7 @@ def test_a_point_per_filled_bin_at_its_confidence_and_accuracy():
     item = series().reliability_series("run")
     svg = reliability_svg([item], "Reliability")
     circles = re.findall(r"<circle cx='([\d.]+)' cy='([\d.]+)'", svg)
-    filled = [(c, a) for c, a in zip(item["confidence"], item["accuracy"]) if c is not None]
+    filled = [(c, a) for c, a in zip(item["confidence"], item["accuracy"], strict=True) if c is not None]
     assert len(circles) == len(filled) == int(np.count_nonzero(np.asarray(item["weight"]) > 0))
-    for (cx, cy), (c, a) in zip(circles, filled):
+    for (cx, cy), (c, a) in zip(circles, filled, strict=True):
         assert float(cx) == round(LEFT + c * SIZE, 1) and float(cy) == round(TOP + (1 - a) * SIZE, 1)

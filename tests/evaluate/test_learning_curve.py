@@ -29,7 +29,7 @@ def test_every_point_is_the_mean_and_sd_of_fits_on_subsamples():
     sizes, repeats, seed = [8, 40, 300], 3, 11
     got = learning_curves(net, train, test, "C", ["mp", ("clgd", {"max_iter": 30})], sizes, repeats, seed)
     assert got.sizes == sizes and got.n_train == 300 and got.n_test == 100
-    for curve, (method, options) in zip(got.curves, (("mp", {}), ("clgd", {"max_iter": 30}))):
+    for curve, (method, options) in zip(got.curves, (("mp", {}), ("clgd", {"max_iter": 30})), strict=True):
         error = np.empty((repeats, len(sizes)))
         cll = np.empty((repeats, len(sizes)))
         for j, size in enumerate(sizes):

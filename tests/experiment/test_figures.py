@@ -28,8 +28,8 @@ def test_figures_drawn_on_two_processes_equal_the_serial_ones(tmp_path):
     serial, parallel = _jobs(tmp_path / "serial"), _jobs(tmp_path / "parallel")
     plots.draw_all(serial, workers=1)
     plots.draw_all(parallel, workers=2)
-    for one, two in zip(serial, parallel):
-        for a, b in zip(one.paths(), two.paths()):
+    for one, two in zip(serial, parallel, strict=True):
+        for a, b in zip(one.paths(), two.paths(), strict=True):
             assert a.stat().st_size > 0 and b.exists()
         assert one.paths()[0].read_bytes() == two.paths()[0].read_bytes(), one.title
 
@@ -41,7 +41,7 @@ def test_a_report_on_two_workers_writes_the_figures_it_lists(tmp_path):
     one = write_report(store, tmp_path / "one", workers=1)
     two = write_report(store, tmp_path / "two", workers=2)
     assert [t for t, _, _ in one.figures] == [t for t, _, _ in two.figures] and len(two.figures) >= 4
-    for (_, png1, _), (_, png2, svg2) in zip(one.figures, two.figures):
+    for (_, png1, _), (_, png2, svg2) in zip(one.figures, two.figures, strict=True):
         assert png2.exists() and svg2.exists() and png1.read_bytes() == png2.read_bytes()
     assert two.html.read_text(encoding="utf-8").count("<img") == len(two.figures)
 

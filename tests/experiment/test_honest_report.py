@@ -52,7 +52,7 @@ def test_a_cell_with_fewer_runs_than_asked_is_partial_and_left_out_of_the_compar
     a = [table[d, "nb", "clgd"].mean for d in complete]
     b = [table[d, "nb", "mp"].mean for d in complete]
     assert found.wilcoxon_p == pytest.approx(wilcoxon(np.subtract(b, a)).pvalue)
-    wins = sum(x < y for x, y in zip(a, b))
+    wins = sum(x < y for x, y in zip(a, b, strict=True))
     assert found.wins == wins and found.sign_p == pytest.approx(binomtest(wins, 4, 0.5).pvalue)
     assert cell_text({"mean": 0.1417, "sd": 0.01, "partial": True}, "error") == "14.17 ± 1.00 †"
 
@@ -88,12 +88,12 @@ def test_query_comparisons_pair_data_sets_with_queries_averaged_per_data_set():
     per = {m: {} for m in ("mp", "bagged")}
     for row in rows:        # brute force: one number per data set, the mean over queries of the squared error
         answers = row["metrics"]["answers"]
-        per[row["method"]][row["dataset"]] = sum((a - t) ** 2 for a, t in zip(answers, truth)) / len(truth)
+        per[row["method"]][row["dataset"]] = sum((a - t) ** 2 for a, t in zip(answers, truth, strict=True)) / len(truth)
     names = sorted(per["mp"])
     a, b = [per["bagged"][d] for d in names], [per["mp"][d] for d in names]
     assert c["n"] == 12 and c["unit"] == "data sets (queries averaged per data set)" and c["left_out"] == 0
     assert c["wilcoxon_p"] == pytest.approx(wilcoxon(np.subtract(b, a)).pvalue)
-    assert c["wins"] == sum(x < y for x, y in zip(a, b))
+    assert c["wins"] == sum(x < y for x, y in zip(a, b, strict=True))
     assert found["methods"]["true/bagged"]["dataset_mse"] == pytest.approx(per["bagged"])
 
 

@@ -47,7 +47,7 @@ def test_a_tiny_study_reports_and_draws_the_learning_curve(tmp_path):
     for s in series:
         assert s["rows"] == [15.0, 30.0]                    # 2 folds: half the rows train
         method = s["label"].split("+")[1]
-        for rows, mean in zip((30, 60), s["mean"]):         # replicates averaged, in percent
+        for rows, mean in zip((30, 60), s["mean"], strict=True):         # replicates averaged, in percent
             expected = np.mean([cells[f"wide-binary-n{rows}#{r}", method] for r in (1, 2)])
             assert mean == pytest.approx(100 * expected)
     titles = [t for t, _, _ in report.figures]

@@ -49,7 +49,7 @@ def test_holm_adjusts_the_rank_z_tests_step_down():
     average, names, n = [2.1, 1.6, 2.4, 4.2, 4.7], ["mp", "clgd", "wanbia", "bag", "ml"], 8
     found = ranks.holm(average, names, "mp", n)
     se = math.sqrt(5 * 6 / (6 * n))
-    raw = {m: 2 * norm.sf(abs(r - 2.1) / se) for m, r in zip(names, average) if m != "mp"}
+    raw = {m: 2 * norm.sf(abs(r - 2.1) / se) for m, r in zip(names, average, strict=True) if m != "mp"}
     ordered = sorted(raw, key=raw.get)
     adjusted, running = {}, 0.0
     for i, m in enumerate(ordered):      # Holm: (m − i) p_(i), made monotone, capped at 1

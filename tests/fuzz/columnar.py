@@ -86,7 +86,7 @@ def mutate(kind: str, index: int) -> bytes:
     """Case ``index`` of ``kind``: the mutated bytes (replayable)."""
     rng = random.Random(f"columnar:{kind}:{index}")
     data = seed(kind)
-    functions, weights = zip(*MUTATIONS)
+    functions, weights = zip(*MUTATIONS, strict=True)
     for _ in range(rng.choice([1, 1, 2, 3])):
         data = rng.choices(functions, weights)[0](rng, data, "bin")
     return data

@@ -111,7 +111,7 @@ def mutate(kind: str, index: int) -> bytes:
             data[i] = rng.randrange(256)
         return bytes(data)
     data = rng.choice(diagram_seeds()) if kind == "diagram" else STUDY.encode()
-    functions, weights = zip(*MUTATIONS[kind])
+    functions, weights = zip(*MUTATIONS[kind], strict=True)
     for _ in range(rng.choice([1, 1, 2, 3])):
         data = rng.choices(functions, weights)[0](rng, data, kind)
     return data

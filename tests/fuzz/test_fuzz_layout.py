@@ -68,5 +68,5 @@ def test_mutated_saved_layouts_are_discarded_never_crash(tmp_path, seed):
             settings.sync()
         cases.append(path)
     reports = results(run_windows("open", *cases))
-    for path, report in zip(cases, reports):
+    for path, report in zip(cases, reports, strict=True):
         assert report["message"].startswith(DISCARDED) and not report["left"], (path.name, report)

@@ -50,7 +50,7 @@ def test_a_wide_naive_bayes_opens_fitted_without_scroll_bars_and_arcs_clear_of_n
     for (parent, child), arc in scene.arcs.items():
         points = _drawn_polyline(arc)
         routed += bool(arc.bends)
-        for a, b in zip(points, points[1:]):
+        for a, b in zip(points, points[1:], strict=False):
             for name, r in boxes.items():
                 if name not in (parent, child):
                     assert not _segment_hits_rect(*a, *b, r.left(), r.top(), r.right(), r.bottom()), \

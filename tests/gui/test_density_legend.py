@@ -19,7 +19,7 @@ def points_under_legend(density) -> list[tuple[str, float, float]]:
         curve = density.curves[key]
         if curve.yData is None:
             continue
-        for x, y in zip(curve.xData[:len(curve.yData)], curve.yData):
+        for x, y in zip(curve.xData[:len(curve.yData)], curve.yData, strict=True):
             if box.contains(view.mapViewToScene(QPointF(float(x), float(y)))):
                 under.append((key, float(x), float(y)))
     return under

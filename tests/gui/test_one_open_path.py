@@ -110,7 +110,7 @@ def same_decisions(doc: Document, diagram) -> bool:
     part = doc.decisions
     return (part is not None and part.decisions == diagram.decisions
             and [(u.name, u.parents) for u in part.utilities] == [(u.name, u.parents) for u in diagram.utilities]
-            and all(np.array_equal(a.table, b.table) for a, b in zip(part.utilities, diagram.utilities))
+            and all(np.array_equal(a.table, b.table) for a, b in zip(part.utilities, diagram.utilities, strict=True))
             and set(diagram.network.variables) == set(doc.network.variables))
 
 

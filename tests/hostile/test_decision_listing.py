@@ -61,7 +61,7 @@ def test_the_listing_size_is_counted_from_the_policy_domains():
     assert parents["D5"] == ("D0", "D1", "D2", "D3", "D4")
     rows = [int(np.prod([2] * len(parents[d]))) for d in diagram.decision_names]
     need = sum(r * LISTED_ROW_BYTES + r * len(parents[d]) * LISTED_CELL_BYTES
-               for r, d in zip(rows, diagram.decision_names))
+               for r, d in zip(rows, diagram.decision_names, strict=True))
     check_listing(diagram, parents, need)  # exactly the need fits
     with pytest.raises(MemoryBudgetExceeded, match="decision 'D5' alone has a policy of 32 rows over 5 nodes"):
         check_listing(diagram, parents, need - 1)

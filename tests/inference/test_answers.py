@@ -33,7 +33,7 @@ def test_query_is_posterior_with_labels(asia):
     assert answer.states == tuple(asia.states("lung")) and list(answer) == list(asia.states("lung"))
     for k, state in enumerate(asia.states("lung")):
         assert answer[state] == pytest.approx(expected[k], abs=1e-12)
-    assert dict(answer) == {s: float(p) for s, p in zip(asia.states("lung"), answer.values)}
+    assert dict(answer) == {s: float(p) for s, p in zip(asia.states("lung"), answer.values, strict=True)}
     assert answer.mode == asia.states("lung")[int(np.argmax(expected))]
     np.testing.assert_array_equal(np.asarray(answer), answer.values)
     assert answer.get("maybe") is None and "maybe" not in answer

@@ -96,7 +96,7 @@ def test_batched_cases_equal_per_case_answers(net, seed):
     weights = rng.random(len(codes))
     counts = engine.family_marginals_batch(codes, weights=weights)
     for n, row in enumerate(codes):
-        evidence = {v: net.states(v)[c] for v, c in zip(names, row) if c >= 0}
+        evidence = {v: net.states(v)[c] for v, c in zip(names, row, strict=True) if c >= 0}
         single = engine.posterior(names, evidence)
         assert logs[n] == pytest.approx(engine.log_evidence(evidence), abs=1e-9)
         single_fams = engine.family_marginals(evidence)

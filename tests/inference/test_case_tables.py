@@ -75,7 +75,8 @@ def test_a_missing_column_is_unobserved(alarm):
     dropped = ["HRBP", "SAO2", "VENTLUNG"]
     got = engine.posterior_batch(TARGET, swapped(names.drop(columns=dropped), "CVP", "BP"))[TARGET]
     for row in range(0, ROWS, 37):
-        evidence = {v: net.states(v)[c] for v, c in zip(net.variables, codes[row]) if c >= 0 and v not in dropped}
+        evidence = {v: net.states(v)[c] for v, c in zip(net.variables, codes[row], strict=True)
+                    if c >= 0 and v not in dropped}
         np.testing.assert_allclose(got[row], engine.posterior(TARGET, evidence)[TARGET], rtol=1e-9)
     hidden = codes.copy()
     hidden[:, [net.variables.index(v) for v in dropped]] = -1

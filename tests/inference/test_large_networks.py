@@ -40,7 +40,7 @@ def test_andes_p_of_many_findings_stays_finite_without_underflow():
     net = load("andes")
     from bnstudio.sampling import forward_sample
     row = forward_sample(net, 1, seed=3)[0]
-    evidence = {v: net.states(v)[c] for v, c in list(zip(net.variables, row))[::3]}
+    evidence = {v: net.states(v)[c] for v, c in list(zip(net.variables, row, strict=True))[::3]}
     tree = InferenceEngine(net, method="junction-tree").log_evidence(evidence)
     elimination = InferenceEngine(net, method="elimination").log_evidence(evidence)
     assert np.isfinite(tree) and tree < -20

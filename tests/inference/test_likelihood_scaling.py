@@ -40,7 +40,7 @@ def test_batched_likelihoods_keep_their_scale_per_case():
     engine = InferenceEngine(NET)
     rows = np.array([[1e308, 1e308, 1e307], [0.2, 0.5, 0.1], [3e-320, 1e-320, 0.0], [0.0, 0.0, 0.0]])
     logs = engine.log_evidence_batch({"D": rows})
-    for row, got in zip(rows[:3], logs[:3]):
+    for row, got in zip(rows[:3], logs[:3], strict=True):
         assert got == pytest.approx(engine.log_evidence({"D": list(row)}), abs=1e-9)
         assert np.isfinite(got)
     assert logs[3] == -np.inf  # an all-zero row is a case of probability zero (e.g. q contradicting e)

@@ -127,7 +127,7 @@ def random_network_with_one_state_variables(seed: int):
     cards = rng.integers(1, 4, size=7)
     cards[rng.choice(7, size=2, replace=False)] = 1
     arcs = [f"{names[i]}->{names[j]}" for j in range(7) for i in range(j) if rng.random() < 0.4]
-    states = {v: [f"{v}s{k}" for k in range(c)] for v, c in zip(names, cards)}
+    states = {v: [f"{v}s{k}" for k in range(c)] for v, c in zip(names, cards, strict=True)}
     return network_from_dsl("; ".join(arcs + names), seed=seed, states=states, concentration=0.7)
 
 

@@ -121,7 +121,7 @@ def test_an_influence_diagram_round_trips_through_pyagrum_and_its_meu_agrees():
     assert inference.MEU()["mean"] == pytest.approx(solve(ours).expected_utility, abs=1e-9)
     back = from_pyagrum(theirs)
     assert back.decisions == ours.decisions
-    for u, v in zip(back.utilities, ours.utilities):
+    for u, v in zip(back.utilities, ours.utilities, strict=True):
         assert (u.name, u.parents) == (v.name, v.parents)
         np.testing.assert_array_equal(u.table, v.table)
     for v in ours.chance_names:

@@ -94,7 +94,7 @@ def test_dsl_writer_round_trip(seed, tmp_path):
     back = read_network(tmp_path / "n.dsl", strict=True)
     order = net.topological_order()
     assert len(back) == len(net)
-    ids = dict(zip(order, back.variables))
+    ids = dict(zip(order, back.variables, strict=True))
     for var in order:
         assert back.parents(ids[var]) == tuple(ids[p] for p in net.parents(var))
         assert np.array_equal(back.cpt(ids[var]), net.cpt(var))

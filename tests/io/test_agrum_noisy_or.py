@@ -19,7 +19,7 @@ LEAK = 0.05
 def saved(tmp_path, add: str):
     """A noisy-OR C over binary A, B, E built with ``bn.<add>``, saved by pyAgrum to BIF; (bn, path)."""
     bn = gum.BayesNet("noisy")
-    for name, p in zip(WEIGHTS, (0.3, 0.4, 0.5)):
+    for name, p in zip(WEIGHTS, (0.3, 0.4, 0.5), strict=True):
         bn.add(gum.LabelizedVariable(name, name, 2))
         bn.cpt(name).fillWith([1 - p, p])
     getattr(bn, add)(gum.LabelizedVariable("C", "C", 2), LEAK)
@@ -52,7 +52,7 @@ def test_agrum_noisy_or_bif_reads_to_its_cpt(tmp_path, add, compound):
     cpt = net.cpt("C")
     inst = gum.Instantiation(bn.cpt("C"))
     for states in itertools.product(range(2), repeat=len(parents)):
-        config = dict(zip(parents, states))
+        config = dict(zip(parents, states, strict=True))
         for name, k in config.items():
             inst.chgVal(name, k)
         for c in range(2):

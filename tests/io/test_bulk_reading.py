@@ -354,6 +354,6 @@ def test_tables_written_through_their_distinct_values_are_what_fmt_writes() -> N
     rng = np.random.default_rng(7)
     tables = [np.round(rng.random((60, 30)), 3), np.array([[-0.0, 0.0], [1.0, 5e-324]] * 400), rng.random(5)]
     assert sum(t.size for t in tables) > 1000
-    for table, rows, text in zip(tables, tables_rows(tables, ", "), tables_text(tables)):
+    for table, rows, text in zip(tables, tables_rows(tables, ", "), tables_text(tables), strict=True):
         expected = [", ".join(fmt(x) for x in row) for row in table.reshape(-1, table.shape[-1])]
         assert rows == expected and text == " ".join(fmt(x) for x in table.ravel())

@@ -66,7 +66,7 @@ def test_canonical_nodes_are_written_back_as_genie_reads_them(tmp_path):
         again = read_network(tmp_path / f"c{ext}")
         model = canonical_of(again, "C")
         assert model is not None and all(np.allclose(x, y, atol=1e-15) for x, y in
-                                         zip(model.links, canonical_of(net, "C").links))
+                                         zip(model.links, canonical_of(net, "C").links, strict=True))
 
 
 def test_an_edited_table_is_written_as_a_plain_cpt():
@@ -169,7 +169,7 @@ def test_a_permuted_noisy_max_round_trips_as_far_as_each_format_can_say(tmp_path
             continue
         assert isinstance(model, NoisyMax) and model.child_order == before.child_order
         assert model.distinguished == before.distinguished
-        for a, b in zip(model.links + (model.leak,), before.links + (before.leak,)):
+        for a, b in zip(model.links + (model.leak,), before.links + (before.leak,), strict=True):
             np.testing.assert_array_equal(a, b)  # exactly: every format writes full precision
     assert ("canonical models" in lost_information(net, back)) == (not kept)
 

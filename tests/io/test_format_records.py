@@ -55,7 +55,8 @@ def test_every_record_round_trips_a_small_network_and_keeps_what_it_says(record,
         warnings.simplefilter("error")  # a clean file: nothing to repair
         back = record.read(path, strict=True)
     assert (set(back.variables) == set(net.variables)) == record.keeps_names
-    names = {v: v for v in net.variables} if record.keeps_names else dict(zip(net.variables, back.variables))
+    names = ({v: v for v in net.variables} if record.keeps_names
+             else dict(zip(net.variables, back.variables, strict=True)))
     for var in net.variables:
         assert back.states(names[var]) == net.states(var) or not record.keeps_names
         assert [names[p] for p in net.parents(var)] == list(back.parents(names[var]))

@@ -125,7 +125,7 @@ def to_pyagrum(net: Network):
     for v in net.variables:
         parents, cpt = net.parents(v), net.cpt(v)
         for index in np.ndindex(*cpt.shape[:-1]):
-            bn.cpt(v)[dict(zip(parents, map(int, index)))] = cpt[index].tolist()
+            bn.cpt(v)[dict(zip(parents, map(int, index), strict=True))] = cpt[index].tolist()
     return bn
 
 

@@ -43,7 +43,7 @@ def via(net: Network, tmp_path: Path, *exts: str) -> Network:
 
 def assert_same_model(a: Network, b: Network, *, names: bool = True, state_names: bool = True) -> None:
     """Same structure, state order and CPTs (1e-12); variables matched by name, or by position if not ``names``."""
-    mapping = {v: v for v in a.variables} if names else dict(zip(a.variables, b.variables))
+    mapping = {v: v for v in a.variables} if names else dict(zip(a.variables, b.variables, strict=True))
     assert len(a) == len(b)
     if names:
         assert sorted(a.variables) == sorted(b.variables)
@@ -150,7 +150,7 @@ def test_names_that_are_not_identifiers(tmp_path):
         assert_same_model(net, via(net, tmp_path, ext))
     for ext in (".net", ".xdsl"):
         back = via(net, tmp_path, ext)
-        renamed = dict(zip(net.variables, ["my_var_2", "x2nd", "my_var"]))
+        renamed = dict(zip(net.variables, ["my_var_2", "x2nd", "my_var"], strict=True))
         assert back.variables == list(renamed.values())
         assert back.variable("my_var_2").description == "my var"
         for v, w in renamed.items():

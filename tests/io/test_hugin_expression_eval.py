@@ -36,7 +36,7 @@ def configurations(parents):
     """(index tuple, {name: value}) over the parents, the last fastest; values as Hugin gives them."""
     for index in itertools.product(*[range(p.card) for p in parents]):
         values = {}
-        for p, k in zip(parents, index):
+        for p, k in zip(parents, index, strict=True):
             values[p.name] = (float(p.values[k]) if p.subtype == "number" else k == p.true_index
                               if p.subtype == "boolean" else p.states[k])
         yield index, values
@@ -251,7 +251,7 @@ def test_noisy_or_against_the_hidden_causes(reading):
         p_false = 0.0
         for fired in itertools.product([False, True], repeat=len(causes)):  # which causes get through
             weight = 1.0
-            for (on, p), through in zip(causes, fired):
+            for (on, p), through in zip(causes, fired, strict=True):
                 passes = 1 - p if reading == "inhibitor" else p
                 weight *= (passes if through else 1 - passes) if on else (0.0 if through else 1.0)
             if not any(fired):

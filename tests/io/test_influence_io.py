@@ -32,7 +32,7 @@ def entries(diagram: InfluenceDiagram, node: str) -> dict[tuple, float]:
         scope, table = diagram.parents(node), diagram.utility(node).table
     else:
         scope, table = diagram.parents(node) + (node,), diagram.cpt(node)
-    return {tuple(sorted((v, diagram.states(v)[i]) for v, i in zip(scope, index))): float(table[index])
+    return {tuple(sorted((v, diagram.states(v)[i]) for v, i in zip(scope, index, strict=True))): float(table[index])
             for index in np.ndindex(table.shape)}
 
 
@@ -165,7 +165,7 @@ def pyagrum_entries(model, node: str) -> dict[tuple, float]:
     labels = {n: list(model.variableFromName(n).labels()) for n in names}
     out = {}
     for combo in itertools.product(*(labels[n] for n in names)):
-        at = dict(zip(names, combo))
+        at = dict(zip(names, combo, strict=True))
         out[tuple(sorted(at.items()))] = float(np.asarray(table[at] if names else table.toarray()).reshape(-1)[0])
     return out
 

@@ -251,13 +251,13 @@ def test_brute_force_agrees_with_the_verdict_on_random_networks():
         joint = np.zeros((2,) * 5)
         file_joint = np.zeros((2,) * 5)
         for x in itertools.product((0, 1), repeat=5):
-            value = dict(zip(names, x))
+            value = dict(zip(names, x, strict=True))
             row = {v: int(np.ravel_multi_index([value[p] for p in net.parents(v)], (2,) * len(net.parents(v))))
                    if net.parents(v) else 0 for v in names}
             joint[x] = np.prod([net.cpt(v).reshape(-1, 2)[row[v], value[v]] for v in names])
             file_joint[x] = np.prod([file_cpts[v][row[v], value[v]] for v in names])
         assert found.file_total == pytest.approx(file_joint.sum(), abs=1e-12)
-        for t, probabilities in zip(tables, found.probabilities):
+        for t, probabilities in zip(tables, found.probabilities, strict=False):  # the tables a warning names
             parents = list(t.family[1])
             axes = tuple(k for k, v in enumerate(names) if v not in parents)
             marginal = joint.sum(axis=axes).reshape(-1) if parents else np.ones(1)

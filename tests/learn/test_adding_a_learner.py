@@ -37,7 +37,7 @@ def add_entries(text: str) -> str:
     entries = [re.search(r"^    LearnerEntry\(.*?\),\n", b, re.M | re.S) for b in (parameters, structure)]
     assert option is not None and all(entries)
     for tuple_start, entry in zip(("PARAMETER_LEARNERS: tuple[LearnerEntry, ...] = (",
-                                   "STRUCTURE_LEARNERS: tuple[LearnerEntry, ...] = ("), entries):
+                                   "STRUCTURE_LEARNERS: tuple[LearnerEntry, ...] = ("), entries, strict=True):
         start = text.index(tuple_start)
         end = text.index("\n)\n", start) + 1
         text = text[:end] + entry.group(0) + text[end:]

@@ -121,7 +121,7 @@ def test_em_recovers_a_permuted_noisy_max(seed, order):
     fit = fit_noisy_max(counts, distinguished=truth.distinguished, child_order=order, max_iter=2000, tol=1e-12)
     assert np.all(np.diff(fit.history) >= -1e-9 * abs(fit.history[-1]))
     np.testing.assert_allclose(fit.model.expand(), truth.expand(), rtol=0, atol=0.02)
-    for got, want in zip(fit.model.links + (fit.model.leak,), truth.links + (truth.leak,)):
+    for got, want in zip(fit.model.links + (fit.model.leak,), truth.links + (truth.leak,), strict=True):
         np.testing.assert_allclose(got, want, rtol=0, atol=0.05)
 
 
@@ -136,7 +136,7 @@ def test_a_permuted_child_gives_the_identity_fit_up_to_the_permutation(order):
     plain = fit_noisy_max(counts, distinguished=truth.distinguished, max_iter=50)
     moved = fit_noisy_max(permuted, distinguished=truth.distinguished, child_order=order, max_iter=50)
     np.testing.assert_allclose(moved.history, plain.history, rtol=1e-13, atol=0)
-    for a, b in zip(moved.model.links + (moved.model.leak,), plain.model.links + (plain.model.leak,)):
+    for a, b in zip(moved.model.links + (moved.model.leak,), plain.model.links + (plain.model.leak,), strict=True):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-13)
     np.testing.assert_allclose(moved.model.expand()[..., list(order)], plain.model.expand(), rtol=0, atol=1e-13)
 

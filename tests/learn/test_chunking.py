@@ -54,7 +54,7 @@ def test_em_expected_counts_and_log_likelihoods_are_the_same_in_chunks(problem):
         terms.set_cpts(theta)
     a, b = whole.stats(codes, weights), chunked.stats(codes, weights)
     np.testing.assert_allclose(b.logp, a.logp, rtol=0, atol=1e-12)
-    for x, y in zip(a.counts, b.counts):
+    for x, y in zip(a.counts, b.counts, strict=True):
         np.testing.assert_allclose(y, x, rtol=0, atol=1e-12)
     np.testing.assert_allclose(chunked.stats(codes, weights, want_counts=False).logp, a.logp, rtol=0, atol=1e-12)
 
@@ -97,7 +97,7 @@ def test_conditional_rows_with_a_zero_in_theta_agree_across_blocks(problem):
         logp, counts = ConditionalRows(terms, codes, weights, net.variables.index("D")).evaluate()
         out.append((logp, counts))
     np.testing.assert_allclose(out[1][0], out[0][0], rtol=0, atol=1e-12)
-    for x, y in zip(out[0][1], out[1][1]):
+    for x, y in zip(out[0][1], out[1][1], strict=True):
         np.testing.assert_allclose(y, x, rtol=0, atol=1e-12)
 
 
@@ -113,7 +113,7 @@ def test_conditional_rows_built_per_call_give_the_kept_blocks_answers(problem):
     for row_factor in (None, rng.uniform(0.5, 2.0, int((codes[:, net.variables.index("D")] >= 0).sum()))):
         (la, ca), (lb, cb) = kept.evaluate(row_factor), built.evaluate(row_factor)
         np.testing.assert_array_equal(lb, la)
-        for a, b in zip(ca, cb):
+        for a, b in zip(ca, cb, strict=True):
             np.testing.assert_array_equal(b, a)
 
 

@@ -208,7 +208,8 @@ def test_a_stop_request_raises_cancelled_and_changes_nothing(entry):
     with pytest.raises(Cancelled):
         fit(entry, codes, reporter=reporter)
     assert len(reporter.infos) == 1                  # it stopped at the first report
-    assert all(np.array_equal(a, NET.cpt(v)) for a, v in zip(before, NAMES)) and np.array_equal(codes, data_before)
+    assert all(np.array_equal(a, NET.cpt(v)) for a, v in zip(before, NAMES, strict=True))
+    assert np.array_equal(codes, data_before)
 
 
 @pytest.mark.parametrize("entry", EVERY, ids=IDS)

@@ -63,10 +63,10 @@ def test_the_run_stops_when_a_step_lowers_the_loss_by_ftol_or_less_and_not_befor
     out = pr_brent_minimise(fun, np.array([1.0, -2.0, 1.5, 0.7]), StopRule(max_iter=500, tol=ftol),
                             lambda x: seen.append(x.copy()))
     losses = [fun(x)[0] for x in seen]
-    met = [2 * abs(b - a) <= ftol * (abs(a) + abs(b) + 1e-10) for a, b in zip(losses, losses[1:])]
+    met = [2 * abs(b - a) <= ftol * (abs(a) + abs(b) + 1e-10) for a, b in zip(losses, losses[1:], strict=False)]
     assert out.reason == "converged" and len(met) >= 3
     assert met[-1] and not any(met[:-1])
-    assert all(b <= a for a, b in zip(losses, losses[1:]))          # a line minimum never raises the loss
+    assert all(b <= a for a, b in zip(losses, losses[1:], strict=False))          # a line minimum never raises the loss
 
 
 def test_max_iter_and_the_hooks_stop_reason_are_respected():

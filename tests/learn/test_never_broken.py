@@ -58,7 +58,7 @@ def small_problem(draw):
     n_vars = draw(st.integers(2, 5))
     cards = [draw(st.integers(1, 3)) for _ in range(n_vars)]
     names = [f"V{i}" for i in range(n_vars)]
-    states = {v: [f"s{k}" for k in range(c)] for v, c in zip(names, cards)}
+    states = {v: [f"s{k}" for k in range(c)] for v, c in zip(names, cards, strict=True)}
     arcs = [f"{names[i]}->{names[j]}" for j in range(1, n_vars) for i in range(j) if rng.random() < 0.45]
     dsl = "; ".join(arcs + names)
     net = network_from_dsl(dsl, seed=seed, states=states, concentration=0.3)   # near-deterministic rows
@@ -116,7 +116,7 @@ def test_every_structure_learner_accepts_constant_and_single_state_columns(probl
     net, _, codes, _ = problem
     names = [f"V{i}" for i in range(len(net))]
     states = [net.states(v) for v in names]
-    unseen = [v for v, seen in zip(names, (codes >= 0).any(axis=0)) if not seen]
+    unseen = [v for v, seen in zip(names, (codes >= 0).any(axis=0), strict=True) if not seen]
     for algorithm in ALGORITHMS:
         options = {"target": "V0"} if algorithm in ("nb", "tan", "kdb", "bnc") else {}
         if unseen:    # a column with no observed value says nothing about its arcs: refused in one line

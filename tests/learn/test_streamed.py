@@ -34,7 +34,7 @@ def alarm(tmp_path_factory):
     parts = folder / "parts"
     parts.mkdir()
     bounds = [0, 700, 1500, 2200, ROWS]
-    for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+    for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
         if k < 2:
             write_samples_csv(net, codes[a:b], parts / f"part-{k}.csv")
         else:
@@ -56,7 +56,7 @@ def assert_same_fit(ours, reference, net, tol=0.0):
         for v in net.variables:
             np.testing.assert_allclose(ours.alpha[v], reference.alpha[v], rtol=tol, err_msg=v)
     assert len(ours.history) == len(reference.history)
-    for mine, theirs in zip(ours.history, reference.history):
+    for mine, theirs in zip(ours.history, reference.history, strict=True):
         for key in theirs:
             if key != "seconds":
                 assert mine[key] == pytest.approx(theirs[key], rel=1e-12, nan_ok=True), key

@@ -162,8 +162,8 @@ def test_cycle_names_its_variables(tmp_path):
         load_project(path)
     nodes = str(info.value).split("the arcs form the cycle ")[1].split(" -> ")
     arcs = {(p, v["name"]) for v in doc["network"]["variables"] for p in v["parents"]}
-    assert nodes[0] == nodes[-1] and ("dysp", "smoke") in zip(nodes, nodes[1:])
-    assert all(arc in arcs for arc in zip(nodes, nodes[1:]))
+    assert nodes[0] == nodes[-1] and ("dysp", "smoke") in zip(nodes, nodes[1:], strict=False)
+    assert all(arc in arcs for arc in zip(nodes, nodes[1:], strict=False))
     child_index = [v["name"] for v in doc["network"]["variables"]].index(nodes[1])
     assert info.value.json_path == f"network.variables[{child_index}].parents"
 

@@ -73,7 +73,7 @@ def test_the_same_seed_gives_the_same_complete_cases_with_or_without_missing_cel
 def test_bad_arguments_exit_2_with_one_line(capsys, tmp_path, args, message):
     argv = {"-n": "10", "-o": str(tmp_path / "out.csv")}
     extra = []
-    for flag, value in zip(args[::2], args[1::2]):
+    for flag, value in zip(args[::2], args[1::2], strict=True):
         value = value.replace("{tmp}", str(tmp_path))
         if flag in argv:
             argv[flag] = value

@@ -24,7 +24,8 @@ def read(path: Path) -> np.ndarray:
 
 
 def names(net: Network, codes: np.ndarray) -> np.ndarray:
-    return np.array([[net.states(v)[c] if c >= 0 else "" for v, c in zip(net.variables, row)] for row in codes])
+    return np.array([[net.states(v)[c] if c >= 0 else "" for v, c in zip(net.variables, row, strict=True)]
+                     for row in codes])
 
 
 def test_chunks_follow_the_documented_streams(tmp_path, monkeypatch):

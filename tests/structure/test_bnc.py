@@ -26,7 +26,7 @@ BINARY = [("0", "1")] * 7
 
 def cll_of(arcs, codes, names, states, target) -> float:
     """Σ_n log p(c_n | x_n) under ML parameters, computed by bnstudio.learn.params (independent code)."""
-    net = build_network([(v, s, [p for p, c in arcs if c == v], None) for v, s in zip(names, states)])
+    net = build_network([(v, s, [p for p, c in arcs if c == v], None) for v, s in zip(names, states, strict=True)])
     fitted = make_learner("ml").fit(net, codes).network(net)
     return -DataScorer(fitted, codes, None, target).scores()["cnll"] * len(codes)
 

@@ -19,8 +19,8 @@ def mi(codes: np.ndarray, i: int, j: int, cond: int | None = None) -> float:
     """I(X_i; X_j | X_cond) by the textbook sum over a contingency table (no shared code)."""
     z = codes[:, cond] if cond is not None else np.zeros(len(codes), dtype=int)
     n = len(codes)
-    count = Counter(zip(z, codes[:, i], codes[:, j]))
-    n_z, n_za, n_zb = Counter(z), Counter(zip(z, codes[:, i])), Counter(zip(z, codes[:, j]))
+    count = Counter(zip(z, codes[:, i], codes[:, j], strict=True))
+    n_z, n_za, n_zb = Counter(z), Counter(zip(z, codes[:, i], strict=True)), Counter(zip(z, codes[:, j], strict=True))
     return sum(c / n * math.log(c * n_z[zz] / (n_za[zz, a] * n_zb[zz, b])) for (zz, a, b), c in count.items())
 
 

@@ -23,7 +23,7 @@ def direct_cmi(codes: np.ndarray, i: int, j: int, cond: int | None) -> float:
     np.add.at(table, (z, codes[:, i], codes[:, j]), 1.0)
     n_c, n_ca, n_cb = table.sum(axis=(1, 2)), table.sum(axis=2), table.sum(axis=1)
     total = 0.0
-    for c, a, b in zip(*np.nonzero(table)):
+    for c, a, b in zip(*np.nonzero(table), strict=True):
         total += table[c, a, b] * math.log(table[c, a, b] * n_c[c] / (n_ca[c, a] * n_cb[c, b]))
     return total
 
@@ -72,13 +72,13 @@ def test_row_chunks_are_summed_exactly_and_against_gives_one_row():
     assert len(list(small._row_chunks(small.class_rows[0], 40))) > 1
     others = np.delete(np.arange(36), 3)
     row = small.against(3, others)
-    for value, j in zip(row, others):
+    for value, j in zip(row, others, strict=True):
         assert value == pytest.approx(direct_cmi(codes, 3, j, 36), rel=1e-9, abs=1e-9)
 
 
 def _blocks_of(weights: np.ndarray, cuts: list[int]):
     bounds = [0, *cuts, len(weights)]
-    groups = [np.arange(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+    groups = [np.arange(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
     for x, rows in enumerate(groups):
         for cols in groups[x:]:
             yield rows, cols, weights[np.ix_(rows, cols)], rows is cols
@@ -114,7 +114,7 @@ def test_a_block_forest_grows_its_candidate_edges_until_it_spans():
     assert len(i) == 129
     dense = np.zeros((130, 130))
     dense[np.ix_(rows, cols)] = weights
-    assert sorted(zip(i.tolist(), j.tolist())) == sorted(kruskal(list(range(130)), dense + dense.T))
+    assert sorted(zip(i.tolist(), j.tolist(), strict=True)) == sorted(kruskal(list(range(130)), dense + dense.T))
 
 
 def test_best_earlier_partners_match_a_plain_sort():

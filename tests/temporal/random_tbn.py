@@ -13,7 +13,7 @@ def random_tbn(seed: int, n: int = 3, max_card: int = 3, p_arc: float = 0.5) -> 
     rng = np.random.default_rng(seed)
     names = [f"V{k}" for k in range(n)]
     cards = rng.integers(2, max_card + 1, size=n)
-    states = {v: [f"s{j}" for j in range(c)] for v, c in zip(names, cards)}
+    states = {v: [f"s{j}" for j in range(c)] for v, c in zip(names, cards, strict=True)}
     order = list(rng.permutation(n))
 
     def table(child, parents):

@@ -129,7 +129,7 @@ def test_the_variance_is_the_quadratic_form_of_finite_difference_gradients(seed,
             theta = cpt[row]
             sigma = (np.diag(theta) - np.outer(theta, theta)) / (alpha[row].sum() + 1)
             values, vectors = np.linalg.eigh(sigma)
-            for lam, vec in zip(values, vectors.T):
+            for lam, vec in zip(values, vectors.T, strict=True):
                 if lam <= 1e-15:
                     continue
                 step = h * min(theta) / np.abs(vec).max()

@@ -24,8 +24,8 @@ def random_codes(tbn, slices: int, seed: int, observed: float = 0.5) -> np.ndarr
 
 def as_evidence(tbn, codes: np.ndarray, upto: int | None = None) -> dict[str, str]:
     """The unrolled network's evidence {X5: state} of slices 0..upto-1."""
-    return {f"{r}{t}": tbn.states(r)[c] for t, row in enumerate(codes[:upto]) for r, c in zip(tbn.radicals, row)
-            if c >= 0}
+    return {f"{r}{t}": tbn.states(r)[c] for t, row in enumerate(codes[:upto])
+            for r, c in zip(tbn.radicals, row, strict=True) if c >= 0}
 
 
 @pytest.mark.parametrize("seed, n, slices", [(0, 2, 6), (1, 3, 5), (2, 4, 4), (3, 3, 7), (11, 5, 4)])

@@ -64,7 +64,7 @@ def test_theorem_2_equals_the_explicit_delta_method(seed, n_evidence, joint):
                                                      query, evidence), abs=1e-12)
     contributions = sum(c.variance for c in result.contributions)
     assert contributions == pytest.approx(result.variance, rel=1e-10, abs=1e-15)
-    assert all(a.variance >= b.variance for a, b in zip(result.contributions, result.contributions[1:]))
+    assert all(a.variance >= b.variance for a, b in zip(result.contributions, result.contributions[1:], strict=False))
 
 
 def test_naive_bayes_closed_form_of_appendix_c():

@@ -279,7 +279,8 @@ class NetworkScene(QGraphicsScene):
         with deferred():
             for item in changed:
                 item.set_style(style)
-        if any(item.rect().size() != size for item, size in zip(changed, sizes)):   # bars <-> summary: same size
+        # bars <-> summary: same size
+        if any(item.rect().size() != size for item, size in zip(changed, sizes, strict=True)):
             place_arcs(self.nodes, self.arcs)
         self.update_scene_rect()
 

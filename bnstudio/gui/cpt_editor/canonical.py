@@ -53,7 +53,7 @@ def parameter_rows(net, var: str, model: NoisyMax) -> tuple[list[str], np.ndarra
     columns are :func:`column_labels`."""
     henrion, leak = model.henrion()
     labels, rows = [], []
-    for parent, h, d in zip(net.parents(var), henrion, model.distinguished):
+    for parent, h, d in zip(net.parents(var), henrion, model.distinguished, strict=True):
         for k, state in enumerate(net.states(parent)):
             if k != d:
                 labels.append(f"{parent} = {state}")
@@ -77,7 +77,7 @@ def with_parameter(net, var: str, model: NoisyMax, row: int, column: int, value:
         raise ValidationError(f"the parameters of that row would not be a distribution (sum {rows[row, :-1].sum():g})")
     links, at = [], 0
     henrion, leak = model.henrion()
-    for h, d in zip(henrion, model.distinguished):
+    for h, d in zip(henrion, model.distinguished, strict=True):
         h = h.copy()
         for k in range(len(h)):
             if k != d:

@@ -18,7 +18,7 @@ def preview_text(disc: Discretiser, counts, limit: int = 12) -> str:
     """Cut points, then the rows in each interval (the first ``limit`` intervals)."""
     cuts = " · ".join(f"{c:.6g}" for c in disc.cuts[:limit]) if len(disc.cuts) else "none (a single interval)"
     more = f" … ({len(disc.cuts)} cuts)" if len(disc.cuts) > limit else ""
-    bins = " · ".join(f"{label} {int(n):,}" for label, n in list(zip(disc.labels, counts))[:limit])
+    bins = " · ".join(f"{label} {int(n):,}" for label, n in list(zip(disc.labels, counts, strict=True))[:limit])
     return f"<b>Cut points:</b> {cuts}{more}<br><b>Rows per interval:</b> {bins}"
 
 

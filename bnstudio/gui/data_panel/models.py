@@ -90,7 +90,7 @@ class SummaryModel(QAbstractTableModel):
         self.rows = []
         if dataset is not None:
             missing = dataset.missing_counts()
-            for name, states in zip(dataset.columns, dataset.states):
+            for name, states in zip(dataset.columns, dataset.states, strict=True):
                 kind = "binned" if name in discretised else "numeric" if name in numeric else "categorical"
                 text = numeric_text(column_values(dataset, name)) if kind == "numeric" else \
                     counts_text(states, dataset.state_counts(name))

@@ -33,7 +33,7 @@ METHODS = {"equal_width": "Equal width", "equal_frequency": "Equal frequency", "
 def numeric_columns(ds: Dataset) -> list[str]:
     """Columns whose every state is a number and that have more than two distinct values."""
     out = []
-    for name, states in zip(ds.columns, ds.states):
+    for name, states in zip(ds.columns, ds.states, strict=True):
         if len(states) > 2 and not np.isnan(numeric_values(list(states))).any():
             out.append(name)
     return out

@@ -79,11 +79,11 @@ class DataSelection:
     def matches(self, net: Network) -> bool:
         """Whether the codes still fit ``net`` (same variables in the same order, same states)."""
         return (tuple(net.variables) == self.variables
-                and all(net.states(v) == s for v, s in zip(self.variables, self.states)))
+                and all(net.states(v) == s for v, s in zip(self.variables, self.states, strict=True)))
 
     def parts(self) -> list[tuple[str, np.ndarray]]:
         """(name, codes) of each part present, in the order train, validation, test."""
-        return [(name, codes) for name, codes in zip(SPLITS, (self.train, self.validation, self.test))
+        return [(name, codes) for name, codes in zip(SPLITS, (self.train, self.validation, self.test), strict=True)
                 if codes is not None]
 
     @property

@@ -80,5 +80,5 @@ def _spread(diagram: InfluenceDiagram, positions: dict[str, tuple[float, float]]
     sizes = node_sizes(diagram)
     moved = spread(np.array([positions[v] for v in names], dtype=float),
                    np.array([sizes[v] for v in names], dtype=float))
-    for v, (x, y) in zip(names, moved):
+    for v, (x, y) in zip(names, moved, strict=True):
         positions[v] = (float(x), float(y))

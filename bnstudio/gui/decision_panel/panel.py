@@ -194,7 +194,7 @@ class DecisionPanel(QWidget):
         self.policy.setColumnCount(len(headers))
         self.policy.setHorizontalHeaderLabels(headers)
         rows, hidden = [], 0
-        for entry, index in zip(solution.policy_rows(name), np.ndindex(policy.table.shape)):
+        for entry, index in zip(solution.policy_rows(name), np.ndindex(policy.table.shape), strict=True):
             p = float(p_past[index])
             if p <= 0:
                 hidden += 1

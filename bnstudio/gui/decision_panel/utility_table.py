@@ -92,7 +92,8 @@ class UtilityTableModel(QAbstractTableModel):
         return None
 
     def row_label(self, row: int) -> str:
-        return ", ".join(f"{p}={self.document.network.states(p)[i]}" for p, i in zip(self.parents, self.rows[row]))
+        return ", ".join(f"{p}={self.document.network.states(p)[i]}"
+                         for p, i in zip(self.parents, self.rows[row], strict=True))
 
     def setData(self, index: QModelIndex, value: Any, role=Qt.EditRole) -> bool:  # Qt override
         table = self.table()

@@ -52,7 +52,7 @@ class TornadoPlot(QWidget):
             width = [max(abs(q - result.q0), 1e-12) for q in ends]
             item.setOpts(x0=x0, width=width, y=ys, height=BAR_HEIGHT)
         self.centre.setValue(result.q0)
-        ticks = [(y, bar_label(b.variable, b.state, b.parents)) for y, b in zip(ys, result.bars)]
+        ticks = [(y, bar_label(b.variable, b.state, b.parents)) for y, b in zip(ys, result.bars, strict=True)]
         item = self.plot.getPlotItem()
         item.getAxis("left").setTicks([ticks])
         values = [result.q0] + [q for b in result.bars for q in (b.q_low, b.q_high)]

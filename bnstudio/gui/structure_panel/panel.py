@@ -171,10 +171,10 @@ class StructurePanel(QWidget):
         accepting a proposal keeps as it is)."""
         codes = np.asarray(getattr(codes, "codes", codes))
         observed = (codes >= 0).any(axis=0) if codes.shape[0] else np.ones(len(names), bool)
-        left_out = [str(n) for n, seen in zip(names, observed) if not seen]
+        left_out = [str(n) for n, seen in zip(names, observed, strict=True) if not seen]
         codes = codes[:, observed]
-        names = [str(n) for n, seen in zip(names, observed) if seen]
-        states = [tuple(s) for s, seen in zip(states, observed) if seen]
+        names = [str(n) for n, seen in zip(names, observed, strict=True) if seen]
+        states = [tuple(s) for s, seen in zip(states, observed, strict=True) if seen]
         self.data = (codes, names, states)
         missing = int((codes < 0).sum()) if codes.size else 0
         text = f"Data: {codes.shape[0]} rows × {len(names)} variables" + (f", {missing} missing cells" if missing

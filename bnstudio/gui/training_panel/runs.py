@@ -102,5 +102,5 @@ def history_series(history: list[dict[str, Any]], key: str) -> tuple[np.ndarray,
              if h.get(key) is not None and math.isfinite(h[key])]
     if not pairs:
         return np.zeros(0), np.zeros(0)
-    x, y = zip(*pairs)
+    x, y = zip(*pairs, strict=True)
     return np.asarray(x, dtype=float), np.asarray(y, dtype=float)

@@ -33,7 +33,7 @@ def off_scale(last: Mapping[Any, float], factor: float = FACTOR) -> list[Any]:
     median = float(np.median(values))
     deviation = np.abs(values - median)
     spread = max(float(np.median(deviation)), FLOOR * abs(median), 1e-12)
-    return [k for k, d in zip(keys, deviation) if d > factor * spread]
+    return [k for k, d in zip(keys, deviation, strict=True) if d > factor * spread]
 
 
 def y_range(points: Mapping[Any, Iterable[float]], skip: Iterable[Any] = ()) -> tuple[float, float] | None:

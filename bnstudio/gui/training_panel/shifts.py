@@ -52,9 +52,9 @@ def parameter_shifts(net: Network, cpts_a: dict[str, np.ndarray], cpts_b: dict[s
         diff = np.abs(a - b).reshape(-1, a.shape[-1])
         parents = net.parents(var)
         shape = a.shape[:-1]
-        for flat, (mx, tv) in enumerate(zip(diff.max(axis=1), 0.5 * diff.sum(axis=1))):
+        for flat, (mx, tv) in enumerate(zip(diff.max(axis=1), 0.5 * diff.sum(axis=1), strict=True)):
             row = tuple(int(i) for i in np.unravel_index(flat, shape)) if shape else ()
-            labels = tuple(f"{p}={net.states(p)[i]}" for p, i in zip(parents, row))
+            labels = tuple(f"{p}={net.states(p)[i]}" for p, i in zip(parents, row, strict=True))
             out.append(RowShift(var, row, labels, float(mx), float(tv)))
     out.sort(key=lambda s: -s.value(measure))   # stable: ties keep network order
     return out

@@ -130,7 +130,7 @@ class FastParser(_Parser):
             rows = _ROW_PARTS.findall(body)
             if len(rows) != n_rows:
                 raise _Fallback
-            where = dict(zip(itertools.product(*(p.states for p in parents)), range(n_rows)))
+            where = dict(zip(itertools.product(*(p.states for p in parents)), range(n_rows), strict=True))
             try:
                 index = [where[tuple(_words(states))] for states, _ in rows]
             except KeyError:  # an unknown state or a wrong count of states

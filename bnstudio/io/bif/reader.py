@@ -382,7 +382,7 @@ class _Parser(TokenStream):
                     raise self.error(f"a row of '{child.name}' names {len(states)} parent state(s), expected "
                                      f"{len(parents)} ({', '.join(p.name for p in parents) or 'no parents'})", tok)
                 index = []
-                for p, position, s in zip(parents, positions, states):
+                for p, position, s in zip(parents, positions, states, strict=True):
                     if s[1] not in position:
                         raise self.error(f"unknown state '{s[1]}' of parent '{p.name}' (states: "
                                          f"{listing(p.states, quote=False)})", s)

@@ -103,7 +103,7 @@ def format_bif(net: Network) -> str:
             lines.append(f"  property position = ({_numbers([x, y])}) ;")
         lines += _properties(owned[var])
         lines.append("}")
-    for var, rows in zip(net.variables, tables_rows([net.cpt(v) for v in net.variables], ", ")):
+    for var, rows in zip(net.variables, tables_rows([net.cpt(v) for v in net.variables], ", "), strict=True):
         parents = net.parents(var)
         head = names[var] + (" | " + ", ".join(names[p] for p in parents) if parents else "")
         lines.append(f"probability ( {head} ) {{")
@@ -111,7 +111,7 @@ def format_bif(net: Network) -> str:
             lines.append(f"  table {rows[0]};")
         else:  # rows in row-major order: the last parent fastest, as itertools.product runs
             lines += [f"  ({', '.join(label)}) {row};"
-                      for label, row in zip(itertools.product(*(states[p] for p in parents)), rows)]
+                      for label, row in zip(itertools.product(*(states[p] for p in parents)), rows, strict=True)]
         lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -210,7 +210,7 @@ def format_dsl(net: Network) -> str:
     ids = identifiers(list(net.variables))
     lines = [f"net {identifiers([net.name])[net.name]}", "{"]
     order = net.topological_order()
-    tables = dict(zip(order, tables_text([net.cpt(v) for v in order], ", ")))
+    tables = dict(zip(order, tables_text([net.cpt(v) for v in order], ", "), strict=True))
     for var in order:
         states = identifiers(list(net.states(var)))
         lines += [f"\tnode {ids[var]}", "\t{", "\t\tTYPE = CPT;", "\t\tHEADER =", "\t\t{", f"\t\t\tID = {ids[var]};",

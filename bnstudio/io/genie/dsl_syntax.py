@@ -270,7 +270,7 @@ class SyntaxBase(SourceText, Generic[BlockT, ValueT]):
         kinds, toks, starts, hits = scan(pattern, self.text, kind_of)
         if "/" in kinds:
             return None
-        out = list(map(_NEW_TOKEN, zip(kinds, toks, starts)))
+        out = list(map(_NEW_TOKEN, zip(kinds, toks, starts, strict=True)))
         texts: dict[str, str] = {}  # a file repeats the same few strings (state titles, user fields)
         for i in compress(range(len(kinds)), map("str".__eq__, kinds)):
             if len(toks[i]) < 2:  # a lone '"': unterminated

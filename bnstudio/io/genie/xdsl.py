@@ -282,7 +282,7 @@ def _format(net: Network, order: list[str], decisions: dict[str, tuple[str, ...]
              f'<smile version="1.0" id={quoteattr(net_id)} numsamples="10000" discsamples="10000">',
              "  <nodes>"]
     chance = [v for v in net.variables if v not in decisions]
-    tables = dict(zip(chance, tables_text([net.cpt(v) for v in chance])))
+    tables = dict(zip(chance, tables_text([net.cpt(v) for v in chance]), strict=True))
     for var in order:
         if var in utilities:
             u = utilities[var]

@@ -87,13 +87,13 @@ def read_canonical(node: ET.Element, var: str, states: Sequence[str], parents: S
     if len(values) != expected:
         raise fail(f"<parameters> of '{var}' has {len(values)} numbers, expected {expected}")
     rows = np.array(values, dtype=float).reshape(-1, card)
-    labels = [f"the parameters of '{var}' for {name}={pstates[k]}" for (name, pstates), order in zip(parents, orders)
-              for k in order] + [f"the leak of '{var}'"]
+    labels = [f"the parameters of '{var}' for {name}={pstates[k]}"
+              for (name, pstates), order in zip(parents, orders, strict=True) for k in order] + [f"the leak of '{var}'"]
     bad = repairs.rows(rows, lambda r: labels[r])
     if bad is not None:
         raise fail(repairs.refusal(labels[bad]))
     links, at = [], 0
-    for (name, pstates), order in zip(parents, orders):
+    for (name, pstates), order in zip(parents, orders, strict=True):
         if not np.allclose(rows[at + len(pstates) - 1], np.eye(card)[-1], rtol=0, atol=1e-9):
             raise fail(f"<parameters> of '{var}': the row of {name}={pstates[order[-1]]} (distinguished) must be "
                        f"0 ... 0 1")
@@ -116,7 +116,7 @@ def format_canonical(model: Canonical, var_id: str, state_ids: Sequence[str], pa
         return [f"      <resultingstates>{' '.join(state_ids[k] for k in np.ravel(model.states))}"
                 f"</resultingstates>"]
     orders, rows = [], []
-    for link, d in zip(model.links, model.distinguished):
+    for link, d in zip(model.links, model.distinguished, strict=True):
         order = [k for k in range(len(link)) if k != d] + [d]
         orders += order
         rows += [link[k] for k in order]

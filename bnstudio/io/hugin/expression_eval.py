@@ -291,7 +291,7 @@ class _Evaluator:
         probs = np.broadcast_arrays(*[self.number(a, e.pos, "NoisyOR").data for a in args[1::2]])
         ok = np.logical_and.reduce([(p >= 0) & (p <= 1) for p in probs])
         q = [p if self.noisy_or == "inhibitor" else 1 - p for p in probs]
-        false = np.prod(np.broadcast_arrays(*[np.where(c, qi, 1.0) for c, qi in zip(causes, q)]), axis=0)
+        false = np.prod(np.broadcast_arrays(*[np.where(c, qi, 1.0) for c, qi in zip(causes, q, strict=True)]), axis=0)
         t = child.true_index
         table = np.stack([1 - false, false] if t == 0 else [false, 1 - false], -1)
         return self.dist(table, issues, e.pos, ok, "a NoisyOR probability outside [0, 1]")
@@ -361,8 +361,8 @@ def generate(child: NodeKind | None, parents: Sequence[NodeKind], model_nodes: S
     functions: set[str] = set()
     configurations = np.ndindex(*[pcards[a] for a in model_axes])
     with np.errstate(all="ignore"):
-        for expr, config in zip(expressions, configurations):
-            ev = _Evaluator(child, parents, dict(zip(model_axes, config)), noisy_or)
+        for expr, config in zip(expressions, configurations, strict=True):
+            ev = _Evaluator(child, parents, dict(zip(model_axes, config, strict=True)), noisy_or)
             value = ev.eval(expr)
             functions |= ev.functions
             if child is None:
@@ -400,10 +400,10 @@ def _raise_first(issues: list, ev: _Evaluator, parents: Sequence[NodeKind]) -> N
     if not union.any():
         return
     first = int(np.argmax(union))
-    mask, reason, pos = next((i for m, i in zip(masks, issues) if m.flat[first]))
+    mask, reason, pos = next((i for m, i in zip(masks, issues, strict=True) if m.flat[first]))
     local = np.unravel_index(first, ev.shape)
     config = [ev.fixed.get(i, int(local[i])) for i in range(len(parents))]
-    where = ", ".join(f"{shorten(p.name)}={shorten(p.states[k])}" for p, k in zip(parents, config))
+    where = ", ".join(f"{shorten(p.name)}={shorten(p.states[k])}" for p, k in zip(parents, config, strict=True))
     text = reason(local, ev.shape) if callable(reason) else reason
     raise ExpressionError(f"{text} for ({where})" if parents else text, pos)
 

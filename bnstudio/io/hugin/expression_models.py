@@ -81,7 +81,9 @@ def _noisy_or(child: NodeKind, parents: Sequence[NodeKind], model_nodes: Sequenc
     call = expressions[0]
     if not isinstance(call, Call) or call.name != "NoisyOR":
         return None
-    pairs = list(zip(call.args[0::2], call.args[1::2]))
+    if len(call.args) % 2:  # not (X, p) pairs: the evaluator refuses it in one line
+        return None
+    pairs = list(zip(call.args[0::2], call.args[1::2], strict=True))
     if not all(isinstance(p, Num) and 0 <= p.value <= 1 for _, p in pairs):
         return None
     weighted = cast("list[tuple[Expr, Num]]", pairs)  # every weight is a Num (tested above)

@@ -116,7 +116,7 @@ class _Parser(TokenStream):
         its line (a multi-line value, reported as a repair, or an unterminated string): the exact loop then
         reads."""
         kinds, toks, starts, hits = scan(_FAST_BULK if bulk else _FAST, self.text, _KINDS)
-        out = list(zip(kinds, toks, starts))
+        out = list(zip(kinds, toks, starts, strict=True))
         for i in compress(range(len(kinds)), map("str".__eq__, kinds)):
             if len(toks[i]) < 2:  # a lone '"': the exact loop says what it is
                 return None

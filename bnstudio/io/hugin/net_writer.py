@@ -57,7 +57,7 @@ def _format(net: Network, decisions: dict[str, tuple[str, ...]],
         lines.append("}")
     for name, _, _ in utilities:
         lines += ["", f"utility {ids[name]}", "{", f"    label = {_quote(name)};", "}"]
-    rows = dict(zip(net.variables, tables_rows([net.cpt(v) for v in net.variables])))
+    rows = dict(zip(net.variables, tables_rows([net.cpt(v) for v in net.variables]), strict=True))
     for var in net.variables:
         parents = decisions[var] if var in decisions else net.parents(var)
         head = ids[var] + (" | " + " ".join(ids[p] for p in parents) if parents else "")
@@ -78,7 +78,7 @@ def _data_lines(table: np.ndarray, rows: list[str] | None = None) -> list[str]:
     prefixes, opens, closes = _nesting_marks(table.shape[:-1])
     ends = [""] * (len(rows) - 1) + [";"]
     return [f"{prefix}{'(' * o} {row} {')' * c}{end}"
-            for prefix, o, row, c, end in zip(prefixes, opens, rows, closes, ends)]
+            for prefix, o, row, c, end in zip(prefixes, opens, rows, closes, ends, strict=True)]
 
 
 @functools.lru_cache(maxsize=256)

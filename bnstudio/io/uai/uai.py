@@ -233,7 +233,7 @@ def format_uai(net: Network) -> str:
     for v in net.variables:
         scope = [index[p] for p in net.parents(v)] + [index[v]]
         lines.append(" ".join(map(str, [len(scope)] + scope)))
-    for v, rows in zip(net.variables, tables_rows([net.cpt(v) for v in net.variables])):
+    for v, rows in zip(net.variables, tables_rows([net.cpt(v) for v in net.variables]), strict=True):
         lines += ["", str(net.cpt(v).size)]
         lines += [" " + row for row in rows]
     return "\n".join(lines) + "\n"

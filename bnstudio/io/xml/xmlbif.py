@@ -320,7 +320,7 @@ def _format(net: Network, decisions: dict[str, tuple[str, ...]],
         lines += ['  <VARIABLE TYPE="utility">', f"    <NAME>{escape(name)}</NAME>", "    <OUTCOME>0</OUTCOME>",
                   "  </VARIABLE>"]
     chance = [v for v in net.variables if v not in decisions]
-    rows = dict(zip(chance, tables_rows([net.cpt(v) for v in chance])))
+    rows = dict(zip(chance, tables_rows([net.cpt(v) for v in chance]), strict=True))
     for var in net.variables:
         parents = decisions.get(var, net.parents(var))
         lines += ["  <DEFINITION>", f"    <FOR>{escape(var)}</FOR>"]

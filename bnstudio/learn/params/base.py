@@ -354,7 +354,7 @@ class ConditionalRows:
                 logp[slow] = np.where(np.isneginf(qe.logp), -np.inf, qe.logp - e.logp)
             if counts is not None:
                 assert qe.counts is not None and e.counts is not None  # want_counts
-                counts = [c + a - b for c, a, b in zip(counts, qe.counts, e.counts)]
+                counts = [c + a - b for c, a, b in zip(counts, qe.counts, e.counts, strict=True)]
         return logp, counts
 
     def _block(self, block, scores: np.ndarray, q: np.ndarray, w: np.ndarray | None,

@@ -80,8 +80,8 @@ class ExpectationMaximisation:
         progress.done()
         assert best is not None  # there is at least one run
         theta, history, _, reason, counts = best
-        cpts = {v: floor_rows(t) for v, t in zip(net.variables, theta)}
-        alpha = None if pseudo is None else {v: pseudo[v] + c for v, c in zip(net.variables, counts)}
+        cpts = {v: floor_rows(t) for v, t in zip(net.variables, theta, strict=True)}
+        alpha = None if pseudo is None else {v: pseudo[v] + c for v, c in zip(net.variables, counts, strict=True)}
         settings = {"m_step": self.m_step, "prior": self.prior, "ess": self.ess, "restarts": self.restarts,
                     "max_iter": self.stop.max_iter, "tol": self.stop.tol, "seed": self.seed}
         return FitResult(self.name, cpts, alpha, history, reason, time.perf_counter() - start, settings)
@@ -90,7 +90,8 @@ class ExpectationMaximisation:
         if pseudo is None:
             return ll
         with np.errstate(divide="ignore"):
-            return ll + sum(float((a * np.log(np.maximum(t, 1e-300))).sum()) for a, t in zip(pseudo.values(), theta))
+            return ll + sum(float((a * np.log(np.maximum(t, 1e-300))).sum())
+                            for a, t in zip(pseudo.values(), theta, strict=True))
 
     def _run(self, net, e_step, theta, pseudo, val_scorer, progress, start, offset):
         """EM from ``theta``; returns (θ to keep, history, objective, stop reason, E-counts).
@@ -120,7 +121,7 @@ class ExpectationMaximisation:
             if best is None or objective > best[1]:
                 best = (theta, objective, counts)
             theta = [normalise_rows(c + (pseudo[v] if pseudo is not None else 0.0))    # M-step
-                     for c, v in zip(counts, net.variables)]
+                     for c, v in zip(counts, net.variables, strict=True)]
             if stop:
                 reason = stop
                 break

@@ -66,13 +66,13 @@ class RowLayout:
         self.sizes = [math.prod(s) for s in shapes]
         self.offsets = np.concatenate([[0], np.cumsum(self.sizes)]).astype(int)
         by_length: dict[int, list[np.ndarray]] = {}
-        for shape, start, size in zip(shapes, self.offsets, self.sizes):
+        for shape, start, size in zip(shapes, self.offsets[:-1], self.sizes, strict=True):
             by_length.setdefault(shape[-1], []).append(np.arange(start, start + size))
         self.groups = [(length, np.concatenate(parts)) for length, parts in by_length.items()]
 
     def split(self, flat: np.ndarray) -> list[np.ndarray]:
         """Per-family views of a flat vector, in family shape."""
-        return [flat[a:a + n].reshape(s) for a, n, s in zip(self.offsets, self.sizes, self.shapes)]
+        return [flat[a:a + n].reshape(s) for a, n, s in zip(self.offsets[:-1], self.sizes, self.shapes, strict=True)]
 
     def softmax(self, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(θ, s), flat: s = exp β / Σ_row exp β and the floored θ = ε + (1 − Kε) s."""
@@ -174,11 +174,11 @@ class SoftmaxObjective:
         qe = self.terms.stats(self.obs, self.w_obs)
         e = self.terms.stats(self.hidden, self.w_obs)
         gain = weighted_sum(self.w_obs, qe.logp - (1 - self.alpha) * e.logp)
-        counts = [a - (1 - self.alpha) * b for a, b in zip(qe.counts, e.counts)]
+        counts = [a - (1 - self.alpha) * b for a, b in zip(qe.counts, e.counts, strict=True)]
         if self.miss.n:
             m = self.terms.stats(self.miss, self.w_miss)
             gain += self.alpha * weighted_sum(self.w_miss, m.logp)
-            counts = [c + self.alpha * d for c, d in zip(counts, m.counts)]
+            counts = [c + self.alpha * d for c, d in zip(counts, m.counts, strict=True)]
         return -gain, counts
 
     def _remember(self, **scores: float) -> None:
@@ -326,7 +326,7 @@ class GradientTraining:
     def result(self, net: Network, run: "GradientRun", l2: float, seconds: float,
                **settings: Any) -> FitResult:
         """The fitted CPTs of ``run`` as a :class:`FitResult` (``settings`` added to its settings)."""
-        cpts = dict(zip(net.variables, run.objective.theta(run.beta)))
+        cpts = dict(zip(net.variables, run.objective.theta(run.beta), strict=True))
         out = {"criterion": self.criterion, "alpha": self.alpha, "l2": l2, "optimizer": self.optimizer,
                "init": self.init, "max_iter": self.stop.max_iter, "tol": self.stop.tol, "patience": self.patience,
                "l2_rule": self.l2_rule, **settings}

@@ -140,13 +140,13 @@ def fit_streamed(learner: Any, net: Network, parts: Any, target: str | None, val
     _check_rows(rows, observed.sum())
     counts = split_flat(net, flat)
     if learner.name == "ml":
-        unseen = {v for v, seen in zip(net.variables, observed) if seen == 0}
+        unseen = {v for v, seen in zip(net.variables, observed, strict=True) if seen == 0}
         if unseen:
             warn_unseen(net, unseen)
             children = [v for v in net.variables if unseen & set(net.parents(v)) and v not in unseen]
             if children:
                 marginal = parts.map_reduce(net, marginal_task, (tuple(sorted(unseen)),), cancelled)
-                counts.update(zip(children, marginal))
+                counts.update(zip(children, marginal, strict=True))
         cpts, alpha, settings = {v: floor_rows(normalise_rows(c)) for v, c in counts.items()}, None, {}
     else:
         (cpts, alpha), settings = learner.estimate(net, counts), learner.settings()
@@ -198,5 +198,5 @@ class StreamedEStep:
 
     def cnll(self, theta: list[np.ndarray]) -> float:
         """The mean CNLL of the target at θ (one more pass)."""
-        cpts = dict(zip(self.net.variables, theta))
+        cpts = dict(zip(self.net.variables, theta, strict=True))
         return streamed_scores(self.net, self.parts, cpts, self.target, self.rows, self.cancelled)["cnll"]

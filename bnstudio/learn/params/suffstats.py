@@ -101,7 +101,7 @@ def family_index(codes: np.ndarray, family: Family, columns: np.ndarray | None =
     first = cols[family.columns[0]]
     idx = first.astype(np.int64, copy=True)
     missing = first < 0
-    for col, card in zip(family.columns[1:], family.shape[1:]):
+    for col, card in zip(family.columns[1:], family.shape[1:], strict=True):
         column = cols[col]
         idx *= card
         idx += column

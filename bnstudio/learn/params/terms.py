@@ -82,7 +82,7 @@ class Terms:
 
     def _sync_engine(self) -> None:
         if not self._engine_params_current:
-            self.net.set_parameters({f.var: t for f, t in zip(self.fams, self.theta)})
+            self.net.set_parameters({f.var: t for f, t in zip(self.fams, self.theta, strict=True)})
             self._engine_params_current = True
 
     @property
@@ -102,7 +102,8 @@ class Terms:
 
     def split(self, flat: np.ndarray) -> list[np.ndarray]:
         """Per-family views, in family shape, of a vector laid out like :attr:`flat_logs`."""
-        return [flat[a:b].reshape(f.shape) for a, b, f in zip(self.offsets[:-1], self.offsets[1:], self.fams)]
+        return [flat[a:b].reshape(f.shape)
+                for a, b, f in zip(self.offsets[:-1], self.offsets[1:], self.fams, strict=True)]
 
     # ------------------------------------------------------------------ preparing data
     def prepare(self, codes: np.ndarray) -> PreparedRows:
@@ -150,7 +151,7 @@ class Terms:
             w = weights[rows.complete]
             logp[rows.complete] = sum(self.logs[k][idx] for k, idx in enumerate(rows.complete_idx))
             if counts is not None:
-                for k, (fam, idx) in enumerate(zip(self.fams, rows.complete_idx)):
+                for k, (fam, idx) in enumerate(zip(self.fams, rows.complete_idx, strict=True)):
                     counts[k] += np.bincount(idx, weights=w, minlength=fam.size).reshape(fam.shape)
         for group in rows.blankets:
             self._blanket(group, weights[group.mask], logp, counts)

@@ -73,7 +73,7 @@ def _check_data(codes: np.ndarray, names: Sequence[str], states: Sequence[Sequen
         raise ValidationError(f"every cell of the data is missing ({codes.shape[0]} rows): nothing to learn from")
     if len(set(names)) != len(names):
         raise ValidationError("variable names must be distinct")
-    unseen = [n for n, seen in zip(names, codes.max(axis=0) >= 0) if not seen]
+    unseen = [n for n, seen in zip(names, codes.max(axis=0) >= 0, strict=True) if not seen]
     if unseen:
         more = f" and {len(unseen) - 5} more" if len(unseen) > 5 else ""
         raise ValidationError(f"no observed value for {', '.join(map(repr, unseen[:5]))}{more}: the data say "

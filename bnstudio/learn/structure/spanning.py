@@ -78,10 +78,10 @@ def streamed_forest(blocks: Iterable[Block], eps: float = 0.0) -> list[tuple[int
     kept = [block_forest(rows, cols, weights, diagonal, eps) for rows, cols, weights, diagonal in blocks]
     if not kept:
         return []
-    i, j, w = (np.concatenate(part) for part in zip(*kept))
+    i, j, w = (np.concatenate(part) for part in zip(*kept, strict=True))
     size = int(max(i.max(initial=0), j.max(initial=0))) + 1
     i, j, _ = ranked_forest(i, j, w, size)
-    return list(zip(i.tolist(), j.tolist()))
+    return list(zip(i.tolist(), j.tolist(), strict=True))
 
 
 def best_earlier(blocks: Iterable[Block], position: np.ndarray, keep: int) -> tuple[np.ndarray, np.ndarray]:

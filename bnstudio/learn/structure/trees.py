@@ -102,7 +102,7 @@ def kruskal(nodes: Sequence[int], weights: np.ndarray, eps: float = 0.0) -> list
     i_all, j_all, w = i_all[keep], j_all[keep], w[keep]
     order = np.lexsort((j_all, i_all, -w))          # by weight, highest first; ties by node order
     tree: list[tuple[int, int]] = []
-    for i, j in zip(i_all[order].tolist(), j_all[order].tolist()):
+    for i, j in zip(i_all[order].tolist(), j_all[order].tolist(), strict=True):
         ri, rj = find(i), find(j)
         if ri != rj:
             parent[max(ri, rj)] = min(ri, rj)
@@ -250,7 +250,7 @@ def kdb(data: DataColumns, cons: Constraints, target: int, k: int = 1) -> list[f
     attrs = [x for x in range(data.n_vars) if x != target]
     wide = PairwiseCMI(data, attrs, (target,)) if PairwiseCMI.applies(data, attrs, (target,)) else None
     if wide is not None:                    # N · I on complete data: the same order as I
-        relevance = dict(zip(attrs, wide.relevance().tolist()))
+        relevance = dict(zip(attrs, wide.relevance().tolist(), strict=True))
     else:
         relevance = {x: mutual_information(data, x, target) for x in attrs}
     order = sorted(attrs, key=lambda x: (-relevance[x], x))

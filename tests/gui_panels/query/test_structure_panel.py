@@ -249,7 +249,7 @@ def test_states_that_differ_from_the_network_are_refused(qtbot):
     doc = Document(read_network(NETWORKS / "asia.bif"))
     panel = StructurePanel(doc)
     qtbot.addWidget(panel)
-    states = [tuple(reversed(s)) if n == "asia" else s for n, s in zip(names, states)]
+    states = [tuple(reversed(s)) if n == "asia" else s for n, s in zip(names, states, strict=True)]
     panel.set_data(codes, names, states)
     assert learn(qtbot, panel, algorithm="chow-liu") == "finished"
     messages = []

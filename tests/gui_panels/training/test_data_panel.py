@@ -90,7 +90,7 @@ def test_discretise_previews_cut_points_then_applies(qtbot, data_panel, tmp_path
     x = np.round(rng.normal(50, 15, 400), 1)
     cls = np.where(x > 55, "yes", "no")
     path = tmp_path / "numeric.csv"
-    path.write_text("x,bronc\n" + "\n".join(f"{a},{c}" for a, c in zip(x, cls)) + "\n")
+    path.write_text("x,bronc\n" + "\n".join(f"{a},{c}" for a, c in zip(x, cls, strict=True)) + "\n")
     load(qtbot, data_panel, path)
     box = data_panel.discretise
     assert box.isEnabled() and box.column.currentText() == "x"
@@ -127,7 +127,7 @@ def test_other_held_out_rows_learn_the_cut_points_again_on_the_new_training_rows
     x = np.round(rng.normal(50, 15, 300), 2)
     cls = np.where(x + rng.normal(0, 8, 300) > 55, "yes", "no")
     path = tmp_path / "numeric.csv"
-    path.write_text("x,bronc\n" + "\n".join(f"{a},{c}" for a, c in zip(x, cls)) + "\n")
+    path.write_text("x,bronc\n" + "\n".join(f"{a},{c}" for a, c in zip(x, cls, strict=True)) + "\n")
     load(qtbot, data_panel, path)
     box = data_panel.discretise
     box.method.setCurrentIndex(box.method.findData("mdl"))
@@ -234,7 +234,7 @@ def test_opening_a_project_reloads_its_data_with_the_settings(qtbot, data_panel,
     x = np.round(rng.uniform(0, 100, 300), 2)
     path = tmp_path / "data.csv"
     smoke = np.where(x > 40, "yes", "no")
-    path.write_text("x,smoke\n" + "\n".join(f"{a},{s}" for a, s in zip(x, smoke)) + "\n")
+    path.write_text("x,smoke\n" + "\n".join(f"{a},{s}" for a, s in zip(x, smoke, strict=True)) + "\n")
     load(qtbot, data_panel, path)
     box = data_panel.discretise
     box.method.setCurrentIndex(box.method.findData("equal_frequency"))

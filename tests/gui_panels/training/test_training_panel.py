@@ -257,7 +257,7 @@ def test_runs_are_saved_with_the_project_and_replotted(qtbot, training_panel, as
     open_into(doc, path)                         # the document opens the project: runs are re-plotted
     restored = training_panel.runs
     assert [r.label for r in restored] == [first.label, second.label]
-    for old, new in zip((first, second), restored):
+    for old, new in zip((first, second), restored, strict=True):
         assert new.history == old.history                                # JSON keeps floats exactly
         assert training_panel.plot.point_counts(new.key)["cnll"] == old.n_iterations
         for var in doc.network.variables:                                # and the parameters

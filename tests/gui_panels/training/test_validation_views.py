@@ -59,7 +59,7 @@ def test_the_roc_view_draws_the_selected_run_or_every_run_of_the_chosen_state(qt
     assert view.shown_runs() == [0, 1, 2] and view.legend.labels() == [r.label for r in runs]
     view.state.setCurrentText("no")
     roc_lines = [item for plot, item in view.items if plot is view.roc]
-    for line, run in zip(roc_lines, runs):
+    for line, run in zip(roc_lines, runs, strict=True):
         curve = next(c for c in run.validation["test"].rocs if c.state == "no")
         np.testing.assert_array_equal(line.yData, curve.tpr)
     panel.results.set_part("validation")                                        # the scored part follows
@@ -133,7 +133,7 @@ def test_the_learning_curve_view_shows_the_core_curves_of_the_panels_data(qtbot,
     assert view.result.sizes == want.sizes == [10, 55, 300]
     lines = [item for _plot, item in view.items if hasattr(item, "opts") and item.opts.get("symbol") == "o"]
     assert len(lines) == 4                           # two methods × error and CLL
-    for curve, got in zip(want.curves, view.result.curves):
+    for curve, got in zip(want.curves, view.result.curves, strict=True):
         np.testing.assert_allclose(got.mean("error_rate"), curve.mean("error_rate"))
         np.testing.assert_allclose(got.sd("cll"), curve.sd("cll"))
     np.testing.assert_allclose(lines[0].xData, np.log10(want.sizes))
