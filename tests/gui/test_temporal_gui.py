@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from bnstudio.gui import commands as cmd
@@ -220,3 +220,52 @@ def test_a_2tbn_with_counts_draws_each_beliefs_error_band(window, qtbot, mode):
     assert window.open_path(MACHINE)                          # the bundled model has no counts: no band
     computed(qtbot, panel)
     assert panel.bars is None and panel.plot.low.getData()[1] is None
+
+
+def test_the_time_docks_question_mark_opens_its_section(window, qtbot, monkeypatch):
+    from bnstudio.gui import manual
+
+    docs = NETWORKS.parents[1] / "docs"
+    monkeypatch.setattr(manual, "manual_page", lambda name="gui.md": docs / name)
+    assert window.open_path(UMBRELLA)
+    dock = window.docks["time"]
+    bar = dock.titleBarWidget()
+    assert bar.title.text() == dock.windowTitle() and "F1" in dock.whatsThis()
+    bar.help_button.click()
+    assert window._manual.isVisible() and window._manual.page == "temporal.md"
+    assert window._manual.current_heading() == "In the app"
+
+
+def test_a_cell_of_the_evidence_timeline_is_set_and_cleared_by_a_click(window, qtbot):
+    assert window.open_path(UMBRELLA)
+    panel = time_panel(window)
+    computed(qtbot, panel)
+    tbn = from_network(read_network(UMBRELLA))
+    view, rain = panel.evidence_view, tbn.radicals.index("Rain")
+
+    def choose(row, column, label):
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=view.visualRect(view.model().index(row, column)).center())
+        menu = panel.cell_menu
+        assert menu is not None and menu.isVisible()
+        action = next(a for a in menu.actions() if a.text() == label)
+        before = panel.result
+        action.trigger()
+        menu.close()
+        qtbot.waitUntil(lambda: panel.result is not before and not panel.jobs.running, timeout=20000)
+        computed(qtbot, panel)
+
+    choose(rain, 3, "no")                                  # observe Rain = no on day 3
+    table = pd.read_csv(UMBRELLA.with_suffix(".csv"), dtype=str).assign(Rain=[None, None, None, "no", None])
+    np.testing.assert_allclose(panel.result.beliefs["Rain"], smoothing(tbn, table).beliefs["Rain"], atol=1e-12)
+    assert view.item(rain, 3).text() == "no" and panel.codes[3, rain] == 1
+    assert "(edited)" in panel.table_label.text()
+    choose(tbn.radicals.index("Umbrella"), 1, "unobserved")   # clear the umbrella of day 1
+    table.loc[1, "Umbrella"] = None
+    np.testing.assert_allclose(panel.result.beliefs["Rain"], smoothing(tbn, table).beliefs["Rain"], atol=1e-12)
+    assert view.item(tbn.radicals.index("Umbrella"), 1).text() == ""
+    for row, column, want in ((tbn.radicals.index("Umbrella"), 1, "unobserved"), (rain, 3, "no"), (rain, 2, "unobserved")):
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=view.visualRect(view.model().index(row, column)).center())
+        assert [a.text() for a in panel.cell_menu.actions() if a.isChecked()] == [want]   # the cell's own state
+        panel.cell_menu.close()
