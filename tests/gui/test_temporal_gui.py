@@ -269,3 +269,24 @@ def test_a_cell_of_the_evidence_timeline_is_set_and_cleared_by_a_click(window, q
                          pos=view.visualRect(view.model().index(row, column)).center())
         assert [a.text() for a in panel.cell_menu.actions() if a.isChecked()] == [want]   # the cell's own state
         panel.cell_menu.close()
+
+
+def test_a_genie_dynamic_network_opens_with_its_plate_and_time_dock(window, qtbot, tmp_path):
+    from tests.temporal.test_xdsl import SAMPLE, expected_sample
+
+    path = tmp_path / "rain.xdsl"
+    path.write_text(SAMPLE, encoding="utf-8")
+    assert window.open_path(path)
+    panel = time_panel(window)
+    assert window.docks["time"].isVisible() and panel.tbn is not None
+    assert panel.tbn.radicals == ("Location", "Rain", "Umbrella")
+    scene = window.scene
+    plate = {f.part: f for f in frames(scene)}
+    inside = {name for name, item in scene.nodes.items() if plate["t"].rect.contains(box(item))}
+    assert inside == {"Locationt", "Raint", "Umbrellat"}
+    assert sorted(scene.temporal.temporal_arcs) == [("Location0", "Locationt"), ("Rain0", "Raint")]
+    panel.set_cell(2, "Umbrella", "true")
+    computed(qtbot, panel)
+    want = smoothing(expected_sample(), pd.DataFrame({"Umbrella": [None, None, "true", None, None, None, None,
+                                                                   None, None, None]}))
+    np.testing.assert_allclose(panel.result.beliefs["Rain"], want.beliefs["Rain"], atol=1e-12)

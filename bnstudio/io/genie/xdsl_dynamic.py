@@ -41,8 +41,9 @@ from bnstudio.io.repairs import Repairs
 from bnstudio.io.xml.xmltree import XmlDocument, describe, text
 
 PLATE = "plate"
-#: the horizontal distance from the right-most slice-0 node to the left-most transition node, when drawn
-SLICE_GAP = 150.0
+#: the horizontal distance between the centres of the right-most slice-0 node and the left-most transition node
+#: (a node is drawn up to about 170 wide, so the two slices' frames keep apart)
+SLICE_GAP = 300.0
 
 
 def is_dynamic(root: ET.Element) -> bool:
