@@ -1,5 +1,5 @@
 """A dock's title bar with a "?" button: context help (the manual at the panel's section) beside the usual
-float and close buttons, for the panels a user needs explained (Learn Parameters, Learn Structure, Query)."""
+float and close buttons, for the panels a user needs explained (Learn Parameters, Learn Structure, Query, Time)."""
 from __future__ import annotations
 
 from typing import Callable

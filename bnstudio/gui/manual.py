@@ -1,6 +1,6 @@
 """Help ▸ Manual (F1): the repository's own docs (docs/*.md and their pictures), shown offline in a window with
 the list of pages, the page as Markdown and a find field; and context help: F1 in the Learn Parameters, Learn
-Structure or Query panel (or its dock's "?" button) opens the manual at that panel's section, and Help ▸ What's
+Structure, Query or Time panel (or its dock's "?" button) opens the manual at that panel's section, and Help ▸ What's
 This (Shift+F1) explains a panel in a few lines.
 
 The pages come from :func:`bnstudio.resources.manual_page` (bundled in a built package, the checkout's docs/
@@ -24,7 +24,7 @@ ORDER = ("gui.md", "learning.md", "uncertainty.md", "inference.md", "decisions.m
 LAST = ("architecture.md",)
 #: dock key -> (page, heading) of its section: what F1 and the dock's "?" open
 CONTEXT = {"training": ("gui.md", "Learn Parameters"), "structure": ("gui.md", "Learn Structure"),
-           "query": ("gui.md", "Query and error bars")}
+           "query": ("gui.md", "Query and error bars"), "time": ("temporal.md", "In the app")}
 #: Help ▸ What's This on a panel
 WHATS_THIS = {
     "training": "<b>Learn Parameters</b><p>Fit the tables (CPTs) of the open network to the data set of the Data "
@@ -36,6 +36,9 @@ WHATS_THIS = {
     "query": "<b>Query and error bars</b><p>p(target | evidence) with its error bar: how much the answer could "
              "move given how much data the tables rest on (their Dirichlet counts, or expert counts). The tabs "
              "show where the uncertainty comes from and what to observe next. F1 opens the manual here.</p>",
+    "time": "<b>Time</b><p>A two-slice network over T slices: the evidence of each slice (a table you edit cell "
+            "by cell, load from a CSV, or take from the canvas), smoothing or filtering, a slider that puts a "
+            "slice's beliefs on the canvas, and a state's belief across time. F1 opens the manual here.</p>",
 }
 #: pictures in the pages are shown at most this wide (the screenshots are 1366 px and more)
 IMAGE_WIDTH = 600

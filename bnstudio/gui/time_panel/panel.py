@@ -2,7 +2,8 @@
 slice, filtering or smoothing, a slider over the slices that puts a slice's beliefs on the canvas, and the
 belief of a chosen state across time.
 
-The evidence is a table loaded from a CSV (matched by column name, :mod:`bnstudio.temporal.evidence`) plus,
+The evidence is a table loaded from a CSV (matched by column name, :mod:`bnstudio.temporal.evidence`) and
+edited cell by cell (a click on a cell of the timeline offers "unobserved" and the variable's states), plus,
 optionally, the canvas's findings: ``X0``'s in slice 0, ``Xt``'s in a chosen slice
 (:func:`bnstudio.temporal.timeline.timeline_codes`). Every change of the inputs, the network or (when used) the
 canvas's findings runs :func:`~bnstudio.temporal.timeline.beliefs_and_band` again as a Qt-free job on the
@@ -17,8 +18,9 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QFormLayout, QHBoxLayout,
-                               QLabel, QProgressBar, QPushButton, QSlider, QSpinBox, QTableWidget,
+                               QLabel, QMenu, QProgressBar, QPushButton, QSlider, QSpinBox, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from bnstudio.errors import BNStudioError
@@ -49,6 +51,7 @@ class TimePanel(QWidget):
         self.tbn: TwoSliceNetwork | None = None
         self.table: Any = None               # the loaded evidence (codes aligned to the radicals), or None
         self.table_name = ""
+        self.cell_menu: QMenu | None = None      # the menu of the evidence cell last clicked
         self.result: TemporalBeliefs | None = None
         self.codes: np.ndarray | None = None
         self.bars: TemporalBars | None = None    # the plotted belief's error band (a 2TBN with Dirichlet counts)
@@ -78,6 +81,9 @@ class TimePanel(QWidget):
         self.status = QLabel()
         self.evidence_view = QTableWidget(editTriggers=QAbstractItemView.NoEditTriggers)
         self.evidence_view.setFixedHeight(60)
+        self.evidence_view.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
+        self.evidence_view.horizontalHeader().setMinimumSectionSize(36)    # an empty cell is still easy to hit
+        self.evidence_caption = QLabel("Evidence by slice (click a cell to set or clear it)")
         self.slider = QSlider(Qt.Horizontal, minimum=0, maximum=0)
         self.slice_label = QLabel("slice 0")
         self.on_canvas = QCheckBox("on the canvas", checked=True)
@@ -111,8 +117,8 @@ class TimePanel(QWidget):
         choice.addWidget(self.variable, 1)
         choice.addWidget(self.state, 1)
         layout = QVBoxLayout(self)
-        for part in (self.about, self.messages, form, running, self.status, self.evidence_view, slider,
-                     choice, self.plot.widget):
+        for part in (self.about, self.messages, form, running, self.status, self.evidence_caption,
+                     self.evidence_view, slider, choice, self.plot.widget):
             (layout.addLayout if isinstance(part, (QFormLayout, QHBoxLayout)) else layout.addWidget)(part)
         layout.setStretchFactor(self.plot.widget, 1)
         self.progress.hide()
@@ -129,6 +135,7 @@ class TimePanel(QWidget):
         self.clear_button.clicked.connect(self.clear_table)
         self.cancel_button.clicked.connect(self.cancel)
         self.slider.valueChanged.connect(self.show_slice)
+        self.evidence_view.cellClicked.connect(self.edit_cell)
         self.on_canvas.toggled.connect(lambda _on: self.show_slice(self.slider.value()))
         self.variable.currentIndexChanged.connect(self._fill_states)
         self.state.currentIndexChanged.connect(lambda _i: self._plot())
@@ -238,6 +245,50 @@ class TimePanel(QWidget):
         self.at.setMaximum(max(1, self.slices.value() - 1))
         self.request()
         return True
+
+    def edit_cell(self, row: int, column: int) -> None:
+        """A click on the timeline's cell (variable ``row``, slice ``column``): a menu of "unobserved" and the
+        variable's states, the cell's own checked; choosing one calls :meth:`set_cell`."""
+        if self.tbn is None or self.codes is None or column >= len(self.codes) or row >= len(self.tbn.radicals):
+            return
+        radical = self.tbn.radicals[row]
+        current = int(self.codes[column, row])
+        menu = QMenu(self)
+        menu.addSection(f"{radical} in slice {column}")
+        group = QActionGroup(menu)          # one choice per cell, shown as radio items
+        choices: list[tuple[str, str | None, bool]] = [("unobserved", None, current < 0)]
+        choices += [(state, state, k == current) for k, state in enumerate(self.tbn.states(radical))]
+        for label, state, checked in choices:
+            action = menu.addAction(label)
+            group.addAction(action)
+            action.setCheckable(True)
+            action.setChecked(checked)
+            action.triggered.connect(functools.partial(self.set_cell, column, radical, state))
+        if self.cell_menu is not None:
+            self.cell_menu.deleteLater()
+        self.cell_menu = menu
+        view = self.evidence_view
+        menu.popup(view.viewport().mapToGlobal(view.visualRect(view.model().index(row, column)).bottomLeft()))
+
+    def set_cell(self, t: int, radical: str, state: str | None, _checked: bool = False) -> None:
+        """Observe ``radical`` = ``state`` in slice ``t`` (None: unobserved) in the evidence table, which grows
+        to T rows if it is shorter (or is made, all unobserved), and compute again."""
+        if self.tbn is None:
+            return
+        n, rows = len(self.tbn.radicals), self.slices.value()
+        codes = np.full((max(rows, t + 1, 0 if self.table is None else len(self.table)), n), -1, dtype=np.int64)
+        if self.table is not None:
+            codes[:len(self.table)] = self.table
+        column = self.tbn.radicals.index(radical)
+        codes[t, column] = -1 if state is None else self.tbn.states(radical).index(state)
+        self.table = codes
+        self.table_name = (self.table_name.removesuffix(" (edited)") or "evidence") + " (edited)"
+        observed = int((codes[:rows] >= 0).sum())
+        self.table_label.setText(f"{self.table_name}: {observed} cells observed in {rows} slices")
+        item = self.evidence_view.item(column, t)
+        if item is not None:
+            item.setText(state or "")
+        self.request()
 
     def clear_table(self) -> None:
         self.table, self.table_name = None, ""
@@ -362,8 +413,8 @@ class TimePanel(QWidget):
         height = view.horizontalHeader().height() + sum(view.rowHeight(j) for j in range(view.rowCount()))
         wide = view.horizontalHeader().length() > view.viewport().width()    # a scroll bar under the slices
         view.setFixedHeight(min(height + (view.horizontalScrollBar().sizeHint().height() if wide else 0) + 4, 170))
-        view.setToolTip(f"The first {TABLE_ROWS} of {len(codes):,} slices" if len(codes) > TABLE_ROWS else
-                        "One column per slice; blank: unobserved")
+        view.setToolTip((f"The first {TABLE_ROWS} of {len(codes):,} slices" if len(codes) > TABLE_ROWS else
+                         "One column per slice; blank: unobserved") + ". Click a cell to set or clear its state.")
 
     def show_slice(self, k: int) -> None:
         """Slice ``k`` on the slider's label, the plot's mark and (when asked) the canvas."""
