@@ -204,15 +204,16 @@ FORBIDDEN = Option("forbidden", "arcs", "arcs (parent, child) no result has")
 TIERS = Option("tiers", "tiers", "lists of names: a later tier is never a parent of an earlier one", optional=True)
 STRUCTURE_PRIOR = Option("prior", "choice", "parameters of the returned network: mean posterior with ess "
                          "(default: maximum likelihood)", "Parameters", choices=("laplace", "bdeu"), optional=True)
-ROOT = Option("root", "variable", "root of the tree", optional=True)
+ROOT = Option("root", "variable", "root of the tree (default: the first variable)", "Tree root", optional=True)
 K = Option("k", "int", "attribute parents per attribute", "k (KDB parents)", low=0)
 START = Option("start", "start", "empty, tree, nb, a network or arcs (default: hill-climb the Chow-Liu tree, "
                "bnc the empty network)", optional=True)
 TABU = Option("tabu", "int", "tabu search: moves in a row without improvement", "Tabu list", low=0, high=MAX_ITER)
 SEARCH_RESTARTS = Option("restarts", "int", "random restarts", "Random restarts", low=0, high=MAX_RESTARTS)
-PERTURB = Option("perturb", "int", "random moves per restart", low=1, high=MAX_ITER, optional=True)
-SEARCH_MAX_ITER = Option("max_iter", "int", "moves per climb (0: keep the start)", low=0, high=MAX_ITER,
-                         optional=True)
+PERTURB = Option("perturb", "int", "random moves per restart", "Moves per restart", low=1, high=MAX_ITER,
+                 optional=True)
+SEARCH_MAX_ITER = Option("max_iter", "int", "moves per climb (0: keep the start; default: no limit)", "Max moves",
+                         low=0, high=MAX_ITER, optional=True)
 SEARCH_SEED = Option("seed", "int", "seed of the restarts (default: fresh entropy)", "Seed", low=0,
                      high=2 ** 63 - 1, optional=True)
 

@@ -36,8 +36,8 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.params.base import (ConditionalRows, DataScorer, FitResult, documented_fit, resolve_l2,
-                                        weighted_sum)
+from bnstudio.learn.params.base import (ConditionalRows, DataScorer, FitResult, IterativeLearner, documented_fit,
+                                        resolve_l2, weighted_sum)
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.learn.params.checks import (MAX_ITER, MAX_L2, check_choice, check_integer, check_memory_budget,
                                           check_number)
@@ -204,7 +204,7 @@ def check_criterion(criterion: str, alpha: float, target: str | None, fitting: b
     return alpha
 
 
-class GradientTraining:
+class GradientTraining(IterativeLearner):
     """``clgd`` (criterion cll/ae/se, optional mixed α) or ``lgd`` (criterion ll); see module docstring.
 
     ``l2``: None for the default — c / N for ``clgd`` (module docstring), 0 for ``lgd``, whose optimum on complete
@@ -221,23 +221,31 @@ class GradientTraining:
                  max_time: float = math.inf, patience: int | None = None,
                  memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
         self.alpha = check_criterion(criterion, alpha, None, fitting=False)
-        self.l2_rule = "fixed"
         if isinstance(l2, str):
             if l2 not in PATH_SCALES:
                 raise ValidationError(f"l2 must be a number or one of {', '.join(PATH_SCALES)}, got {l2!r}")
             if criterion != "cll" or self.alpha:
                 raise ValidationError(f"l2 {l2!r} chooses the L2 of clgd's cll criterion without alpha; got "
                                       f"criterion {criterion!r}, alpha {self.alpha:g}")
-            self.l2_rule = l2
-            l2 = None
-        self.l2 = None if l2 is None else check_number("l2", l2, low=0.0, high=MAX_L2)
+        self.l2: float | str | None = l2 if l2 is None or isinstance(l2, str) else \
+            check_number("l2", l2, low=0.0, high=MAX_L2)
         self.optimizer = check_choice("optimizer", optimizer, OPTIMIZERS)
         self.init = check_choice("init", init, ("mp", "ml", "current", "uniform"))
-        self.stop = StopRule(max_iter, tol, max_time)
+        self._set_stopping(max_iter, tol, max_time)
         self.patience = None if patience is None else check_integer("patience", patience, low=1, high=MAX_ITER)
         self.criterion = criterion
         self.memory_budget = check_memory_budget(memory_budget)
         self.name = "lgd" if criterion == "ll" else "clgd"
+
+    @property
+    def l2_rule(self) -> str:
+        """How the L2 is chosen: ``fixed`` (a number, or None for the default) or ``l2`` itself (``path``)."""
+        return self.l2 if isinstance(self.l2, str) else "fixed"
+
+    @property
+    def fixed_l2(self) -> float | None:
+        """The L2 option as a number (None: the default rule, or a ``path`` rule)."""
+        return None if isinstance(self.l2, str) else self.l2
 
     def _initial(self, net: Network, codes, weights) -> list[np.ndarray]:
         from bnstudio.learn.params.counting import MaximumLikelihood, MeanPosterior
@@ -260,9 +268,9 @@ class GradientTraining:
             check_target(net, codes, weights, target, self.name)
         if self.l2_rule != "fixed":
             return penalty_path_fit(self, net, codes, weights, target, validation, reporter)
-        l2 = (self.l2 or 0.0) if self.criterion == "ll" else resolve_l2(self.l2, weights)
+        l2 = (self.fixed_l2 or 0.0) if self.criterion == "ll" else resolve_l2(self.fixed_l2, weights)
         beta0 = self.start_beta(net, codes, weights)
-        run = self.optimise(net, codes, weights, target, l2, beta0, beta0, validation, self.patience, self.stop,
+        run = self.optimise(net, codes, weights, target, l2, beta0, beta0, validation, self.patience, self.stop_rule(),
                             reporter, start)
         return self.result(net, run, l2, time.perf_counter() - start)
 
@@ -328,7 +336,7 @@ class GradientTraining:
         """The fitted CPTs of ``run`` as a :class:`FitResult` (``settings`` added to its settings)."""
         cpts = dict(zip(net.variables, run.objective.theta(run.beta)))
         out = {"criterion": self.criterion, "alpha": self.alpha, "l2": l2, "optimizer": self.optimizer,
-               "init": self.init, "max_iter": self.stop.max_iter, "tol": self.stop.tol, "patience": self.patience,
+               "init": self.init, "max_iter": self.max_iter, "tol": self.tol, "patience": self.patience,
                "l2_rule": self.l2_rule, **settings}
         return FitResult(self.name, cpts, None, run.history, run.reason, seconds, out,
                          extra={"optimizer_message": run.message, "evaluations": run.evaluations})
@@ -379,12 +387,12 @@ def penalty_path_fit(learner: GradientTraining, net: Network, codes: np.ndarray,
         patience = PATH_PATIENCE if c == 0 else None
         run = learner.optimise(net, part, part_w, target, c / part_w.sum(), center, beta,
                                codes[held] if c == 0 else None, patience,
-                               learner.stop, None, start)
+                               learner.stop_rule(), None, start)
         beta = run.beta
         cll = -held_scorer.scores(run.objective.theta(beta))["cnll"]
         found.append((cll, c, beta, run.iterations))
     cll, c, chosen, used = max(found, key=lambda f: (f[0], f[1]))
-    stop = learner.stop if c else StopRule(max(used, 1), learner.stop.tol, learner.stop.max_time)
+    stop = learner.stop_rule() if c else StopRule(max(used, 1), learner.tol, learner.max_time)
     l2 = float(c / weights.sum())
     run = learner.optimise(net, codes, weights, target, l2, learner.start_beta(net, codes, weights), chosen,
                            validation, None, stop, reporter, start)
