@@ -93,8 +93,8 @@ class AlgorithmOptions(QWidget):
     def _configure(self) -> None:
         for key, text in ALGORITHMS:
             self.algorithm.addItem(text, key)
-        for key, text in PRIORS:
-            self.prior.addItem(text, key)
+        for prior, text in PRIORS:
+            self.prior.addItem(text, prior)
         self.prior.setToolTip("How the tables of the learned network are estimated; mean posterior keeps the "
                               "Dirichlet counts, so the query panel can give error bars")
         self.ess.setRange(0.01, 1e6)
@@ -157,7 +157,8 @@ class AlgorithmOptions(QWidget):
         """Set the form from ``learn_structure``-style keywords (unknown keys are ignored)."""
         if "algorithm" in options:
             self.set_algorithm(options["algorithm"])
-        simple = {"ess": self.ess, "k": self.k, "tabu": self.tabu, "restarts": self.restarts, "seed": self.seed}
+        simple: dict[str, QSpinBox | QDoubleSpinBox] = {
+            "ess": self.ess, "k": self.k, "tabu": self.tabu, "restarts": self.restarts, "seed": self.seed}
         for key, widget in simple.items():
             if options.get(key) is not None:
                 widget.setValue(options[key])
