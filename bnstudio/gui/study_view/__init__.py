@@ -20,7 +20,7 @@ def open_study(window: WindowParts, path: str | Path) -> StudyView:
 
 def open_study_dialog(window: WindowParts) -> StudyView | None:
     """Ask for a study file (``.sqlite``) and show it."""
-    path, _ = QFileDialog.getOpenFileName(window, "Open study", "",  # type: ignore[arg-type]
+    path, _ = QFileDialog.getOpenFileName(window, "Open study", "",
                                           "Study results (*.sqlite);;All files (*)")
     return open_study(window, path) if path else None
 
