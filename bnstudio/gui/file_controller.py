@@ -4,6 +4,7 @@ runs, queries, a structure proposal: :meth:`Document.unsaved_work`), and the min
 the whole session."""
 from __future__ import annotations
 
+import functools
 import warnings
 from pathlib import Path
 
@@ -209,12 +210,12 @@ class FileController(QObject):
         self.recent_menu = recent
         self._refresh_recent(self.settings.value(cfg.RECENT_FILES))
         for path in example_networks():
-            examples.addAction(example_title(path), lambda p=path: self.open_path(p))
+            examples.addAction(example_title(path), functools.partial(self.open_path, path))
         diagrams = example_diagrams()
         if diagrams:
             examples.addSeparator()
         for path in diagrams:
-            examples.addAction(f"{example_title(path)} (influence diagram)", lambda p=path: self.open_path(p))
+            examples.addAction(f"{example_title(path)} (influence diagram)", functools.partial(self.open_path, path))
         examples.setEnabled(bool(examples.actions()))
 
     def _refresh_recent(self, files: list[str]) -> None:
@@ -223,7 +224,7 @@ class FileController(QObject):
             return
         menu.clear()
         for i, path in enumerate(files):
-            menu.addAction(f"&{i + 1} {Path(path).name}", lambda p=path: self.open_path(p)).setToolTip(path)
+            menu.addAction(f"&{i + 1} {Path(path).name}", functools.partial(self.open_path, path)).setToolTip(path)
         if files:
             menu.addSeparator()
             menu.addAction("Clear Menu", lambda: self._refresh_recent(self._clear_recent()))

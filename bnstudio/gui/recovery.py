@@ -49,7 +49,7 @@ class RecoveryInfo:
 
 
 def default_folder() -> Path:
-    return Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)) / "recovery"
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)) / "recovery"
 
 
 SLOTS = 8

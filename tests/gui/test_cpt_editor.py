@@ -236,8 +236,8 @@ def test_file_shortcuts_work_while_the_table_has_focus(window, qtbot, key, actio
     w.docks["cpt"].setFloating(floating)
     w.scene.select_only(["Wet"])
     fired = []
-    getattr(w.actions, action).triggered.disconnect()
-    getattr(w.actions, action).triggered.connect(lambda *_: fired.append(action))
+    getattr(w.menu_actions, action).triggered.disconnect()
+    getattr(w.menu_actions, action).triggered.connect(lambda *_: fired.append(action))
     w.cpt_editor.table.window().activateWindow()
     w.cpt_editor.table.setFocus()
     qtbot.waitUntil(lambda: w.cpt_editor.table.hasFocus())

@@ -184,21 +184,21 @@ def test_decision_order_moves_only_where_the_model_allows(built):
         "1. Test — observes nothing", "2. Drill — observes Test, Result"]
     order.select("Drill")
     before = state(doc)
-    assert not order.move(-1)
+    assert not order.move_current(-1)
     assert "Test → Result → Drill" in order.notice.text() and state(doc) == before
     # without Test -> Result, only the informational arc orders them: moving Drill first reverses it
     window.scene.select_only([])
     window.scene.arcs[("Test", "Result")].setSelected(True)
     window.scene.delete_selection()
     order.select("Drill")
-    assert order.move(-1)
+    assert order.move_current(-1)
     assert doc.decisions.decision_names == ("Drill", "Test")
     assert doc.decisions.decisions[1].parents == ("Drill",)
     assert doc.decisions.decisions[0].parents == ("Result",)
     doc.undo_stack.undo()
     assert doc.decisions.decision_names == ("Test", "Drill")
     order.select("Drill")
-    assert not order.move(1) and "already taken last" in order.notice.text()
+    assert not order.move_current(1) and "already taken last" in order.notice.text()
 
 
 def test_deleting_a_chance_parent_of_a_utility_averages_its_table(built):

@@ -71,7 +71,7 @@ def test_context_menu_sets_and_clears_evidence_and_clear_all(alarm_window):
     w.view._node_menu(menu, w.scene.nodes["BP"])
     next(a for a in menu.actions() if a.text() == "Clear evidence").trigger()
     assert w.document.evidence == {"HR": "HIGH"}
-    w.actions.clear_evidence.trigger()
+    w.menu_actions.clear_evidence.trigger()
     assert w.document.evidence == {} and all(i.evidence is None for i in w.scene.nodes.values())
 
 

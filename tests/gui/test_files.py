@@ -38,10 +38,10 @@ def test_project_keeps_evidence_and_view(window, tmp_path):
     w = window
     w.document.replace_network(sprinkler())
     w.document.set_evidence("Wet", "yes")
-    w.actions.compact.trigger()
+    w.menu_actions.compact.trigger()
     path = tmp_path / "s.bnsproj"
     assert w.files.save_to(path)
-    w.actions.bars.trigger()
+    w.menu_actions.bars.trigger()
     w.document.replace_network(sprinkler())
     assert w.open_path(path)
     assert w.document.evidence == {"Wet": "yes"}

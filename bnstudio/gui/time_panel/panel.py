@@ -20,7 +20,7 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QFormLayout, QHBoxLayout,
-                               QLabel, QMenu, QProgressBar, QPushButton, QSlider, QSpinBox, QTableWidget,
+                               QLabel, QLayout, QMenu, QProgressBar, QPushButton, QSlider, QSpinBox, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from bnstudio.errors import BNStudioError
@@ -58,7 +58,10 @@ class TimePanel(QWidget):
         self.jobs = JobSlot(self)
         self._pending = False
         self._generation = 0                 # a job started for an earlier network is never shown
-        self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS, timeout=self.compute)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.compute)
         self._compose()
         self._connect()
         self.set_network()
@@ -77,16 +80,21 @@ class TimePanel(QWidget):
         self.use_canvas = QCheckBox("Canvas findings: X0 in slice 0, Xt in slice")
         self.at = QSpinBox(minimum=1, maximum=MAX_SLICES - 1, value=1)
         self.cancel_button = QPushButton("Cancel")
-        self.progress = QProgressBar(maximumHeight=14, textVisible=False)
+        self.progress = QProgressBar()
+        self.progress.setMaximumHeight(14)
+        self.progress.setTextVisible(False)
         self.status = QLabel()
-        self.evidence_view = QTableWidget(editTriggers=QAbstractItemView.NoEditTriggers)
+        self.evidence_view = QTableWidget()
+        self.evidence_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.evidence_view.setFixedHeight(60)
         self.evidence_view.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
         self.evidence_view.horizontalHeader().setMinimumSectionSize(36)    # an empty cell is still easy to hit
         self.evidence_caption = QLabel("Evidence by slice (click a cell to set or clear it)")
-        self.slider = QSlider(Qt.Horizontal, minimum=0, maximum=0)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, 0)
         self.slice_label = QLabel("slice 0")
-        self.on_canvas = QCheckBox("on the canvas", checked=True)
+        self.on_canvas = QCheckBox("on the canvas")
+        self.on_canvas.setChecked(True)
         self.on_canvas.setToolTip("Show this slice's beliefs on the canvas: Xt in slice t, X0 in slice 0")
         self.variable, self.state = QComboBox(), QComboBox()
         self.plot = BeliefOverTime()
@@ -119,7 +127,10 @@ class TimePanel(QWidget):
         layout = QVBoxLayout(self)
         for part in (self.about, self.messages, form, running, self.status, self.evidence_caption,
                      self.evidence_view, slider, choice, self.plot.widget):
-            (layout.addLayout if isinstance(part, (QFormLayout, QHBoxLayout)) else layout.addWidget)(part)
+            if isinstance(part, QLayout):
+                layout.addLayout(part)
+            else:
+                layout.addWidget(part)
         layout.setStretchFactor(self.plot.widget, 1)
         self.progress.hide()
         self.cancel_button.hide()
@@ -130,7 +141,7 @@ class TimePanel(QWidget):
         self.slices.valueChanged.connect(lambda _v: self.request())
         self.mode.currentIndexChanged.connect(lambda _i: self.request())
         self.use_canvas.toggled.connect(lambda _on: self.request())
-        self.at.valueChanged.connect(lambda _v: self.use_canvas.isChecked() and self.request())
+        self.at.valueChanged.connect(lambda _v: self.request() if self.use_canvas.isChecked() else None)
         self.load_button.clicked.connect(self.open_file)
         self.clear_button.clicked.connect(self.clear_table)
         self.cancel_button.clicked.connect(self.cancel)
@@ -140,7 +151,7 @@ class TimePanel(QWidget):
         self.variable.currentIndexChanged.connect(self._fill_states)
         self.state.currentIndexChanged.connect(lambda _i: self._plot())
         doc.network_changed.connect(self._on_network_changed)
-        doc.evidence_changed.connect(lambda: self.use_canvas.isChecked() and self.request())
+        doc.evidence_changed.connect(lambda: self.request() if self.use_canvas.isChecked() else None)
 
     # ------------------------------------------------------------------ the network
     @property
@@ -443,13 +454,14 @@ class TimePanel(QWidget):
         j = self.tbn.radicals.index(name)
         observed = np.flatnonzero(self.codes[:, j] >= 0)
         given = "e₀..T−1" if self.result.kind == "smoothing" else "e₀..t"
-        band = self.bars is not None and (self.bars.variable, self.bars.state) == (name, self.state.currentText())
+        bars = self.bars
+        band = bars if bars is not None and (bars.variable, bars.state) == (name, self.state.currentText()) else None
         self.plot.set_series(self.result.beliefs[name][:, state], observed,
                              f"p({name}ₜ = {self.state.currentText()} | {given})"
-                             + (f"   band: {100 * self.bars.level:g} % interval" if band else ""))
-        self.plot.set_band(_interval(self.bars) if band else None)
+                             + (f"   band: {100 * band.level:g} % interval" if band is not None else ""))
+        self.plot.set_band(_interval(band) if band is not None else None)
         self.plot.set_slice(self.slider.value())
-        if not band and self._band_key() is not None:
+        if band is None and self._band_key() is not None:
             self.request()          # another belief plotted: its band is computed with the beliefs again
 
 

@@ -94,10 +94,10 @@ class MethodOptions(QWidget):
         super().__init__(parent)
         self.method = QComboBox()
         self.form = QGridLayout(self)
-        self.editors: dict[str, QWidget] = {}
+        self.editors: dict[str, Any] = {}   # spin boxes, check boxes and combo boxes, read by option name
         self.labels: dict[str, QLabel] = {}
         self.columns = 1
-        self.alpha = QSlider(Qt.Horizontal)
+        self.alpha = QSlider(Qt.Orientation.Horizontal)
         self.alpha_label = QLabel()
         self._compose()
         self.method.currentIndexChanged.connect(self._on_method)
@@ -112,7 +112,7 @@ class MethodOptions(QWidget):
     def _compose(self) -> None:
         for m in METHODS:
             self.method.addItem(METHOD_TEXT[m], m)
-        self.method.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.method.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.method.setMinimumContentsLength(14)
         self.form.setContentsMargins(0, 0, 0, 0)
         self.form.setHorizontalSpacing(8)

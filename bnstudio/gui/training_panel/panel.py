@@ -130,7 +130,7 @@ class TrainingPanel(QWidget):
         self.views.addTab(self.learning, "Learning curves")
         self.views.setDocumentMode(True)
         self.tabs.setDocumentMode(True)
-        right = QSplitter(Qt.Vertical)
+        right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.views)
         right.addWidget(self.tabs)
         right.setChildrenCollapsible(False)
@@ -190,6 +190,7 @@ class TrainingPanel(QWidget):
         if problem is not None:
             self.message_bar.show_message("warning", problem)
             return None
+        assert self.selection is not None   # _problem() says when there is none
         self._keys += 1
         label = f"{self._keys}. {self.options.describe()}"
         request = TrainingRequest(self.options.current_method(), self.options.options(),

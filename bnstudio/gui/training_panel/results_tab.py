@@ -43,10 +43,10 @@ class ResultsTab(QWidget):
 
     def _compose(self) -> None:
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
         self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + 4 * ROW_HEIGHT + 4)
         self.part.addItems(list(PARTS))

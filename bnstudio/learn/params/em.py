@@ -116,6 +116,7 @@ class ExpectationMaximisation(IterativeLearner):
                 raise ValidationError("em: the starting parameters give some training row probability 0")
             stop = rule.reason(iteration, previous, objective, progress.elapsed) if iteration > 1 else None
             if stop == "diverged":
+                assert best is not None   # stop is None on the first iteration, which sets best
                 return best[0], history, best[1], stop, best[2]
             if best is None or objective > best[1]:
                 best = (theta, objective, counts)

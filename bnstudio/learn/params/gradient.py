@@ -45,7 +45,7 @@ from bnstudio.learn.params.conjugate import pr_brent_minimise
 from bnstudio.learn.params.floor import floored_softmax, row_floor
 from bnstudio.learn.params.stopping import StopRule, StopRun, minimise
 from bnstudio.learn.params.suffstats import check_codes, check_target
-from bnstudio.learn.params.terms import Terms
+from bnstudio.learn.params.terms import PreparedRows, Terms
 from bnstudio.learn.splits import train_test_indices
 
 CRITERIA = ("ll", "cll", "ae", "se")
@@ -161,24 +161,31 @@ class SoftmaxObjective:
 
     # each returns (summed loss, the expected counts whose eq-3.12 transform is the gradient of the summed gain);
     # the transform is linear in the counts, so differences and mixtures of counts are combined first
+    def _stats(self, rows: PreparedRows | None, weights: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """log p(e_n) and the expected counts of prepared ``rows`` (``stats`` always gives counts when asked)."""
+        assert rows is not None, "rows prepared in __init__ for this criterion"
+        s = self.terms.stats(rows, weights)
+        assert s.counts is not None
+        return s.logp, s.counts
+
     def _ll(self):
-        s = self.terms.stats(self.rows, self.weights)
-        self._remember(nll=-weighted_sum(self.weights, s.logp) / self.total)
-        return -weighted_sum(self.weights, s.logp), s.counts
+        logp, counts = self._stats(self.rows, self.weights)
+        self._remember(nll=-weighted_sum(self.weights, logp) / self.total)
+        return -weighted_sum(self.weights, logp), counts
 
     def _cll(self):
         if not self.alpha:
             logp, diff = self.cond.evaluate()
             self._remember(cnll=-weighted_sum(self.w_obs, logp) / self.w_obs.sum())
             return -weighted_sum(self.w_obs, logp), diff
-        qe = self.terms.stats(self.obs, self.w_obs)
-        e = self.terms.stats(self.hidden, self.w_obs)
-        gain = weighted_sum(self.w_obs, qe.logp - (1 - self.alpha) * e.logp)
-        counts = [a - (1 - self.alpha) * b for a, b in zip(qe.counts, e.counts)]
+        qe_logp, qe_counts = self._stats(self.obs, self.w_obs)
+        e_logp, e_counts = self._stats(self.hidden, self.w_obs)
+        gain = weighted_sum(self.w_obs, qe_logp - (1 - self.alpha) * e_logp)
+        counts = [a - (1 - self.alpha) * b for a, b in zip(qe_counts, e_counts)]
         if self.miss.n:
-            m = self.terms.stats(self.miss, self.w_miss)
-            gain += self.alpha * weighted_sum(self.w_miss, m.logp)
-            counts = [c + self.alpha * d for c, d in zip(counts, m.counts)]
+            m_logp, m_counts = self._stats(self.miss, self.w_miss)
+            gain += self.alpha * weighted_sum(self.w_miss, m_logp)
+            counts = [c + self.alpha * d for c, d in zip(counts, m_counts)]
         return -gain, counts
 
     def _remember(self, **scores: float) -> None:
