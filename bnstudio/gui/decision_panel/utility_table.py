@@ -9,7 +9,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.document import Document
 

@@ -2,14 +2,14 @@
 
 A finding is ``(OBSERVE, state or likelihoods)`` or ``(DO, state)``; a variable has at most one. The command
 holds the variable's name and its old and new finding and asks the document to apply them
-(:meth:`bnstudio.gui.document.Document.apply_finding`), which refuses impossible findings before anything
+(:meth:`bnstudio.app.document.Document.apply_finding`), which refuses impossible findings before anything
 changes. The document does not count these steps as network edits (the evidence is its own session part).
 """
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bnstudio.gui.commands.base import NetworkCommand
+from bnstudio.app.commands.base import NetworkCommand
 
 OBSERVE, DO = "observe", "do"
 Finding = tuple[str, Any]

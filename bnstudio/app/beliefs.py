@@ -120,7 +120,7 @@ class Beliefs:
         """Keep ``batch`` if it was computed for the network and evidence as they are now."""
         if batch.key != self.key():
             return False
-        if self._cache_key != batch.key:
+        if self._cache_key != batch.key or self._cache is None:
             self._cache_key, self._cache, self.error, self.estimated = batch.key, {}, None, ""
         self._cache.update(batch.posteriors)
         self.estimated = batch.estimated or self.estimated

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bnstudio.gui.commands.base import NetworkCommand
+from bnstudio.app.commands.base import NetworkCommand
 from bnstudio.io.project.notes import Note
 
 

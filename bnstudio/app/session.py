@@ -4,7 +4,7 @@ A part is whatever the user made that would be lost with the window: evidence, t
 preparation, training runs, saved queries, notes on the drawing (kept in the project), expert counts for error bars, a learned
 structure not yet accepted. Each has a cheap, comparable ``summary()``; the summaries taken when the file was
 opened or saved are the baseline, and a part whose summary differs from it holds unsaved work, named by its
-``describe()``. Qt-free; :class:`bnstudio.gui.document.Document` owns one.
+``describe()``. Qt-free; :class:`bnstudio.app.document.Document` owns one.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, is_normalised
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand, is_normalised
 
 
 

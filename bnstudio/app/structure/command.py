@@ -4,25 +4,23 @@
 the learned order, CPT, Dirichlet counts) and each variable the data did not cover its old family back.
 Emptying first means no intermediate graph can close a cycle, whatever order the families are set in.
 Variables the network lacks are added (with positions below the others). ``revert`` empties the parent lists
-again, removes the added variables and restores every family exactly (:func:`~bnstudio.gui.commands.restore`).
+again, removes the added variables and restores every family exactly (:func:`~bnstudio.app.commands.restore`).
 """
 from __future__ import annotations
 
-
+from bnstudio.app.placing import place_bar_nodes
 from bnstudio.core.network import Network
 from bnstudio.errors import BNStudioError, ValidationError
-from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, restore, snapshot
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand, restore, snapshot
 
 
 
 def placements(net: Network, learned: Network, names: list[str]) -> dict[str, tuple[float, float]]:
     """Positions for the learned variables ``names`` that ``net`` lacks (a row below the others)."""
-    from bnstudio.gui.canvas.arrange import fill_missing_positions
-
     trial = net.copy()
     for name in names:
         trial.add_variable(name, learned.states(name))
-    fill_missing_positions(trial)
+    place_bar_nodes(trial)
     return {name: trial.positions[name] for name in names if name in trial.positions}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, is_normalised, restore, snapshot
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand, is_normalised, restore, snapshot
 
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.decision import DecisionNode, InfluenceDiagram, UtilityNode
 from bnstudio.errors import UnknownVariableError, ValidationError
-from bnstudio.gui.commands.base import EditedDocument, NetworkCommand
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand
 
 Positions = Mapping[str, tuple[float, float]]
 
@@ -117,7 +117,8 @@ class DecisionPart:
         """The part once the nodes ``names`` (variables, decisions or utility nodes) are deleted: their arcs into
         decisions and utility nodes go (utility tables averaged over them), and the decision after a deleted
         one inherits its informational parents, so the decisions left stay on one directed path."""
-        part, inherited = self, ()
+        part = self
+        inherited: tuple[str, ...] = ()
         for d in self.decisions:
             if d.name in names:
                 inherited += d.parents

@@ -119,6 +119,7 @@ def monte_carlo_job(net: Network, target: Target, evidence: Evidence, level: flo
     def job(reporter: Any) -> ErrorBars:
         progress = Progress(reporter, "Monte-Carlo check", 1)
         result = error_bars(net, target, evidence, level, ess=ess, mc=r, seed=seed)
+        assert result.mc is not None   # asked for (mc=r)
         progress.report(1, {"mean": result.mc.mean, "variance": result.mc.variance})
         progress.done()
         return result

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from bnstudio.errors import ValidationError
-from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, restore, snapshot
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand, restore, snapshot
 
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from bnstudio.gui.commands.base import EditedDocument, NetworkCommand, restore, snapshot
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand, restore, snapshot
 
 
 

@@ -1,9 +1,9 @@
 """The base undo command and the family snapshots that make undo exact.
 
 One user edit is one :class:`NetworkCommand` calling one core mutation in :meth:`apply`. Commands hold
-variable names and old/new values (immutable numpy tables), never graphics items. The document applies a
-command *before* pushing it (so a refused edit never reaches the stack) and the first ``redo`` that
-``QUndoStack.push`` makes is then skipped.
+variable names and old/new values (immutable numpy tables), never graphics items. They are plain objects
+(``text``, ``redo``, ``undo``) kept by :class:`bnstudio.app.history.History`, which runs ``redo`` first and
+records nothing when it raises, so a refused edit never reaches the history (docs/architecture.md §3.3).
 """
 from __future__ import annotations
 
@@ -11,31 +11,36 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Protocol
 
 import numpy as np
-from PySide6.QtGui import QUndoCommand
 
 from bnstudio.core.network import Network
 from bnstudio.core.validation import ROW_TOLERANCE
 
 class EditedDocument(Protocol):
-    """What a command needs of the document it edits (:class:`bnstudio.gui.document.Document`, which imports
-    the commands: they do not import it)."""
+    """What a command needs of the document it edits (:class:`bnstudio.app.document.Document` or its Qt
+    adapter, which import the commands: they do not import them)."""
 
     network: Network
-    positions_changed: Any            # Signal(list): names whose positions changed
+    positions_changed: Any            # a Notice or Signal(list): names whose positions changed
+    decisions: Any                    # the DecisionPart of an influence diagram, or None
 
     @property
     def evidence(self) -> dict[str, Any]: ...
 
     def set_evidence(self, name: str, value: Any) -> bool: ...
 
+    def apply_finding(self, name: str, finding: Any) -> None: ...
 
-class NetworkCommand(QUndoCommand):
+    def set_notes(self, notes: list) -> None: ...
+
+    def set_decision_part(self, part: Any) -> None: ...
+
+
+class NetworkCommand:
     """An undoable edit of ``document.network``: subclasses implement :meth:`apply` and :meth:`revert`."""
 
     def __init__(self, document: EditedDocument, text: str) -> None:
-        super().__init__(text)
+        self.text = text
         self.document = document
-        self._skip_next_redo = False
 
     @property
     def net(self) -> Network:
@@ -47,17 +52,10 @@ class NetworkCommand(QUndoCommand):
     def revert(self) -> None:
         raise NotImplementedError
 
-    def mark_applied(self) -> None:
-        """Called by the document after :meth:`apply` succeeded, just before the push."""
-        self._skip_next_redo = True
-
-    def redo(self) -> None:  # Qt override
-        if self._skip_next_redo:
-            self._skip_next_redo = False
-            return
+    def redo(self) -> None:
         self.apply()
 
-    def undo(self) -> None:  # Qt override
+    def undo(self) -> None:
         self.revert()
 
 

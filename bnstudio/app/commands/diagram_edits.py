@@ -10,7 +10,8 @@ the part and the network commands in reverse order, redo replays the same comman
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Sequence
+from functools import partial
+from typing import Callable, Iterator, Sequence
 
 import networkx as nx
 import numpy as np
@@ -18,11 +19,11 @@ import numpy as np
 from bnstudio.decision import DecisionNode
 from bnstudio.decision.model import full_graph
 from bnstudio.errors import ValidationError
-from bnstudio.gui.commands.arcs import AddArc, RemoveArc
-from bnstudio.gui.commands.base import EditedDocument, NetworkCommand
-from bnstudio.gui.commands.decisions import EMPTY, DecisionPart
-from bnstudio.gui.commands.params import SetCpt
-from bnstudio.gui.commands.variables import AddVariable, RemoveVariable, RenameVariable
+from bnstudio.app.commands.arcs import AddArc, RemoveArc
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand
+from bnstudio.app.commands.decisions import EMPTY, DecisionPart
+from bnstudio.app.commands.params import SetCpt
+from bnstudio.app.commands.variables import AddVariable, RemoveVariable, RenameVariable
 
 Step = Callable[[], NetworkCommand]
 PartChange = Callable[[DecisionPart], DecisionPart]
@@ -43,11 +44,17 @@ class DiagramEdit(NetworkCommand):
         self.new: DecisionPart | None = None
         self.done: list[NetworkCommand] | None = None
 
+    def _commands(self) -> Iterator[NetworkCommand]:
+        """The commands done last time (a redo), or each step's command built just before it is applied."""
+        if self.done is not None:
+            yield from self.done
+        else:
+            yield from (step() for step in self.steps)
+
     def apply(self) -> None:
         replay, done = self.done, []
         try:
-            for step in replay if replay is not None else self.steps:
-                command = step if replay is not None else step()
+            for command in self._commands():
                 command.apply()
                 done.append(command)
             current = self.document.decisions      # a renamed variable is renamed in it already
@@ -89,7 +96,7 @@ def checked(document: EditedDocument, step: Step) -> NetworkCommand:
     if document.decisions is None:
         return step()
     command = step()
-    return DiagramEdit(document, command.text(), [lambda: command])
+    return DiagramEdit(document, command.text, [lambda: command])
 
 
 def add_decision(document: EditedDocument, name: str, states: Sequence[str],
@@ -137,8 +144,8 @@ def delete_items(document: EditedDocument, names: Sequence[str], utilities: Sequ
     part = document.decisions
     into = [a for a in arcs if part is not None and (a[1] in part.decision_names or a[1] in part.utility_names)]
     network_arcs = [a for a in arcs if a not in into]
-    steps: list[Step] = [lambda p=p, c=c: RemoveArc(document, p, c) for p, c in network_arcs]
-    steps += [lambda n=n: RemoveVariable(document, n) for n in names]
+    steps: list[Step] = [partial(RemoveArc, document, p, c) for p, c in network_arcs]
+    steps += [partial(RemoveVariable, document, n) for n in names]
 
     def change(p: DecisionPart) -> DecisionPart:
         for parent, child in into:
@@ -168,7 +175,7 @@ def make_decision(document: EditedDocument, name: str) -> DiagramEdit:
     net = document.network
     parents = net.parents(name)
     uniform = np.full(net.cardinality(name), 1.0 / net.cardinality(name))
-    steps: list[Step] = [lambda p=p: RemoveArc(document, p, name) for p in parents]
+    steps: list[Step] = [partial(RemoveArc, document, p, name) for p in parents]
     steps.append(lambda: SetCpt(document, name, uniform, f"Make {name} a decision"))
 
     def change(part: DecisionPart) -> DecisionPart:
@@ -190,6 +197,6 @@ def make_chance(document: EditedDocument, name: str) -> DiagramEdit:
     fill in); every directed path through it stays, so the other decisions stay ordered."""
     part = document.decisions
     parents = part.decisions[part.decision_names.index(name)].parents
-    steps: list[Step] = [lambda p=p: AddArc(document, p, name) for p in parents]
+    steps: list[Step] = [partial(AddArc, document, p, name) for p in parents]
     return DiagramEdit(document, f"Make {name} a chance node", steps,
                        lambda p: replace(p, decisions=tuple(d for d in p.decisions if d.name != name)))

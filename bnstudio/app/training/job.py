@@ -2,7 +2,7 @@
 the fitted copy on every data part. Runs in the generic worker thread; returns new objects only.
 
 >>> from bnstudio.core import network_from_dsl
->>> from bnstudio.gui.data_panel import DataSelection
+>>> from bnstudio.app.dataset.selection import DataSelection
 >>> import numpy as np
 >>> net = network_from_dsl("A->B")
 >>> codes = np.array([[0, 0], [0, 1], [1, 1], [1, 1]] * 5)
@@ -22,10 +22,10 @@ from bnstudio.core.network import Network
 from bnstudio.errors import Cancelled, ValidationError
 from bnstudio.evaluate.curves import Validation
 from bnstudio.evaluate.metrics import evaluate_scored
-from bnstudio.gui.data_panel.selection import DataSelection
+from bnstudio.app.dataset.selection import DataSelection
 from bnstudio.learn.params import FitResult, make_learner
 from bnstudio.learn.params.base import DataScorer
-from bnstudio.gui.training_panel.runs import RunRecord
+from bnstudio.app.training.runs import RunRecord
 
 
 @dataclass(frozen=True)

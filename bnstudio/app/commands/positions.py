@@ -1,15 +1,13 @@
 """Moving nodes: a drag of several nodes is one command pushed on mouse release; keyboard nudges of the same
-selection merge into one (``mergeWith``, as in Qt's undoframework example)."""
+selection merge into one (:meth:`MoveNodes.merge`, which :class:`bnstudio.app.history.History` calls)."""
 from __future__ import annotations
 
+from typing import Any
 
-from PySide6.QtGui import QUndoCommand
-
-from bnstudio.gui.commands.base import EditedDocument, NetworkCommand
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand
 
 
 Positions = dict[str, tuple[float, float]]
-MOVE_ID = 1
 
 
 class MoveNodes(NetworkCommand):
@@ -34,11 +32,10 @@ class MoveNodes(NetworkCommand):
     def revert(self) -> None:
         self._set(self.old)
 
-    def id(self) -> int:  # Qt override
-        return MOVE_ID if self.mergeable else -1
-
-    def mergeWith(self, other: QUndoCommand) -> bool:  # Qt override
-        if not (isinstance(other, MoveNodes) and other.mergeable and set(other.new) == set(self.new)):
+    def merge(self, other: Any) -> bool:
+        """Fold ``other`` into this step when both are mergeable moves of the same nodes."""
+        if not (self.mergeable and isinstance(other, MoveNodes) and other.mergeable
+                and set(other.new) == set(self.new)):
             return False
         self.new.update(other.new)
         return True

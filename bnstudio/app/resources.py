@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bnstudio.core.network import Network
 from bnstudio.io import FORMATS
-from bnstudio.project import EXTENSION as PROJECT_EXTENSION
+from bnstudio.io.project.store import EXTENSION as PROJECT_EXTENSION
 from bnstudio.resources import bundled_data, bundled_diagram, bundled_example, icon_path, resource_root
 
 __all__ = ["bundled_data", "bundled_diagram", "bundled_example", "demo_network", "example_diagrams",
@@ -16,11 +16,11 @@ __all__ = ["bundled_data", "bundled_diagram", "bundled_example", "demo_network",
 
 def demo_network() -> Network:
     """The bundled ASIA network (small, with positions from the automatic layout): the panels' demos use it."""
-    from bnstudio.gui.canvas.arrange import fill_missing_positions
+    from bnstudio.app.placing import place_bar_nodes
     from bnstudio.io import read_network
 
     net = read_network(bundled_example("asia.bif"))
-    fill_missing_positions(net)
+    place_bar_nodes(net)
     return net
 
 

@@ -1,5 +1,5 @@
 """The one place that knows file formats: network files through :mod:`bnstudio.io` (whatever
-:data:`bnstudio.io.FORMATS` registers at run time) and ``.bnsproj`` projects through :mod:`bnstudio.project`.
+:data:`bnstudio.io.FORMATS` registers at run time) and ``.bnsproj`` projects through :mod:`bnstudio.io.project`.
 
 A :class:`LoadedFile` keeps the project a network came from, so saving a project keeps its other sections
 (saved queries, learning runs, data settings) untouched.
@@ -13,13 +13,9 @@ from typing import Any
 from bnstudio import io as bnio
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
+from bnstudio.io.project.store import EXTENSION as PROJECT_EXTENSION
+from bnstudio.io.project.store import project_from_network, save_project
 
-try:  # the project format is optional: without it the app reads and writes network files only
-    from bnstudio import project as bnproject
-except ImportError:  # pragma: no cover - the package ships with bnstudio.project
-    bnproject = None
-
-PROJECT_EXTENSION = ".bnsproj" if bnproject is not None else None
 DIAGRAM_EXTENSION = ".json"   # an influence diagram (bnstudio.decision.serial), opened by the decision panel
 #: the evidence set a project file uses for the evidence entered in the app
 CURRENT_EVIDENCE = "current"
@@ -38,7 +34,7 @@ class LoadedFile:
 
 
 def is_project(path: str | Path) -> bool:
-    return PROJECT_EXTENSION is not None and str(path).lower().endswith(PROJECT_EXTENSION)
+    return str(path).lower().endswith(PROJECT_EXTENSION)
 
 
 def can_write(path: str | Path) -> bool:
@@ -70,7 +66,7 @@ def write_file(net: Network, path: str | Path, project: Any = None,
     """
     if is_project(path):
         if project is None:
-            project = bnproject.project_from_network(net)
+            project = project_from_network(net)
         project.network = net
         project.evidence_sets.pop(CURRENT_EVIDENCE, None)
         if evidence:
@@ -78,7 +74,7 @@ def write_file(net: Network, path: str | Path, project: Any = None,
         if view is not None:
             project.view = dict(view)
         project.diagram = diagram
-        bnproject.save_project(project, path)
+        save_project(project, path)
         return project
     if diagram is not None:
         bnio.write_influence_diagram(diagram, path)
@@ -88,14 +84,14 @@ def write_file(net: Network, path: str | Path, project: Any = None,
 
 
 def _extensions(saving: bool = False) -> list[tuple[str, list[str]]]:
-    """(format name, extensions) in registration order, the project format first (``saving``: only the formats
-    a network can be saved to)."""
+    """(format name, extensions) in registration order, the project format first and once (it is registered
+    in ``bnio.FORMATS`` too), the influence diagram last (``saving``: only the formats a network can be saved
+    to)."""
     groups: dict[str, list[str]] = {}
     for ext, fmt in bnio.FORMATS.items():
-        if fmt.savable or not saving:
+        if (fmt.savable or not saving) and ext != PROJECT_EXTENSION:
             groups.setdefault(fmt.name, []).append(ext)
-    out = [("BN Studio project", [PROJECT_EXTENSION])] if PROJECT_EXTENSION else []
-    return out + list(groups.items()) + [("Influence diagram", [DIAGRAM_EXTENSION])]
+    return [("BN Studio project", [PROJECT_EXTENSION]), *groups.items(), ("Influence diagram", [DIAGRAM_EXTENSION])]
 
 
 def is_diagram(path: str | Path) -> bool:
@@ -122,7 +118,7 @@ def save_filters() -> str:
 
 
 def default_save_suffix() -> str:
-    return PROJECT_EXTENSION or ".bif"
+    return PROJECT_EXTENSION
 
 
 def with_suffix_for_filter(path: str, selected_filter: str) -> str:

@@ -1,35 +1,41 @@
 """Showing an opened influence diagram in a document.
 
 Every diagram file (NET, XDSL, XMLBIF, JSON, a project) is read where every other file is
-(:meth:`~bnstudio.gui.file_controller.FileController.open_path` through :func:`bnstudio.gui.file_io.read_file`);
+(:meth:`~bnstudio.gui.file_controller.FileController.open_path` through :func:`bnstudio.app.file_io.read_file`);
 :func:`show_diagram` is its last step for a diagram. A file's positions are kept; the nodes it places nowhere
 (every node of a file without positions) get a layered layout of the whole diagram (informational and utility
 arcs included), and utility nodes, which the readers do not place, go under their parents in the file's
 coordinates. Another tool's drawing is then stretched until no two nodes overlap
-(:func:`~bnstudio.gui.canvas.arrange.spread`). Utility nodes keep their positions in the document's
+(:func:`~bnstudio.display.placement.spread`). Utility nodes keep their positions in the document's
 decision part.
-Saving goes through :meth:`~bnstudio.gui.document.Document.save` for every format, as opening does.
+Saving goes through :meth:`~bnstudio.app.document.Document.save` for every format, as opening does.
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
+from bnstudio.app.commands.decisions import DecisionPart
+from bnstudio.app.placing import bar_sizes
 from bnstudio.decision import InfluenceDiagram
-from bnstudio.gui.canvas.arrange import spread
-from bnstudio.gui.canvas import style as st
-from bnstudio.gui.commands.decisions import DecisionPart
-from bnstudio.gui.document import Document
+from bnstudio.display import look
 from bnstudio.display.layout import layered_layout
+from bnstudio.display.placement import spread
+
+
+class Opened(Protocol):
+    """Where a diagram is shown: :class:`bnstudio.app.document.Document` or its Qt adapter."""
+
+    def replace_network(self, net: Any, path: str | Path | None = None, project: Any = None,
+                        evidence: dict[str, Any] | None = None, decisions: DecisionPart | None = None) -> None: ...
 
 
 def node_sizes(diagram: InfluenceDiagram) -> dict[str, tuple[float, float]]:
     """(width, height) of every node of the diagram as the canvas draws it (bar-chart nodes, utility diamonds)."""
-    net = diagram.network
-    sizes = {v: st.node_size(v, net.cardinality(v), st.BARS) for v in net.variables}
-    sizes.update({u: (st.UTILITY_WIDTH, st.UTILITY_HEIGHT) for u in diagram.utility_names})
+    sizes = bar_sizes(diagram.network)
+    sizes.update({u: (look.UTILITY_WIDTH, look.UTILITY_HEIGHT) for u in diagram.utility_names})
     return sizes
 
 
@@ -39,7 +45,7 @@ def diagram_layout(diagram: InfluenceDiagram) -> dict[str, tuple[float, float]]:
     return layered_layout(nodes, diagram.graph().edges, node_sizes(diagram))
 
 
-def show_diagram(document: Document, diagram: InfluenceDiagram, path: str | Path | None = None,
+def show_diagram(document: Opened, diagram: InfluenceDiagram, path: str | Path | None = None,
                  project: Any = None, evidence: dict[str, Any] | None = None) -> None:
     """Make ``diagram`` the document's network and decision part (a fresh undo history, nothing unsaved), with
     the ``project`` and ``evidence`` it was read with (a .bnsproj)."""
@@ -65,8 +71,7 @@ def _under_parents(diagram: InfluenceDiagram, placed: dict[str, tuple[float, flo
     bottom = max(y for _, y in placed.values())
     out = {v: (x, y + bottom + UTILITY_DROP) for v, (x, y) in layout.items() if v not in diagram.utility_names}
     for u in diagram.utility_names:
-        parents = [placed.get(p, out.get(p)) for p in diagram.parents(u)]
-        parents = [p for p in parents if p is not None]
+        parents = [at for p in diagram.parents(u) if (at := placed.get(p, out.get(p))) is not None]
         if parents:
             out[u] = (float(np.mean([x for x, _ in parents])), max(y for _, y in parents) + UTILITY_DROP)
         else:
