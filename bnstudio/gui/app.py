@@ -16,7 +16,7 @@ from bnstudio.gui import settings as cfg
 from bnstudio.gui.icons import app_icon
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.panels import load_example_data
-from bnstudio.gui.resources import bundled_example
+from bnstudio.app.resources import bundled_example
 
 __all__ = ["application", "bundled_example", "has_display", "open_window", "run"]
 

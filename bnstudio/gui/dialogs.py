@@ -13,7 +13,7 @@ from typing import Callable
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from bnstudio.errors import FormatError
-from bnstudio.gui import file_io
+from bnstudio.app import file_io
 
 SAVE, DISCARD, CANCEL = "save", "discard", "cancel"
 

@@ -16,8 +16,9 @@ from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError, FormatError, RepairWarning
-from bnstudio.gui import commands as cmd
-from bnstudio.gui import dialogs, file_io
+from bnstudio.app import commands as cmd
+from bnstudio.app import file_io
+from bnstudio.gui import dialogs
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arrange import spread_overlapping
@@ -25,7 +26,7 @@ from bnstudio.gui.canvas.export_dialog import ask_image_path, export_image
 from bnstudio.gui.decision_panel import show_diagram
 from bnstudio.gui.document import Document
 from bnstudio.gui.recovery import SLOTS, Recovery
-from bnstudio.gui.resources import example_diagrams, example_networks, example_title, is_bundled_example
+from bnstudio.app.resources import example_diagrams, example_networks, example_title, is_bundled_example
 from bnstudio.gui.window_parts import WindowParts
 
 

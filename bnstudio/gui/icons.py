@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, 
 
 from bnstudio.display import themes
 from bnstudio.gui import theme
-from bnstudio.gui.resources import icon_path
+from bnstudio.app.resources import icon_path
 
 ACCENT = QColor("#3F7CC8")
 SIZE = 32

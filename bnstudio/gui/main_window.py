@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtWidgets import (QApplication, QDockWidget, QGraphicsView, QInputDialog, QLabel,
-                               QMessageBox, QToolBar, QUndoView, QVBoxLayout, QWidget)
+                               QMessageBox, QToolBar, QVBoxLayout, QWidget)
 
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.gui import dock_layout, manual, theme
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.actions import Actions
@@ -26,13 +26,14 @@ from bnstudio.gui.decision_panel import decision_panel as decision_panel_of
 from bnstudio.gui.decision_panel import install as install_decisions
 from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import FileController
+from bnstudio.gui.history import HistoryView
 from bnstudio.gui.icons import app_icon
-from bnstudio.gui.layout_check import DISCARDED, layout_digest, layout_problem
+from bnstudio.app.layout_check import DISCARDED, layout_digest, layout_problem
 from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
 from bnstudio.gui.panels import analysis_panels, install_panels, open_cpt_row_index, panels_built, shutdown_panels
 from bnstudio.gui.properties import PropertiesPanel
 from bnstudio.gui.recovery import Recovery
-from bnstudio.gui.session import count
+from bnstudio.app.session import count
 from bnstudio.gui.time_panel import install as install_time
 from bnstudio.gui.time_panel.wiring import shutdown as shutdown_time
 from bnstudio.gui.window_parts import WindowParts
@@ -79,7 +80,7 @@ class MainWindow(WindowParts):
         self.rows_notice = MessageBar()    # CPT rows that do not sum to 1: shown until they do
         self._cpt_editor: CptEditor | None = None   # built on first use: see the cpt_editor property
         self.properties = PropertiesPanel(self.document)
-        self.history = QUndoView(self.document.undo_stack)
+        self.history = HistoryView(self.document.undo_stack)
         self.toolbar = QToolBar("Toolbar")
         self.evidence_label, self.summary_label, self.zoom_label = QLabel(), QLabel(), QLabel()
         self.node_list = NodeListButton(lambda: list(self.document.network.variables))

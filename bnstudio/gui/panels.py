@@ -143,7 +143,7 @@ def scrollable(panel: QWidget) -> QScrollArea:
 
 def open_cpt_row(window: WindowParts, variable: str, parents: dict[str, str]) -> None:
     """Select ``variable`` and the CPT row named by its parent states in the probability table."""
-    from bnstudio.gui.query_panel.compute import row_number   # with the panels that call this (slow import)
+    from bnstudio.app.query.compute import row_number   # with the panels that call this (slow import)
 
     open_cpt_row_number(window, variable, row_number(window.document.network, variable, parents))
 

@@ -30,8 +30,8 @@ from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.errors import BNStudioError
-from bnstudio.gui import file_io
-from bnstudio.gui.commands.decisions import DecisionPart
+from bnstudio.app import file_io
+from bnstudio.app.commands.decisions import DecisionPart
 from bnstudio.io.atomic import atomic_write_text
 
 SIDECAR = "autosave.json"

@@ -14,7 +14,7 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QByteArray, QSettings  # noqa: E402  (the app's settings file is Qt's)
 
 from bnstudio.gui import settings as cfg  # noqa: E402
-from bnstudio.gui.layout_check import DISCARDED  # noqa: E402
+from bnstudio.app.layout_check import DISCARDED  # noqa: E402
 from tests.gui.layout_damage import results, run_windows  # noqa: E402
 
 CASES = int(os.environ.get("BNSTUDIO_FUZZ_LAYOUT_CASES", "8"))

@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 from bnstudio.cli.decide import load_diagram
 from bnstudio.decision import solve
 from bnstudio.gui.canvas import ADD_DECISION, ADD_UTILITY
-from bnstudio.gui.resources import bundled_diagram
+from bnstudio.app.resources import bundled_diagram
 
 OIL = bundled_diagram()
 
@@ -173,7 +173,7 @@ def test_refusals_are_one_line_and_change_nothing(built):
 
 
 def diagram_rename(window, old, new):
-    from bnstudio.gui.commands.diagram_edits import rename_node
+    from bnstudio.app.commands.diagram_edits import rename_node
     return rename_node(window.document, old, new)
 
 
@@ -311,7 +311,7 @@ def test_chance_node_to_decision_and_back(built):
     a chance node again, the decision's observations become CPT parents. Undo restores each exactly."""
     window, _ = built
     doc = window.document
-    from bnstudio.gui.commands.diagram_edits import make_chance, make_decision
+    from bnstudio.app.commands.diagram_edits import make_chance, make_decision
     before = state(doc)
     assert doc.execute(make_decision(doc, "Result"))
     assert [(d.name, d.parents) for d in doc.decisions.decisions] == [

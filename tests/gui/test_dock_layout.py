@@ -248,7 +248,7 @@ def test_at_first_sight_the_canvas_has_the_window_until_a_node_is_selected(qtbot
 
 
 def open_20k_example(qtbot, w: MainWindow) -> None:
-    from bnstudio.gui.resources import bundled_example
+    from bnstudio.app.resources import bundled_example
 
     assert w.open_path(bundled_example("alarm-20k-missing.bnsproj"))
     qtbot.waitUntil(lambda: w.data_panel.selection is not None, timeout=60000)

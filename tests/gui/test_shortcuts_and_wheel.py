@@ -119,7 +119,7 @@ def test_toolbar_tooltips_name_their_shortcut(window):
         assert f"({keys})" in action.toolTip() and "&" not in action.toolTip(), action.toolTip()
     assert window.menu_actions.fit.toolTip() == "Fit to View (Ctrl+Shift+F)"
     assert window.menu_actions.tool_node.toolTip().startswith("Add Node (N) — Click on empty space")
-    from bnstudio.gui import commands as cmd
+    from bnstudio.app import commands as cmd
     from bnstudio.gui.actions import plain_text
 
     window.document.execute(cmd.AddVariable(window.document, "Extra", ("yes", "no"), (0.0, 0.0)))  # an edit

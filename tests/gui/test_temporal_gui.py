@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.io import read_network
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.temporal_plate import TEMPORAL_ARC, SliceFrame

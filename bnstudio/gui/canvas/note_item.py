@@ -1,6 +1,6 @@
 """A text note on the canvas (an annotation, as GeNIe's and Hugin's text boxes): its text wrapped at the note's
 width on a pale yellow card. The item only draws and can be moved and selected; the scene turns moves,
-double-clicks and deletions into undo commands on ``document.notes`` (:mod:`bnstudio.gui.commands.notes`)."""
+double-clicks and deletions into undo commands on ``document.notes`` (:mod:`bnstudio.app.commands.notes`)."""
 from __future__ import annotations
 
 from typing import cast

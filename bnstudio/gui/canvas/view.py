@@ -8,15 +8,15 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QTransform, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QInputDialog, QLineEdit, QMenu
 
-from bnstudio.gui import commands as cmd
-from bnstudio.gui.commands import diagram_edits as diagram
-from bnstudio.gui.commands.findings import DO
+from bnstudio.app import commands as cmd
+from bnstudio.app.commands import diagram_edits as diagram
+from bnstudio.app.commands.findings import DO
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.find_bar import FindBar
 from bnstudio.gui.canvas.node_item import NodeItem
 from bnstudio.gui.canvas.note_item import NoteItem
-from bnstudio.gui.canvas.relevance import BLANKET
+from bnstudio.app.relevance import BLANKET
 from bnstudio.gui.canvas.scene import FIT_FRAME, NetworkScene
 from bnstudio.gui.canvas.utility_item import UtilityItem
 

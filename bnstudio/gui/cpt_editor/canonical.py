@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayou
 
 from bnstudio.core.canonical import NoisyMax, canonical_of
 from bnstudio.errors import ValidationError
-from bnstudio.gui.commands.base import EditedDocument, NetworkCommand
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand
 
 
 class SetCanonical(NetworkCommand):

@@ -17,9 +17,9 @@ from PySide6.QtGui import QBrush, QFont
 from bnstudio.core.events import Event
 from bnstudio.core.validation import ROW_TOLERANCE
 from bnstudio.display import themes
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.gui import theme
-from bnstudio.gui.cpt_editor import operations as ops
+from bnstudio.app import cpt_operations as ops
 from bnstudio.gui.document import Document
 
 Index = QModelIndex | QPersistentModelIndex

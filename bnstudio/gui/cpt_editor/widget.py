@@ -11,8 +11,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInp
 
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.theme import PaletteFollower, text_style
-from bnstudio.gui import commands as cmd
-from bnstudio.gui.cpt_editor import operations as ops
+from bnstudio.app import commands as cmd
+from bnstudio.app import cpt_operations as ops
 from bnstudio.gui.cpt_editor.canonical import CanonicalEditor
 from bnstudio.gui.cpt_editor.delegate import NumberDelegate
 from bnstudio.gui.cpt_editor.model import CptTableModel

@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor
 from bnstudio.data import Dataset
 from bnstudio.display import themes
 from bnstudio.gui import theme
-from bnstudio.gui.data_panel.prep import column_values
+from bnstudio.app.dataset.prep import column_values
 
 Index = QModelIndex | QPersistentModelIndex
 MISSING_TEXT = "?"

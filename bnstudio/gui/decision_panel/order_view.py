@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVB
 from bnstudio.decision.model import full_graph
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.canvas import style as st
-from bnstudio.gui.commands.diagram_edits import move_decision
+from bnstudio.app.commands.diagram_edits import move_decision
 from bnstudio.gui.document import Document
 
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleS
 
 from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.gui.canvas import style as st
-from bnstudio.gui.decision_panel.compute import DecisionResult
+from bnstudio.app.decisions.compute import DecisionResult
 from bnstudio.gui.decision_panel.solver import DecisionSolver
 from bnstudio.gui.decision_panel.order_view import DecisionOrder
 from bnstudio.gui.decision_panel.utility_table import UtilityTableEditor

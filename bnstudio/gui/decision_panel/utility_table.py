@@ -9,8 +9,8 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
+from bnstudio.app import commands as cmd
 from bnstudio.decision import UtilityNode
-from bnstudio.gui import commands as cmd
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.document import Document
 

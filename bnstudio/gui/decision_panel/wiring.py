@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QWidget
 
-from bnstudio.gui.decision_panel.compute import DecisionResult
+from bnstudio.app.decisions.compute import DecisionResult
 from bnstudio.gui.decision_panel.solver import DecisionSolver
 from bnstudio.gui.dock_layout import RIGHT, make_dock, size_docks
 from bnstudio.gui.panels import open_cpt_row, scrollable

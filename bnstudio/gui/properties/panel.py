@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QLis
 
 from bnstudio.core.events import Event
 from bnstudio.core.variable import next_state_name
-from bnstudio.gui import commands as cmd
-from bnstudio.gui.commands.diagram_edits import rename_node
+from bnstudio.app import commands as cmd
+from bnstudio.app.commands.diagram_edits import rename_node
 from bnstudio.gui.document import Document
 from bnstudio.gui.theme import PaletteFollower, text_style
 from bnstudio.io.messages import listing

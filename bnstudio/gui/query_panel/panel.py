@@ -20,8 +20,9 @@ from bnstudio.core.events import Event
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.message_bar import COMPUTING, MessageBar
 from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter, WideRow
-from bnstudio.gui.session import SessionPart
-from bnstudio.gui.query_panel import compute, plots
+from bnstudio.app.session import SessionPart
+from bnstudio.app.query import compute
+from bnstudio.gui.query_panel import plots
 from bnstudio.gui.query_panel import saved_queries as saved
 from bnstudio.gui.query_panel.contributions import TOP, ContributionsView
 from bnstudio.gui.query_panel.controls import FORM, MonteCarloBar, QueryControls, SavedBar

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from bnstudio.core.events import Event
 from bnstudio.core.network import Network
-from bnstudio.gui.query_panel.compute import QueryAnswer, describe, fmt, fmt_interval
+from bnstudio.app.query.compute import QueryAnswer, describe, fmt, fmt_interval
 from bnstudio.uncertainty import FLAG_TEXT
 
 Index = QModelIndex | QPersistentModelIndex

@@ -19,9 +19,9 @@ from bnstudio.gui.canvas.arrange import auto_layout_command, sizes_for
 from bnstudio.gui.canvas.scene import NetworkScene
 from bnstudio.display.layout import arcs_through_nodes
 from bnstudio.gui.message_bar import MessageBar
-from bnstudio.gui.session import SessionPart
+from bnstudio.app.session import SessionPart
 from bnstudio.gui.structure_panel.canvas_tool import ArcConstraintTool
-from bnstudio.gui.structure_panel.command import ApplyLearnedStructure
+from bnstudio.app.structure.command import ApplyLearnedStructure
 from bnstudio.gui.structure_panel.constraints import KINDS, ConstraintsEditor
 from bnstudio.gui.structure_panel.options import AlgorithmOptions
 from bnstudio.gui.structure_panel.overlay import ADDED, COLOURS, REMOVED, REVERSED, DiffOverlay, structure_diff

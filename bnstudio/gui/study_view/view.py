@@ -20,7 +20,7 @@ from bnstudio.experiment.summary import split_description
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.study_view.figures import FigureGrid
 from bnstudio.gui.study_view.ranks_tab import RanksTab, is_cd_figure
-from bnstudio.gui.study_view.snapshot import StudySnapshot, fitted_network, load_snapshot
+from bnstudio.app.study.snapshot import StudySnapshot, fitted_network, load_snapshot
 from bnstudio.gui.study_view.table_model import StudyTableModel
 
 REFRESH_MS = 5000     # while the study runs

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 
 from bnstudio.core.network import Network
 from bnstudio.errors import BNStudioError
-from bnstudio.gui.training_panel.runs import RunRecord
-from bnstudio.gui.training_panel.shifts import MEASURES, RowShift, parameter_shifts
+from bnstudio.app.training.runs import RunRecord
+from bnstudio.app.training.shifts import MEASURES, RowShift, parameter_shifts
 
 Index = QModelIndex | QPersistentModelIndex
 HEADERS = ("Variable", "Parent states", "max |Δθ|", "Total variation")

@@ -13,8 +13,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
+from bnstudio.app.training.runs import RunRecord
 from bnstudio.gui.table_cells import text_at
-from bnstudio.gui.training_panel.runs import RunRecord
 from bnstudio.learn.params.stopping import stop_text
 
 Index = QModelIndex | QPersistentModelIndex

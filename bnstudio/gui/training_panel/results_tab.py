@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QTableView, QVBoxLayout, QWidget)
 
 from bnstudio.gui.training_panel.results import PARTS, ConfusionTable, ResultsModel
-from bnstudio.gui.training_panel.runs import RunRecord
+from bnstudio.app.training.runs import RunRecord
 
 RUN_COLUMN = 150   # pixels at most for the run column (a longer label is elided; its tooltip has it whole)
 ROW_HEIGHT = 21

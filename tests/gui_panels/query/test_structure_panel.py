@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from bnstudio.core.network import Network
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.gui.canvas import ADD_ARC
 from bnstudio.gui.document import Document
 from bnstudio.gui.structure_panel import StructurePanel, structure_diff
@@ -56,7 +56,7 @@ def test_opens_standalone_with_demo_data(demo):
 
 
 def test_a_data_panel_selection_feeds_the_learner(qtbot, demo):
-    from bnstudio.gui.data_panel.selection import DataSelection
+    from bnstudio.app.dataset.selection import DataSelection
 
     panel, doc = demo.panel, demo.demo_document
     _, codes, _, _ = asia_data(600, seed=4)

@@ -12,7 +12,7 @@ from PySide6.QtCore import QTimer
 from bnstudio.gui.data_panel import DataSelection
 from bnstudio.gui.file_controller import open_into
 from bnstudio.gui.training_panel.options import FIELDS, learner_options, visible_fields
-from bnstudio.gui.training_panel.runs import SERIES, history_series
+from bnstudio.app.training.runs import SERIES, history_series
 from bnstudio.learn.params import METHODS, make_learner
 from tests.gui_panels.training.conftest import cpts_of, same_cpts, sampled_selection
 
@@ -343,7 +343,7 @@ def test_the_progress_bar_counts_iterations_done_of_max_iter(qtbot, training_pan
 def test_no_or_stale_data_refuses_to_run(qtbot, training_panel, asia_selection):
     assert training_panel.run() is None and not training_panel.run_button.isEnabled()
     assert "Data panel" in training_panel.message_bar.label.text()
-    from bnstudio.gui.data_panel.commands import AddDataStates
+    from bnstudio.app.dataset.commands import AddDataStates
     doc = training_panel.document
     training_panel.set_selection(asia_selection)
     doc.execute(AddDataStates(doc, {"smoke": ["sometimes"]}))
