@@ -3,10 +3,11 @@
 The form is generated from the learner registry (:mod:`bnstudio.learn.registry`), as the training form is: one
 field per option a structure learner offers (its kind, range, choices, label and help), in :data:`LAYOUT` order
 and then the options of learners added since; only the fields the chosen algorithm takes are enabled. A choice
-field lists the chosen learner's own choices, the one it uses by default first (the score); an optional field
-has a "none" value (a special spin-box value or a combo item) meaning the learner decides. Arcs and tiers are the
-constraints tool's (:mod:`.constraints`); a start network is the command line's and the API's. The ranges are
-the form's practical caps.
+field lists the chosen learner's own choices, the one it uses by default first (the score); an option with an
+unset value in the registry (its ``unset_label``) has it as a special spin-box value or a combo item, meaning the
+learner decides; the keywords come from :func:`bnstudio.learn.forms.keywords`, as the training form's do. Arcs
+and tiers are the constraints tool's (:mod:`.constraints`); a start network is the command line's and the API's.
+The ranges are the form's practical caps.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 
 from bnstudio.gui.responsive import fit_names
+from bnstudio.learn.forms import keywords
 from bnstudio.learn.registry import STRUCTURE_LEARNERS, LearnerEntry, Option, shown_options, structure_learner
 
 #: the kinds of option the form edits (arcs and tiers: the constraints tool; a start network: CLI and API)
@@ -37,9 +39,6 @@ FORM_START: dict[str, Any] = {"seed": 0, "prior": "laplace"}
 FORM_RANGE: dict[str, tuple[float, float]] = {"ess": (0.01, 1e6), "max_parents": (0, 20), "k": (1, 10),
                                               "tabu": (0, 1000), "restarts": (0, 1000), "perturb": (1, 1000),
                                               "max_iter": (0, 100000), "seed": (0, 2 ** 31 - 1)}
-#: the text of an optional field's "none" value (the learner decides)
-NONE_TEXT = {"max_parents": "no limit", "max_iter": "no limit", "perturb": "default", "seed": "random",
-             "root": "first variable", "prior": "maximum likelihood"}
 #: the text of a choice, where the bare name says too little
 CHOICE_TEXT = {"prior": {"laplace": "mean posterior (Laplace)", "bdeu": "mean posterior (BDeu)"}}
 TOOLTIPS = {"prior": "How the tables of the learned network are estimated; mean posterior keeps the Dirichlet "
@@ -51,20 +50,20 @@ TOOLTIPS = {"prior": "How the tables of the learned network are estimated; mean 
 
 def choices(entry: LearnerEntry, name: str) -> tuple[Any, ...]:
     """The values of choice field ``name`` for ``entry``: the one it uses by default first (its class's
-    ``default_<name>``, e.g. ``default_score``, when the option's default is None), then None for a "none"
-    value when the option is optional and the learner has no such class default."""
+    ``default_<name>``, e.g. ``default_score``, when the option's default is None), then None for its unset
+    value when the option has one (``unset_label``) and the learner has no such class default."""
     option = entry.option(name)
     default = entry.defaults()[name]
     if default is None:
         default = getattr(entry.learner_class(), f"default_{name}", None)
     first = (default,) if default in option.choices else ()
     rest = tuple(c for c in option.choices if c != default)
-    return first + rest + ((None,) if option.optional and default is None else ())
+    return first + rest + ((None,) if option.unset_label and default is None else ())
 
 
 def _none_value(option: Option) -> int | None:
-    """An optional integer field's "none" value: one below its lowest (None: the field is not optional)."""
-    if not option.optional:
+    """An integer field's unset value: one below its lowest (None: the option has no unset value)."""
+    if not option.unset_label:
         return None
     return int(FORM_RANGE.get(option.name, (option.low or 0, 0))[0]) - 1
 
@@ -159,19 +158,15 @@ class AlgorithmOptions(QWidget):
         self.changed.emit()
 
     def values(self) -> dict[str, Any]:
-        """Every field's value (None for a "none" value)."""
+        """Every field's value (None for an unset value)."""
         return {name: _value(self.editors[name], SHOWN[name]) for name in FIELDS}
 
     def options(self) -> dict[str, Any]:
-        """Keyword arguments for ``learn_structure`` (with ``algorithm``): the fields the algorithm takes (a
-        "none" value where the learner's default is None too is left to the learner)."""
+        """Keyword arguments for ``learn_structure`` (with ``algorithm``): the fields the algorithm takes (an
+        unset value where the learner's default is None too is left to the learner)."""
         key = self.key()
-        entry = structure_learner(key)
-        defaults = entry.defaults()
-        values = self.values()
         out: dict[str, Any] = {"algorithm": key}
-        out.update({name: values[name] for name in FIELDS if name in entry.option_names
-                    and not (values[name] is None and defaults[name] is None)})
+        out.update(keywords(structure_learner(key), self.values()))
         if key in NEEDS_TARGET:
             out["target"] = self.target.currentText() or None
         return out
@@ -189,11 +184,11 @@ class AlgorithmOptions(QWidget):
 
 def _editor(option: Option) -> QWidget:
     """The field of one registry option: a combo (choices, a variable), a check box or a spin box over its range
-    (:data:`FORM_RANGE` where narrower), an optional one with its "none" value below the range."""
+    (:data:`FORM_RANGE` where narrower), with the option's unset value (if any) below the range."""
     name = option.name
     if option.kind in ("choice", "variable"):
         combo = QComboBox()
-        _fill(combo, name, option.choices + ((None,) if option.optional else ()))
+        _fill(combo, name, option.choices + ((None,) if option.unset_label else ()))
         if name in FORM_START:
             combo.setCurrentIndex(max(0, _index(combo, FORM_START[name])))
         return combo
@@ -206,7 +201,7 @@ def _editor(option: Option) -> QWidget:
         none = _none_value(option)
         spin.setRange(int(low) if none is None else none, int(high))
         if none is not None:
-            spin.setSpecialValueText(NONE_TEXT.get(name, "default"))
+            spin.setSpecialValueText(option.unset_label)
         spin.setValue(int(start) if start is not None else spin.minimum())
         return spin
     double = QDoubleSpinBox()
@@ -216,7 +211,7 @@ def _editor(option: Option) -> QWidget:
 
 
 def _fill(combo: QWidget, name: str, values: tuple[Any, ...]) -> None:
-    """Give a combo ``values`` (None as its "none" text); the current value stays when the list is the same,
+    """Give a combo ``values`` (None as its unset label); the current value stays when the list is the same,
     else the first is chosen."""
     assert isinstance(combo, QComboBox)
     if tuple(combo.itemData(i) for i in range(combo.count())) == values:
@@ -225,7 +220,7 @@ def _fill(combo: QWidget, name: str, values: tuple[Any, ...]) -> None:
     combo.blockSignals(True)
     combo.clear()
     for value in values:
-        text = NONE_TEXT.get(name, "default") if value is None else CHOICE_TEXT.get(name, {}).get(value, str(value))
+        text = SHOWN[name].unset_label if value is None else CHOICE_TEXT.get(name, {}).get(value, str(value))
         combo.addItem(text, value)
     keep = SHOWN[name].kind == "variable" and current in values
     combo.setCurrentIndex(values.index(current) if keep else 0)
