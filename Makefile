@@ -1,7 +1,7 @@
 # BN Studio: two commands from a fresh clone with only python3.
 #   make run      -- set up .venv and open the app on a bundled example
 #   make test     -- set up .venv with the test extra, lint (make lint) and run the whole suite
-#   make lint     -- ruff over the code and mypy over the Qt-free core ([tool.ruff], [tool.mypy] in pyproject.toml),
+#   make lint     -- ruff over the code and mypy over the whole package ([tool.ruff], [tool.mypy] in pyproject.toml),
 #                    and commit subjects of at most 72 characters (.ci/commit_subjects.py: the commits since
 #                    $COMMIT_SUBJECTS_BASE or origin/main, else HEAD alone)
 #   make docs     -- the API reference (Sphinx: autodoc + napoleon over the docstrings), warnings as errors, in

@@ -16,7 +16,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bnstudio.gui.commands.findings import DO  # noqa: E402
+from bnstudio.app.commands.findings import DO  # noqa: E402
 from bnstudio.gui.screenshot import render_screenshot  # noqa: E402
 
 NETWORKS = ROOT / "resources" / "networks"

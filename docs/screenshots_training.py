@@ -47,7 +47,7 @@ def asia_with_age(folder: Path) -> Path:
 def data_panel_shot(out: Path) -> None:
     from bnstudio.gui.data_panel import DataPanel
     from bnstudio.gui.document import Document
-    from bnstudio.gui.resources import demo_network
+    from bnstudio.app.resources import demo_network
 
     panel = DataPanel(Document(demo_network()))
     panel.resize(1280, 720)

@@ -6,7 +6,9 @@ At 1366x768 (the default) the images are docs/screenshot-temporal-plate.png (the
 the plate, slice 0 and the dashed arcs from slice t−1, the Time panel at slice 5 of its twelve readings) and
 docs/screenshot-temporal-time.png (the umbrella HMM smoothed over the book's five days, the belief of rain
 across time with the slider at day 2) and docs/screenshot-temporal-band.png (the machine model learned with mp
-from sequences, smoothed over machine.csv: p(Wear = broken) with its 90 % error band).
+from sequences, smoothed over machine.csv: p(Wear = broken) with its 90 % error band) and
+docs/screenshot-temporal-edit.png (the umbrella evidence edited cell by cell: Rain = no set on day 3, the
+umbrella of day 1 cleared).
 """
 from __future__ import annotations
 
@@ -53,6 +55,15 @@ def _showing(variable: str, state: str, k: int, table: Path | None = None, band:
     return prepare
 
 
+def _edited(window) -> None:
+    """The umbrella timeline edited in the panel's cells: Rain = no on day 3, day 1's umbrella cleared."""
+    _showing("Rain", "yes", 3)(window)
+    panel = time_panel(window)
+    panel.set_cell(3, "Rain", "no")
+    panel.set_cell(1, "Umbrella", None)
+    _computed(window)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", default="1366x768")
@@ -65,7 +76,8 @@ def main() -> None:
         ("screenshot-temporal-plate.png", TEMPORAL / "machine.bif", _showing("Wear", "broken", 5)),
         ("screenshot-temporal-time.png", TEMPORAL / "umbrella.bif", _showing("Rain", "yes", 2)),
         ("screenshot-temporal-band.png", TEMPORAL / "machine_learned.bnsproj",
-         _showing("Wear", "broken", 5, TEMPORAL / "machine.csv", band=True))]
+         _showing("Wear", "broken", 5, TEMPORAL / "machine.csv", band=True)),
+        ("screenshot-temporal-edit.png", TEMPORAL / "umbrella.bif", _edited)]
     for name, path, prepare in shots:
         print("wrote", render_screenshot(out / name, path, size, docks=["time"], prepare=prepare))
 

@@ -1,6 +1,6 @@
 """The import rule (docs/architecture.md §3.1): the core never imports Qt, pyqtgraph or matplotlib. Its front ends are
-bnstudio/gui (Qt, pyqtgraph, matplotlib), bnstudio/figures (figure files: matplotlib only) and bnstudio/cli (none);
-the core imports no front end."""
+bnstudio/gui (Qt, pyqtgraph, matplotlib), bnstudio/figures (figure files: matplotlib only), bnstudio/app (the
+desktop app's Qt-free model: none) and bnstudio/cli (none); the core imports no front end."""
 from __future__ import annotations
 
 import ast
@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "bnstudio"
 FORBIDDEN = ("PySide6", "pyqtgraph", "matplotlib", "shiboken6")
 # the front ends and the libraries each may import (bnstudio/figures imports matplotlib inside its drawing
 # functions only: test_importing_the_experiment_package_loads_no_plotting_library checks that)
-FRONT_ENDS = {"gui": set(FORBIDDEN), "figures": {"matplotlib"}, "cli": set()}
+FRONT_ENDS = {"gui": set(FORBIDDEN), "figures": {"matplotlib"}, "app": set(), "cli": set()}
 ENTRY_POINTS = {Path("__main__.py")}  # `python -m bnstudio` runs the command line
 
 

@@ -6,6 +6,10 @@ Order, lowest first; a module imports only its own layer and those below (functi
     core (errors, defaults, resources, jobs, hooks) -> inference -> learn, uncertainty, decision -> data, io, interop, sampling, temporal, sklearn
     -> experiment, evaluate -> display -> the package facade (bnstudio/__init__.py) -> front ends
 
+The front ends are ordered too: figures, then the Qt-free application model (app: the document, its undo
+history, the panels' models), then the desktop app (gui, which may import app; app never imports gui), then the
+command line.
+
 Within a layer the units are ordered too (a unit imports only those listed before it), so the top-level units
 cannot import each other in a circle. Where a lower layer needs a higher one (a network drawn in a notebook, a
 DataFrame given to a learner) it calls a hook of bnstudio.hooks, which the facade connects. Besides the order: a
@@ -31,9 +35,9 @@ LAYERS = (
     ("evaluate", "experiment"),
     ("display",),
     ("__init__",),
-    ("figures", "gui", "cli", "__main__"),
+    ("figures", "app", "gui", "cli", "__main__"),
 )
-FRONT_END_PACKAGES = ("cli", "figures", "gui")
+FRONT_END_PACKAGES = ("cli", "figures", "app", "gui")
 #: The one io module that runs inference: the open path's judge of the rows of zeros readers report.
 JUDGE = "io/judging.py"
 #: (importing file, imported unit) -> why it is allowed for now
@@ -131,7 +135,8 @@ def test_the_layer_check_can_fail(tmp_path):
                          ("extras", "from bnstudio.core import x\n"),
                          ("decision", "from bnstudio import __version__, display\n"),
                          ("inference", "from bnstudio import Network\nimport bnstudio\n"),
-                         ("display", "from bnstudio import hooks, __version__\n")):
+                         ("display", "from bnstudio import hooks, __version__\n"),
+                         ("app", "from bnstudio.gui.document import Document\n")):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "a.py").write_text(text)
     (tmp_path / "io" / "judging.py").write_text("from bnstudio.inference import InferenceEngine\n")  # the judge
@@ -145,4 +150,5 @@ def test_the_layer_check_can_fail(tmp_path):
                      ("extras/a.py", "extras", "unit without a layer"),
                      ("decision/a.py", "display", "imports a higher layer"),
                      ("inference/a.py", "__init__", "imports a higher layer"),
+                     ("app/a.py", "gui", "imports a unit listed after it in its layer (a cycle)"),
                      ("gui.py", "front end at the root", "front-end code outside a front-end package")}

@@ -152,7 +152,7 @@ def test_the_keywords_are_the_registrys():
     assert params["max_iter"] is None          # em 100, the gradients 200: each learner keeps its own
     em = parameter_learner("em")
     assert "max_iter" not in learner_options(em, params, "", "method")
-    assert em.make(**learner_options(em, params, "", "method")).stop.max_iter == em.defaults()["max_iter"] == 100
+    assert em.make(**learner_options(em, params, "", "method")).max_iter == em.defaults()["max_iter"] == 100
     clf = BNClassifier().set_params(l2=0.5, structure_max_parents=2)
     assert clf.get_params()["l2"] == 0.5 and clf.structure_max_parents == 2
     with pytest.raises(ValidationError, match="option 'l2' = 0.5 does not apply to method 'mp'"):

@@ -10,7 +10,8 @@ from bnstudio.cli import options as opt
 from bnstudio.cli.common import add_strict_option, print_iteration, print_json, writing
 from bnstudio.cli.data_source import add_cluster_options, fit_data
 from bnstudio.errors import ValidationError
-from bnstudio.learn.registry import METHODS, PARAMETER_LEARNERS, Option, shown_options
+from bnstudio.learn.forms import implied
+from bnstudio.learn.registry import METHODS, PARAMETER_LEARNERS, Option, parameter_learner, shown_options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,7 +66,9 @@ def parser_type(option: Option) -> Callable[[str], Any]:
 
 
 def learner_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Keyword options for the chosen method; an option the method does not take is an error."""
+    """Keyword options for the chosen method; an option the method does not take is an error, and an option
+    that matters only with another's value implies that value (the registry's ``applies_when``,
+    :func:`bnstudio.learn.forms.implied`)."""
     accepted = OPTIONS[args.method]
     options = {}
     for name in SHOWN:
@@ -75,9 +78,7 @@ def learner_options(args: argparse.Namespace) -> dict[str, Any]:
         if name not in accepted:
             raise ValidationError(f"--{name.replace('_', '-')} does not apply to method '{args.method}'")
         options[accepted[name]] = value
-    if args.method == "em" and "prior" in options:
-        options.setdefault("m_step", "mp")
-    return options
+    return implied(parameter_learner(args.method), options)   # em: a prior means the mp M-step
 
 
 def save_fitted(net, result, path: str) -> None:

@@ -15,7 +15,9 @@ from bnstudio.cli import options as opt
 from bnstudio.cli.common import print_json, print_table
 from bnstudio.cli.fit import OPTIONS, SHOWN
 from bnstudio.errors import ValidationError
+from bnstudio.learn.forms import implied
 from bnstudio.learn.names import METHODS
+from bnstudio.learn.registry import parameter_learner
 
 MAX_REPEATS = 1000
 
@@ -51,12 +53,14 @@ def add_learning_curve_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace, methods: list[str]) -> list[tuple[str, dict[str, Any]]]:
-    """Each method with the learner options given that it takes; an option none of them takes is an error."""
+    """Each method with the learner options given that it takes, and what they imply (em: a prior means the mp
+    M-step, :func:`bnstudio.learn.forms.implied`); an option none of them takes is an error."""
     given = {name: value for name in SHOWN if (value := getattr(args, name, None)) is not None and name != "seed"}
     unused = [name for name in given if not any(name in OPTIONS[m] for m in methods)]
     if unused:
         raise ValidationError(f"--{unused[0].replace('_', '-')} applies to none of {', '.join(methods)}")
-    return [(m, {name: value for name, value in given.items() if name in OPTIONS[m]}) for m in methods]
+    return [(m, implied(parameter_learner(m), {name: value for name, value in given.items() if name in OPTIONS[m]}))
+            for m in methods]
 
 
 def run_learning_curve(args: argparse.Namespace) -> int:

@@ -11,10 +11,13 @@ their environment (see :func:`_adaptive_malloc`).
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import sys
 import tempfile
+import threading
 import warnings
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from bnstudio.core.network import Network
 from bnstudio.data.parts import DataParts, Piece, add_results, piece_result
@@ -39,17 +42,67 @@ def _adaptive_malloc() -> Any:
     return dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})
 
 
+#: seconds a stopped start of a local cluster gets to end before it is left to Dask's own exit handler
+STOP_WAIT = 60.0
+
+
 def start_local_cluster(distributed: Any, workers: int, scratch: str) -> Any:
     """A LocalCluster of ``workers`` one-thread processes with ``scratch`` as their folder: no dashboard, the
     scheduler's HTTP server on a free port (it binds 8787 even without a dashboard and warns when another cluster
     holds it), workers with glibc's adaptive mmap threshold (:func:`_adaptive_malloc`). Studies and streamed fits
-    both start their clusters here."""
-    with _adaptive_malloc(), warnings.catch_warnings():
-        warnings.simplefilter("ignore", ResourceWarning)
-        return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, local_directory=scratch,
-                                        scheduler_kwargs={"local_directory": scratch,
-                                                          "dashboard_address": "127.0.0.1:0"})
+    both start their clusters here.
+
+    Ctrl+C during the start (issue 42 item 13; docs/experiments.md, "Executors"): the terminal sends it to the
+    workers too, and one still importing Dask printed its traceback, while the driver, interrupted inside Dask's
+    constructor, left a half-made cluster that Dask's exit handler then failed to close (another traceback) and
+    the scratch folder behind. So the workers are born with the null device as their stderr (Dask's own lines
+    are silenced anyway, :mod:`bnstudio.experiment.dask_quiet`; their errors reach the driver through Dask), and
+    the cluster is made in a thread of its own: Ctrl+C lets that start end (at most :data:`STOP_WAIT` s), closes
+    what it made and then raises KeyboardInterrupt here."""
+    made: dict[str, Any] = {}
+    done = threading.Event()      # not Thread.join: an interrupted join marks the thread ended (Python 3.11)
+
+    def build() -> None:
+        try:
+            with _adaptive_malloc(), warnings.catch_warnings(), _stderr_to_null():
+                warnings.simplefilter("ignore", ResourceWarning)
+                made["cluster"] = distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                    local_directory=scratch, scheduler_kwargs={"local_directory": scratch,
+                                                               "dashboard_address": "127.0.0.1:0"})
+        except BaseException as exc:   # raised again in the caller's thread
+            made["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=build, name="bnstudio local cluster start", daemon=True).start()
+    try:
+        while not done.wait(0.05):
+            pass
+    except BaseException:              # Ctrl+C or SIGTERM: close what the start makes, then stop
+        done.wait(STOP_WAIT)
+        if "cluster" in made:
+            with contextlib.suppress(Exception):
+                made["cluster"].close()
+        raise
+    if "error" in made:
+        raise made["error"]
+    return made["cluster"]
+
+
+@contextlib.contextmanager
+def _stderr_to_null() -> Iterator[None]:
+    """File descriptor 2 on the null device while the block runs: what processes started meanwhile inherit."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
 
 
 def _run_piece(parts: DataParts, piece: Piece, net: Network, task: Callable[..., tuple], args: tuple

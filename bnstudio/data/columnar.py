@@ -10,8 +10,10 @@ group (issue 42). Every Parquet or Arrow file therefore goes through these steps
 2. check the schema: at most ``BNSTUDIO_MAX_VARIABLES`` columns (:mod:`bnstudio.io.limits`), each holding single
    values (text, numbers, booleans, dates and times, or those dictionary-encoded); list, struct, map and union
    columns are refused with the column's name and type;
-3. check what the file declares before reading it: the Parquet row groups' rows add up to the file's, and a group
-   expands to at most ``BNSTUDIO_MAX_ROW_GROUP_BYTES`` (:data:`GROUP_BYTES`);
+3. check what the file declares before reading it: the Parquet row groups' rows add up to the file's, each
+   group's column chunks hold as many values as it has rows (:mod:`bnstudio.data.parquet_footer`: a footer whose
+   row counts were all lowered alike would otherwise lose rows without a word), and a group expands to at most
+   ``BNSTUDIO_MAX_ROW_GROUP_BYTES`` (:data:`GROUP_BYTES`);
 4. read one row group (Parquet) or record batch (Arrow) at a time, validate it in full
    (``RecordBatch.validate(full=True)``: offsets within buffers, UTF-8 text, dictionary indices in range) and
    count its rows against the declaration;
@@ -158,9 +160,11 @@ def _check_type(field: Any, name: str) -> None:
 
 def _parquet_groups(file: ColumnarFile) -> list[int]:
     """Rows of each row group, after checking that they add up to the file's rows and that no group expands
-    beyond :data:`GROUP_BYTES`. Column chunk metadata is not read: for some damaged files pyarrow aborts the
-    process when asked for it (a C++ exception thrown through ``RowGroupMetaData.column``, pyarrow 26); the
-    rows each group really holds are counted as it is read (:meth:`ColumnarFile.batches`)."""
+    beyond :data:`GROUP_BYTES`, and that each group's column chunks declare one value per row. pyarrow's column
+    chunk metadata is not read: for some damaged files pyarrow aborts the process when asked for it (a C++
+    exception thrown through ``RowGroupMetaData.column``, pyarrow 26); the footer's bytes are read instead
+    (:mod:`bnstudio.data.parquet_footer`). The rows each group really holds are counted as it is read
+    (:meth:`ColumnarFile.batches`)."""
     meta, limit = file.handle.metadata, GROUP_BYTES.value()
     groups = []
     for g in range(meta.num_row_groups):
@@ -175,7 +179,27 @@ def _parquet_groups(file: ColumnarFile) -> list[int]:
     if sum(groups) != meta.num_rows:
         raise file.fail(f"the file declares {meta.num_rows:,} rows but its row groups {sum(groups):,} "
                         f"(a damaged footer)")
+    leaves = [str(file.handle.schema.column(j).path) for j in range(meta.num_columns)]
+    problem = _chunk_problem(file.path, groups, leaves)
+    if problem:
+        raise file.fail(f"{problem} (a damaged footer)")
     return groups
+
+
+def _chunk_problem(path: str, groups: list[int], names: list[str]) -> str | None:
+    """What is wrong with the values the column chunks declare against the rows of their groups
+    (:mod:`bnstudio.data.parquet_footer`: the footer read from its bytes, never through pyarrow's column chunk
+    metadata), or None."""
+    from bnstudio.data.parquet_footer import DamagedFooter, check_counts, footer_counts, read_footer
+
+    try:
+        with open(path, "rb") as handle:
+            data, offset = read_footer(handle)
+        return check_counts(footer_counts(data, offset), groups, names)
+    except (DamagedFooter, RecursionError) as exc:
+        return f"the footer cannot be read ({exc or type(exc).__name__})"
+    except OSError as exc:
+        return f"the footer cannot be read ({exc.strerror or exc})"
 
 
 def _arrow_groups(file: ColumnarFile) -> list[int]:

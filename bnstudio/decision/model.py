@@ -114,7 +114,56 @@ class UtilityNode:
         object.__setattr__(self, "table", table)
 
 
-class InfluenceDiagram:
+class NodeQueries:
+    """The node queries an influence diagram shares with its outline (:mod:`bnstudio.decision.outline`, names,
+    states and parents without tables): both hold ``decisions`` (in the order taken) and ``utilities`` (each
+    with a name and parents) and answer :attr:`variables` and :meth:`_variable_parents`."""
+
+    decisions: tuple[DecisionNode, ...]
+    utilities: tuple[Any, ...]
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def _variable_parents(self, name: str) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def _is_variable(self, name: str) -> bool:
+        raise NotImplementedError
+
+    @property
+    def decision_names(self) -> tuple[str, ...]:
+        return tuple(d.name for d in self.decisions)
+
+    @property
+    def chance_names(self) -> tuple[str, ...]:
+        decided = set(self.decision_names)
+        return tuple(v for v in self.variables if v not in decided)
+
+    @property
+    def utility_names(self) -> tuple[str, ...]:
+        return tuple(u.name for u in self.utilities)
+
+    def kind(self, name: str) -> str:
+        """``"chance"``, ``"decision"`` or ``"utility"``."""
+        if name in self.decision_names:
+            return "decision"
+        if name in self.utility_names:
+            return "utility"
+        if self._is_variable(name):
+            return "chance"
+        raise UnknownVariableError(f"unknown node '{name}'")
+
+    def parents(self, name: str) -> tuple[str, ...]:
+        """CPT parents of a chance node, informational parents of a decision, parents of a utility."""
+        kind = self.kind(name)
+        if kind == "chance":
+            return self._variable_parents(name)
+        return next(n.parents for n in (self.decisions if kind == "decision" else self.utilities) if n.name == name)
+
+
+class InfluenceDiagram(NodeQueries):
     """Chance network + decisions (in the order taken) + utilities; validated on construction.
 
     The diagram keeps its own copy of ``network``; use :meth:`with_parameters` for a diagram with other CPTs.
@@ -137,27 +186,9 @@ class InfluenceDiagram:
         return self._net.copy()
 
     @property
-    def decision_names(self) -> tuple[str, ...]:
-        return tuple(d.name for d in self.decisions)
-
-    @property
-    def chance_names(self) -> tuple[str, ...]:
-        decided = set(self.decision_names)
-        return tuple(v for v in self._net.variables if v not in decided)
-
-    @property
-    def utility_names(self) -> tuple[str, ...]:
-        return tuple(u.name for u in self.utilities)
-
-    def kind(self, name: str) -> str:
-        """``"chance"``, ``"decision"`` or ``"utility"``."""
-        if name in self.decision_names:
-            return "decision"
-        if name in self.utility_names:
-            return "utility"
-        if name in self._net:
-            return "chance"
-        raise UnknownVariableError(f"unknown node '{name}'")
+    def variables(self) -> tuple[str, ...]:
+        """The chance and decision variables in the network's order."""
+        return tuple(self._net.variables)
 
     def states(self, name: str) -> tuple[str, ...]:
         return self._net.states(name)
@@ -165,14 +196,11 @@ class InfluenceDiagram:
     def cardinality(self, name: str) -> int:
         return self._net.cardinality(name)
 
-    def parents(self, name: str) -> tuple[str, ...]:
-        """CPT parents of a chance node, informational parents of a decision, parents of a utility."""
-        kind = self.kind(name)
-        if kind == "decision":
-            return self.decision(name).parents
-        if kind == "utility":
-            return self.utility(name).parents
+    def _variable_parents(self, name: str) -> tuple[str, ...]:
         return self._net.parents(name)
+
+    def _is_variable(self, name: str) -> bool:
+        return name in self._net
 
     def cpt(self, name: str) -> np.ndarray:
         """The CPT of a chance node (read-only)."""

@@ -8,10 +8,10 @@ elimination order* eliminates the nodes in the reverse of this partial order: In
 """
 from __future__ import annotations
 
-from bnstudio.decision.model import InfluenceDiagram
+from bnstudio.decision.outline import Structure
 
 
-def information_sets(diagram: InfluenceDiagram) -> list[list[str]]:
+def information_sets(diagram: Structure) -> list[list[str]]:
     """[I0, I1, ..., In]: the chance nodes first observed before each decision, then the never-observed ones."""
     seen: set[str] = set()
     chance = set(diagram.chance_names)
@@ -24,7 +24,7 @@ def information_sets(diagram: InfluenceDiagram) -> list[list[str]]:
     return sets
 
 
-def strong_groups(diagram: InfluenceDiagram) -> list[tuple[str, list[str]]]:
+def strong_groups(diagram: Structure) -> list[tuple[str, list[str]]]:
     """The strong elimination order as groups: [("sum", In), ("max", [Dn]), ("sum", I_{n-1}), ..., ("sum", I0)]."""
     sets = information_sets(diagram)
     groups: list[tuple[str, list[str]]] = [("sum", sets[-1])]
@@ -33,7 +33,7 @@ def strong_groups(diagram: InfluenceDiagram) -> list[tuple[str, list[str]]]:
     return groups
 
 
-def past(diagram: InfluenceDiagram, decision: str) -> list[str]:
+def past(diagram: Structure, decision: str) -> list[str]:
     """Everything known when ``decision`` is taken, under no-forgetting (earlier decisions and observations)."""
     sets = information_sets(diagram)
     out: list[str] = []

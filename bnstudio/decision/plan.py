@@ -23,7 +23,7 @@ from typing import Collection, Iterable, Mapping, Sequence
 
 import networkx as nx
 
-from bnstudio.decision.model import InfluenceDiagram
+from bnstudio.decision.outline import Structure
 from bnstudio.decision.order import strong_groups
 from bnstudio.errors import MemoryBudgetExceeded
 from bnstudio.inference.elimination import CliqueTooLarge, best_elimination_order, moral_graph
@@ -61,9 +61,9 @@ def union(scopes: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
 class _Scopes:
     """The rollback of :mod:`bnstudio.decision.rollback` on scopes only, counting table entries."""
 
-    def __init__(self, diagram: InfluenceDiagram, evidence: Collection[str], taken: Collection[str],
+    def __init__(self, diagram: Structure, evidence: Collection[str], taken: Collection[str],
                  budget: float) -> None:
-        self.card = {v: diagram.cardinality(v) for v in diagram.network.variables}
+        self.card = {v: diagram.cardinality(v) for v in diagram.variables}
         self.phi = [diagram.parents(v) + (v,) for v in diagram.chance_names] + [(v,) for v in evidence]
         self.psi = [u.parents for u in diagram.utilities]
         self.taken, self.evidence, self.graph = set(taken), set(evidence), diagram.graph()
@@ -122,7 +122,7 @@ class _Scopes:
             self.phi.append(parents if varies else tuple(v for v in scope if v != d))
 
 
-def plan_no_forgetting(diagram: InfluenceDiagram, evidence: Collection[str] = (), taken: Collection[str] = (),
+def plan_no_forgetting(diagram: Structure, evidence: Collection[str] = (), taken: Collection[str] = (),
                        memory_budget: float = math.inf) -> Plan:
     """The :class:`Plan` of the exact solution of ``diagram`` with evidence on the nodes ``evidence`` and the
     decisions ``taken`` already taken; :class:`MemoryBudgetExceeded` (one line naming the decision with the
@@ -159,7 +159,7 @@ LISTED_ROW_BYTES = 250
 LISTED_CELL_BYTES = 80
 
 
-def check_listing(diagram: InfluenceDiagram, parents: Mapping[str, Sequence[str]], memory_budget: float) -> None:
+def check_listing(diagram: Structure, parents: Mapping[str, Sequence[str]], memory_budget: float) -> None:
     """One :class:`MemoryBudgetExceeded` line, before anything is solved, when listing every policy row
     (``{"past": {node: state, ...}, "choice": option}``, one row per configuration of the policy domain
     ``parents[d]``) would take more than ``memory_budget`` bytes; it names the decision with the most rows.
@@ -176,13 +176,13 @@ def check_listing(diagram: InfluenceDiagram, parents: Mapping[str, Sequence[str]
                                    f"its past{HINT}")
 
 
-def policy_tree_entries(diagram: InfluenceDiagram, parents: Mapping[str, tuple[str, ...]],
+def policy_tree_entries(diagram: Structure, parents: Mapping[str, tuple[str, ...]],
                         max_entries: float) -> int | None:
     """Entries per case of the junction tree of the policy network (policies over ``parents``, one binary node
     per utility), or None when no elimination order keeps every clique within ``max_entries``."""
-    names = list(diagram.network.variables) + list(diagram.utility_names)
+    names = list(diagram.variables) + list(diagram.utility_names)
     index = {v: k for k, v in enumerate(names)}
-    cards = [diagram.cardinality(v) for v in diagram.network.variables] + [2] * len(diagram.utilities)
+    cards = [diagram.cardinality(v) for v in diagram.variables] + [2] * len(diagram.utilities)
     families = [[index[p] for p in (parents[v] if v in parents else diagram.parents(v))] + [index[v]]
                 for v in names]
     try:

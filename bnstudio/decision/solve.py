@@ -25,7 +25,8 @@ import numpy as np
 
 from bnstudio.decision.limid import check_table, single_policy_update
 from bnstudio.decision.model import InfluenceDiagram, UtilityNode
-from bnstudio.decision.plan import check_listing, plan_no_forgetting
+from bnstudio.decision.outline import Structure
+from bnstudio.decision.plan import Plan, check_listing, plan_no_forgetting
 from bnstudio.decision.policy_net import expected_utilities, policy_network, utility_scales
 from bnstudio.decision.rollback import Policy, rollback
 from bnstudio.errors import (EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded, TimeBudgetExceeded,
@@ -74,10 +75,9 @@ class DecisionSolution:
                               for d in self.diagram.decision_names]}
 
 
-def split_evidence(diagram: InfluenceDiagram, evidence: Mapping | None) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+def split_evidence(diagram: Structure, evidence: Mapping | None) -> tuple[dict[str, np.ndarray], dict[str, int]]:
     """({chance node: (|X|,) likelihood}, {decision taken: option index}); errors name the node."""
-    net = diagram.network
-    index = VariableIndex(net.variables, [net.states(v) for v in net.variables])
+    index = VariableIndex(list(diagram.variables), [diagram.states(v) for v in diagram.variables])
     likelihoods, taken = {}, {}
     for name, spec in (evidence or {}).items():
         kind = diagram.kind(name)
@@ -121,11 +121,7 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     evidence = dict(evidence or {})
     original, (diagram, unit) = diagram, unit_utilities(diagram)
     likelihoods, taken = split_evidence(diagram, evidence)
-    unordered = diagram.unordered
-    if unordered is not None and method == "no-forgetting":
-        raise ValidationError(f"decisions '{unordered[0]}' and '{unordered[1]}' are not ordered (no directed path "
-                              f"from one to the next): no-forgetting needs the decisions on one directed path; "
-                              f"solve this LIMID by single policy updating (method limid)")
+    _check_method(diagram, method)
     policies, used, iterations = _policies(diagram, likelihoods, taken, method, memory_budget, deadline, listed,
                                            evidence)
     net = policy_network(diagram, {d: (p.parents, p.cpt(diagram.cardinality(d))) for d, p in policies.items()})
@@ -147,20 +143,53 @@ def solve(diagram: InfluenceDiagram, evidence: Mapping | None = None, method: st
     return DecisionSolution(used, evidence, eu, p_e, policies, options, names, iterations, original)
 
 
-def _policies(diagram: InfluenceDiagram, likelihoods: dict[str, np.ndarray], taken: dict[str, int], method: str,
-              memory_budget: int, deadline: float, listed: bool,
-              evidence: Mapping) -> tuple[dict[str, Policy], str, int]:
-    """(policies, method used, LIMID sweeps): the exact rollback when its plan fits the budget (and, if
-    ``listed``, so does the listing of its policies), else (``method`` auto or limid) single policy updating."""
-    plan, iterations = None, 0
+def presize(diagram: Structure, evidence: Mapping | None = None, method: str = "auto",
+            memory_budget: int = DEFAULT_MEMORY_BUDGET, listed: bool = False) -> None:
+    """Raise what :func:`solve` refuses on the structure alone, before it allocates a table: unknown evidence
+    nodes or states, no-forgetting asked of a LIMID, an exact solution past the budget with ``method``
+    "no-forgetting", a listing past the budget (``listed``). ``diagram`` may be a
+    :class:`~bnstudio.decision.outline.DiagramOutline` read without its tables (``bnstudio decide`` on a JSON
+    file, docs/decisions.md): the plan and the listing depend on scopes only, so it is refused exactly as the
+    diagram would be, before a number of its tables is parsed."""
+    if method not in METHODS:
+        raise EvidenceError(f"unknown solution method {method!r}; use one of {', '.join(METHODS)}")
+    likelihoods, taken = split_evidence(diagram, evidence)
+    _check_method(diagram, method)
+    if _exact_plan(diagram, likelihoods, taken, method, memory_budget, listed) is None and listed:
+        check_listing(diagram, {d.name: d.parents for d in diagram.decisions}, memory_budget)
+
+
+def _check_method(diagram: Structure, method: str) -> None:
+    unordered = diagram.unordered
+    if unordered is not None and method == "no-forgetting":
+        raise ValidationError(f"decisions '{unordered[0]}' and '{unordered[1]}' are not ordered (no directed path "
+                              f"from one to the next): no-forgetting needs the decisions on one directed path; "
+                              f"solve this LIMID by single policy updating (method limid)")
+
+
+def _exact_plan(diagram: Structure, likelihoods: Mapping[str, np.ndarray], taken: Mapping[str, int], method: str,
+                memory_budget: int, listed: bool) -> Plan | None:
+    """The plan of the exact solution when it is to be tried and fits the budget (and, if ``listed``, so does
+    the listing of its policies: else refused, not swapped for the LIMID); None for the LIMID."""
+    plan = None
     if method != "limid" and diagram.unordered is None:
         try:
             plan = plan_no_forgetting(diagram, likelihoods, taken, memory_budget)  # sizes every table first
         except MemoryBudgetExceeded:
             if method == "no-forgetting":
                 raise
-    if plan is not None and listed:  # the exact tables fit, their listing does not: refused, not swapped
+    if plan is not None and listed:
         check_listing(diagram, plan.parents, memory_budget)
+    return plan
+
+
+def _policies(diagram: InfluenceDiagram, likelihoods: dict[str, np.ndarray], taken: dict[str, int], method: str,
+              memory_budget: int, deadline: float, listed: bool,
+              evidence: Mapping) -> tuple[dict[str, Policy], str, int]:
+    """(policies, method used, LIMID sweeps): the exact rollback when its plan fits the budget (and, if
+    ``listed``, so does the listing of its policies), else (``method`` auto or limid) single policy updating."""
+    iterations = 0
+    plan = _exact_plan(diagram, likelihoods, taken, method, memory_budget, listed)
     policies = None
     if plan is not None:
         try:

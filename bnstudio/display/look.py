@@ -23,6 +23,8 @@ PADDING = 6.0
 NAME_COLUMN = 72.0     # state names, left
 NUMBER_COLUMN = 42.0   # probabilities, right
 CORNER = 5.0
+UTILITY_WIDTH = 168.0  # an influence diagram's utility node (a diamond)
+UTILITY_HEIGHT = 76.0
 
 
 def bar_node_size(n_states: int) -> tuple[float, float]:

@@ -69,6 +69,13 @@ class DaskExecutor:
         """Connect to (or start) the cluster and scatter the study's ``data`` (as a Context) to every worker."""
         context = as_context(data)
         distributed = _import_distributed()
+        try:
+            self._start(distributed, context)
+        except BaseException:          # Ctrl+C during the start, an unreachable scheduler: nothing left behind
+            self.close(abandon=True)
+            raise
+
+    def _start(self, distributed: Any, context: "Context") -> None:
         if self.local_workers is not None:
             self.scratch = tempfile.mkdtemp(prefix="bnstudio-dask-")
             self.cluster = start_local_cluster(distributed, self.local_workers, self.scratch)

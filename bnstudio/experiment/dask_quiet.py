@@ -8,10 +8,12 @@ command before it starts or joins a cluster, for the rest of its process: Dask's
 * the ``distributed``, ``asyncio`` and ``tornado`` loggers of this process (tornado's event loop logs the errors
   of Dask's callbacks, e.g. a cancelled ``sync`` interrupted by SIGTERM) and the ``distributed`` logger of every
   worker started later (through the environment: ``DASK_LOGGING__DISTRIBUTED``) print only critical messages; what matters reaches the user as bnstudio's
-  own one-line errors (a lost worker, an unreachable scheduler);
-* each local worker ends silently on SIGINT from its start (:mod:`bnstudio.experiment.dask_worker_signals`, a
+  own one-line errors (a lost worker, an unreachable scheduler); Dask's configuration sets
+  ``tornado.application`` to "error" on its own, so it is turned down by name too;
+* each local worker ends silently on SIGINT once started (:mod:`bnstudio.experiment.dask_worker_signals`, a
   Dask preload): Ctrl+C stops the driver, which closes the cluster. A worker still importing when Ctrl+C
-  comes (the first seconds of a local cluster's start) has no preload yet and may print its traceback.
+  comes (the first seconds of a local cluster's start) has no preload yet: workers are born with the null
+  device as their stderr (:func:`bnstudio.data.cluster.start_local_cluster`).
 
 Only used where a cluster is started; ``dask`` is imported here, when the extra is installed.
 """
@@ -33,7 +35,7 @@ def quiet_dask() -> None:
         import distributed  # noqa: F401  (its logging set up now, then turned down)
     except ImportError:      # the cluster's own check says what to install
         return
-    for name in ("distributed", "asyncio", "tornado"):
+    for name in ("distributed", "asyncio", "tornado", "tornado.application"):  # Dask sets the last one itself
         logging.getLogger(name).setLevel(logging.CRITICAL)
     preload = list(dask.config.get("distributed.worker.preload", []) or [])
     dask.config.set({"distributed.worker.preload": preload + [PRELOAD] if PRELOAD not in preload else preload})

@@ -1,9 +1,10 @@
 """The BN Studio desktop app (PySide6). The only package allowed to import Qt, pyqtgraph or matplotlib.
 
-Layout: :mod:`~bnstudio.gui.document` holds the network, the undo stack and the evidence;
-:mod:`~bnstudio.gui.commands` are the undoable edits (one command = one core mutation);
-:mod:`~bnstudio.gui.canvas`, :mod:`~bnstudio.gui.cpt_editor` and :mod:`~bnstudio.gui.properties` are adapters
-that redraw on the network's events and write back only through commands; :mod:`~bnstudio.gui.main_window`
+Layout: the application model is :mod:`bnstudio.app`, free of Qt (docs/architecture.md §7);
+:mod:`~bnstudio.gui.document` wraps its document (the network, the undo history, the evidence) as a QObject
+whose signals re-emit the model's notices, and the edits are :mod:`bnstudio.app.commands` (one command = one core
+mutation); :mod:`~bnstudio.gui.canvas`, :mod:`~bnstudio.gui.cpt_editor` and :mod:`~bnstudio.gui.properties` are
+adapters that redraw on the network's events and write back only through commands; :mod:`~bnstudio.gui.main_window`
 composes them. Start the app with :func:`bnstudio.gui.app.run`.
 
 The core the window uses (numpy, networkx, the readers, inference, influence diagrams, projects) is imported

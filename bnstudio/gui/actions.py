@@ -28,22 +28,23 @@ class Actions:
         self.drawn_icons: list[tuple[QAction, Callable[[], QIcon]]] = []   # drawn again when the palette changes
         w, files, view, scene = window, window.files, window.view, window.scene
         standard = w.style().standardIcon
-        self.new = self._make("&New", files.new_file, QKeySequence.New, standard(QStyle.SP_FileIcon))
-        self.open = self._make("&Open…", files.open_dialog, QKeySequence.Open,
-                               standard(QStyle.SP_DialogOpenButton))
+        keys, pixmaps = QKeySequence.StandardKey, QStyle.StandardPixmap
+        self.new = self._make("&New", files.new_file, keys.New, standard(pixmaps.SP_FileIcon))
+        self.open = self._make("&Open…", files.open_dialog, keys.Open,
+                               standard(pixmaps.SP_DialogOpenButton))
         self.open_study = self._make("Open S&tudy…", self._open_study)
-        self.save = self._make("&Save", files.save, QKeySequence.Save, standard(QStyle.SP_DialogSaveButton))
-        self.save_as = self._make("Save &As…", files.save_as, QKeySequence.SaveAs)
+        self.save = self._make("&Save", files.save, keys.Save, standard(pixmaps.SP_DialogSaveButton))
+        self.save_as = self._make("Save &As…", files.save_as, keys.SaveAs)
         self.export_png = self._make("Export Image as &PNG…", files.export_png_dialog)
         self.export_svg = self._make("Export Image as S&VG…", files.export_svg_dialog)
         self.export_pdf = self._make("Export as P&DF…", lambda: printing.export_pdf_dialog(w))
-        self.print = self._make("&Print…", lambda: printing.print_network(w), QKeySequence.Print)
+        self.print = self._make("&Print…", lambda: printing.print_network(w), keys.Print)
         self.print_panel = {panel: self._make(f"Print the {text}…", lambda panel=panel: printing.print_panel_dialog(
             w, panel)) for panel, text in printing.PANELS.items()}
         self.export_panel_pdf = {panel: self._make(f"Export the {text} as PDF…", lambda panel=panel:
                                                    printing.export_panel_pdf_dialog(w, panel))
                                  for panel, text in printing.PANELS.items()}
-        self.quit = self._make("&Quit", w.close, QKeySequence.Quit)
+        self.quit = self._make("&Quit", w.close, keys.Quit)
         self.reset_layout = self._make("&Reset Layout", w.reset_layout)
         self.appearances = QActionGroup(w)
         self.appearance = {choice: self._make(text, lambda choice=choice: w.set_appearance(choice), checkable=True,
@@ -52,17 +53,17 @@ class Actions:
 
         stack = w.document.undo_stack
         self.undo = stack.createUndoAction(w, "&Undo")
-        self.undo.setShortcut(QKeySequence.Undo)
+        self.undo.setShortcut(keys.Undo)
         self.undo.setIcon(icons.undo())
         self.undo.setIconText("Undo")  # the toolbar keeps a short label; the menu shows what will be undone
         self.redo = stack.createRedoAction(w, "&Redo")
-        self.redo.setShortcut(QKeySequence.Redo)
+        self.redo.setShortcut(keys.Redo)
         self.redo.setIcon(icons.redo())
         self.redo.setIconText("Redo")
         self.drawn_icons += [(self.undo, icons.undo), (self.redo, icons.redo)]
-        self.delete = self._make("&Delete", scene.delete_selection, QKeySequence.Delete)
+        self.delete = self._make("&Delete", scene.delete_selection, keys.Delete)
         self.rename = self._make("Re&name Node", w.rename_selected, "F2")
-        self.select_all = self._make("Select &All", self._select_all, QKeySequence.SelectAll)
+        self.select_all = self._make("Select &All", self._select_all, keys.SelectAll)
 
         self.node_styles = QActionGroup(w)
         self.bars = self._make("&Bar Charts", lambda: w.set_node_style(st.BARS), "Ctrl+B", icons.bars,
@@ -71,11 +72,11 @@ class Actions:
                                   icons.compact, checkable=True, group=self.node_styles)
         self.bars.setIconText("Bars")
         self.compact.setIconText("Compact")
-        self.zoom_in = self._make("Zoom &In", view.zoom_in, QKeySequence.ZoomIn)
-        self.zoom_out = self._make("Zoom &Out", view.zoom_out, QKeySequence.ZoomOut)
+        self.zoom_in = self._make("Zoom &In", view.zoom_in, keys.ZoomIn)
+        self.zoom_out = self._make("Zoom &Out", view.zoom_out, keys.ZoomOut)
         self.zoom_reset = self._make("&Actual Size", lambda: view.set_zoom(1.0), "Ctrl+0")
         self.fit = self._make("&Fit to View", w.fit_view, "Ctrl+Shift+F", icons.fit)
-        self.find = self._make("&Find Node…", view.open_find, QKeySequence.Find)
+        self.find = self._make("&Find Node…", view.open_find, keys.Find)
 
         self.tools = QActionGroup(w)
         self.tool_select = self._make("&Select", lambda: w.set_tool(SELECT), "S", icons.select,
@@ -97,7 +98,7 @@ class Actions:
         for action in (self.delete, self.rename, self.select_all, self.tool_select, self.tool_node, self.tool_arc,
                        self.tool_decision, self.tool_utility):
             # keys that mean something else in the table and the text fields work on the canvas only
-            action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             view.addAction(action)
         self.tool_node.setToolTip("Click on empty space to add a node (or double-click anywhere)")
         self.tool_arc.setToolTip("Drag from a parent to a child (or Shift+drag with any tool)")
@@ -105,7 +106,7 @@ class Actions:
         self.normalise_all = self._make("&Normalise All CPTs", w.normalise_all_cpts)
         self.check = self._make("&Check Network", w.check_network)
 
-        self.open_data = self._make("Open &Data…", lambda: w.show_dock("data") or w.data_panel.open_file(),
+        self.open_data = self._make("Open &Data…", self._open_data,
                                     "Ctrl+Shift+D")
         self.learn_parameters = self._make("Learn &Parameters…", lambda: w.show_dock("training"), "Ctrl+Shift+P")
         self.learn_structure = self._make("Learn &Structure…", lambda: w.show_dock("structure"),
@@ -117,11 +118,16 @@ class Actions:
 
         self.clear_evidence = self._make("&Clear All Evidence", w.document.clear_evidence, "Ctrl+E",
                                          icons.clear_evidence)
-        self.manual = self._make("&Manual", w.show_manual, QKeySequence.HelpContents)   # F1, in a panel: its part
+        self.manual = self._make("&Manual", w.show_manual, keys.HelpContents)   # F1, in a panel: its part
         self.whats_this = QWhatsThis.createAction(w)      # Shift+F1, then a click on a panel
-        self.whats_this.setShortcut(QKeySequence.WhatsThis)
+        self.whats_this.setShortcut(keys.WhatsThis)
         self.help_mouse = self._make("&Mouse and Keyboard", w.show_help)
         self.about = self._make("&About BN Studio", w.show_about)
+
+    def _open_data(self) -> None:
+        """Open Data…: the Data dock in front, then its file dialog."""
+        self.window.show_dock("data")
+        self.window.data_panel.open_file()
 
     def _make(self, text: str, slot, shortcut=None, icon: QIcon | Callable[[], QIcon] | None = None,
               checkable: bool = False, group: QActionGroup | None = None) -> QAction:
@@ -190,7 +196,7 @@ class Actions:
             toggle = dock.toggleViewAction()
             # a dock shown from the menu comes to the front of its tab group (seen: View ▸ Data added a tab
             # behind Learn Parameters)
-            toggle.triggered.connect(lambda checked, key=key: checked and w.show_dock(key))
+            toggle.triggered.connect(lambda checked, key=key: w.show_dock(key) if checked else None)
             m.addAction(toggle)
         m.addAction(w.toolbar.toggleViewAction())
         m.addAction(self.reset_layout)
@@ -228,7 +234,7 @@ class Actions:
         for action in toolbar.actions():
             name_shortcut(action)
             # Undo's text follows the stack (and changes while the window goes: then the action may be gone)
-            action.changed.connect(lambda action=action: isValid(action) and name_shortcut(action))
+            action.changed.connect(lambda action=action: name_shortcut(action) if isValid(action) else None)
 
 
 def plain_text(text: str) -> str:
@@ -239,7 +245,7 @@ def plain_text(text: str) -> str:
 def name_shortcut(action: QAction) -> None:
     """The action's tooltip names its shortcut: "Add Node (N) — click on empty space …" (Qt shows the text
     alone). A tooltip of its own is kept after the name."""
-    keys = action.shortcut().toString(QKeySequence.NativeText)
+    keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
     if not keys or action.isSeparator():
         return
     name = plain_text(action.text())

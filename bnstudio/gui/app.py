@@ -16,7 +16,7 @@ from bnstudio.gui import settings as cfg
 from bnstudio.gui.icons import app_icon
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.panels import load_example_data
-from bnstudio.gui.resources import bundled_example
+from bnstudio.app.resources import bundled_example
 
 __all__ = ["application", "bundled_example", "has_display", "open_window", "run"]
 
@@ -35,7 +35,9 @@ def application(argv: list[str] | None = None) -> QApplication:
     collection moved to the GUI thread (:mod:`bnstudio.gui.collector`)."""
     QCoreApplication.setOrganizationName(cfg.ORGANISATION)
     QCoreApplication.setApplicationName(cfg.APPLICATION)
-    app = QApplication.instance() or QApplication(argv if argv is not None else [sys.argv[0]])
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):   # none yet (Qt refuses a second one beside a bare QCoreApplication)
+        app = QApplication(argv if argv is not None else [sys.argv[0]])
     app.setWindowIcon(app_icon())
     app.setDesktopFileName("bnstudio")
     collector.install(app)
@@ -53,9 +55,9 @@ def paint_now(window: MainWindow, message: str) -> None:
     end = time.monotonic() + EXPOSE_WAIT
     handle = window.windowHandle()
     while handle is not None and not handle.isExposed() and time.monotonic() < end:
-        QCoreApplication.processEvents(QEventLoop.AllEvents, 20)
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
     window.repaint()
-    QCoreApplication.processEvents(QEventLoop.ExcludeUserInputEvents)
+    QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
 
 
 def open_window(path: str | Path | None = None, recovery: bool = True) -> MainWindow:

@@ -10,16 +10,16 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject
 
 from bnstudio.errors import BNStudioError, ImpossibleEvidence
-from bnstudio.gui.beliefs import BeliefBatch, Beliefs, describe
+from bnstudio.app.beliefs import BeliefBatch, Beliefs, describe
 from bnstudio.gui.job_slot import JobSlot
 
 
 class BeliefUpdates(QObject):
     """Runs the background belief jobs of one document (see the module docstring)."""
 
-    def __init__(self, document: Any) -> None:
-        super().__init__(document)
-        self.document = document
+    def __init__(self, document: Any, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = document   # the application model (bnstudio.app.document.Document)
         self.jobs = JobSlot(self)
         #: the names to compute first (the window sets it to the nodes in view)
         self.visible: Callable[[], list[str]] = lambda: []

@@ -13,13 +13,13 @@ from typing import Callable
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from bnstudio.errors import FormatError
-from bnstudio.gui import file_io
+from bnstudio.app import file_io
 
 SAVE, DISCARD, CANCEL = "save", "discard", "cancel"
 
 
 def show_error(parent: QWidget | None, title: str, summary: str, details: str = "") -> None:
-    box = QMessageBox(QMessageBox.Critical, title, summary, QMessageBox.Ok, parent)
+    box = QMessageBox(QMessageBox.Icon.Critical, title, summary, QMessageBox.StandardButton.Ok, parent)
     if details:
         box.setInformativeText(details if len(details) < 600 else details[:600] + "…")
         box.setDetailedText(details)
@@ -34,9 +34,10 @@ def show_format_error(parent: QWidget | None, exc: FormatError) -> None:
 
 def save_changes_box(parent: QWidget | None, name: str, unsaved: list[str] | None = None) -> QMessageBox:
     """The "Save the changes to NAME?" question, listing what would be lost."""
-    box = QMessageBox(QMessageBox.Warning, "Unsaved changes", f"Save the changes to {name}?",
-                      QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, parent)
-    box.setDefaultButton(QMessageBox.Save)
+    box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved changes", f"Save the changes to {name}?",
+                      QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                      | QMessageBox.StandardButton.Cancel, parent)
+    box.setDefaultButton(QMessageBox.StandardButton.Save)
     if unsaved:
         box.setInformativeText("Not saved yet:\n" + "\n".join(f"• {part}" for part in unsaved))
     return box
@@ -44,8 +45,8 @@ def save_changes_box(parent: QWidget | None, name: str, unsaved: list[str] | Non
 
 def ask_save_changes(parent: QWidget | None, name: str, unsaved: list[str] | None = None) -> str:
     """SAVE, DISCARD or CANCEL for unsaved work on ``name``; ``unsaved`` names each part that would be lost."""
-    answer = save_changes_box(parent, name, unsaved).exec()
-    return {QMessageBox.Save: SAVE, QMessageBox.Discard: DISCARD}.get(answer, CANCEL)
+    answer = QMessageBox.StandardButton(save_changes_box(parent, name, unsaved).exec())   # exec() gives an int
+    return {QMessageBox.StandardButton.Save: SAVE, QMessageBox.StandardButton.Discard: DISCARD}.get(answer, CANCEL)
 
 
 def ask_normalise_before_save(parent: QWidget | None, n_rows: int, variables: list[str]) -> bool:
@@ -55,8 +56,8 @@ def ask_normalise_before_save(parent: QWidget | None, n_rows: int, variables: li
         parent, "Rows do not sum to 1",
         f"{n_rows} CPT row{'s' if n_rows != 1 else ''} in {names} do not sum to 1.\n\n"
         "Normalise them (divide each row by its sum) and save, or cancel to fix them yourself?",
-        QMessageBox.Yes | QMessageBox.Cancel, QMessageBox.Yes)
-    return answer == QMessageBox.Yes
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes)
+    return answer == QMessageBox.StandardButton.Yes
 
 
 def ask_restore(parent: QWidget | None, source: str | None, saved_at: float) -> bool:
@@ -65,8 +66,8 @@ def ask_restore(parent: QWidget | None, source: str | None, saved_at: float) -> 
     answer = QMessageBox.question(
         parent, "Restore unsaved work?",
         f"BN Studio did not close properly last time. A recovery copy of {what} was saved at {when}.\n\n"
-        "Restore it?", QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
-    return answer == QMessageBox.Yes
+        "Restore it?", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+    return answer == QMessageBox.StandardButton.Yes
 
 
 def show_unexpected(exc_type, exc, tb) -> None:
@@ -77,7 +78,7 @@ def show_unexpected(exc_type, exc, tb) -> None:
                "operation failed. Please report this with the details below.", details)
 
 
-def install_excepthook(show: Callable = None) -> Callable:
+def install_excepthook(show: Callable[..., None] | None = None) -> Callable:
     """Send uncaught exceptions (also those raised in Qt callbacks) to the error dialog; returns the old hook."""
     previous = sys.excepthook
 

@@ -18,6 +18,7 @@ A window without saved geometry opens maximised on screens up to :data:`MAXIMISE
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QEvent, QSize, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QWidget
 
 from bnstudio.display.window_docks import BOTTOM, RIGHT, TITLES
@@ -46,7 +47,8 @@ def place(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     :func:`arrange` does) and then restoring left the first arrangement's tab bar over the toolbar of a second
     window (the tab bar of seven docks outlived the restore)."""
     _area_settings(window)
-    for area, group in ((Qt.RightDockWidgetArea, RIGHT), (Qt.BottomDockWidgetArea, BOTTOM)):
+    for area, group in ((Qt.DockWidgetArea.RightDockWidgetArea, RIGHT),
+                        (Qt.DockWidgetArea.BottomDockWidgetArea, BOTTOM)):
         for key, _title in group:
             if key in docks:
                 window.addDockWidget(area, docks[key])
@@ -54,17 +56,18 @@ def place(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
 
 def _area_settings(window: QMainWindow) -> None:
     """The right area takes both right corners; its tabs are on top."""
-    window.setCorner(Qt.TopRightCorner, Qt.RightDockWidgetArea)
-    window.setCorner(Qt.BottomRightCorner, Qt.RightDockWidgetArea)
-    window.setTabPosition(Qt.RightDockWidgetArea, QTabWidget.North)
+    window.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+    window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+    window.setTabPosition(Qt.DockWidgetArea.RightDockWidgetArea, QTabWidget.TabPosition.North)
     window.setDocumentMode(False)
 
 
 def arrange(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     """Put every dock in its default place and tab (shown, docked), then size them to the window."""
     _area_settings(window)
-    for area, group in ((Qt.RightDockWidgetArea, RIGHT), (Qt.BottomDockWidgetArea, BOTTOM)):
-        first = None
+    for area, group in ((Qt.DockWidgetArea.RightDockWidgetArea, RIGHT),
+                        (Qt.DockWidgetArea.BottomDockWidgetArea, BOTTOM)):
+        first: QDockWidget | None = None
         for key, _title in group:
             dock = docks.get(key)
             if dock is None:          # a dock installed later (the decision panel) is placed then
@@ -76,17 +79,25 @@ def arrange(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
                 first = dock
             else:
                 window.tabifyDockWidget(first, dock)
-        first.raise_()
-    window.layout().activate()
+        if first is not None:
+            first.raise_()
+    _activate_layout(window)
     size_docks(window, docks)
+
+
+def _activate_layout(window: QMainWindow) -> None:
+    """Lay the docks out now (their sizes are read next)."""
+    layout = window.layout()     # a QMainWindow always has its own layout
+    if layout is not None:
+        layout.activate()
 
 
 def size_docks(window: QMainWindow, docks: dict[str, QDockWidget], right: float = RIGHT_FRACTION,
                bottom: float = BOTTOM_FRACTION) -> None:
     """The right area at ``right`` of the window's width, the bottom one at ``bottom`` of its height."""
     size = window.size()
-    window.resizeDocks([docks[RIGHT[0][0]]], [round(right * size.width())], Qt.Horizontal)
-    window.resizeDocks([docks[BOTTOM[0][0]]], [round(bottom * size.height())], Qt.Vertical)
+    window.resizeDocks([docks[RIGHT[0][0]]], [round(right * size.width())], Qt.Orientation.Horizontal)
+    window.resizeDocks([docks[BOTTOM[0][0]]], [round(bottom * size.height())], Qt.Orientation.Vertical)
 
 
 def collapse(docks: dict[str, QDockWidget]) -> None:
@@ -104,7 +115,7 @@ def reveal(window: QMainWindow, docks: dict[str, QDockWidget], keys: list[str],
     def shown(area: Qt.DockWidgetArea) -> list[QDockWidget]:
         return [d for d in docks.values() if d.isVisible() and not d.isFloating() and window.dockWidgetArea(d) == area]
 
-    areas = (Qt.RightDockWidgetArea, Qt.BottomDockWidgetArea)
+    areas = (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea)
     empty = {area for area in areas if not shown(area)}
     in_front = [d for area in areas for d in shown(area)]
     for key in keys:
@@ -113,26 +124,28 @@ def reveal(window: QMainWindow, docks: dict[str, QDockWidget], keys: list[str],
         docks[keys[0]].raise_()
     for dock in in_front if not front else ():
         dock.raise_()      # a panel the user opened stays in front of what comes in behind it
-    window.layout().activate()
-    on_right = shown(Qt.RightDockWidgetArea)
+    _activate_layout(window)
+    on_right = shown(Qt.DockWidgetArea.RightDockWidgetArea)
     narrow = bool(on_right) and max(d.width() for d in on_right) < right * window.width() - 30
     grown = {window.dockWidgetArea(docks[k]) for k in keys} & empty
-    if narrow or Qt.RightDockWidgetArea in grown:
-        window.resizeDocks([docks[RIGHT[0][0]]], [round(right * window.width())], Qt.Horizontal)
-    if Qt.BottomDockWidgetArea in grown:
-        window.resizeDocks([docks[BOTTOM[0][0]]], [round(BOTTOM_FRACTION * window.height())], Qt.Vertical)
+    if narrow or Qt.DockWidgetArea.RightDockWidgetArea in grown:
+        window.resizeDocks([docks[RIGHT[0][0]]], [round(right * window.width())], Qt.Orientation.Horizontal)
+    if Qt.DockWidgetArea.BottomDockWidgetArea in grown:
+        window.resizeDocks([docks[BOTTOM[0][0]]], [round(BOTTOM_FRACTION * window.height())],
+                           Qt.Orientation.Vertical)
 
 
 def first_geometry(window: QMainWindow) -> None:
     """Size a window that has no saved geometry to its screen: maximised on small screens."""
-    screen = window.screen() or window.windowHandle() and window.windowHandle().screen()
+    handle = window.windowHandle()
+    screen = window.screen() or (handle.screen() if handle is not None else None)
     available = screen.availableGeometry() if screen is not None else None
     if available is None or available.width() <= 0:
         window.resize(1400, 900)
         return
     if available.width() <= MAXIMISE_UP_TO.width() or available.height() <= MAXIMISE_UP_TO.height():
         window.resize(available.size())
-        window.setWindowState(window.windowState() | Qt.WindowMaximized)
+        window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)
         return
     size = available.size() * SCREEN_FRACTION
     window.resize(size)
@@ -152,11 +165,11 @@ class DockProportions(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         if watched is not self.window:
             return False
-        if event.type() == QEvent.Show and not self.shown:   # the first real size: the default proportions
+        if event.type() == QEvent.Type.Show and not self.shown:   # the first real size: the default proportions
             self.shown = True
             if not self.restored:
                 size_docks(self.window, self.docks)
-        elif event.type() == QEvent.Resize and self.shown:
+        elif isinstance(event, QResizeEvent) and self.shown:
             old = event.oldSize()
             if old.width() > 0 and old.height() > 0:
                 right, bottom = self.docks[RIGHT[0][0]], self.docks[BOTTOM[0][0]]

@@ -1,5 +1,5 @@
 """A dock's title bar with a "?" button: context help (the manual at the panel's section) beside the usual
-float and close buttons, for the panels a user needs explained (Learn Parameters, Learn Structure, Query)."""
+float and close buttons, for the panels a user needs explained (Learn Parameters, Learn Structure, Query, Time)."""
 from __future__ import annotations
 
 from typing import Callable
@@ -18,8 +18,8 @@ class HelpTitleBar(QWidget):
         self.float_button = self._button("", "Float or dock this panel")
         self.close_button = self._button("", "Close this panel (View ▸ shows it again)")
         style = self.style()
-        self.float_button.setIcon(style.standardIcon(QStyle.SP_TitleBarNormalButton))
-        self.close_button.setIcon(style.standardIcon(QStyle.SP_TitleBarCloseButton))
+        self.float_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_TitleBarNormalButton))
+        self.close_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_TitleBarCloseButton))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 1, 2, 1)
         layout.setSpacing(2)

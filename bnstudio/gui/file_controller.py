@@ -4,6 +4,7 @@ runs, queries, a structure proposal: :meth:`Document.unsaved_work`), and the min
 the whole session."""
 from __future__ import annotations
 
+import functools
 import warnings
 from pathlib import Path
 
@@ -15,8 +16,9 @@ from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError, FormatError, RepairWarning
-from bnstudio.gui import commands as cmd
-from bnstudio.gui import dialogs, file_io
+from bnstudio.app import commands as cmd
+from bnstudio.app import file_io
+from bnstudio.gui import dialogs
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arrange import spread_overlapping
@@ -24,7 +26,7 @@ from bnstudio.gui.canvas.export_dialog import ask_image_path, export_image
 from bnstudio.gui.decision_panel import show_diagram
 from bnstudio.gui.document import Document
 from bnstudio.gui.recovery import SLOTS, Recovery
-from bnstudio.gui.resources import example_diagrams, example_networks, example_title, is_bundled_example
+from bnstudio.app.resources import example_diagrams, example_networks, example_title, is_bundled_example
 from bnstudio.gui.window_parts import WindowParts
 
 
@@ -209,12 +211,12 @@ class FileController(QObject):
         self.recent_menu = recent
         self._refresh_recent(self.settings.value(cfg.RECENT_FILES))
         for path in example_networks():
-            examples.addAction(example_title(path), lambda p=path: self.open_path(p))
+            examples.addAction(example_title(path), functools.partial(self.open_path, path))
         diagrams = example_diagrams()
         if diagrams:
             examples.addSeparator()
         for path in diagrams:
-            examples.addAction(f"{example_title(path)} (influence diagram)", lambda p=path: self.open_path(p))
+            examples.addAction(f"{example_title(path)} (influence diagram)", functools.partial(self.open_path, path))
         examples.setEnabled(bool(examples.actions()))
 
     def _refresh_recent(self, files: list[str]) -> None:
@@ -223,7 +225,7 @@ class FileController(QObject):
             return
         menu.clear()
         for i, path in enumerate(files):
-            menu.addAction(f"&{i + 1} {Path(path).name}", lambda p=path: self.open_path(p)).setToolTip(path)
+            menu.addAction(f"&{i + 1} {Path(path).name}", functools.partial(self.open_path, path)).setToolTip(path)
         if files:
             menu.addSeparator()
             menu.addAction("Clear Menu", lambda: self._refresh_recent(self._clear_recent()))

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, 
 
 from bnstudio.display import themes
 from bnstudio.gui import theme
-from bnstudio.gui.resources import icon_path
+from bnstudio.app.resources import icon_path
 
 ACCENT = QColor("#3F7CC8")
 SIZE = 32
@@ -28,10 +28,10 @@ def fill() -> QColor:
 
 def _icon(draw: Callable[[QPainter], None]) -> QIcon:
     pixmap = QPixmap(SIZE, SIZE)
-    pixmap.fill(Qt.transparent)
+    pixmap.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.Antialiasing)
-    painter.setPen(QPen(ink(), 2.2, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(QPen(ink(), 2.2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
     draw(painter)
     painter.end()
     return QIcon(pixmap)
@@ -44,9 +44,11 @@ def _arrow_head(p: QPainter, tip: QPointF, dx: float, dy: float) -> None:
 
 
 def select() -> QIcon:
-    return _icon(lambda p: (p.setBrush(ink()), p.drawPolygon(QPolygonF(
-        [QPointF(9, 5), QPointF(9, 25), QPointF(14, 20), QPointF(18, 28), QPointF(21, 26), QPointF(17, 19),
-         QPointF(24, 19)]))))
+    def draw(p: QPainter) -> None:
+        p.setBrush(ink())
+        p.drawPolygon(QPolygonF([QPointF(9, 5), QPointF(9, 25), QPointF(14, 20), QPointF(18, 28), QPointF(21, 26),
+                                 QPointF(17, 19), QPointF(24, 19)]))
+    return _icon(draw)
 
 
 def add_node() -> QIcon:
@@ -91,7 +93,7 @@ def fit() -> QIcon:
 
 def bars() -> QIcon:
     def draw(p: QPainter) -> None:
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(ACCENT)
         for i, w in enumerate((20, 9, 14)):
             p.drawRect(QRectF(5, 6 + 8 * i, w, 5))
@@ -107,12 +109,12 @@ def compact() -> QIcon:
 
 def clear_evidence() -> QIcon:
     def draw(p: QPainter) -> None:
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor("#E07020"))
         p.drawRect(QRectF(4, 8, 16, 6))
         p.setBrush(QColor("#C9D3E0"))
         p.drawRect(QRectF(4, 18, 10, 6))
-        p.setPen(QPen(QColor("#B3261E"), 2.6, Qt.SolidLine, Qt.RoundCap))
+        p.setPen(QPen(QColor("#B3261E"), 2.6, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         p.drawLine(QPointF(21, 17), QPointF(29, 25))
         p.drawLine(QPointF(29, 17), QPointF(21, 25))
     return _icon(draw)

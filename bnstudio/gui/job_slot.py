@@ -29,10 +29,10 @@ class _Keeper(QObject):
 
     def keep(self, worker: JobWorker) -> None:
         self.active.append(worker)
-        worker.thread.finished.connect(self._reap)   # queued to this (main-thread) object
+        worker.worker_thread.finished.connect(self._reap)   # queued to this (main-thread) object
 
     def _reap(self) -> None:
-        for worker in [w for w in self.active if w.thread.isFinished()]:
+        for worker in [w for w in self.active if w.worker_thread.isFinished()]:
             worker.wait()
             self.active.remove(worker)
 

@@ -2,18 +2,18 @@
 the undo history, menus, a toolbar and a status bar. It composes the parts; the parts do the work."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtWidgets import (QApplication, QDockWidget, QGraphicsView, QInputDialog, QLabel, QMainWindow,
-                               QMessageBox, QToolBar, QUndoView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QDockWidget, QGraphicsView, QInputDialog, QLabel,
+                               QMessageBox, QToolBar, QVBoxLayout, QWidget)
 
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.gui import dock_layout, manual, theme
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.actions import Actions
@@ -26,15 +26,24 @@ from bnstudio.gui.decision_panel import decision_panel as decision_panel_of
 from bnstudio.gui.decision_panel import install as install_decisions
 from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import FileController
+from bnstudio.gui.history import HistoryView
 from bnstudio.gui.icons import app_icon
-from bnstudio.gui.layout_check import DISCARDED, layout_digest, layout_problem
+from bnstudio.app.layout_check import DISCARDED, layout_digest, layout_problem
 from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
 from bnstudio.gui.panels import analysis_panels, install_panels, open_cpt_row_index, panels_built, shutdown_panels
 from bnstudio.gui.properties import PropertiesPanel
 from bnstudio.gui.recovery import Recovery
-from bnstudio.gui.session import count
+from bnstudio.app.session import count
 from bnstudio.gui.time_panel import install as install_time
 from bnstudio.gui.time_panel.wiring import shutdown as shutdown_time
+from bnstudio.gui.window_parts import WindowParts
+
+if TYPE_CHECKING:   # built on first use (bnstudio.gui.panels): not imported with the window
+    from bnstudio.gui.data_panel import DataPanel
+    from bnstudio.gui.decision_panel.solver import DecisionSolver
+    from bnstudio.gui.query_panel import QueryPanel
+    from bnstudio.gui.structure_panel import StructurePanel
+    from bnstudio.gui.training_panel import TrainingPanel
 
 APP_NAME = "BN Studio"
 #: pixels between a message floating over the canvas and the network fitted below it
@@ -56,8 +65,10 @@ on a node zooms in to it)</td></tr>
 <tr><td><b>Middle-drag</b>, Space+drag</td><td>pan</td></tr></table>"""
 
 
-class MainWindow(QMainWindow):
-    """One document in one window; ``files`` opens and saves it, ``actions`` holds the menu actions."""
+class MainWindow(WindowParts):
+    """One document in one window; ``files`` opens and saves it, ``menu_actions`` holds the menu actions."""
+
+    decision_solver: DecisionSolver   # set by bnstudio.gui.decision_panel.install
 
     def __init__(self, settings: cfg.Settings | None = None, recovery: Recovery | None = None) -> None:
         super().__init__()
@@ -69,7 +80,7 @@ class MainWindow(QMainWindow):
         self.rows_notice = MessageBar()    # CPT rows that do not sum to 1: shown until they do
         self._cpt_editor: CptEditor | None = None   # built on first use: see the cpt_editor property
         self.properties = PropertiesPanel(self.document)
-        self.history = QUndoView(self.document.undo_stack)
+        self.history = HistoryView(self.document.undo_stack)
         self.toolbar = QToolBar("Toolbar")
         self.evidence_label, self.summary_label, self.zoom_label = QLabel(), QLabel(), QLabel()
         self.node_list = NodeListButton(lambda: list(self.document.network.variables))
@@ -85,12 +96,13 @@ class MainWindow(QMainWindow):
         install_panels(self)
         dock_layout.place(self, self.docks)   # in their areas; tabbed by the saved layout or by arrange()
         self.dock_proportions = dock_layout.DockProportions(self, self.docks)
-        self.actions = Actions(self)
-        self.menus = self.actions.build_menus()
-        self.actions.fill_toolbar(self.toolbar)
-        theme.PaletteFollower(self, self.actions.refresh_icons)   # dark icons on a dark toolbar: drawn again
+        self.menu_actions = Actions(self)
+        self.menus = self.menu_actions.build_menus()
+        self.menu_actions.fill_toolbar(self.toolbar)
+        theme.PaletteFollower(self, self.menu_actions.refresh_icons)   # dark icons on a dark toolbar: drawn again
         self.files.attach_menus(self.menus["recent"], self.menus["examples"])
-        self.view.background_actions = [self.actions.auto_layout, self.actions.fit, self.actions.clear_evidence]
+        actions = self.menu_actions
+        self.view.background_actions = [actions.auto_layout, actions.fit, actions.clear_evidence]
         self._connect()
         self.docks_wait_for_a_node = False   # first sight: docks hidden until a node is selected
         self._restore_settings()
@@ -109,7 +121,7 @@ class MainWindow(QMainWindow):
         self.rows_placement = FloatingPlacement(self.rows_notice, self.view, bottom=True)
         self.setCentralWidget(central)
         self.toolbar.setObjectName("toolbar")
-        self.toolbar.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.addToolBar(self.toolbar)
         self.history.setEmptyLabel("<opened>")
         for key, widget in (("properties", self.properties), ("history", self.history), ("cpt", QWidget())):
@@ -174,14 +186,14 @@ class MainWindow(QMainWindow):
         """View ▸ Appearance: follow the desktop's colour scheme, or force light or dark (kept in the settings)."""
         self.appearance.set_choice(choice)
         self.settings.set_value(cfg.APPEARANCE, choice)
-        if hasattr(self, "actions"):
-            self.actions.appearance[choice].setChecked(True)
+        if hasattr(self, "menu_actions"):
+            self.menu_actions.appearance[choice].setChecked(True)
 
     def save_settings(self) -> None:
         geometry, state = self.saveGeometry(), self.saveState(dock_layout.LAYOUT_VERSION)
         self.settings.set_value(cfg.WINDOW_GEOMETRY, geometry)
         self.settings.set_value(cfg.WINDOW_STATE, state)
-        self.settings.set_value(cfg.WINDOW_DIGEST, layout_digest(bytes(geometry), bytes(state)))
+        self.settings.set_value(cfg.WINDOW_DIGEST, layout_digest(bytes(geometry.data()), bytes(state.data())))
         self.settings.set_value(cfg.NODE_STYLE, self.scene.node_style)
         self.settings.sync()
 
@@ -191,10 +203,22 @@ class MainWindow(QMainWindow):
         return {"node_style": self.scene.node_style, "expert_ess": ess}
 
     # the analysis panels, built on first use (bnstudio.gui.panels)
-    data_panel = property(lambda self: analysis_panels(self)["data"])
-    training_panel = property(lambda self: analysis_panels(self)["training"])
-    structure_panel = property(lambda self: analysis_panels(self)["structure"])
-    query_panel = property(lambda self: analysis_panels(self)["query"])
+    @property
+    def data_panel(self) -> DataPanel:
+        return analysis_panels(self)["data"]
+
+    @property
+    def training_panel(self) -> TrainingPanel:
+        return analysis_panels(self)["training"]
+
+    @property
+    def structure_panel(self) -> StructurePanel:
+        return analysis_panels(self)["structure"]
+
+    @property
+    def query_panel(self) -> QueryPanel:
+        return analysis_panels(self)["query"]
+
     decision_panel = property(decision_panel_of)   # built on first use too (bnstudio.gui.decision_panel.wiring)
 
     # ------------------------------------------------------------------ document
@@ -308,13 +332,14 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ view and tools
     def set_node_style(self, node_style: str) -> None:
         self.scene.set_node_style(node_style)
-        if hasattr(self, "actions"):
-            (self.actions.bars if node_style == st.BARS else self.actions.compact).setChecked(True)
+        if hasattr(self, "menu_actions"):
+            (self.menu_actions.bars if node_style == st.BARS else self.menu_actions.compact).setChecked(True)
 
     def set_tool(self, tool: str) -> None:
         self.scene.tool = tool
-        self.view.setDragMode(QGraphicsView.RubberBandDrag if tool == SELECT else QGraphicsView.NoDrag)
-        self.view.viewport().setCursor(Qt.ArrowCursor if tool == SELECT else Qt.CrossCursor)
+        drag = QGraphicsView.DragMode
+        self.view.setDragMode(drag.RubberBandDrag if tool == SELECT else drag.NoDrag)
+        self.view.viewport().setCursor(Qt.CursorShape.ArrowCursor if tool == SELECT else Qt.CursorShape.CrossCursor)
 
     def rename_selected(self) -> None:
         names = self.scene.selected_names() or [name for name in [self.scene.selected_utility()] if name]
@@ -368,12 +393,12 @@ class MainWindow(QMainWindow):
 
     def set_ess_for_all(self, ess: float) -> bool:
         net = self.document.network
-        alphas = {v: np.asarray(net.cpt(v)) * ess for v in net.variables}
+        alphas: dict[str, np.ndarray | None] = {v: np.asarray(net.cpt(v)) * ess for v in net.variables}
         return self.document.execute(cmd.SetParameters(self.document, {}, alphas, f"Set ESS {ess:g} for all nodes"))
 
     def remove_all_counts(self) -> bool:
         net = self.document.network
-        alphas = {v: None for v in net.variables if net.alpha(v) is not None}
+        alphas: dict[str, np.ndarray | None] = {v: None for v in net.variables if net.alpha(v) is not None}
         if not alphas:
             return False
         return self.document.execute(cmd.SetParameters(self.document, {}, alphas, "Remove all Dirichlet counts"))
@@ -388,7 +413,7 @@ class MainWindow(QMainWindow):
                             and self.docks[key].isAncestorOf(focus)), None)
         if self._manual is None:
             self._manual = manual.ManualWindow(self)
-        page, heading = manual.CONTEXT.get(context, (manual.FIRST_PAGE, None))
+        page, heading = manual.CONTEXT.get(context or "", (manual.FIRST_PAGE, None))
         self._manual.open_page(page, heading)
         self._manual.show()
         self._manual.raise_()

@@ -1,6 +1,6 @@
 """Help ▸ Manual (F1): the repository's own docs (docs/*.md and their pictures), shown offline in a window with
 the list of pages, the page as Markdown and a find field; and context help: F1 in the Learn Parameters, Learn
-Structure or Query panel (or its dock's "?" button) opens the manual at that panel's section, and Help ▸ What's
+Structure, Query or Time panel (or its dock's "?" button) opens the manual at that panel's section, and Help ▸ What's
 This (Shift+F1) explains a panel in a few lines.
 
 The pages come from :func:`bnstudio.resources.manual_page` (bundled in a built package, the checkout's docs/
@@ -9,6 +9,7 @@ otherwise): nothing is downloaded and nothing is written twice.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QUrl, Qt
 from PySide6.QtGui import QImage, QKeySequence, QShortcut, QTextCursor, QTextDocument
@@ -23,8 +24,9 @@ ORDER = ("gui.md", "learning.md", "uncertainty.md", "inference.md", "decisions.m
          "file-formats.md", "project-format.md", "model.md")
 LAST = ("architecture.md",)
 #: dock key -> (page, heading) of its section: what F1 and the dock's "?" open
-CONTEXT = {"training": ("gui.md", "Learn Parameters"), "structure": ("gui.md", "Learn Structure"),
-           "query": ("gui.md", "Query and error bars")}
+CONTEXT: dict[str, tuple[str, str | None]] = {
+    "training": ("gui.md", "Learn Parameters"), "structure": ("gui.md", "Learn Structure"),
+    "query": ("gui.md", "Query and error bars"), "time": ("temporal.md", "In the app")}
 #: Help ▸ What's This on a panel
 WHATS_THIS = {
     "training": "<b>Learn Parameters</b><p>Fit the tables (CPTs) of the open network to the data set of the Data "
@@ -36,6 +38,9 @@ WHATS_THIS = {
     "query": "<b>Query and error bars</b><p>p(target | evidence) with its error bar: how much the answer could "
              "move given how much data the tables rest on (their Dirichlet counts, or expert counts). The tabs "
              "show where the uncertainty comes from and what to observe next. F1 opens the manual here.</p>",
+    "time": "<b>Time</b><p>A two-slice network over T slices: the evidence of each slice (a table you edit cell "
+            "by cell, load from a CSV, or take from the canvas), smoothing or filtering, a slider that puts a "
+            "slice's beliefs on the canvas, and a state's belief across time. F1 opens the manual here.</p>",
 }
 #: pictures in the pages are shown at most this wide (the screenshots are 1366 px and more)
 IMAGE_WIDTH = 600
@@ -64,21 +69,21 @@ def manual_pages() -> list[Path]:
 class ManualBrowser(QTextBrowser):
     """A text browser that shows wide pictures at :data:`IMAGE_WIDTH` at most."""
 
-    def loadResource(self, kind: int, url: QUrl):  # Qt override
+    def loadResource(self, kind: int, url: QUrl | str) -> Any:  # Qt override
         resource = super().loadResource(kind, url)
-        if int(kind) != QTextDocument.ImageResource.value or resource is None:
+        if int(kind) != QTextDocument.ResourceType.ImageResource.value or resource is None:
             return resource
         image = resource if isinstance(resource, QImage) else QImage.fromData(resource)   # a file's bytes
         if image.isNull() or image.width() <= IMAGE_WIDTH:
             return resource
-        return image.scaledToWidth(IMAGE_WIDTH, Qt.SmoothTransformation)
+        return image.scaledToWidth(IMAGE_WIDTH, Qt.TransformationMode.SmoothTransformation)
 
 
 class ManualWindow(QWidget):
     """The manual: pages on the left, the page on the right, a find field above it."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, Qt.Window)
+        super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle("BN Studio Manual")
         self.pages = QListWidget()
         self.browser = ManualBrowser()
@@ -91,12 +96,12 @@ class ManualWindow(QWidget):
         self._compose()
         for path in manual_pages():
             item = QListWidgetItem(page_title(path))
-            item.setData(Qt.UserRole, path.name)
+            item.setData(Qt.ItemDataRole.UserRole, path.name)
             self.pages.addItem(item)
         self.pages.currentItemChanged.connect(lambda item, _old: item is not None and self.open_page(
-            item.data(Qt.UserRole), select=False))
+            item.data(Qt.ItemDataRole.UserRole), select=False))
         self.find_field.returnPressed.connect(self.find_next)
-        QShortcut(QKeySequence.Find, self, self.find_field.setFocus)
+        QShortcut(QKeySequence.StandardKey.Find, self, self.find_field.setFocus)
         self.resize(1100, 720)
 
     def _compose(self) -> None:
@@ -131,10 +136,10 @@ class ManualWindow(QWidget):
         self.heading = ""
         if self.page != name:
             self.browser.setSearchPaths([str(path.parent)])
-            self.browser.setSource(QUrl.fromLocalFile(str(path)), QTextDocument.MarkdownResource)
+            self.browser.setSource(QUrl.fromLocalFile(str(path)), QTextDocument.ResourceType.MarkdownResource)
         if select:
             for row in range(self.pages.count()):
-                if self.pages.item(row).data(Qt.UserRole) == name:
+                if self.pages.item(row).data(Qt.ItemDataRole.UserRole) == name:
                     self.pages.blockSignals(True)
                     self.pages.setCurrentRow(row)
                     self.pages.blockSignals(False)
@@ -153,7 +158,7 @@ class ManualWindow(QWidget):
 
     def _scroll_to(self, block) -> None:
         """The cursor at ``block``, scrolled to the top of the view: to the end first, then back up to it."""
-        self.browser.moveCursor(QTextCursor.End)
+        self.browser.moveCursor(QTextCursor.MoveOperation.End)
         self.browser.ensureCursorVisible()
         self.browser.setTextCursor(QTextCursor(block))
         self.browser.ensureCursorVisible()
@@ -177,7 +182,7 @@ class ManualWindow(QWidget):
             return False
         found = self.browser.find(text)
         if not found:
-            self.browser.moveCursor(QTextCursor.Start)
+            self.browser.moveCursor(QTextCursor.MoveOperation.Start)
             found = self.browser.find(text)
         self.status.setText("" if found else "not found")
         return found

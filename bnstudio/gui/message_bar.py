@@ -27,7 +27,7 @@ class MessageBar(QFrame):
         self.close_button = QToolButton()
         self.timer = QTimer(self)
         self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.close_button.setText("✕")
         self.close_button.setAutoRaise(True)
         self.row = QHBoxLayout(self)
@@ -99,6 +99,6 @@ class FloatingPlacement(QObject):
         self.bar.raise_()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if event.type() in (QEvent.Resize, QEvent.Show, QEvent.LayoutRequest):
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Show, QEvent.Type.LayoutRequest):
             self.place()
         return False

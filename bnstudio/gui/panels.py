@@ -13,6 +13,7 @@ panel content (data, runs, saved queries, expert counts) is opened.
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +41,9 @@ def install_panels(window: WindowParts) -> None:
     window.built_panels = None
     for key in ANALYSIS_DOCKS:
         window.docks[key] = dock = make_dock(window, key, QWidget())
-        dock.visibilityChanged.connect(lambda shown: shown and analysis_panels(window))
+        dock.visibilityChanged.connect(lambda shown: analysis_panels(window) if shown else None)
         if key in manual.CONTEXT:     # context help: "?" opens the manual at the panel's section; What's This
-            dock.setTitleBarWidget(HelpTitleBar(dock, lambda _checked=False, key=key: window.show_manual(key)))
+            dock.setTitleBarWidget(HelpTitleBar(dock, functools.partial(window.show_manual, key)))
             dock.setWhatsThis(manual.WHATS_THIS[key])
     window.document.network_replaced.connect(lambda: _open_project_in_panels(window))
     document_reset.install(window)   # opening another network clears every panel's view of the old one
@@ -136,13 +137,13 @@ def scrollable(panel: QWidget) -> QScrollArea:
     area.setWidget(panel)
     wheel_guard.protect(panel)
     area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.NoFrame)
+    area.setFrameShape(QFrame.Shape.NoFrame)
     return area
 
 
 def open_cpt_row(window: WindowParts, variable: str, parents: dict[str, str]) -> None:
     """Select ``variable`` and the CPT row named by its parent states in the probability table."""
-    from bnstudio.gui.query_panel.compute import row_number   # with the panels that call this (slow import)
+    from bnstudio.app.query.compute import row_number   # with the panels that call this (slow import)
 
     open_cpt_row_number(window, variable, row_number(window.document.network, variable, parents))
 

@@ -35,7 +35,7 @@ def network_rect(scene: QGraphicsScene) -> QRectF:
 def orientation_for(scene: QGraphicsScene) -> QPageLayout.Orientation:
     """Landscape for a network wider than tall, portrait otherwise."""
     rect = network_rect(scene)
-    return QPageLayout.Landscape if rect.width() > rect.height() else QPageLayout.Portrait
+    return QPageLayout.Orientation.Landscape if rect.width() > rect.height() else QPageLayout.Orientation.Portrait
 
 
 def draw_heading(painter: QPainter, page: QRectF, heading: str) -> QRectF:
@@ -44,9 +44,9 @@ def draw_heading(painter: QPainter, page: QRectF, heading: str) -> QRectF:
     font.setPointSizeF(10.0)
     painter.setFont(font)
     line = painter.fontMetrics().height()
-    painter.setPen(Qt.black)
-    painter.drawText(QRectF(page.left(), page.top(), page.width(), line * 1.5), Qt.AlignLeft | Qt.AlignVCenter,
-                     heading)
+    painter.setPen(Qt.GlobalColor.black)
+    painter.drawText(QRectF(page.left(), page.top(), page.width(), line * 1.5),
+                     Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, heading)
     return QRectF(page.left(), page.top() + 2 * line, page.width(), page.height() - 2 * line)
 
 
@@ -66,7 +66,7 @@ def _begun(device: QPagedPaintDevice) -> QPainter:
     painter = QPainter()
     if not painter.begin(device):
         raise OSError("could not start printing (is the printer or the file available?)")
-    painter.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
     return painter
 
 
@@ -77,8 +77,8 @@ def _pdf(path: str | Path, title: str, orientation: QPageLayout.Orientation, dra
     writer.setResolution(PDF_DPI)
     writer.setTitle(title)
     writer.setCreator("BN Studio")
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), orientation,
-                                     QMarginsF(*(4 * [PAGE_MARGIN_MM])), QPageLayout.Millimeter))
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), orientation,
+                                     QMarginsF(*(4 * [PAGE_MARGIN_MM])), QPageLayout.Unit.Millimeter))
     draw(writer)
     del writer                    # the file is complete once the writer is gone
     if not path.is_file() or path.stat().st_size == 0:
@@ -90,12 +90,12 @@ def _print_dialog(parent: QWidget, name: str, what: str, orientation: QPageLayou
     """The system's print dialog for ``what``, then ``draw(printer)``; whether it was printed."""
     from PySide6.QtPrintSupport import QPrintDialog, QPrinter   # on use: printing support is not start-up
 
-    printer = QPrinter(QPrinter.HighResolution)
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setPageOrientation(orientation)
     printer.setDocName(name)
     dialog = QPrintDialog(printer, parent)
     dialog.setWindowTitle(f"Print the {what}")
-    if dialog.exec() != QPrintDialog.Accepted:
+    if dialog.exec() != QPrintDialog.DialogCode.Accepted:
         return False
     draw(printer)
     return True
@@ -190,14 +190,14 @@ def print_panel(window: WindowParts, panel: str, device: QPagedPaintDevice) -> N
 
 def export_panel_pdf(window: WindowParts, panel: str, path: str | Path) -> Path:
     """Write ``panel`` to ``path`` as PDF (A4 portrait)."""
-    return _pdf(path, f"{window.document.title} — {PANELS[panel]}", QPageLayout.Portrait,
+    return _pdf(path, f"{window.document.title} — {PANELS[panel]}", QPageLayout.Orientation.Portrait,
                 lambda writer: print_panel(window, panel, writer))
 
 
 def print_panel_dialog(window: WindowParts, panel: str) -> bool:
     """File ▸ Print ▸ Probability Table… / Query Panel…"""
     return _reported(window, lambda: _print_dialog(window, f"{window.document.title} — {PANELS[panel]}",
-                                                   PANELS[panel], QPageLayout.Portrait,
+                                                   PANELS[panel], QPageLayout.Orientation.Portrait,
                                                    lambda printer: print_panel(window, panel, printer)), "Printed")
 
 

@@ -1,7 +1,7 @@
 """Crash recovery: a copy of the open session is autosaved (every minute, when it changed) to the app-data
 folder; a clean exit deletes it, so a copy found at start-up means the last session did not end cleanly.
 
-The copy is a project file (JSON) when :mod:`bnstudio.project` is available, BIF otherwise, plus a small JSON
+The copy is a project file (JSON) when :mod:`bnstudio.io.project` is available, BIF otherwise, plus a small JSON
 sidecar naming the original file. A project copy keeps the whole session: the network, the evidence, the data
 set's file and preparation, training runs and saved queries. The project format only holds normalised CPTs,
 so rows an editor left unnormalised are kept verbatim in the sidecar and put back on restore. The decision part
@@ -30,8 +30,8 @@ from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.errors import BNStudioError
-from bnstudio.gui import file_io
-from bnstudio.gui.commands.decisions import DecisionPart
+from bnstudio.app import file_io
+from bnstudio.app.commands.decisions import DecisionPart
 from bnstudio.io.atomic import atomic_write_text
 
 SIDECAR = "autosave.json"
@@ -49,7 +49,7 @@ class RecoveryInfo:
 
 
 def default_folder() -> Path:
-    return Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)) / "recovery"
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)) / "recovery"
 
 
 SLOTS = 8

@@ -18,18 +18,21 @@ class ContentScrollArea(QScrollArea):
         super().__init__(parent)
         self.setWidget(content)
         self.setWidgetResizable(True)
-        self.setFrameShape(QFrame.NoFrame)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         content.installEventFilter(self)
         wheel_guard.protect(content)   # the wheel scrolls here; it never changes an unfocused setting
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if watched is self.widget() and event.type() == QEvent.LayoutRequest:
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             self.updateGeometry()   # the content changed size: so does what this area asks for
         return False
 
     def sizeHint(self) -> QSize:  # Qt override: the content's height at the width it has (wrapped text)
-        content, hint = self.widget(), self.widget().sizeHint()
+        content = self.widget()
+        if content is None:
+            return super().sizeHint()
+        hint = content.sizeHint()
         height = content.heightForWidth(self.viewport().width()) if content.hasHeightForWidth() else -1
         return QSize(hint.width() + self.verticalScrollBar().sizeHint().width(), max(height, hint.height()))
 
@@ -48,7 +51,7 @@ def fit_names(*combos: QComboBox) -> None:
     the Data panel's Target box, sized when it held "(none)" only) and wider for longer names they hold."""
     for combo in combos:
         combo.setMinimumContentsLength(NAME_CHARS)
-        combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
 
 
 class WideRow(QWidget):
@@ -62,16 +65,16 @@ class WideRow(QWidget):
         super().__init__(parent)
         self.wide = wide
         self.stretch = stretch
-        self.box = QBoxLayout(QBoxLayout.TopToBottom, self)
+        self.box = QBoxLayout(QBoxLayout.Direction.TopToBottom, self)
         self.box.setContentsMargins(0, 0, 0, 0)
         self.box.addWidget(first, 0)
         self.box.addWidget(second, 1)
 
     def _orient(self, width: int) -> None:
-        direction = QBoxLayout.LeftToRight if width >= self.wide else QBoxLayout.TopToBottom
+        direction = QBoxLayout.Direction.LeftToRight if width >= self.wide else QBoxLayout.Direction.TopToBottom
         if self.box.direction() != direction:
             self.box.setDirection(direction)
-            for index, stretch in enumerate(self.stretch if direction == QBoxLayout.LeftToRight else (0, 1)):
+            for index, stretch in enumerate(self.stretch if direction == QBoxLayout.Direction.LeftToRight else (0, 1)):
                 self.box.setStretch(index, stretch)
 
     def heightForWidth(self, width: int) -> int:  # Qt override: the height in the arrangement of that width
@@ -94,9 +97,9 @@ class ResponsiveSplitter(QSplitter):
 
     def __init__(self, first: QWidget, second: QWidget, side_by_side: int, side_share: float = 0.36,
                  stacked_share: float = 0.5, parent: QWidget | None = None, fit_first: bool = False) -> None:
-        super().__init__(Qt.Horizontal, parent)
+        super().__init__(Qt.Orientation.Horizontal, parent)
         self.side_by_side = side_by_side
-        self.shares = {Qt.Horizontal: side_share, Qt.Vertical: stacked_share}
+        self.shares = {Qt.Orientation.Horizontal: side_share, Qt.Orientation.Vertical: stacked_share}
         self.fit_first = fit_first
         self.refit_timer = QTimer(self)
         self.refit_timer.setSingleShot(True)
@@ -110,12 +113,15 @@ class ResponsiveSplitter(QSplitter):
 
     def orientation_for(self, width: int) -> Qt.Orientation:
         """Side by side from ``side_by_side`` on, and only where both panes' minimum widths fit."""
-        needed = sum(self.widget(i).minimumSizeHint().width() for i in range(self.count())) + self.handleWidth()
-        return Qt.Horizontal if width >= max(self.side_by_side, needed) else Qt.Vertical
+        needed = sum(pane.minimumSizeHint().width() for pane in self._panes()) + self.handleWidth()
+        return Qt.Orientation.Horizontal if width >= max(self.side_by_side, needed) else Qt.Orientation.Vertical
 
     def minimumSizeHint(self) -> QSize:  # Qt override: as narrow as the stacked panes (so it can flip)
-        hints = [self.widget(i).minimumSizeHint() for i in range(self.count())]
+        hints = [pane.minimumSizeHint() for pane in self._panes()]
         return QSize(max(h.width() for h in hints), max(h.height() for h in hints))
+
+    def _panes(self) -> list[QWidget]:
+        return [pane for i in range(self.count()) if (pane := self.widget(i)) is not None]
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         orientation = self.orientation_for(event.size().width())
@@ -125,16 +131,16 @@ class ResponsiveSplitter(QSplitter):
         self._divide(orientation, event.size())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if (watched is self.widget(0) and event.type() == QEvent.LayoutRequest and self.fit_first
-                and self.orientation() == Qt.Vertical):
+        if (watched is self.widget(0) and event.type() == QEvent.Type.LayoutRequest and self.fit_first
+                and self.orientation() == Qt.Orientation.Vertical):
             self.refit_timer.start()   # once its layout has settled: the first pane's content changed size
         return False
 
     def _divide(self, orientation: Qt.Orientation, size: QSize) -> None:
-        length = (size.width() if orientation == Qt.Horizontal else size.height()) - self.handleWidth()
+        length = (size.width() if orientation == Qt.Orientation.Horizontal else size.height()) - self.handleWidth()
         first = round(self.shares[orientation] * length)
-        if orientation == Qt.Vertical and self.fit_first:
-            pane = self.widget(0)
+        if orientation == Qt.Orientation.Vertical and self.fit_first:
+            pane = self._panes()[0]
             wanted = pane.heightForWidth(size.width()) if pane.hasHeightForWidth() else -1
             first = min(first, wanted if wanted > 0 else pane.sizeHint().height())
         self.setSizes([first, length - first])
@@ -143,5 +149,5 @@ class ResponsiveSplitter(QSplitter):
         sizes = self.sizes()
         if sum(sizes) > 0:
             self.shares[self.orientation()] = sizes[0] / sum(sizes)
-            if self.orientation() == Qt.Vertical:
+            if self.orientation() == Qt.Orientation.Vertical:
                 self.fit_first = False        # the height the user chose, from now on

@@ -29,7 +29,7 @@ def wait_for_beliefs(app: QApplication, document: Any, seconds: float = 60.0) ->
     shows what the user sees a moment after opening."""
     end = time.monotonic() + seconds
     while document.updates.busy and time.monotonic() < end:
-        app.processEvents(QEventLoop.AllEvents, 50)
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
         time.sleep(0.005)
 
 
@@ -72,11 +72,11 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
         raise BNStudioError(f"unknown dock(s) {', '.join(unknown)}; use {', '.join(DOCKS)}")
     app = application()
     with tempfile.TemporaryDirectory() as tmp:
-        settings = cfg.Settings(QSettings(str(Path(tmp) / "settings.ini"), QSettings.IniFormat))
+        settings = cfg.Settings(QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat))
         if appearance is not None:
             settings.set_value(cfg.APPEARANCE, appearance)
         window = MainWindow(settings, Recovery(Path(tmp) / "recovery"))
-        window.setWindowState(Qt.WindowNoState)   # not maximised to the (virtual) screen: exactly ``size``
+        window.setWindowState(Qt.WindowState.WindowNoState)   # not maximised to the (virtual) screen: exactly ``size``
         window.resize(*size)
         window.show()
         _settle(app)

@@ -28,7 +28,7 @@ class Key:
 WINDOW_GEOMETRY = Key("window/geometry", QByteArray, QByteArray())
 WINDOW_STATE = Key("window/state", QByteArray, QByteArray())
 #: SHA-256 of the geometry and state as the app wrote them: a layout that differs is not restored
-#: (bnstudio.gui.layout_check)
+#: (bnstudio.app.layout_check)
 WINDOW_DIGEST = Key("window/digest", str, "")
 RECENT_FILES = Key("files/recent", list, [])
 LAST_DIRECTORY = Key("files/last_directory", str, "")

@@ -20,12 +20,13 @@ from bnstudio.display import themes
 SYSTEM, LIGHT, DARK = "system", themes.LIGHT, themes.DARK
 #: View ▸ Appearance: (choice, menu text)
 CHOICES = ((SYSTEM, "Follow the &Desktop"), (LIGHT, "&Light"), (DARK, "D&ark"))
-_ROLES = {"window": QPalette.Window, "window_text": QPalette.WindowText, "base": QPalette.Base,
-          "alternate_base": QPalette.AlternateBase, "text": QPalette.Text, "button": QPalette.Button,
-          "button_text": QPalette.ButtonText, "bright_text": QPalette.BrightText, "highlight": QPalette.Highlight,
-          "highlighted_text": QPalette.HighlightedText, "link": QPalette.Link, "tool_tip_base": QPalette.ToolTipBase,
-          "tool_tip_text": QPalette.ToolTipText, "placeholder_text": QPalette.PlaceholderText, "mid": QPalette.Mid,
-          "dark": QPalette.Dark}
+_ROLE = QPalette.ColorRole
+_ROLES = {"window": _ROLE.Window, "window_text": _ROLE.WindowText, "base": _ROLE.Base,
+          "alternate_base": _ROLE.AlternateBase, "text": _ROLE.Text, "button": _ROLE.Button,
+          "button_text": _ROLE.ButtonText, "bright_text": _ROLE.BrightText, "highlight": _ROLE.Highlight,
+          "highlighted_text": _ROLE.HighlightedText, "link": _ROLE.Link, "tool_tip_base": _ROLE.ToolTipBase,
+          "tool_tip_text": _ROLE.ToolTipText, "placeholder_text": _ROLE.PlaceholderText, "mid": _ROLE.Mid,
+          "dark": _ROLE.Dark}
 
 
 def palette_of(colours: dict[str, str]) -> QPalette:
@@ -33,8 +34,8 @@ def palette_of(colours: dict[str, str]) -> QPalette:
     palette = QPalette()
     for name, role in _ROLES.items():
         palette.setColor(role, QColor(colours[name]))
-    for role in (QPalette.Text, QPalette.WindowText, QPalette.ButtonText):
-        palette.setColor(QPalette.Disabled, role, QColor(colours["disabled_text"]))
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(colours["disabled_text"]))
     return palette
 
 
@@ -42,7 +43,7 @@ def is_dark(palette: QPalette | None = None) -> bool:
     """Whether ``palette`` (the application's by default) draws light text on a dark window."""
     if palette is None:
         palette = QGuiApplication.palette()
-    return palette.color(QPalette.Window).lightness() < 128
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
 
 
 def scheme() -> str:
@@ -59,7 +60,10 @@ def apply(choice: str, app: QApplication | None = None) -> bool:
     """Draw the app light, dark or as the desktop does (``choice`` one of :data:`SYSTEM`, :data:`LIGHT`,
     :data:`DARK`; anything else is the desktop's: :func:`bnstudio.display.themes.palette_to_draw`); returns
     whether it is dark now."""
-    app = app or QApplication.instance()
+    running = app or QApplication.instance()
+    if not isinstance(running, QApplication):
+        raise RuntimeError("apply() needs the QApplication")
+    app = running
     hints = app.styleHints()
     if choice in (LIGHT, DARK) and hasattr(hints, "setColorScheme"):   # Qt 6.8: native styles follow it too
         hints.setColorScheme(Qt.ColorScheme.Dark if choice == DARK else Qt.ColorScheme.Light)
@@ -103,7 +107,7 @@ class PaletteFollower(QObject):
         self._check()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if event.type() in (QEvent.PaletteChange, QEvent.ApplicationPaletteChange):
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
             self._check()
         return False
 

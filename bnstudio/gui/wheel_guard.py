@@ -36,15 +36,15 @@ class WheelGuard(QObject):
         """Filter every value control under ``root`` (again: installing twice changes nothing)."""
         for control in root.findChildren(QWidget):
             if is_guarded(control):
-                if control.focusPolicy() == Qt.WheelFocus:
-                    control.setFocusPolicy(Qt.StrongFocus)
+                if control.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+                    control.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
                 control.installEventFilter(self)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
         kind = event.type()
-        if kind in (QEvent.LayoutRequest, QEvent.Show) and obj in self.roots:
+        if kind in (QEvent.Type.LayoutRequest, QEvent.Type.Show) and obj in self.roots:
             self.guard_controls(obj)
-        elif kind == QEvent.Wheel and is_guarded(obj) and not obj.hasFocus():
+        elif kind == QEvent.Type.Wheel and isinstance(obj, QWidget) and is_guarded(obj) and not obj.hasFocus():
             area = scroll_area_around(obj)
             if area is not None:
                 QApplication.sendEvent(area.viewport(), event)
@@ -66,6 +66,8 @@ def protect(root: QWidget) -> WheelGuard:
     """Guard the value controls under ``root`` (a scrollable panel's content), now and whenever its layout
     changes or it is shown; returns the guard (one per application)."""
     app = QApplication.instance()
+    if app is None:
+        raise RuntimeError("protect() needs the QApplication")
     guard = app.findChild(WheelGuard)
     if guard is None:
         guard = WheelGuard(app)

@@ -103,7 +103,7 @@ class _Runner(QObject):
             else:
                 worker.finished.emit(result)
         finally:
-            worker.thread.quit()
+            worker.worker_thread.quit()
 
 
 class JobWorker(QObject):
@@ -123,20 +123,20 @@ class JobWorker(QObject):
         super().__init__(parent)
         self.job = job
         self.reporter = QtReporter(self)
-        self.thread = QThread()
+        self.worker_thread = QThread()
         self._runner = _Runner(self)
-        self._runner.moveToThread(self.thread)
-        self.thread.started.connect(self._runner.run)
+        self._runner.moveToThread(self.worker_thread)
+        self.worker_thread.started.connect(self._runner.run)
 
     def start(self) -> None:
-        self.thread.start()
+        self.worker_thread.start()
 
     def cancel(self) -> None:
         """Ask the job to stop at its next iteration (cooperative; a cancelled job changes nothing)."""
         self.reporter.cancel()
 
     def is_running(self) -> bool:
-        return self.thread.isRunning()
+        return self.worker_thread.isRunning()
 
     def wait(self, msecs: int = 30000) -> bool:
-        return self.thread.wait(msecs)
+        return self.worker_thread.wait(msecs)

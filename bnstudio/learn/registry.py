@@ -2,11 +2,12 @@
 
 An entry names the learner, the class that implements it (imported on first use, so the command line can offer
 the names and options without importing the learners or scipy), its options (type, range, help, form label),
-what it needs (a target, a structure) and whether it is seeded or iterative. The command line's options
-(:mod:`bnstudio.cli.fit`, :mod:`bnstudio.cli.learn`), the forms of the training and structure panels
-(``bnstudio.gui.training_panel.options``, ``bnstudio.gui.structure_panel.options``), the training panel's
-target check, the study file's validation and :func:`bnstudio.learn.params.make_learner` are generated from it. Default values are *not* written
-here: they are the learner class's constructor defaults (:meth:`LearnerEntry.defaults`), one place for each.
+what it needs (a target, a structure) and whether it is seeded or iterative, and the rules a form follows (when
+an option applies, its "unset" value: :class:`Option`). The command line's options (:mod:`bnstudio.cli.fit`,
+:mod:`bnstudio.cli.learn`), the forms of the training and structure panels (their Qt-free logic in
+:mod:`bnstudio.learn.forms`), the training panel's target check, the study file's validation and
+:func:`bnstudio.learn.params.make_learner` are generated from it. Default values are *not* written here: they are
+the learner class's constructor defaults (:meth:`LearnerEntry.defaults`), one place for each.
 
 Adding a learner: write its class (``__init__`` stores and checks its options, ``fit`` returns a result with a
 history and a stop reason), add one entry below; tests/learn/test_conformance.py then runs it through the shared
@@ -41,6 +42,14 @@ class Option:
     ``optional``: None is a value, meaning "the learner decides" (e.g. a fresh seed, the 10/N penalty).
     ``advanced``: offered by the API only, not by the command line or the forms (tolerances, memory budget);
     likewise ``api_choices``, choices beyond ``choices`` that need an advanced option (a prior network).
+
+    The rules the forms and the command line read (:mod:`bnstudio.learn.forms`, docs/architecture.md §4):
+    ``unset_label``: an optional option's "unset" (None) in a form, under this name ("off", "default", "random"):
+    a combo's item or a spin box's value one step below its range; without it a form always sets the option
+    (the training form's seed, so a run repeats). ``applies_when``: ``(other, value)``, the option matters only
+    when option ``other`` of the same learner is ``value`` (em's prior with the mp M-step): a form hides it
+    otherwise and the command line implies ``other`` when the option is given alone. ``omit_default``: a form
+    leaves the option out of the keywords at the learner's default (α 0, the plain discriminative objective).
     """
 
     name: str
@@ -54,10 +63,15 @@ class Option:
     api_choices: tuple[str, ...] = ()
     optional: bool = False
     advanced: bool = False
+    unset_label: str = ""
+    applies_when: tuple[str, str] | None = None
+    omit_default: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"option {self.name}: unknown kind {self.kind!r}")
+        if self.unset_label and not self.optional:
+            raise ValueError(f"option {self.name}: an unset label needs optional=True (None as a value)")
 
     @property
     def flag(self) -> str:
@@ -144,20 +158,25 @@ SEED = Option("seed", "int", "seed for anything random (default: fresh entropy, 
 MEMORY = Option("memory_budget", "int", "bytes one batched propagation may use", low=1, high=MAX_MEMORY_BUDGET,
                 advanced=True)
 L2 = Option("l2", "float", "L2 penalty per case: clgd toward its generative start, wanbia toward w = 1 (default "
-            "for both 10/N, N = rows), lgd on beta (default 0)", "L2 penalty", low=0.0, high=MAX_L2, optional=True)
+            "for both 10/N, N = rows), lgd on beta (default 0)", "L2 penalty", low=0.0, high=MAX_L2, optional=True,
+            unset_label="default")
 OPTIMIZER = Option("optimizer", "choice", "gradient optimiser", "Optimiser", choices=("lbfgs", "cg", "pr-brent"))
 PATIENCE = Option("patience", "int", "stop after this many iterations without improvement of the validation "
                   "score (needs validation rows; default: no early stopping)", "Patience", low=1, high=MAX_ITER,
-                  optional=True)
+                  optional=True, unset_label="off")
 GRADIENT_INIT = Option("init", "choice", "where the gradient starts", choices=("mp", "ml", "current", "uniform"),
                        advanced=True)
 CRITERION = Option("criterion", "choice", "clgd criterion: conditional log-likelihood, absolute or squared error",
                    "Criterion", choices=("cll", "ae", "se"))
 ALPHA = Option("alpha", "float", "clgd mixed objective log p(q|e) + alpha log p(e), 0..1", "α (mixed)",
-               low=0.0, high=1.0)
+               low=0.0, high=1.0, omit_default=True)
+#: clgd's mixed objective: with the cll criterion only
+CLGD_ALPHA = replace(ALPHA, applies_when=("criterion", "cll"))
 LEVEL = Option("level", "choice", "wanbia weighting level", "Weights",
                choices=("attribute", "attribute-value", "attribute-value-class", "parameter"))
 M_STEP = Option("m_step", "choice", "em M-step: ml or mp (with the prior)", "M-step", choices=("ml", "mp"))
+#: em's prior and its strength matter with the mp M-step only
+EM_PRIOR, EM_ESS = (replace(o, applies_when=("m_step", "mp")) for o in (PRIOR, ESS))
 RESTARTS = Option("restarts", "int", "em random restarts", "Restarts", low=0, high=MAX_RESTARTS)
 EM_INIT = Option("init", "choice", "where em starts", choices=("current", "random"), advanced=True)
 BAGS = Option("bags", "int", "bagged-mp: number of bootstrap bags", "Bags", low=1, high=MAX_BAGS)
@@ -173,12 +192,12 @@ PARAMETER_LEARNERS: tuple[LearnerEntry, ...] = (
     LearnerEntry("mp", "parameters", _PARAMS + "counting:MeanPosterior", "mean posterior (Dirichlet)",
                  (PRIOR, ESS, PRIOR_NETWORK)),
     LearnerEntry("em", "parameters", _PARAMS + "em:ExpectationMaximisation", "expectation maximisation",
-                 (M_STEP, PRIOR, ESS, *_ITERATIVE, RESTARTS, EM_INIT, SEED, MEMORY), seeded=True, iterative=True),
+                 (M_STEP, EM_PRIOR, EM_ESS, *_ITERATIVE, RESTARTS, EM_INIT, SEED, MEMORY), seeded=True, iterative=True),
     LearnerEntry("lgd", "parameters", _PARAMS + "gradient:GradientTraining", "gradient on log-likelihood",
                  (replace(ALPHA, advanced=True, high=0.0, help="0: lgd has no mixed objective"), L2, OPTIMIZER, GRADIENT_INIT, *_ITERATIVE, PATIENCE, MEMORY), fixed={"criterion": "ll"},
                  iterative=True),
     LearnerEntry("clgd", "parameters", _PARAMS + "gradient:GradientTraining", "discriminative gradient",
-                 (CRITERION, ALPHA, L2, OPTIMIZER, GRADIENT_INIT, *_ITERATIVE, PATIENCE, MEMORY),
+                 (CRITERION, CLGD_ALPHA, L2, OPTIMIZER, GRADIENT_INIT, *_ITERATIVE, PATIENCE, MEMORY),
                  needs_target=True, iterative=True),
     LearnerEntry("wanbia", "parameters", _PARAMS + "wanbia:WeightedConditional", "weighted conditional",
                  (LEVEL, L2, PRIOR, ESS, *_ITERATIVE, MEMORY), needs_target=True,
@@ -190,31 +209,34 @@ PARAMETER_LEARNERS: tuple[LearnerEntry, ...] = (
 # -- structure learners -----------------------------------------------------------------------------------------------
 
 SCORE = Option("score", "choice", "decomposable score (default ll: mutual information for the trees, reported "
-               "value for nb / kdb)", "Score", choices=DECOMPOSABLE, optional=True)
+               "value for nb / kdb)", "Score", choices=DECOMPOSABLE, optional=True, unset_label="default")
 SEARCH_SCORE = Option("score", "choice", "score to climb (default bic; ll needs max_parents)", "Score",
-                      choices=DECOMPOSABLE, optional=True)
+                      choices=DECOMPOSABLE, optional=True, unset_label="default")
 BNC_SCORE = Option("score", "choice", "cll (BNC-kP, max_parents default 2) or cll-mdl (BNC-MDL)", "Score",
-                   choices=("cll", "cll-mdl"), optional=True)
+                   choices=("cll", "cll-mdl"), optional=True, unset_label="default")
 STRUCTURE_ESS = Option("ess", "float", "equivalent sample size (bdeu, k2, priors)", "Equivalent sample size",
                        low=MIN_ESS, high=MAX_ESS)
 MAX_PARENTS = Option("max_parents", "int", "at most this many parents per variable (default: no limit)",
-                     "Max parents", low=0, optional=True)
+                     "Max parents", low=0, optional=True, unset_label="no limit")
 REQUIRED = Option("required", "arcs", "arcs (parent, child) every result has")
 FORBIDDEN = Option("forbidden", "arcs", "arcs (parent, child) no result has")
 TIERS = Option("tiers", "tiers", "lists of names: a later tier is never a parent of an earlier one", optional=True)
 STRUCTURE_PRIOR = Option("prior", "choice", "parameters of the returned network: mean posterior with ess "
-                         "(default: maximum likelihood)", "Parameters", choices=("laplace", "bdeu"), optional=True)
-ROOT = Option("root", "variable", "root of the tree", optional=True)
+                         "(default: maximum likelihood)", "Parameters", choices=("laplace", "bdeu"), optional=True,
+                         unset_label="maximum likelihood")
+ROOT = Option("root", "variable", "root of the tree (default: the first variable)", "Tree root", optional=True,
+              unset_label="first variable")
 K = Option("k", "int", "attribute parents per attribute", "k (KDB parents)", low=0)
 START = Option("start", "start", "empty, tree, nb, a network or arcs (default: hill-climb the Chow-Liu tree, "
                "bnc the empty network)", optional=True)
 TABU = Option("tabu", "int", "tabu search: moves in a row without improvement", "Tabu list", low=0, high=MAX_ITER)
 SEARCH_RESTARTS = Option("restarts", "int", "random restarts", "Random restarts", low=0, high=MAX_RESTARTS)
-PERTURB = Option("perturb", "int", "random moves per restart", low=1, high=MAX_ITER, optional=True)
-SEARCH_MAX_ITER = Option("max_iter", "int", "moves per climb (0: keep the start)", low=0, high=MAX_ITER,
-                         optional=True)
+PERTURB = Option("perturb", "int", "random moves per restart", "Moves per restart", low=1, high=MAX_ITER,
+                 optional=True, unset_label="default")
+SEARCH_MAX_ITER = Option("max_iter", "int", "moves per climb (0: keep the start; default: no limit)", "Max moves",
+                         low=0, high=MAX_ITER, optional=True, unset_label="no limit")
 SEARCH_SEED = Option("seed", "int", "seed of the restarts (default: fresh entropy)", "Seed", low=0,
-                     high=2 ** 63 - 1, optional=True)
+                     high=2 ** 63 - 1, optional=True, unset_label="random")
 
 _CONSTRAINTS = (STRUCTURE_ESS, MAX_PARENTS, REQUIRED, FORBIDDEN, TIERS, STRUCTURE_PRIOR)
 _SEARCH = (START, TABU, SEARCH_RESTARTS, PERTURB, SEARCH_SEED, SEARCH_MAX_ITER)

@@ -34,7 +34,7 @@ def evidence_codes(tbn: TwoSliceNetwork, evidence: Any) -> np.ndarray:
         lengths = {len(c) for c in columns.values()}
         if len(lengths) > 1:
             raise EvidenceError(f"evidence columns have different lengths: {sorted(lengths)}")
-        rows = lengths.pop() if lengths else len(evidence)  # type: ignore[arg-type]
+        rows = lengths.pop() if lengths else len(evidence)
         codes = np.full((rows, len(tbn.radicals)), -1, dtype=np.int64)
         for name, column in columns.items():
             if np.ndim(column) != 1:

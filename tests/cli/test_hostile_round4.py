@@ -2,6 +2,7 @@
 before the work it would waste."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,63 @@ def test_stopping_a_dask_fit_says_one_line_and_leaves_nothing(tmp_path, how):
     _, err = process.communicate(timeout=120)
     assert process.returncode == 130 and err.splitlines() == ["bnstudio: interrupted"], err
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("bnstudio-dask-")]
+
+
+def _spawned_workers(pid: int) -> list[int]:
+    """The Dask worker processes (multiprocessing's spawn_main) whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == pid and b"spawn_main" in command:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("moment", [0.5, 1.5, 3.0, "first worker"])
+def test_ctrl_c_while_a_local_cluster_starts_says_one_line(tmp_path, moment):
+    """Issue 42 item 13: Ctrl+C (SIGINT to the whole process group) in the first seconds of ``experiment
+    --dask-local 2``: a worker still importing Dask printed its KeyboardInterrupt traceback, and the driver,
+    stopped inside Dask's constructor, left the scratch folder and a traceback of Dask's exit handler. Now: exit
+    130, the one line (after the progress lines of tasks already run, if any), no scratch folder. "first worker":
+    the moment the first worker process exists (it is then importing Dask), whatever the machine's speed."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    pytest.importorskip("distributed")
+    if moment == "first worker" and not Path("/proc/self/stat").is_file():
+        pytest.skip("worker processes are found in /proc (Linux)")
+    study = tmp_path / "tiny.toml"
+    study.write_text(f'name = "longer"\nfolds = 10\nseeds = [0, 1, 2]\nstructures = ["nb", "tan"]\nmethods = ["mp", "em"]\n'
+                     f'[[datasets]]\ncsv = "{ASIA_CSV.as_posix()}"\ntarget = "lung"\n', encoding="utf-8")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONIOENCODING": "utf-8", "TMPDIR": str(tmp_path)}
+    process = subprocess.Popen([sys.executable, "-m", "bnstudio", "experiment", str(study), "--no-report",
+                                "--store", str(tmp_path / "s.sqlite"), "--dask-local", "2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                               start_new_session=True)
+    try:
+        if moment == "first worker":
+            deadline = time.monotonic() + 60
+            while not _spawned_workers(process.pid) and process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert process.poll() is None, process.communicate()
+        else:
+            time.sleep(moment)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=90)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    lines = err.splitlines()
+    progress = [line for line in lines[:-1] if re.fullmatch(r"\[[#.]+\] \d+/\d+ .*", line)]  # tasks already run
+    assert process.returncode == 130 and lines[-1:] and lines[-1].startswith("bnstudio: interrupted"), err
+    assert progress == lines[:-1] and "Traceback" not in err, err
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("bnstudio-dask-")]

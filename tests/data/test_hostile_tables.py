@@ -5,7 +5,6 @@ Python's exact integers and the rows as written."""
 from __future__ import annotations
 
 import re
-import struct
 import sys
 import warnings
 
@@ -122,35 +121,18 @@ def test_a_network_state_matches_only_the_exact_integer(tmp_path):
 
 
 # ------------------------------------------------------------------ item 3: a row group declaring other rows
-def damaged_row_group(frame: pd.DataFrame, path, declared: int = 993) -> None:
+def damaged_row_group(frame: pd.DataFrame, path, declared: int = 993, changes: dict | None = None) -> None:
     """``frame`` as Parquet in row groups of 1,000 rows, the second declaring ``declared`` rows in the footer
-    (its columns still hold 1,000 values): the thrift varint of num_rows rewritten in place."""
+    (its columns still hold 1,000 values): the thrift varint of num_rows rewritten in place, and the other footer
+    counts of ``changes`` ({path: value}, :mod:`bnstudio.data.parquet_footer`) with it."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+    from bnstudio.data.parquet_footer import group_rows
+    from tests.data.parquet_footer import rewrite
 
     pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), path, row_group_size=1000)
-    data = bytearray(path.read_bytes())
-    length = struct.unpack("<i", data[-8:-4])[0]
-    start = len(data) - 8 - length
-    old, new = _varint(1000), _varint(declared)
-    assert len(old) == len(new)
-    for hit in [m.start() for m in re.finditer(re.escape(b"\x16" + old), bytes(data[start:-8]))]:
-        trial = bytearray(data)
-        trial[start + hit + 1:start + hit + 1 + len(old)] = new
-        path.write_bytes(bytes(trial))
-        meta = pq.ParquetFile(path).metadata
-        if meta.row_group(1).num_rows == declared:
-            return
-    raise AssertionError("no row group count found in the footer")
-
-
-def _varint(n: int) -> bytes:
-    value, out = n << 1, bytearray()      # zigzag, then 7 bits a byte
-    while True:
-        out.append((value & 0x7F) | (0x80 if value > 0x7F else 0))
-        value >>= 7
-        if not value:
-            return bytes(out)
+    rewrite(path, {group_rows(1): declared, **(changes or {})})
+    assert pq.ParquetFile(path).metadata.row_group(1).num_rows == declared
 
 
 def test_a_row_group_declaring_fewer_rows_is_refused_everywhere(asia, tmp_path):
@@ -181,6 +163,72 @@ def test_the_commands_refuse_the_damaged_row_group(asia, tmp_path):
                  ["evaluate", ASIA, path, "--target", "dysp"]):
         assert "declares 3,000 rows but its row groups 2,993" in refused(*argv)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("declared", [993, 1007])
+def test_a_footer_whose_row_counts_agree_is_checked_against_its_column_chunks(asia, tmp_path, declared):
+    """The file's rows and the second group's changed alike (2,993 or 3,007 and 993 or 1,007): the footer adds
+    up, and pyarrow read 993 rows of the group without a word (7 rows lost); each column chunk still says it
+    holds 1,000 values, which every reader now compares."""
+    pytest.importorskip("pyarrow")
+    from bnstudio.data.parquet_footer import FILE_ROWS
+    net, codes, frame = asia
+    path = tmp_path / "consistent.parquet"
+    damaged_row_group(frame, path, declared, {FILE_ROWS: 2000 + declared})
+    expected = (f"consistent.parquet: cannot read the parquet file: row group 2 declares {declared:,} rows but its "
+                f"column 'asia' holds 1,000 values (a damaged footer)")
+    calls = {"read_table": lambda: read_table(path), "load": lambda: open_parts(path).load(net),
+             "streamed ml": lambda: make_learner("ml").fit(net, open_parts(path)),
+             "ml": lambda: make_learner("ml").fit(net, path), "evaluate": lambda: evaluate(net, path, "dysp")}
+    for name, call in calls.items():
+        with pytest.raises(FormatError) as caught:
+            call()
+        assert one_line(caught.value).endswith(expected), (name, str(caught.value))
+
+
+def test_value_counts_changed_too_are_caught_by_the_level_histogram(asia, tmp_path):
+    """Every column chunk's num_values lowered with the rows: the definition level histogram pyarrow writes
+    (SizeStatistics) still counts 1,000 values. (A footer with those changed as well, or written without
+    size statistics, agrees with itself everywhere: only decoding the pages' own headers could tell.)"""
+    pytest.importorskip("pyarrow")
+    from bnstudio.data.parquet_footer import FILE_ROWS, chunk_values
+    net, codes, frame = asia
+    path = tmp_path / "values.parquet"
+    damaged_row_group(frame, path, 993, {FILE_ROWS: 2993, **{chunk_values(1, j): 993 for j in range(8)}})
+    with pytest.raises(FormatError, match="row group 2 declares 993 rows but the definition levels of its "
+                                          "column 'asia' count 1,000 values") as caught:
+        read_table(path)
+    one_line(caught.value)
+
+
+def test_valid_parquet_files_still_read_whole(asia, tmp_path):
+    """Writers' options that change the footer (statistics, page versions, dictionaries, small pages, a page index,
+    pandas' index, no rows) read back every row; the footer's counts read from its bytes are pyarrow's."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+    from bnstudio.data.columnar import open_columnar
+    from bnstudio.data.parquet_footer import chunk_values, footer_counts, read_footer
+    net, codes, frame = asia
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    writers = {"plain": dict(row_group_size=1000), "no statistics": dict(write_statistics=False),
+               "v2 pages, zstd": dict(data_page_version="2.0", compression="zstd", row_group_size=700),
+               "no dictionary, small pages": dict(use_dictionary=False, data_page_size=100, row_group_size=512),
+               "page index": dict(write_page_index=True, row_group_size=1000)}
+    for name, options in writers.items():
+        path = tmp_path / f"{name}.parquet"
+        pq.write_table(table, path, **options)
+        assert np.array_equal(align(read_table(path), net).codes, codes), name
+        meta = pq.ParquetFile(path).metadata
+        with open(path, "rb") as handle:
+            counts = footer_counts(*read_footer(handle))
+        assert all(counts[chunk_values(g, j)][2] == meta.row_group(g).column(j).num_values
+                   for g in range(meta.num_row_groups) for j in range(meta.num_columns)), name
+    nulls = frame.copy()
+    nulls.loc[::3, "dysp"] = None
+    nulls.set_index("asia").to_parquet(tmp_path / "index.parquet", row_group_size=900)
+    assert len(read_table(tmp_path / "index.parquet").to_frame()) == 3000
+    frame.iloc[:0].to_parquet(tmp_path / "empty.parquet")
+    assert open_columnar(tmp_path / "empty.parquet").groups in ([], [0])
 
 
 def test_a_row_group_expanding_beyond_the_limit_is_refused_before_reading(asia, tmp_path, monkeypatch):

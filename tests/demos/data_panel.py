@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from bnstudio.gui.resources import resource_root
+from bnstudio.app.resources import resource_root
 
 DEMO_SETTINGS = {"target": "bronc", "validation_fraction": 0.2, "test_fraction": 0.2, "seed": 1}
 
@@ -20,7 +20,7 @@ def demo_panel(document=None):
     """A :class:`DataPanel` reading the bundled ASIA data (the read runs as a job: wait for ``loaded``)."""
     from bnstudio.gui.data_panel import DataPanel
     from bnstudio.gui.document import Document
-    from bnstudio.gui.resources import demo_network
+    from bnstudio.app.resources import demo_network
 
     doc = document or Document(demo_network())
     panel = DataPanel(doc)

@@ -9,7 +9,7 @@ import sys
 import warnings
 
 from bnstudio.core.network import Network
-from bnstudio.gui.resources import bundled_example, resource_root
+from bnstudio.app.resources import bundled_example, resource_root
 
 
 def fitted_example(name: str = "asia", method: str = "mp", **options) -> tuple[Network, object]:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
-from PySide6.QtWidgets import QUndoView, QWidget
+from PySide6.QtWidgets import QWidget
 
 from bnstudio.gui.document import Document
-from bnstudio.gui.resources import demo_network
+from bnstudio.gui.history import HistoryView
+from bnstudio.app.resources import demo_network
 
 
 def _canvas(doc: Document) -> QWidget:
@@ -39,7 +40,7 @@ def _properties(doc: Document) -> QWidget:
 
 
 def _history(doc: Document) -> QWidget:
-    return QUndoView(doc.undo_stack)
+    return HistoryView(doc.undo_stack)
 
 
 def _message_bar(doc: Document) -> QWidget:

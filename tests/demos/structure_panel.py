@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QSplitter
 
 def asia_data(n: int = 2000, seed: int = 0):
     """(network, codes, names, states): ASIA and ``n`` cases forward-sampled from it."""
-    from bnstudio.gui.resources import demo_network
+    from bnstudio.app.resources import demo_network
     from bnstudio.sampling import forward_sample
 
     net = demo_network()
@@ -51,7 +51,7 @@ def render_screenshot(out, size: tuple[int, int] = (1400, 900)):
 
     from PySide6.QtCore import QEventLoop, QTimer
 
-    from bnstudio.gui import commands as cmd
+    from bnstudio.app import commands as cmd
     from bnstudio.gui.app import application
 
     app = application()

@@ -112,7 +112,7 @@ def test_the_code_fingerprint_covers_what_a_task_runs_and_changes_with_its_sourc
     modules = fingerprint.closure()
     assert {"bnstudio.experiment.evaluation", "bnstudio.experiment.scores", "bnstudio.learn.params.gradient",
             "bnstudio.learn.params.wanbia", "bnstudio.learn.structure.api", "bnstudio.inference"} <= set(modules)
-    assert not [m for m in modules if m.startswith(("bnstudio.gui", "bnstudio.cli", "bnstudio.figures"))]
+    assert not [m for m in modules if m.startswith(("bnstudio.gui", "bnstudio.app", "bnstudio.cli", "bnstudio.figures"))]
     copy = tmp_path / "bnstudio"
     shutil.copytree(fingerprint.ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(fingerprint, "ROOT", copy)

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from bnstudio.core.network import Network
-from bnstudio.gui.beliefs import BACKGROUND_ABOVE
+from bnstudio.app.beliefs import BACKGROUND_ABOVE
 from bnstudio.inference import InferenceEngine
 
 N = BACKGROUND_ABOVE + 20
@@ -90,7 +90,7 @@ def test_quick_changes_end_with_the_beliefs_of_the_last_evidence(qtbot, big):
 
 
 def test_an_edit_recomputes_in_the_background(qtbot, big):
-    from bnstudio.gui import commands as cmd
+    from bnstudio.app import commands as cmd
 
     w = big
     w.document.execute(cmd.SetCpt(w.document, "X0", np.array([0.9, 0.1])))

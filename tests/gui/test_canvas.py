@@ -105,7 +105,7 @@ def test_shift_drag_from_node_to_node_adds_an_arc(window, qtbot):
 
 def test_arc_tool_refuses_a_cycle_and_names_it(window, qtbot):
     w = _window_with(window)
-    w.actions.tool_arc.trigger()
+    w.menu_actions.tool_arc.trigger()
     assert w.scene.tool == ADD_ARC
     viewport = w.view.viewport()
     qtbot.mousePress(viewport, Qt.LeftButton, pos=_at(w, 0, 240))
@@ -193,10 +193,10 @@ def test_middle_button_pans(window, qtbot):
 
 def test_add_node_tool_and_compact_view(window, qtbot):
     w = _window_with(window)
-    w.actions.tool_node.trigger()
+    w.menu_actions.tool_node.trigger()
     qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, pos=_at(w, 320, 0))
     assert "Node1" in w.document.network
-    w.actions.compact.trigger()
+    w.menu_actions.compact.trigger()
     item = w.scene.nodes["Wet"]
     assert item.node_style == "compact" and item.rect().height() < 40
     arc = w.scene.arcs[("Rain", "Wet")]
@@ -276,7 +276,7 @@ def test_opening_a_network_fits_it_whole_when_that_is_readable(window):
 def test_find_a_node_and_focus_on_its_family(window, qtbot):
     w = _window_with(window)
     w.view.set_zoom(0.3)
-    w.actions.find.trigger()                                     # Ctrl+F
+    w.menu_actions.find.trigger()                                     # Ctrl+F
     bar = w.view.find_bar
     assert bar.isVisible() and bar.hasFocus()
     qtbot.keyClicks(bar, "sprink")                               # part of the name, any case
@@ -285,7 +285,7 @@ def test_find_a_node_and_focus_on_its_family(window, qtbot):
     assert w.view.zoom == pytest.approx(1.0)
     shown = w.view.mapToScene(w.view.viewport().rect()).boundingRect()
     assert shown.contains(w.scene.nodes["Sprinkler"].sceneBoundingRect())
-    w.actions.find.trigger()
+    w.menu_actions.find.trigger()
     bar.clear()
     qtbot.keyClicks(bar, "nothing like it")
     qtbot.keyClick(bar, Qt.Key_Return)

@@ -11,7 +11,7 @@ from PySide6.QtGui import QImage
 import bnstudio.gui.app as gui_app
 from bnstudio.cli import main
 from bnstudio.cli.screenshot import DOCKS, parse_docks
-from bnstudio.gui.resources import bundled_diagram
+from bnstudio.app.resources import bundled_diagram
 
 from tests.gui.conftest import ALARM, ASIA
 

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from bnstudio.errors import CycleError
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.gui.document import Document
 
 from tests.gui.conftest import alarm, assert_same_tables, sprinkler
@@ -197,3 +197,20 @@ def test_deleting_several_nodes_in_the_window_undoes_to_the_original_order_and_v
         assert [m.headerData(i, Qt.Horizontal) for i in range(4)] == headers
         doc.undo_stack.redo()
         assert not any(n in net for n in names) and not any(n in w.scene.nodes for n in names)
+
+
+def test_the_history_dock_lists_the_steps_and_a_click_goes_back_to_one(qtbot):
+    """bnstudio/gui/history.py: the History dock shows the plain history (docs/architecture.md §7)."""
+    from bnstudio.gui.history import HistoryView
+
+    d = Document(sprinkler())
+    view = HistoryView(d.undo_stack)
+    qtbot.addWidget(view)
+    view.setEmptyLabel("<opened>")
+    d.execute(cmd.AddVariable(d, "A", ["x", "y"], (0, 0)))
+    d.execute(cmd.AddVariable(d, "B", ["x", "y"], (0, 0)))
+    rows = [view.model().index(r, 0).data() for r in range(view.model().rowCount())]
+    assert rows == ["<opened>", "Add node A", "Add node B"] and view.currentIndex().row() == 2
+    view.clicked.emit(view.model().index(0, 0))
+    assert "A" not in d.network and "B" not in d.network and view.currentIndex().row() == 0
+    assert d.undo_stack.canRedo() and not d.undo_stack.canUndo()

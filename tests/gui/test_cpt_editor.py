@@ -14,7 +14,7 @@ from bnstudio.core.network import Network
 from bnstudio.gui.cpt_editor import CptEditor
 from bnstudio.display import themes
 from bnstudio.gui import theme
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.gui.document import Document
 
 from tests.gui.conftest import sprinkler
@@ -137,7 +137,7 @@ def test_dirichlet_counts_view_and_ess_edit(editor):
 
 
 def test_model_follows_structure_edits_and_renames(editor):
-    from bnstudio.gui import commands as cmd
+    from bnstudio.app import commands as cmd
     doc, m = editor.document, editor.model
     doc.execute(cmd.AddArc(doc, "Cloudy", "Wet"))
     assert m.rowCount() == 8 and m.headerData(2, Qt.Horizontal) == "Cloudy"
@@ -174,7 +174,7 @@ def test_a_10000_row_table_answers_any_cell_quickly(qtbot):
 
 
 def test_unrelated_edits_do_not_reset_the_table(editor):
-    from bnstudio.gui import commands as cmd
+    from bnstudio.app import commands as cmd
     doc, m = editor.document, editor.model
     resets = []
     m.modelReset.connect(lambda: resets.append(1))
@@ -236,8 +236,8 @@ def test_file_shortcuts_work_while_the_table_has_focus(window, qtbot, key, actio
     w.docks["cpt"].setFloating(floating)
     w.scene.select_only(["Wet"])
     fired = []
-    getattr(w.actions, action).triggered.disconnect()
-    getattr(w.actions, action).triggered.connect(lambda *_: fired.append(action))
+    getattr(w.menu_actions, action).triggered.disconnect()
+    getattr(w.menu_actions, action).triggered.connect(lambda *_: fired.append(action))
     w.cpt_editor.table.window().activateWindow()
     w.cpt_editor.table.setFocus()
     qtbot.waitUntil(lambda: w.cpt_editor.table.hasFocus())

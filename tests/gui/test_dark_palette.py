@@ -66,7 +66,7 @@ def settle(qtbot) -> None:
 def test_the_palette_is_the_one_asked_for(themed_window):
     w, scheme = themed_window
     assert theme.is_dark() == (scheme == theme.DARK)
-    assert w.actions.appearance[scheme].isChecked()
+    assert w.menu_actions.appearance[scheme].isChecked()
     assert theme.is_dark(w.toolbar.palette()) == (scheme == theme.DARK)
 
 
@@ -101,8 +101,8 @@ def test_the_cpt_sum_cell_reads(qtbot, themed_window):
 def test_toolbar_icons_stand_out_from_the_toolbar(themed_window):
     w, scheme = themed_window
     background = hex_of(w.toolbar.palette().color(QPalette.Window).getRgb())
-    drawn = [action for action, _draw in w.actions.drawn_icons]
-    assert w.actions.tool_select in drawn and w.actions.fit in drawn
+    drawn = [action for action, _draw in w.menu_actions.drawn_icons]
+    assert w.menu_actions.tool_select in drawn and w.menu_actions.fit in drawn
     for action in drawn:
         rgba = pixels(action.icon().pixmap(32, 32).toImage())
         ink = rgba[rgba[..., 3] > 200]                         # the icon's opaque strokes and fills
@@ -115,12 +115,12 @@ def test_switching_the_appearance_redraws_banners_and_icons(qtbot, themed_window
     w, scheme = themed_window
     other = theme.LIGHT if scheme == theme.DARK else theme.DARK
     w.show_message("warning", "A message shown before the switch")
-    before = w.actions.fit.icon().pixmap(32, 32).toImage()
-    w.actions.appearance[other].trigger()                     # View ▸ Appearance
+    before = w.menu_actions.fit.icon().pixmap(32, 32).toImage()
+    w.menu_actions.appearance[other].trigger()                     # View ▸ Appearance
     settle(qtbot)
     assert theme.is_dark() == (other == theme.DARK)
     assert w.settings.value(cfg.APPEARANCE) == other
-    assert w.actions.fit.icon().pixmap(32, 32).toImage() != before
+    assert w.menu_actions.fit.icon().pixmap(32, 32).toImage() != before
     bar = w.message_bar
     rgba = pixels(bar.grab().toImage())
     background = hex_of(rgba[bar.height() // 2, 4])

@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 from bnstudio.cli.decide import load_diagram
 from bnstudio.decision import solve
 from bnstudio.gui.canvas import ADD_DECISION, ADD_UTILITY
-from bnstudio.gui.resources import bundled_diagram
+from bnstudio.app.resources import bundled_diagram
 
 OIL = bundled_diagram()
 
@@ -173,7 +173,7 @@ def test_refusals_are_one_line_and_change_nothing(built):
 
 
 def diagram_rename(window, old, new):
-    from bnstudio.gui.commands.diagram_edits import rename_node
+    from bnstudio.app.commands.diagram_edits import rename_node
     return rename_node(window.document, old, new)
 
 
@@ -184,21 +184,21 @@ def test_decision_order_moves_only_where_the_model_allows(built):
         "1. Test — observes nothing", "2. Drill — observes Test, Result"]
     order.select("Drill")
     before = state(doc)
-    assert not order.move(-1)
+    assert not order.move_current(-1)
     assert "Test → Result → Drill" in order.notice.text() and state(doc) == before
     # without Test -> Result, only the informational arc orders them: moving Drill first reverses it
     window.scene.select_only([])
     window.scene.arcs[("Test", "Result")].setSelected(True)
     window.scene.delete_selection()
     order.select("Drill")
-    assert order.move(-1)
+    assert order.move_current(-1)
     assert doc.decisions.decision_names == ("Drill", "Test")
     assert doc.decisions.decisions[1].parents == ("Drill",)
     assert doc.decisions.decisions[0].parents == ("Result",)
     doc.undo_stack.undo()
     assert doc.decisions.decision_names == ("Test", "Drill")
     order.select("Drill")
-    assert not order.move(1) and "already taken last" in order.notice.text()
+    assert not order.move_current(1) and "already taken last" in order.notice.text()
 
 
 def test_deleting_a_chance_parent_of_a_utility_averages_its_table(built):
@@ -311,7 +311,7 @@ def test_chance_node_to_decision_and_back(built):
     a chance node again, the decision's observations become CPT parents. Undo restores each exactly."""
     window, _ = built
     doc = window.document
-    from bnstudio.gui.commands.diagram_edits import make_chance, make_decision
+    from bnstudio.app.commands.diagram_edits import make_chance, make_decision
     before = state(doc)
     assert doc.execute(make_decision(doc, "Result"))
     assert [(d.name, d.parents) for d in doc.decisions.decisions] == [

@@ -88,7 +88,7 @@ def test_reset_layout_brings_every_dock_back(qtbot, fresh_window):
     w.docks["query"].setFloating(True)
     w.docks["data"].hide()
     w.addDockWidget(Qt.LeftDockWidgetArea, w.docks["training"])
-    w.actions.reset_layout.trigger()
+    w.menu_actions.reset_layout.trigger()
     settle(qtbot)
     for key, dock in w.docks.items():
         assert dock.isVisible() and not dock.isFloating(), key
@@ -114,8 +114,8 @@ def test_the_learn_and_query_menus_open_their_panels(qtbot, fresh_window):
     show_at(qtbot, w, (1366, 768))
     learn = [a.text() for a in w.menus["learn"].actions() if not a.isSeparator()]
     assert learn[:3] == ["Open &Data…", "Learn &Parameters…", "Learn &Structure…"]
-    for action, key in ((w.actions.learn_parameters, "training"), (w.actions.learn_structure, "structure"),
-                        (w.actions.query_panel, "query")):
+    for action, key in ((w.menu_actions.learn_parameters, "training"), (w.menu_actions.learn_structure, "structure"),
+                        (w.menu_actions.query_panel, "query")):
         w.docks[key].hide()
         action.trigger()
         settle(qtbot)
@@ -130,7 +130,7 @@ def test_the_whole_toolbar_shows_at_1366_wide(qtbot, fresh_window):
     hidden = [a.iconText() for a in w.toolbar.actions()
               if not a.isSeparator() and not w.toolbar.widgetForAction(a).isVisible()]
     assert hidden == []
-    assert w.actions.auto_layout.text() == "Automatic &Layout" and w.actions.auto_layout.iconText() == "Layout"
+    assert w.menu_actions.auto_layout.text() == "Automatic &Layout" and w.menu_actions.auto_layout.iconText() == "Layout"
 
 
 @pytest.mark.parametrize("node", ["either", "tub"])     # no noisy-MAX, and a node that can be made one
@@ -248,7 +248,7 @@ def test_at_first_sight_the_canvas_has_the_window_until_a_node_is_selected(qtbot
 
 
 def open_20k_example(qtbot, w: MainWindow) -> None:
-    from bnstudio.gui.resources import bundled_example
+    from bnstudio.app.resources import bundled_example
 
     assert w.open_path(bundled_example("alarm-20k-missing.bnsproj"))
     qtbot.waitUntil(lambda: w.data_panel.selection is not None, timeout=60000)

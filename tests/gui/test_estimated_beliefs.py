@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bnstudio.gui.beliefs import ESTIMATE_SAMPLES, Beliefs
+from bnstudio.app.beliefs import ESTIMATE_SAMPLES, Beliefs
 from bnstudio.gui.document import Document
 from bnstudio.inference import InferenceEngine
 from tests.cli.test_query_paths import grid

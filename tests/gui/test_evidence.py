@@ -71,7 +71,7 @@ def test_context_menu_sets_and_clears_evidence_and_clear_all(alarm_window):
     w.view._node_menu(menu, w.scene.nodes["BP"])
     next(a for a in menu.actions() if a.text() == "Clear evidence").trigger()
     assert w.document.evidence == {"HR": "HIGH"}
-    w.actions.clear_evidence.trigger()
+    w.menu_actions.clear_evidence.trigger()
     assert w.document.evidence == {} and all(i.evidence is None for i in w.scene.nodes.values())
 
 
@@ -91,7 +91,7 @@ def test_evidence_follows_renames_and_removals(window):
     w = window
     w.document.replace_network(sprinkler())
     w.document.set_evidence("Rain", "yes")
-    from bnstudio.gui import commands as cmd
+    from bnstudio.app import commands as cmd
     w.document.execute(cmd.RenameVariable(w.document, "Rain", "Showers"))
     assert w.document.evidence == {"Showers": "yes"}
     w.document.execute(cmd.RenameState(w.document, "Showers", "yes", "pouring"))
@@ -103,7 +103,7 @@ def test_evidence_follows_renames_and_removals(window):
 def test_cpt_edit_updates_bars_immediately(window):
     w = window
     w.document.replace_network(sprinkler())
-    from bnstudio.gui import commands as cmd
+    from bnstudio.app import commands as cmd
     w.document.execute(cmd.SetCpt(w.document, "Cloudy", np.array([0.9, 0.1])))
     expected = InferenceEngine(w.document.network).posterior("Wet")["Wet"]
     np.testing.assert_allclose(w.scene.nodes["Wet"].beliefs, expected, atol=1e-12)
@@ -124,7 +124,7 @@ def test_an_evidence_click_updates_bars_in_place_quickly(alarm_window):
 def test_a_network_too_large_for_exact_beliefs_shows_estimates_and_says_so(window, monkeypatch):
     """Issue 36: where the junction tree exceeds the memory budget the beliefs are estimated by likelihood
     weighting (said in a message), no longer left out (before: "too large for live beliefs", no bars)."""
-    from bnstudio.gui.beliefs import ESTIMATE_SAMPLES
+    from bnstudio.app.beliefs import ESTIMATE_SAMPLES
     from bnstudio.inference.engine import InferenceEngine as Engine
 
     net = sprinkler()

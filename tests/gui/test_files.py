@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from bnstudio import io as bnio
-from bnstudio.gui import commands as cmd
-from bnstudio.gui import dialogs, file_io
+from bnstudio.app import commands as cmd
+from bnstudio.app import file_io
+from bnstudio.gui import dialogs
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas.export import export_png, export_svg
 
@@ -38,10 +39,10 @@ def test_project_keeps_evidence_and_view(window, tmp_path):
     w = window
     w.document.replace_network(sprinkler())
     w.document.set_evidence("Wet", "yes")
-    w.actions.compact.trigger()
+    w.menu_actions.compact.trigger()
     path = tmp_path / "s.bnsproj"
     assert w.files.save_to(path)
-    w.actions.bars.trigger()
+    w.menu_actions.bars.trigger()
     w.document.replace_network(sprinkler())
     assert w.open_path(path)
     assert w.document.evidence == {"Wet": "yes"}
@@ -180,7 +181,7 @@ def test_bundled_examples_open_as_untitled_copies(window, tmp_path, monkeypatch)
 
 def test_the_long_training_example_opens_with_its_data_and_target(qtbot, window):
     """An example whose training takes tens of seconds, to watch the live curves and try Cancel."""
-    from bnstudio.gui.resources import example_networks
+    from bnstudio.app.resources import example_networks
 
     example = next(p for p in example_networks() if p.name == "alarm-20k-missing.bnsproj")
     assert window.open_path(example)
@@ -213,7 +214,7 @@ def test_the_clgd_example_offers_clgd_on_a_tan_and_runs_long_enough_to_cancel(qt
     and Cancel can be watched."""
     from PySide6.QtWidgets import QApplication
 
-    from bnstudio.gui.resources import example_networks
+    from bnstudio.app.resources import example_networks
 
     example = next(p for p in example_networks() if p.name == "alarm-tan-clgd-20k.bnsproj")
     menu = window.menus["examples"]

@@ -34,7 +34,7 @@ def test_after_find_the_hint_and_a_double_click_agree(opened, qtbot):
     w.view.set_zoom(0.3)    # first sight now draws bar charts (issue 38, item 4): zoom out to where it did not
     settle(qtbot)
     assert w.scene.drawn_style == st.SUMMARY                  # summaries, zoomed out
-    w.actions.find.trigger()
+    w.menu_actions.find.trigger()
     bar = w.view.find_bar
     assert bar.isVisible()
     qtbot.keyClicks(bar, "HRBP")

@@ -18,7 +18,7 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QComboBox, QLabel, QLineEdit  # noqa: E402
 
 from bnstudio.gui.message_bar import COMPUTING  # noqa: E402
-from bnstudio.gui.resources import resource_root  # noqa: E402
+from bnstudio.app.resources import resource_root  # noqa: E402
 
 from .conftest import ALARM, ASIA  # noqa: E402
 
@@ -104,7 +104,7 @@ def test_a_fixed_cell_clears_the_refusal_of_the_bad_one(qtbot, alarm_window):
 
 def test_a_large_network_says_computing_until_its_answer_is_there(qtbot, window, monkeypatch):
     """Seen on munin: the previous network's p(Test=yes) for seconds, no sign anything was computing."""
-    from bnstudio.gui import beliefs
+    from bnstudio.app import beliefs
 
     w = window
     assert w.open_path(ASIA)

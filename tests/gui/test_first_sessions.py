@@ -117,7 +117,7 @@ def test_the_student_trains_watches_cancels_compares_and_learns_a_tan(qtbot, app
     data.split.target.setCurrentText("lung")                # the class, for clgd and the scores
     qtbot.waitUntil(lambda: w.training_panel.selection.target == "lung")
     panel = w.training_panel
-    w.actions.learn_parameters.trigger()
+    w.menu_actions.learn_parameters.trigger()
     settle(qtbot)
     assert fully_visible(panel.run_button) and fully_visible(panel.cancel_button) and fully_visible(panel.plot)
     for method in ("mp", "em", "clgd"):
@@ -138,7 +138,7 @@ def test_the_student_trains_watches_cancels_compares_and_learns_a_tan(qtbot, app
     assert (compare.run_a.currentText(), compare.run_b.currentText()) == (panel.runs[1].label, panel.runs[2].label)
     assert compare.model.shifts and compare.model.shifts[0].max_abs > 0
     structure = w.structure_panel
-    w.actions.learn_structure.trigger()
+    w.menu_actions.learn_structure.trigger()
     settle(qtbot)
     assert fully_visible(structure.run_button)
     structure.options.set_options(algorithm="tan", target="lung")
@@ -167,7 +167,7 @@ def test_the_analyst_asks_how_sure_an_answer_is(qtbot, app_window):
     w = app_window
     assert w.open_path(NETWORKS / "asia.bif")
     query = w.query_panel
-    w.actions.query_panel.trigger()
+    w.menu_actions.query_panel.trigger()
     settle(qtbot)
     query.set_target({"lung": "yes"})
     w.document.set_evidence("xray", "yes")

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.view import FIRST_SIGHT_ZOOM, FIT_DOWN_TO
 from bnstudio.gui.main_window import MainWindow
-from bnstudio.gui.resources import example_diagrams, example_networks
+from bnstudio.app.resources import example_diagrams, example_networks
 
 from .conftest import ALARM, NETWORKS
 from .test_dock_layout import settle, show_at
@@ -223,7 +223,8 @@ def test_a_screenshot_of_a_large_network_waits_for_its_beliefs(opened, monkeypat
     """A network above BACKGROUND_ABOVE variables gets its beliefs from background jobs: the screenshot waited
     for none of them (munin's bars were empty)."""
     from bnstudio.core.network import Network
-    from bnstudio.gui import beliefs, screenshot
+    from bnstudio.app import beliefs
+    from bnstudio.gui import screenshot
     from bnstudio.io import write_network
 
     monkeypatch.setattr(beliefs, "BACKGROUND_ABOVE", 10)
@@ -242,7 +243,7 @@ def test_a_screenshot_of_a_large_network_waits_for_its_beliefs(opened, monkeypat
 def test_the_decision_panel_is_built_when_a_diagram_needs_it(opened):
     """A plain network never shows the Decisions dock: its panel is built when a diagram opens (or the dock is
     shown), and then shows the diagram's maximum expected utility."""
-    from bnstudio.gui.resources import bundled_diagram
+    from bnstudio.app.resources import bundled_diagram
 
     w = opened(ALARM)
     assert w.built_decision_panel is None and not w.decision_dock.isVisible()

@@ -16,16 +16,16 @@ def bottom_of_bar(w) -> int:
 def test_a_fit_keeps_the_top_node_below_the_message(qtbot, window):
     w = window
     assert w.open_path(ALARM)
-    w.actions.fit.trigger()
+    w.menu_actions.fit.trigger()
     assert top_of_network(w) < 60                       # fitted to the height: the top node near the top edge
     w.show_message("warning", "A message over the canvas, long enough to wrap on a narrow window at least once "
                               "so that the bar is two lines high and covers more of the canvas than a line.")
     qtbot.wait(10)
     assert top_of_network(w) < bottom_of_bar(w)        # what the user saw: the title under the bar
-    w.actions.fit.trigger()
+    w.menu_actions.fit.trigger()
     assert top_of_network(w) >= bottom_of_bar(w)
     rect = w.view.mapFromScene(w.scene.content_rect()).boundingRect()
     assert w.view.viewport().rect().contains(rect)      # still all of it in view
     w.message_bar.hide()
-    w.actions.fit.trigger()
+    w.menu_actions.fit.trigger()
     assert top_of_network(w) < 60                       # no message: the whole height again

@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QMenu
 from bnstudio.core.dseparation import markov_blanket, relevance
 from bnstudio.core.surgery import mutilated
 from bnstudio.gui.canvas.scene import NetworkScene
-from bnstudio.gui.commands.findings import DO, OBSERVE
+from bnstudio.app.commands.findings import DO, OBSERVE
 from bnstudio.gui.document import Document
-from bnstudio.gui.query_panel.compute import intervened_counts
+from bnstudio.app.query.compute import intervened_counts
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network
 from bnstudio.uncertainty import error_bars

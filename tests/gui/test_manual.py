@@ -30,9 +30,9 @@ def test_a_checkout_reads_the_manual_beside_its_bundled_files():
 
 def test_f1_opens_the_manual_at_its_first_page(qtbot, window, checkout_docs):
     w = window
-    assert w.actions.manual.shortcut() == QKeySequence(QKeySequence.HelpContents)
-    assert w.actions.manual in w.menus["help"].actions() and w.actions.whats_this in w.menus["help"].actions()
-    w.actions.manual.trigger()
+    assert w.menu_actions.manual.shortcut() == QKeySequence(QKeySequence.HelpContents)
+    assert w.menu_actions.manual in w.menus["help"].actions() and w.menu_actions.whats_this in w.menus["help"].actions()
+    w.menu_actions.manual.trigger()
     browser = w._manual
     assert browser.isVisible() and browser.page == "gui.md"
     assert browser.browser.document().toPlainText().startswith("The BN Studio desktop app")
@@ -77,13 +77,13 @@ def test_f1_in_a_panel_is_context_help(qtbot, window, checkout_docs):
     w.activateWindow()
     w.view.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is w.view, timeout=2000)
-    w.actions.manual.trigger()                                  # the canvas: the first page, from the top
+    w.menu_actions.manual.trigger()                                  # the canvas: the first page, from the top
     assert w._manual.page == "gui.md" and w._manual.current_heading() == "The BN Studio desktop app"
     w.activateWindow()
     level = w.query_panel.controls.level
     level.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is level, timeout=2000)
-    w.actions.manual.trigger()                                  # in the query panel: its section
+    w.menu_actions.manual.trigger()                                  # in the query panel: its section
     assert w._manual.current_heading() == "Query and error bars"
 
 

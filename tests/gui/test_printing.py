@@ -73,12 +73,12 @@ def test_the_file_menu_prints_and_exports(tmp_path, window, monkeypatch):
     w = window
     assert w.open_path(ASIA)
     assert w.document.set_evidence("xray", "yes")
-    assert w.actions.print.shortcut() == QKeySequence(QKeySequence.Print)
-    assert {w.actions.print, w.actions.export_pdf} <= set(w.menus["file"].actions())
+    assert w.menu_actions.print.shortcut() == QKeySequence(QKeySequence.Print)
+    assert {w.menu_actions.print, w.menu_actions.export_pdf} <= set(w.menus["file"].actions())
     assert printing.heading_of(w).endswith("evidence: xray=yes")
     target = tmp_path / "chosen.pdf"
     monkeypatch.setattr(printing.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "PDF (*.pdf)"))
-    w.actions.export_pdf.trigger()
+    w.menu_actions.export_pdf.trigger()
     assert read_pdf(target)["pages"] == 1
     assert w.statusBar().currentMessage() == f"Exported {target}"
 
@@ -111,9 +111,9 @@ def test_the_query_panel_prints_as_it_stands(tmp_path, window, monkeypatch):
     window.query_panel.set_target({"lung": "yes"})
     target = tmp_path / "query.pdf"
     monkeypatch.setattr(printing.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "PDF (*.pdf)"))
-    assert set(window.actions.export_panel_pdf.values()) | set(window.actions.print_panel.values()) <= set(
+    assert set(window.menu_actions.export_panel_pdf.values()) | set(window.menu_actions.print_panel.values()) <= set(
         window.menus["file"].actions())
-    window.actions.export_panel_pdf["query"].trigger()
+    window.menu_actions.export_panel_pdf["query"].trigger()
     facts = read_pdf(target)
     assert facts["pages"] == 1 and len(re.findall(rb"\s(re|l|c|f)\s", facts["drawing"])) > 20
 

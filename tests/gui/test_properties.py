@@ -97,7 +97,7 @@ def test_remove_is_disabled_for_the_last_state(panel):
 def test_renaming_in_an_influence_diagram_checks_the_utility_nodes(window):
     """The properties panel renames as the canvas does: a variable named like a utility node is refused under
     the name field, changing nothing (no undo step); a good rename follows into the decision part and undoes."""
-    from bnstudio.gui.resources import bundled_diagram
+    from bnstudio.app.resources import bundled_diagram
 
     assert window.files.open_path(bundled_diagram(), ask=False)
     window.show_dock("properties")

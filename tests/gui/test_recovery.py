@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.gui import dialogs
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.recovery import Recovery

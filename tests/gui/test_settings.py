@@ -41,7 +41,7 @@ def test_window_restores_geometry_docks_and_view(qtbot, tmp_path):
     qtbot.waitExposed(win)
     win.reset_layout()   # every dock shown (a first window shows none until a node is selected)
     win.docks["history"].hide()
-    win.actions.compact.trigger()
+    win.menu_actions.compact.trigger()
     size = win.size()  # may be larger than asked for: the docks have minimum sizes
     assert win.close()
     win2 = MainWindow(cfg.Settings(QSettings(path, QSettings.IniFormat)), Recovery(tmp_path / "r"))
@@ -49,5 +49,5 @@ def test_window_restores_geometry_docks_and_view(qtbot, tmp_path):
     qtbot.waitExposed(win2)
     assert win2.size() == size
     assert not win2.docks["history"].isVisible() and win2.docks["cpt"].isVisible()
-    assert win2.scene.node_style == "compact" and win2.actions.compact.isChecked()
+    assert win2.scene.node_style == "compact" and win2.menu_actions.compact.isChecked()
     win2.close()

@@ -27,8 +27,8 @@ def test_no_two_actions_of_the_main_window_share_a_key_sequence(window):
 
 
 def test_save_as_owns_ctrl_shift_s(window):
-    assert window.actions.save_as.shortcut().toString() == "Ctrl+Shift+S"
-    assert window.actions.learn_structure.shortcut().toString() == "Ctrl+Shift+L"
+    assert window.menu_actions.save_as.shortcut().toString() == "Ctrl+Shift+S"
+    assert window.menu_actions.learn_structure.shortcut().toString() == "Ctrl+Shift+L"
 
 
 def wheel(widget: QWidget, steps: int = -1) -> None:
@@ -117,12 +117,12 @@ def test_toolbar_tooltips_name_their_shortcut(window):
     for action in with_keys:
         keys = action.shortcut().toString(QKeySequence.NativeText)
         assert f"({keys})" in action.toolTip() and "&" not in action.toolTip(), action.toolTip()
-    assert window.actions.fit.toolTip() == "Fit to View (Ctrl+Shift+F)"
-    assert window.actions.tool_node.toolTip().startswith("Add Node (N) — Click on empty space")
-    from bnstudio.gui import commands as cmd
+    assert window.menu_actions.fit.toolTip() == "Fit to View (Ctrl+Shift+F)"
+    assert window.menu_actions.tool_node.toolTip().startswith("Add Node (N) — Click on empty space")
+    from bnstudio.app import commands as cmd
     from bnstudio.gui.actions import plain_text
 
     window.document.execute(cmd.AddVariable(window.document, "Extra", ("yes", "no"), (0.0, 0.0)))  # an edit
-    undo = window.actions.undo
+    undo = window.menu_actions.undo
     assert "Extra" in undo.text()
     assert undo.toolTip() == f"{plain_text(undo.text())} ({undo.shortcut().toString(QKeySequence.NativeText)})"

@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 from bnstudio.display import placement
-from bnstudio.gui.canvas import arrange
-from bnstudio.gui.canvas.arrange import SPREAD_GAP, spread, spread_factors
+from bnstudio.display.placement import MAX_SPREAD, SPREAD_GAP, spread, spread_factors
 
 DNE = Path(__file__).resolve().parents[1] / "io" / "corpus" / "dne"
 
@@ -51,7 +50,7 @@ def test_random_layouts_end_without_overlaps_and_no_larger_than_one_factor_for_b
     sizes = np.column_stack([rng.uniform(60, 210, n), rng.uniform(40, 110, n)])
     pairs = overlapping_pairs(centres, sizes)
     sx, sy = spread_factors(centres, sizes)
-    assert max(sx, sy) < arrange.MAX_SPREAD, (sx, sy)
+    assert max(sx, sy) < MAX_SPREAD, (sx, sy)
     assert overlapping_pairs(spread(centres, sizes), sizes) == []
     # the isotropic stretch that parts every pair, brute force: never smaller in area than ours
     iso = max([min((((sizes[i] + sizes[j]) / 2 + SPREAD_GAP) / np.maximum(np.abs(centres[i] - centres[j]),
@@ -67,7 +66,7 @@ def test_a_stretch_within_the_cap_wins_over_a_capped_one():
     centres = np.array([[0.0, 0.0], [17.85, 23.2], [1000.0, 1000.0], [1058.0, 1014.5]])
     sizes = np.full((4, 2), 100.0)
     sx, sy = spread_factors(centres, sizes)
-    assert max(sx, sy) <= arrange.MAX_SPREAD
+    assert max(sx, sy) <= MAX_SPREAD
     assert overlapping_pairs(spread(centres, sizes), sizes) == []
 
 

@@ -70,7 +70,7 @@ def test_file_open_study_shows_it_and_a_cell_opens_in_the_window(qtbot, window, 
     assert "Open S&tudy…" in [a.text() for a in window.menus["file"].actions()]
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         staticmethod(lambda *a, **k: (str(study_file.with_suffix(".sqlite")), "")))
-    window.actions.open_study.trigger()
+    window.menu_actions.open_study.trigger()
     views = window.findChildren(StudyView)
     assert len(views) == 1
     view = views[0]

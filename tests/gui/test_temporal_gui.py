@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.io import read_network
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.temporal_plate import TEMPORAL_ARC, SliceFrame
@@ -220,3 +220,73 @@ def test_a_2tbn_with_counts_draws_each_beliefs_error_band(window, qtbot, mode):
     assert window.open_path(MACHINE)                          # the bundled model has no counts: no band
     computed(qtbot, panel)
     assert panel.bars is None and panel.plot.low.getData()[1] is None
+
+
+def test_the_time_docks_question_mark_opens_its_section(window, qtbot, monkeypatch):
+    from bnstudio.gui import manual
+
+    docs = NETWORKS.parents[1] / "docs"
+    monkeypatch.setattr(manual, "manual_page", lambda name="gui.md": docs / name)
+    assert window.open_path(UMBRELLA)
+    dock = window.docks["time"]
+    bar = dock.titleBarWidget()
+    assert bar.title.text() == dock.windowTitle() and "F1" in dock.whatsThis()
+    bar.help_button.click()
+    assert window._manual.isVisible() and window._manual.page == "temporal.md"
+    assert window._manual.current_heading() == "In the app"
+
+
+def test_a_cell_of_the_evidence_timeline_is_set_and_cleared_by_a_click(window, qtbot):
+    assert window.open_path(UMBRELLA)
+    panel = time_panel(window)
+    computed(qtbot, panel)
+    tbn = from_network(read_network(UMBRELLA))
+    view, rain = panel.evidence_view, tbn.radicals.index("Rain")
+
+    def choose(row, column, label):
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=view.visualRect(view.model().index(row, column)).center())
+        menu = panel.cell_menu
+        assert menu is not None and menu.isVisible()
+        action = next(a for a in menu.actions() if a.text() == label)
+        before = panel.result
+        action.trigger()
+        menu.close()
+        qtbot.waitUntil(lambda: panel.result is not before and not panel.jobs.running, timeout=20000)
+        computed(qtbot, panel)
+
+    choose(rain, 3, "no")                                  # observe Rain = no on day 3
+    table = pd.read_csv(UMBRELLA.with_suffix(".csv"), dtype=str).assign(Rain=[None, None, None, "no", None])
+    np.testing.assert_allclose(panel.result.beliefs["Rain"], smoothing(tbn, table).beliefs["Rain"], atol=1e-12)
+    assert view.item(rain, 3).text() == "no" and panel.codes[3, rain] == 1
+    assert "(edited)" in panel.table_label.text()
+    choose(tbn.radicals.index("Umbrella"), 1, "unobserved")   # clear the umbrella of day 1
+    table.loc[1, "Umbrella"] = None
+    np.testing.assert_allclose(panel.result.beliefs["Rain"], smoothing(tbn, table).beliefs["Rain"], atol=1e-12)
+    assert view.item(tbn.radicals.index("Umbrella"), 1).text() == ""
+    for row, column, want in ((tbn.radicals.index("Umbrella"), 1, "unobserved"), (rain, 3, "no"), (rain, 2, "unobserved")):
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=view.visualRect(view.model().index(row, column)).center())
+        assert [a.text() for a in panel.cell_menu.actions() if a.isChecked()] == [want]   # the cell's own state
+        panel.cell_menu.close()
+
+
+def test_a_genie_dynamic_network_opens_with_its_plate_and_time_dock(window, qtbot, tmp_path):
+    from tests.temporal.test_xdsl import SAMPLE, expected_sample
+
+    path = tmp_path / "rain.xdsl"
+    path.write_text(SAMPLE, encoding="utf-8")
+    assert window.open_path(path)
+    panel = time_panel(window)
+    assert window.docks["time"].isVisible() and panel.tbn is not None
+    assert panel.tbn.radicals == ("Location", "Rain", "Umbrella")
+    scene = window.scene
+    plate = {f.part: f for f in frames(scene)}
+    inside = {name for name, item in scene.nodes.items() if plate["t"].rect.contains(box(item))}
+    assert inside == {"Locationt", "Raint", "Umbrellat"}
+    assert sorted(scene.temporal.temporal_arcs) == [("Location0", "Locationt"), ("Rain0", "Raint")]
+    panel.set_cell(2, "Umbrella", "true")
+    computed(qtbot, panel)
+    want = smoothing(expected_sample(), pd.DataFrame({"Umbrella": [None, None, "true", None, None, None, None,
+                                                                   None, None, None]}))
+    np.testing.assert_allclose(panel.result.beliefs["Rain"], want.beliefs["Rain"], atol=1e-12)

@@ -24,7 +24,7 @@ from bnstudio.gui.document import Document
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.query_panel import QueryPanel
-from bnstudio.gui.query_panel.compute import monte_carlo_job
+from bnstudio.app.query.compute import monte_carlo_job
 from tests.demos.query_panel import fitted_example
 from tests.demos.structure_panel import asia_data
 from bnstudio.gui.structure_panel.panel import learning_job

@@ -76,7 +76,7 @@ def test_the_alarm_session_of_the_report_is_not_dropped_by_new(qtbot, window, as
     assert parts == ["evidence on 1 node", "4 training runs", "expert counts for the error bars (ESS 10)"]
     assert doc.evidence == {"HRBP": "HIGH"} and len(window.training_panel.runs) == 4
     assert not window.files.open_path(ASIA) and len(asked) == 2            # Open / Examples ask too
-    window.actions.quit.trigger()
+    window.menu_actions.quit.trigger()
     assert window.isVisible() and len(asked) == 3          # so does Quit
     asked.answer = dialogs.DISCARD
     assert window.files.new_file() and doc.evidence == {} and window.training_panel.runs == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -99,3 +100,94 @@ def test_decide_refuses_a_listing_past_its_budget_in_one_line(tmp_path):
     assert "listing the policies" in line and "decision 'D15'" in line
     assert bnstudio("decide", path, "--method", "limid", "--memory-budget", "0.04", "--json",
                     timeout=120).returncode == 0
+
+
+def _write_chain_lazily(n: int, path, block_depth: int = 12):
+    """The JSON file of ``one_utility_chain(n)``'s structure with a utility table of 2^n numbers written block by
+    block (values (index mod 7) within each block of 2^block_depth): no 2^n-entry object in this process."""
+    def nested(values: list[str]) -> str:
+        while len(values) > 1:
+            values = [f"[{a},{b}]" for a, b in zip(values[::2], values[1::2], strict=True)]
+        return values[0]
+
+    block = nested([str(k % 7) for k in range(2 ** block_depth)])
+
+    def write(fh, depth: int) -> None:
+        if depth == block_depth:
+            fh.write(block)
+            return
+        fh.write("[")
+        write(fh, depth - 1)
+        fh.write(",")
+        write(fh, depth - 1)
+        fh.write("]")
+
+    decisions = [{"name": f"D{i}", "states": ["a", "b"], "parents": [f"D{i - 1}"] if i else []} for i in range(n)]
+    head = json.dumps({"format": "bnstudio-influence-diagram", "schema_version": 1, "chance": [],
+                       "decisions": decisions})
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(head[:-1] + ', "utilities": [{"name": "U", "parents": '
+                 + json.dumps([f"D{i}" for i in range(n)]) + ', "table": ')
+        write(fh, n)
+        fh.write("}]}")
+    return path
+
+
+@pytest.mark.timeout(120)
+def test_decide_refuses_the_24_chain_file_before_parsing_its_table(tmp_path):
+    """Issue 42 item 9: the file (2^24 utilities, about 60 MB of JSON) took 25-40 s and 2.8 GB before the refusal,
+    all in parsing the table; its outline (names, states, parents) is sized first: one line in seconds."""
+    import subprocess
+    import sys
+
+    path = _write_chain_lazily(24, tmp_path / "chain24.json")
+    assert path.stat().st_size > 40 * 2**20
+    if not Path("/proc/self/status").is_file():
+        pytest.skip("the peak memory of a process is read from /proc/self/status (Linux)")
+    # VmHWM: the peak of this program's own memory (ru_maxrss would also count the pytest process it forked from)
+    script = ("import sys\nfrom bnstudio.cli.main import main\ncode = main(sys.argv[1:])\n"
+              "print(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])\nsys.exit(code)")
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", script, "decide", str(path)], capture_output=True, text=True,
+                          timeout=110)
+    elapsed = time.perf_counter() - start
+    lines = done.stderr.splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith("bnstudio: error: "), done.stderr
+    assert "listing the policies" in lines[0] and "decision 'D23'" in lines[0]
+    peak_kib = int(done.stdout.split()[-1])
+    assert peak_kib < 400 * 1024, peak_kib   # the file's bytes and the program; parsing the table took 2.8 GB
+    assert elapsed < 10, elapsed
+
+
+def test_the_outline_is_sized_as_the_diagram(tmp_path):
+    """The outline read without the tables plans, lists and refuses exactly as the diagram itself: at the plan's
+    need both pass, one byte short both give the same line."""
+    from bnstudio.decision.solve import presize
+    from bnstudio.io import read_model
+    from bnstudio.io.diagram_outline import read_json_outline
+    from tests.decision.test_budget import hidden_chain
+
+    for k, diagram in enumerate([one_utility_chain(6), hidden_chain(5)]):
+        path = tmp_path / f"d{k}.json"
+        path.write_text(json.dumps(diagram.to_dict()))
+        outline = read_json_outline(path)
+        assert outline is not None and read_model(path).variables == outline.variables
+        plan = plan_no_forgetting(diagram)
+        assert plan_no_forgetting(outline) == plan
+        need = 8 * max(plan.peak, plan.after)
+        presize(outline, None, "no-forgetting", need)
+        presize(diagram, None, "no-forgetting", need)
+        lines = []
+        for structure in (outline, diagram):
+            with pytest.raises(MemoryBudgetExceeded) as caught:
+                presize(structure, None, "no-forgetting", need - 1)
+            lines.append(str(caught.value))
+        assert lines[0] == lines[1]
+
+
+def test_a_malformed_table_is_still_named_by_the_reader(tmp_path):
+    """The outline is no judge: a diagram that fits with a string in its utility table gets the reader's line."""
+    path = _as_file(one_utility_chain(3), tmp_path / "bad.json")
+    path.write_text(path.read_text().replace("[[[0.0, 1.0]", '[[["zero", 1.0]', 1))
+    line = refused("decide", path, timeout=60)
+    assert "'zero' is not a number" in line and "bad.json" in line

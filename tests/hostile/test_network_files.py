@@ -47,7 +47,7 @@ def test_a_file_declaring_an_empty_network_still_opens(tmp_path):
 
 
 def test_the_app_refuses_an_empty_file(tmp_path):
-    from bnstudio.gui.file_io import read_file  # the app's one open path (no Qt at import)
+    from bnstudio.app.file_io import read_file  # the app's one open path (no Qt at import)
 
     for name in ("empty.bif", "empty.net"):
         path = tmp_path / name

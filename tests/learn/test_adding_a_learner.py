@@ -2,8 +2,9 @@
 from that page (the worked examples: the parameter learner ``ml-shrunk`` and the structure learner
 ``independent``), makes exactly those changes to a copy of the repository, checks the closed form, the Python API,
 the command line and the registry's validation, and runs the copy's own registry-wide tests (every learner
-through the conformance checks and the never-broken property, the training form's defaults) so that a recipe
-that breaks them — a hard-coded list, a dispatch on the name falling through — fails here."""
+through the conformance checks, the never-broken property and the one learner shape, the training form's
+defaults, the structure form's fields) so that a recipe that breaks them — a hard-coded list, a dispatch on the
+name falling through — fails here."""
 from __future__ import annotations
 
 import json
@@ -103,11 +104,16 @@ def test_the_worked_examples_need_one_module_and_one_entry_each(copy, tmp_path):
 @pytest.mark.alone          # a pytest run of its own on the copy: after the parallel run (pyproject.toml)
 def test_the_copy_passes_its_own_registry_wide_tests(copy):
     result = run_suite(copy, "tests/learn/test_conformance.py", "tests/learn/test_never_broken.py",
+                       "tests/learn/test_learner_shape.py",
                        "tests/gui_panels/training/test_validation_views.py::"
-                       "test_the_forms_start_at_the_learners_defaults_as_the_command_line")
+                       "test_the_forms_start_at_the_learners_defaults_as_the_command_line",
+                       "tests/gui_panels/query/test_structure_panel.py::"
+                       "test_the_form_offers_what_the_registry_says_each_algorithm_takes")
     assert result.returncode == 0, summary(result)
-    listed = run_suite(copy, "tests/learn/test_conformance.py", "--collect-only").stdout
+    listed = run_suite(copy, "tests/learn/test_conformance.py", "tests/learn/test_learner_shape.py",
+                       "--collect-only").stdout
     assert "ml-shrunk" in listed and "independent" in listed
+    assert "test_learner_shape.py::test_sklearn_clone_gives_equal_params[ml-shrunk]" in listed
 
 
 def test_the_unmodified_package_has_no_such_learners():

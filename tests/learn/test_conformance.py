@@ -266,7 +266,7 @@ def test_options_round_trip_through_the_command_line_and_the_result(entry):
 
 @pytest.mark.parametrize("entry", PARAMETERS, ids=[e.name for e in PARAMETERS])
 def test_options_round_trip_through_the_form(entry):
-    from bnstudio.gui.training_panel.options import FIELDS, learner_options
+    from bnstudio.learn.forms import FIELDS, learner_options
 
     assert FIELDS[entry.name] == tuple(o.name for o in entry.shown_options)
     values = {o.name: sample_value(o) for o in registry.PARAMETER_LEARNERS[2].options}   # every field present

@@ -21,9 +21,10 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyle
 from bnstudio.gui.canvas import style as st
 
 ARROW = 9.0
-_PEN = QPen(st.ARC, 1.3, Qt.SolidLine, Qt.RoundCap)
-_SELECTED_PEN = QPen(st.SELECTED, 2.4, Qt.SolidLine, Qt.RoundCap)
-_CUT_PEN = QPen(st.CUT_ARC, 1.3, Qt.DashLine, Qt.RoundCap)   # into a node set by do(): the arc is cut
+_PEN = QPen(st.ARC, 1.3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+_SELECTED_PEN = QPen(st.SELECTED, 2.4, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+# into a node set by do(): the arc is cut
+_CUT_PEN = QPen(st.CUT_ARC, 1.3, Qt.PenStyle.DashLine, Qt.PenCapStyle.RoundCap)
 _BOUNDS_PEN = QPen(st.ARC, 2 * ARROW)       # only sizes the bounds (Qt adds half the pen width): never drawn
 
 
@@ -72,7 +73,7 @@ class ArcItem(QGraphicsPathItem):
         self.cut = False    # the child is set by an intervention: this arc no longer acts
         self.look: tuple[QPen, QColor] | None = None   # (pen, head colour) an overlay asks for (temporal_plate.py)
         self.setPen(_BOUNDS_PEN)
-        self.setFlags(QGraphicsItem.ItemIsSelectable)
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setZValue(0)
         source.arcs.append(self)
         target.arcs.append(self)
@@ -137,11 +138,11 @@ class ArcItem(QGraphicsPathItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:  # Qt override
         if self._head.isEmpty():
             return
-        selected = bool(option.state & QStyle.State_Selected)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
         pen, head = self.look or (_PEN, st.ARC)
         painter.setPen(_SELECTED_PEN if selected else _CUT_PEN if self.cut else pen)
-        painter.setBrush(Qt.NoBrush)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(self._shaft)
-        painter.setPen(Qt.NoPen)
+        painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(st.SELECTED if selected else st.CUT_ARC if self.cut else head)
         painter.drawPolygon(self._head)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from bnstudio.core.network import Network
 from bnstudio.display.layout import layered_layout
-from bnstudio.display.placement import (GRID_GAP, MAX_SPREAD, SPREAD_BLOCK, SPREAD_GAP,  # noqa: F401 - kept
-                                        place_missing, spread, spread_factors, spread_positions)  # importable here
-from bnstudio.gui import commands as cmd
+from bnstudio.display.placement import place_missing, spread_positions
+from bnstudio.app import commands as cmd
 from bnstudio.gui.canvas import style as st
 
 

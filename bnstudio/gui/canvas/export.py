@@ -50,7 +50,7 @@ def source_rect(scene: QGraphicsScene) -> QRectF:
 
 
 def render_scene(scene: QGraphicsScene, painter: QPainter, target: QRectF, source: QRectF | None = None,
-                 aspect: Qt.AspectRatioMode = Qt.KeepAspectRatio) -> None:
+                 aspect: Qt.AspectRatioMode = Qt.AspectRatioMode.KeepAspectRatio) -> None:
     """Draw ``source`` of the scene (default :func:`source_rect`: the whole network) into ``target`` of
     ``painter`` (with the aspect kept, by default), as the network looks (the selection is not drawn)."""
     source = source_rect(scene) if source is None else source
@@ -88,7 +88,7 @@ def export_png(scene: QGraphicsScene, path: str | Path, scale: float = 2.0,
     Returns the size written; raises OSError on failure."""
     source = source_rect(scene)
     size = png_size(source.width(), source.height(), scale, MAX_SIDE, PIXEL_BUDGET)
-    image = QImage(QSize(size.width, size.height), QImage.Format_RGB32)   # opaque: no alpha to write
+    image = QImage(QSize(size.width, size.height), QImage.Format.Format_RGB32)   # opaque: no alpha to write
     if image.isNull():
         raise OSError(f"no memory for a {size.width} x {size.height} image")
     image.fill(st.BACKGROUND)
@@ -96,13 +96,13 @@ def export_png(scene: QGraphicsScene, path: str | Path, scale: float = 2.0,
     progress = Progress(reporter, "Drawing the image", bands)
     painter = QPainter(image)
     try:
-        painter.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         per_row = source.height() / size.height      # scene units per pixel row (and, within a pixel, per column)
         for band in range(bands):
             top = band * BAND_ROWS
             rows = min(BAND_ROWS, size.height - top)
             part = QRectF(source.left(), source.top() + top * per_row, source.width(), rows * per_row)
-            render_scene(scene, painter, QRectF(0, top, size.width, rows), part, Qt.IgnoreAspectRatio)
+            render_scene(scene, painter, QRectF(0, top, size.width, rows), part, Qt.AspectRatioMode.IgnoreAspectRatio)
             progress.report(band + 1, {"rows": float(top + rows)})
     finally:
         painter.end()
@@ -146,8 +146,8 @@ def export_pdf(scene: QGraphicsScene, path: str | Path, title: str = "Bayesian n
     writer = QPdfWriter(str(path))
     writer.setTitle(title)
     writer.setCreator("BN Studio")
-    page = QPageSize(QSizeF(source.width() * points, source.height() * points), QPageSize.Point, "network")
-    writer.setPageLayout(QPageLayout(page, QPageLayout.Portrait, QMarginsF(0, 0, 0, 0)))
+    page = QPageSize(QSizeF(source.width() * points, source.height() * points), QPageSize.Unit.Point, "network")
+    writer.setPageLayout(QPageLayout(page, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
     painter = QPainter()
     if not painter.begin(writer):
         raise OSError(f"could not write the document {path}")

@@ -41,7 +41,7 @@ def write_image(parent: QWidget, scene, path: str) -> str:
         export_pdf(scene, path)
         return f"Exported {path}"
     dialog = QProgressDialog("Drawing the image…", "Cancel", 0, 1, parent)
-    dialog.setWindowModality(Qt.WindowModal)
+    dialog.setWindowModality(Qt.WindowModality.WindowModal)
     dialog.setMinimumDuration(300)
     reporter = _DialogReporter(dialog)
     try:

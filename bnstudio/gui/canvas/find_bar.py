@@ -18,8 +18,8 @@ class FindBar(QLineEdit):
         self.names: list[str] = []
         self.model = QStringListModel(self)
         completer = QCompleter(self.model, self)
-        completer.setCaseSensitivity(Qt.CaseInsensitive)
-        completer.setFilterMode(Qt.MatchContains)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
         self.setCompleter(completer)
         self.setPlaceholderText("Find a node (name or part of it), Enter to go")
         self.setClearButtonEnabled(True)
@@ -59,9 +59,11 @@ class FindBar(QLineEdit):
         self.found.emit(name)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
-        if event.key() == Qt.Key_Escape:
+        if event.key() == Qt.Key.Key_Escape:
             self.hide()
-            self.parentWidget().setFocus()
+            parent = self.parentWidget()
+            if parent is not None:
+                parent.setFocus()
             return
         self.setStyleSheet("")
         super().keyPressEvent(event)

@@ -48,8 +48,8 @@ class NodeItem(QGraphicsItem):
         self.option_values: list[float | None] | None = None   # decisions: EU of each option
         self._rect = QRectF()
         self._header_path: tuple | None = None   # (size key, the header's fill path)
-        self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
-                      | QGraphicsItem.ItemSendsGeometryChanges)
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.setAcceptHoverEvents(True)
         self.setZValue(1)
         self._relayout()
@@ -117,7 +117,7 @@ class NodeItem(QGraphicsItem):
         else:
             pen = QPen(st.NODE_BORDER, 1.1)
         if self.overlay == "irrelevant":
-            pen.setStyle(Qt.DashLine)
+            pen.setStyle(Qt.PenStyle.DashLine)
         return pen
 
     def set_kind(self, kind: str) -> None:
@@ -174,15 +174,15 @@ class NodeItem(QGraphicsItem):
 
     # ------------------------------------------------------------------ painting
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        selected = bool(option.state & QStyle.State_Selected)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
         if self.node_style == st.SUMMARY and self.kind != "decision":
             scale = max(option.levelOfDetailFromTransform(painter.worldTransform()), 1e-3)
             if self.summary_state_px(scale) < st.SUMMARY_MIN_PX:
                 self._paint_overview(painter, selected, scale)
                 return
-        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         r = self._rect
-        painter.setPen(Qt.NoPen)
+        painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(st.NODE_FILL)
         painter.drawRoundedRect(r, self.corner, self.corner)
         if self.node_style == st.SUMMARY and self.kind != "decision":
@@ -195,7 +195,7 @@ class NodeItem(QGraphicsItem):
             else:
                 self._paint_rows(painter)
         painter.setPen(self._frame_pen(selected))
-        painter.setBrush(Qt.NoBrush)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRoundedRect(r, self.corner, self.corner)
         if self.intervention is not None and self.node_style != st.SUMMARY:
             self._paint_do_badge(painter)
@@ -204,14 +204,14 @@ class NodeItem(QGraphicsItem):
         """A small "do" tag at the header's right end."""
         header = self.header_rect()
         badge = QRectF(header.right() - 26, header.top() + 4, 22, min(16.0, header.height() - 8))
-        painter.setPen(Qt.NoPen)
+        painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(st.INTERVENTION_BORDER)
         painter.drawRoundedRect(badge, 4, 4)
         font = st.state_font()
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(QColor("#FFFFFF"))
-        painter.drawText(badge, Qt.AlignCenter, "do")
+        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, "do")
 
     def _header_fill(self) -> QColor:
         if self.intervention is not None:
@@ -244,7 +244,7 @@ class NodeItem(QGraphicsItem):
         pen = self._frame_pen(selected)
         pen.setCosmetic(True)
         painter.setPen(pen)
-        painter.setBrush(Qt.NoBrush)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(r)
 
     def _paint_header(self, painter: QPainter) -> None:
@@ -254,9 +254,9 @@ class NodeItem(QGraphicsItem):
         painter.setFont(st.title_font())
         badge = 26 if self.intervention is not None else 0
         text_rect = header.adjusted(st.PADDING, 0, -st.PADDING - badge, 0)
-        text = painter.fontMetrics().elidedText(self.name, Qt.ElideRight, int(text_rect.width()))
-        painter.drawText(text_rect, Qt.AlignVCenter | (Qt.AlignLeft if self.node_style == st.BARS
-                                                      else Qt.AlignHCenter), text)
+        text = painter.fontMetrics().elidedText(self.name, Qt.TextElideMode.ElideRight, int(text_rect.width()))
+        across = Qt.AlignmentFlag.AlignLeft if self.node_style == st.BARS else Qt.AlignmentFlag.AlignHCenter
+        painter.drawText(text_rect, Qt.AlignmentFlag.AlignVCenter | across, text)
 
     def _paint_rows(self, painter: QPainter) -> None:
         painter.setFont(st.state_font())
@@ -271,8 +271,8 @@ class NodeItem(QGraphicsItem):
             is_evidence = self._chosen(state)
             painter.setPen(st.TEXT)
             name_rect = QRectF(left, row.top(), st.NAME_COLUMN, row.height())
-            painter.drawText(name_rect, Qt.AlignVCenter | Qt.AlignLeft,
-                             metrics.elidedText(state, Qt.ElideRight, int(st.NAME_COLUMN)))
+            painter.drawText(name_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                             metrics.elidedText(state, Qt.TextElideMode.ElideRight, int(st.NAME_COLUMN)))
             track = QRectF(bar_left, row.top() + 3, bar_right - bar_left, row.height() - 6)
             painter.fillRect(track, st.BAR_TRACK)
             p = None if self.beliefs is None else float(self.beliefs[i])
@@ -281,7 +281,7 @@ class NodeItem(QGraphicsItem):
                 painter.fillRect(bar, self._bar_colour(False) if is_evidence else st.BAR)
             painter.setPen(st.TEXT if p is not None else st.MUTED_TEXT)
             number_rect = QRectF(right - st.NUMBER_COLUMN, row.top(), st.NUMBER_COLUMN, row.height())
-            painter.drawText(number_rect, Qt.AlignVCenter | Qt.AlignRight,
+            painter.drawText(number_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
                              "—" if p is None else st.format_probability(p))
 
     # ------------------------------------------------------------------ the summary (zoomed out)
@@ -293,10 +293,11 @@ class NodeItem(QGraphicsItem):
         for chosen in (self.intervention, self.evidence):
             if isinstance(chosen, str) and chosen in self.states:
                 return [(self.states.index(chosen), 1.0)]
-        if self.beliefs is None:
+        beliefs = self.beliefs
+        if beliefs is None:
             return [(i, None) for i in range(min(room, len(self.states)))]
-        order = sorted(range(len(self.states)), key=lambda i: -float(self.beliefs[i]))
-        return [(i, float(self.beliefs[i])) for i in order[:room]]
+        order = sorted(range(len(self.states)), key=lambda i: -float(beliefs[i]))
+        return [(i, float(beliefs[i])) for i in order[:room]]
 
     def _summary_metrics(self, scale: float) -> tuple[float, float]:
         """Heights (scene units) of the title band and of one state row: fixed on screen, shrunk only when
@@ -337,8 +338,8 @@ class NodeItem(QGraphicsItem):
             font.setPixelSize(max(1, round(max(9.0 * unit, font.pixelSize() * inner.width() / width))))
         painter.setFont(font)
         painter.setPen(st.TEXT)
-        painter.drawText(inner, Qt.AlignVCenter | Qt.AlignLeft,
-                         painter.fontMetrics().elidedText(self.name, Qt.ElideRight, int(inner.width())))
+        painter.drawText(inner, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                         painter.fontMetrics().elidedText(self.name, Qt.TextElideMode.ElideRight, int(inner.width())))
 
     def _paint_summary_text(self, painter: QPainter, text: QRectF, i: int, p: float | None, unit: float) -> None:
         """State ``i``'s name (left, elided) and probability (right) over its bar."""
@@ -346,10 +347,11 @@ class NodeItem(QGraphicsItem):
         number = "—" if p is None else st.format_probability(p)
         width = metrics.horizontalAdvance(number) + 4 * unit
         painter.setPen(st.TEXT if p is not None else st.MUTED_TEXT)
-        painter.drawText(text, Qt.AlignVCenter | Qt.AlignRight, number)
+        painter.drawText(text, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, number)
         painter.setPen(st.TEXT)
-        painter.drawText(text.adjusted(0, 0, -width, 0), Qt.AlignVCenter | Qt.AlignLeft,
-                         metrics.elidedText(self.states[i], Qt.ElideRight, int(max(0.0, text.width() - width))))
+        painter.drawText(text.adjusted(0, 0, -width, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                         metrics.elidedText(self.states[i], Qt.TextElideMode.ElideRight,
+                                            int(max(0.0, text.width() - width))))
 
     def _paint_summary_bar(self, painter: QPainter, line: QRectF, i: int, p: float | None, unit: float,
                            overview: bool = False) -> None:
@@ -365,9 +367,9 @@ class NodeItem(QGraphicsItem):
     def _paint_options(self, painter: QPainter) -> None:
         """Decision rows: option name, a bar from the smallest to the largest EU (0 included), the EU."""
         values = self.option_values or [None] * len(self.states)
-        known = [v for v in values if v is not None]
-        low, high = min(known + [0.0]), max(known + [0.0])
-        best = max((i for i, v in enumerate(values) if v is not None), key=lambda i: values[i], default=None)
+        known = {i: v for i, v in enumerate(values) if v is not None}
+        low, high = min([*known.values(), 0.0]), max([*known.values(), 0.0])
+        best = max(known, key=known.__getitem__, default=None)
         left, right = self._rect.left() + st.PADDING, self._rect.right() - st.PADDING
         bar_left, bar_right = left + st.NAME_COLUMN + 4, right - st.NUMBER_COLUMN - 4
         for i, state in enumerate(self.states):
@@ -376,8 +378,9 @@ class NodeItem(QGraphicsItem):
             font.setBold(i == best)
             painter.setFont(font)
             painter.setPen(st.TEXT)
-            painter.drawText(QRectF(left, row.top(), st.NAME_COLUMN, row.height()), Qt.AlignVCenter | Qt.AlignLeft,
-                             painter.fontMetrics().elidedText(state, Qt.ElideRight, int(st.NAME_COLUMN)))
+            painter.drawText(QRectF(left, row.top(), st.NAME_COLUMN, row.height()),
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                             painter.fontMetrics().elidedText(state, Qt.TextElideMode.ElideRight, int(st.NAME_COLUMN)))
             track = QRectF(bar_left, row.top() + 3, bar_right - bar_left, row.height() - 6)
             painter.fillRect(track, st.BAR_TRACK)
             v = values[i]
@@ -387,11 +390,11 @@ class NodeItem(QGraphicsItem):
                                  st.BEST_BAR if i == best else st.OPTION_BAR)
             painter.setPen(st.TEXT if v is not None else st.MUTED_TEXT)
             painter.drawText(QRectF(right - st.NUMBER_COLUMN, row.top(), st.NUMBER_COLUMN, row.height()),
-                             Qt.AlignVCenter | Qt.AlignRight, st.format_utility(v))
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, st.format_utility(v))
 
     # ------------------------------------------------------------------ interaction feedback
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # Qt override
-        if change == QGraphicsItem.ItemPositionHasChanged and not Deferral.depth:
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and not Deferral.depth:
             for arc in self.arcs:
                 arc.adjust()
         return super().itemChange(change, value)
@@ -400,7 +403,7 @@ class NodeItem(QGraphicsItem):
         row = self.state_at(event.pos())
         if row != self.hover_row:
             self.hover_row = row
-            self.setCursor(Qt.PointingHandCursor if row is not None else Qt.ArrowCursor)
+            self.setCursor(Qt.CursorShape.PointingHandCursor if row is not None else Qt.CursorShape.ArrowCursor)
             self.update()
 
     def hoverLeaveEvent(self, event) -> None:  # Qt override

@@ -16,8 +16,8 @@ class NodeListPopup(QFrame):
     chosen = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, Qt.Popup)
-        self.setFrameShape(QFrame.StyledPanel)
+        super().__init__(parent, Qt.WindowType.Popup)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter (any part of a name)")
         self.filter.setClearButtonEnabled(True)

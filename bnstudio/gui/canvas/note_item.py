@@ -1,7 +1,9 @@
 """A text note on the canvas (an annotation, as GeNIe's and Hugin's text boxes): its text wrapped at the note's
 width on a pale yellow card. The item only draws and can be moved and selected; the scene turns moves,
-double-clicks and deletions into undo commands on ``document.notes`` (:mod:`bnstudio.gui.commands.notes`)."""
+double-clicks and deletions into undo commands on ``document.notes`` (:mod:`bnstudio.app.commands.notes`)."""
 from __future__ import annotations
+
+from typing import cast
 
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QPainter, QPen
@@ -30,7 +32,7 @@ class NoteItem(QGraphicsTextItem):
         self.setFont(font)
         self.document().setDocumentMargin(NOTE_PADDING)
         self.setPos(note.x, note.y)
-        self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable)
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setZValue(2)      # over arcs and nodes: a note is put where it is meant to be read
         self.setToolTip("Note: double-click to edit, right-click for more")
 
@@ -41,9 +43,11 @@ class NoteItem(QGraphicsTextItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         rect = QRectF(self.boundingRect())
         painter.fillRect(rect, NOTE_FILL)
-        selected = bool(option.state & QStyle.State_Selected)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.setPen(QPen(st.SELECTED, 2.0) if selected else QPen(NOTE_BORDER, 1.0))
         painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
-        option.state &= ~QStyle.State_Selected   # no dashed selection frame from the text item
-        option.state &= ~QStyle.State_HasFocus
-        super().paint(painter, option, widget)
+        option.state &= ~QStyle.StateFlag.State_Selected   # no dashed selection frame from the text item
+        option.state &= ~QStyle.StateFlag.State_HasFocus
+        # cast: Qt passes no widget when the scene is rendered to an image or a printer (export), and
+        # QGraphicsTextItem::paint accepts that, but its stub asks for a QWidget (QGraphicsItem's allows None)
+        super().paint(painter, option, cast(QWidget, widget))

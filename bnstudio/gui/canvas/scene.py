@@ -16,15 +16,15 @@ from PySide6.QtGui import QPen, Qt
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
 from bnstudio.core.events import Event
-from bnstudio.gui import commands as cmd
-from bnstudio.gui.commands import diagram_edits as diagram
+from bnstudio.app import commands as cmd
+from bnstudio.app.commands import diagram_edits as diagram
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_geometry import deferred, nodes_rect, place_arcs
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.node_item import NodeItem
 from bnstudio.gui.canvas.note_item import NoteItem
-from bnstudio.gui.commands import notes as note_cmd
-from bnstudio.gui.canvas.relevance import RelevanceOverlay
+from bnstudio.app.commands import notes as note_cmd
+from bnstudio.app.relevance import RelevanceOverlay
 from bnstudio.gui.canvas.temporal_plate import TemporalPlate
 from bnstudio.gui.canvas.utility_item import UtilityItem
 from bnstudio.gui.document import Document
@@ -176,8 +176,8 @@ class NetworkScene(QGraphicsScene):
             if item.kind == "decision":
                 values = None if options is None or name not in options else options[name]
                 item.set_option_values(None if values is None else [values.get(s) for s in item.states])
-        for name, item in self.utility_items.items():
-            item.set_value(None if utilities is None else utilities.get(name))
+        for name, utility in self.utility_items.items():
+            utility.set_value(None if utilities is None else utilities.get(name))
 
     def selected_utility(self) -> str:
         """The one selected utility node, or ""."""
@@ -417,6 +417,7 @@ class NetworkScene(QGraphicsScene):
             if new:
                 doc.execute(cmd.MoveNodes(doc, old, new, text, mergeable))
             if moved:
+                assert doc.decisions is not None   # utility nodes moved: a diagram is open
                 doc.execute(cmd.SetDecisionPart(doc, doc.decisions.with_positions(moved), "Move utility nodes"))
             if notes:
                 doc.execute(note_cmd.move_notes(doc, notes))
@@ -435,9 +436,9 @@ class NetworkScene(QGraphicsScene):
 
     # ------------------------------------------------------------------ mouse
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
-        if event.button() == Qt.LeftButton:
+        if event.button() == Qt.MouseButton.LeftButton:
             node = self.node_at(event.scenePos())
-            if node is not None and (self.tool == ADD_ARC or event.modifiers() & Qt.ShiftModifier):
+            if node is not None and (self.tool == ADD_ARC or event.modifiers() & Qt.KeyboardModifier.ShiftModifier):
                 self._start_arc(node, event.scenePos())
                 event.accept()
                 return
@@ -454,7 +455,7 @@ class NetworkScene(QGraphicsScene):
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
-        if self._arc_source is not None:
+        if self._arc_source is not None and self._preview is not None:   # set together by _start_arc
             self._preview.setLine(QLineF(self._arc_source.pos(), event.scenePos()))
             return
         super().mouseMoveEvent(event)
@@ -471,7 +472,7 @@ class NetworkScene(QGraphicsScene):
         (or clears) that state as evidence, on a node drawn as its summary (zoomed out: its states are too
         small to hit) zooms in to it (:attr:`focus_requested`). A single click only selects: looking at a node
         never changes the evidence."""
-        if event.button() != Qt.LeftButton:
+        if event.button() != Qt.MouseButton.LeftButton:
             return super().mouseDoubleClickEvent(event)
         note = self.note_at(event.scenePos())
         if note is not None:
@@ -499,15 +500,16 @@ class NetworkScene(QGraphicsScene):
 
     def _start_arc(self, node: NodeItem | UtilityItem, pos: QPointF) -> None:
         self._arc_source = node
-        self._preview = QGraphicsLineItem(QLineF(node.pos(), pos))
-        self._preview.setPen(QPen(st.ARC_PREVIEW, 1.6, Qt.DashLine))
-        self._preview.setZValue(5)
-        self.addItem(self._preview)
+        self._preview = preview = QGraphicsLineItem(QLineF(node.pos(), pos))
+        preview.setPen(QPen(st.ARC_PREVIEW, 1.6, Qt.PenStyle.DashLine))
+        preview.setZValue(5)
+        self.addItem(preview)
 
     def _finish_arc(self, pos: QPointF) -> None:
         source, self._arc_source = self._arc_source, None
-        self.removeItem(self._preview)
+        if self._preview is not None:
+            self.removeItem(self._preview)
         self._preview = None
         target = self.node_at(pos) or self.utility_at(pos)
-        if target is not None and target is not source:
+        if source is not None and target is not None and target is not source:
             self.add_arc(source.name, target.name)

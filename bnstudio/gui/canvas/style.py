@@ -5,7 +5,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from bnstudio.display import look
 from bnstudio.display.look import (BAR_NODE_WIDTH, CORNER, HEADER_HEIGHT, NAME_COLUMN,  # noqa: F401 - the canvas
-                                   NUMBER_COLUMN, PADDING, ROW_HEIGHT, format_probability)  # reads them from here
+                                   NUMBER_COLUMN, PADDING, ROW_HEIGHT, UTILITY_HEIGHT, UTILITY_WIDTH,
+                                   format_probability)  # reads them from here
 
 BARS, COMPACT = "bars", "compact"
 NODE_STYLES = (BARS, COMPACT)
@@ -47,8 +48,6 @@ ARC_PREVIEW = QColor("#1F64D8")
 
 COMPACT_HEIGHT = 30.0
 COMPACT_MIN_WIDTH = 64.0
-UTILITY_WIDTH = 168.0
-UTILITY_HEIGHT = 76.0
 
 #: the bar view's state names (10 px) stay readable (7 px on screen) from this zoom up; below it, bar nodes are
 #: drawn as a summary; they go back to bars from BARS_FROM (a little higher, so the view does not flicker)

@@ -34,7 +34,7 @@ PLATE_FILL = QColor("#EEF4FB")
 PLATE_BORDER = QColor("#5B7FB0")
 SLICE0_BORDER = QColor("#9AA5B1")
 TEMPORAL_ARC = QColor("#C2571A")           # the arcs from slice t-1 into slice t
-TEMPORAL_PEN = QPen(TEMPORAL_ARC, 1.8, Qt.DashLine, Qt.FlatCap)
+TEMPORAL_PEN = QPen(TEMPORAL_ARC, 1.8, Qt.PenStyle.DashLine, Qt.PenCapStyle.FlatCap)
 LABEL_HEIGHT = 22.0      # the title band above the nodes (inside the frame)
 LEGEND_HEIGHT = 22.0     # the legend band below the transition nodes
 SIDE = 10.0              # the frame's margin beside the nodes: under the fitted view's frame (scene.FIT_FRAME)
@@ -60,7 +60,7 @@ class SliceFrame(QGraphicsItem):
         self.part = part
         self.rect = QRectF()
         self.setZValue(PLATE_Z)
-        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setToolTip(PLATE_TIP if part == TRANSITION else SLICE0_TIP)
 
     @property
@@ -78,16 +78,16 @@ class SliceFrame(QGraphicsItem):
     def paint(self, painter: QPainter, option: Any, widget: Any = None) -> None:  # Qt override
         if self.rect.isEmpty():
             return
-        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         plate = self.part == TRANSITION
         painter.setPen(QPen(PLATE_BORDER if plate else SLICE0_BORDER, 1.6 if plate else 1.2,
-                            Qt.SolidLine if plate else Qt.DashLine))
-        painter.setBrush(PLATE_FILL if plate else Qt.NoBrush)
+                            Qt.PenStyle.SolidLine if plate else Qt.PenStyle.DashLine))
+        painter.setBrush(PLATE_FILL if plate else Qt.BrushStyle.NoBrush)
         painter.drawRoundedRect(self.rect, 12, 12)
         painter.setFont(_label_font())
         painter.setPen(PLATE_BORDER if plate else SLICE0_BORDER.darker(140))
         title = QRectF(self.rect.left() + 12, self.rect.top(), self.rect.width() - 24, LABEL_HEIGHT)
-        painter.drawText(title, Qt.AlignVCenter | Qt.AlignLeft, self.title)
+        painter.drawText(title, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.title)
         if plate:
             self._paint_legend(painter)
 
@@ -105,7 +105,7 @@ class SliceFrame(QGraphicsItem):
             painter.drawLine(QPointF(x, y), QPointF(x + 18, y))
             painter.setPen(colour)
             painter.drawText(QRectF(x + 22, band.top(), band.right() - x - 22, band.height()),
-                             Qt.AlignVCenter | Qt.AlignLeft, text)
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
             x += 22 + metrics.horizontalAdvance(text) + 12
 
 

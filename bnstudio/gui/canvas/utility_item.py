@@ -23,8 +23,8 @@ class UtilityItem(QGraphicsItem):
         self.value: float | None = None
         self.arcs: list = []
         self._rect = QRectF(-st.UTILITY_WIDTH / 2, -st.UTILITY_HEIGHT / 2, st.UTILITY_WIDTH, st.UTILITY_HEIGHT)
-        self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
-                      | QGraphicsItem.ItemSendsGeometryChanges)
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.setZValue(1)
         self.setToolTip(f"{name}: utility node (its table is in the Decisions panel)")
 
@@ -65,23 +65,24 @@ class UtilityItem(QGraphicsItem):
         return path
 
     def paint(self, painter: QPainter, option, widget=None) -> None:  # Qt override
-        selected = bool(option.state & QStyle.State_Selected)
-        painter.setRenderHint(QPainter.Antialiasing)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(st.SELECTED if selected else st.UTILITY_BORDER, 2.4 if selected else 1.3))
         painter.setBrush(st.UTILITY_FILL)
         painter.drawPolygon(self.diamond())
         r, title = self._rect, self.title_rect()
         painter.setPen(st.TEXT)
         painter.setFont(st.title_font())
-        name = painter.fontMetrics().elidedText(self.name, Qt.ElideRight, int(title.width()))
-        painter.drawText(title, Qt.AlignHCenter | Qt.AlignBottom, name)
+        name = painter.fontMetrics().elidedText(self.name, Qt.TextElideMode.ElideRight, int(title.width()))
+        painter.drawText(title, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, name)
         painter.setFont(st.state_font())
         painter.setPen(st.TEXT if self.value is not None else st.MUTED_TEXT)
-        painter.drawText(QRectF(title.left(), r.center().y() + 1, title.width(), 16), Qt.AlignHCenter | Qt.AlignTop,
+        painter.drawText(QRectF(title.left(), r.center().y() + 1, title.width(), 16),
+                         Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                          f"EU {st.format_utility(self.value)}")
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # Qt override
-        if change == QGraphicsItem.ItemPositionHasChanged:
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
             for arc in self.arcs:
                 arc.adjust()
         return super().itemChange(change, value)

@@ -2,19 +2,21 @@
 selection, rename in place, keyboard edits and the context menus."""
 from __future__ import annotations
 
+import functools
+
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QTransform, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QInputDialog, QLineEdit, QMenu
 
-from bnstudio.gui import commands as cmd
-from bnstudio.gui.commands import diagram_edits as diagram
-from bnstudio.gui.commands.findings import DO
+from bnstudio.app import commands as cmd
+from bnstudio.app.commands import diagram_edits as diagram
+from bnstudio.app.commands.findings import DO
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.find_bar import FindBar
 from bnstudio.gui.canvas.node_item import NodeItem
 from bnstudio.gui.canvas.note_item import NoteItem
-from bnstudio.gui.canvas.relevance import BLANKET
+from bnstudio.app.relevance import BLANKET
 from bnstudio.gui.canvas.scene import FIT_FRAME, NetworkScene
 from bnstudio.gui.canvas.utility_item import UtilityItem
 
@@ -40,12 +42,13 @@ class NetworkView(QGraphicsView):
         self._space_down = False
         self._editor: QLineEdit | None = None
         self._editing: str | None = None
-        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.setDragMode(QGraphicsView.RubberBandDrag)
-        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
-        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
-            policy(Qt.ScrollBarAsNeeded)   # none while the network fits (the scene shrinks to the fitted view)
+            # none while the network fits (the scene shrinks to the fitted view)
+            policy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         scene.rename_requested.connect(self.start_rename)
         scene.focus_requested.connect(self.go_to)
         scene.context_menu_requested.connect(self._show_context_menu)
@@ -55,7 +58,9 @@ class NetworkView(QGraphicsView):
 
     @property
     def network_scene(self) -> NetworkScene:
-        return self.scene()
+        scene = self.scene()
+        assert isinstance(scene, NetworkScene)   # the view is made for one (__init__)
+        return scene
 
     # ------------------------------------------------------------------ zoom and pan
     @property
@@ -136,7 +141,7 @@ class NetworkView(QGraphicsView):
         shown.moveCenter(rect.center())
         scene.setSceneRect(shown.united(rect))
         for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
-            policy(Qt.ScrollBarAsNeeded)   # lays the scroll bars out now (they go), not at the next event
+            policy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)   # lays the scroll bars out now (they go), not later
         self.centerOn(rect.center())
 
     def fit_zoom(self, rect: QRectF) -> float:
@@ -173,9 +178,10 @@ class NetworkView(QGraphicsView):
         event.accept()
 
     def _pan_start(self, event: QMouseEvent) -> bool:
-        if event.button() == Qt.MiddleButton or (event.button() == Qt.LeftButton and self._space_down):
+        button = event.button()
+        if button == Qt.MouseButton.MiddleButton or (button == Qt.MouseButton.LeftButton and self._space_down):
             self._pan_from = event.position().toPoint()
-            self.viewport().setCursor(Qt.ClosedHandCursor)
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             return True
         return False
 
@@ -206,28 +212,28 @@ class NetworkView(QGraphicsView):
     def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
         scene = self.network_scene
         key = event.key()
-        if key == Qt.Key_Space and not event.isAutoRepeat():
+        if key == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space_down = True
-        elif key in (Qt.Key_Delete, Qt.Key_Backspace):
+        elif key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
             scene.delete_selection()
-        elif key == Qt.Key_F2 and len(scene.selected_names()) == 1:
+        elif key == Qt.Key.Key_F2 and len(scene.selected_names()) == 1:
             self.start_rename(scene.selected_names()[0])
-        elif key == Qt.Key_F2 and scene.selected_utility():
+        elif key == Qt.Key.Key_F2 and scene.selected_utility():
             self.start_rename(scene.selected_utility())
-        elif key in (Qt.Key_Left, Qt.Key_Right, Qt.Key_Up, Qt.Key_Down) and scene.selected_names():
-            self.nudge(key)
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down) and scene.selected_names():
+            self.nudge(Qt.Key(key))
         else:
             super().keyPressEvent(event)
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:  # Qt override
-        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space_down = False
         super().keyReleaseEvent(event)
 
-    def nudge(self, key: int) -> None:
+    def nudge(self, key: Qt.Key) -> None:
         """Move the selection by a few pixels; repeated nudges merge into one undo step."""
-        dx = {Qt.Key_Left: -NUDGE, Qt.Key_Right: NUDGE}.get(key, 0.0)
-        dy = {Qt.Key_Up: -NUDGE, Qt.Key_Down: NUDGE}.get(key, 0.0)
+        dx = {Qt.Key.Key_Left: -NUDGE, Qt.Key.Key_Right: NUDGE}.get(key, 0.0)
+        dy = {Qt.Key.Key_Up: -NUDGE, Qt.Key.Key_Down: NUDGE}.get(key, 0.0)
         scene = self.network_scene
         for name in scene.selected_names():
             scene.nodes[name].moveBy(dx, dy)
@@ -256,7 +262,7 @@ class NetworkView(QGraphicsView):
         editor.setFocus()
 
     def eventFilter(self, obj, event) -> bool:  # Qt override
-        if obj is self._editor and event.type() == event.Type.KeyPress and event.key() == Qt.Key_Escape:
+        if obj is self._editor and event.type() == event.Type.KeyPress and event.key() == Qt.Key.Key_Escape:
             self.cancel_rename()
             return True
         return super().eventFilter(obj, event)
@@ -291,9 +297,8 @@ class NetworkView(QGraphicsView):
         elif isinstance(item, NoteItem):
             self._note_menu(menu, item)
         else:
-            pos = event.scenePos()  # where the menu was asked for, read now (not when an action runs)
-            menu.addAction("Add node here", lambda: self.network_scene.add_node_at(pos))
-            menu.addAction("Add note here…", lambda: self.add_note(pos))
+            menu.addAction("Add node here", functools.partial(self.network_scene.add_node_at, event.scenePos()))
+            menu.addAction("Add note here…", functools.partial(self.add_note, event.scenePos()))
             if self.background_actions:
                 menu.addSeparator()
                 menu.addActions(self.background_actions)
@@ -305,7 +310,7 @@ class NetworkView(QGraphicsView):
             scene.select_only([name])
         evidence = menu.addMenu("Set evidence")
         for state in item.states:
-            action = evidence.addAction(state, lambda s=state: doc.set_evidence(name, s))
+            action = evidence.addAction(state, functools.partial(doc.set_evidence, name, state))
             action.setCheckable(True)
             action.setChecked(doc.evidence.get(name) == state)
         clear = menu.addAction("Clear evidence", lambda: doc.set_evidence(name, None))
@@ -331,7 +336,7 @@ class NetworkView(QGraphicsView):
         doc, name = self.network_scene.document, item.name
         setting = menu.addMenu("Set by intervention (do)")
         for state in item.states:
-            action = setting.addAction(state, lambda s=state: doc.set_finding(name, s, DO))
+            action = setting.addAction(state, functools.partial(doc.set_finding, name, state, DO))
             action.setCheckable(True)
             action.setChecked(doc.interventions.get(name) == state)
         clear = menu.addAction("Clear intervention", lambda: doc.set_finding(name, None, DO))
@@ -362,7 +367,9 @@ class NetworkView(QGraphicsView):
     def add_note(self, pos: QPointF) -> bool:
         """Add a note at ``pos`` (scene) with the text the user types (nothing when empty or cancelled)."""
         text = self.ask_note_text("Add Note")
-        return bool(text and text.strip()) and self.network_scene.add_note_at(pos, text)
+        if text is None or not text.strip():
+            return False
+        return self.network_scene.add_note_at(pos, text)
 
     def edit_note(self, index: int) -> bool:
         """Edit note ``index``'s text in a dialog (an empty text deletes the note)."""

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayou
 
 from bnstudio.core.canonical import NoisyMax, canonical_of
 from bnstudio.errors import ValidationError
-from bnstudio.gui.commands.base import EditedDocument, NetworkCommand
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand
 
 
 class SetCanonical(NetworkCommand):
@@ -27,7 +27,7 @@ class SetCanonical(NetworkCommand):
         self.old_model = document.network.canonical.get(var)
         self.old_cpt = document.network.cpt(var)
 
-    def _set_model(self, model: NoisyMax | None) -> None:
+    def _set_model(self, model: object | None) -> None:   # the old model may be another canonical kind
         if model is None:
             self.net.canonical.pop(self.var, None)
         else:
@@ -130,23 +130,23 @@ class CanonicalEditor(QWidget):
         return self.model() is not None
 
     def refresh(self) -> None:
-        net, model = self.document.network, self.model()
+        net, var, model = self.document.network, self.var, self.model()
         self.setVisible(model is not None)
-        if model is None:
+        if var is None or model is None:     # model() is None without a variable
             self.changed.emit()
             return
-        labels, rows = parameter_rows(net, self.var, model)
+        labels, rows = parameter_rows(net, var, model)
         self._filling = True
         try:
             self.table.clear()
             self.table.setRowCount(len(labels))
             self.table.setColumnCount(rows.shape[1])
             self.table.setVerticalHeaderLabels(labels)
-            self.table.setHorizontalHeaderLabels(column_labels(net, self.var, model))
+            self.table.setHorizontalHeaderLabels(column_labels(net, var, model))
             for r, c in np.ndindex(*rows.shape):
                 item = QTableWidgetItem(f"{rows[r, c]:.6g}")
                 if c == rows.shape[1] - 1:
-                    item.setFlags(item.flags() & ~Qt.ItemIsEditable)
+                    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 self.table.setItem(r, c, item)
         finally:
             self._filling = False
@@ -165,16 +165,16 @@ class CanonicalEditor(QWidget):
 
     def set_parameter(self, row: int, column: int, value: float) -> bool:
         """Set one Henrion parameter (one undo step); a value that breaks the row is refused with a message."""
-        model = self.model()
-        if model is None:
+        var, model = self.var, self.model()
+        if var is None or model is None:
             return False
         try:
-            new = with_parameter(self.document.network, self.var, model, row, column, value)
+            new = with_parameter(self.document.network, var, model, row, column, value)
         except ValidationError as exc:
             self.document.message.emit("warning", str(exc))
             self.refresh()
             return False
-        done = self.document.execute(SetCanonical(self.document, self.var, new, f"Edit noisy-MAX of {self.var}"))
+        done = self.document.execute(SetCanonical(self.document, var, new, f"Edit noisy-MAX of {var}"))
         self.refresh()
         return done
 
@@ -183,12 +183,18 @@ class CanonicalEditor(QWidget):
         first or last, whichever fits: :func:`~bnstudio.learn.canonical.closest_noisy_max`) and use it."""
         from bnstudio.learn.canonical import closest_noisy_max
 
-        fit = closest_noisy_max(np.asarray(self.document.network.cpt(self.var)), max_iter=2000, tol=1e-13)
-        done = self.document.execute(SetCanonical(self.document, self.var, fit.model, f"Make {self.var} noisy-MAX"))
+        var = self.var
+        if var is None:
+            return False
+        fit = closest_noisy_max(np.asarray(self.document.network.cpt(var)), max_iter=2000, tol=1e-13)
+        done = self.document.execute(SetCanonical(self.document, var, fit.model, f"Make {var} noisy-MAX"))
         self.refresh()
         return done
 
     def make_plain(self) -> bool:
-        done = self.document.execute(SetCanonical(self.document, self.var, None, f"Plain table for {self.var}"))
+        var = self.var
+        if var is None:
+            return False
+        done = self.document.execute(SetCanonical(self.document, var, None, f"Plain table for {var}"))
         self.refresh()
         return done

@@ -3,7 +3,7 @@ that is not a number in range with a message saying why ("'abc' is not a number"
 a number between 0 and 1"); a validator would swallow the keystrokes without a word."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLineEdit, QStyledItemDelegate
+from PySide6.QtWidgets import QLineEdit, QStyledItemDelegate, QWidget
 
 
 class NumberDelegate(QStyledItemDelegate):
@@ -12,12 +12,18 @@ class NumberDelegate(QStyledItemDelegate):
         editor.setFrame(False)
         return editor
 
-    def setEditorData(self, editor: QLineEdit, index) -> None:  # Qt override
+    def setEditorData(self, editor: QWidget, index) -> None:  # Qt override
+        if not isinstance(editor, QLineEdit):    # not made by createEditor
+            super().setEditorData(editor, index)
+            return
         value = index.data()
         editor.setText("" if value is None else str(value))
         editor.selectAll()
 
-    def setModelData(self, editor: QLineEdit, model, index) -> None:  # Qt override
+    def setModelData(self, editor: QWidget, model, index) -> None:  # Qt override
+        if not isinstance(editor, QLineEdit):
+            super().setModelData(editor, model, index)
+            return
         text = editor.text().strip()
         if text:
             model.setData(index, text)

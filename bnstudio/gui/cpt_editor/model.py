@@ -17,14 +17,14 @@ from PySide6.QtGui import QBrush, QFont
 from bnstudio.core.events import Event
 from bnstudio.core.validation import ROW_TOLERANCE
 from bnstudio.display import themes
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.gui import theme
-from bnstudio.gui.cpt_editor import operations as ops
+from bnstudio.app import cpt_operations as ops
 from bnstudio.gui.document import Document
 
 Index = QModelIndex | QPersistentModelIndex
-_ROLES = frozenset({Qt.DisplayRole, Qt.EditRole, Qt.BackgroundRole, Qt.TextAlignmentRole, Qt.ToolTipRole,
-                    Qt.FontRole})
+_ROLES = frozenset({Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole, Qt.ItemDataRole.BackgroundRole,
+                    Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole})
 
 
 def _names_in(event: Event) -> set[str]:
@@ -112,7 +112,7 @@ class CptTableModel(QAbstractTableModel):
         if self.variable in touched:
             self._load_values()
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
-            self.headerDataChanged.emit(Qt.Vertical, 0, max(0, self.rowCount() - 1))
+            self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, max(0, self.rowCount() - 1))
 
     # ------------------------------------------------------------------ shape
     @property
@@ -150,47 +150,49 @@ class CptTableModel(QAbstractTableModel):
     # ------------------------------------------------------------------ data
     def _value(self, row: int, column: int) -> float | None:
         state = self.state_column(column)
-        counts = self.show_counts
-        if counts and self._alpha is None:
-            return None
+        if self.show_counts:
+            if self._alpha is None:
+                return None
+            if state is not None:
+                return float(self._alpha[row, state])
+            return float(self._alpha[row].sum()) if self.is_sum_column(column) else None
         if state is not None:
-            return float((self._alpha if counts else self._rows)[row, state])
-        if self.is_sum_column(column):
-            return float(self._alpha[row].sum()) if counts else float(self._sums[row])
-        return None
+            return float(self._rows[row, state])
+        return float(self._sums[row]) if self.is_sum_column(column) else None
 
-    def data(self, index: Index, role: int = Qt.DisplayRole) -> Any:  # Qt override
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
         if role not in _ROLES or not index.isValid():
             return None
         row, column = index.row(), index.column()
-        if role in (Qt.DisplayRole, Qt.EditRole):
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if column < self.n_parents:
                 return self.parent_state(row, column)
             value = self._value(row, column)
             if value is None:
-                return "" if role == Qt.DisplayRole else None
-            return format_number(value) if role == Qt.DisplayRole else value
-        if role == Qt.BackgroundRole:
+                return "" if role == Qt.ItemDataRole.DisplayRole else None
+            return format_number(value) if role == Qt.ItemDataRole.DisplayRole else value
+        if role == Qt.ItemDataRole.BackgroundRole:
             # the cells' own colours, light or dark as the window is (the text keeps the palette's colour)
             if not self.show_counts and self._bad[row]:
                 return QBrush(theme.colour(themes.CELLS, "unnormalised"))
             if column < self.n_parents:
                 return QBrush(theme.colour(themes.CELLS, "parent"))
             return QBrush(theme.colour(themes.CELLS, "sum")) if self.is_sum_column(column) else None
-        if role == Qt.TextAlignmentRole:
-            return int(Qt.AlignVCenter | (Qt.AlignLeft if column < self.n_parents else Qt.AlignRight))
-        if role == Qt.ToolTipRole and not self.show_counts and self._bad[row]:
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            across = Qt.AlignmentFlag.AlignLeft if column < self.n_parents else Qt.AlignmentFlag.AlignRight
+            return int(Qt.AlignmentFlag.AlignVCenter | across)
+        if role == Qt.ItemDataRole.ToolTipRole and not self.show_counts and self._bad[row]:
             return f"This row sums to {self._sums[row]:.6g}, not 1"
-        if role == Qt.FontRole and self.is_sum_column(column):
+        if role == Qt.ItemDataRole.FontRole and self.is_sum_column(column):
             font = QFont()
             font.setItalic(True)
             return font
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:
-        if role != Qt.DisplayRole or self.variable is None:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole or self.variable is None:
             return None
-        if orientation == Qt.Vertical:
+        if orientation == Qt.Orientation.Vertical:
             return str(section + 1)
         if section < self.n_parents:
             return self._parents[section]
@@ -199,19 +201,19 @@ class CptTableModel(QAbstractTableModel):
             return self._states[state]
         return "ESS" if self.show_counts else "Sum"
 
-    def flags(self, index: Index) -> Qt.ItemFlags:  # Qt override
+    def flags(self, index: Index) -> Qt.ItemFlag:  # Qt override
         if not index.isValid():
-            return Qt.NoItemFlags
-        base = Qt.ItemIsEnabled | Qt.ItemIsSelectable
+            return Qt.ItemFlag.NoItemFlags
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         column = index.column()
         editable = self.state_column(column) is not None or (self.show_counts and self.is_sum_column(column))
         if self.show_counts and self._alpha is None:
             editable = False
-        return base | Qt.ItemIsEditable if editable else base
+        return base | Qt.ItemFlag.ItemIsEditable if editable else base
 
     # ------------------------------------------------------------------ edits (through undo commands)
-    def setData(self, index: Index, value: Any, role: int = Qt.EditRole) -> bool:  # Qt override
-        if role != Qt.EditRole or not (self.flags(index) & Qt.ItemIsEditable):
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:  # Qt override
+        if role != Qt.ItemDataRole.EditRole or not (self.flags(index) & Qt.ItemFlag.ItemIsEditable):
             return False
         try:
             number = float(str(value).strip().replace(",", ".")) if isinstance(value, str) else float(value)
@@ -227,19 +229,21 @@ class CptTableModel(QAbstractTableModel):
         return self._write_cell(row, column, number)
 
     def _write_cell(self, row: int, column: int, number: float) -> bool:
-        doc, var = self.document, self.variable
+        doc, var, state = self.document, self.variable, self.state_column(column)
+        if var is None:
+            return False
         where = f"({self.row_label(row)})" if self.n_parents else ""
+        if self.show_counts and self.is_sum_column(column):
+            alpha = ops.scale_counts(np.array(doc.network.alpha(var)), row, number)
+            return doc.execute(cmd.SetAlpha(doc, var, alpha, f"Set ESS of {var} {where} to {number:g}"))
+        if state is None:           # not an editable cell (flags)
+            return False
         if self.show_counts:
             alpha = np.array(doc.network.alpha(var))
-            if self.is_sum_column(column):
-                alpha = ops.scale_counts(alpha, row, number)
-                text = f"Set ESS of {var} {where} to {number:g}"
-            else:
-                ops.as_rows(alpha)[row, self.state_column(column)] = number
-                text = f"Set α({var}={self._states[self.state_column(column)]} {where}) to {number:g}"
+            ops.as_rows(alpha)[row, state] = number
+            text = f"Set α({var}={self._states[state]} {where}) to {number:g}"
             return doc.execute(cmd.SetAlpha(doc, var, alpha, text))
         table = np.array(doc.network.cpt(var))
-        ops.as_rows(table)[row, self.state_column(column)] = number
-        state = self._states[self.state_column(column)]
-        text = f"Set P({var}={state}{' | ' + self.row_label(row) if where else ''}) to {number:g}"
+        ops.as_rows(table)[row, state] = number
+        text = f"Set P({var}={self._states[state]}{' | ' + self.row_label(row) if where else ''}) to {number:g}"
         return doc.execute(cmd.SetCpt(doc, var, table, text))

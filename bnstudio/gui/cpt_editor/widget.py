@@ -11,8 +11,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInp
 
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.theme import PaletteFollower, text_style
-from bnstudio.gui import commands as cmd
-from bnstudio.gui.cpt_editor import operations as ops
+from bnstudio.app import commands as cmd
+from bnstudio.app import cpt_operations as ops
 from bnstudio.gui.cpt_editor.canonical import CanonicalEditor
 from bnstudio.gui.cpt_editor.delegate import NumberDelegate
 from bnstudio.gui.cpt_editor.model import CptTableModel
@@ -55,12 +55,12 @@ class CptEditor(QWidget):
     def _compose(self) -> None:
         self.table.setModel(self.model)
         self.table.setItemDelegate(NumberDelegate(self.table))
-        self.table.setSelectionMode(QAbstractItemView.ExtendedSelection)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setAlternatingRowColors(False)
-        self.table.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
-                                   | QAbstractItemView.AnyKeyPressed)
+        edit = QAbstractItemView.EditTrigger
+        self.table.setEditTriggers(edit.DoubleClicked | edit.EditKeyPressed | edit.AnyKeyPressed)
         vertical = self.table.verticalHeader()
-        vertical.setSectionResizeMode(QHeaderView.Fixed)  # uniform rows: no per-row size queries
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # uniform rows: no per-row size queries
         vertical.setDefaultSectionSize(ROW_HEIGHT)
         vertical.setResizeContentsPrecision(20)  # column widths look at 20 rows, never the whole table
         horizontal = self.table.horizontalHeader()
@@ -78,8 +78,8 @@ class CptEditor(QWidget):
                  lambda: self.paste())):
             self.actions_by_name[name] = self.toolbar.addAction(text, slot)
             self.actions_by_name[name].setToolTip(tip)
-        self.actions_by_name["paste"].setShortcut(QKeySequence.Paste)
-        self.actions_by_name["paste"].setShortcutContext(Qt.WidgetWithChildrenShortcut)
+        self.actions_by_name["paste"].setShortcut(QKeySequence.StandardKey.Paste)
+        self.actions_by_name["paste"].setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.addAction(self.actions_by_name["paste"])
         self.toolbar.addSeparator()
         self.toolbar.addWidget(self._counts_button())
@@ -99,7 +99,7 @@ class CptEditor(QWidget):
         layout.addWidget(self.toolbar)
         layout.addWidget(self.messages)
         self.canonical.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)  # rows as compact as the CPT's
-        tables = QSplitter(Qt.Vertical)  # a noisy-MAX's parameters above its CPT, the handle between them
+        tables = QSplitter(Qt.Orientation.Vertical)  # a noisy-MAX's parameters above its CPT, the handle between them
         tables.setChildrenCollapsible(False)
         tables.addWidget(self.canonical)
         tables.addWidget(self.table)
@@ -123,7 +123,7 @@ class CptEditor(QWidget):
         button = QToolButton()
         button.setDefaultAction(counts)
         button.setMenu(menu)
-        button.setPopupMode(QToolButton.MenuButtonPopup)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         return button
 
     def _fit_columns(self) -> None:
@@ -172,7 +172,9 @@ class CptEditor(QWidget):
         return var is not None and doc.execute(cmd.SetCpt(doc, var, table, f"{text} ({var})"))
 
     def _table(self) -> np.ndarray:
-        return self.document.network.cpt(self.model.variable)
+        var = self.model.variable
+        assert var is not None, "the table tools act on the variable on show"
+        return self.document.network.cpt(var)
 
     def normalise_rows(self) -> bool:
         rows = self.selected_rows() or ([self.table.currentIndex().row()] if self.table.currentIndex().isValid()
@@ -213,9 +215,13 @@ class CptEditor(QWidget):
 
     def set_ess(self, ess: float) -> bool:
         doc, var = self.document, self.model.variable
+        if var is None:
+            return False
         alpha = np.array(doc.network.cpt(var)) * ess
         return doc.execute(cmd.SetAlpha(doc, var, alpha, f"Set ESS of {var} to {ess:g}"))
 
     def remove_counts(self) -> bool:
         doc, var = self.document, self.model.variable
+        if var is None:
+            return False
         return doc.execute(cmd.SetAlpha(doc, var, None, f"Remove Dirichlet counts of {var}"))

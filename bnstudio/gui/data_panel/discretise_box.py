@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QL
 from bnstudio.gui.theme import text_style
 from bnstudio.data import Dataset, Discretiser
 from bnstudio.errors import BNStudioError
-from bnstudio.gui.data_panel.prep import METHODS, bin_counts, fit_discretiser
+from bnstudio.app.dataset.prep import METHODS, bin_counts, fit_discretiser
 
 
 def preview_text(disc: Discretiser, counts, limit: int = 12) -> str:

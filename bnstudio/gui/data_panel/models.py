@@ -2,7 +2,7 @@
 for the cells it shows, so a million rows scroll) and a per-column summary of state and missing counts."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor
 from bnstudio.data import Dataset
 from bnstudio.display import themes
 from bnstudio.gui import theme
-from bnstudio.gui.data_panel.prep import column_values
+from bnstudio.app.dataset.prep import column_values
 
 Index = QModelIndex | QPersistentModelIndex
 MISSING_TEXT = "?"
@@ -53,25 +53,26 @@ class DatasetModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
         return 0 if parent.isValid() or self.dataset is None else self.dataset.n_columns
 
-    def data(self, index: Index, role: int = Qt.DisplayRole) -> Any:  # Qt override
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
         if self.dataset is None or not index.isValid():
             return None
         code = int(self.dataset.codes[index.row(), index.column()])
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return MISSING_TEXT if code < 0 else self.dataset.states[index.column()][code]
-        if role == Qt.ForegroundRole and code < 0:
+        if role == Qt.ItemDataRole.ForegroundRole and code < 0:
             return MISSING_COLOUR
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:  # Qt override
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
         """Columns by name; rows numbered from 1, with the file line (as error messages name it) as tooltip."""
         if self.dataset is None:
             return None
-        if orientation == Qt.Horizontal:
-            return self.dataset.columns[section] if role == Qt.DisplayRole else None
-        if role == Qt.DisplayRole:
+        if orientation == Qt.Orientation.Horizontal:
+            return self.dataset.columns[section] if role == Qt.ItemDataRole.DisplayRole else None
+        if role == Qt.ItemDataRole.DisplayRole:
             return str(section + 1)
-        if role == Qt.ToolTipRole and self.dataset.row_lines is not None:
+        if role == Qt.ItemDataRole.ToolTipRole and self.dataset.row_lines is not None:
             return f"line {int(self.dataset.row_lines[section])} of the file"
         return None
 
@@ -85,7 +86,8 @@ class SummaryModel(QAbstractTableModel):
         super().__init__(parent)
         self.rows: list[tuple[str, int, int, str, str]] = []
 
-    def set_dataset(self, dataset: Dataset | None, numeric: list[str] = (), discretised: list[str] = ()) -> None:
+    def set_dataset(self, dataset: Dataset | None, numeric: Sequence[str] = (),
+                    discretised: Sequence[str] = ()) -> None:
         self.beginResetModel()
         self.rows = []
         if dataset is not None:
@@ -103,22 +105,23 @@ class SummaryModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def data(self, index: Index, role: int = Qt.DisplayRole) -> Any:  # Qt override
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
         if not index.isValid():
             return None
         name, n_states, missing, counts, kind = self.rows[index.row()]
         column = index.column()
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return (name, kind, f"{n_states}", f"{missing:,}", counts)[column]
-        if role == Qt.ToolTipRole:
+        if role == Qt.ItemDataRole.ToolTipRole:
             return f"{name}: {kind}, {n_states} states, {missing:,} missing\n{counts}"
-        if role == Qt.TextAlignmentRole and column in (2, 3):
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.ForegroundRole and column == 3 and missing:
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (2, 3):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and column == 3 and missing:
             return theme.colour(themes.TEXT, "warning")
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:  # Qt override
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return self.HEADERS[section]
         return None

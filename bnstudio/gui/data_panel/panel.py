@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 from PySide6.QtCore import QSize, Qt, Signal
@@ -22,18 +22,18 @@ from bnstudio.data import Dataset, Discretiser, UnknownDataStates, read_table
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import dialogs
 from bnstudio.gui.data_panel import unknown_states
-from bnstudio.gui.data_panel.commands import AddDataStates
+from bnstudio.app.dataset.commands import AddDataStates
 from bnstudio.gui.data_panel.discretise_box import DiscretiseBox
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.data_panel.models import DatasetModel, SummaryModel
-from bnstudio.gui.data_panel.prep import (Alignment, align_quietly, numeric_columns, refit_cuts, replace_column,
+from bnstudio.app.dataset.prep import (Alignment, align_quietly, numeric_columns, refit_cuts, replace_column,
                                           rows_with_values)
-from bnstudio.gui.data_panel.selection import DataSelection, split_rows
+from bnstudio.app.dataset.selection import DataSelection, split_rows
 from bnstudio.gui.data_panel.split_box import SplitBox
 from bnstudio.gui.document import Document
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.responsive import ResponsiveSplitter
-from bnstudio.gui.session import count
+from bnstudio.app.session import count
 
 FILE_FILTER = "Data tables (*.csv *.tsv *.tab *.txt *.xlsx *.parquet *.arrow *.feather);;All files (*)"
 
@@ -56,7 +56,7 @@ class PageTabs(QTabWidget):
         if page is None:
             return super().sizeHint()
         hint = page.sizeHint()
-        frame = 2 * self.style().pixelMetric(QStyle.PM_DefaultFrameWidth) + 4
+        frame = 2 * self.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth) + 4
         return QSize(max(hint.width(), bar.width()) + frame, hint.height() + bar.height() + frame)
 
     def minimumSizeHint(self) -> QSize:  # Qt override
@@ -77,6 +77,18 @@ class DataState:
     dropped: list[tuple[str, str]] = field(default_factory=list)
     alignment: Alignment | None = None
     aligned_to: Network | None = None        # a snapshot of the network the codes refer to
+
+    def as_read(self) -> Dataset:
+        """:attr:`raw`; the preparing and aligning steps run only once a file is read."""
+        if self.raw is None:
+            raise RuntimeError("no data set is loaded")
+        return self.raw
+
+    def prepared(self) -> Dataset:
+        """:attr:`dataset`, once a file is read."""
+        if self.dataset is None:
+            raise RuntimeError("no data set is loaded")
+        return self.dataset
 
 
 class DataPanel(QWidget):
@@ -113,8 +125,8 @@ class DataPanel(QWidget):
     def _compose(self) -> None:
         for view, model in ((self.table, self.model), (self.summary, self.summary_model)):
             view.setModel(model)
-            view.setEditTriggers(QAbstractItemView.NoEditTriggers)
-            view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)  # uniform rows: no per-row queries
+            view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+            view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # uniform rows: no per-row queries
             view.verticalHeader().setDefaultSectionSize(22)
         self.summary.verticalHeader().hide()
         self.summary.horizontalHeader().setStretchLastSection(True)
@@ -122,16 +134,16 @@ class DataPanel(QWidget):
         self.progress.setRange(0, 0)
         self.progress.setMaximumWidth(160)
         self.progress.hide()
-        self.path_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # the file's name and size; the whole path in the tooltip (a long path made the dock wider than a laptop)
-        self.path_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self.path_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.path_label.setMinimumWidth(0)
         self.tools.addTab(self.split, "Target and held-out rows")
         self.tools.addTab(self.discretise, "Discretise")
         for box in (self.split, self.discretise):
             box.setTitle("")              # the tab names it
             box.setFlat(True)
-        self.tools.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
+        self.tools.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.status.setWordWrap(True)
         self.selection_label.setWordWrap(True)
         top = QHBoxLayout()
@@ -220,14 +232,15 @@ class DataPanel(QWidget):
 
     def _discretise(self, column: str, disc: Discretiser, spec: dict[str, Any]) -> None:
         s = self.state
-        s.dataset = replace_column(s.dataset, column, disc, raw=s.raw)
+        s.dataset = replace_column(s.prepared(), column, disc, raw=s.raw)
         s.discretised[column] = {k: spec.get(k) for k in ("method", "bins", "class")} | {
             "cuts": [float(c) for c in disc.cuts]}
 
     def _drop(self, values: list[tuple[str, str]]) -> int:
         s = self.state
-        mask = rows_with_values(s.raw, values)
-        s.raw, s.dataset = s.raw.select_rows(~mask), s.dataset.select_rows(~mask)
+        raw, dataset = s.as_read(), s.prepared()
+        mask = rows_with_values(raw, values)
+        s.raw, s.dataset = raw.select_rows(~mask), dataset.select_rows(~mask)
         s.dropped.extend(v for v in values if v not in s.dropped)
         return int(mask.sum())
 
@@ -299,25 +312,25 @@ class DataPanel(QWidget):
     def _try_align(self, interactive: bool) -> Alignment | None:
         s, doc = self.state, self.document
         try:
-            return align_quietly(s.dataset, doc.network)
+            return align_quietly(s.prepared(), doc.network)
         except UnknownDataStates as exc:
             problems = exc.problems
         except BNStudioError as exc:
             self.status.setText(f"Not aligned: {exc}")
             return None
-        choice = unknown_states.ask_unknown_states(self, problems, s.dataset.n_rows) if interactive else None
+        choice = unknown_states.ask_unknown_states(self, problems, s.prepared().n_rows) if interactive else None
         if choice == unknown_states.EXTEND:
-            additions: dict[str, list[str]] = {}
-            for p in problems:
-                additions.setdefault(p.column, []).append(p.value)
+            additions: dict[str, Sequence[str]] = {
+                column: [p.value for p in problems if p.column == column]
+                for column in dict.fromkeys(p.column for p in problems)}
             if not doc.execute(AddDataStates(doc, additions)):
                 return None
-            return align_quietly(s.dataset, doc.network)
+            return align_quietly(s.prepared(), doc.network)
         if choice == unknown_states.DROP:
             n = self._drop([(p.column, p.value) for p in problems])
             self._refresh_views()
             self.message_bar.show_message("info", f"Dropped {n:,} rows holding values the network lacks")
-            return align_quietly(s.dataset, doc.network)
+            return align_quietly(s.prepared(), doc.network)
         self.status.setText(f"Not aligned: {len(problems)} data value(s) are not states of the network "
                             f"({', '.join(f'{p.column}={p.value}' for p in problems[:4])}"
                             f"{', …' if len(problems) > 4 else ''}). Press “Align to network” to resolve.")
@@ -388,7 +401,9 @@ class DataPanel(QWidget):
         name, doc = Path(self.state.path or "the data").name, self.document
         net = doc.network
         aligned = self.align(interactive=False)
-        observed = [] if not aligned else [v for v in net.variables if v not in self.state.alignment.data.latent]
+        alignment = self.state.alignment
+        observed = [] if not aligned or alignment is None else [v for v in net.variables
+                                                                  if v not in alignment.data.latent]
         if observed:
             doc.message.emit("info", f"The data set {name} now feeds the network: {len(observed)} of "
                                      f"{count(len(net), '{} variable', '{} variables')} observed (Data panel).")

@@ -39,13 +39,13 @@ class UnknownStatesDialog(QDialog):
         for r, p in enumerate(self.problems):
             for c, text in enumerate((p.column, p.value, f"{p.count:,}", p.where)):
                 self.table.setItem(r, c, QTableWidgetItem(text))
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.buttons.addButton(self.extend_button, QDialogButtonBox.AcceptRole)
-        self.buttons.addButton(self.drop_button, QDialogButtonBox.DestructiveRole)
-        self.buttons.addButton(QDialogButtonBox.Cancel)
+        self.buttons.addButton(self.extend_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.buttons.addButton(self.drop_button, QDialogButtonBox.ButtonRole.DestructiveRole)
+        self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addWidget(self.table, 1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bnstudio.gui.decision_panel.opening import show_diagram
+from bnstudio.app.decisions.opening import show_diagram
 from bnstudio.gui.decision_panel.solver import DecisionSolver
 from bnstudio.gui.decision_panel.wiring import decision_panel, install
 

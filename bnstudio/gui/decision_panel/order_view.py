@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVB
 from bnstudio.decision.model import full_graph
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.canvas import style as st
-from bnstudio.gui.commands.diagram_edits import move_decision
+from bnstudio.app.commands.diagram_edits import move_decision
 from bnstudio.gui.document import Document
 
 
@@ -21,6 +21,8 @@ def ordering_path(document: Document, name: str, step: int) -> list[str] | None:
     """The directed path that keeps ``name`` where it is against its neighbour (the direct informational arc
     between them excluded: the move reverses it), or None."""
     part = document.decisions
+    if part is None:
+        return None
     names = part.decision_names
     i = names.index(name)
     j = i + step
@@ -37,6 +39,8 @@ def refusal(document: Document, name: str, step: int) -> str:
     """Why decision ``name`` cannot move one place (``step``), or "" when it can."""
     where = "earlier" if step < 0 else "later"
     part = document.decisions
+    if part is None:
+        return "No influence diagram is open."
     i = part.decision_names.index(name)
     if not 0 <= i + step < len(part.decisions):
         return f"{name} is already taken {'first' if step < 0 else 'last'}."
@@ -74,8 +78,8 @@ class DecisionOrder(QWidget):
         layout.addWidget(self.list, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.notice)
-        self.earlier.clicked.connect(lambda: self.move(-1))
-        self.later.clicked.connect(lambda: self.move(1))
+        self.earlier.clicked.connect(lambda: self.move_current(-1))
+        self.later.clicked.connect(lambda: self.move_current(1))
         self.list.currentRowChanged.connect(lambda _row: self.notice.clear())
         document.decisions_changed.connect(self.refresh)
         document.network_changed.connect(lambda _event: self.refresh())
@@ -98,7 +102,7 @@ class DecisionOrder(QWidget):
     def select(self, name: str) -> None:
         self.list.setCurrentRow(self.names().index(name))
 
-    def move(self, step: int) -> bool:
+    def move_current(self, step: int) -> bool:   # not move(): that is QWidget's
         """Move the current decision one place (an undoable edit), or say in ``notice`` why not."""
         row = self.list.currentRow()
         if row < 0:

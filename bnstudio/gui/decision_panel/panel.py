@@ -4,6 +4,8 @@ shows them), the expert ESS, and the utility table editor. It only displays what
 :class:`~bnstudio.gui.decision_panel.solver.DecisionSolver` computed."""
 from __future__ import annotations
 
+from typing import AbstractSet
+
 import numpy as np
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QGroupBox, QHBoxLayout,
@@ -11,7 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleS
 
 from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.gui.canvas import style as st
-from bnstudio.gui.decision_panel.compute import DecisionResult
+from bnstudio.app.decisions.compute import DecisionResult
 from bnstudio.gui.decision_panel.solver import DecisionSolver
 from bnstudio.gui.decision_panel.order_view import DecisionOrder
 from bnstudio.gui.decision_panel.utility_table import UtilityTableEditor
@@ -25,15 +27,15 @@ TOP_ROWS = 8
 def read_only_table(headers: list[str]) -> QTableWidget:
     table = QTableWidget(0, len(headers))
     table.setHorizontalHeaderLabels(headers)
-    table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-    table.setSelectionMode(QAbstractItemView.NoSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
     table.verticalHeader().hide()
     table.verticalHeader().setDefaultSectionSize(22)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
     return table
 
 
-def fill(table: QTableWidget, rows: list[list[str]], bold: set[int] = frozenset()) -> None:
+def fill(table: QTableWidget, rows: list[list[str]], bold: AbstractSet[int] = frozenset()) -> None:
     table.setRowCount(len(rows))
     for i, row in enumerate(rows):
         for j, text in enumerate(row):
@@ -142,7 +144,7 @@ class DecisionPanel(QWidget):
     def show_result(self, result: DecisionResult | None) -> None:
         self.result = result
         solution = None if result is None else result.solution
-        if solution is None:
+        if result is None or solution is None:
             self.meu.setText("No decisions" if result is None else "Not solved")
             self.details.setText("Open an influence diagram (File ▸ Examples) to see its decisions here."
                                  if result is None else result.error)
@@ -153,6 +155,7 @@ class DecisionPanel(QWidget):
             self.contributions.clear()
             return
         self.meu.setText(f"Maximum expected utility: {st.format_utility(solution.expected_utility)}")
+        assert solution.diagram is not None   # set by solve()
         why = "" if solution.diagram.ordered else " (the decisions are not on one directed path)"
         method = "exact (no-forgetting)" if solution.method == "no-forgetting" else \
             f"LIMID single policy updating{why}, {solution.iterations} sweeps (a local optimum)"
@@ -169,7 +172,8 @@ class DecisionPanel(QWidget):
         self._show_errorbar(result)
 
     def _show_options(self, solution) -> None:
-        rows, best = [], set()
+        rows: list[list[str]] = []
+        best: set[int] = set()
         for d in solution.diagram.decision_names:
             top = solution.best_option(d)
             for option, value in solution.options[d].items():
@@ -218,6 +222,7 @@ class DecisionPanel(QWidget):
         self.interval.setText(f"σ = {bar.sd:.4g};  {100 * bar.level:g} % normal interval of the MEU: "
                               f"[{low:.4g}, {high:.4g}]")
         diagram = result.diagram
+        assert diagram is not None   # compute_decisions keeps the diagram it solved
         rows = [RowContribution(r["variable"], r["parents"], r["variance"],
                                 self._row_ess(diagram, r["variable"], r["parents"]))
                 for r in bar.top_rows(diagram, TOP_ROWS)]

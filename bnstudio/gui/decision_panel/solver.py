@@ -1,8 +1,8 @@
 """Keeps the decisions of the open influence diagram solved under the current evidence.
 
 On every change of the evidence, the network or the decision part, :class:`DecisionSolver` builds the diagram
-(plain data) and computes :func:`~bnstudio.gui.decision_panel.compute.compute_decisions` — on the GUI thread
-when the diagram is small (:data:`~bnstudio.gui.decision_panel.compute.INLINE_CELLS`), else as a Qt-free job on
+(plain data) and computes :func:`~bnstudio.app.decisions.compute.compute_decisions` — on the GUI thread
+when the diagram is small (:data:`~bnstudio.app.decisions.compute.INLINE_CELLS`), else as a Qt-free job on
 the generic :class:`~bnstudio.gui.job_slot.JobSlot` (a request made while a job runs is run after it, once).
 The result goes out through ``solved`` (None when the document has no decisions).
 """
@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Signal
 
 from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import BNStudioError
-from bnstudio.gui.decision_panel.compute import INLINE_CELLS, DecisionResult, compute_decisions, diagram_cells
+from bnstudio.app.decisions.compute import INLINE_CELLS, DecisionResult, compute_decisions, diagram_cells
 from bnstudio.gui.document import Document
 from bnstudio.gui.job_slot import JobSlot
 

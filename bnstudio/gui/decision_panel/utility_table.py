@@ -6,12 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
+from bnstudio.decision import UtilityNode
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.document import Document
+
+Index = QModelIndex | QPersistentModelIndex
 
 
 def parse_utility(text: Any) -> tuple[float | None, str]:
@@ -43,61 +46,65 @@ class UtilityTableModel(QAbstractTableModel):
         self.name = name
         self.refresh()
 
-    def table(self) -> np.ndarray | None:
-        part = self.document.decisions
-        if part is None or self.name not in part.utility_names:
+    def utility(self) -> UtilityNode | None:
+        """The utility node on show (None: none, or no longer in the diagram)."""
+        part, name = self.document.decisions, self.name
+        if part is None or name is None or name not in part.utility_names:
             return None
-        return part.utility(self.name).table
+        return part.utility(name)
+
+    def table(self) -> np.ndarray | None:
+        utility = self.utility()
+        return None if utility is None else utility.table
 
     def refresh(self) -> None:
         self.beginResetModel()
-        table = self.table()
-        part = self.document.decisions
-        self.parents = () if table is None else part.utility(self.name).parents
-        self.rows = [] if table is None else list(np.ndindex(table.shape))
+        utility = self.utility()
+        self.parents = () if utility is None else utility.parents
+        self.rows = [] if utility is None else list(np.ndindex(utility.table.shape))
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # Qt override
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # Qt override
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
         return 0 if parent.isValid() or self.table() is None else len(self.parents) + 1
 
-    def headerData(self, section: int, orientation, role=Qt.DisplayRole) -> Any:  # Qt override
-        if role != Qt.DisplayRole or orientation != Qt.Horizontal:
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
+        if role != Qt.ItemDataRole.DisplayRole or orientation != Qt.Orientation.Horizontal:
             return None
         return self.parents[section] if section < len(self.parents) else "Utility"
 
-    def flags(self, index: QModelIndex) -> Qt.ItemFlags:  # Qt override
-        base = Qt.ItemIsEnabled | Qt.ItemIsSelectable
-        return base | Qt.ItemIsEditable if index.column() == len(self.parents) else base
+    def flags(self, index: Index) -> Qt.ItemFlag:  # Qt override
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return base | Qt.ItemFlag.ItemIsEditable if index.column() == len(self.parents) else base
 
-    def data(self, index: QModelIndex, role=Qt.DisplayRole) -> Any:  # Qt override
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
         table = self.table()
         if table is None or not index.isValid():
             return None
         row = self.rows[index.row()]
         if index.column() < len(self.parents):
-            if role == Qt.DisplayRole:
+            if role == Qt.ItemDataRole.DisplayRole:
                 parent = self.parents[index.column()]
                 return self.document.network.states(parent)[row[index.column()]]
             return None
         value = float(table[row])
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return f"{value:g}"
-        if role == Qt.EditRole:
+        if role == Qt.ItemDataRole.EditRole:
             return repr(value)
-        if role == Qt.TextAlignmentRole:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
     def row_label(self, row: int) -> str:
         return ", ".join(f"{p}={self.document.network.states(p)[i]}"
                          for p, i in zip(self.parents, self.rows[row], strict=True))
 
-    def setData(self, index: QModelIndex, value: Any, role=Qt.EditRole) -> bool:  # Qt override
-        table = self.table()
-        if role != Qt.EditRole or table is None or index.column() != len(self.parents):
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:  # Qt override
+        table, name = self.table(), self.name
+        if role != Qt.ItemDataRole.EditRole or table is None or name is None or index.column() != len(self.parents):
             return False
         number, reason = parse_utility(value)
         if number is None:
@@ -106,7 +113,7 @@ class UtilityTableModel(QAbstractTableModel):
         new = np.array(table)
         new[self.rows[index.row()]] = number
         where = f" ({self.row_label(index.row())})" if self.parents else ""
-        return self.document.execute(cmd.set_utility_table(self.document, self.name, new, where))
+        return self.document.execute(cmd.set_utility_table(self.document, name, new, where))
 
 
 class UtilityTableEditor(QWidget):
@@ -121,7 +128,7 @@ class UtilityTableEditor(QWidget):
         self.notice = QLabel()
         self.view.setModel(self.model)
         self.view.verticalHeader().hide()
-        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.view.setMinimumHeight(110)
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet(f"color: {st.EVIDENCE_BORDER.name()}")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QWidget
 
-from bnstudio.gui.decision_panel.compute import DecisionResult
+from bnstudio.app.decisions.compute import DecisionResult
 from bnstudio.gui.decision_panel.solver import DecisionSolver
 from bnstudio.gui.dock_layout import RIGHT, make_dock, size_docks
 from bnstudio.gui.panels import open_cpt_row, scrollable
@@ -30,7 +30,7 @@ def install(window) -> None:
     window.decision_solver = solver = DecisionSolver(doc, window)
     window.decision_dock = dock = make_dock(window, "decisions", QWidget())
     window.built_decision_panel = None
-    window.addDockWidget(Qt.RightDockWidgetArea, dock)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     if hasattr(window, "docks"):
         window.docks["decisions"] = dock     # View ▸ Reset Layout places it with the others
     query = getattr(window, "docks", {}).get("query")
@@ -40,9 +40,10 @@ def install(window) -> None:
         size_docks(window, window.docks)     # adding a dock resets the areas' shares
     solver.solved.connect(lambda result: show_on_canvas(window.scene, result))
     show_on_canvas(window.scene, solver.latest)
-    window.scene.current_utility_changed.connect(lambda name: name and decision_panel(window).select_utility(name))
-    dock.visibilityChanged.connect(lambda shown: shown and decision_panel(window))
-    doc.network_replaced.connect(lambda: doc.decisions is not None and _raise(dock))
+    window.scene.current_utility_changed.connect(
+        lambda name: decision_panel(window).select_utility(name) if name else None)
+    dock.visibilityChanged.connect(lambda shown: decision_panel(window) if shown else None)
+    doc.network_replaced.connect(lambda: _raise(dock) if doc.decisions is not None else None)
 
 
 def decision_panel(window) -> "DecisionPanel":
@@ -63,9 +64,10 @@ def decision_panel(window) -> "DecisionPanel":
 
 def show_on_canvas(scene, result: DecisionResult | None) -> None:
     solution = None if result is None else result.solution
-    scene.show_decision_values(None if solution is None else solution.options,
-                               None if solution is None else result.utilities,
-                               None if solution is None else result.beliefs)
+    if result is None or solution is None:
+        scene.show_decision_values(None, None, None)
+    else:
+        scene.show_decision_values(solution.options, result.utilities, result.beliefs)
 
 
 def _raise(dock: QDockWidget) -> None:

@@ -4,14 +4,16 @@ rename goes through the same command as on the canvas (in an influence diagram i
 utility nodes and the diagram's rules); a refused rename is said under the name and changes nothing."""
 from __future__ import annotations
 
+from typing import Sequence
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QPlainTextEdit, QPushButton, QVBoxLayout, QWidget)
 
 from bnstudio.core.events import Event
 from bnstudio.core.variable import next_state_name
-from bnstudio.gui import commands as cmd
-from bnstudio.gui.commands.diagram_edits import rename_node
+from bnstudio.app import commands as cmd
+from bnstudio.app.commands.diagram_edits import rename_node
 from bnstudio.gui.document import Document
 from bnstudio.gui.theme import PaletteFollower, text_style
 from bnstudio.io.messages import listing
@@ -19,7 +21,7 @@ from bnstudio.io.messages import listing
 FAMILY_SHOWN = 40  # names listed before "and N more": a naive Bayes class has a thousand children
 
 
-def family_text(names: list[str]) -> str:
+def family_text(names: Sequence[str]) -> str:
     """``names`` unquoted, at most :data:`FAMILY_SHOWN` of them, then ``and N more``; a dash for none."""
     return listing(names, limit=FAMILY_SHOWN, quote=False) if names else "—"
 
@@ -95,22 +97,22 @@ class PropertiesPanel(QWidget):
         net = self.document.network
         if name != self.variable:
             self._say("")      # a refusal is about the node it was shown for
-        self.variable = name if name and name in net else None
-        enabled = self.variable is not None
+        self.variable = shown = name if name and name in net else None
+        enabled = shown is not None
         for widget in (self.name_edit, self.states, self.add_button, self.description):
             widget.setEnabled(enabled)
         for widget in (self.name_edit, self.states, self.description):
             widget.blockSignals(True)
         self.states.clear()
-        if enabled:
-            var = net.variable(self.variable)
+        if shown is not None:
+            var = net.variable(shown)
             self.name_edit.setText(var.name)
             for state in var.states:
                 item = QListWidgetItem(state)
-                item.setFlags(item.flags() | Qt.ItemIsEditable)
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
                 self.states.addItem(item)
             self.description.setPlainText(var.description)
-            parents, children = net.parents(self.variable), net.children(self.variable)
+            parents, children = net.parents(shown), net.children(shown)
             self.family.setText(f"Parents: {family_text(parents)}\nChildren: {family_text(children)}")
         else:
             self.name_edit.setText("")
@@ -156,15 +158,20 @@ class PropertiesPanel(QWidget):
         self.name_notice.setVisible(bool(text))
 
     def _on_state_edited(self, item: QListWidgetItem) -> None:
-        row = self.states.row(item)
-        old = self.document.network.states(self.variable)[row]
+        var, row = self.variable, self.states.row(item)
+        if var is None:
+            return
+        old = self.document.network.states(var)[row]
         new = item.text().strip()
-        if new != old and not self.document.execute(cmd.RenameState(self.document, self.variable, old, new)):
-            self.set_variable(self.variable)
+        if new != old and not self.document.execute(cmd.RenameState(self.document, var, old, new)):
+            self.set_variable(var)
 
     def add_state(self) -> bool:
-        name = next_state_name(self.document.network.states(self.variable))   # in the style of the others
-        ok = self.document.execute(cmd.AddState(self.document, self.variable, name))
+        var = self.variable
+        if var is None:
+            return False
+        name = next_state_name(self.document.network.states(var))   # in the style of the others
+        ok = self.document.execute(cmd.AddState(self.document, var, name))
         if ok:
             self.states.setCurrentRow(self.states.count() - 1)
         return ok
@@ -177,13 +184,15 @@ class PropertiesPanel(QWidget):
         return self.document.execute(cmd.RemoveState(self.document, self.variable, state))
 
     def move_state(self, step: int) -> bool:
-        row = self.states.currentRow()
-        order = list(self.document.network.states(self.variable))
+        var, row = self.variable, self.states.currentRow()
+        if var is None:
+            return False
+        order = list(self.document.network.states(var))
         target = row + step
         if row < 0 or not 0 <= target < len(order):
             return False
         order[row], order[target] = order[target], order[row]
-        ok = self.document.execute(cmd.ReorderStates(self.document, self.variable, order))
+        ok = self.document.execute(cmd.ReorderStates(self.document, var, order))
         if ok:
             self.states.setCurrentRow(target)
         return ok

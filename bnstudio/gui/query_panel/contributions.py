@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QStyledIt
 
 from bnstudio.uncertainty import RowContribution
 
-SHARE_ROLE = Qt.UserRole + 1
+SHARE_ROLE = Qt.ItemDataRole.UserRole + 1
 BAR_COLOUR = QColor("#3F7CC8")
 TRACK_COLOUR = QColor("#E9EDF3")
 TOP = 20
@@ -36,8 +36,8 @@ class ShareBarDelegate(QStyledItemDelegate):
         painter.fillRect(QRectF(rect.left(), rect.top(), max(1.0, rect.width() * float(share)), rect.height()),
                          BAR_COLOUR)
         painter.setPen(QColor("#1E2732") if share < 0.55 else QColor("#FFFFFF"))
-        painter.drawText(rect.adjusted(4, 0, -4, 0), Qt.AlignVCenter | (Qt.AlignRight if share < 0.55
-                                                                         else Qt.AlignLeft), f"{100 * share:.1f}%")
+        across = Qt.AlignmentFlag.AlignRight if share < 0.55 else Qt.AlignmentFlag.AlignLeft
+        painter.drawText(rect.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignVCenter | across, f"{100 * share:.1f}%")
         painter.restore()
 
 
@@ -53,14 +53,14 @@ class ContributionsView(QWidget):
         self.contributions: list[RowContribution] = []
         self.table.setHorizontalHeaderLabels(["CPT row", "Share of the variance", "Row ESS"])
         self.table.setItemDelegateForColumn(1, ShareBarDelegate(self.table))
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.caption.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -79,7 +79,7 @@ class ContributionsView(QWidget):
             share = QTableWidgetItem()
             share.setData(SHARE_ROLE, c.variance / total if total > 0 else 0.0)
             ess = QTableWidgetItem(f"{c.ess:g}")
-            ess.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+            ess.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             for j, item in enumerate((label, share, ess)):
                 self.table.setItem(i, j, item)
         self.caption.setText("The CPT rows whose uncertainty makes this answer uncertain, largest first. "

@@ -98,7 +98,7 @@ class DensityPlot(QWidget):
         self.curves = self._make_items()
         self.label = QLabel()
         self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot, 1)
@@ -116,12 +116,13 @@ class DensityPlot(QWidget):
             "normal_fill": pg.PlotDataItem(fillLevel=0, brush=plots.faded(n, 45), pen=pg.mkPen(None)),
             "beta_fill": pg.PlotDataItem(fillLevel=0, brush=plots.faded(b, 45), pen=pg.mkPen(None)),
             "normal": pg.PlotDataItem(pen=pg.mkPen(n, width=2.2), antialias=True, name="normal"),
-            "beta": pg.PlotDataItem(pen=pg.mkPen(b, width=2.2, style=Qt.DashLine), antialias=True, name="Beta"),
+            "beta": pg.PlotDataItem(pen=pg.mkPen(b, width=2.2, style=Qt.PenStyle.DashLine), antialias=True,
+                                    name="Beta"),
         }
         for key in ("mc", "normal_fill", "beta_fill", "normal", "beta"):
             item.addItem(curves[key])
         self.legend = item.legend
-        curves["mean"] = pg.InfiniteLine(angle=90, pen=pg.mkPen(plots.TEXT_COLOUR, width=1, style=Qt.DotLine))
+        curves["mean"] = pg.InfiniteLine(angle=90, pen=pg.mkPen(plots.TEXT_COLOUR, width=1, style=Qt.PenStyle.DotLine))
         item.addItem(curves["mean"])
         return curves
 
@@ -175,6 +176,7 @@ class DensityPlot(QWidget):
         self.label.setText(self.coverage_text(check))
 
     def coverage_text(self, check: MonteCarloCheck) -> str:
+        assert self.bars is not None, "a check is shown over error bars (show_check)"
         level = f"{100 * self.bars.intervals.level:g}%"
         lines = [f"Monte-Carlo check: {check.r} draws of q(Θ), mean {check.mean:.4f}, "
                  f"sd {np.sqrt(check.variance):.4f}",

@@ -17,9 +17,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 
 from bnstudio.display import themes
 from bnstudio.gui import theme
+from bnstudio.gui.table_cells import item_at, row_header_text, text_at
 from bnstudio.inference.explanations import Explanation, MapExplanation
 
-DIFFERS = Qt.UserRole + 1     # item data: the variable's state is not the same in every explanation shown
+DIFFERS = Qt.ItemDataRole.UserRole + 1     # item data: the variable's state is not the same in every explanation shown
 PROBABILITY_ROW = "p(x | e)"
 
 
@@ -45,20 +46,20 @@ class ExplanationsView(QWidget):
         self.heading = QLabel()
         self.heading.setWordWrap(True)
         self.table = QTableWidget(0, 0)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.error_bar = QLabel()
         self.error_bar.setWordWrap(True)
         self.map_button = QToolButton()
         self.map_button.setText("MAP variables…")
-        self.map_button.setPopupMode(QToolButton.InstantPopup)
+        self.map_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.map_menu = QMenu(self.map_button)
         self.map_button.setMenu(self.map_menu)
         self.map_text = QLabel()
         self.map_text.setWordWrap(True)
-        self.map_text.setTextFormat(Qt.RichText)
-        self.map_text.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.map_text.setTextFormat(Qt.TextFormat.RichText)
+        self.map_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         top_row = QHBoxLayout()
         top_row.addWidget(QLabel("Most probable explanations, top"))
         top_row.addWidget(self.top)
@@ -90,7 +91,7 @@ class ExplanationsView(QWidget):
         self.table.setVerticalHeaderLabels([PROBABILITY_ROW] + names)
         for c, exp in enumerate(explanations):
             item = QTableWidgetItem(_probability_text(exp))
-            item.setTextAlignment(Qt.AlignCenter)
+            item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
             font = item.font()
             font.setBold(True)
             item.setFont(font)
@@ -99,7 +100,7 @@ class ExplanationsView(QWidget):
             differs = len({exp.assignment.get(name) for exp in explanations}) > 1
             for c, exp in enumerate(explanations):
                 item = QTableWidgetItem(str(exp.assignment.get(name, "")))
-                item.setTextAlignment(Qt.AlignCenter)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 if differs:
                     item.setBackground(QBrush(theme.colour(themes.CELLS, "marked")))   # light or dark
                     item.setData(DIFFERS, True)
@@ -109,11 +110,11 @@ class ExplanationsView(QWidget):
     def explanation_column(self, column: int) -> dict[str, str]:
         """{variable: state} shown in ``column`` (for tests and export)."""
         rows = range(1, self.table.rowCount())
-        return {self.table.verticalHeaderItem(r).text(): self.table.item(r, column).text() for r in rows}
+        return {row_header_text(self.table, r): text_at(self.table, r, column) for r in rows}
 
     def differing_rows(self) -> list[str]:
-        return [self.table.verticalHeaderItem(r).text() for r in range(1, self.table.rowCount())
-                if self.table.item(r, 0).data(DIFFERS)]
+        return [row_header_text(self.table, r) for r in range(1, self.table.rowCount())
+                if item_at(self.table, r, 0).data(DIFFERS)]
 
     def show_error_bar(self, text: str) -> None:
         self.error_bar.setText(text)

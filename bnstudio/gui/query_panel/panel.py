@@ -20,8 +20,9 @@ from bnstudio.core.events import Event
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.message_bar import COMPUTING, MessageBar
 from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter, WideRow
-from bnstudio.gui.session import SessionPart
-from bnstudio.gui.query_panel import compute, plots
+from bnstudio.app.session import SessionPart
+from bnstudio.app.query import compute
+from bnstudio.gui.query_panel import plots
 from bnstudio.gui.query_panel import saved_queries as saved
 from bnstudio.gui.query_panel.contributions import TOP, ContributionsView
 from bnstudio.gui.query_panel.controls import FORM, MonteCarloBar, QueryControls, SavedBar
@@ -112,7 +113,7 @@ class QueryPanel(QWidget):
                             (saved_tab, "Saved queries"), (self.reasoning.voi, "What to observe next: value of "
                              "information"), (self.reasoning.explanations, "Explanations: most probable (MPE) and MAP")):
             self.tabs.setTabToolTip(self.tabs.indexOf(widget), tip)
-        self.tabs.setElideMode(Qt.ElideRight)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
         # stacked (a laptop's dock), the settings and the answer on top take their own height, up to 62 %: every
         # setting shows (seen: a ~130 px scroll area hiding the evidence and the expert counts)
         splitter = ResponsiveSplitter(left, self.tabs, side_by_side=SIDE_BY_SIDE, side_share=0.36,
@@ -317,7 +318,7 @@ class QueryPanel(QWidget):
         bars = answer.bars if answer is not None else None
         self.density.show_bars(bars)
         self.mc_bar.run.setEnabled(bars is not None or self.mc.running)
-        if bars is None:
+        if answer is None or bars is None:
             reason = answer.error if answer is not None else ""
             self.contributions.clear(reason)
             self.sensitivity.set_rows([], {})

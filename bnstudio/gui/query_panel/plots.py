@@ -6,12 +6,13 @@ pyqtgraph's own SVG exporter fails on this Qt version, so both formats render th
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pyqtgraph as pg
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsView
 
 NORMAL_COLOUR = QColor("#2F6DB5")
 BETA_COLOUR = QColor("#D9731A")
@@ -65,8 +66,9 @@ def faded(colour: QColor, alpha: int) -> QColor:
     return out
 
 
-def export_widget(widget: QWidget, path: str | Path, scale: float = 2.0) -> None:
-    """Write ``widget`` as it is drawn to ``path``: ``.png`` at ``scale`` pixels per point or ``.svg``."""
+def export_widget(widget: QGraphicsView, path: str | Path, scale: float = 2.0) -> None:
+    """Write ``widget`` (a plot: pyqtgraph's PlotWidget is a QGraphicsView) as it is drawn to ``path``:
+    ``.png`` at ``scale`` pixels per point or ``.svg``."""
     path = Path(path)
     suffix = path.suffix.lower().lstrip(".")
     if suffix not in EXPORT_FORMATS:
@@ -84,14 +86,15 @@ def export_widget(widget: QWidget, path: str | Path, scale: float = 2.0) -> None
         widget.render(painter)
         painter.end()
     else:
-        image = QImage(QSize(int(size.width() * scale), int(size.height() * scale)), QImage.Format_ARGB32)
-        image.fill(Qt.white)
+        image = QImage(QSize(int(size.width() * scale), int(size.height() * scale)), QImage.Format.Format_ARGB32)
+        image.fill(Qt.GlobalColor.white)
         painter.begin(image)
-        painter.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         painter.scale(scale, scale)
         widget.render(painter)
         painter.end()
-        if not image.save(str(path), "PNG"):
+        # cast: the stub types the format as bytes, but PySide6 takes a str here (bytes raise ValueError)
+        if not image.save(str(path), cast(bytes, "PNG")):
             raise OSError(f"could not write the image {path}")
     if not path.exists():
         raise OSError(f"could not write {path}")

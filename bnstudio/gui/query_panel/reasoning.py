@@ -4,7 +4,7 @@ MAP), computed through the document's engine with the query's findings when thei
 The findings are the panel's evidence (the canvas's or the form's) and the canvas's interventions do(X = x):
 under an intervention every query goes to the mutilated network's engine (``engine.intervened``,
 docs/inference.md §8). A network answered in the background (more than
-:data:`bnstudio.gui.beliefs.BACKGROUND_ABOVE` variables) is ranked and explained by a job on the generic
+:data:`bnstudio.app.beliefs.BACKGROUND_ABOVE` variables) is ranked and explained by a job on the generic
 worker (:class:`~bnstudio.gui.job_slot.JobSlot`), on an engine of a copy of the network that only those jobs use
 (one at a time); the tab says "Computing…" meanwhile, and a result for findings that changed since is dropped.
 """
@@ -16,10 +16,10 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject
 
 from bnstudio.errors import BNStudioError
-from bnstudio.gui.commands.findings import OBSERVE
+from bnstudio.app.commands.findings import OBSERVE
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.inference import InferenceEngine
-from bnstudio.gui.query_panel.compute import describe, intervened_counts
+from bnstudio.app.query.compute import describe, intervened_counts
 from bnstudio.gui.query_panel.controls import FORM
 from bnstudio.gui.query_panel.explanations_view import ExplanationsView
 from bnstudio.gui.query_panel.voi_view import VoiView

@@ -11,13 +11,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from bnstudio.core.events import Event
 from bnstudio.core.network import Network
-from bnstudio.gui.query_panel.compute import QueryAnswer, describe, fmt, fmt_interval
+from bnstudio.app.query.compute import QueryAnswer, describe, fmt, fmt_interval
 from bnstudio.uncertainty import FLAG_TEXT
+
+Index = QModelIndex | QPersistentModelIndex
 
 COLUMNS = ("Label", "Target", "Evidence", "p(q | e)", "sd", "Normal interval", "Beta interval",
            "Bootstrap interval", "Notes")
@@ -133,34 +135,34 @@ class SavedQueriesModel(QAbstractTableModel):
         self.rows = list(rows)
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # Qt override
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # Qt override
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation, role: int = Qt.DisplayRole):  # Qt override
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
+    def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):  # Qt override
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return COLUMNS[section]
         return None
 
-    def data(self, index: QModelIndex, role: int = Qt.DisplayRole):  # Qt override
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):  # Qt override
         if not index.isValid():
             return None
-        if role in (Qt.DisplayRole, Qt.ToolTipRole):
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return cells(self.rows[index.row()])[index.column()]
-        if role == Qt.TextAlignmentRole and 3 <= index.column() <= 7:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
+        if role == Qt.ItemDataRole.TextAlignmentRole and 3 <= index.column() <= 7:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
 
 def make_table(model: SavedQueriesModel) -> QTableView:
     view = QTableView()
     view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectRows)
-    view.setEditTriggers(QAbstractItemView.NoEditTriggers)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().hide()
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     view.horizontalHeader().setStretchLastSection(True)
     return view
 

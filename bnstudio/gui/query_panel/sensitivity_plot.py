@@ -44,7 +44,7 @@ class SensitivityPlot(QWidget):
         items = {
             "exact": pg.PlotDataItem(pen=pg.mkPen(plots.NORMAL_COLOUR, width=2.2), antialias=True,
                                      name="exact (row re-normalised)"),
-            "linear": pg.PlotDataItem(pen=pg.mkPen(plots.LINE_COLOUR, width=1.6, style=Qt.DashLine),
+            "linear": pg.PlotDataItem(pen=pg.mkPen(plots.LINE_COLOUR, width=1.6, style=Qt.PenStyle.DashLine),
                                       antialias=True, name="first order q + (dq/dθ)·Δθ"),
             "current": pg.ScatterPlotItem(size=9, brush=pg.mkBrush(plots.BETA_COLOUR), pen=pg.mkPen(None),
                                           name="current θ"),
@@ -62,10 +62,10 @@ class SensitivityPlot(QWidget):
         self.row_box.blockSignals(True)
         self.row_box.clear()
         self.row_box.addItems([row_label(r) for r in self.rows])
-        keep = next((i for i, r in enumerate(self.rows) if (r.variable, dict(r.parents)) == current), None)
-        self.row_box.setCurrentIndex(keep if keep is not None else 0 if self.rows else -1)
+        kept = next((i for i, r in enumerate(self.rows) if (r.variable, dict(r.parents)) == current), None)
+        self.row_box.setCurrentIndex(kept if kept is not None else 0 if self.rows else -1)
         self.row_box.blockSignals(False)
-        self._fill_states(keep_state=keep is not None)
+        self._fill_states(keep_state=kept is not None)
 
     def _fill_states(self, keep_state: bool = False) -> None:
         state = self.state_box.currentText() if keep_state else None

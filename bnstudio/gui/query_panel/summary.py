@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from bnstudio.gui.theme import PaletteFollower, banner_style, text_style
-from bnstudio.gui.query_panel.compute import QueryAnswer, describe
+from bnstudio.app.query.compute import QueryAnswer, describe
 from bnstudio.uncertainty import FLAG_TEXT
 
 NO_COUNTS_TEXT = ("<b>No error bars yet:</b> the tables carry no Dirichlet counts (how much data they rest on). "
@@ -69,9 +69,9 @@ class SummaryView(QWidget):
         self.learn = QPushButton("Learn from data")
         self.learn.setToolTip("Fit the parameters with mp on the data set of the Data panel (one undoable step)")
         self.text.setWordWrap(True)
-        self.text.setTextFormat(Qt.RichText)
-        self.text.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.text.setAlignment(Qt.AlignTop | Qt.AlignLeft)
+        self.text.setTextFormat(Qt.TextFormat.RichText)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.notice_text.setWordWrap(True)
         self.notice.setObjectName("noCounts")
         self.shown: tuple[QueryAnswer | None, str] = (None, "")

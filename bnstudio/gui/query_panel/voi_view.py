@@ -6,6 +6,7 @@ it is given; choosing a row and one of its states (the button, or a double click
 """
 from __future__ import annotations
 
+import functools
 import html
 from typing import Sequence
 
@@ -14,6 +15,7 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QMenu, QPushButton,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
+from bnstudio.gui.table_cells import text_at
 from bnstudio.inference.voi import ValueOfInformation
 
 COLUMNS = ("Variable", "Information (bits)", "Risk reduction")
@@ -30,18 +32,18 @@ class VoiView(QWidget):
         self.states: dict[str, Sequence[str]] = {}
         self.heading = QLabel()
         self.heading.setWordWrap(True)
-        self.heading.setTextFormat(Qt.RichText)
+        self.heading.setTextFormat(Qt.TextFormat.RichText)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)   # rows, not cards
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for k in (1, 2):
-            header.setSectionResizeMode(k, QHeaderView.ResizeToContents)
+            header.setSectionResizeMode(k, QHeaderView.ResizeMode.ResizeToContents)
         self.state = QComboBox()
         self.state.setMinimumContentsLength(8)
         self.observe = QPushButton("Observe")
@@ -85,18 +87,18 @@ class VoiView(QWidget):
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c:
-                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
         if result.candidates:
             self.table.selectRow(0)
         self._fill_states()
 
     def ranked_names(self) -> list[str]:
-        return [self.table.item(r, 0).text() for r in range(self.table.rowCount())]
+        return [text_at(self.table, r, 0) for r in range(self.table.rowCount())]
 
     def selected_name(self) -> str | None:
         rows = self.table.selectionModel().selectedRows()
-        return self.table.item(rows[0].row(), 0).text() if rows else None
+        return text_at(self.table, rows[0].row(), 0) if rows else None
 
     # ------------------------------------------------------------------ choosing a finding
     def _fill_states(self) -> None:
@@ -112,8 +114,8 @@ class VoiView(QWidget):
             self.observe_requested.emit(name, self.state.currentText())
 
     def _state_menu(self, row: int) -> None:
-        name = self.table.item(row, 0).text()
+        name = text_at(self.table, row, 0)
         menu = QMenu(self)
         for state in self.states.get(name, ()):
-            menu.addAction(f"Observe {name} = {state}", lambda s=state: self.observe_requested.emit(name, s))
+            menu.addAction(f"Observe {name} = {state}", functools.partial(self.observe_requested.emit, name, state))
         menu.exec(QCursor.pos())

@@ -9,7 +9,9 @@ from __future__ import annotations
 import shiboken6
 from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPen
-from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene
+from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSceneMouseEvent
+
+from bnstudio.gui.canvas.scene import NetworkScene
 
 PREVIEW = QColor("#8E44AD")
 
@@ -20,7 +22,7 @@ class ArcConstraintTool(QObject):
     arc_picked = Signal(str, str)
     active_changed = Signal(bool)
 
-    def __init__(self, scene: QGraphicsScene, parent: QObject | None = None) -> None:
+    def __init__(self, scene: NetworkScene, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.scene = scene
         self.active = False
@@ -47,13 +49,15 @@ class ArcConstraintTool(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         if not self.active or watched is not self.scene:
             return False
+        if not isinstance(event, QGraphicsSceneMouseEvent):
+            return False
         kind = event.type()
-        if kind == QEvent.GraphicsSceneMousePress and event.button() == Qt.LeftButton:
+        if kind == QEvent.Type.GraphicsSceneMousePress and event.button() == Qt.MouseButton.LeftButton:
             return self.press(event.scenePos())
-        if kind == QEvent.GraphicsSceneMouseMove and self._source is not None:
+        if kind == QEvent.Type.GraphicsSceneMouseMove and self._source is not None:
             self.move(event.scenePos())
             return True
-        if kind == QEvent.GraphicsSceneMouseRelease and self._source is not None:
+        if kind == QEvent.Type.GraphicsSceneMouseRelease and self._source is not None:
             self.release(event.scenePos())
             return True
         return False
@@ -65,7 +69,7 @@ class ArcConstraintTool(QObject):
             return False
         self._source = name
         self._preview = QGraphicsLineItem(QLineF(self.scene.nodes[name].pos(), pos))
-        self._preview.setPen(QPen(PREVIEW, 1.6, Qt.DashLine))
+        self._preview.setPen(QPen(PREVIEW, 1.6, Qt.PenStyle.DashLine))
         self._preview.setZValue(5)
         self.scene.addItem(self._preview)
         return True

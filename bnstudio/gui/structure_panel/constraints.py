@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QTabWidget, QVBoxLayout, QWidget)
 
 from bnstudio.gui.responsive import fit_names
+from bnstudio.gui.table_cells import item_at, text_at
 
 REQUIRED, FORBIDDEN = "required", "forbidden"
 KINDS = (REQUIRED, FORBIDDEN)
@@ -25,10 +26,10 @@ class ArcConstraints(QWidget):
         self.parent_box, self.child_box, self.kind_box = QComboBox(), QComboBox(), QComboBox()
         self.add_button, self.remove_button = QPushButton("Add"), QPushButton("Remove")
         self.table.setHorizontalHeaderLabels(["Parent", "Child", "Constraint"])
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.kind_box.addItems(list(KINDS))
         fit_names(self.parent_box, self.child_box)
         pick = QHBoxLayout()
@@ -38,7 +39,7 @@ class ArcConstraints(QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(pick)
         layout.addWidget(self.table, 1)
-        layout.addWidget(self.remove_button, 0, Qt.AlignRight)
+        layout.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignRight)
         self.add_button.clicked.connect(lambda: self.add_arc(self.parent_box.currentText(),
                                                              self.child_box.currentText(),
                                                              self.kind_box.currentText()))
@@ -56,7 +57,8 @@ class ArcConstraints(QWidget):
 
     def arcs(self, kind: str | None = None) -> list[tuple[str, str, str]]:
         """(parent, child, kind) rows, optionally of one kind only."""
-        rows = [tuple(self.table.item(r, c).text() for c in range(3)) for r in range(self.table.rowCount())]
+        rows = [(text_at(self.table, r, 0), text_at(self.table, r, 1), text_at(self.table, r, 2))
+                for r in range(self.table.rowCount())]
         return [r for r in rows if kind is None or r[2] == kind]
 
     def add_arc(self, parent: str, child: str, kind: str = REQUIRED) -> bool:
@@ -66,8 +68,8 @@ class ArcConstraints(QWidget):
         if not parent or not child or parent == child:
             return False
         for r in range(self.table.rowCount()):
-            if (self.table.item(r, 0).text(), self.table.item(r, 1).text()) == (parent, child):
-                self.table.item(r, 2).setText(kind)
+            if (text_at(self.table, r, 0), text_at(self.table, r, 1)) == (parent, child):
+                item_at(self.table, r, 2).setText(kind)
                 self.changed.emit()
                 return True
         r = self.table.rowCount()
@@ -108,7 +110,7 @@ class TierList(QWidget):
         layout.addWidget(note)
         layout.addLayout(row)
         layout.addWidget(self.list, 1)
-        layout.addWidget(self.remove_button, 0, Qt.AlignRight)
+        layout.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignRight)
         self.add_button.clicked.connect(lambda: self.add_tier(self.entry.text()))
         self.entry.returnPressed.connect(lambda: self.add_tier(self.entry.text()))
         self.remove_button.clicked.connect(self.remove_selected)
@@ -119,7 +121,7 @@ class TierList(QWidget):
         if not names:
             return False
         item = QListWidgetItem(", ".join(names))
-        item.setFlags(item.flags() | Qt.ItemIsEditable)
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
         self.list.addItem(item)
         self.entry.clear()
         self.changed.emit()

@@ -13,9 +13,10 @@ from typing import Iterable
 import shiboken6
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+from PySide6.QtWidgets import QGraphicsItem
 
 from bnstudio.gui.canvas.arc_item import ARROW, ArcItem, border_point
+from bnstudio.gui.canvas.scene import NetworkScene
 
 Arc = tuple[str, str]
 ADDED, REMOVED, REVERSED = "added", "removed", "reversed"
@@ -29,7 +30,7 @@ def structure_diff(current: Iterable[Arc], learned: Iterable[Arc]) -> dict[str, 
     >>> structure_diff([("A", "B"), ("B", "C")], [("B", "A"), ("A", "C")])
     {'added': [('A', 'C')], 'removed': [('B', 'C')], 'reversed': [('B', 'A')]}
     """
-    cur, new = set(map(tuple, current)), set(map(tuple, learned))
+    cur, new = {(a, b) for a, b in current}, {(a, b) for a, b in learned}
     return {ADDED: sorted(a for a in new - cur if (a[1], a[0]) not in cur),
             REMOVED: sorted(a for a in cur - new if (a[1], a[0]) not in new),
             REVERSED: sorted(a for a in new - cur if (a[1], a[0]) in cur)}
@@ -45,7 +46,7 @@ class DiffArcItem(QGraphicsItem):
         self.source, self.target, self.kind = source, target, kind
         self.line = QLineF()
         self.setZValue(OVERLAY_Z)
-        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setToolTip(f"{kind}: {source.name} -> {target.name}")
         source.arcs.append(self)
         target.arcs.append(self)
@@ -79,12 +80,12 @@ class DiffArcItem(QGraphicsItem):
         if self.line.length() < 1:
             return
         colour = COLOURS[self.kind]
-        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         shaft = QLineF(self.line.p1(), self.line.pointAt(max(0.0, 1 - (ARROW * 0.8) / self.line.length())))
-        style = Qt.DashLine if self.kind == REMOVED else Qt.SolidLine
-        painter.setPen(QPen(colour, 2.6, style, Qt.FlatCap))
+        style = Qt.PenStyle.DashLine if self.kind == REMOVED else Qt.PenStyle.SolidLine
+        painter.setPen(QPen(colour, 2.6, style, Qt.PenCapStyle.FlatCap))
         painter.drawLine(shaft)
-        painter.setPen(Qt.NoPen)
+        painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(colour)
         painter.drawPolygon(self.arrow_head())
 
@@ -93,7 +94,7 @@ class DiffOverlay:
     """Shows one diff in ``scene`` (a :class:`~bnstudio.gui.canvas.NetworkScene`: ``nodes`` and ``arcs`` by
     name); :meth:`show` replaces what was shown, :meth:`clear` removes it and un-hides the scene's arcs."""
 
-    def __init__(self, scene: QGraphicsScene) -> None:
+    def __init__(self, scene: NetworkScene) -> None:
         self.scene = scene
         self.items: list[DiffArcItem] = []
         self.hidden: list[ArcItem] = []

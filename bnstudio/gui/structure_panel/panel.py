@@ -16,11 +16,12 @@ from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QProgr
 
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arrange import auto_layout_command, sizes_for
+from bnstudio.gui.canvas.scene import NetworkScene
 from bnstudio.display.layout import arcs_through_nodes
 from bnstudio.gui.message_bar import MessageBar
-from bnstudio.gui.session import SessionPart
+from bnstudio.app.session import SessionPart
 from bnstudio.gui.structure_panel.canvas_tool import ArcConstraintTool
-from bnstudio.gui.structure_panel.command import ApplyLearnedStructure
+from bnstudio.app.structure.command import ApplyLearnedStructure
 from bnstudio.gui.structure_panel.constraints import KINDS, ConstraintsEditor
 from bnstudio.gui.structure_panel.options import AlgorithmOptions
 from bnstudio.gui.structure_panel.overlay import ADDED, COLOURS, REMOVED, REVERSED, DiffOverlay, structure_diff
@@ -137,7 +138,7 @@ class StructurePanel(QWidget):
         scroll = QScrollArea()  # docked in a short window, the options scroll instead of squeezing ...
         scroll.setWidget(content)
         scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.NoFrame)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setMinimumWidth(content.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -170,14 +171,13 @@ class StructurePanel(QWidget):
         Variables without a single observed value are left out (the data say nothing about their family, which
         accepting a proposal keeps as it is)."""
         codes = np.asarray(getattr(codes, "codes", codes))
-        observed = (codes >= 0).any(axis=0) if codes.shape[0] else np.ones(len(names), bool)
+        observed = np.asarray((codes >= 0).any(axis=0)) if codes.shape[0] else np.ones(len(names), bool)
         left_out = [str(n) for n, seen in zip(names, observed, strict=True) if not seen]
         codes = codes[:, observed]
-        names = [str(n) for n, seen in zip(names, observed, strict=True) if seen]
-        states = [tuple(s) for s, seen in zip(states, observed, strict=True) if seen]
-        self.data = (codes, names, states)
+        kept = [str(n) for n, seen in zip(names, observed, strict=True) if seen]
+        self.data = (codes, kept, [tuple(s) for s, seen in zip(states, observed, strict=True) if seen])
         missing = int((codes < 0).sum()) if codes.size else 0
-        text = f"Data: {codes.shape[0]} rows × {len(names)} variables" + (f", {missing} missing cells" if missing
+        text = f"Data: {codes.shape[0]} rows × {len(kept)} variables" + (f", {missing} missing cells" if missing
                                                                           else "")
         if left_out:
             text += (f". Left out, no data: {', '.join(left_out[:5])}"
@@ -193,7 +193,7 @@ class StructurePanel(QWidget):
             return
         self.set_data(selection.train, selection.variables, selection.states)
 
-    def set_scene(self, scene) -> None:
+    def set_scene(self, scene: NetworkScene) -> None:
         """Draw proposals on ``scene`` (a NetworkScene) and let the canvas pick arc constraints."""
         if self.overlay is not None:
             self.overlay.clear()

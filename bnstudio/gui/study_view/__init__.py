@@ -12,7 +12,7 @@ from bnstudio.gui.window_parts import WindowParts
 
 def open_study(window: WindowParts, path: str | Path) -> StudyView:
     """Show the study file ``path`` in a new study window owned by ``window``; its runs open in ``window``."""
-    view = StudyView(path, window)        # type: ignore[arg-type]  (the main window is a QWidget)
+    view = StudyView(path, window)
     view.open_network.connect(lambda network, title: show_network(window, network, title))
     view.show()
     return view
@@ -20,7 +20,7 @@ def open_study(window: WindowParts, path: str | Path) -> StudyView:
 
 def open_study_dialog(window: WindowParts) -> StudyView | None:
     """Ask for a study file (``.sqlite``) and show it."""
-    path, _ = QFileDialog.getOpenFileName(window, "Open study", "",  # type: ignore[arg-type]
+    path, _ = QFileDialog.getOpenFileName(window, "Open study", "",
                                           "Study results (*.sqlite);;All files (*)")
     return open_study(window, path) if path else None
 

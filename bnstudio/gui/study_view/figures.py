@@ -37,7 +37,7 @@ class FigureGrid(QScrollArea):
     def _fill(self, figures: list[tuple[str, Path]]) -> None:
         inner = QWidget()
         self.grid = QGridLayout(inner)
-        self.grid.setAlignment(Qt.AlignTop | Qt.AlignLeft)
+        self.grid.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.grid.setHorizontalSpacing(SPACING)
         self.grid.setVerticalSpacing(SPACING)
         self.boxes = [_figure_box(title, png) for title, png in figures]
@@ -72,7 +72,8 @@ def _figure_box(title: str, png: Path) -> QWidget:
     layout.setContentsMargins(0, 0, 0, 0)
     picture = QLabel()
     pixmap = QPixmap(str(png))
-    picture.setPixmap(pixmap.scaledToWidth(WIDTH, Qt.SmoothTransformation) if not pixmap.isNull() else pixmap)
+    smooth = Qt.TransformationMode.SmoothTransformation
+    picture.setPixmap(pixmap.scaledToWidth(WIDTH, smooth) if not pixmap.isNull() else pixmap)
     caption = QLabel(title)
     caption.setWordWrap(True)
     caption.setMaximumWidth(WIDTH)

@@ -50,10 +50,10 @@ class RanksTab(QWidget):
     def _compose(self) -> None:
         self.note.setWordWrap(True)
         self.table.setHorizontalHeaderLabels(RANKS_HEAD)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)         # one line a test; a long ranks cell scrolls sideways
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        split = QSplitter(Qt.Vertical)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.diagrams)
         split.setStretchFactor(0, 2)          # room for a few tests' rows above the diagrams

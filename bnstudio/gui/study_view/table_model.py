@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QFont
 
 from bnstudio.display import themes
 from bnstudio.experiment.html import PERCENT, cell_text, table_rows
 from bnstudio.gui import theme
 
-CELL_ROLE = Qt.UserRole + 1      # (data set, structure, method) of a cell
+Index = QModelIndex | QPersistentModelIndex
+
+CELL_ROLE = Qt.ItemDataRole.UserRole + 1      # (data set, structure, method) of a cell
 
 
 class StudyTableModel(QAbstractTableModel):
@@ -33,18 +35,18 @@ class StudyTableModel(QAbstractTableModel):
         self.rows = table_rows(metric, table) if table else []
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # Qt override
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # Qt override
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
         return 0 if parent.isValid() else len(self.columns)
 
-    def cell(self, index: QModelIndex) -> tuple[str, str, str]:
+    def cell(self, index: Index) -> tuple[str, str, str]:
         """(data set, structure, method) of ``index``."""
         structure, method = self.pairs[index.column()]
         return self.rows[index.row()][0], structure, method
 
-    def data(self, index: QModelIndex, role: int = Qt.DisplayRole) -> Any:  # Qt override
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
         if not index.isValid():
             return None
         dataset, found, best = self.rows[index.row()]
@@ -52,19 +54,19 @@ class StudyTableModel(QAbstractTableModel):
         if role == CELL_ROLE:
             return self.cell(index)
         if cell is None:
-            return "" if role == Qt.DisplayRole else None
+            return "" if role == Qt.ItemDataRole.DisplayRole else None
         is_best = best is not None and cell["mean"] == best and not cell.get("partial")
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return cell_text(cell, self.metric)
-        if role == Qt.TextAlignmentRole:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.FontRole and is_best:
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and is_best:
             font = QFont()
             font.setBold(True)
             return font
-        if role == Qt.BackgroundRole and is_best:
+        if role == Qt.ItemDataRole.BackgroundRole and is_best:
             return QBrush(theme.colour(themes.CELLS, "best"))   # light or dark as the window
-        if role == Qt.ToolTipRole:
+        if role == Qt.ItemDataRole.ToolTipRole:
             runs = self.runs.get(self.cell(index), [])
             partial = (f" of {cell['expected']}: partial, left out of the comparisons" if cell.get("partial")
                        else "")
@@ -72,10 +74,10 @@ class StudyTableModel(QAbstractTableModel):
                     f"{partial}{'; double-click opens the fitted network' if runs else ''}")
         return None
 
-    def headerData(self, section: int, orientation, role: int = Qt.DisplayRole) -> Any:  # Qt override
-        if role != Qt.DisplayRole:
+    def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
+        if role != Qt.ItemDataRole.DisplayRole:
             return None
-        if orientation == Qt.Horizontal:
+        if orientation == Qt.Orientation.Horizontal:
             return self.columns[section].replace("+", "\n+ ") if section < len(self.columns) else None
         return self.rows[section][0] if section < len(self.rows) else None
 

@@ -20,7 +20,7 @@ from bnstudio.experiment.summary import split_description
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.study_view.figures import FigureGrid
 from bnstudio.gui.study_view.ranks_tab import RanksTab, is_cd_figure
-from bnstudio.gui.study_view.snapshot import StudySnapshot, fitted_network, load_snapshot
+from bnstudio.app.study.snapshot import StudySnapshot, fitted_network, load_snapshot
 from bnstudio.gui.study_view.table_model import StudyTableModel
 
 REFRESH_MS = 5000     # while the study runs
@@ -41,7 +41,7 @@ class StudyView(QWidget):
     load_failed = Signal(str)
 
     def __init__(self, path: str | Path, parent: QWidget | None = None) -> None:
-        super().__init__(parent, Qt.Window)
+        super().__init__(parent, Qt.WindowType.Window)
         self.path = Path(path)
         self.snapshot: StudySnapshot | None = None
         self.folder = tempfile.mkdtemp(prefix="bnstudio-study-")
@@ -66,7 +66,7 @@ class StudyView(QWidget):
         self.refresh()
 
     def _compose(self) -> None:
-        self.title.setTextFormat(Qt.RichText)
+        self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)
         self.progress.setFormat("%v of %m tasks finished")
         head = QHBoxLayout()
@@ -74,10 +74,10 @@ class StudyView(QWidget):
         head.addWidget(self.status)
         head.addWidget(self.refresh_button)
         self.table.setModel(self.model)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         tools = QHBoxLayout()
         for label, widget in (("Metric:", self.metric_box), ("Run:", self.run_box)):
             tools.addWidget(QLabel(label))
@@ -94,8 +94,8 @@ class StudyView(QWidget):
         hint.setWordWrap(True)
         inner.addWidget(hint)
         self.comparisons.setHorizontalHeaderLabels(COMPARISON_HEAD)
-        self.comparisons.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.comparisons.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.comparisons.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.comparisons.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.tabs.addTab(tables, "Tables")
         self.tabs.addTab(self.comparisons, "Comparisons")
         self.tabs.addTab(self.ranks, "Ranks")

@@ -2,7 +2,8 @@
 slice, filtering or smoothing, a slider over the slices that puts a slice's beliefs on the canvas, and the
 belief of a chosen state across time.
 
-The evidence is a table loaded from a CSV (matched by column name, :mod:`bnstudio.temporal.evidence`) plus,
+The evidence is a table loaded from a CSV (matched by column name, :mod:`bnstudio.temporal.evidence`) and
+edited cell by cell (a click on a cell of the timeline offers "unobserved" and the variable's states), plus,
 optionally, the canvas's findings: ``X0``'s in slice 0, ``Xt``'s in a chosen slice
 (:func:`bnstudio.temporal.timeline.timeline_codes`). Every change of the inputs, the network or (when used) the
 canvas's findings runs :func:`~bnstudio.temporal.timeline.beliefs_and_band` again as a Qt-free job on the
@@ -17,8 +18,9 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QFormLayout, QHBoxLayout,
-                               QLabel, QProgressBar, QPushButton, QSlider, QSpinBox, QTableWidget,
+                               QLabel, QLayout, QMenu, QProgressBar, QPushButton, QSlider, QSpinBox, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from bnstudio.errors import BNStudioError
@@ -49,13 +51,17 @@ class TimePanel(QWidget):
         self.tbn: TwoSliceNetwork | None = None
         self.table: Any = None               # the loaded evidence (codes aligned to the radicals), or None
         self.table_name = ""
+        self.cell_menu: QMenu | None = None      # the menu of the evidence cell last clicked
         self.result: TemporalBeliefs | None = None
         self.codes: np.ndarray | None = None
         self.bars: TemporalBars | None = None    # the plotted belief's error band (a 2TBN with Dirichlet counts)
         self.jobs = JobSlot(self)
         self._pending = False
         self._generation = 0                 # a job started for an earlier network is never shown
-        self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS, timeout=self.compute)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.compute)
         self._compose()
         self._connect()
         self.set_network()
@@ -74,13 +80,21 @@ class TimePanel(QWidget):
         self.use_canvas = QCheckBox("Canvas findings: X0 in slice 0, Xt in slice")
         self.at = QSpinBox(minimum=1, maximum=MAX_SLICES - 1, value=1)
         self.cancel_button = QPushButton("Cancel")
-        self.progress = QProgressBar(maximumHeight=14, textVisible=False)
+        self.progress = QProgressBar()
+        self.progress.setMaximumHeight(14)
+        self.progress.setTextVisible(False)
         self.status = QLabel()
-        self.evidence_view = QTableWidget(editTriggers=QAbstractItemView.NoEditTriggers)
+        self.evidence_view = QTableWidget()
+        self.evidence_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.evidence_view.setFixedHeight(60)
-        self.slider = QSlider(Qt.Horizontal, minimum=0, maximum=0)
+        self.evidence_view.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
+        self.evidence_view.horizontalHeader().setMinimumSectionSize(36)    # an empty cell is still easy to hit
+        self.evidence_caption = QLabel("Evidence by slice (click a cell to set or clear it)")
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, 0)
         self.slice_label = QLabel("slice 0")
-        self.on_canvas = QCheckBox("on the canvas", checked=True)
+        self.on_canvas = QCheckBox("on the canvas")
+        self.on_canvas.setChecked(True)
         self.on_canvas.setToolTip("Show this slice's beliefs on the canvas: Xt in slice t, X0 in slice 0")
         self.variable, self.state = QComboBox(), QComboBox()
         self.plot = BeliefOverTime()
@@ -111,9 +125,12 @@ class TimePanel(QWidget):
         choice.addWidget(self.variable, 1)
         choice.addWidget(self.state, 1)
         layout = QVBoxLayout(self)
-        for part in (self.about, self.messages, form, running, self.status, self.evidence_view, slider,
-                     choice, self.plot.widget):
-            (layout.addLayout if isinstance(part, (QFormLayout, QHBoxLayout)) else layout.addWidget)(part)
+        for part in (self.about, self.messages, form, running, self.status, self.evidence_caption,
+                     self.evidence_view, slider, choice, self.plot.widget):
+            if isinstance(part, QLayout):
+                layout.addLayout(part)
+            else:
+                layout.addWidget(part)
         layout.setStretchFactor(self.plot.widget, 1)
         self.progress.hide()
         self.cancel_button.hide()
@@ -124,16 +141,17 @@ class TimePanel(QWidget):
         self.slices.valueChanged.connect(lambda _v: self.request())
         self.mode.currentIndexChanged.connect(lambda _i: self.request())
         self.use_canvas.toggled.connect(lambda _on: self.request())
-        self.at.valueChanged.connect(lambda _v: self.use_canvas.isChecked() and self.request())
+        self.at.valueChanged.connect(lambda _v: self.request() if self.use_canvas.isChecked() else None)
         self.load_button.clicked.connect(self.open_file)
         self.clear_button.clicked.connect(self.clear_table)
         self.cancel_button.clicked.connect(self.cancel)
         self.slider.valueChanged.connect(self.show_slice)
+        self.evidence_view.cellClicked.connect(self.edit_cell)
         self.on_canvas.toggled.connect(lambda _on: self.show_slice(self.slider.value()))
         self.variable.currentIndexChanged.connect(self._fill_states)
         self.state.currentIndexChanged.connect(lambda _i: self._plot())
         doc.network_changed.connect(self._on_network_changed)
-        doc.evidence_changed.connect(lambda: self.use_canvas.isChecked() and self.request())
+        doc.evidence_changed.connect(lambda: self.request() if self.use_canvas.isChecked() else None)
 
     # ------------------------------------------------------------------ the network
     @property
@@ -238,6 +256,50 @@ class TimePanel(QWidget):
         self.at.setMaximum(max(1, self.slices.value() - 1))
         self.request()
         return True
+
+    def edit_cell(self, row: int, column: int) -> None:
+        """A click on the timeline's cell (variable ``row``, slice ``column``): a menu of "unobserved" and the
+        variable's states, the cell's own checked; choosing one calls :meth:`set_cell`."""
+        if self.tbn is None or self.codes is None or column >= len(self.codes) or row >= len(self.tbn.radicals):
+            return
+        radical = self.tbn.radicals[row]
+        current = int(self.codes[column, row])
+        menu = QMenu(self)
+        menu.addSection(f"{radical} in slice {column}")
+        group = QActionGroup(menu)          # one choice per cell, shown as radio items
+        choices: list[tuple[str, str | None, bool]] = [("unobserved", None, current < 0)]
+        choices += [(state, state, k == current) for k, state in enumerate(self.tbn.states(radical))]
+        for label, state, checked in choices:
+            action = menu.addAction(label)
+            group.addAction(action)
+            action.setCheckable(True)
+            action.setChecked(checked)
+            action.triggered.connect(functools.partial(self.set_cell, column, radical, state))
+        if self.cell_menu is not None:
+            self.cell_menu.deleteLater()
+        self.cell_menu = menu
+        view = self.evidence_view
+        menu.popup(view.viewport().mapToGlobal(view.visualRect(view.model().index(row, column)).bottomLeft()))
+
+    def set_cell(self, t: int, radical: str, state: str | None, _checked: bool = False) -> None:
+        """Observe ``radical`` = ``state`` in slice ``t`` (None: unobserved) in the evidence table, which grows
+        to T rows if it is shorter (or is made, all unobserved), and compute again."""
+        if self.tbn is None:
+            return
+        n, rows = len(self.tbn.radicals), self.slices.value()
+        codes = np.full((max(rows, t + 1, 0 if self.table is None else len(self.table)), n), -1, dtype=np.int64)
+        if self.table is not None:
+            codes[:len(self.table)] = self.table
+        column = self.tbn.radicals.index(radical)
+        codes[t, column] = -1 if state is None else self.tbn.states(radical).index(state)
+        self.table = codes
+        self.table_name = (self.table_name.removesuffix(" (edited)") or "evidence") + " (edited)"
+        observed = int((codes[:rows] >= 0).sum())
+        self.table_label.setText(f"{self.table_name}: {observed} cells observed in {rows} slices")
+        item = self.evidence_view.item(column, t)
+        if item is not None:
+            item.setText(state or "")
+        self.request()
 
     def clear_table(self) -> None:
         self.table, self.table_name = None, ""
@@ -362,8 +424,8 @@ class TimePanel(QWidget):
         height = view.horizontalHeader().height() + sum(view.rowHeight(j) for j in range(view.rowCount()))
         wide = view.horizontalHeader().length() > view.viewport().width()    # a scroll bar under the slices
         view.setFixedHeight(min(height + (view.horizontalScrollBar().sizeHint().height() if wide else 0) + 4, 170))
-        view.setToolTip(f"The first {TABLE_ROWS} of {len(codes):,} slices" if len(codes) > TABLE_ROWS else
-                        "One column per slice; blank: unobserved")
+        view.setToolTip((f"The first {TABLE_ROWS} of {len(codes):,} slices" if len(codes) > TABLE_ROWS else
+                         "One column per slice; blank: unobserved") + ". Click a cell to set or clear its state.")
 
     def show_slice(self, k: int) -> None:
         """Slice ``k`` on the slider's label, the plot's mark and (when asked) the canvas."""
@@ -392,13 +454,14 @@ class TimePanel(QWidget):
         j = self.tbn.radicals.index(name)
         observed = np.flatnonzero(self.codes[:, j] >= 0)
         given = "e₀..T−1" if self.result.kind == "smoothing" else "e₀..t"
-        band = self.bars is not None and (self.bars.variable, self.bars.state) == (name, self.state.currentText())
+        bars = self.bars
+        band = bars if bars is not None and (bars.variable, bars.state) == (name, self.state.currentText()) else None
         self.plot.set_series(self.result.beliefs[name][:, state], observed,
                              f"p({name}ₜ = {self.state.currentText()} | {given})"
-                             + (f"   band: {100 * self.bars.level:g} % interval" if band else ""))
-        self.plot.set_band(_interval(self.bars) if band else None)
+                             + (f"   band: {100 * band.level:g} % interval" if band is not None else ""))
+        self.plot.set_band(_interval(band) if band is not None else None)
         self.plot.set_slice(self.slider.value())
-        if not band and self._band_key() is not None:
+        if band is None and self._band_key() is not None:
             self.request()          # another belief plotted: its band is computed with the beliefs again
 
 

@@ -30,7 +30,8 @@ class BeliefOverTime:
         band = QColor(CURVE_COLOUR)
         band.setAlpha(55)
         self.band = pg.FillBetweenItem(self.low, self.high, brush=pg.mkBrush(band))
-        self.mark = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(MARK_COLOUR, width=1.6, style=Qt.DashLine))
+        self.mark = pg.InfiniteLine(angle=90, movable=False,
+                                    pen=pg.mkPen(MARK_COLOUR, width=1.6, style=Qt.PenStyle.DashLine))
         for it in (self.low, self.high, self.band, self.curve, self.observed, self.mark):
             item.addItem(it)
         item.setYRange(0.0, 1.0, padding=0.02)

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QWidget
 
+from bnstudio.gui import manual
 from bnstudio.gui.dock_layout import make_dock
+from bnstudio.gui.dock_title import HelpTitleBar
 from bnstudio.gui.panels import scrollable
 from bnstudio.temporal.timeline import as_two_slice
 
@@ -25,6 +27,12 @@ def install(window: Any) -> None:
     doc = window.document
     window.docks["time"] = dock = make_dock(window, "time", QWidget())
     window.built_time_panel = None
+    # context help as the analysis docks have it: "?" and F1 open docs/temporal.md at "In the app"
+    def show_help(_checked: bool = False) -> None:
+        window.show_manual("time")
+
+    dock.setTitleBarWidget(HelpTitleBar(dock, show_help))
+    dock.setWhatsThis(manual.WHATS_THIS["time"])
     dock.hide()     # until a two-slice network is opened (a saved layout from before this dock keeps it hidden)
     dock.visibilityChanged.connect(lambda shown: shown and time_panel(window))
     doc.network_closing.connect(lambda: _forget(window))

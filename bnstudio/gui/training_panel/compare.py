@@ -11,8 +11,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 
 from bnstudio.core.network import Network
 from bnstudio.errors import BNStudioError
-from bnstudio.gui.training_panel.runs import RunRecord
-from bnstudio.gui.training_panel.shifts import MEASURES, RowShift, parameter_shifts
+from bnstudio.app.training.runs import RunRecord
+from bnstudio.app.training.shifts import MEASURES, RowShift, parameter_shifts
 
 Index = QModelIndex | QPersistentModelIndex
 HEADERS = ("Variable", "Parent states", "max |Δθ|", "Total variation")
@@ -37,23 +37,24 @@ class ShiftModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
         return 0 if parent.isValid() else len(HEADERS)
 
-    def data(self, index: Index, role: int = Qt.DisplayRole) -> Any:  # Qt override
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
         if not index.isValid():
             return None
         s, column = self.shifts[index.row()], index.column()
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return (s.variable, ", ".join(s.parent_states) or "(no parents)", f"{s.max_abs:.4f}",
                     f"{s.total_variation:.4f}")[column]
-        if role == Qt.BackgroundRole and column == (2 if self.measure == "max" else 3):
+        if role == Qt.ItemDataRole.BackgroundRole and column == (2 if self.measure == "max" else 3):
             top = self.shifts[0].value(self.measure) if self.shifts else 0.0
             share = s.value(self.measure) / top if top > 0 else 0.0
             return QColor(230, 81, 0, int(200 * share))
-        if role == Qt.TextAlignmentRole and column >= 2:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column >= 2:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:  # Qt override
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return HEADERS[section]
         return None
 
@@ -84,12 +85,12 @@ class CompareView(QWidget):
         for key, text in MEASURES.items():
             self.measure.addItem(text, key)
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.note.setWordWrap(True)
         top = QHBoxLayout()
         for text, widget in (("Run A", self.run_a), ("Run B", self.run_b), ("Sort by", self.measure)):
@@ -108,7 +109,7 @@ class CompareView(QWidget):
         labels = [r.label for r in self.runs]
         latest = (max(len(labels) - 2, 0), max(len(labels) - 1, 0))
         if not (self.picked and keep[0] in labels and keep[1] in labels):
-            self.picked, keep = False, tuple(labels[i] if labels else "" for i in latest)
+            self.picked, keep = False, (labels[latest[0]], labels[latest[1]]) if labels else ("", "")
         for combo, wanted in ((self.run_a, keep[0]), (self.run_b, keep[1])):
             combo.blockSignals(True)
             combo.clear()
@@ -133,8 +134,10 @@ class CompareView(QWidget):
             self.note.setText("Train at least two runs (or open a project that has them) to compare their parameters.")
             return
         measure = self.measure.currentData()
+        first, second = self.runs[a].result, self.runs[b].result
+        assert first is not None and second is not None   # set_runs offers the runs with parameters only
         try:
-            shifts = parameter_shifts(self.network, self.runs[a].result.cpts, self.runs[b].result.cpts, measure)
+            shifts = parameter_shifts(self.network, first.cpts, second.cpts, measure)
         except BNStudioError as exc:
             self.model.set_shifts([], measure)
             self.note.setText(str(exc))

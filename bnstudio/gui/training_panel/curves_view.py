@@ -17,12 +17,12 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QWidget
 
 from bnstudio.evaluate.curves import Validation
 from bnstudio.gui.training_panel.plotkit import PLOT_MIN_HEIGHT, RunLegend, plot_page, style
-from bnstudio.gui.training_panel.runs import RunRecord
+from bnstudio.app.training.runs import RunRecord
 
 #: the cases-per-bin strip's height, shown where the plots are at least :data:`COUNTS_FROM` pixels high
 COUNTS_HEIGHT = 90
 COUNTS_FROM = 300
-DIAGONAL = pg.mkPen("#999999", width=1, style=Qt.DashLine)
+DIAGONAL = pg.mkPen("#999999", width=1, style=Qt.PenStyle.DashLine)
 
 
 def marker_sizes(weight: np.ndarray) -> np.ndarray:
@@ -74,7 +74,7 @@ class CurvesView(QWidget):
         self.view.ci.layout.setRowStretchFactor(1, 1)
         self.state.setToolTip("The target state whose one-vs-rest ROC is drawn")
         self.state.setMinimumContentsLength(8)
-        self.state.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.state.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.compare.setToolTip("Overlay the curves of every run (else the run selected in the results table)")
         self.note.setWordWrap(True)
         self.note.setStyleSheet("QLabel { color: #555555; }")

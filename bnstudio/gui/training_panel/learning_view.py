@@ -74,7 +74,7 @@ class LearningCurveView(QWidget):
             action.setCheckable(True)
             action.setChecked(method in DEFAULT_METHODS)
         self.methods.setMenu(self.menu)
-        self.methods.setPopupMode(QToolButton.InstantPopup)
+        self.methods.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.methods.setToolTip("The fitting methods to compare, each with its default options")
         self.repeats.setRange(1, 50)
         self.repeats.setValue(5)

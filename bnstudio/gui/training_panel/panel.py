@@ -17,19 +17,19 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QProgressBar, QPushButton, Q
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import dialogs
 from bnstudio.gui.job_slot import JobSlot
-from bnstudio.gui.data_panel.selection import DataSelection
+from bnstudio.app.dataset.selection import DataSelection
 from bnstudio.gui.document import Document
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter
-from bnstudio.gui.training_panel.commands import ApplyParameters
+from bnstudio.app.training.commands import ApplyParameters
 from bnstudio.gui.training_panel.compare import CompareView
 from bnstudio.gui.training_panel.curves_view import CurvesView
-from bnstudio.gui.training_panel.job import TrainingRequest, run_training
+from bnstudio.app.training.job import TrainingRequest, run_training
 from bnstudio.gui.training_panel.learning_view import LearningCurveView
 from bnstudio.gui.training_panel.options import MethodOptions
 from bnstudio.gui.training_panel.plot import ConvergencePlot
 from bnstudio.gui.training_panel.results_tab import ResultsTab
-from bnstudio.gui.training_panel.runs import RunRecord
+from bnstudio.app.training.runs import RunRecord
 from bnstudio.jobs import IterationInfo
 from bnstudio.learn.params import METHODS
 from bnstudio.learn.params.stopping import stop_text
@@ -130,7 +130,7 @@ class TrainingPanel(QWidget):
         self.views.addTab(self.learning, "Learning curves")
         self.views.setDocumentMode(True)
         self.tabs.setDocumentMode(True)
-        right = QSplitter(Qt.Vertical)
+        right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.views)
         right.addWidget(self.tabs)
         right.setChildrenCollapsible(False)
@@ -190,6 +190,7 @@ class TrainingPanel(QWidget):
         if problem is not None:
             self.message_bar.show_message("warning", problem)
             return None
+        assert self.selection is not None   # _problem() says when there is none
         self._keys += 1
         label = f"{self._keys}. {self.options.describe()}"
         request = TrainingRequest(self.options.current_method(), self.options.options(),

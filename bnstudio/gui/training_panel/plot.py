@@ -18,8 +18,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QWidget
 
 from bnstudio.gui.training_panel.plotkit import PLOT_MIN_HEIGHT, IntegerAxis, RunLegend, colour, style
-from bnstudio.gui.training_panel.runs import SERIES, history_series
-from bnstudio.gui.training_panel.scaling import off_scale, y_range
+from bnstudio.app.training.runs import SERIES, history_series
+from bnstudio.app.training.scaling import off_scale, y_range
 
 #: from this width of the plot area the two plots stand side by side
 SIDE_BY_SIDE_FROM = 400
@@ -53,9 +53,8 @@ class ConvergencePlot(QWidget):
         self.off_note.setStyleSheet("QLabel { color: #8a4b00; background: white; }")
         self.fit_all.setToolTip("Scale the y axes to every run, also one far from the others")
         self.fit_all.setStyleSheet("QCheckBox { background: white; }")
-        side = self.legend.layout()
-        side.addWidget(self.off_note)
-        side.addWidget(self.fit_all)
+        self.legend.add_below(self.off_note)
+        self.legend.add_below(self.fit_all)
         self.off_note.hide()
         self.fit_all.hide()
         layout = QHBoxLayout(self)
@@ -86,7 +85,7 @@ class ConvergencePlot(QWidget):
         self.remove_run(key)
         curves = {}
         for name, plot, dashed in SERIES:
-            pen = pg.mkPen(colour, width=2, style=Qt.DashLine if dashed else Qt.SolidLine)
+            pen = pg.mkPen(colour, width=2, style=Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
             curves[name] = self.plots[plot].plot([], [], pen=pen, symbol="o", symbolSize=4, symbolPen=None,
                                                  symbolBrush=colour)
         self.curves[key] = curves

@@ -67,17 +67,17 @@ class RunLegend(QWidget):
     def _compose(self) -> None:
         self.setFixedWidth(LEGEND_WIDTH)
         self.setStyleSheet("RunLegend, QLabel { background: white; }")
-        self.setAttribute(Qt.WA_StyledBackground, True)
-        self.lines.setTextFormat(Qt.RichText)
-        self.lines.setAlignment(Qt.AlignTop | Qt.AlignLeft)
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.lines.setTextFormat(Qt.TextFormat.RichText)
+        self.lines.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.note.setWordWrap(True)
         self.note.setStyleSheet("QLabel { color: #555555; background: white; }")
         scroll = QScrollArea()
         scroll.setWidget(self.lines)
         scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        layout = QVBoxLayout(self)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._column = layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 4, 4)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.note)
@@ -88,6 +88,10 @@ class RunLegend(QWidget):
         self.entries = dict(entries)
         self._update()
 
+    def add_below(self, widget: QWidget) -> None:
+        """Put ``widget`` under the note (e.g. a checkbox about the plots)."""
+        self._column.addWidget(widget)
+
     def labels(self) -> list[str]:
         return [label for label, _colour in self.entries.values()]
 
@@ -95,7 +99,8 @@ class RunLegend(QWidget):
         metrics = QFontMetrics(self.lines.font())
         room = LEGEND_WIDTH - 34
         rows = [f"<span style='color:{c}'>&#9632;</span>&nbsp;"
-                f"{html.escape(metrics.elidedText(label, Qt.ElideRight, room))}" for label, c in self.entries.values()]
+                f"{html.escape(metrics.elidedText(label, Qt.TextElideMode.ElideRight, room))}"
+                for label, c in self.entries.values()]
         self.lines.setText("<br>".join(rows) if rows else f"<span style='color:#666666'>{self.empty}</span>")
         self.lines.setToolTip("\n".join(self.labels()))
 

@@ -13,7 +13,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from bnstudio.gui.training_panel.runs import RunRecord
+from bnstudio.app.training.runs import RunRecord
+from bnstudio.gui.table_cells import text_at
 from bnstudio.learn.params.stopping import stop_text
 
 Index = QModelIndex | QPersistentModelIndex
@@ -84,18 +85,18 @@ class ResultsModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # Qt override
         return 0 if parent.isValid() else len(HEADERS)
 
-    def data(self, index: Index, role: int = Qt.DisplayRole) -> Any:  # Qt override
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
         if not index.isValid():
             return None
         k, column = index.row(), index.column()
         run = self.runs[k]
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return self._text(run, column)
-        if role == Qt.DecorationRole and column == 0 and self.colours:
+        if role == Qt.ItemDataRole.DecorationRole and column == 0 and self.colours:
             return swatch(self.colours[k % len(self.colours)])
-        if role == Qt.TextAlignmentRole and 1 <= column < STOP_COLUMN:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.ToolTipRole and column in (0, STOP_COLUMN):
+        if role == Qt.ItemDataRole.TextAlignmentRole and 1 <= column < STOP_COLUMN:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and column in (0, STOP_COLUMN):
             return "\n".join([*run_lines(run), str(run.settings)]) + (
                 "" if run.result else "\n(stored without its parameters)")
         return None
@@ -113,10 +114,11 @@ class ResultsModel(QAbstractTableModel):
         key = METRIC_KEYS[column]
         return number_text(metrics.get(key), 3) if key in metrics else "—"
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:  # Qt override
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return HEADERS[section]
-        if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return HEADER_TIPS.get(section)
         return None
 
@@ -126,9 +128,9 @@ class ConfusionTable(QTableWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
-        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.setToolTip("Rows: the true state; columns: the predicted one")
 
     def set_matrix(self, states: list[str] | None, matrix: list[list[int]] | None) -> None:
@@ -147,7 +149,7 @@ class ConfusionTable(QTableWidget):
             total = max(sum(row), 1)
             for j, count in enumerate(row):
                 item = QTableWidgetItem(f"{count:,}")
-                item.setTextAlignment(Qt.AlignCenter)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 share = count / total
                 base = (46, 125, 50) if i == j else (198, 40, 40)
                 item.setBackground(QColor(*base, int(40 + 160 * share) if count else 0))
@@ -155,5 +157,5 @@ class ConfusionTable(QTableWidget):
 
     def counts(self) -> list[list[int]]:
         """The shown matrix (for tests)."""
-        return [[int(self.item(i, j).text().replace(",", "")) for j in range(self.columnCount())]
+        return [[int(text_at(self, i, j).replace(",", "")) for j in range(self.columnCount())]
                 for i in range(self.rowCount())]

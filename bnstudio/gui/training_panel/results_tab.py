@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QTableView, QVBoxLayout, QWidget)
 
 from bnstudio.gui.training_panel.results import PARTS, ConfusionTable, ResultsModel
-from bnstudio.gui.training_panel.runs import RunRecord
+from bnstudio.app.training.runs import RunRecord
 
 RUN_COLUMN = 150   # pixels at most for the run column (a longer label is elided; its tooltip has it whole)
 ROW_HEIGHT = 21
@@ -43,10 +43,10 @@ class ResultsTab(QWidget):
 
     def _compose(self) -> None:
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
         self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + 4 * ROW_HEIGHT + 4)
         self.part.addItems(list(PARTS))

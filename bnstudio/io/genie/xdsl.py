@@ -30,6 +30,9 @@ Conventions
   ``<comment>`` wins over it); the network name is the genie ``name`` attribute, else the smile ``id``.
   GeNIe requires identifiers (a letter, then letters, digits, ``_``) for node and state ids: the writer
   replaces other names (see ``common.identifiers``) and puts the node's original name in ``<name>``.
+* Dynamic networks (a ``<dynamic>`` element, ``dynamic="plate"`` nodes) read as a two-slice network in
+  pyAgrum's naming convention (:mod:`bnstudio.io.genie.xdsl_dynamic`); :func:`bnstudio.temporal.xdsl.write_dbn_xdsl`
+  writes one back.
 * The writer lists nodes in a topological order (GeNIe wants parents defined before their children), so a
   network whose variables are not in such an order reads back reordered. Properties are not stored.
 """
@@ -50,6 +53,7 @@ from bnstudio.io.common import (NUMBER, Family, assemble, checked_name, first_du
 from bnstudio.io.influence import diagram_with, node_order, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.repairs import Repairs
+from bnstudio.io.genie.xdsl_dynamic import is_dynamic, two_slice
 from bnstudio.io.genie.xdsl_canonical import TAGS as CANONICAL_TAGS, canonical_tag, format_canonical, read_canonical
 from bnstudio.io.xml.xmltree import XmlDocument, describe, parse_xml, read_bytes, text
 
@@ -157,6 +161,10 @@ class _Parsed:
         net = assemble(self.families, _network_name(self.doc.root), self.fail_at)
         net.canonical.update(self.models)
         _read_genie(self.doc, net)
+        if is_dynamic(self.doc.root):
+            if self.decisions or self.utilities:
+                raise self.doc.error("a dynamic network with decision or utility nodes is not supported")
+            net = two_slice(self.doc, net, self.repairs, self.element_of)
         model = diagram_with(net, self.decisions, self.utilities, self.fail_at) \
             if self.decisions or self.utilities else net
         self.repairs.warn(model)

@@ -26,7 +26,7 @@ from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.inference.batching import fitting, parameter_batches, spans
-from bnstudio.learn.params.base import DataScorer, FitResult, documented_fit
+from bnstudio.learn.params.base import DataScorer, FitResult, ParameterLearner, documented_fit
 from bnstudio.learn.bounds import MAX_BAGS
 from bnstudio.learn.params.checks import check_integer, check_memory_budget, check_seed
 from bnstudio.learn.params.counting import check_prior, prior_counts
@@ -37,7 +37,7 @@ from bnstudio.learn.params.suffstats import bootstrap_counts, check_codes, famil
 MAX_ENSEMBLE = 100_000_000
 
 
-class BaggedMeanPosterior:
+class BaggedMeanPosterior(ParameterLearner):
     """``bagged-mp`` (see module docstring)."""
 
     name = "bagged-mp"

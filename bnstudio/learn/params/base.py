@@ -1,8 +1,11 @@
 """What every parameter learner shares: the fitted result, the stopping rule, data scores for histories.
 
-Learners follow the scikit-learn shape (docs/architecture.md §2): the constructor stores hyper-parameters,
-``fit(net, data, target=None, validation=None, reporter=None)`` validates, never mutates ``net`` and returns a
-:class:`FitResult`. Every history entry holds the mean negative log-likelihood per training case (natural
+Learners follow the scikit-learn shape (docs/architecture.md §2; :class:`ParameterLearner`, the shape of
+:mod:`bnstudio.learn.shape`): the constructor checks and keeps each option as an attribute of its own name
+(``get_params`` / ``set_params``), ``fit(net, data, target=None, validation=None, reporter=None)`` validates, never
+mutates ``net`` and returns a :class:`FitResult`; an iterative learner (:class:`IterativeLearner`) keeps
+``max_iter``, ``tol`` and ``max_time`` and builds its :class:`~bnstudio.learn.params.stopping.StopRule` when
+fitting. Every history entry holds the mean negative log-likelihood per training case (natural
 log) and, with a target, the mean negative conditional log-likelihood of the target; also on the validation
 rows when given. ``stop_reason`` is one of :data:`~bnstudio.learn.params.stopping.STOP_REASONS`.
 """
@@ -20,9 +23,11 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.inference.batching import fitting
+from bnstudio.learn.params.stopping import StopRule
 from bnstudio.learn.params.suffstats import (check_codes, family_counts, family_index, narrow_codes,
                                              one_hot_blocks)
 from bnstudio.learn.params.terms import PreparedRows, Terms
+from bnstudio.learn.shape import Learner
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,6 +62,31 @@ FitResult
     The CPTs (and the Dirichlet counts where the method has them), the history and the stop reason;
     ``result.network(net)`` is a new network carrying them.
 """
+
+
+class ParameterLearner(Learner):
+    """A parameter learner: options by name (:class:`~bnstudio.learn.shape.Learner`) and
+    ``fit(net, data, weights=None, target=None, validation=None, reporter=None) -> FitResult``."""
+
+    kind = "method"
+
+
+class IterativeLearner(ParameterLearner):
+    """A parameter learner that iterates: the shared stopping options ``max_iter``, ``tol`` and ``max_time``,
+    each an attribute of its own name, checked by :class:`StopRule`'s rules."""
+
+    max_iter: int
+    tol: float
+    max_time: float
+
+    def _set_stopping(self, max_iter: int, tol: float, max_time: float) -> None:
+        """Check and keep the three stopping options (one-line ValidationError naming the bad one)."""
+        rule = StopRule(max_iter, tol, max_time)
+        self.max_iter, self.tol, self.max_time = rule.max_iter, rule.tol, rule.max_time
+
+    def stop_rule(self) -> StopRule:
+        """The stopping rule of a run, built from the options as they are now."""
+        return StopRule(self.max_iter, self.tol, self.max_time)
 
 
 def documented_fit(summary: str) -> Callable[[F], F]:

@@ -26,7 +26,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.params.base import DataScorer, FitResult, documented_fit
+from bnstudio.learn.params.base import DataScorer, FitResult, ParameterLearner, documented_fit
 from bnstudio.learn.params.checks import check_choice, check_ess
 from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.params.suffstats import check_codes, family_counts
@@ -100,7 +100,7 @@ def one_shot(method: str, net: Network, cpts: dict, alpha: dict | None, scores: 
     return FitResult(method, cpts, alpha, [entry], "closed_form", time.perf_counter() - start, settings)
 
 
-class MaximumLikelihood:
+class MaximumLikelihood(ParameterLearner):
     """``ml``: relative frequencies of fully observed families."""
 
     name = "ml"
@@ -165,7 +165,7 @@ def marginal_counts(net: Network, codes: np.ndarray, weights: np.ndarray | None,
     return out
 
 
-class MeanPosterior:
+class MeanPosterior(ParameterLearner):
     """``mp``: posterior mean under a Dirichlet prior; keeps the posterior counts as ``alpha``."""
 
     name = "mp"

@@ -28,18 +28,17 @@ from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.bounds import MAX_RESTARTS
-from bnstudio.learn.params.base import DataScorer, FitResult, documented_fit
+from bnstudio.learn.params.base import DataScorer, FitResult, IterativeLearner, documented_fit
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.learn.params.checks import check_choice, check_integer, check_memory_budget, check_seed
 from bnstudio.learn.params.counting import check_prior, prior_counts
 from bnstudio.learn.params.floor import floor_rows
-from bnstudio.learn.params.stopping import StopRule
 from bnstudio.learn.params.streamed import StreamedEStep, is_streamed
 from bnstudio.learn.params.suffstats import check_codes
 from bnstudio.learn.params.terms import Terms
 
 
-class ExpectationMaximisation:
+class ExpectationMaximisation(IterativeLearner):
     """``em`` with an ``ml`` or ``mp`` M-step (see module docstring)."""
 
     name = "em"
@@ -50,7 +49,7 @@ class ExpectationMaximisation:
         self.m_step = check_choice("m_step", m_step, ("ml", "mp"))
         self.init = check_choice("init", init, ("current", "random"))
         self.prior, self.ess = prior, check_prior(prior, ess)
-        self.stop = StopRule(max_iter, tol, max_time)
+        self._set_stopping(max_iter, tol, max_time)
         self.restarts = check_integer("restarts", restarts, low=0, high=MAX_RESTARTS)
         self.seed = check_seed(seed)
         self.memory_budget = check_memory_budget(memory_budget)
@@ -66,7 +65,7 @@ class ExpectationMaximisation:
             e_step = InMemoryEStep(net, data, weights, target, self.memory_budget)
         rng = np.random.default_rng(self.seed)
         pseudo = prior_counts(net, self.prior, self.ess) if self.m_step == "mp" else None
-        progress = Progress(reporter, self.name, total=self.stop.max_iter * (1 + self.restarts))
+        progress = Progress(reporter, self.name, total=self.max_iter * (1 + self.restarts))
         val_scorer = (DataScorer(net, validation, None, target, memory_budget=self.memory_budget)
                       if validation is not None else None)
         best = None
@@ -83,7 +82,7 @@ class ExpectationMaximisation:
         cpts = {v: floor_rows(t) for v, t in zip(net.variables, theta, strict=True)}
         alpha = None if pseudo is None else {v: pseudo[v] + c for v, c in zip(net.variables, counts, strict=True)}
         settings = {"m_step": self.m_step, "prior": self.prior, "ess": self.ess, "restarts": self.restarts,
-                    "max_iter": self.stop.max_iter, "tol": self.stop.tol, "seed": self.seed}
+                    "max_iter": self.max_iter, "tol": self.tol, "seed": self.seed}
         return FitResult(self.name, cpts, alpha, history, reason, time.perf_counter() - start, settings)
 
     def _objective(self, ll: float, theta: list[np.ndarray], pseudo) -> float:
@@ -102,7 +101,8 @@ class ExpectationMaximisation:
         previous = -np.inf
         reason = "max_iter"
         best = None
-        for iteration in range(1, self.stop.max_iter + 1):
+        rule = self.stop_rule()
+        for iteration in range(1, rule.max_iter + 1):
             ll, counts, total = e_step(theta)                          # E-step at the current θ
             objective = self._objective(ll, theta, pseudo)
             entry = {"iteration": iteration, "nll": -ll / total}
@@ -115,8 +115,9 @@ class ExpectationMaximisation:
             progress.report(offset + iteration, {k: v for k, v in entry.items() if k != "iteration"})
             if best is None and not np.isfinite(objective):
                 raise ValidationError("em: the starting parameters give some training row probability 0")
-            stop = self.stop.reason(iteration, previous, objective, progress.elapsed) if iteration > 1 else None
+            stop = rule.reason(iteration, previous, objective, progress.elapsed) if iteration > 1 else None
             if stop == "diverged":
+                assert best is not None   # stop is None on the first iteration, which sets best
                 return best[0], history, best[1], stop, best[2]
             if best is None or objective > best[1]:
                 best = (theta, objective, counts)

@@ -36,8 +36,8 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.params.base import (ConditionalRows, DataScorer, FitResult, documented_fit, resolve_l2,
-                                        weighted_sum)
+from bnstudio.learn.params.base import (ConditionalRows, DataScorer, FitResult, IterativeLearner, documented_fit,
+                                        resolve_l2, weighted_sum)
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.learn.params.checks import (MAX_ITER, MAX_L2, check_choice, check_integer, check_memory_budget,
                                           check_number)
@@ -45,7 +45,7 @@ from bnstudio.learn.params.conjugate import pr_brent_minimise
 from bnstudio.learn.params.floor import floored_softmax, row_floor
 from bnstudio.learn.params.stopping import StopRule, StopRun, minimise
 from bnstudio.learn.params.suffstats import check_codes, check_target
-from bnstudio.learn.params.terms import Terms
+from bnstudio.learn.params.terms import PreparedRows, Terms
 from bnstudio.learn.splits import train_test_indices
 
 CRITERIA = ("ll", "cll", "ae", "se")
@@ -161,24 +161,31 @@ class SoftmaxObjective:
 
     # each returns (summed loss, the expected counts whose eq-3.12 transform is the gradient of the summed gain);
     # the transform is linear in the counts, so differences and mixtures of counts are combined first
+    def _stats(self, rows: PreparedRows | None, weights: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """log p(e_n) and the expected counts of prepared ``rows`` (``stats`` always gives counts when asked)."""
+        assert rows is not None, "rows prepared in __init__ for this criterion"
+        s = self.terms.stats(rows, weights)
+        assert s.counts is not None
+        return s.logp, s.counts
+
     def _ll(self):
-        s = self.terms.stats(self.rows, self.weights)
-        self._remember(nll=-weighted_sum(self.weights, s.logp) / self.total)
-        return -weighted_sum(self.weights, s.logp), s.counts
+        logp, counts = self._stats(self.rows, self.weights)
+        self._remember(nll=-weighted_sum(self.weights, logp) / self.total)
+        return -weighted_sum(self.weights, logp), counts
 
     def _cll(self):
         if not self.alpha:
             logp, diff = self.cond.evaluate()
             self._remember(cnll=-weighted_sum(self.w_obs, logp) / self.w_obs.sum())
             return -weighted_sum(self.w_obs, logp), diff
-        qe = self.terms.stats(self.obs, self.w_obs)
-        e = self.terms.stats(self.hidden, self.w_obs)
-        gain = weighted_sum(self.w_obs, qe.logp - (1 - self.alpha) * e.logp)
-        counts = [a - (1 - self.alpha) * b for a, b in zip(qe.counts, e.counts, strict=True)]
+        qe_logp, qe_counts = self._stats(self.obs, self.w_obs)
+        e_logp, e_counts = self._stats(self.hidden, self.w_obs)
+        gain = weighted_sum(self.w_obs, qe_logp - (1 - self.alpha) * e_logp)
+        counts = [a - (1 - self.alpha) * b for a, b in zip(qe_counts, e_counts, strict=True)]
         if self.miss.n:
-            m = self.terms.stats(self.miss, self.w_miss)
-            gain += self.alpha * weighted_sum(self.w_miss, m.logp)
-            counts = [c + self.alpha * d for c, d in zip(counts, m.counts, strict=True)]
+            m_logp, m_counts = self._stats(self.miss, self.w_miss)
+            gain += self.alpha * weighted_sum(self.w_miss, m_logp)
+            counts = [c + self.alpha * d for c, d in zip(counts, m_counts, strict=True)]
         return -gain, counts
 
     def _remember(self, **scores: float) -> None:
@@ -204,7 +211,7 @@ def check_criterion(criterion: str, alpha: float, target: str | None, fitting: b
     return alpha
 
 
-class GradientTraining:
+class GradientTraining(IterativeLearner):
     """``clgd`` (criterion cll/ae/se, optional mixed α) or ``lgd`` (criterion ll); see module docstring.
 
     ``l2``: None for the default — c / N for ``clgd`` (module docstring), 0 for ``lgd``, whose optimum on complete
@@ -221,23 +228,31 @@ class GradientTraining:
                  max_time: float = math.inf, patience: int | None = None,
                  memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
         self.alpha = check_criterion(criterion, alpha, None, fitting=False)
-        self.l2_rule = "fixed"
         if isinstance(l2, str):
             if l2 not in PATH_SCALES:
                 raise ValidationError(f"l2 must be a number or one of {', '.join(PATH_SCALES)}, got {l2!r}")
             if criterion != "cll" or self.alpha:
                 raise ValidationError(f"l2 {l2!r} chooses the L2 of clgd's cll criterion without alpha; got "
                                       f"criterion {criterion!r}, alpha {self.alpha:g}")
-            self.l2_rule = l2
-            l2 = None
-        self.l2 = None if l2 is None else check_number("l2", l2, low=0.0, high=MAX_L2)
+        self.l2: float | str | None = l2 if l2 is None or isinstance(l2, str) else \
+            check_number("l2", l2, low=0.0, high=MAX_L2)
         self.optimizer = check_choice("optimizer", optimizer, OPTIMIZERS)
         self.init = check_choice("init", init, ("mp", "ml", "current", "uniform"))
-        self.stop = StopRule(max_iter, tol, max_time)
+        self._set_stopping(max_iter, tol, max_time)
         self.patience = None if patience is None else check_integer("patience", patience, low=1, high=MAX_ITER)
         self.criterion = criterion
         self.memory_budget = check_memory_budget(memory_budget)
         self.name = "lgd" if criterion == "ll" else "clgd"
+
+    @property
+    def l2_rule(self) -> str:
+        """How the L2 is chosen: ``fixed`` (a number, or None for the default) or ``l2`` itself (``path``)."""
+        return self.l2 if isinstance(self.l2, str) else "fixed"
+
+    @property
+    def fixed_l2(self) -> float | None:
+        """The L2 option as a number (None: the default rule, or a ``path`` rule)."""
+        return None if isinstance(self.l2, str) else self.l2
 
     def _initial(self, net: Network, codes, weights) -> list[np.ndarray]:
         from bnstudio.learn.params.counting import MaximumLikelihood, MeanPosterior
@@ -260,9 +275,9 @@ class GradientTraining:
             check_target(net, codes, weights, target, self.name)
         if self.l2_rule != "fixed":
             return penalty_path_fit(self, net, codes, weights, target, validation, reporter)
-        l2 = (self.l2 or 0.0) if self.criterion == "ll" else resolve_l2(self.l2, weights)
+        l2 = (self.fixed_l2 or 0.0) if self.criterion == "ll" else resolve_l2(self.fixed_l2, weights)
         beta0 = self.start_beta(net, codes, weights)
-        run = self.optimise(net, codes, weights, target, l2, beta0, beta0, validation, self.patience, self.stop,
+        run = self.optimise(net, codes, weights, target, l2, beta0, beta0, validation, self.patience, self.stop_rule(),
                             reporter, start)
         return self.result(net, run, l2, time.perf_counter() - start)
 
@@ -328,7 +343,7 @@ class GradientTraining:
         """The fitted CPTs of ``run`` as a :class:`FitResult` (``settings`` added to its settings)."""
         cpts = dict(zip(net.variables, run.objective.theta(run.beta), strict=True))
         out = {"criterion": self.criterion, "alpha": self.alpha, "l2": l2, "optimizer": self.optimizer,
-               "init": self.init, "max_iter": self.stop.max_iter, "tol": self.stop.tol, "patience": self.patience,
+               "init": self.init, "max_iter": self.max_iter, "tol": self.tol, "patience": self.patience,
                "l2_rule": self.l2_rule, **settings}
         return FitResult(self.name, cpts, None, run.history, run.reason, seconds, out,
                          extra={"optimizer_message": run.message, "evaluations": run.evaluations})
@@ -379,12 +394,12 @@ def penalty_path_fit(learner: GradientTraining, net: Network, codes: np.ndarray,
         patience = PATH_PATIENCE if c == 0 else None
         run = learner.optimise(net, part, part_w, target, c / part_w.sum(), center, beta,
                                codes[held] if c == 0 else None, patience,
-                               learner.stop, None, start)
+                               learner.stop_rule(), None, start)
         beta = run.beta
         cll = -held_scorer.scores(run.objective.theta(beta))["cnll"]
         found.append((cll, c, beta, run.iterations))
     cll, c, chosen, used = max(found, key=lambda f: (f[0], f[1]))
-    stop = learner.stop if c else StopRule(max(used, 1), learner.stop.tol, learner.stop.max_time)
+    stop = learner.stop_rule() if c else StopRule(max(used, 1), learner.tol, learner.max_time)
     l2 = float(c / weights.sum())
     run = learner.optimise(net, codes, weights, target, l2, learner.start_beta(net, codes, weights), chosen,
                            validation, None, stop, reporter, start)

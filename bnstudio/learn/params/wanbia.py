@@ -39,12 +39,12 @@ from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.inference.batching import fitting
-from bnstudio.learn.params.base import (CountLogLikelihood, DataScorer, FitResult, documented_fit, resolve_l2,
-                                        weighted_sum)
+from bnstudio.learn.params.base import (CountLogLikelihood, DataScorer, FitResult, IterativeLearner, documented_fit,
+                                        resolve_l2, weighted_sum)
 from bnstudio.learn.params.checks import MAX_L2, check_choice, check_memory_budget, check_number
 from bnstudio.learn.params.counting import check_prior, prior_counts
 from bnstudio.learn.params.floor import below_floor, floor_rows
-from bnstudio.learn.params.stopping import StopRule, StopRun, minimise
+from bnstudio.learn.params.stopping import StopRun, minimise
 from bnstudio.learn.params.suffstats import (check_codes, families, family_counts, family_index, narrow_codes,
                                              one_hot_blocks)
 
@@ -296,7 +296,7 @@ def labelled_rows(net: Network, data, weights, target: str) -> tuple[np.ndarray,
     return codes, weights
 
 
-class WeightedConditional:
+class WeightedConditional(IterativeLearner):
     """``wanbia``: learn weights on fixed ``mp`` parameters by conditional log-likelihood (module docstring).
 
     ``l2``: None for the default c / N (module docstring), else a finite number in [0, 1e12] per training case;
@@ -311,7 +311,7 @@ class WeightedConditional:
         self.level = check_choice("level", level, LEVELS)
         self.l2 = None if l2 is None else check_number("l2", l2, low=0.0, high=MAX_L2)
         self.prior, self.ess = prior, check_prior(prior, ess)
-        self.stop = StopRule(max_iter, tol, max_time)
+        self._set_stopping(max_iter, tol, max_time)
         self.memory_budget = check_memory_budget(memory_budget)
 
     @documented_fit("""Weights on fixed mp parameters, fitted by conditional log-likelihood (WANBIA-C, Zaidi et al. §5).""")
@@ -333,7 +333,7 @@ class WeightedConditional:
         equivalent = EquivalentNetwork(net, target, theta)
         val_scorer = (DataScorer(net, validation, None, target, memory_budget=self.memory_budget)
                       if validation is not None else None)
-        progress = Progress(reporter, self.name, total=self.stop.max_iter)
+        progress = Progress(reporter, self.name, total=self.max_iter)
         history: list[dict[str, float]] = []
 
         def record(w: np.ndarray) -> None:
@@ -346,17 +346,17 @@ class WeightedConditional:
             entry["seconds"] = time.perf_counter() - start
             history.append(entry)
             progress.report(entry["iteration"], {k: v for k, v in entry.items() if k != "iteration"})
-            if progress.elapsed >= self.stop.max_time:
+            if progress.elapsed >= self.max_time:
                 raise StopRun("max_time")
 
-        outcome = minimise(objective, np.ones(objective.n_weights), self.stop, record, "L-BFGS-B",
+        outcome = minimise(objective, np.ones(objective.n_weights), self.stop_rule(), record, "L-BFGS-B",
                            {"gtol": 1e-10, "maxcor": 20})
         progress.done()
         tables = objective.weight_tables(outcome.x, net)
         exact = equivalent.cpts(tables, floor=False)
         cpts = {v: floor_rows(t) for v, t in exact.items()}
         settings = {"level": self.level, "l2": l2, "prior": self.prior, "ess": self.ess,
-                    "max_iter": self.stop.max_iter}
+                    "max_iter": self.max_iter}
         return FitResult(self.name, cpts, None, history, outcome.reason, time.perf_counter() - start, settings,
                          extra={"weights": {v: t.tolist() for v, t in tables.items()}, "n_weights": objective.n_weights,
                                 "generative_cpts": theta, "optimizer_message": outcome.message,

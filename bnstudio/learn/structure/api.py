@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
 
@@ -25,13 +25,14 @@ from bnstudio.learn.params.counting import prior_counts
 from bnstudio.learn.bounds import MAX_RESTARTS
 from bnstudio.learn.params.floor import floor_rows
 from bnstudio.learn.structure import trees
-from bnstudio.learn.structure.bnc import ConditionalObjective, complete_rows
 from bnstudio.learn.structure.constraints import Constraints, parse_arc
 from bnstudio.learn.structure.hillclimb import DecomposableObjective, HillClimber
-from bnstudio.learn.structure.scores import DECOMPOSABLE, DataColumns, ScoreCache, check_score
+from bnstudio.learn.structure.scores import DECOMPOSABLE, DataColumns, ScoreCache
 
-from bnstudio.learn.registry import ALGORITHMS, STRUCTURE_LEARNERS, structure_learner
-NEEDS_TARGET = tuple(entry.name for entry in STRUCTURE_LEARNERS if entry.needs_target)
+from bnstudio.learn.registry import ALGORITHMS, STRUCTURE_LEARNERS, structure_learner  # noqa: F401 (re-exported)
+
+if TYPE_CHECKING:
+    from bnstudio.learn.structure.learners import StructureLearner
 MAX_CPT_CELLS = 50_000_000
 
 
@@ -85,9 +86,8 @@ def _check_data(codes: np.ndarray, names: Sequence[str], states: Sequence[Sequen
     return codes                      # any integer type: DataColumns keeps its own narrow copy
 
 
-def _check_target(algorithm: str, target: str | None, names: Sequence[str]) -> None:
-    if algorithm in NEEDS_TARGET and target is None:
-        raise ValidationError(f"{algorithm} needs a target (class) variable")
+def _check_target(target: str | None, names: Sequence[str]) -> None:
+    """A given target must be a variable (a learner that needs one asks ``SearchSpace.need_target``)."""
     if target is not None and target not in names:
         raise ValidationError(f"unknown target variable '{target}'")
 
@@ -98,26 +98,19 @@ def default_score(algorithm: str) -> str:
     return str(learner.default_score)
 
 
-def check_settings(algorithm: str, score: str | None = None, ess: float = 1.0, max_parents: int | None = None,
-                   start: Any = None, prior: str | None = None, tabu: int = 0, restarts: int = 0, k: int = 1,
-                   seed: int | None = None, perturb: int | None = None, max_iter: int | None = None
-                   ) -> dict[str, Any]:
-    """The options of ``algorithm`` that can be checked without data, checked (one-line ValidationError naming
-    the option); returns them with the algorithm's default score filled in."""
-    if algorithm not in ALGORITHMS:
-        raise ValidationError(f"unknown algorithm {algorithm!r}; use one of {', '.join(ALGORITHMS)}")
-    score = default_score(algorithm) if score is None else score
-    if algorithm == "bnc":
-        if score not in ("cll", "cll-mdl"):
-            raise ValidationError(f"bnc scores with 'cll' (BNC-kP) or 'cll-mdl' (BNC-MDL), not {score!r}")
-    elif score not in DECOMPOSABLE:
-        raise ValidationError(f"unknown score {score!r} for {algorithm}; use one of {', '.join(DECOMPOSABLE)}")
-    if algorithm == "hill-climb" and score == "ll" and max_parents is None:
-        raise ValidationError("the 'll' score always favours more arcs: give max_parents with it")
-    if start is not None and algorithm not in ("hill-climb", "bnc"):
-        raise ValidationError(f"a start network applies to hill-climb and bnc, not {algorithm}")
-    if score in DECOMPOSABLE:
-        check_score(score, ess)
+def check_settings(learner: "type[StructureLearner]", score: str | None = None, ess: float = 1.0,
+                   max_parents: int | None = None, start: Any = None, prior: str | None = None, tabu: int = 0,
+                   restarts: int = 0, k: int = 1, seed: int | None = None, perturb: int | None = None,
+                   max_iter: int | None = None) -> dict[str, Any]:
+    """The options of the structure learner class ``learner`` that can be checked without data, checked
+    (one-line ValidationError naming the option); returns them with the learner's default score filled in.
+    What differs between learners is the class's (``default_score``, :meth:`check_score`); nothing here
+    dispatches on the algorithm's name."""
+    score = learner.default_score if score is None else score
+    learner.check_score(score, ess, max_parents)
+    if start is not None and "start" not in learner.option_names():
+        taking = ", ".join(e.name for e in STRUCTURE_LEARNERS if "start" in e.option_names)
+        raise ValidationError(f"a start network applies to {taking}, not {learner.algorithm}")
     if prior not in (None, "laplace", "bdeu"):
         raise ValidationError(f"unknown prior {prior!r}; use 'laplace' or 'bdeu' (or none for ML parameters)")
     if perturb is not None:
@@ -230,7 +223,8 @@ def learn_structure(algorithm: str, codes: Any, names: Sequence[str] | None = No
     from bnstudio.learn.structure.learners import make_structure_learner
 
     codes, names, states = _columns(codes, names, states)
-    check_settings(algorithm, score, ess, max_parents, start, prior, tabu, restarts, k, seed, perturb, max_iter)
+    check_settings(structure_learner(algorithm).learner_class(), score, ess, max_parents, start, prior, tabu,
+                   restarts, k, seed, perturb, max_iter)
     check_integer("k", k, low=0, high=len(names))
     if root is not None:
         _index([str(n) for n in names], root, "root")
@@ -284,39 +278,44 @@ def closed_form(space: SearchSpace, parents: list[frozenset[int]]) -> Found:
     return Found(parents, value, [{"iteration": 1, "score": value, "move": space.algorithm}], "closed_form")
 
 
-def score_search(space: SearchSpace) -> Found:
-    """Hill climbing (tabu, restarts) on the learner's score from its start (:mod:`.hillclimb`); ``bnc``'s
-    objective is the class's conditional log-likelihood (:mod:`.bnc`)."""
+def score_search(space: SearchSpace, objective: Any = None, start: Any = "tree") -> Found:
+    """Hill climbing (tabu, restarts) on ``objective`` (default: the decomposable score of the options) from
+    the options' start, or ``start`` when none is given (:mod:`.hillclimb`). A learner passes its own objective
+    (``bnc``: the class's conditional log-likelihood, :mod:`.bnc`) and default start."""
     o = space.options
-    objective, start_parents = _prepare_search(space.algorithm, space.codes, space.names, space.data, space.cons,
-                                               o["score"], o["ess"], o["start"], space.target)
+    start_parents = _start_parents(start if o["start"] is None else o["start"], space.names, space.data,
+                                   space.cons, o["score"], o["ess"], space.target)
+    if objective is None:
+        objective = DecomposableObjective(ScoreCache(space.data, space.data.cards, o["score"], o["ess"]))
     climber = HillClimber(objective, space.cons, o["tabu"], o["restarts"], o["perturb"], o["max_iter"], o["seed"],
                           progress=space.progress)
     found = climber.run(start_parents)
     return Found(found.parents, found.score, found.history, found.stop_reason)
 
 
-def run_algorithm(algorithm: str, parent_sets: Callable[[SearchSpace], Found], codes: Any,
-                  names: Sequence[str] | None, states: Sequence[Sequence[str]] | None, *,
-                  target: str | None, reporter: Reporter | None, name: str, score: str | None = None,
-                  ess: float = 1.0, max_parents: int | None = None, required: Iterable = (),
-                  forbidden: Iterable = (), tiers: Sequence[Sequence[str]] | None = None, start: Any = None,
+def run_algorithm(learner: "StructureLearner", codes: Any, names: Sequence[str] | None,
+                  states: Sequence[Sequence[str]] | None, *, target: str | None, reporter: Reporter | None,
+                  name: str, score: str | None = None, ess: float = 1.0, max_parents: int | None = None,
+                  required: Iterable = (), forbidden: Iterable = (), tiers: Sequence[Sequence[str]] | None = None,
+                  start: Any = None,
                   tabu: int = 0, restarts: int = 0, seed: int | None = None, k: int = 1, root: str | None = None,
                   perturb: int | None = None, max_iter: int | None = None,
                   prior: str | None = None) -> StructureResult:
-    """What every structure learner's ``fit`` runs (:mod:`.learners`): check the data and the options, learn the
-    parent sets with the learner's own ``parent_sets`` step, fit the parameters."""
+    """What every structure learner's ``fit`` runs (:mod:`.learners`) with its options: check the data and the
+    options, learn the parent sets with the learner's own ``parent_sets`` step, fit the parameters. Whatever
+    differs between algorithms is asked of ``learner`` (its checks, its default parent limit, its step)."""
     t0 = time.perf_counter()
+    algorithm = learner.algorithm
     codes, names, states = _columns(codes, names, states)
     names = [str(n) for n in names]
     codes = _check_data(codes, names, states)
-    checked = check_settings(algorithm, score, ess, max_parents, start, prior, tabu, restarts, k, seed, perturb,
-                             max_iter)
-    _check_target(algorithm, target, names)
+    checked = check_settings(type(learner), score, ess, max_parents, start, prior, tabu, restarts, k, seed,
+                             perturb, max_iter)
+    _check_target(target, names)
     score, ess, tabu, restarts, seed = (checked[key] for key in ("score", "ess", "tabu", "restarts", "seed"))
     cons = Constraints.build(names, required, forbidden, tiers, max_parents)
-    if algorithm == "bnc" and score == "cll" and max_parents is None:  # BNC-2P, unless more parents are required
-        cons.max_parents = max_parents = max([2] + [len(p) for p in cons.required_parents()])
+    if max_parents is None:
+        cons.max_parents = max_parents = learner.default_max_parents(score, cons)
     k = check_integer("k", k, low=0, high=len(names))
     data = DataColumns(codes, [len(s) for s in states])
     t = None if target is None else names.index(target)
@@ -326,7 +325,7 @@ def run_algorithm(algorithm: str, parent_sets: Callable[[SearchSpace], Found], c
     progress = Progress(reporter, algorithm)
     space = SearchSpace(algorithm, data, codes, names, cons, t, r,
                         {**settings, "start": start, "perturb": perturb, "max_iter": max_iter}, progress)
-    found = parent_sets(space)
+    found = learner.parent_sets(space)
     progress.done()
     net = _network(names, states, found.parents, data, prior, ess, name)
     arcs = [(names[i], names[j]) for j in range(len(names)) for i in sorted(found.parents[j])]
@@ -348,16 +347,3 @@ def _index(names: list[str], name: str, what: str) -> int:
         raise ValidationError(f"unknown {what} variable '{name}'")
     return names.index(name)
 
-
-def _prepare_search(algorithm: str, codes: np.ndarray, names: list[str], data: DataColumns, cons: Constraints,
-                    score: str, ess: float, start: Any, target: int | None) -> tuple[Any, list[frozenset[int]]]:
-    """The objective to climb and the start parent sets (hill-climb starts from the Chow-Liu tree by default)."""
-    if start is None:
-        start = "tree" if algorithm == "hill-climb" else "empty"
-    start_parents = _start_parents(start, names, data, cons, score, ess, target)
-    if algorithm == "bnc":
-        if target is None:
-            raise ValidationError("bnc needs a target (class) variable")
-        complete = DataColumns(complete_rows(codes), data.cards)
-        return ConditionalObjective(complete, target, mdl=score == "cll-mdl"), start_parents
-    return DecomposableObjective(ScoreCache(data, data.cards, score, ess)), start_parents

@@ -7,7 +7,7 @@ import csv
 import numpy as np
 import pytest
 
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import open_into
 from bnstudio.gui.query_panel import QueryPanel

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from bnstudio.core.network import Network
-from bnstudio.gui import commands as cmd
+from bnstudio.app import commands as cmd
 from bnstudio.gui.canvas import ADD_ARC
 from bnstudio.gui.document import Document
 from bnstudio.gui.structure_panel import StructurePanel, structure_diff
@@ -56,7 +56,7 @@ def test_opens_standalone_with_demo_data(demo):
 
 
 def test_a_data_panel_selection_feeds_the_learner(qtbot, demo):
-    from bnstudio.gui.data_panel.selection import DataSelection
+    from bnstudio.app.dataset.selection import DataSelection
 
     panel, doc = demo.panel, demo.demo_document
     _, codes, _, _ = asia_data(600, seed=4)
@@ -101,6 +101,27 @@ def test_the_form_offers_what_the_registry_says_each_algorithm_takes(demo):
         assert given.pop("algorithm") == entry.name and ("target" in given) == entry.needs_target
         given.pop("target", None)
         assert entry.make(**given).get_params()["score"] == scores[0]    # every keyword is one the learner takes
+
+
+def test_the_form_is_generated_from_the_registry(demo):
+    """A field for every option a structure learner offers that the form edits (arcs and tiers are the
+    constraints tool's), each "none" value given as None (the learner decides), and back."""
+    from bnstudio.gui.structure_panel.options import FIELDS, FORM_KINDS
+    from bnstudio.learn.registry import STRUCTURE_LEARNERS, structure_learner
+
+    offered = [o.name for e in STRUCTURE_LEARNERS for o in e.shown_options if o.kind in FORM_KINDS]
+    assert sorted(FIELDS) == sorted(set(offered)) and {"root", "perturb", "max_iter"} <= set(FIELDS)
+    options = demo.panel.options
+    options.set_options(algorithm="hill-climb", score="k2", perturb=3, max_iter=0, max_parents=None, seed=None)
+    given = options.options()
+    assert given["perturb"] == 3 and given["max_iter"] == 0 and given["score"] == "k2"
+    assert "max_parents" not in given and "seed" not in given          # the learner's own None
+    assert structure_learner("hill-climb").make(**{k: v for k, v in given.items() if k != "algorithm"}).perturb == 3
+    options.set_options(algorithm="tan", root="bronc", prior=None)
+    given = options.options()
+    assert given["root"] == "bronc" and "prior" not in given and "perturb" not in given
+    options.set_options(root=None, prior="bdeu")
+    assert "root" not in options.options() and options.options()["prior"] == "bdeu"
 
 
 def test_learn_tan_as_a_job_and_show_the_diff(qtbot, demo):

@@ -11,7 +11,7 @@ from PySide6.QtCore import QSettings, Qt
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.document import Document
 from bnstudio.gui.query_panel import QueryPanel
-from bnstudio.gui.query_panel.compute import row_number
+from bnstudio.app.query.compute import row_number
 from bnstudio.gui.recovery import Recovery
 from bnstudio.gui.structure_panel import StructurePanel
 from tests.demos.structure_panel import asia_data

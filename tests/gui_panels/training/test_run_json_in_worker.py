@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from bnstudio.gui.training_panel.job import TrainingRequest, run_training
-from bnstudio.gui.training_panel.runs import RunRecord
+from bnstudio.app.training.job import TrainingRequest, run_training
+from bnstudio.app.training.runs import RunRecord
 
 from tests.gui_panels.training.conftest import asia_network
 

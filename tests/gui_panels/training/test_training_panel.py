@@ -11,8 +11,8 @@ from PySide6.QtCore import QTimer
 
 from bnstudio.gui.data_panel import DataSelection
 from bnstudio.gui.file_controller import open_into
-from bnstudio.gui.training_panel.options import FIELDS, learner_options, visible_fields
-from bnstudio.gui.training_panel.runs import SERIES, history_series
+from bnstudio.app.training.runs import SERIES, history_series
+from bnstudio.learn.forms import FIELDS, learner_options, visible_fields
 from bnstudio.learn.params import METHODS, make_learner
 from tests.gui_panels.training.conftest import cpts_of, same_cpts, sampled_selection
 
@@ -71,6 +71,29 @@ def test_fields_are_shown_only_where_relevant(qtbot, training_panel):
     learner = make_learner("bagged-mp", **opts.options())
     assert learner.m_bagging and "m-bags" in opts.describe()
     assert set(learner.bag_weights(np.ones(120)).sum(axis=1)) == {10}   # Singh §4.6.1: ⌊√120⌋ rows a bag
+
+
+def test_the_form_renders_the_registry_rules(qtbot, training_panel):
+    """The widget shows the fields bnstudio.learn.forms says apply and gives its keywords; an unset value (the
+    registry's unset label under the spin box's range) is None in the form's values."""
+    opts = training_panel.options
+    opts.set_method("clgd")
+    assert opts.values()["patience"] is None and opts.values()["l2"] is None
+    assert opts.editors["patience"].text() == "off" and opts.editors["l2"].text() == "default"
+    opts.set_value("patience", 5)
+    opts.set_value("l2", 0.02)
+    assert opts.options()["patience"] == 5 and opts.options()["l2"] == pytest.approx(0.02)
+    opts.set_value("patience", None)
+    opts.set_value("l2", None)
+    assert "patience" not in opts.options() and "l2" not in opts.options()
+    for method in METHODS:
+        for m_step, criterion in (("ml", "ae"), ("mp", "cll")):
+            opts.set_method(method)
+            opts.set_value("m_step", m_step)
+            opts.set_value("criterion", criterion)
+            shown = {name for name in opts.editors if opts.is_shown(name)}
+            assert shown == set(visible_fields(method, opts.values())), (method, m_step)
+            assert opts.options() == learner_options(method, opts.values())
 
 
 def test_two_methods_give_two_curves_with_the_history_lengths(qtbot, training_panel, asia_selection):
@@ -343,7 +366,7 @@ def test_the_progress_bar_counts_iterations_done_of_max_iter(qtbot, training_pan
 def test_no_or_stale_data_refuses_to_run(qtbot, training_panel, asia_selection):
     assert training_panel.run() is None and not training_panel.run_button.isEnabled()
     assert "Data panel" in training_panel.message_bar.label.text()
-    from bnstudio.gui.data_panel.commands import AddDataStates
+    from bnstudio.app.dataset.commands import AddDataStates
     doc = training_panel.document
     training_panel.set_selection(asia_selection)
     doc.execute(AddDataStates(doc, {"smoke": ["sometimes"]}))

@@ -141,7 +141,13 @@ def test_the_learning_curve_view_shows_the_core_curves_of_the_panels_data(qtbot,
     assert view.legend.labels() == ["ml", "mp"] and view.run_button.isEnabled()
 
 
-def test_a_learning_curve_can_be_cancelled_and_needs_held_out_rows(qtbot, training_panel):
+def test_a_learning_curve_can_be_cancelled_and_needs_held_out_rows(qtbot, training_panel, monkeypatch):
+    """The job is held inside its first scoring until Cancel is pressed: the whole curve on ASIA takes about two
+    seconds, so a test that cancels "some time later" raced the job's end under a loaded machine."""
+    import threading
+
+    from bnstudio.evaluate import learning_curve
+
     panel = training_panel
     view = panel.learning
     panel.set_selection(sampled_selection(300, target="either"))        # no held-out rows
@@ -150,10 +156,23 @@ def test_a_learning_curve_can_be_cancelled_and_needs_held_out_rows(qtbot, traini
     view.set_methods(["clgd", "mp"])
     view.points.setValue(12)
     view.repeats.setValue(20)
+    scoring, release = threading.Event(), threading.Event()
+    scored = []
+
+    def held_evaluate(*args, **kwargs):
+        scoring.set()
+        release.wait(30)
+        scored.append(1)
+        return evaluate_now(*args, **kwargs)
+
+    evaluate_now = learning_curve.evaluate
+    monkeypatch.setattr(learning_curve, "evaluate", held_evaluate)
     worker = view.start()
-    qtbot.waitUntil(lambda: view.progress.value() >= 1, timeout=30000)
+    qtbot.waitUntil(scoring.is_set, timeout=30000)
     with qtbot.waitSignal(worker.cancelled, timeout=30000):
         view.cancel()
+        release.set()
+    assert len(scored) == 1                                             # stopped at the first report after Cancel
     qtbot.waitUntil(lambda: view.run_button.isEnabled(), timeout=5000)
     assert view.result is None and "cancelled" in view.status.text()
 
