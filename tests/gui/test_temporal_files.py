@@ -5,7 +5,6 @@ panel fits the dock at 1366x768 (no horizontal scrolling; it did not before)."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from bnstudio.gui import file_controller
 from bnstudio.gui.time_panel import panel as panel_module
@@ -86,9 +85,8 @@ def test_the_edited_evidence_table_saves_as_a_csv_that_loads_back(window, qtbot,
     np.testing.assert_array_equal(panel.codes, edited)
 
 
-@pytest.mark.parametrize("size", [(1366, 768)])
-def test_the_evidence_buttons_fit_the_time_dock(window, qtbot, size, tmp_path):
-    window.resize(*size)
+def test_the_evidence_buttons_fit_the_time_dock(window, qtbot, tmp_path):
+    window.resize(1366, 768)
     assert window.open_path(UMBRELLA)
     panel = time_panel(window)
     computed(qtbot, panel)
