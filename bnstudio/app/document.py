@@ -22,6 +22,7 @@ influence-diagram JSON file.
 from __future__ import annotations
 
 import contextlib
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
 
@@ -343,9 +344,12 @@ class Document:
         self.beliefs_changed.emit()
 
     # ------------------------------------------------------------------ files
-    def save(self, path: str | Path | None = None, view: dict[str, Any] | None = None) -> None:
+    def save(self, path: str | Path | None = None, view: dict[str, Any] | None = None,
+             slices: int | None = None) -> None:
         """Write the network (atomically) to ``path`` or the current path; marks the network clean, and the
-        whole session saved when ``path`` is a project (a network file keeps none of the other parts)."""
+        whole session saved when ``path`` is a project (a network file keeps none of the other parts). A
+        two-slice network saved as ``.xdsl`` is a GeNIe dynamic network of ``slices`` slices
+        (:func:`bnstudio.app.file_io.write_file`); when it had to be written plain, ``message`` says why."""
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("no file name to save to")
@@ -356,7 +360,9 @@ class Document:
         if diagram is None and file_io.is_diagram(target):
             raise ValidationError(f"a {target.suffix} file holds an influence diagram and this network has no "
                                   "decisions: save it as a project or a network file")
-        written = file_io.write_file(self.network, target, self.project, self.evidence, view, diagram)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", file_io.PlainXdslWarning)
+            written = file_io.write_file(self.network, target, self.project, self.evidence, view, diagram, slices)
         if written is not None:  # saving as BIF keeps the project's other sections for a later project save
             self.project = written
         self.path = target
@@ -366,3 +372,8 @@ class Document:
         elif diagram is not None:
             self.mark_saved(["decisions"])
         self.path_changed.emit()
+        for warning in caught:
+            if issubclass(warning.category, file_io.PlainXdslWarning):
+                self.message.emit("warning", f"{target.name}: {warning.message}")
+            else:   # not ours to show: passed on as it came
+                warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)

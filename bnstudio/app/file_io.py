@@ -1,24 +1,36 @@
 """The one place that knows file formats: network files through :mod:`bnstudio.io` (whatever
 :data:`bnstudio.io.FORMATS` registers at run time) and ``.bnsproj`` projects through :mod:`bnstudio.io.project`.
 
+A two-slice network (pyAgrum's X0 / Xt names, :func:`bnstudio.temporal.timeline.as_two_slice`) saved as
+``.xdsl`` is written in GeNIe's dynamic form (:func:`bnstudio.temporal.xdsl.write_dbn_xdsl`: a temporal plate and
+``<dynamic numslices=T>``, docs/temporal.md); one that form cannot hold is written as the plain network in the
+naming convention, with a :class:`PlainXdslWarning` saying why.
+
 A :class:`LoadedFile` keeps the project a network came from, so saving a project keeps its other sections
 (saved queries, learning runs, data settings) untouched.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bnstudio import io as bnio
 from bnstudio.core.network import Network
-from bnstudio.errors import FormatError
+from bnstudio.errors import FormatError, ValidationError
 from bnstudio.io.project.store import EXTENSION as PROJECT_EXTENSION
 from bnstudio.io.project.store import project_from_network, save_project
 
 DIAGRAM_EXTENSION = ".json"   # an influence diagram (bnstudio.decision.serial), opened by the decision panel
 #: the evidence set a project file uses for the evidence entered in the app
 CURRENT_EVIDENCE = "current"
+DYNAMIC_EXTENSION = ".xdsl"   # a two-slice network saved here is written as a GeNIe dynamic network
+
+
+class PlainXdslWarning(UserWarning):
+    """A two-slice network was saved as a plain XDSL network (X0 / Xt names): GeNIe's dynamic form cannot hold
+    it; the message says why."""
 
 
 @dataclass
@@ -58,9 +70,11 @@ def read_file(path: str | Path) -> LoadedFile:
 
 def write_file(net: Network, path: str | Path, project: Any = None,
                evidence: dict[str, Any] | None = None, view: dict[str, Any] | None = None,
-               diagram: Any = None) -> Any:
+               diagram: Any = None, slices: int | None = None) -> Any:
     """Write ``net`` (atomically, by the format's writer) or, when given, the influence ``diagram`` built on it
-    (formats in ``bnio.DIAGRAM_FORMATS``); for a project, also the evidence and view options.
+    (formats in ``bnio.DIAGRAM_FORMATS``); for a project, also the evidence and view options. A two-slice
+    network to ``.xdsl`` is a GeNIe dynamic network of ``slices`` slices (None: the count read with it, else
+    10), or the plain network with a :class:`PlainXdslWarning` (module docstring).
 
     Returns the project written (or None for a network file).
     """
@@ -78,9 +92,27 @@ def write_file(net: Network, path: str | Path, project: Any = None,
         return project
     if diagram is not None:
         bnio.write_influence_diagram(diagram, path)
-    else:
+    elif not _write_dynamic(net, path, slices):
         bnio.write_network(net, path)
     return None
+
+
+def _write_dynamic(net: Network, path: str | Path, slices: int | None) -> bool:
+    """Write the two-slice ``net`` to ``path`` as a GeNIe dynamic network; False (nothing written, a
+    :class:`PlainXdslWarning` given) when that form cannot hold it, or when it is not such a file and network."""
+    from bnstudio.temporal.timeline import as_two_slice
+    from bnstudio.temporal.xdsl import write_dbn_xdsl
+
+    tbn = as_two_slice(net) if Path(path).suffix.lower() == DYNAMIC_EXTENSION else None
+    if tbn is None:
+        return False
+    try:
+        write_dbn_xdsl(tbn, path, slices)
+    except ValidationError as exc:
+        warnings.warn(PlainXdslWarning(f"saved as a plain XDSL network (X0 / Xt names), not GeNIe's dynamic "
+                                       f"form: {exc}"), stacklevel=3)
+        return False
+    return True
 
 
 def _extensions(saving: bool = False) -> list[tuple[str, list[str]]]:

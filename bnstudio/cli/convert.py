@@ -7,6 +7,10 @@ models, BIF no descriptions, XDSL no properties and its own node order).
 An influence diagram (decision and utility nodes) converts between the formats that hold one: Hugin ``.net``,
 GeNIe ``.xdsl``, XMLBIF (``.xmlbif``, ``.xml``, ``.bifxml``), ``.bnsproj`` and the JSON form ``.json``; to
 another format it is refused in one line.
+
+A two-slice network (pyAgrum's X0 / Xt names) converted to ``.xdsl`` is written as a GeNIe dynamic network
+(``--slices T`` sets its ``numslices``, ``--plain`` keeps the plain network; :mod:`bnstudio.cli.convert_dbn`),
+and a GeNIe dynamic ``.xdsl`` reads as the 2TBN, so it converts to any format.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from bnstudio.cli.common import add_strict_option, print_json, writing
 if TYPE_CHECKING:
     from bnstudio.core.network import Network
     from bnstudio.decision.model import InfluenceDiagram
+    from bnstudio.temporal.model import TwoSliceNetwork
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", type=opt.path, help=f"network file to read ({', '.join(sorted(FORMATS))})")
     parser.add_argument("output", type=opt.path, help="file to write; its extension picks the format")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    dynamic = parser.add_mutually_exclusive_group()
+    dynamic.add_argument("--slices", type=opt.integer(1), metavar="T",
+                         help="a two-slice network (X0/Xt names) to .xdsl: GeNIe's dynamic network of T slices "
+                              "(numslices; default: the input's, else 10); refused for any other network")
+    dynamic.add_argument("--plain", action="store_true",
+                         help="a two-slice network to .xdsl: write the plain network with its X0/Xt names, not "
+                              "GeNIe's dynamic form")
     add_strict_option(parser)
 
 
@@ -109,7 +121,8 @@ def lost_diagram_information(before: InfluenceDiagram, after: InfluenceDiagram) 
 
 def run(args: argparse.Namespace) -> int:
     from bnstudio.core.network import Network
-    from bnstudio.errors import FormatError
+    from bnstudio.cli.convert_dbn import two_slice_target
+    from bnstudio.errors import FormatError, ValidationError
     from bnstudio.io import FORMATS, diagram_format_for, format_for, read_model, read_network, write_network
 
     out_diagram_format = diagram_format_for(args.output)
@@ -117,16 +130,40 @@ def run(args: argparse.Namespace) -> int:
         tuple(FORMATS)) else None  # an unknown output extension fails before any work
     model = read_model(args.input)        # strict or lenient as main set it (cli.common.reading_as_asked)
     if not isinstance(model, Network):
+        if args.slices is not None:
+            raise ValidationError(f"--slices writes a two-slice network and {args.input} is an influence diagram")
         return _convert_diagram(args, model)
     if out_format is None:
         raise FormatError("the JSON form holds influence diagrams only; the input is a Bayesian network",
                           path=str(args.output))
+    tbn = two_slice_target(args, model)
+    if tbn is not None:
+        return _convert_two_slice(args, model, tbn)
     with writing(args.output):
         write_network(model, args.output)
     lost = lost_information(model, read_network(args.output))
     data = {"input": str(args.input), "output": str(args.output), "variables": len(model),
             "arcs": len(model.arcs()), "lost": lost}
     return _report(args, data, out_format.name)
+
+
+def _convert_two_slice(args: argparse.Namespace, net: Network, tbn: TwoSliceNetwork) -> int:
+    """Write the 2TBN ``tbn`` (read as ``net``) as a GeNIe dynamic network (:mod:`bnstudio.cli.convert_dbn`)."""
+    from bnstudio.cli.convert_dbn import lost_two_slice_information
+    from bnstudio.errors import ValidationError
+    from bnstudio.io import read_network
+    from bnstudio.temporal.xdsl import dynamic_slices, write_dbn_xdsl
+
+    slices = dynamic_slices(net, args.slices)
+    with writing(args.output):
+        try:
+            write_dbn_xdsl(tbn, args.output, slices)
+        except ValidationError as exc:
+            raise ValidationError(f"{exc} (--plain writes the network with its X0/Xt names instead)") from None
+    lost = lost_two_slice_information(net, read_network(args.output))
+    data = {"input": str(args.input), "output": str(args.output), "variables": len(net), "arcs": len(net.arcs()),
+            "slices": slices, "lost": lost}
+    return _report(args, data, "GeNIe dynamic XDSL")
 
 
 def _convert_diagram(args: argparse.Namespace, diagram: InfluenceDiagram) -> int:
@@ -155,7 +192,8 @@ def _report(args: argparse.Namespace, data: dict, format_name: str) -> int:
         print_json(data)
         return 0
     extra = f", {data['decisions']} decisions, {data['utilities']} utility nodes" if "decisions" in data else ""
-    print(f"wrote {args.output} ({format_name}): {data['variables']} variables{extra}, {data['arcs']} arcs")
+    print(f"wrote {args.output} ({format_name}): {data['variables']} variables{extra}, {data['arcs']} arcs"
+          + (f", {data['slices']} slices" if "slices" in data else ""))
     if lost:
         print(f"not kept by {format_name}: {', '.join(lost)}")
     return 0

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import parse_evidence, print_json, print_table
-from bnstudio.errors import EvidenceError, FormatError
+from bnstudio.errors import EvidenceError
 
 if TYPE_CHECKING:
     from bnstudio.core.network import Network
@@ -75,24 +75,13 @@ def unrolled(net: Network, slices: int) -> Network:
     return unroll(from_network(net), slices)
 
 
-def read_evidence(path: str) -> Any:
-    """The evidence CSV as text columns (state names; blank cells unobserved)."""
-    import pandas as pd
-
-    try:
-        return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
-    except FileNotFoundError:
-        raise FormatError("no such file", path) from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise FormatError(f"cannot read the evidence table: {' '.join(str(exc).split())}", path) from None
-
-
 def run(args: argparse.Namespace) -> int:
     from bnstudio.io import read_network
     from bnstudio.temporal import filtering, from_network, prediction, smoothing
+    from bnstudio.temporal.evidence_file import read_evidence_csv
 
     tbn = from_network(read_network(args.network))
-    evidence = read_evidence(args.filter or args.smooth)
+    evidence = read_evidence_csv(args.filter or args.smooth)
     if args.errorbars:
         return run_error_bars(args, tbn, evidence)
     targets = list(args.target) or None

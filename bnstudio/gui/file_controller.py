@@ -26,6 +26,7 @@ from bnstudio.gui.canvas.export_dialog import ask_image_path, export_image
 from bnstudio.gui.decision_panel import show_diagram
 from bnstudio.gui.document import Document
 from bnstudio.gui.recovery import SLOTS, Recovery
+from bnstudio.gui.time_panel.wiring import time_slices
 from bnstudio.app.resources import example_diagrams, example_networks, example_title, is_bundled_example
 from bnstudio.gui.window_parts import WindowParts
 
@@ -150,11 +151,12 @@ class FileController(QObject):
         return self.save_to(file_io.with_suffix_for_filter(path, selected))
 
     def save_to(self, path: str | Path) -> bool:
-        """Save atomically; rows that do not sum to 1 are never saved silently (normalise, or cancel)."""
+        """Save atomically; rows that do not sum to 1 are never saved silently (normalise, or cancel). A
+        two-slice network saved as ``.xdsl`` is GeNIe's dynamic form with the Time panel's T slices."""
         if not self.normalise_before_save():
             return False
         try:
-            self.document.save(path, view=self.window.view_options())
+            self.document.save(path, view=self.window.view_options(), slices=time_slices(self.window))
         except (BNStudioError, OSError) as exc:
             dialogs.show_error(self.window, "Cannot save", f"Could not save {Path(path).name}", str(exc))
             return False

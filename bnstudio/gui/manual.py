@@ -39,7 +39,7 @@ WHATS_THIS = {
              "move given how much data the tables rest on (their Dirichlet counts, or expert counts). The tabs "
              "show where the uncertainty comes from and what to observe next. F1 opens the manual here.</p>",
     "time": "<b>Time</b><p>A two-slice network over T slices: the evidence of each slice (a table you edit cell "
-            "by cell, load from a CSV, or take from the canvas), smoothing or filtering, a slider that puts a "
+            "by cell, load from or save to a CSV, or take from the canvas), smoothing or filtering, a slider that puts a "
             "slice's beliefs on the canvas, and a state's belief across time. F1 opens the manual here.</p>",
 }
 #: pictures in the pages are shown at most this wide (the screenshots are 1366 px and more)

@@ -10,6 +10,10 @@ the parents it does not have, which changes no probability. Refused, one line ea
 GeNIe identifier (a letter, then letters, digits, ``_``), arcs inside the slices that together make a cycle,
 and a variable without parents in slice t-1 whose two tables differ (GeNIe gives such a node its slice-0 table
 in every slice).
+
+``numslices`` is the count given, else the one read with the 2TBN (the network property ``numslices``,
+:func:`~bnstudio.io.genie.xdsl_dynamic.slice_count`), else :data:`DEFAULT_SLICES`. File ▸ Save of a 2TBN to
+``.xdsl`` (:mod:`bnstudio.app.file_io`) and ``bnstudio convert`` (:mod:`bnstudio.cli.convert_dbn`) write with it.
 """
 from __future__ import annotations
 
@@ -17,17 +21,24 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from bnstudio.core.network import build_network
+from bnstudio.core.network import Network, build_network
 from bnstudio.errors import CycleError, ValidationError
 from bnstudio.io.atomic import PathLike, atomic_write_text
 from bnstudio.io.bulk import number_text
 from bnstudio.io.common import is_identifier
 from bnstudio.io.genie.xdsl import format_xdsl, read_xdsl
+from bnstudio.io.genie.xdsl_dynamic import slice_count
 from bnstudio.temporal.model import TwoSliceNetwork, from_network
 
+#: GeNIe's slice count written when none is given nor was read with the 2TBN
+DEFAULT_SLICES = 10
 
-def format_dbn_xdsl(tbn: TwoSliceNetwork, slices: int = 10) -> str:
-    """The XDSL text of ``tbn`` as a GeNIe dynamic network of ``slices`` slices (GeNIe's slice count)."""
+
+def format_dbn_xdsl(tbn: TwoSliceNetwork, slices: int | None = None) -> str:
+    """The XDSL text of ``tbn`` as a GeNIe dynamic network of ``slices`` slices (GeNIe's slice count; None: the
+    count read with the 2TBN (:func:`~bnstudio.io.genie.xdsl_dynamic.slice_count`), else
+    :data:`DEFAULT_SLICES`)."""
+    count = dynamic_slices(tbn.network, slices)
     for radical in tbn.radicals:
         if not is_identifier(radical):
             raise ValidationError(f"'{radical}' is not a GeNIe identifier (a letter, then letters, digits or _): "
@@ -54,7 +65,7 @@ def format_dbn_xdsl(tbn: TwoSliceNetwork, slices: int = 10) -> str:
     assert nodes is not None  # format_xdsl writes one
     for node in nodes:
         node.set("dynamic", "plate")
-    dynamic = ET.Element("dynamic", numslices=str(int(slices)))
+    dynamic = ET.Element("dynamic", numslices=str(count))
     for r in tbn.radicals:
         lagged = [p for p, lag in tbn.transition_parents(r) if lag == 1]
         named = [p + ("0" if lag == 1 else "t") for p, lag in tbn.transition_parents(r)]
@@ -80,7 +91,17 @@ def format_dbn_xdsl(tbn: TwoSliceNetwork, slices: int = 10) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def write_dbn_xdsl(tbn: TwoSliceNetwork, path: PathLike, slices: int = 10) -> None:
+def dynamic_slices(net: Network, slices: int | None = None) -> int:
+    """GeNIe's slice count for writing ``net``: ``slices`` if given (a whole number >= 1, else refused), else the
+    count read with it, else :data:`DEFAULT_SLICES`."""
+    if slices is None:
+        return slice_count(net) or DEFAULT_SLICES
+    if isinstance(slices, bool) or int(slices) != slices or slices < 1:
+        raise ValidationError(f"the number of slices must be a whole number >= 1, got {slices}")
+    return int(slices)
+
+
+def write_dbn_xdsl(tbn: TwoSliceNetwork, path: PathLike, slices: int | None = None) -> None:
     """Write ``tbn`` as a GeNIe dynamic network (``.xdsl``) to ``path`` atomically."""
     atomic_write_text(path, format_dbn_xdsl(tbn, slices))
 

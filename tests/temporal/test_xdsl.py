@@ -162,3 +162,23 @@ def test_what_genie_cannot_hold_is_refused_when_writing():
                               transition={"A": ((("B", 0),), None), "B": ((("B", 1),), None)})
     with pytest.raises(ValidationError, match="cycle"):
         format_dbn_xdsl(cycle)
+
+
+def test_numslices_is_kept_with_the_2tbn_and_written_back_unless_another_count_is_given():
+    """GeNIe's slice count survives read -> write (the app's Time panel starts with it); a count given wins."""
+    from bnstudio.io.genie.xdsl_dynamic import NUMSLICES, slice_count
+    from bnstudio.temporal.xdsl import DEFAULT_SLICES, dynamic_slices
+
+    net = parse_xdsl(SAMPLE)
+    assert net.properties[NUMSLICES] == "5" and slice_count(net) == 5
+    tbn = from_network(net)
+    assert '<dynamic numslices="5">' in format_dbn_xdsl(tbn)
+    assert '<dynamic numslices="12">' in format_dbn_xdsl(tbn, slices=12)
+    assert slice_count(parse_xdsl(SAMPLE.replace('numslices="5"', 'numslices="0"'))) is None
+    assert slice_count(parse_xdsl(SAMPLE.replace('numslices="5"', 'numslices="many"'))) is None
+    plain = random_tbn(0, n=2)
+    assert slice_count(plain.network) is None and dynamic_slices(plain.network) == DEFAULT_SLICES == 10
+    assert f'<dynamic numslices="{DEFAULT_SLICES}">' in format_dbn_xdsl(plain)
+    for bad in (0, -3, 2.5):
+        with pytest.raises(ValidationError, match="whole number >= 1"):
+            format_dbn_xdsl(plain, slices=bad)

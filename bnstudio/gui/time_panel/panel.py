@@ -2,13 +2,13 @@
 slice, filtering or smoothing, a slider over the slices that puts a slice's beliefs on the canvas, and the
 belief of a chosen state across time.
 
-The evidence is a table loaded from a CSV (matched by column name, :mod:`bnstudio.temporal.evidence`) and
-edited cell by cell (a click on a cell of the timeline offers "unobserved" and the variable's states), plus,
-optionally, the canvas's findings: ``X0``'s in slice 0, ``Xt``'s in a chosen slice
-(:func:`bnstudio.temporal.timeline.timeline_codes`). Every change of the inputs, the network or (when used) the
-canvas's findings runs :func:`~bnstudio.temporal.timeline.beliefs_and_band` again as a Qt-free job on the
-generic worker (:class:`~bnstudio.gui.job_slot.JobSlot`), cancellable; a request made while a job runs cancels
-it and runs once it has ended. The panel computes no probability itself.
+The evidence is a table loaded from a CSV (matched by column name, :mod:`bnstudio.temporal.evidence`; read and
+saved by :mod:`bnstudio.temporal.evidence_file`) and edited cell by cell (a click on a cell of the timeline
+offers "unobserved" and the variable's states), plus, optionally, the canvas's findings: ``X0``'s in slice 0,
+``Xt``'s in a chosen slice (:func:`bnstudio.temporal.timeline.timeline_codes`). Every change of the inputs, the
+network or (when used) the canvas's findings runs :func:`~bnstudio.temporal.timeline.beliefs_and_band` again
+as a Qt-free job on the generic worker (:class:`~bnstudio.gui.job_slot.JobSlot`), cancellable; a request made
+while a job runs cancels it and runs once it has ended. The panel computes no probability itself.
 """
 from __future__ import annotations
 
@@ -20,13 +20,14 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QFormLayout, QHBoxLayout,
-                               QLabel, QLayout, QMenu, QProgressBar, QPushButton, QSlider, QSpinBox, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+                               QLabel, QLayout, QMenu, QProgressBar, QPushButton, QSizePolicy, QSlider, QSpinBox,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.time_panel.plot import BeliefOverTime
+from bnstudio.io.genie.xdsl_dynamic import slice_count
 from bnstudio.temporal.forward_backward import TemporalBeliefs
 from bnstudio.temporal.model import TwoSliceNetwork
 from bnstudio.temporal.errorbars import TemporalBars
@@ -76,7 +77,13 @@ class TimePanel(QWidget):
         self.mode = QComboBox()
         self.mode.addItems(["Smoothing: p(Xₜ | all evidence)", "Filtering: p(Xₜ | evidence up to t)"])
         self.load_button, self.clear_button = QPushButton("Load evidence CSV…"), QPushButton("Clear")
-        self.table_label = QLabel("No evidence table")
+        self.save_button = QPushButton("Save evidence CSV…")
+        self.save_button.setToolTip("Save the evidence table of the T slices as a CSV that Load reads back "
+                                    "(one row per slice, blank: unobserved)")
+        self.table_label = QLabel()
+        for label in (self.about, self.table_label):      # a long text is cut (whole in its tooltip), never
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)   # widens the dock
+        self._table_text("No evidence table")
         self.use_canvas = QCheckBox("Canvas findings: X0 in slice 0, Xt in slice")
         self.at = QSpinBox(minimum=1, maximum=MAX_SLICES - 1, value=1)
         self.cancel_button = QPushButton("Cancel")
@@ -102,16 +109,20 @@ class TimePanel(QWidget):
         form = QFormLayout()
         form.addRow("Slices T", self.slices)
         form.addRow("Mode", self.mode)
+        # the buttons on one row, the table's name under them: at 1366x768 the dock is about 370 pixels wide
         loads = QHBoxLayout()
         loads.addWidget(self.load_button)
-        loads.addWidget(self.clear_button)
-        loads.addWidget(self.table_label, 1)
+        loads.addWidget(self.save_button)
+        loads.addStretch(1)
         form.addRow("Evidence", loads)
+        table = QHBoxLayout()
+        table.addWidget(self.clear_button)
+        table.addWidget(self.table_label, 1)
+        form.addRow("", table)
         canvas = QHBoxLayout()
         canvas.addWidget(self.use_canvas)
         canvas.addWidget(self.at)
         canvas.addStretch(1)
-        form.addRow("", canvas)
         running = QHBoxLayout()
         running.addWidget(self.progress, 1)
         running.addWidget(self.cancel_button)
@@ -125,7 +136,7 @@ class TimePanel(QWidget):
         choice.addWidget(self.variable, 1)
         choice.addWidget(self.state, 1)
         layout = QVBoxLayout(self)
-        for part in (self.about, self.messages, form, running, self.status, self.evidence_caption,
+        for part in (self.about, self.messages, form, canvas, running, self.status, self.evidence_caption,
                      self.evidence_view, slider, choice, self.plot.widget):
             if isinstance(part, QLayout):
                 layout.addLayout(part)
@@ -143,6 +154,7 @@ class TimePanel(QWidget):
         self.use_canvas.toggled.connect(lambda _on: self.request())
         self.at.valueChanged.connect(lambda _v: self.request() if self.use_canvas.isChecked() else None)
         self.load_button.clicked.connect(self.open_file)
+        self.save_button.clicked.connect(self.save_file)
         self.clear_button.clicked.connect(self.clear_table)
         self.cancel_button.clicked.connect(self.cancel)
         self.slider.valueChanged.connect(self.show_slice)
@@ -167,18 +179,26 @@ class TimePanel(QWidget):
         for widget in (self.slices, self.mode, self.load_button, self.clear_button, self.use_canvas, self.at,
                        self.slider, self.on_canvas, self.variable, self.state):
             widget.setEnabled(enabled)
+        self.save_button.setEnabled(False)      # until there is a table to save
         if tbn is None:
-            self.about.setText("The open network is not a two-slice network:\nname its variables X0 (slice 0) "
-                               "and Xt (slice t) to see it over time.")
+            self._about_text("The open network is not a two-slice network:\nname its variables X0 (slice 0) "
+                             "and Xt (slice t) to see it over time.")
             return
-        self.about.setText(f"<b>{self.document.network.name}</b>: {len(tbn.radicals)} variables per slice "
-                           f"({_listed(tbn.radicals)}); interface {_listed(tbn.interface) or 'none'}.")
+        self._about_text(f"<b>{self.document.network.name}</b>: {len(tbn.radicals)} variables per slice "
+                         f"({_listed(tbn.radicals)}); interface {_listed(tbn.interface) or 'none'}.")
         self.variable.blockSignals(True)
         self.variable.addItems(list(tbn.radicals))
         self.variable.blockSignals(False)
         self._fill_states()
+        count = slice_count(self.document.network)      # numslices of a GeNIe dynamic network
+        if count is not None:
+            self._set_slices(count)
         self._load_sibling_table()
         self.request()
+
+    def _about_text(self, text: str) -> None:
+        self.about.setText(text)
+        self.about.setToolTip(text)
 
     def forget_document(self) -> None:
         """Nothing of the open network stays: the job is cancelled, the table, answer, plot and slice cleared."""
@@ -190,7 +210,8 @@ class TimePanel(QWidget):
         self.bars = None
         self.messages.hide()
         self.status.setText("")
-        self.table_label.setText("No evidence table")
+        self._table_text("No evidence table")
+        self.save_button.setEnabled(False)
         self.evidence_view.clear()
         self.evidence_view.setRowCount(0)
         self.evidence_view.setColumnCount(0)
@@ -234,14 +255,13 @@ class TimePanel(QWidget):
         """Read a CSV of evidence, one row per slice, columns matched to the variables by name (blank:
         unobserved); T becomes its number of rows. A bad file is named in one line (unless ``quiet``) and
         changes nothing."""
-        import pandas as pd
-
         from bnstudio.temporal.evidence import evidence_codes
+        from bnstudio.temporal.evidence_file import read_evidence_csv
 
         if self.tbn is None:
             return False
         try:
-            frame = pd.read_csv(path, dtype=str, keep_default_na=True)
+            frame = read_evidence_csv(path)
             codes = evidence_codes(self.tbn, frame)
         except (BNStudioError, OSError, ValueError) as exc:
             if not quiet:
@@ -249,12 +269,51 @@ class TimePanel(QWidget):
             return False
         self.messages.hide()
         self.table, self.table_name = codes, Path(path).name
-        self.table_label.setText(f"{self.table_name}: {len(codes)} slices, {_listed([str(c) for c in frame.columns])}")
+        self._table_text(f"{self.table_name}: {len(codes)} slices, {_listed([str(c) for c in frame.columns])}")
+        self.save_button.setEnabled(True)
+        self._set_slices(len(codes))
+        self.request()
+        return True
+
+    def _table_text(self, text: str) -> None:
+        self.table_label.setText(text)
+        self.table_label.setToolTip(text)
+
+    def _set_slices(self, count: int) -> None:
+        """T = ``count`` (at least 1, at most :data:`MAX_SLICES`) without computing yet."""
         self.slices.blockSignals(True)
-        self.slices.setValue(max(1, len(codes)))
+        self.slices.setValue(min(max(1, count), MAX_SLICES))
         self.slices.blockSignals(False)
         self.at.setMaximum(max(1, self.slices.value() - 1))
-        self.request()
+
+    def save_file(self) -> None:
+        """Ask where, then :meth:`save_table` (the document's folder and name first: ``X.csv`` beside ``X.xdsl``
+        is loaded with it next time)."""
+        path = self.document.path
+        start = Path(path) if path is not None else Path(self.table_name.removesuffix(" (edited)") or "evidence")
+        start = start.with_suffix(".csv")
+        chosen, _ = QFileDialog.getSaveFileName(self, "Save evidence over time", str(start),
+                                                "CSV files (*.csv);;All files (*)")
+        if chosen:
+            self.save_table(chosen if Path(chosen).suffix else chosen + ".csv")
+
+    def save_table(self, path: str | Path) -> bool:
+        """Write the evidence table of the T slices (without the canvas's findings) to ``path`` as a CSV that
+        :meth:`load_table` reads back to the same cells; a failure is said in one line."""
+        from bnstudio.temporal.evidence_file import write_evidence_csv
+
+        if self.tbn is None or self.table is None:
+            return False
+        codes = timeline_codes(self.tbn, self.slices.value(), self.table)
+        try:
+            write_evidence_csv(self.tbn, codes, path)
+        except (BNStudioError, OSError) as exc:
+            self.messages.show_message("warning", f"{Path(path).name}: {exc}")
+            return False
+        self.messages.hide()
+        self.table_name = Path(path).name
+        self._table_text(f"{self.table_name}: saved, {int((codes >= 0).sum())} cells observed in {len(codes)} "
+                         f"slices")
         return True
 
     def edit_cell(self, row: int, column: int) -> None:
@@ -295,7 +354,8 @@ class TimePanel(QWidget):
         self.table = codes
         self.table_name = (self.table_name.removesuffix(" (edited)") or "evidence") + " (edited)"
         observed = int((codes[:rows] >= 0).sum())
-        self.table_label.setText(f"{self.table_name}: {observed} cells observed in {rows} slices")
+        self._table_text(f"{self.table_name}: {observed} cells observed in {rows} slices")
+        self.save_button.setEnabled(True)
         item = self.evidence_view.item(column, t)
         if item is not None:
             item.setText(state or "")
@@ -303,7 +363,8 @@ class TimePanel(QWidget):
 
     def clear_table(self) -> None:
         self.table, self.table_name = None, ""
-        self.table_label.setText("No evidence table")
+        self._table_text("No evidence table")
+        self.save_button.setEnabled(False)
         self.request()
 
     def timeline(self) -> np.ndarray:

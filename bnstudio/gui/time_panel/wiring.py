@@ -52,6 +52,13 @@ def time_panel(window: Any) -> "TimePanel":
     return window.built_time_panel
 
 
+def time_slices(window: Any) -> int | None:
+    """The Time panel's number of slices T while it shows a two-slice network (what File ▸ Save writes as a
+    GeNIe dynamic network's ``numslices``), else None."""
+    panel = getattr(window, "built_time_panel", None)
+    return None if panel is None or panel.tbn is None else panel.slices.value()
+
+
 def _forget(window: Any) -> None:
     if window.built_time_panel is not None:
         window.built_time_panel.forget_document()

@@ -23,7 +23,9 @@ A plate node without a ``<dynamic>`` table uses its ``<nodes>`` table in every s
 X gives ``X0`` (the ``<nodes>`` family) and ``Xt`` (the order-1 family: the ``<nodes>`` parents in slice t, then
 the temporal parents as ``Y0``). A contemporal node C (constant over time) gives ``C0`` with its family and
 ``Ct`` a copy of ``C0`` (the identity table): the unrolled network then carries one value of C through every
-slice, which is what a contemporal node means. Refused, one line each: a ``dynamic`` attribute other than
+slice, which is what a contemporal node means. ``numslices`` (GeNIe's number of slices, a whole number >= 1)
+is kept as the network property ``numslices`` (:func:`slice_count`), so the app's Time panel starts with it
+and writing the 2TBN back to XDSL keeps it. Refused, one line each: a ``dynamic`` attribute other than
 ``plate`` (anchor and terminal nodes), temporal arcs of order other than 1, a temporal table for a node outside
 the plate or naming a parent outside it, and a contemporal node with a parent in the plate.
 """
@@ -41,6 +43,8 @@ from bnstudio.io.repairs import Repairs
 from bnstudio.io.xml.xmltree import XmlDocument, describe, text
 
 PLATE = "plate"
+#: the network property that keeps a dynamic XDSL file's ``numslices``
+NUMSLICES = "numslices"
 #: the horizontal distance between the centres of the right-most slice-0 node and the left-most transition node
 #: (a node is drawn up to about 170 wide, so the two slices' frames keep apart)
 SLICE_GAP = 300.0
@@ -51,6 +55,13 @@ def is_dynamic(root: ET.Element) -> bool:
     nodes = root.find("nodes")
     return root.find("dynamic") is not None or (
         nodes is not None and any(node.get("dynamic") is not None for node in nodes))
+
+
+def slice_count(net: Network) -> int | None:
+    """The number of slices kept with ``net`` (property :data:`NUMSLICES`, read from a dynamic XDSL file), or
+    None when it has none or not a whole number >= 1."""
+    text = net.properties.get(NUMSLICES, "").strip()
+    return int(text) if text.isdigit() and int(text) >= 1 else None
 
 
 def two_slice(doc: XmlDocument, static: Network, repairs: Repairs,
@@ -90,6 +101,10 @@ def two_slice(doc: XmlDocument, static: Network, repairs: Repairs,
         if static.variable(var).description:
             for copy in (var + "0", var + "t"):
                 net.set_description(copy, static.variable(var).description)
+    dynamic = doc.root.find("dynamic")
+    slices = (dynamic.get(NUMSLICES) or "").strip() if dynamic is not None else ""
+    if slices.isdigit() and int(slices) >= 1:
+        net.properties[NUMSLICES] = str(int(slices))
     return net
 
 
