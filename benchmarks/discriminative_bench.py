@@ -218,8 +218,8 @@ def papers(replicates: int) -> None:
     """Run :func:`papers_unit` for every replicate, data set, structure and fold on two processes; print tables."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from bnstudio.experiment.worker_start import worker_context
     from bnstudio.experiment.summary import paired_comparison
+    from bnstudio.experiment.worker_start import worker_context
 
     jobs = [(r, d, s, f) for r in range(replicates) for d in range(8) for s in ("nb", "tan", "kdb")
             for f in range(5)]

@@ -20,13 +20,13 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from inference_bench import timed_result
 
 from bnstudio.core import network_from_dsl
 from bnstudio.data import align, read_csv
 from bnstudio.io import read_network
 from bnstudio.learn.params import make_learner
 from bnstudio.sampling import codes_to_frame, forward_sample, hide_at_random, write_samples_csv
-from inference_bench import timed_result
 
 ALARM = Path(__file__).resolve().parents[1] / "resources" / "networks" / "alarm.bif"
 

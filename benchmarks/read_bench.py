@@ -35,17 +35,17 @@ from pathlib import Path
 from typing import Callable
 
 import pyagrum as gum
+from inference_bench import timed
 
 import bnstudio
 from bnstudio.io import read_network, write_network
 from bnstudio.io.bif.reader import format_bif
-from bnstudio.io.netica.dne_writer import format_dne
 from bnstudio.io.genie.dsl import format_dsl
-from bnstudio.io.hugin.net_writer import format_net
-from bnstudio.io.uai.uai import format_uai
 from bnstudio.io.genie.xdsl import format_xdsl
+from bnstudio.io.hugin.net_writer import format_net
+from bnstudio.io.netica.dne_writer import format_dne
+from bnstudio.io.uai.uai import format_uai
 from bnstudio.io.xml.xmlbif import format_xmlbif
-from inference_bench import timed
 
 NETWORKS = ("pathfinder", "munin", "link", "pigs", "andes", "diabetes")
 #: format -> (our extension, pyAgrum's extension for the same format, or None: pyAgrum has no such format)

@@ -19,11 +19,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+from inference_bench import load_pyagrum, model_path
 
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network
 from bnstudio.sampling import forward_sample
-from inference_bench import load_pyagrum, model_path
+
 
 def five_finding_cases(net, n: int, target: str, seed: int) -> np.ndarray:
     """(n, |V|) int8 codes: 5 findings per row on variables other than the target, -1 elsewhere."""

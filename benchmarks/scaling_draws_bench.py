@@ -20,9 +20,8 @@ import os
 import platform
 import time
 
-from processes import peak_mib, rss_mib, run_child
-
 import numpy as np
+from processes import peak_mib, rss_mib, run_child
 
 ESS = 50.0
 
@@ -30,8 +29,9 @@ ESS = 50.0
 
 
 def setup(name: str):
-    from bnstudio.io import read_network
     from inference_bench import make_queries, model_path
+
+    from bnstudio.io import read_network
     net = read_network(model_path(name))
     target, evidence = make_queries(net, 1, seed=5, findings=5)[0]
     alpha = {v: ESS * np.asarray(net.cpt(v), dtype=float) + 1e-3 for v in net.variables}
@@ -55,8 +55,9 @@ def child_ours(name: str, r: int) -> dict:
 
 def child_pyagrum(name: str, r: int) -> dict:
     import pyagrum as gum
-    from bnstudio.uncertainty.dirichlet import sample_parameters
     from inference_bench import load_pyagrum, model_path
+
+    from bnstudio.uncertainty.dirichlet import sample_parameters
     net, alpha, query, evidence = setup(name)
     bn = load_pyagrum(model_path(name))
     params = sample_parameters(alpha, r, 1)

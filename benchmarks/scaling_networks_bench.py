@@ -29,13 +29,20 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
+from inference_bench import (
+    lazy_propagation,
+    load_pyagrum,
+    make_queries,
+    model_path,
+    pyagrum_posterior,
+    timed,
+    warm_times,
+)
 
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.inference.compiled import CompiledStructure
 from bnstudio.inference.trees import BYTES_PER_ENTRY
 from bnstudio.io import read_network
-from inference_bench import (lazy_propagation, load_pyagrum, make_queries, model_path, pyagrum_posterior, timed,
-                             warm_times)
 
 NETWORKS = ["asia", "alarm", "hailfinder", "win95pts", "andes", "pathfinder", "munin", "pigs", "link", "diabetes"]
 

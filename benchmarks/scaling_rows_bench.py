@@ -27,17 +27,13 @@ from pathlib import Path
 from processes import peak_mib, rss_mib, run_child
 
 
-
-
-
-
-
 # ---------------------------------------------------------------------------------------------- children
 def child_em(folder: Path, n: int, iterations: int) -> dict:
     import numpy as np
+    from learning_bench import ALARM
+
     from bnstudio.io import read_network
     from bnstudio.learn.params import make_learner
-    from learning_bench import ALARM
     net = read_network(ALARM)
     codes = np.load(folder / "mcar.npy", mmap_mode="r")[:n].copy()
     make_learner("ml").fit(net, codes[:100])            # import and warm everything outside the measure
@@ -51,9 +47,10 @@ def child_em(folder: Path, n: int, iterations: int) -> dict:
 
 def child_pyagrum_em(folder: Path, n: int) -> dict:
     import numpy as np
+    from learning_bench import ALARM, pyagrum_em_seconds
+
     from bnstudio.io import read_network
     from bnstudio.sampling import write_samples_csv
-    from learning_bench import ALARM, pyagrum_em_seconds
     net = read_network(ALARM)
     csv = folder / f"mcar_{n}.csv"
     write_samples_csv(net, np.load(folder / "mcar.npy", mmap_mode="r")[:n], csv)
@@ -61,10 +58,11 @@ def child_pyagrum_em(folder: Path, n: int) -> dict:
 
 
 def child_csv_ours(csv: Path) -> dict:
+    from learning_bench import ALARM
+
     from bnstudio.data import align, read_csv
     from bnstudio.io import read_network
     from bnstudio.learn.params import make_learner
-    from learning_bench import ALARM
     net = read_network(ALARM)
     start = time.perf_counter()
     make_learner("ml").fit(net, align(read_csv(csv), net).codes)
@@ -87,9 +85,10 @@ def child_csv_pyagrum(csv: Path) -> dict:
 # ---------------------------------------------------------------------------------------------- driver
 def prepare(folder: Path, n: int) -> None:
     import numpy as np
+    from learning_bench import ALARM
+
     from bnstudio.io import read_network
     from bnstudio.sampling import forward_sample, hide_at_random, write_samples_csv
-    from learning_bench import ALARM
     net = read_network(ALARM)
     complete = np.concatenate([forward_sample(net, min(200_000, n - s), seed=11 + s).astype(np.int8)
                                for s in range(0, n, 200_000)])

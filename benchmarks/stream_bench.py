@@ -127,6 +127,7 @@ def write_parts(folder: Path, rows: int, part_rows: int, missing: float = 0.0) -
 
 def write_csv(path: Path, rows: int) -> None:
     import numpy as np
+
     from bnstudio.io import read_network
     from bnstudio.sampling import forward_sample, write_samples_csv
     net = read_network(ALARM)

@@ -25,13 +25,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from inference_bench import timed_result
 
 from bnstudio.core import network_from_dsl
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network
 from bnstudio.learn.structure import ScoreCache, learn_structure, shd
 from bnstudio.sampling import forward_sample, write_samples_csv
-from inference_bench import timed_result
 
 ALARM = Path(__file__).resolve().parents[1] / "resources" / "networks" / "alarm.bif"
 

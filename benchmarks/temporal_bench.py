@@ -83,9 +83,10 @@ def work(kind: str, slices: int, network: str):
         return run(tbn, np.array(list(evidence_rows(tbn, slices))), last).beliefs[last][-1]
 
     if kind == "pyagrum":  # imported and converted before the clock starts; in memory, since pyAgrum's BIF
-        import warnings    # reader keeps numbers to float32 precision (answers then differ by 1e-8)
+        import warnings  # reader keeps numbers to float32 precision (answers then differ by 1e-8)
 
         import pyagrum as gum
+
         from bnstudio.interop import to_pyagrum
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)  # pyagrum.lib.dynamicBN is deprecated for pyagrum.ktbn

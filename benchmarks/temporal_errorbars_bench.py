@@ -17,10 +17,10 @@ Python peak memory by ``tracemalloc`` in a second, untimed run of the same work.
 from __future__ import annotations
 
 import argparse
-from collections import deque
 import sys
 import time
 import tracemalloc
+from collections import deque
 from pathlib import Path
 
 import numpy as np

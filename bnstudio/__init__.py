@@ -90,11 +90,19 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerly
     from bnstudio.core import Network, Variable, build_network, network_from_dsl
-    from bnstudio.errors import (BNStudioError, Cancelled, CycleError, EvidenceError, FormatError,
-                                 ImpossibleEvidence, MemoryBudgetExceeded, ValidationError)
+    from bnstudio.display.notebook import show, side_by_side
+    from bnstudio.errors import (
+        BNStudioError,
+        Cancelled,
+        CycleError,
+        EvidenceError,
+        FormatError,
+        ImpossibleEvidence,
+        MemoryBudgetExceeded,
+        ValidationError,
+    )
     from bnstudio.inference import InferenceEngine
     from bnstudio.inference.explanations import Explanation, Explanations, MapExplanation
-    from bnstudio.display.notebook import show, side_by_side
     from bnstudio.interop import from_pgmpy, from_pyagrum, to_pgmpy, to_pyagrum
     from bnstudio.io import read_network, write_network
     from bnstudio.sampling import forward_sample

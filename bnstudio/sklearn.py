@@ -36,8 +36,14 @@ from typing import Any, Sequence
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import (assert_all_finite, check_array, check_consistent_length, check_is_fitted, column_or_1d,
-                                      validate_data)
+from sklearn.utils.validation import (
+    assert_all_finite,
+    check_array,
+    check_consistent_length,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
 
 from bnstudio.core.network import Network, build_network
 from bnstudio.data.discretise import Discretiser, columns_to_cut, discretise_frame
@@ -45,8 +51,15 @@ from bnstudio.data.states import label_text
 from bnstudio.errors import ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.learn.params import make_learner
-from bnstudio.learn.registry import (ALGORITHMS, METHODS, PARAMETER_LEARNERS, STRUCTURE_LEARNERS, LearnerEntry,
-                                     parameter_learner, structure_learner)
+from bnstudio.learn.registry import (
+    ALGORITHMS,
+    METHODS,
+    PARAMETER_LEARNERS,
+    STRUCTURE_LEARNERS,
+    LearnerEntry,
+    parameter_learner,
+    structure_learner,
+)
 
 #: ``discretise``: how numeric columns are cut (the study files' names, :mod:`bnstudio.experiment.spec`)
 DISCRETISATIONS = ("mdl", "equal-width", "equal-frequency")

@@ -17,9 +17,9 @@ sys.path.insert(0, str(ROOT))
 
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
 
-from bnstudio.gui.app import application  # noqa: E402
-from bnstudio.gui import settings as cfg  # noqa: E402
 from bnstudio.app.resources import bundled_example, resource_root  # noqa: E402
+from bnstudio.gui import settings as cfg  # noqa: E402
+from bnstudio.gui.app import application  # noqa: E402
 
 DOCS = ROOT / "docs"
 SIZE = (1366, 768)

@@ -14,9 +14,8 @@ from pathlib import Path
 from bnstudio.data import read_table
 from bnstudio.data.align import align
 from bnstudio.io import read_network
+from bnstudio.io.project import Project, save_project
 from bnstudio.learn.structure import learn_structure
-from bnstudio.io.project import save_project
-from bnstudio.io.project import Project
 
 HERE = Path(__file__).resolve().parents[1] / "resources" / "networks"
 DATA = "../data/alarm_missing30_20k.csv"

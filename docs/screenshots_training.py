@@ -45,9 +45,9 @@ def asia_with_age(folder: Path) -> Path:
 
 
 def data_panel_shot(out: Path) -> None:
+    from bnstudio.app.resources import demo_network
     from bnstudio.gui.data_panel import DataPanel
     from bnstudio.gui.document import Document
-    from bnstudio.app.resources import demo_network
 
     panel = DataPanel(Document(demo_network()))
     panel.resize(1280, 720)
@@ -71,8 +71,8 @@ def training_panel_shot(out: Path, compare_out: Path | None = None) -> None:
     from bnstudio.gui.data_panel import DataPanel
     from bnstudio.gui.document import Document
     from bnstudio.gui.training_panel import TrainingPanel
-    from tests.demos.training_panel import run_in_turn
     from bnstudio.io import read_network
+    from tests.demos.training_panel import run_in_turn
 
     doc = Document(read_network(ROOT / "resources" / "networks" / "alarm.bif"))
     data, panel = DataPanel(doc), TrainingPanel(doc)

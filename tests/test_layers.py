@@ -25,7 +25,6 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
-
 PACKAGE = Path(__file__).resolve().parents[1] / "bnstudio"
 LAYERS = (
     ("errors", "defaults", "resources", "jobs", "hooks", "core"),

@@ -120,8 +120,8 @@ def lost_diagram_information(before: InfluenceDiagram, after: InfluenceDiagram) 
 
 
 def run(args: argparse.Namespace) -> int:
-    from bnstudio.core.network import Network
     from bnstudio.cli.convert_dbn import two_slice_target
+    from bnstudio.core.network import Network
     from bnstudio.errors import FormatError, ValidationError
     from bnstudio.io import FORMATS, diagram_format_for, format_for, read_model, read_network, write_network
 

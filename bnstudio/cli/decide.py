@@ -20,9 +20,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import add_strict_option, parse_evidence, print_json, print_table
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import EvidenceError, FormatError
 
 METHODS = ("auto", "no-forgetting", "limid")

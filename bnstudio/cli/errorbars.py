@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import add_strict_option, load_data, load_json_list, parse_evidence, print_json
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import EvidenceError, FormatError, UnknownVariableError
 
 if TYPE_CHECKING:

@@ -191,7 +191,7 @@ def _run_command(args: argparse.Namespace, received: list[int]) -> int:
     if (args.study is None) == (args.suite is None):
         raise ValidationError("experiment: give a study file or --suite NAME (one of them)")
     if args.scheduler is None and args.dask_local is None and not args.status:
-        from bnstudio.experiment.worker_start import start_forkserver   # standard library only
+        from bnstudio.experiment.worker_start import start_forkserver  # standard library only
         start_forkserver()            # local workers' forkserver preloads while this process imports
     gc.disable()        # imports make long-lived objects only: collecting meanwhile costs ~10 % of them, frees none
     try:

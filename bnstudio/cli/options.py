@@ -99,8 +99,8 @@ def existing_file(text: str) -> str:
 def scheduler(text: str) -> str:
     """A Dask scheduler address, ``tcp://HOST:PORT`` (bnstudio.experiment.scheduler.parse_address; standard
     library only); any other scheme, no port or a port outside 1..65535 is refused here, before any work."""
-    from bnstudio.experiment.scheduler import address_of
     from bnstudio.errors import ValidationError
+    from bnstudio.experiment.scheduler import address_of
 
     try:
         return address_of(text)

@@ -18,9 +18,16 @@ import itertools
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
-from bnstudio.cli import explain, options as opt, temporal
-from bnstudio.cli.common import (add_strict_option, cycle_collector_paused, load_json_list, parse_evidence, print_json,
-                                 print_table)
+from bnstudio.cli import explain, temporal
+from bnstudio.cli import options as opt
+from bnstudio.cli.common import (
+    add_strict_option,
+    cycle_collector_paused,
+    load_json_list,
+    parse_evidence,
+    print_json,
+    print_table,
+)
 from bnstudio.errors import EvidenceError, FormatError, ImpossibleEvidence, UnknownStateError, UnknownVariableError
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bnstudio.experiment.worker_start import start_forkserver   # standard library only
+    from bnstudio.experiment.worker_start import start_forkserver  # standard library only
 
     workers = args.workers or os.cpu_count() or 1
     if workers > 1:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import parse_evidence
+from bnstudio.display import themes  # light and dark (plain data: no Qt)
+from bnstudio.display.window_docks import DOCKS  # the main window's docks (plain data: no Qt)
 from bnstudio.errors import FormatError
-from bnstudio.display import themes               # light and dark (plain data: no Qt)
-from bnstudio.display.window_docks import DOCKS    # the main window's docks (plain data: no Qt)
 
 ZOOM_RANGE = (0.1, 4.0)                    # the canvas's MIN_ZOOM, MAX_ZOOM
 SIDE_RANGE = (200, 10_000)                 # pixels per side of the window

@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.cli import options as opt
 from bnstudio.cli.common import parse_evidence, print_json, print_table
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import EvidenceError
 
 if TYPE_CHECKING:

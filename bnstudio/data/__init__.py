@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from bnstudio.data.align import AlignedData, align
 from bnstudio.data.dataset import Dataset
-from bnstudio.data.discretise import (Discretiser, columns_to_cut, discretise_frame, equal_frequency, equal_width,
-                                      mdl)
+from bnstudio.data.discretise import Discretiser, columns_to_cut, discretise_frame, equal_frequency, equal_width, mdl
 from bnstudio.data.errors import BNStudioDataWarning, StateProblem, UnknownDataStates
 from bnstudio.data.split import k_folds, train_test_indices, train_test_split
 from bnstudio.data.states import DEFAULT_MISSING, match_states

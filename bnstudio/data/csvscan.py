@@ -22,8 +22,8 @@ import numpy as np
 
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import check_regular_file
-from bnstudio.io.messages import shorten
 from bnstudio.io.atomic import read_bytes as read_file_bytes
+from bnstudio.io.messages import shorten
 
 SEPARATORS = (",", "\t", ";", "|")
 _BLANK = frozenset(b" \t\r")

@@ -171,7 +171,7 @@ class Dataset:
 
     def to_frame(self) -> pd.DataFrame:
         """A DataFrame of pandas categoricals whose categories are the state names (missing = NaN)."""
-        import pandas as pd     # only here: reading codes needs no pandas (study workers start without it)
+        import pandas as pd  # only here: reading codes needs no pandas (study workers start without it)
 
         return pd.DataFrame({
             name: pd.Categorical.from_codes(self.codes[:, j], categories=pd.Index(list(st), dtype=object))

@@ -70,7 +70,7 @@ class Discretiser:
 
 def _numeric(values: Sequence[float] | np.ndarray, what: str = "values") -> np.ndarray:
     """A float array; NaN/None are missing; anything that is not a number raises ValidationError."""
-    import pandas as pd     # here, not at import: a study worker loads this module and rarely cuts anything
+    import pandas as pd  # here, not at import: a study worker loads this module and rarely cuts anything
 
     series = pd.Series(np.asarray(values, dtype=object).reshape(-1)) if not isinstance(values, np.ndarray) \
         or values.dtype == object else pd.Series(values.reshape(-1))

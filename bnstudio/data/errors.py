@@ -11,7 +11,6 @@ from typing import NamedTuple, Sequence
 from bnstudio.errors import FormatError, ValidationError
 from bnstudio.io.messages import SHOWN, listing, shorten, tidy
 
-
 BOOLEAN_LABELS = ("True", "False")  # how a boolean cell is named (bnstudio.data.states.label_text)
 
 

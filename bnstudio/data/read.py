@@ -16,8 +16,18 @@ from typing import Mapping, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from bnstudio.data.csvscan import (Layout, check_names, check_no_nul, check_separator, check_utf8, first_line_header,
-                                  quick_layout, read_bytes, scan, sniff_separator)
+from bnstudio.data.csvscan import (
+    Layout,
+    check_names,
+    check_no_nul,
+    check_separator,
+    check_utf8,
+    first_line_header,
+    quick_layout,
+    read_bytes,
+    scan,
+    sniff_separator,
+)
 from bnstudio.data.dataset import Dataset
 from bnstudio.data.errors import fail
 from bnstudio.data.plaincsv import PlainTable, plain_table

@@ -45,7 +45,7 @@ def numeric_values(labels: Sequence[str]) -> np.ndarray:
     """Float value of each label, NaN where a label is not a number (vectorised)."""
     if len(labels) == 0:
         return np.zeros(0)
-    import pandas as pd     # the study workers' start-up imports this module; few of them need pandas
+    import pandas as pd  # the study workers' start-up imports this module; few of them need pandas
 
     values = pd.to_numeric(pd.Series(np.asarray(labels, dtype=object)), errors="coerce")
     return np.asarray(values, dtype=float)

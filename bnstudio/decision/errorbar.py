@@ -26,10 +26,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.decision.model import InfluenceDiagram
 from bnstudio.decision.policy_net import HIGH, expected_utilities, policy_network, utility_scales
 from bnstudio.decision.solve import DecisionSolution, split_evidence, unit_utilities
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.uncertainty.delta import delta_method

@@ -31,7 +31,6 @@ Every problem is one :class:`~bnstudio.errors.ValidationError` line naming the n
 from __future__ import annotations
 
 import itertools
-
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 

@@ -23,8 +23,8 @@ from typing import Collection, Iterable, Mapping, Sequence
 
 import networkx as nx
 
-from bnstudio.decision.outline import Structure
 from bnstudio.decision.order import strong_groups
+from bnstudio.decision.outline import Structure
 from bnstudio.errors import MemoryBudgetExceeded
 from bnstudio.inference.elimination import CliqueTooLarge, best_elimination_order, moral_graph
 

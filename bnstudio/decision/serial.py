@@ -17,10 +17,10 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from bnstudio.core.messages import shown
 from bnstudio.core.network import build_network
 from bnstudio.decision.model import DecisionNode, InfluenceDiagram, UtilityNode, numeric_table
 from bnstudio.errors import ValidationError
-from bnstudio.core.messages import shown
 
 FORMAT = "bnstudio-influence-diagram"
 SCHEMA_VERSION = 1

@@ -16,9 +16,9 @@ Evidence: {chance node: state or likelihood vector} and {decision: option} for d
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 import math
 import time
+from dataclasses import dataclass, field
 from typing import Any, Mapping, overload
 
 import numpy as np
@@ -29,8 +29,7 @@ from bnstudio.decision.outline import Structure
 from bnstudio.decision.plan import Plan, check_listing, plan_no_forgetting
 from bnstudio.decision.policy_net import expected_utilities, policy_network, utility_scales
 from bnstudio.decision.rollback import Policy, rollback
-from bnstudio.errors import (EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded, TimeBudgetExceeded,
-                             ValidationError)
+from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded, TimeBudgetExceeded, ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
 from bnstudio.inference.evidence import VariableIndex, describe, likelihood_vector
 

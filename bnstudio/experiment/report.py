@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from bnstudio.errors import BNStudioError, StudyFileError
 from bnstudio.experiment import ranks, summary
 from bnstudio.experiment.accounting import accounting_line
 from bnstudio.experiment.calibration import calibration_series
@@ -37,7 +38,6 @@ from bnstudio.experiment.html import PERCENT, page
 from bnstudio.experiment.learning_curves import learning_curves
 from bnstudio.experiment.status import run_outcome, study_status
 from bnstudio.experiment.store import StudyStore
-from bnstudio.errors import BNStudioError, StudyFileError
 from bnstudio.io.atomic import atomic_write_text
 from bnstudio.io.messages import shorten
 

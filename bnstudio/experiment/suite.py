@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bnstudio.errors import ValidationError
-from bnstudio.experiment.spec import DatasetSpec, MethodSpec, QuerySpec, Study, StructureSpec
+from bnstudio.experiment.spec import DatasetSpec, MethodSpec, QuerySpec, StructureSpec, Study
 from bnstudio.resources import resource_root, suite_data
 
 SUITES = ("papers", "singh-bagging", "ng-jordan", "defaults", "defaults-seeds", "path", "zhou")

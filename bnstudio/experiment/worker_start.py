@@ -92,7 +92,7 @@ def start_forkserver() -> None:
         from multiprocessing import forkserver
 
         if forkserver_pid() is None:
-            from bnstudio.experiment.accounting import machine   # standard library only
+            from bnstudio.experiment.accounting import machine  # standard library only
 
             _STARTED = (machine(), time.process_time())
         forkserver.ensure_running()

@@ -15,5 +15,4 @@ before PySide6: once PySide6 is loaded, its import hook inspects the source of e
 import bnstudio.decision  # the core the window uses, before Qt: see below
 import bnstudio.io
 import bnstudio.io.project  # noqa: F401
-
 from bnstudio.gui import compat  # noqa: F401 - binding work-arounds first (see compat)

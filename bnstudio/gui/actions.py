@@ -4,20 +4,17 @@ Every action is wired to something that works; nothing is a placeholder.
 """
 from __future__ import annotations
 
-
-from PySide6.QtCore import Qt
 from typing import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from PySide6.QtWidgets import QMenu, QStyle, QToolBar, QWhatsThis
 from shiboken6 import isValid
 
 from bnstudio.gui import icons, printing, theme, wheel_guard
-from bnstudio.gui.canvas import ADD_ARC, ADD_DECISION, ADD_NODE, ADD_UTILITY, SELECT
-from bnstudio.gui.canvas import tool_icons
+from bnstudio.gui.canvas import ADD_ARC, ADD_DECISION, ADD_NODE, ADD_UTILITY, SELECT, tool_icons
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.window_parts import WindowParts
-
 
 
 class Actions:
@@ -153,7 +150,7 @@ class Actions:
             action.setIcon(draw())
 
     def _open_study(self) -> None:
-        from bnstudio.gui.study_view import open_study_dialog   # on use: the app starts without the study code
+        from bnstudio.gui.study_view import open_study_dialog  # on use: the app starts without the study code
 
         view = open_study_dialog(self.window)
         if view is not None:

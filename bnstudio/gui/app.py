@@ -11,12 +11,12 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 
+from bnstudio.app.resources import bundled_example
 from bnstudio.gui import collector, dialogs, system_check
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.icons import app_icon
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.panels import load_example_data
-from bnstudio.app.resources import bundled_example
 
 __all__ = ["application", "bundled_example", "has_display", "open_window", "run"]
 

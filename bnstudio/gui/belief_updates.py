@@ -9,8 +9,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject
 
-from bnstudio.errors import BNStudioError, ImpossibleEvidence
 from bnstudio.app.beliefs import BeliefBatch, Beliefs, describe
+from bnstudio.errors import BNStudioError, ImpossibleEvidence
 from bnstudio.gui.job_slot import JobSlot
 
 

@@ -12,8 +12,8 @@ from typing import Callable
 
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from bnstudio.errors import FormatError
 from bnstudio.app import file_io
+from bnstudio.errors import FormatError
 
 SAVE, DISCARD, CANCEL = "save", "discard", "cancel"
 

@@ -17,7 +17,7 @@ A window without saved geometry opens maximised on screens up to :data:`MAXIMISE
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QEvent, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QWidget
 

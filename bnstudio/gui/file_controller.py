@@ -12,12 +12,13 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog, QMenu
 
+from bnstudio.app import commands as cmd
+from bnstudio.app import file_io
+from bnstudio.app.resources import example_diagrams, example_networks, example_title, is_bundled_example
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError, FormatError, RepairWarning
-from bnstudio.app import commands as cmd
-from bnstudio.app import file_io
 from bnstudio.gui import dialogs
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas import style as st
@@ -27,9 +28,7 @@ from bnstudio.gui.decision_panel import show_diagram
 from bnstudio.gui.document import Document
 from bnstudio.gui.recovery import SLOTS, Recovery
 from bnstudio.gui.time_panel.wiring import time_slices
-from bnstudio.app.resources import example_diagrams, example_networks, example_title, is_bundled_example
 from bnstudio.gui.window_parts import WindowParts
-
 
 
 def open_into(document: Document, path: str | Path, node_style: str = st.BARS) -> list[str]:

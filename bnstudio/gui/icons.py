@@ -8,9 +8,9 @@ from typing import Callable
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 
+from bnstudio.app.resources import icon_path
 from bnstudio.display import themes
 from bnstudio.gui import theme
-from bnstudio.app.resources import icon_path
 
 ACCENT = QColor("#3F7CC8")
 SIZE = 32

@@ -6,14 +6,25 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtWidgets import (QApplication, QDockWidget, QGraphicsView, QInputDialog, QLabel,
-                               QMessageBox, QToolBar, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QGraphicsView,
+    QInputDialog,
+    QLabel,
+    QMessageBox,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
 
+from bnstudio.app import commands as cmd
+from bnstudio.app.layout_check import DISCARDED, layout_digest, layout_problem
+from bnstudio.app.session import count
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.core.validation import unnormalised_rows
 from bnstudio.errors import BNStudioError
-from bnstudio.app import commands as cmd
 from bnstudio.gui import dock_layout, manual, theme
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.actions import Actions
@@ -28,12 +39,10 @@ from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import FileController
 from bnstudio.gui.history import HistoryView
 from bnstudio.gui.icons import app_icon
-from bnstudio.app.layout_check import DISCARDED, layout_digest, layout_problem
 from bnstudio.gui.message_bar import FloatingPlacement, MessageBar
 from bnstudio.gui.panels import analysis_panels, install_panels, open_cpt_row_index, panels_built, shutdown_panels
 from bnstudio.gui.properties import PropertiesPanel
 from bnstudio.gui.recovery import Recovery
-from bnstudio.app.session import count
 from bnstudio.gui.time_panel import install as install_time
 from bnstudio.gui.time_panel.wiring import shutdown as shutdown_time
 from bnstudio.gui.window_parts import WindowParts

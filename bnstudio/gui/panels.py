@@ -20,13 +20,11 @@ from typing import Any
 import numpy as np
 from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
-from bnstudio.gui import manual
+from bnstudio.gui import document_reset, manual, wheel_guard
 from bnstudio.gui.dock_layout import make_dock
 from bnstudio.gui.dock_title import HelpTitleBar
-from bnstudio.resources import bundled_data, bundled_example
-from bnstudio.gui import document_reset, wheel_guard
 from bnstudio.gui.window_parts import WindowParts
-
+from bnstudio.resources import bundled_data, bundled_example
 
 DATA_FOR_EXAMPLE = {"alarm.bif": "alarm.csv", "asia.bif": "asia.csv", "child.bif": "child.csv",
                     "insurance.bif": "insurance.csv", "sachs.bif": "sachs.csv"}
@@ -143,7 +141,7 @@ def scrollable(panel: QWidget) -> QScrollArea:
 
 def open_cpt_row(window: WindowParts, variable: str, parents: dict[str, str]) -> None:
     """Select ``variable`` and the CPT row named by its parent states in the probability table."""
-    from bnstudio.app.query.compute import row_number   # with the panels that call this (slow import)
+    from bnstudio.app.query.compute import row_number  # with the panels that call this (slow import)
 
     open_cpt_row_number(window, variable, row_number(window.document.network, variable, parents))
 

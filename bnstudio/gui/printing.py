@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QPoint, QRectF, Qt
-from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPagedPaintDevice, QPainter, QPdfWriter, QTextDocument
+from PySide6.QtGui import QFont, QPagedPaintDevice, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import QFileDialog, QGraphicsScene, QWidget
 
 from bnstudio.gui.canvas.export import render_scene
@@ -88,7 +88,7 @@ def _pdf(path: str | Path, title: str, orientation: QPageLayout.Orientation, dra
 
 def _print_dialog(parent: QWidget, name: str, what: str, orientation: QPageLayout.Orientation, draw) -> bool:
     """The system's print dialog for ``what``, then ``draw(printer)``; whether it was printed."""
-    from PySide6.QtPrintSupport import QPrintDialog, QPrinter   # on use: printing support is not start-up
+    from PySide6.QtPrintSupport import QPrintDialog, QPrinter  # on use: printing support is not start-up
 
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setPageOrientation(orientation)

@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QLockFile, QStandardPaths
 
-from bnstudio.core.network import Network
-from bnstudio.core.validation import unnormalised_rows
-from bnstudio.core.cpt_ops import normalise_rows
-from bnstudio.errors import BNStudioError
 from bnstudio.app import file_io
 from bnstudio.app.commands.decisions import DecisionPart
+from bnstudio.core.cpt_ops import normalise_rows
+from bnstudio.core.network import Network
+from bnstudio.core.validation import unnormalised_rows
+from bnstudio.errors import BNStudioError
 from bnstudio.io.atomic import atomic_write_text
 
 SIDECAR = "autosave.json"

@@ -10,13 +10,13 @@ from typing import Any, Callable
 from PySide6.QtCore import QEventLoop, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
+from bnstudio.display.window_docks import DOCKS
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import printing, theme
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.app import application
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.recovery import Recovery
-from bnstudio.display.window_docks import DOCKS
 
 
 def _settle(app: QApplication, rounds: int = 5) -> None:

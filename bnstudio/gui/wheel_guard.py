@@ -13,8 +13,15 @@ did the same but cost a Python call on every event of every widget, the canvas's
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import (QAbstractScrollArea, QAbstractSlider, QAbstractSpinBox, QApplication, QComboBox,
-                               QScrollBar, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QScrollBar,
+    QWidget,
+)
 
 GUARDED = (QAbstractSpinBox, QComboBox, QAbstractSlider)
 

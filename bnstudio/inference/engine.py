@@ -60,8 +60,8 @@ from bnstudio.inference.variable_elimination import STEP_COST
 
 if TYPE_CHECKING:  # the tree machinery is imported when a tree is first made: a single query never needs it
     from bnstudio.inference.answers import Posterior
-    from bnstudio.inference.intervention import Interventions
     from bnstudio.inference.explanations import Explanations, MapExplanation
+    from bnstudio.inference.intervention import Interventions
     from bnstudio.inference.maxproduct import MaxTree
     from bnstudio.inference.trees import TreeModel
     Parameters = Mapping[str, np.ndarray]  # an annotation only (a typing alias costs a new process's first query)

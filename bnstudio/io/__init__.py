@@ -20,8 +20,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike
 from bnstudio.io.bif.reader import format_bif, parse_bif, read_bif, write_bif
-from bnstudio.io.formats import (DIAGRAM_FORMATS, FORMATS, RECORDS, FormatRecord, diagram_format_for,
-                                 format_for)
+from bnstudio.io.formats import DIAGRAM_FORMATS, FORMATS, RECORDS, FormatRecord, diagram_format_for, format_for
 from bnstudio.io.genie.dsl import read_dsl, write_dsl
 from bnstudio.io.genie.xdsl import read_xdsl, write_xdsl
 from bnstudio.io.hugin.net import read_net

@@ -5,8 +5,7 @@ Docs: docs/temporal.md. Qt-free; pandas only where a table is given.
 """
 from bnstudio.temporal.em import SequenceEM, fit_sequences_em
 from bnstudio.temporal.errorbars import TemporalBars, temporal_error_bars
-from bnstudio.temporal.forward_backward import (TemporalBeliefs, filtering, iter_filter, prediction,
-                                                 smoothing)
+from bnstudio.temporal.forward_backward import TemporalBeliefs, filtering, iter_filter, prediction, smoothing
 from bnstudio.temporal.learning import fit_sequences
 from bnstudio.temporal.model import TwoSliceNetwork, from_network, split_name, two_slice_network
 from bnstudio.temporal.sample import sample_sequences, sequences_frame

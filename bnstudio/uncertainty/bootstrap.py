@@ -12,8 +12,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.core.network import Network
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.uncertainty.sensitivity import query_response

@@ -21,8 +21,8 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.errors import ImpossibleEvidence
 from bnstudio.inference import InferenceEngine
-from bnstudio.inference.evidence import VariableIndex, describe, likelihood_vector
 from bnstudio.inference.batching import check_one_case
+from bnstudio.inference.evidence import VariableIndex, describe, likelihood_vector
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
-from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio import hooks
 from bnstudio.core.network import Network
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import MemoryBudgetExceeded
 from bnstudio.inference import InferenceEngine
 from bnstudio.uncertainty.delta import QueryVariance, delta_method

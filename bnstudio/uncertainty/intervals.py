@@ -54,7 +54,7 @@ def credible_intervals(mean: float, variance: float, level: float = CREDIBLE_LEV
         raise ValidationError(f"the credible level must be between 0 and 1 (exclusive), got {level:g}")
     if not (math.isfinite(mean) and math.isfinite(variance)):
         raise ValidationError(f"credible intervals need a finite mean and variance, got {mean:g} and {variance:g}")
-    from scipy import stats   # here, not at the top: importing scipy.stats takes ~0.5 s (the app's start-up)
+    from scipy import stats  # here, not at the top: importing scipy.stats takes ~0.5 s (the app's start-up)
 
     sd = max(variance, 0.0) ** 0.5
     z = stats.norm.ppf(0.5 + level / 2)

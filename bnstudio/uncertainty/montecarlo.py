@@ -83,7 +83,7 @@ def _query_chunk(net: Network, engine: InferenceEngine, alpha: Mapping[str, np.n
 def monte_carlo_check(samples: np.ndarray, mean: float, variance: float, intervals: Intervals
                       ) -> MonteCarloCheck:
     """Compare draws of q(Θ) with the delta-method moments and both intervals."""
-    from scipy import stats   # here: importing scipy.stats at the top would slow the app's start-up
+    from scipy import stats  # here: importing scipy.stats at the top would slow the app's start-up
 
     lo, hi = intervals.normal
     coverage_normal = float(np.mean((samples >= lo) & (samples <= hi)))

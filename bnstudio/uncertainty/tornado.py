@@ -22,9 +22,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio import hooks
 from bnstudio.core.network import Network
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.uncertainty.delta import delta_method

@@ -15,7 +15,6 @@ from bnstudio.uncertainty import error_bars
 from tests.brute import weighted_joint
 
 
-
 @pytest.fixture(scope="module")
 def net_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("explain") / "net.bif"

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from bnstudio.cli import main
+from bnstudio.evaluate import evaluate
 from bnstudio.io import read_network
 from bnstudio.learn.params import make_learner
-from bnstudio.evaluate import evaluate
 from bnstudio.sampling import codes_to_frame, forward_sample, write_samples_csv
 
 ROOT = Path(__file__).resolve().parents[2]

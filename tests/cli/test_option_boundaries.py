@@ -18,10 +18,10 @@ import pytest
 from bnstudio.cli import main
 from bnstudio.cli.main import build_parser
 from bnstudio.data import read_csv
-from bnstudio.io import write_network
 from bnstudio.experiment.executors import SerialExecutor
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.spec import load_study
+from bnstudio.io import write_network
 from bnstudio.learn.structure import learn_structure
 
 ROOT = Path(__file__).resolve().parents[2]

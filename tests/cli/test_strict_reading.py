@@ -8,8 +8,8 @@ import pytest
 
 from bnstudio.cli.main import main
 from bnstudio.core.network import Network
-from bnstudio.io import read_network, strict_reading, write_network
 from bnstudio.errors import FormatError
+from bnstudio.io import read_network, strict_reading, write_network
 
 ROUNDED = ("network x {\n}\nvariable A {\n  type discrete [ 2 ] { a, b };\n}\n"
            "probability ( A ) {\n  table 0.5 0.4995 ;\n}\n")

@@ -6,7 +6,8 @@ import itertools
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bnstudio.core import Network, network_from_dsl
 from bnstudio.core.dseparation import d_separated, markov_blanket, reachable, relevance

@@ -12,7 +12,6 @@ from bnstudio.errors import ValidationError
 from bnstudio.io import read_network
 from bnstudio.io.bif.writer import format_bif
 
-
 NETWORKS = Path(__file__).resolve().parents[2] / "resources" / "networks"
 
 

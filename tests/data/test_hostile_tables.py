@@ -22,7 +22,6 @@ from bnstudio.io import read_network
 from bnstudio.learn.params import make_learner
 from bnstudio.learn.structure import learn_structure
 from bnstudio.sampling import codes_to_frame, forward_sample
-
 from tests.data.conftest import NETWORKS
 
 
@@ -127,6 +126,7 @@ def damaged_row_group(frame: pd.DataFrame, path, declared: int = 993, changes: d
     counts of ``changes`` ({path: value}, :mod:`bnstudio.data.parquet_footer`) with it."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     from bnstudio.data.parquet_footer import group_rows
     from tests.data.parquet_footer import rewrite
 
@@ -206,6 +206,7 @@ def test_valid_parquet_files_still_read_whole(asia, tmp_path):
     pandas' index, no rows) read back every row; the footer's counts read from its bytes are pyarrow's."""
     pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
+
     from bnstudio.data.columnar import open_columnar
     from bnstudio.data.parquet_footer import chunk_values, footer_counts, read_footer
     net, codes, frame = asia

@@ -18,7 +18,6 @@ from bnstudio.io import read_network
 from bnstudio.learn.params import make_learner
 from bnstudio.learn.structure import learn_structure
 from bnstudio.sampling import codes_to_frame, forward_sample, write_samples_csv
-
 from tests.data.conftest import NETWORKS
 
 

@@ -2,11 +2,10 @@
 it), so exit statuses and one-line errors are those users see."""
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
-
-import importlib
 
 from tests.decision.helpers import OIL
 

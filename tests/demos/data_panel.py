@@ -18,9 +18,9 @@ def demo_csv(name: str = "asia"):
 
 def demo_panel(document=None):
     """A :class:`DataPanel` reading the bundled ASIA data (the read runs as a job: wait for ``loaded``)."""
+    from bnstudio.app.resources import demo_network
     from bnstudio.gui.data_panel import DataPanel
     from bnstudio.gui.document import Document
-    from bnstudio.app.resources import demo_network
 
     doc = document or Document(demo_network())
     panel = DataPanel(doc)

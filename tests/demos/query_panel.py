@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 import warnings
 
-from bnstudio.core.network import Network
 from bnstudio.app.resources import bundled_example, resource_root
+from bnstudio.core.network import Network
 
 
 def fitted_example(name: str = "asia", method: str = "mp", **options) -> tuple[Network, object]:

@@ -9,9 +9,9 @@ from typing import Callable
 
 from PySide6.QtWidgets import QWidget
 
+from bnstudio.app.resources import demo_network
 from bnstudio.gui.document import Document
 from bnstudio.gui.history import HistoryView
-from bnstudio.app.resources import demo_network
 
 
 def _canvas(doc: Document) -> QWidget:

@@ -26,8 +26,8 @@ def demo_selection(net, settings: dict | None = None):
 
 def demo_panel(document=None):
     """A :class:`TrainingPanel` on the demo network with the demo data selected (the document is kept)."""
-    from bnstudio.gui.document import Document
     from bnstudio.app.resources import demo_network
+    from bnstudio.gui.document import Document
     from bnstudio.gui.training_panel import TrainingPanel
 
     doc = document or Document(demo_network())

@@ -174,6 +174,7 @@ def test_beliefs_too_costly_to_compute_are_left_out_with_a_one_line_warning(monk
 
 def test_a_network_without_a_junction_tree_says_so_instead_of_drawing_dashes():
     import numpy as np
+
     from bnstudio.core.network import Network
     from bnstudio.display.svg import BeliefsNotShown
     rng = np.random.default_rng(0)

@@ -10,8 +10,8 @@ import pytest
 
 from bnstudio import show
 from bnstudio.core import network_from_dsl
-from bnstudio.errors import UnknownVariableError
 from bnstudio.display.structure_diff import arc_diff
+from bnstudio.errors import UnknownVariableError
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network
 from bnstudio.resources import bundled_example

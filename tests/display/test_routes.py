@@ -11,8 +11,15 @@ import pytest
 
 from bnstudio.display.layout import STAR_LEAVES, _segment_hits_rect, layered_layout, star_leaves
 from bnstudio.display.look import bar_node_size
-from bnstudio.display.routes import (CHANNEL, border_points, detour_routes, first_boxes_entered, hub_routes,
-                                     polyline_enters_boxes, segments_enter_boxes)
+from bnstudio.display.routes import (
+    CHANNEL,
+    border_points,
+    detour_routes,
+    first_boxes_entered,
+    hub_routes,
+    polyline_enters_boxes,
+    segments_enter_boxes,
+)
 from bnstudio.io import read_network
 
 NETWORKS = Path(__file__).resolve().parents[2] / "resources" / "networks"

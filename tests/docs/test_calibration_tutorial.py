@@ -2,7 +2,6 @@
 prints gives the same row, and its Python snippet runs."""
 from __future__ import annotations
 
-from tests.scripts import load_script
 import json
 import re
 import textwrap
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bnstudio.cli import main
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs" / "tutorial-calibration.md").read_text(encoding="utf-8")

@@ -3,9 +3,10 @@ iteration cap, so their cells (and the inner hold-out's) move between machines; 
 compares a run with the table within the tolerance the page states."""
 from __future__ import annotations
 
-from tests.scripts import load_script
 import re
 from pathlib import Path
+
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = (ROOT / "docs" / "experiments.md").read_text(encoding="utf-8")

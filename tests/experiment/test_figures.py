@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bnstudio.figures import plots
-from bnstudio.experiment.figure_jobs import FigureJob
-from bnstudio.figures.report import write_report
-from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.executors import SerialExecutor
+from bnstudio.experiment.figure_jobs import FigureJob
+from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.spec import load_study
+from bnstudio.figures import plots
+from bnstudio.figures.report import write_report
 from tests.experiment.helpers import write_study
 
 

@@ -14,7 +14,7 @@ from bnstudio.experiment.datasets import prepare
 from bnstudio.experiment.evaluation import Context, run_task, task_rows
 from bnstudio.experiment.executors import SerialExecutor
 from bnstudio.experiment.runner import run_study
-from bnstudio.experiment.spec import DatasetSpec, MethodSpec, Study, StructureSpec, load_study
+from bnstudio.experiment.spec import DatasetSpec, MethodSpec, StructureSpec, Study, load_study
 from bnstudio.experiment.store import StudyStore
 from bnstudio.experiment.suite import suite_data_folder, zhou_mofn_holdout
 from bnstudio.experiment.summary import cells, expected_by_dataset

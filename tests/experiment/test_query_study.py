@@ -7,11 +7,11 @@ import math
 import numpy as np
 
 from bnstudio.experiment.executors import SerialExecutor
-from bnstudio.figures.report import write_report
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.spec import load_study
 from bnstudio.experiment.store import StudyStore
 from bnstudio.experiment.summary import query_summary
+from bnstudio.figures.report import write_report
 from bnstudio.learn.params import make_learner
 from tests.experiment.helpers import ASIA, write_study
 

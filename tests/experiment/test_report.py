@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from bnstudio.experiment.executors import SerialExecutor
-from bnstudio.figures.report import write_report
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.spec import load_study
 from bnstudio.experiment.store import StudyStore
+from bnstudio.figures.report import write_report
 from tests.experiment.helpers import write_study
 
 

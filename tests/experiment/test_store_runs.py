@@ -95,7 +95,7 @@ def test_a_study_whose_data_cannot_be_read_leaves_no_new_store_behind(tmp_path):
     """The store is opened (the lease) before the data are read: a study failing there removes the file it
     made, SQLite's side files too; a store that existed before is kept."""
     from bnstudio.errors import BNStudioError
-    from bnstudio.experiment.spec import DatasetSpec, MethodSpec, Study, StructureSpec
+    from bnstudio.experiment.spec import DatasetSpec, MethodSpec, StructureSpec, Study
 
     missing = DatasetSpec("gone", "csv", str(tmp_path / "nowhere.csv"), "Class")
     study = Study("broken", [missing], [StructureSpec("nb", "nb")], [MethodSpec("mp", "mp")])

@@ -10,8 +10,8 @@ import pytest
 from bnstudio.experiment.executors import SerialExecutor
 from bnstudio.experiment.runner import run_study
 from bnstudio.experiment.store import StudyStore
-from bnstudio.experiment.summary import cells
 from bnstudio.experiment.suite import ZHOU_OPTIONS, suite
+from bnstudio.experiment.summary import cells
 
 #: Zhou Table 4-2, error in % as mean ± standard error: (NB+LM, NB+CLGD, TAN+LM, TAN+CLGD)
 ZHOU_TABLE_4_2 = {"corral": ((13.60, 2.99), (9.60, 1.60), (0.80, 0.80), (0.00, 0.00)),
@@ -103,7 +103,8 @@ def test_the_breast_row_is_zhous_683_row_wisconsin_set():
 
 
 def test_zhou_check_counts_the_splits_within_his_standard_error():
-    from bnstudio.experiment.suite import ZHOU_TABLE_4_2 as MODULE_TABLE, zhou_check
+    from bnstudio.experiment.suite import ZHOU_TABLE_4_2 as MODULE_TABLE
+    from bnstudio.experiment.suite import zhou_check
 
     columns = (("nb", "lm"), ("nb", "clgd-zhou"), ("tan", "lm"), ("tan", "clgd-zhou"))
     for data, row in ZHOU_TABLE_4_2.items():        # this file's transcription of Table 4-2 against the module's

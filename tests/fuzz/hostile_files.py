@@ -19,8 +19,18 @@ import time
 import warnings
 from pathlib import Path
 
-from tests.fuzz.mutate import (MESSAGE_LIMIT, ROOT, _delete, _duplicate, _flip, _json_value, _line_ends, _nest,
-                               _number, _truncate)
+from tests.fuzz.mutate import (
+    MESSAGE_LIMIT,
+    ROOT,
+    _delete,
+    _duplicate,
+    _flip,
+    _json_value,
+    _line_ends,
+    _nest,
+    _number,
+    _truncate,
+)
 
 KINDS = ("diagram", "study", "results")
 SUFFIX = {"diagram": ".json", "study": ".toml", "results": ".sqlite"}

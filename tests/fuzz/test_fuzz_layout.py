@@ -13,8 +13,8 @@ import pytest
 pytest.importorskip("PySide6")
 from PySide6.QtCore import QByteArray, QSettings  # the app's settings file is Qt's
 
-from bnstudio.gui import settings as cfg
 from bnstudio.app.layout_check import DISCARDED
+from bnstudio.gui import settings as cfg
 from tests.gui.layout_damage import results, run_windows
 
 CASES = int(os.environ.get("BNSTUDIO_FUZZ_LAYOUT_CASES", "8"))

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from bnstudio.core.network import Network
 from bnstudio.app.beliefs import BACKGROUND_ABOVE
+from bnstudio.core.network import Network
 from bnstudio.inference import InferenceEngine
 
 N = BACKGROUND_ABOVE + 20

@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QMenu
 
 from bnstudio.gui.canvas import ADD_ARC
 from bnstudio.gui.canvas.view import MAX_ZOOM, MIN_ZOOM
-
 from tests.gui.conftest import sprinkler
 
 

@@ -9,10 +9,9 @@ import pytest
 from PySide6.QtGui import QImage
 
 import bnstudio.gui.app as gui_app
+from bnstudio.app.resources import bundled_diagram
 from bnstudio.cli import main
 from bnstudio.cli.screenshot import DOCKS, parse_docks
-from bnstudio.app.resources import bundled_diagram
-
 from tests.gui.conftest import ALARM, ASIA
 
 OIL = bundled_diagram("oil_wildcatter.json")
@@ -87,7 +86,6 @@ def test_screenshot_draws_the_window_dark_and_writes_a_pdf(tmp_path, qapp, capsy
     network as File ▸ Export as PDF writes it."""
     from bnstudio.display.themes import relative_luminance
     from bnstudio.gui import theme
-
     from tests.gui.test_printing import read_pdf
 
     dark = tmp_path / "dark.png"

@@ -5,10 +5,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from bnstudio.errors import CycleError
 from bnstudio.app import commands as cmd
+from bnstudio.errors import CycleError
 from bnstudio.gui.document import Document
-
 from tests.gui.conftest import alarm, assert_same_tables, sprinkler
 
 

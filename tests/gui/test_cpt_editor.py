@@ -10,13 +10,12 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QLineEdit
 
+from bnstudio.app import commands as cmd
 from bnstudio.core.network import Network
-from bnstudio.gui.cpt_editor import CptEditor
 from bnstudio.display import themes
 from bnstudio.gui import theme
-from bnstudio.app import commands as cmd
+from bnstudio.gui.cpt_editor import CptEditor
 from bnstudio.gui.document import Document
-
 from tests.gui.conftest import sprinkler
 
 

@@ -7,8 +7,8 @@ import shutil
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from bnstudio.gui import settings as cfg
 from bnstudio.app.layout_check import DISCARDED, layout_digest, layout_problem
+from bnstudio.gui import settings as cfg
 from tests.gui.layout_damage import results, run_windows
 
 

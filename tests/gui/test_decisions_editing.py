@@ -11,10 +11,10 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
+from bnstudio.app.resources import bundled_diagram
 from bnstudio.cli.decide import load_diagram
 from bnstudio.decision import solve
 from bnstudio.gui.canvas import ADD_DECISION, ADD_UTILITY
-from bnstudio.app.resources import bundled_diagram
 
 OIL = bundled_diagram()
 

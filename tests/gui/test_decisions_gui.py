@@ -10,12 +10,12 @@ import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QGraphicsItem
 
+from bnstudio.app import commands as cmd
+from bnstudio.app.resources import bundled_diagram
 from bnstudio.cli.decide import load_diagram
 from bnstudio.decision import solve, utility_error_bar
-from bnstudio.app import commands as cmd
 from bnstudio.gui import dialogs
 from bnstudio.gui.canvas.utility_item import UtilityItem
-from bnstudio.app.resources import bundled_diagram
 
 OIL = bundled_diagram()
 

@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMenu
 
 from bnstudio.inference.engine import InferenceEngine
-
 from tests.gui.conftest import alarm, sprinkler
 
 

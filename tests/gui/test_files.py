@@ -12,7 +12,6 @@ from bnstudio.app import file_io
 from bnstudio.gui import dialogs
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.canvas.export import export_png, export_svg
-
 from tests.gui.conftest import ALARM, assert_same_tables, sprinkler
 
 

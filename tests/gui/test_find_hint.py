@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from bnstudio.gui.canvas import style as st
 
 from .conftest import ALARM
-from .test_evidence import _state_point
 from .test_dock_layout import settle, show_at
+from .test_evidence import _state_point
 
 
 @pytest.fixture

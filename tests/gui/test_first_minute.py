@@ -17,8 +17,8 @@ import re  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QComboBox, QLabel, QLineEdit  # noqa: E402
 
-from bnstudio.gui.message_bar import COMPUTING  # noqa: E402
 from bnstudio.app.resources import resource_root  # noqa: E402
+from bnstudio.gui.message_bar import COMPUTING  # noqa: E402
 
 from .conftest import ALARM, ASIA  # noqa: E402
 

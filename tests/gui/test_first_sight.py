@@ -12,10 +12,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
+from bnstudio.app.resources import example_diagrams, example_networks
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.view import FIRST_SIGHT_ZOOM, FIT_DOWN_TO
 from bnstudio.gui.main_window import MainWindow
-from bnstudio.app.resources import example_diagrams, example_networks
 
 from .conftest import ALARM, NETWORKS
 from .test_dock_layout import settle, show_at
@@ -222,8 +222,8 @@ def test_the_probability_table_is_built_when_first_shown(opened, qtbot):
 def test_a_screenshot_of_a_large_network_waits_for_its_beliefs(opened, monkeypatch, tmp_path):
     """A network above BACKGROUND_ABOVE variables gets its beliefs from background jobs: the screenshot waited
     for none of them (munin's bars were empty)."""
-    from bnstudio.core.network import Network
     from bnstudio.app import beliefs
+    from bnstudio.core.network import Network
     from bnstudio.gui import screenshot
     from bnstudio.io import write_network
 

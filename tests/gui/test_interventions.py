@@ -7,16 +7,15 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QMenu
 
+from bnstudio.app.commands.findings import DO, OBSERVE
+from bnstudio.app.query.compute import intervened_counts
 from bnstudio.core.dseparation import markov_blanket, relevance
 from bnstudio.core.surgery import mutilated
 from bnstudio.gui.canvas.scene import NetworkScene
-from bnstudio.app.commands.findings import DO, OBSERVE
 from bnstudio.gui.document import Document
-from bnstudio.app.query.compute import intervened_counts
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network
 from bnstudio.uncertainty import error_bars
-
 from tests.gui.conftest import NETWORKS
 
 

@@ -7,11 +7,16 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from bnstudio.display.layout import (
+    arcs_through_nodes,
+    isotonic_place,
+    layered_layout,
+    longest_path_layers,
+    segment_crossings,
+    shortest_arc_layers,
+)
 from bnstudio.gui.canvas.arrange import fill_missing_positions, sizes_for
-from bnstudio.display.layout import (arcs_through_nodes, isotonic_place, layered_layout, longest_path_layers,
-                                 segment_crossings, shortest_arc_layers)
 from bnstudio.io import read_network
-
 from tests.gui.conftest import NETWORKS, sprinkler
 
 # generous bounds well above what the layout achieves (ALARM 10 / 9, Insurance 27 / 12) to catch regressions

@@ -10,8 +10,8 @@ from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QApplication
 
 from bnstudio.gui.canvas.note_item import NoteItem
-from bnstudio.io.project.notes import Note
 from bnstudio.io.project import load_project
+from bnstudio.io.project.notes import Note
 
 from .conftest import ASIA
 

@@ -13,13 +13,12 @@ from PySide6.QtWidgets import QFileDialog
 import bnstudio.gui
 from bnstudio.app import commands as cmd
 from bnstudio.app import file_io
+from bnstudio.app.resources import bundled_diagram, bundled_example, is_bundled_example
 from bnstudio.gui import dialogs
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.document import Document
 from bnstudio.gui.file_controller import open_into
-from bnstudio.app.resources import bundled_diagram, bundled_example, is_bundled_example
 from bnstudio.io import read_model
-
 from tests.gui.conftest import ASIA
 
 OIL = bundled_diagram("oil_wildcatter.json")

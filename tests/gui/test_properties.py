@@ -7,7 +7,6 @@ from PySide6.QtCore import Qt
 
 from bnstudio.gui.document import Document
 from bnstudio.gui.properties import PropertiesPanel
-
 from tests.gui.conftest import assert_same_tables, sprinkler
 
 

@@ -7,7 +7,6 @@ from bnstudio.app import commands as cmd
 from bnstudio.gui import dialogs
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.recovery import Recovery
-
 from tests.gui.conftest import sprinkler
 
 

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QAction, QWheelEvent
-from PySide6.QtWidgets import QApplication, QMenu, QSpinBox, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QScrollArea, QSpinBox, QVBoxLayout, QWidget
 
 from bnstudio.gui import wheel_guard
 

@@ -10,10 +10,10 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from bnstudio.app import commands as cmd
-from bnstudio.io import read_network
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.temporal_plate import TEMPORAL_ARC, SliceFrame
 from bnstudio.gui.time_panel import time_panel
+from bnstudio.io import read_network
 from bnstudio.temporal import filtering, from_network, smoothing, unrolled_posterior
 from tests.gui.conftest import ASIA, NETWORKS
 

@@ -18,19 +18,19 @@ from functools import partial
 import pytest
 from PySide6.QtWidgets import QMenu, QPushButton, QVBoxLayout, QWidget
 
+from bnstudio.app.query.compute import monte_carlo_job
 from bnstudio.gui import collector
 from bnstudio.gui.data_panel import DataPanel
 from bnstudio.gui.document import Document
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.query_panel import QueryPanel
-from bnstudio.app.query.compute import monte_carlo_job
-from tests.demos.query_panel import fitted_example
-from tests.demos.structure_panel import asia_data
 from bnstudio.gui.structure_panel.panel import learning_job
 from bnstudio.gui.training_panel import TrainingPanel
 from bnstudio.gui.workers import JobWorker, qt_references
 from bnstudio.learn.params import make_learner
+from tests.demos.query_panel import fitted_example
+from tests.demos.structure_panel import asia_data
 
 SECONDS = 12.0      # at least this long ...
 MIN_JOBS = 60       # ... and at least this many jobs

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from bnstudio.data import align, from_frame
-from bnstudio.learn.params import MaximumLikelihood
 from bnstudio.io import read_network
+from bnstudio.learn.params import MaximumLikelihood
 from tests.hostile.helpers import ASIA, bnstudio
 
 DATA = ASIA.parents[1] / "data" / "asia.csv"

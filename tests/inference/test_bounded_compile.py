@@ -16,7 +16,7 @@ import pytest
 from bnstudio.core import Network
 from bnstudio.errors import MemoryBudgetExceeded
 from bnstudio.inference import InferenceEngine
-from bnstudio.inference.elimination import CliqueTooLarge, HEURISTICS, elimination_order, moral_graph
+from bnstudio.inference.elimination import HEURISTICS, CliqueTooLarge, elimination_order, moral_graph
 
 
 def _score(v: int, adj: list[set[int]], cards: list[int], heuristic: str) -> tuple[int, int]:

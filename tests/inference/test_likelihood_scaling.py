@@ -15,7 +15,6 @@ from bnstudio.errors import EvidenceError
 from bnstudio.inference import InferenceEngine
 from tests.brute import marginal, weighted_joint
 
-
 NET = network_from_dsl("A->B; A->C; B->D; C->D", seed=3, states={"D": ["d0", "d1", "d2"]})
 
 

@@ -5,7 +5,8 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bnstudio.core import network_from_dsl
 from bnstudio.errors import EvidenceError, ImpossibleEvidence, MemoryBudgetExceeded, UnknownVariableError

@@ -111,6 +111,7 @@ def test_from_pyagrum_refuses_what_is_not_a_bayes_net():
 
 def test_an_influence_diagram_round_trips_through_pyagrum_and_its_meu_agrees():
     import pyagrum as gum
+
     from bnstudio.decision import solve
     from bnstudio.io.diagram_files import read_diagram_json
     ours = read_diagram_json(BUNDLED.parent / "decision" / "oil_wildcatter.json")

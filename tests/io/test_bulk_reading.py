@@ -22,12 +22,19 @@ import pytest
 import bnstudio.io.common as common
 from bnstudio.errors import BNStudioError
 from bnstudio.io import read_network, write_network
-from bnstudio.io.bulk import (bulk_enabled, exact_reading, number_rows, number_text, probabilities, tables_rows,
-                               tables_text)
+from bnstudio.io.bulk import (
+    bulk_enabled,
+    exact_reading,
+    number_rows,
+    number_text,
+    probabilities,
+    tables_rows,
+    tables_text,
+)
 from bnstudio.io.common import NUMBER, fmt
-from bnstudio.io.netica.dne_writer import format_dne
 from bnstudio.io.genie.dsl import format_dsl
 from bnstudio.io.genie.dsl_syntax import nesting
+from bnstudio.io.netica.dne_writer import format_dne
 from tests.fuzz.mutate import mutate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,10 +10,10 @@ import pytest
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.io import read_network
+from bnstudio.io.genie.xdsl import format_xdsl, parse_xdsl
 from bnstudio.io.hugin.net import parse_net
 from bnstudio.io.hugin.net_writer import format_net
 from bnstudio.io.uai.uai import format_uai, parse_uai
-from bnstudio.io.genie.xdsl import format_xdsl, parse_xdsl
 from bnstudio.io.xml.xmlbif import format_xmlbif, parse_xmlbif
 
 ASIA = Path(__file__).resolve().parents[2] / "resources" / "networks" / "asia.bif"

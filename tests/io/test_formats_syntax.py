@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from bnstudio.io import read_network
+from bnstudio.io.genie.xdsl import parse_xdsl
 from bnstudio.io.hugin.net import parse_net
 from bnstudio.io.uai.uai import parse_uai
-from bnstudio.io.genie.xdsl import parse_xdsl
 from bnstudio.io.xml.xmlbif import parse_xmlbif
 
 EXPECTED_C1 = np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]])

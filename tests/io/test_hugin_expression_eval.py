@@ -11,8 +11,18 @@ import pytest
 
 from bnstudio.io.hugin.expression_eval import generate
 from bnstudio.io.hugin.expression_nodes import NodeKind
-from bnstudio.io.hugin.expressions import (MAX_DEPTH, Binary, Call, ExpressionError, Num, Ref, Str, Unary,
-                                           parse_expression, parse_model_data)
+from bnstudio.io.hugin.expressions import (
+    MAX_DEPTH,
+    Binary,
+    Call,
+    ExpressionError,
+    Num,
+    Ref,
+    Str,
+    Unary,
+    parse_expression,
+    parse_model_data,
+)
 
 N = NodeKind.build("N", ("n0", "n1", "n2"), "number", ["0", "1.5", "3"])
 M = NodeKind.build("M", ("m0", "m1"), "number", ["-2", "1"])

@@ -17,8 +17,8 @@ import pytest
 from bnstudio.decision import InfluenceDiagram, solve
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.io import read_model, read_network, strict_reading, write_influence_diagram
-from bnstudio.io.hugin.net import parse_net_model
 from bnstudio.io.genie.xdsl import parse_xdsl_model
+from bnstudio.io.hugin.net import parse_net_model
 from bnstudio.io.xml.xmlbif import parse_xmlbif_model
 from tests.decision.helpers import oil, random_diagram, to_pyagrum
 

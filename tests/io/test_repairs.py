@@ -15,7 +15,9 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.io import read_network, write_network
 from bnstudio.io.hugin.net import parse_net
-from tests.io.edited import FORMATS, small_network as _network, write_edited as _write
+from tests.io.edited import FORMATS
+from tests.io.edited import small_network as _network
+from tests.io.edited import write_edited as _write
 
 NORMALISING = {".net": "Hugin", ".xdsl": "GeNIe"}
 

@@ -13,7 +13,8 @@ import pytest
 from bnstudio.core.network import Network
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.io import read_network, write_network
-from tests.io.edited import FORMATS, write_edited as _write
+from tests.io.edited import FORMATS
+from tests.io.edited import write_edited as _write
 
 CORPUS = Path(__file__).resolve().parents[1] / "fuzz" / "corpus"
 

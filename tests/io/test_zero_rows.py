@@ -21,8 +21,8 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError, RepairWarning
 from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_model, read_network
-from bnstudio.io.repairs import Repairs
 from bnstudio.io.judging import judged_repairs, verdict
+from bnstudio.io.repairs import Repairs
 from bnstudio.io.zero_rows import ZeroRows, describe
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "zero_rows"

@@ -117,7 +117,8 @@ def test_a_given_option_implies_its_condition():
 
 
 def test_the_command_line_reads_the_same_conditions():
-    from bnstudio.cli.fit import add_learner_options, learner_options as cli_options
+    from bnstudio.cli.fit import add_learner_options
+    from bnstudio.cli.fit import learner_options as cli_options
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--method")

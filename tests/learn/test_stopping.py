@@ -8,9 +8,8 @@ import pytest
 from scipy.optimize import OptimizeResult
 
 from bnstudio.errors import ValidationError
-from bnstudio.learn.params import STOP_REASONS, make_learner
+from bnstudio.learn.params import STOP_REASONS, make_learner, stopping
 from bnstudio.learn.params.gradient import SoftmaxObjective
-from bnstudio.learn.params import stopping
 from bnstudio.learn.params.stopping import StopRule, Trajectory, judge_end, minimise
 from tests.learn.test_gradient import noisy_naive_bayes_data
 

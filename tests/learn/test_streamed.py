@@ -7,14 +7,13 @@ import numpy as np
 import pytest
 
 from bnstudio.data import align, read_csv
-from bnstudio.data.parts import open_parts, with_runner
 from bnstudio.data.errors import UnknownDataStates
+from bnstudio.data.parts import open_parts, with_runner
 from bnstudio.errors import Cancelled, FormatError
 from bnstudio.io import read_network
 from bnstudio.jobs import NullReporter
 from bnstudio.learn.params import make_learner
 from bnstudio.sampling import codes_to_frame, forward_sample, write_samples_csv
-
 from tests.data.conftest import NETWORKS
 
 ROWS = 3000

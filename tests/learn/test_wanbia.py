@@ -76,9 +76,10 @@ def test_structure_and_data_requirements_are_explained():
 def previous_formula(net, theta, codes, row_weights, target, level, l2):
     """The dense per-family formula wanbia used before the sparse layout (eq 16–21 entry by entry), as a reference:
     for every row and class the entry of each class-containing table, its log θ and its weight id."""
+    from scipy.special import logsumexp, softmax
+
     from bnstudio.learn.params.suffstats import families, family_index
     from bnstudio.learn.params.wanbia import group_map
-    from scipy.special import logsumexp, softmax
     t, n_classes = net.variables.index(target), net.cardinality(target)
     filled = codes.copy()
     filled[:, t] = 0

@@ -3,10 +3,11 @@ versions are pinned like every other; docs/api/conf.py makes the docstrings' pla
 reStructuredText without touching backquoted code, emphasis, literal blocks or doctests."""
 from __future__ import annotations
 
-from tests.scripts import load_script
 import re
 import tomllib
 from pathlib import Path
+
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,14 @@ from pathlib import Path
 import pytest
 
 from bnstudio.errors import FormatError
-from bnstudio.io.project import (ProjectFormatError, load_project, project_from_diagram, project_to_json,
-                              read_project_network, save_project)
+from bnstudio.io.project import (
+    ProjectFormatError,
+    load_project,
+    project_from_diagram,
+    project_to_json,
+    read_project_network,
+    save_project,
+)
 from tests.decision.helpers import oil, random_diagram
 
 DATA = Path(__file__).parent / "data"

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from bnstudio.io import read_network
-from bnstudio.io.project.notes import Note
 from bnstudio.io.project import Project, load_project, save_project, schema
+from bnstudio.io.project.notes import Note
 from tests.project.conftest import DATA, ROOT
 
 #: schema version -> a project file written with that schema (content described by _check_asia_project)

@@ -9,8 +9,14 @@ import pytest
 
 from bnstudio.errors import ValidationError
 from bnstudio.io import read_network
-from bnstudio.io.project import (Project, load_project, project_from_network, read_project_network, save_project,
-                              write_project_network)
+from bnstudio.io.project import (
+    Project,
+    load_project,
+    project_from_network,
+    read_project_network,
+    save_project,
+    write_project_network,
+)
 from tests.project.conftest import NETWORKS, ROOT
 
 

@@ -13,9 +13,16 @@ import pytest
 from bnstudio.cli import main
 from bnstudio.core import network_from_dsl
 from bnstudio.core.canonical import NoisyMax
+from bnstudio.io.project import (
+    ProjectFormatError,
+    load_project,
+    project_from_diagram,
+    project_from_network,
+    project_to_json,
+    save_project,
+    schema,
+)
 from bnstudio.io.project.notes import Note
-from bnstudio.io.project import (ProjectFormatError, load_project, project_from_diagram, project_from_network,
-                              project_to_json, save_project, schema)
 from tests.decision.helpers import oil
 from tests.project.conftest import DATA
 

@@ -30,8 +30,9 @@ CORRAL_NAMES = ["A0", "A1", "B0", "B1", "Irrelevant", "Correlated", "Class"]
 
 @pytest.fixture(scope="session")
 def alarm_10k():
-    from bnstudio.io import read_network
     from pathlib import Path
+
+    from bnstudio.io import read_network
     net = read_network(Path(__file__).resolve().parents[2] / "resources" / "networks" / "alarm.bif")
     codes = forward_sample(net, 10_000, seed=7)
     return net, codes

@@ -8,10 +8,10 @@ import pytest
 
 from bnstudio.errors import ValidationError
 from bnstudio.inference import InferenceEngine
+from bnstudio.io import read_network
 from bnstudio.jobs import RecordingReporter
 from bnstudio.temporal import from_network, sample_sequences, sequences_frame, unroll
 from bnstudio.temporal.em import expected_counts, fit_sequences_em
-from bnstudio.io import read_network
 from tests.temporal.random_tbn import random_tbn
 from tests.temporal.test_forward_backward import as_evidence, random_codes
 from tests.temporal.test_learning import uniform_copy

@@ -11,8 +11,16 @@ import pytest
 from bnstudio.errors import Cancelled, ImpossibleEvidence, UnknownStateError, ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.jobs import RecordingReporter
-from bnstudio.temporal import (TwoSliceNetwork, filtering, fit_sequences, sample_sequences, sequences_frame, smoothing,
-                               two_slice_network, unroll)
+from bnstudio.temporal import (
+    TwoSliceNetwork,
+    filtering,
+    fit_sequences,
+    sample_sequences,
+    sequences_frame,
+    smoothing,
+    two_slice_network,
+    unroll,
+)
 from bnstudio.temporal.errorbars import query_variances, temporal_error_bars
 from bnstudio.uncertainty import NoDirichletCounts, delta_method, sample_parameters
 from tests.temporal.random_tbn import random_tbn

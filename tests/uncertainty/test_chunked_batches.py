@@ -10,12 +10,19 @@ import pytest
 
 from bnstudio.errors import MemoryBudgetExceeded
 from bnstudio.inference import InferenceEngine
-from bnstudio.io import read_network
 from bnstudio.inference.batching import parameter_batches
+from bnstudio.io import read_network
 from bnstudio.learn.params import make_learner
 from bnstudio.sampling import forward_sample
-from bnstudio.uncertainty import (bootstrap_spread, dirichlet_counts, error_bars, query_response, query_samples,
-                                  sample_parameters, sensitivity)
+from bnstudio.uncertainty import (
+    bootstrap_spread,
+    dirichlet_counts,
+    error_bars,
+    query_response,
+    query_samples,
+    sample_parameters,
+    sensitivity,
+)
 
 ASIA = Path(__file__).resolve().parents[2] / "resources" / "networks" / "asia.bif"
 

@@ -6,8 +6,15 @@ import pytest
 from scipy import stats
 
 from bnstudio.core import network_from_dsl
-from bnstudio.uncertainty import (NoDirichletCounts, beta_moments, counting_statistics, credible_intervals,
-                                  dirichlet_counts, error_bars, query_samples)
+from bnstudio.uncertainty import (
+    NoDirichletCounts,
+    beta_moments,
+    counting_statistics,
+    credible_intervals,
+    dirichlet_counts,
+    error_bars,
+    query_samples,
+)
 
 
 def test_beta_method_of_moments_recovers_a_beta():

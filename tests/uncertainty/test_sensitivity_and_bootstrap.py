@@ -11,8 +11,16 @@ from bnstudio.inference import InferenceEngine
 from bnstudio.io import read_network
 from bnstudio.learn.params import bagged_posterior, make_learner
 from bnstudio.sampling import forward_sample
-from bnstudio.uncertainty import (bootstrap_spread, covaried_rows, covaried_slope, error_bars, query_response,
-                                  row_index, sensitivity, state_position)
+from bnstudio.uncertainty import (
+    bootstrap_spread,
+    covaried_rows,
+    covaried_slope,
+    error_bars,
+    query_response,
+    row_index,
+    sensitivity,
+    state_position,
+)
 
 ASIA = Path(__file__).resolve().parents[2] / "resources" / "networks" / "asia.bif"
 

@@ -1,9 +1,7 @@
 """Undoable arc edits. Undo restores the touched families (parent order, CPT, alpha) exactly."""
 from __future__ import annotations
 
-
 from bnstudio.app.commands.base import EditedDocument, NetworkCommand, restore, snapshot
-
 
 
 class AddArc(NetworkCommand):

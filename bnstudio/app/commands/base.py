@@ -15,6 +15,7 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.core.validation import ROW_TOLERANCE
 
+
 class EditedDocument(Protocol):
     """What a command needs of the document it edits (:class:`bnstudio.app.document.Document` or its Qt
     adapter, which import the commands: they do not import them)."""

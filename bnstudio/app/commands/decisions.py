@@ -14,10 +14,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand
 from bnstudio.core.network import Network
 from bnstudio.decision import DecisionNode, InfluenceDiagram, UtilityNode
 from bnstudio.errors import UnknownVariableError, ValidationError
-from bnstudio.app.commands.base import EditedDocument, NetworkCommand
 
 Positions = Mapping[str, tuple[float, float]]
 

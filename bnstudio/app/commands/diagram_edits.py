@@ -16,14 +16,14 @@ from typing import Callable, Iterator, Sequence
 import networkx as nx
 import numpy as np
 
-from bnstudio.decision import DecisionNode
-from bnstudio.decision.model import full_graph
-from bnstudio.errors import ValidationError
 from bnstudio.app.commands.arcs import AddArc, RemoveArc
 from bnstudio.app.commands.base import EditedDocument, NetworkCommand
 from bnstudio.app.commands.decisions import EMPTY, DecisionPart
 from bnstudio.app.commands.params import SetCpt
 from bnstudio.app.commands.variables import AddVariable, RemoveVariable, RenameVariable
+from bnstudio.decision import DecisionNode
+from bnstudio.decision.model import full_graph
+from bnstudio.errors import ValidationError
 
 Step = Callable[[], NetworkCommand]
 PartChange = Callable[[DecisionPart], DecisionPart]

@@ -2,11 +2,9 @@
 and many tables at once (normalise everything, set an effective sample size everywhere)."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from bnstudio.app.commands.base import EditedDocument, NetworkCommand, is_normalised
-
 
 
 class SetCpt(NetworkCommand):

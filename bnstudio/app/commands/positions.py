@@ -6,7 +6,6 @@ from typing import Any
 
 from bnstudio.app.commands.base import EditedDocument, NetworkCommand
 
-
 Positions = dict[str, tuple[float, float]]
 
 

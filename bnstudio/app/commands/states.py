@@ -7,7 +7,6 @@ from typing import Sequence
 from bnstudio.app.commands.base import EditedDocument, NetworkCommand, restore, snapshot
 
 
-
 def _tables_of(document: EditedDocument, var: str):
     net = document.network
     return snapshot(net, [var] + net.children(var))

@@ -7,7 +7,6 @@ from typing import Sequence
 from bnstudio.app.commands.base import EditedDocument, NetworkCommand, is_normalised, restore, snapshot
 
 
-
 class AddVariable(NetworkCommand):
     def __init__(self, document: EditedDocument, name: str, states: Sequence[str],
                  position: tuple[float, float] | None = None) -> None:

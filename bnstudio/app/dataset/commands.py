@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from bnstudio.errors import ValidationError
 from bnstudio.app.commands.base import EditedDocument, NetworkCommand, restore, snapshot
-
+from bnstudio.errors import ValidationError
 
 
 class AddDataStates(NetworkCommand):

@@ -22,8 +22,16 @@ from typing import Iterable
 import numpy as np
 
 from bnstudio.core.network import Network
-from bnstudio.data import (AlignedData, BNStudioDataWarning, Dataset, Discretiser, align, equal_frequency,
-                           equal_width, mdl)
+from bnstudio.data import (
+    AlignedData,
+    BNStudioDataWarning,
+    Dataset,
+    Discretiser,
+    align,
+    equal_frequency,
+    equal_width,
+    mdl,
+)
 from bnstudio.data.states import numeric_values
 from bnstudio.errors import ValidationError
 

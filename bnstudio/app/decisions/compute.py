@@ -19,10 +19,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.decision import DecisionSolution, InfluenceDiagram, UtilityErrorBar, solve, utility_error_bar
 from bnstudio.decision.policy_net import HIGH, STATES, policy_network, utility_scales
 from bnstudio.decision.solve import split_evidence
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import BNStudioError
 from bnstudio.inference import InferenceEngine
 

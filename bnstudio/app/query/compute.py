@@ -18,8 +18,15 @@ from bnstudio.errors import BNStudioError, ValidationError
 from bnstudio.inference import InferenceEngine
 from bnstudio.inference.intervention import check_findings
 from bnstudio.jobs import Progress
-from bnstudio.uncertainty import (BootstrapSpread, ErrorBars, NoDirichletCounts, bootstrap_spread, dirichlet_counts,
-                                  error_bars, row_index)
+from bnstudio.uncertainty import (
+    BootstrapSpread,
+    ErrorBars,
+    NoDirichletCounts,
+    bootstrap_spread,
+    dirichlet_counts,
+    error_bars,
+    row_index,
+)
 
 Target = dict[str, str]
 Evidence = dict[str, Any]

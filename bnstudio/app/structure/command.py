@@ -8,11 +8,10 @@ again, removes the added variables and restores every family exactly (:func:`~bn
 """
 from __future__ import annotations
 
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand, restore, snapshot
 from bnstudio.app.placing import place_bar_nodes
 from bnstudio.core.network import Network
 from bnstudio.errors import BNStudioError, ValidationError
-from bnstudio.app.commands.base import EditedDocument, NetworkCommand, restore, snapshot
-
 
 
 def placements(net: Network, learned: Network, names: list[str]) -> dict[str, tuple[float, float]]:

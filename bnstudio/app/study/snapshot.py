@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bnstudio.figures.report import write_report
 from bnstudio.experiment.status import driver_alive
 from bnstudio.experiment.store import StudyStore
+from bnstudio.figures.report import write_report
 from bnstudio.jobs import NullReporter, Reporter
 
 Run = tuple[int, int, str]          # (fold, seed, task key)

@@ -1,11 +1,9 @@
 """Apply a run's learned parameters: one undoable command, one core edit (``net.set_parameters``)."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from bnstudio.app.commands.base import EditedDocument, NetworkCommand, is_normalised, restore, snapshot
-
 
 
 class ApplyParameters(NetworkCommand):

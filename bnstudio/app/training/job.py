@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
+from bnstudio.app.dataset.selection import DataSelection
+from bnstudio.app.training.runs import RunRecord
 from bnstudio.core.network import Network
 from bnstudio.errors import Cancelled, ValidationError
 from bnstudio.evaluate.curves import Validation
 from bnstudio.evaluate.metrics import evaluate_scored
-from bnstudio.app.dataset.selection import DataSelection
 from bnstudio.learn.params import FitResult, make_learner
 from bnstudio.learn.params.base import DataScorer
-from bnstudio.app.training.runs import RunRecord
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,10 @@ a file that carries no positions, spreading a file's positions drawn for smaller
 "Automatic layout" command."""
 from __future__ import annotations
 
+from bnstudio.app import commands as cmd
 from bnstudio.core.network import Network
 from bnstudio.display.layout import layered_layout
 from bnstudio.display.placement import place_missing, spread_positions
-from bnstudio.app import commands as cmd
 from bnstudio.gui.canvas import style as st
 
 

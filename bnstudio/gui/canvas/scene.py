@@ -15,16 +15,16 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Signal
 from PySide6.QtGui import QPen, Qt
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
-from bnstudio.core.events import Event
 from bnstudio.app import commands as cmd
 from bnstudio.app.commands import diagram_edits as diagram
+from bnstudio.app.commands import notes as note_cmd
+from bnstudio.app.relevance import RelevanceOverlay
+from bnstudio.core.events import Event
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_geometry import deferred, nodes_rect, place_arcs
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.node_item import NodeItem
 from bnstudio.gui.canvas.note_item import NoteItem
-from bnstudio.app.commands import notes as note_cmd
-from bnstudio.app.relevance import RelevanceOverlay
 from bnstudio.gui.canvas.temporal_plate import TemporalPlate
 from bnstudio.gui.canvas.utility_item import UtilityItem
 from bnstudio.gui.document import Document

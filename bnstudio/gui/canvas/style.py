@@ -4,9 +4,18 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from bnstudio.display import look
-from bnstudio.display.look import (BAR_NODE_WIDTH, CORNER, HEADER_HEIGHT, NAME_COLUMN,  # noqa: F401 - the canvas
-                                   NUMBER_COLUMN, PADDING, ROW_HEIGHT, UTILITY_HEIGHT, UTILITY_WIDTH,
-                                   format_probability)  # reads them from here
+from bnstudio.display.look import (  # noqa: F401 - the canvas
+    BAR_NODE_WIDTH,
+    CORNER,
+    HEADER_HEIGHT,
+    NAME_COLUMN,
+    NUMBER_COLUMN,
+    PADDING,
+    ROW_HEIGHT,
+    UTILITY_HEIGHT,
+    UTILITY_WIDTH,
+    format_probability,  # reads them from here
+)
 
 BARS, COMPACT = "bars", "compact"
 NODE_STYLES = (BARS, COMPACT)

@@ -11,12 +11,12 @@ from PySide6.QtWidgets import QGraphicsView, QInputDialog, QLineEdit, QMenu
 from bnstudio.app import commands as cmd
 from bnstudio.app.commands import diagram_edits as diagram
 from bnstudio.app.commands.findings import DO
+from bnstudio.app.relevance import BLANKET
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arc_item import ArcItem
 from bnstudio.gui.canvas.find_bar import FindBar
 from bnstudio.gui.canvas.node_item import NodeItem
 from bnstudio.gui.canvas.note_item import NoteItem
-from bnstudio.app.relevance import BLANKET
 from bnstudio.gui.canvas.scene import FIT_FRAME, NetworkScene
 from bnstudio.gui.canvas.utility_item import UtilityItem
 

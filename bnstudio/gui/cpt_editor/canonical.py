@@ -13,9 +13,9 @@ import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
+from bnstudio.app.commands.base import EditedDocument, NetworkCommand
 from bnstudio.core.canonical import NoisyMax, canonical_of
 from bnstudio.errors import ValidationError
-from bnstudio.app.commands.base import EditedDocument, NetworkCommand
 
 
 class SetCanonical(NetworkCommand):

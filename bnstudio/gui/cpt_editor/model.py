@@ -14,12 +14,12 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QFont
 
+from bnstudio.app import commands as cmd
+from bnstudio.app import cpt_operations as ops
 from bnstudio.core.events import Event
 from bnstudio.core.validation import ROW_TOLERANCE
 from bnstudio.display import themes
-from bnstudio.app import commands as cmd
 from bnstudio.gui import theme
-from bnstudio.app import cpt_operations as ops
 from bnstudio.gui.document import Document
 
 Index = QModelIndex | QPersistentModelIndex

@@ -6,17 +6,29 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMenu,
-                               QSplitter, QTableView, QToolBar, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QMenu,
+    QSplitter,
+    QTableView,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from bnstudio.gui.message_bar import MessageBar
-from bnstudio.gui.theme import PaletteFollower, text_style
 from bnstudio.app import commands as cmd
 from bnstudio.app import cpt_operations as ops
 from bnstudio.gui.cpt_editor.canonical import CanonicalEditor
 from bnstudio.gui.cpt_editor.delegate import NumberDelegate
 from bnstudio.gui.cpt_editor.model import CptTableModel
 from bnstudio.gui.document import Document
+from bnstudio.gui.message_bar import MessageBar
+from bnstudio.gui.theme import PaletteFollower, text_style
 
 ROW_HEIGHT = 22
 

@@ -8,10 +8,10 @@ import numpy as np
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
-from bnstudio.gui.theme import text_style
+from bnstudio.app.dataset.prep import METHODS, bin_counts, fit_discretiser
 from bnstudio.data import Dataset, Discretiser
 from bnstudio.errors import BNStudioError
-from bnstudio.app.dataset.prep import METHODS, bin_counts, fit_discretiser
+from bnstudio.gui.theme import text_style
 
 
 def preview_text(disc: Discretiser, counts, limit: int = 12) -> str:

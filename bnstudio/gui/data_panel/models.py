@@ -8,10 +8,10 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from bnstudio.app.dataset.prep import column_values
 from bnstudio.data import Dataset
 from bnstudio.display import themes
 from bnstudio.gui import theme
-from bnstudio.app.dataset.prep import column_values
 
 Index = QModelIndex | QPersistentModelIndex
 MISSING_TEXT = "?"

@@ -14,26 +14,45 @@ from typing import Any, Sequence
 
 import numpy as np
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
-                               QPushButton, QSizePolicy, QStyle, QTabWidget, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QStyle,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+from bnstudio.app.dataset.commands import AddDataStates
+from bnstudio.app.dataset.prep import (
+    Alignment,
+    align_quietly,
+    numeric_columns,
+    refit_cuts,
+    replace_column,
+    rows_with_values,
+)
+from bnstudio.app.dataset.selection import DataSelection, split_rows
+from bnstudio.app.session import count
 from bnstudio.core.network import Network
 from bnstudio.data import Dataset, Discretiser, UnknownDataStates, read_table
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import dialogs
 from bnstudio.gui.data_panel import unknown_states
-from bnstudio.app.dataset.commands import AddDataStates
 from bnstudio.gui.data_panel.discretise_box import DiscretiseBox
-from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.data_panel.models import DatasetModel, SummaryModel
-from bnstudio.app.dataset.prep import (Alignment, align_quietly, numeric_columns, refit_cuts, replace_column,
-                                          rows_with_values)
-from bnstudio.app.dataset.selection import DataSelection, split_rows
 from bnstudio.gui.data_panel.split_box import SplitBox
 from bnstudio.gui.document import Document
+from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.responsive import ResponsiveSplitter
-from bnstudio.app.session import count
 
 FILE_FILTER = "Data tables (*.csv *.tsv *.tab *.txt *.xlsx *.parquet *.arrow *.feather);;All files (*)"
 

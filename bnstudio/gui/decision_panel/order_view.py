@@ -10,10 +10,10 @@ from __future__ import annotations
 import networkx as nx
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
+from bnstudio.app.commands.diagram_edits import move_decision
 from bnstudio.decision.model import full_graph
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.canvas import style as st
-from bnstudio.app.commands.diagram_edits import move_decision
 from bnstudio.gui.document import Document
 
 

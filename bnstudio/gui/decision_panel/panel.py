@@ -8,14 +8,27 @@ from typing import AbstractSet
 
 import numpy as np
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QGroupBox, QHBoxLayout,
-                               QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+from bnstudio.app.decisions.compute import DecisionResult
 from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.gui.canvas import style as st
-from bnstudio.app.decisions.compute import DecisionResult
-from bnstudio.gui.decision_panel.solver import DecisionSolver
 from bnstudio.gui.decision_panel.order_view import DecisionOrder
+from bnstudio.gui.decision_panel.solver import DecisionSolver
 from bnstudio.gui.decision_panel.utility_table import UtilityTableEditor
 from bnstudio.gui.document import Document
 from bnstudio.gui.query_panel.contributions import ContributionsView

@@ -13,9 +13,9 @@ import functools
 
 from PySide6.QtCore import QObject, Signal
 
+from bnstudio.app.decisions.compute import INLINE_CELLS, DecisionResult, compute_decisions, diagram_cells
 from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import BNStudioError
-from bnstudio.app.decisions.compute import INLINE_CELLS, DecisionResult, compute_decisions, diagram_cells
 from bnstudio.gui.document import Document
 from bnstudio.gui.job_slot import JobSlot
 

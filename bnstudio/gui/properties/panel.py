@@ -7,13 +7,23 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
-                               QPlainTextEdit, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from bnstudio.core.events import Event
-from bnstudio.core.variable import next_state_name
 from bnstudio.app import commands as cmd
 from bnstudio.app.commands.diagram_edits import rename_node
+from bnstudio.core.events import Event
+from bnstudio.core.variable import next_state_name
 from bnstudio.gui.document import Document
 from bnstudio.gui.theme import PaletteFollower, text_style
 from bnstudio.io.messages import listing

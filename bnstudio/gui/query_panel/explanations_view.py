@@ -12,8 +12,19 @@ from typing import Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QSpinBox, QTableWidget,
-                               QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from bnstudio.display import themes
 from bnstudio.gui import theme

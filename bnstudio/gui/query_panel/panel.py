@@ -16,12 +16,11 @@ from typing import Any, Mapping
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QVBoxLayout, QWidget
 
+from bnstudio.app.query import compute
+from bnstudio.app.session import SessionPart
 from bnstudio.core.events import Event
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.message_bar import COMPUTING, MessageBar
-from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter, WideRow
-from bnstudio.app.session import SessionPart
-from bnstudio.app.query import compute
 from bnstudio.gui.query_panel import plots
 from bnstudio.gui.query_panel import saved_queries as saved
 from bnstudio.gui.query_panel.contributions import TOP, ContributionsView
@@ -32,6 +31,7 @@ from bnstudio.gui.query_panel.reasoning import ReasoningTabs
 from bnstudio.gui.query_panel.sensitivity_plot import SensitivityPlot
 from bnstudio.gui.query_panel.summary import SummaryView
 from bnstudio.gui.query_panel.tornado_plot import TornadoPlot
+from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter, WideRow
 from bnstudio.gui.workers import JobWorker
 from bnstudio.uncertainty import NoDirichletCounts, dirichlet_counts, row_index, sensitivity, tornado
 

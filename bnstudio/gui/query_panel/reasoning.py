@@ -15,14 +15,14 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject
 
-from bnstudio.errors import BNStudioError
 from bnstudio.app.commands.findings import OBSERVE
-from bnstudio.gui.job_slot import JobSlot
-from bnstudio.inference import InferenceEngine
 from bnstudio.app.query.compute import describe, intervened_counts
+from bnstudio.errors import BNStudioError
+from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.query_panel.controls import FORM
 from bnstudio.gui.query_panel.explanations_view import ExplanationsView
 from bnstudio.gui.query_panel.voi_view import VoiView
+from bnstudio.inference import InferenceEngine
 from bnstudio.inference.intervention import check_findings
 from bnstudio.inference.intervention import describe as describe_do
 from bnstudio.inference.voi import value_of_information

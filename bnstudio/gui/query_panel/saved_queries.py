@@ -14,9 +14,9 @@ from typing import Any, Callable
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from bnstudio.app.query.compute import QueryAnswer, describe, fmt, fmt_interval
 from bnstudio.core.events import Event
 from bnstudio.core.network import Network
-from bnstudio.app.query.compute import QueryAnswer, describe, fmt, fmt_interval
 from bnstudio.uncertainty import FLAG_TEXT
 
 Index = QModelIndex | QPersistentModelIndex

@@ -7,9 +7,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from bnstudio.gui.query_panel import plots
-from bnstudio.uncertainty import Sensitivity
 from bnstudio.gui.query_panel.contributions import row_label
-from bnstudio.uncertainty import RowContribution
+from bnstudio.uncertainty import RowContribution, Sensitivity
 
 
 class SensitivityPlot(QWidget):

@@ -7,8 +7,8 @@ import html
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from bnstudio.gui.theme import PaletteFollower, banner_style, text_style
 from bnstudio.app.query.compute import QueryAnswer, describe
+from bnstudio.gui.theme import PaletteFollower, banner_style, text_style
 from bnstudio.uncertainty import FLAG_TEXT
 
 NO_COUNTS_TEXT = ("<b>No error bars yet:</b> the tables carry no Dirichlet counts (how much data they rest on). "

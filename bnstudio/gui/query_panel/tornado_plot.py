@@ -4,7 +4,6 @@ range (blue) to q at the high end (orange) around the current answer (a vertical
 from __future__ import annotations
 
 import pyqtgraph as pg
-
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from bnstudio.display.tornado import bar_label

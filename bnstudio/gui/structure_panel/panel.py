@@ -11,21 +11,31 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QProgressBar, QPushButton,
-                               QScrollArea, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
+from bnstudio.app.session import SessionPart
+from bnstudio.app.structure.command import ApplyLearnedStructure
+from bnstudio.display.layout import arcs_through_nodes
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arrange import auto_layout_command, sizes_for
 from bnstudio.gui.canvas.scene import NetworkScene
-from bnstudio.display.layout import arcs_through_nodes
+from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.message_bar import MessageBar
-from bnstudio.app.session import SessionPart
 from bnstudio.gui.structure_panel.canvas_tool import ArcConstraintTool
-from bnstudio.app.structure.command import ApplyLearnedStructure
 from bnstudio.gui.structure_panel.constraints import KINDS, ConstraintsEditor
 from bnstudio.gui.structure_panel.options import AlgorithmOptions
 from bnstudio.gui.structure_panel.overlay import ADDED, COLOURS, REMOVED, REVERSED, DiffOverlay, structure_diff
-from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.workers import JobWorker
 from bnstudio.jobs import IterationInfo
 from bnstudio.learn.structure import StructureResult, learn_structure

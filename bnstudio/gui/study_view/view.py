@@ -11,16 +11,28 @@ import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
-                               QPushButton, QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+from bnstudio.app.study.snapshot import StudySnapshot, fitted_network, load_snapshot
 from bnstudio.errors import BNStudioError
 from bnstudio.experiment.summary import split_description
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.study_view.figures import FigureGrid
 from bnstudio.gui.study_view.ranks_tab import RanksTab, is_cd_figure
-from bnstudio.app.study.snapshot import StudySnapshot, fitted_network, load_snapshot
 from bnstudio.gui.study_view.table_model import StudyTableModel
 
 REFRESH_MS = 5000     # while the study runs

@@ -19,20 +19,36 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QActionGroup
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QFormLayout, QHBoxLayout,
-                               QLabel, QLayout, QMenu, QProgressBar, QPushButton, QSizePolicy, QSlider, QSpinBox,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QSlider,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from bnstudio.errors import BNStudioError
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.time_panel.plot import BeliefOverTime
 from bnstudio.io.genie.xdsl_dynamic import slice_count
+from bnstudio.temporal.errorbars import TemporalBars
 from bnstudio.temporal.forward_backward import TemporalBeliefs
 from bnstudio.temporal.model import TwoSliceNetwork
-from bnstudio.temporal.errorbars import TemporalBars
-from bnstudio.temporal.timeline import (MODES, as_two_slice, beliefs_and_band, has_counts, slice_view,
-                                      timeline_codes)
+from bnstudio.temporal.timeline import MODES, as_two_slice, beliefs_and_band, has_counts, slice_view, timeline_codes
 
 MAX_SLICES = 1_000_000
 #: rows of the evidence table drawn (a long sequence is computed whole, shown in part)

@@ -6,13 +6,21 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableView,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from bnstudio.core.network import Network
-from bnstudio.errors import BNStudioError
 from bnstudio.app.training.runs import RunRecord
 from bnstudio.app.training.shifts import MEASURES, RowShift, parameter_shifts
+from bnstudio.core.network import Network
+from bnstudio.errors import BNStudioError
 
 Index = QModelIndex | QPersistentModelIndex
 HEADERS = ("Variable", "Parent states", "max |Δθ|", "Total variation")

@@ -15,9 +15,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QWidget
 
+from bnstudio.app.training.runs import RunRecord
 from bnstudio.evaluate.curves import Validation
 from bnstudio.gui.training_panel.plotkit import PLOT_MIN_HEIGHT, RunLegend, plot_page, style
-from bnstudio.app.training.runs import RunRecord
 
 #: the cases-per-bin strip's height, shown where the plots are at least :data:`COUNTS_FROM` pixels high
 COUNTS_HEIGHT = 90

@@ -12,8 +12,17 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel, QSlider,
-                               QSpinBox, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSlider,
+    QSpinBox,
+    QWidget,
+)
 
 from bnstudio.learn.forms import SHOWN, describe, learner_options, method_starts, start_value, visible_fields
 from bnstudio.learn.registry import METHODS, PARAMETER_LEARNERS, Option

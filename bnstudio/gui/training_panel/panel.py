@@ -11,25 +11,33 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QProgressBar, QPushButton, QSplitter,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+from bnstudio.app.dataset.selection import DataSelection
+from bnstudio.app.training.commands import ApplyParameters
+from bnstudio.app.training.job import TrainingRequest, run_training
+from bnstudio.app.training.runs import RunRecord
 from bnstudio.errors import BNStudioError
 from bnstudio.gui import dialogs
-from bnstudio.gui.job_slot import JobSlot
-from bnstudio.app.dataset.selection import DataSelection
 from bnstudio.gui.document import Document
+from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.responsive import ContentScrollArea, ResponsiveSplitter
-from bnstudio.app.training.commands import ApplyParameters
 from bnstudio.gui.training_panel.compare import CompareView
 from bnstudio.gui.training_panel.curves_view import CurvesView
-from bnstudio.app.training.job import TrainingRequest, run_training
 from bnstudio.gui.training_panel.learning_view import LearningCurveView
 from bnstudio.gui.training_panel.options import MethodOptions
 from bnstudio.gui.training_panel.plot import ConvergencePlot
 from bnstudio.gui.training_panel.results_tab import ResultsTab
-from bnstudio.app.training.runs import RunRecord
 from bnstudio.jobs import IterationInfo
 from bnstudio.learn.params import METHODS
 from bnstudio.learn.params.stopping import stop_text

@@ -17,9 +17,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QWidget
 
-from bnstudio.gui.training_panel.plotkit import PLOT_MIN_HEIGHT, IntegerAxis, RunLegend, colour, style
 from bnstudio.app.training.runs import SERIES, history_series
 from bnstudio.app.training.scaling import off_scale, y_range
+from bnstudio.gui.training_panel.plotkit import PLOT_MIN_HEIGHT, IntegerAxis, RunLegend, colour, style
 
 #: from this width of the plot area the two plots stand side by side
 SIDE_BY_SIDE_FROM = 400

@@ -5,11 +5,20 @@ width (no score column is clipped in a laptop's dock) and the height for its run
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from bnstudio.gui.training_panel.results import PARTS, ConfusionTable, ResultsModel
 from bnstudio.app.training.runs import RunRecord
+from bnstudio.gui.training_panel.results import PARTS, ConfusionTable, ResultsModel
 
 RUN_COLUMN = 150   # pixels at most for the run column (a longer label is elided; its tooltip has it whole)
 ROW_HEIGHT = 21

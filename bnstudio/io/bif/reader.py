@@ -50,13 +50,12 @@ from bnstudio.core.network import Network, build_network
 from bnstudio.core.variable import Variable, check_name
 from bnstudio.errors import BNStudioError, CycleError, FormatError
 from bnstudio.io.atomic import PathLike, read_text
-from bnstudio.io.bif.writer import NAME_KEY, PROPERTY_KEY, STATES_KEY
-from bnstudio.io.bif.writer import format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.reader.format_bif)
+from bnstudio.io.bif.writer import NAME_KEY, PROPERTY_KEY, STATES_KEY, format_bif, write_bif  # noqa: F401  (re-exported: bnstudio.io.bif.reader.format_bif)
 from bnstudio.io.bulk import bulk_enabled
 from bnstudio.io.common import NUMBER, row_label
-from bnstudio.io.repairs import Repairs, entry_problem
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import listing, shorten, tidy
+from bnstudio.io.repairs import Repairs, entry_problem
 from bnstudio.io.source import TokenStream
 
 # blanks, comments and the separators ',' and '|' (ignored between tokens, as the original format says), then

@@ -44,8 +44,7 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
 from bnstudio.io.bulk import probabilities, tables_text, untouched_tables
-from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate, identifiers, make_cpt, \
-    probability
+from bnstudio.io.common import NUMBER, assemble, checked_name, first_duplicate, identifiers, make_cpt, probability
 from bnstudio.io.genie.dsl_syntax import Block, NumberList, Syntax, Token, Value, ValueList, escape
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import shorten

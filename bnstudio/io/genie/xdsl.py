@@ -48,13 +48,22 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
 from bnstudio.io.bulk import number_text, probabilities, tables_text, untouched_tables
-from bnstudio.io.common import (NUMBER, Family, assemble, checked_name, first_duplicate, identifiers,
-                                make_cpt, probability)
+from bnstudio.io.common import (
+    NUMBER,
+    Family,
+    assemble,
+    checked_name,
+    first_duplicate,
+    identifiers,
+    make_cpt,
+    probability,
+)
+from bnstudio.io.genie.xdsl_canonical import TAGS as CANONICAL_TAGS
+from bnstudio.io.genie.xdsl_canonical import canonical_tag, format_canonical, read_canonical
+from bnstudio.io.genie.xdsl_dynamic import is_dynamic, two_slice
 from bnstudio.io.influence import diagram_with, node_order, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.repairs import Repairs
-from bnstudio.io.genie.xdsl_dynamic import is_dynamic, two_slice
-from bnstudio.io.genie.xdsl_canonical import TAGS as CANONICAL_TAGS, canonical_tag, format_canonical, read_canonical
 from bnstudio.io.xml.xmltree import XmlDocument, describe, parse_xml, read_bytes, text
 
 if TYPE_CHECKING:

@@ -32,6 +32,7 @@ the plate or naming a parent outside it, and a contemporal node with a parent in
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+
 import numpy as np
 
 from bnstudio.core.network import Network

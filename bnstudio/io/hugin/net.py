@@ -41,8 +41,7 @@ import numpy as np
 from bnstudio.core.network import Network
 from bnstudio.io.atomic import PathLike, read_text
 from bnstudio.io.bulk import bulk_enabled, probabilities, untouched_tables
-from bnstudio.io.common import (Family, assemble, checked_name, make_cpt, parse_position,
-                                probability)
+from bnstudio.io.common import Family, assemble, checked_name, make_cpt, parse_position, probability
 from bnstudio.io.hugin.expression_net import ModelTables, NetModel
 from bnstudio.io.hugin.expressions import unquote
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table

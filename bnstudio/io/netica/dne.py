@@ -55,10 +55,10 @@ from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, read_bytes, read_text
 from bnstudio.io.bif.writer import NAME_KEY, STATES_KEY
 from bnstudio.io.common import NUMBER, Family, assemble, checked_name, first_duplicate
-from bnstudio.io.netica.dne_syntax import Block, Items, Token, flatten
-from bnstudio.io.netica.dne_tables import Node, TableReader
 from bnstudio.io.influence import diagram_with, not_a_network
 from bnstudio.io.messages import listing, shorten
+from bnstudio.io.netica.dne_syntax import Block, Items, Token, flatten
+from bnstudio.io.netica.dne_tables import Node, TableReader
 
 if TYPE_CHECKING:
     import numpy as np

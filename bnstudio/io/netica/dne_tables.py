@@ -13,10 +13,10 @@ from bnstudio.core.canonical import Deterministic
 from bnstudio.errors import FormatError
 from bnstudio.io.bulk import probabilities, untouched_tables
 from bnstudio.io.common import NUMBER, make_cpt, probability, row_label
-from bnstudio.io.netica.dne_syntax import Block, Items, NumberItems, Syntax, Token, Value, flatten
 from bnstudio.io.influence import utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.messages import shorten
+from bnstudio.io.netica.dne_syntax import Block, Items, NumberItems, Syntax, Token, Value, flatten
 from bnstudio.io.repairs import Fail, Repairs
 
 _UNSPECIFIED = ("@imposs", "*")  # an impossible parent configuration; no value

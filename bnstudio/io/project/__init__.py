@@ -7,9 +7,18 @@ settings and view options, as versioned JSON (see ``docs/project-format.md``).
 1
 """
 from bnstudio.io.project.schema import FORMAT_TAG, MIGRATIONS, SCHEMA_VERSION, ProjectFormatError, migrate
-from bnstudio.io.project.store import (EXTENSION, Project, load_project, project_from_diagram,
-                                    project_from_json, project_from_network, project_to_json, read_project_network,
-                                    save_project, write_project_network)
+from bnstudio.io.project.store import (
+                                    EXTENSION,
+                                    Project,
+                                    load_project,
+                                    project_from_diagram,
+                                    project_from_json,
+                                    project_from_network,
+                                    project_to_json,
+                                    read_project_network,
+                                    save_project,
+                                    write_project_network,
+)
 
 __all__ = ["EXTENSION", "FORMAT_TAG", "MIGRATIONS", "SCHEMA_VERSION", "Project", "ProjectFormatError",
            "load_project", "migrate", "project_from_diagram", "project_from_json", "project_from_network",

@@ -20,9 +20,9 @@ from bnstudio.core.network import Network
 from bnstudio.core.variable import Variable, check_name
 from bnstudio.errors import ValidationError
 from bnstudio.io.common import row_label
-from bnstudio.io.repairs import Repairs, entry_problem
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.project.schema import Checker, child, json_type
+from bnstudio.io.repairs import Repairs, entry_problem
 
 NETWORK_KEYS = {"name", "properties", "variables"}
 VARIABLE_KEYS = {"name", "states", "parents", "description", "position", "cpt", "alpha", "canonical"}

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.io.atomic import PathLike, atomic_write_text, read_text
-from bnstudio.io.common import json_document, json_text as dumps
+from bnstudio.io.common import json_document
+from bnstudio.io.common import json_text as dumps
 from bnstudio.io.judging import judged_repairs
 from bnstudio.io.project import schema
 from bnstudio.io.project.decision_json import decision_from_json, decision_to_json

@@ -35,8 +35,18 @@ from bnstudio.core.network import Network
 from bnstudio.errors import FormatError
 from bnstudio.io.atomic import PathLike, atomic_write_text
 from bnstudio.io.bulk import number_text, probabilities, tables_rows, untouched_tables
-from bnstudio.io.common import (Family, assemble, checked_name, first_duplicate, fmt, make_cpt,
-                                parse_position, probability, split_properties, split_property)
+from bnstudio.io.common import (
+    Family,
+    assemble,
+    checked_name,
+    first_duplicate,
+    fmt,
+    make_cpt,
+    parse_position,
+    probability,
+    split_properties,
+    split_property,
+)
 from bnstudio.io.influence import diagram_with, not_a_network, utility_table
 from bnstudio.io.limits import SizeBudget
 from bnstudio.io.repairs import Repairs

@@ -11,10 +11,9 @@ from bnstudio.learn.params.bagging import BaggedMeanPosterior, bagged_posterior
 from bnstudio.learn.params.base import FitResult
 from bnstudio.learn.params.counting import MaximumLikelihood, MeanPosterior, prior_counts
 from bnstudio.learn.params.em import ExpectationMaximisation
-from bnstudio.learn.params.stopping import STOP_REASONS, StopRule
 from bnstudio.learn.params.gradient import GradientTraining
+from bnstudio.learn.params.stopping import STOP_REASONS, StopRule
 from bnstudio.learn.params.wanbia import WeightedConditional
-
 from bnstudio.learn.registry import METHODS, PARAMETER_LEARNERS, document_options, parameter_learner
 
 document_options(PARAMETER_LEARNERS)     # help(MeanPosterior) lists its options, as the registry describes them

@@ -19,15 +19,15 @@ import time
 
 import numpy as np
 
-from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
+from bnstudio.defaults import CREDIBLE_LEVEL
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET, InferenceEngine
-from bnstudio.jobs import Progress, Reporter
 from bnstudio.inference.batching import fitting, parameter_batches, spans
-from bnstudio.learn.params.base import DataScorer, FitResult, ParameterLearner, documented_fit
+from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.bounds import MAX_BAGS
+from bnstudio.learn.params.base import DataScorer, FitResult, ParameterLearner, documented_fit
 from bnstudio.learn.params.checks import check_integer, check_memory_budget, check_seed
 from bnstudio.learn.params.counting import check_prior, prior_counts
 from bnstudio.learn.params.floor import floor_rows

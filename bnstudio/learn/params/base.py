@@ -24,11 +24,9 @@ from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.inference.batching import fitting
 from bnstudio.learn.params.stopping import StopRule
-from bnstudio.learn.params.suffstats import (check_codes, family_counts, family_index, narrow_codes,
-                                             one_hot_blocks)
+from bnstudio.learn.params.suffstats import check_codes, family_counts, family_index, narrow_codes, one_hot_blocks
 from bnstudio.learn.params.terms import PreparedRows, Terms
 from bnstudio.learn.shape import Learner
-
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -22,7 +22,6 @@ import numbers
 from typing import Any, Sequence
 
 from bnstudio.errors import ValidationError
-
 from bnstudio.learn.bounds import MAX_ESS, MAX_ITER, MAX_L2, MAX_MEMORY_BUDGET, MIN_ESS  # noqa: F401 (re-exported)
 
 

@@ -29,8 +29,8 @@ from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.params.base import DataScorer, FitResult, ParameterLearner, documented_fit
 from bnstudio.learn.params.checks import check_choice, check_ess
 from bnstudio.learn.params.floor import floor_rows
-from bnstudio.learn.params.suffstats import check_codes, family_counts
 from bnstudio.learn.params.streamed import fit_streamed, is_streamed
+from bnstudio.learn.params.suffstats import check_codes, family_counts
 
 PRIORS = ("laplace", "bdeu", "network")
 

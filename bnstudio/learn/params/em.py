@@ -26,10 +26,10 @@ import numpy as np
 from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
+from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.jobs import Progress, Reporter
 from bnstudio.learn.bounds import MAX_RESTARTS
 from bnstudio.learn.params.base import DataScorer, FitResult, IterativeLearner, documented_fit
-from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.learn.params.checks import check_choice, check_integer, check_memory_budget, check_seed
 from bnstudio.learn.params.counting import check_prior, prior_counts
 from bnstudio.learn.params.floor import floor_rows

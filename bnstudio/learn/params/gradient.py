@@ -35,12 +35,25 @@ import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
-from bnstudio.jobs import Progress, Reporter
-from bnstudio.learn.params.base import (ConditionalRows, DataScorer, FitResult, IterativeLearner, documented_fit,
-                                        resolve_l2, weighted_sum)
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
-from bnstudio.learn.params.checks import (MAX_ITER, MAX_L2, check_choice, check_integer, check_memory_budget,
-                                          check_number)
+from bnstudio.jobs import Progress, Reporter
+from bnstudio.learn.params.base import (
+    ConditionalRows,
+    DataScorer,
+    FitResult,
+    IterativeLearner,
+    documented_fit,
+    resolve_l2,
+    weighted_sum,
+)
+from bnstudio.learn.params.checks import (
+    MAX_ITER,
+    MAX_L2,
+    check_choice,
+    check_integer,
+    check_memory_budget,
+    check_number,
+)
 from bnstudio.learn.params.conjugate import pr_brent_minimise
 from bnstudio.learn.params.floor import floored_softmax, row_floor
 from bnstudio.learn.params.stopping import StopRule, StopRun, minimise

@@ -37,16 +37,29 @@ from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
-from bnstudio.jobs import Progress, Reporter
 from bnstudio.inference.batching import fitting
-from bnstudio.learn.params.base import (CountLogLikelihood, DataScorer, FitResult, IterativeLearner, documented_fit,
-                                        resolve_l2, weighted_sum)
+from bnstudio.jobs import Progress, Reporter
+from bnstudio.learn.params.base import (
+    CountLogLikelihood,
+    DataScorer,
+    FitResult,
+    IterativeLearner,
+    documented_fit,
+    resolve_l2,
+    weighted_sum,
+)
 from bnstudio.learn.params.checks import MAX_L2, check_choice, check_memory_budget, check_number
 from bnstudio.learn.params.counting import check_prior, prior_counts
 from bnstudio.learn.params.floor import below_floor, floor_rows
 from bnstudio.learn.params.stopping import StopRun, minimise
-from bnstudio.learn.params.suffstats import (check_codes, families, family_counts, family_index, narrow_codes,
-                                             one_hot_blocks)
+from bnstudio.learn.params.suffstats import (
+    check_codes,
+    families,
+    family_counts,
+    family_index,
+    narrow_codes,
+    one_hot_blocks,
+)
 
 LEVELS = ("attribute", "attribute-value", "attribute-value-class", "parameter")
 

@@ -19,8 +19,16 @@ from bnstudio.learn.structure.api import ALGORITHMS, StructureResult, learn_stru
 from bnstudio.learn.structure.bootstrap import ArcConfidence, arc_confidence
 from bnstudio.learn.structure.compare import pdag, shd
 from bnstudio.learn.structure.constraints import Constraints, parse_arc
-from bnstudio.learn.structure.learners import (ChowLiu, ConditionalSearch, HillClimb, KDependence, NaiveBayes,
-                                               StructureLearner, TreeAugmented, make_structure_learner)
+from bnstudio.learn.structure.learners import (
+                                               ChowLiu,
+                                               ConditionalSearch,
+                                               HillClimb,
+                                               KDependence,
+                                               NaiveBayes,
+                                               StructureLearner,
+                                               TreeAugmented,
+                                               make_structure_learner,
+)
 from bnstudio.learn.structure.scores import DECOMPOSABLE, ScoreCache, bdeu, bic, family_score, k2, log_likelihood
 
 __all__ = ["ALGORITHMS", "ArcConfidence", "ChowLiu", "ConditionalSearch", "Constraints", "DECOMPOSABLE", "HillClimb",

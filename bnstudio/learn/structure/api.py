@@ -20,16 +20,15 @@ from bnstudio.core.cpt_ops import normalise_rows
 from bnstudio.core.network import Network, build_network
 from bnstudio.errors import ValidationError
 from bnstudio.jobs import Progress, Reporter
+from bnstudio.learn.bounds import MAX_RESTARTS
 from bnstudio.learn.params.checks import MAX_ITER, check_ess, check_integer, check_seed
 from bnstudio.learn.params.counting import prior_counts
-from bnstudio.learn.bounds import MAX_RESTARTS
 from bnstudio.learn.params.floor import floor_rows
+from bnstudio.learn.registry import ALGORITHMS, STRUCTURE_LEARNERS, structure_learner  # noqa: F401 (re-exported)
 from bnstudio.learn.structure import trees
 from bnstudio.learn.structure.constraints import Constraints, parse_arc
 from bnstudio.learn.structure.hillclimb import DecomposableObjective, HillClimber
 from bnstudio.learn.structure.scores import DECOMPOSABLE, DataColumns, ScoreCache
-
-from bnstudio.learn.registry import ALGORITHMS, STRUCTURE_LEARNERS, structure_learner  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
     from bnstudio.learn.structure.learners import StructureLearner

@@ -27,8 +27,15 @@ from bnstudio.jobs import Reporter
 from bnstudio.learn.registry import STRUCTURE_LEARNERS, document_options, structure_learner
 from bnstudio.learn.shape import Learner
 from bnstudio.learn.structure import trees
-from bnstudio.learn.structure.api import (Found, SearchSpace, StructureResult, check_settings, closed_form,
-                                          run_algorithm, score_search)
+from bnstudio.learn.structure.api import (
+    Found,
+    SearchSpace,
+    StructureResult,
+    check_settings,
+    closed_form,
+    run_algorithm,
+    score_search,
+)
 from bnstudio.learn.structure.bnc import ConditionalObjective, complete_rows
 from bnstudio.learn.structure.constraints import Constraints
 from bnstudio.learn.structure.hillclimb import DecomposableObjective

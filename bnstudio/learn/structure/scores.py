@@ -36,9 +36,8 @@ import numpy as np
 from scipy.special import gammaln
 
 from bnstudio.errors import ValidationError
-from bnstudio.learn.params.checks import check_ess
-
 from bnstudio.learn.names import DECOMPOSABLE  # the names live in a light module
+from bnstudio.learn.params.checks import check_ess
 
 
 def _rows(counts: np.ndarray) -> np.ndarray:

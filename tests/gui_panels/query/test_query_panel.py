@@ -179,8 +179,8 @@ def test_sensitivity_curve_is_exact_and_the_line_is_its_tangent(make_panel, asia
 
 
 def test_bagged_ensemble_shows_the_bootstrap_spread(make_panel, asia_mp):
-    from tests.demos.query_panel import fitted_example
     from bnstudio.learn.params import bagged_posterior
+    from tests.demos.query_panel import fitted_example
 
     net, result = fitted_example("asia", "bagged-mp", bags=25, seed=3)
     panel = make_panel(net)

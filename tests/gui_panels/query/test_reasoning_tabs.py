@@ -6,10 +6,10 @@ import math
 
 import pytest
 
+from bnstudio.gui.query_panel.explanations_view import map_label
 from bnstudio.inference import InferenceEngine
 from bnstudio.inference.explanations import MapExplanation
 from bnstudio.inference.voi import value_of_information
-from bnstudio.gui.query_panel.explanations_view import map_label
 
 
 def _voi_panel(make_panel, net, target="lung"):

@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from bnstudio.core.network import Network
 from bnstudio.app import commands as cmd
+from bnstudio.core.network import Network
 from bnstudio.gui.canvas import ADD_ARC
 from bnstudio.gui.document import Document
 from bnstudio.gui.structure_panel import StructurePanel, structure_diff
-from tests.demos.structure_panel import asia_data, demo_widget
 from bnstudio.io import read_network
 from bnstudio.learn.structure import learn_structure
 from bnstudio.sampling import forward_sample
+from tests.demos.structure_panel import asia_data, demo_widget
 
 from .conftest import NETWORKS
 
@@ -303,8 +303,8 @@ def test_variables_without_data_are_left_out_of_the_search(qtbot, demo):
 
 def test_accepting_a_tan_lays_out_arcs_that_would_run_through_nodes(qtbot, demo):
     """Seen: after accepting TAN some arcs ran through other nodes until Layout was pressed."""
-    from bnstudio.gui.canvas.arrange import layout_positions, sizes_for
     from bnstudio.display.layout import arcs_through_nodes
+    from bnstudio.gui.canvas.arrange import layout_positions, sizes_for
 
     panel, doc = demo.panel, demo.demo_document
     net = doc.network

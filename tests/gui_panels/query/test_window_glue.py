@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
+from bnstudio.app.query.compute import row_number
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.document import Document
 from bnstudio.gui.query_panel import QueryPanel
-from bnstudio.app.query.compute import row_number
 from bnstudio.gui.recovery import Recovery
 from bnstudio.gui.structure_panel import StructurePanel
-from tests.demos.structure_panel import asia_data
 from bnstudio.uncertainty import error_bars
+from tests.demos.structure_panel import asia_data
 
 
 @pytest.fixture
@@ -120,6 +120,7 @@ def test_soft_evidence_from_the_canvas(make_panel, asia_mp):
 
 def test_learn_from_data_gives_the_network_counts_and_the_query_error_bars(qtbot, window):
     from bnstudio.gui.panels import learn_counts_from_data, load_example_data
+
     from .conftest import NETWORKS
 
     path = NETWORKS / "asia.bif"

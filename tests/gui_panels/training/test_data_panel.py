@@ -8,8 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableView
 
 from bnstudio.data import Dataset, align, equal_width, mdl, read_csv
-from bnstudio.gui.data_panel import DataPanel, DataSelection, split_rows
-from bnstudio.gui.data_panel import unknown_states
+from bnstudio.gui.data_panel import DataPanel, DataSelection, split_rows, unknown_states
 from bnstudio.gui.data_panel.models import DatasetModel, counts_text
 from bnstudio.gui.file_controller import open_into
 from tests.gui_panels.training.conftest import ASIA_CSV, cpts_of, same_cpts

@@ -6,7 +6,6 @@ import json
 
 from bnstudio.app.training.job import TrainingRequest, run_training
 from bnstudio.app.training.runs import RunRecord
-
 from tests.gui_panels.training.conftest import asia_network
 
 

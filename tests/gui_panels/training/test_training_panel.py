@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QTimer
 
+from bnstudio.app.training.runs import SERIES, history_series
 from bnstudio.gui.data_panel import DataSelection
 from bnstudio.gui.file_controller import open_into
-from bnstudio.app.training.runs import SERIES, history_series
 from bnstudio.learn.forms import FIELDS, learner_options, visible_fields
 from bnstudio.learn.params import METHODS, make_learner
 from tests.gui_panels.training.conftest import cpts_of, same_cpts, sampled_selection

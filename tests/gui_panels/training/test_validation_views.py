@@ -10,7 +10,7 @@ from sklearn.metrics import roc_auc_score
 from bnstudio.evaluate.learning_curve import learning_curves, size_grid
 from bnstudio.evaluate.metrics import evaluate_scored
 from bnstudio.gui.training_panel.plotkit import PLOT_MIN_HEIGHT, IntegerAxis
-from bnstudio.gui.training_panel.results import HEADERS, HEADER_TIPS
+from bnstudio.gui.training_panel.results import HEADER_TIPS, HEADERS
 from bnstudio.learn.registry import parameter_learner, structure_learner
 from tests.gui_panels.training.conftest import sampled_selection
 from tests.gui_panels.training.test_training_panel import train
