@@ -15,6 +15,10 @@ state codes ``y`` (N,) and optional case weights ``w`` (N,); everything is vecto
   (a bin holds lo < c ≤ hi, the first also c = 0, as scikit-learn's ``calibration_curve(strategy="uniform")``),
   with each bin's weight, mean confidence and accuracy (fraction predicted right).
 * **ECE** = Σ_b (W_b / W) |accuracy_b − confidence_b| (Guo et al. 2017, eq. 3; bins weighted by size).
+* **Thinned ROC** (:func:`thin_roc`, what the training panel draws and a project keeps): the points inside a
+  straight run of the curve are dropped (the drawn line is unchanged), then, beyond ``cap`` points, the points
+  nearest ``cap`` equal steps of the path length (|Δfpr| + |Δtpr|, 2 in all) are kept, so the thinned line lies
+  within 2 / (cap − 1) of the full one in each rate; the ends (0, 0) and (1, 1) always stay.
 """
 from __future__ import annotations
 
@@ -110,6 +114,23 @@ def roc_curves(post: np.ndarray, y: np.ndarray, states: list[str], w: np.ndarray
     return out
 
 
+def thin_roc(fpr: np.ndarray, tpr: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
+    """At most ``cap`` (≥ 2) points of the ROC (fpr, tpr) that draw it (module docstring: Thinned ROC)."""
+    fpr, tpr = np.asarray(fpr, dtype=float), np.asarray(tpr, dtype=float)
+    if len(fpr) > 2:
+        dx, dy = np.diff(fpr), np.diff(tpr)
+        bend = dx[:-1] * dy[1:] != dy[:-1] * dx[1:]          # not on the line through its neighbours
+        keep = np.concatenate([[True], bend, [True]])
+        fpr, tpr = fpr[keep], tpr[keep]
+    if len(fpr) <= cap:
+        return fpr, tpr
+    path = np.concatenate([[0.0], np.cumsum(np.abs(np.diff(fpr)) + np.abs(np.diff(tpr)))])
+    chosen = np.unique(np.concatenate([[0], np.searchsorted(path, np.linspace(0.0, path[-1], cap)),
+                                       [len(fpr) - 1]]))
+    chosen = chosen[chosen < len(fpr)]
+    return fpr[chosen], tpr[chosen]
+
+
 def _macro(areas: list[float]) -> float | None:
     """The macro average of the states' one-vs-rest areas (with two states both are the same area)."""
     return float(np.mean(areas)) if areas else None
@@ -174,6 +195,12 @@ class Validation:
     def reliability_series(self, label: str) -> dict:
         """The reliability bins as a figure series."""
         return {"label": label, **self.reliability.to_json()}
+
+    def thinned(self, cap: int) -> "Validation":
+        """The same validation with every ROC thinned to at most ``cap`` points (:func:`thin_roc`); areas,
+        bins and ECE unchanged."""
+        rocs = [RocCurve(c.state, *thin_roc(c.fpr, c.tpr, cap), c.auc) for c in self.rocs]
+        return Validation(self.states, rocs, self.auc, self.reliability)
 
     def to_json(self) -> dict:
         return {"states": self.states, "auc": self.auc, "ece": self.reliability.ece,

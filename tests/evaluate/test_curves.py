@@ -133,3 +133,49 @@ def test_the_validation_auc_from_the_curves_is_the_macro_auc(k):
     post, y = posteriors(300, k, 11)
     shown = curves.validation(post, y, [f"s{i}" for i in range(k)])
     assert shown.auc == pytest.approx(curves.auc(post, y), abs=1e-12)
+
+
+def _off_line(fpr: np.ndarray, tpr: np.ndarray, thin_fpr: np.ndarray, thin_tpr: np.ndarray) -> float:
+    """The largest distance (in either rate) from a point of the full curve to the thinned line's segment
+    between the thinned points around it (the thinned points are a subsequence of the full ones)."""
+    at = np.array([np.flatnonzero((fpr == x) & (tpr == y))[0] for x, y in zip(thin_fpr, thin_tpr, strict=True)])
+    assert np.all(np.diff(at) > 0)
+    worst = 0.0
+    for a, b in zip(at[:-1], at[1:], strict=True):
+        p, q = np.array([fpr[a], tpr[a]]), np.array([fpr[b], tpr[b]])
+        between = np.column_stack([fpr[a:b + 1], tpr[a:b + 1]])
+        t = np.clip((between - p) @ (q - p) / max(float((q - p) @ (q - p)), 1e-300), 0.0, 1.0)
+        worst = max(worst, float(np.abs(between - (p + t[:, None] * (q - p))).max()))
+    return worst
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_a_thinned_roc_drops_only_points_inside_straight_runs(ties):
+    post, y = posteriors(400, 3, 5, ties)
+    for curve in curves.roc_curves(post, y, ["a", "b", "c"]):
+        fpr, tpr = curves.thin_roc(curve.fpr, curve.tpr, cap=10**6)
+        assert len(fpr) < len(curve.fpr) or ties          # distinct scores: a staircase, with straight runs
+        assert (fpr[0], tpr[0], fpr[-1], tpr[-1]) == (0.0, 0.0, 1.0, 1.0)
+        assert _off_line(curve.fpr, curve.tpr, fpr, tpr) < 1e-15         # the drawn line is the same
+        dx, dy = np.diff(fpr), np.diff(tpr)
+        assert np.all(dx[:-1] * dy[1:] != dy[:-1] * dx[1:])              # and no point left inside a run
+
+
+def test_a_large_rocs_thinned_line_has_at_most_cap_points_close_to_the_full_one():
+    rng = np.random.default_rng(3)
+    score = rng.random(200_000)
+    positive = rng.random(200_000) < 0.3 + 0.4 * score
+    fpr, tpr = curves.roc_curve(score, positive)
+    for cap in (512, 64):
+        thin_fpr, thin_tpr = curves.thin_roc(fpr, tpr, cap)
+        assert len(thin_fpr) <= cap and (thin_fpr[0], thin_tpr[-1]) == (0.0, 1.0)
+        assert np.all(np.diff(thin_fpr) >= 0) and np.all(np.diff(thin_tpr) >= 0)
+        assert _off_line(fpr, tpr, thin_fpr, thin_tpr) <= 2 / (cap - 1)
+
+
+def test_a_thinned_validation_keeps_its_areas_and_bins():
+    post, y = posteriors(300, 3, 2)
+    full = curves.validation(post, y, ["a", "b", "c"])
+    thin = full.thinned(8)
+    assert [c.auc for c in thin.rocs] == [c.auc for c in full.rocs] and thin.auc == full.auc
+    assert thin.reliability is full.reliability and all(len(c.fpr) <= 8 for c in thin.rocs)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from bnstudio.app.dataset.selection import DataSelection
+from bnstudio.app.training.run_curves import thinned
 from bnstudio.app.training.runs import RunRecord
 from bnstudio.core.network import Network
 from bnstudio.errors import Cancelled, ValidationError
@@ -55,15 +56,15 @@ class TrainingOutcome:
 
 def part_metrics(net: Network, codes: np.ndarray, target: str | None
                  ) -> tuple[dict[str, Any] | None, Validation | None]:
-    """Mean scores per case on ``codes`` and the ROC / reliability of the posteriors behind them: all of
-    :func:`bnstudio.evaluate.metrics.evaluate_scored` with a target, else the log-likelihood only (and no
-    curves); (None, None) when ``codes`` is empty."""
+    """Mean scores per case on ``codes`` and the ROC (thinned as drawn and stored) / reliability of the
+    posteriors behind them: all of :func:`bnstudio.evaluate.metrics.evaluate_scored` with a target, else the
+    log-likelihood only (and no curves); (None, None) when ``codes`` is empty."""
     if len(codes) == 0:
         return None, None
     if target is not None:
         try:
             metrics, scored = evaluate_scored(net, codes, target)
-            return metrics.to_json(), scored.validation()
+            return metrics.to_json(), thinned(scored.validation())
         except ValidationError:  # e.g. the target is missing in every row of this part
             pass
     return {"n": int(len(codes)), "ll": -DataScorer(net, codes).nll()}, None

@@ -1,7 +1,9 @@
-"""A learning run as the training panel keeps it: label, method, settings, history, scores and the fitted
-result. Runs are stored in ``project.runs`` as ``FitResult.to_json(parameters=True)`` plus ``label`` and
-``metrics``, with every non-finite number written as null (JSON has no NaN), so a reopened project can still
-apply and compare its runs' parameters (runs saved before parameters were stored come back without them).
+"""A learning run as the training panel keeps it: label, method, settings, history, scores, curves and the
+fitted result. Runs are stored in ``project.runs`` as ``FitResult.to_json(parameters=True)`` plus ``label``,
+``metrics`` and ``curves`` (:mod:`bnstudio.app.training.run_curves`), with every non-finite number written as
+null (JSON has no NaN), so a reopened project can still apply and compare its runs' parameters and draws their
+ROC and reliability curves at once (runs saved before parameters, or curves, were stored come back without
+them).
 
 >>> clean({"a": float("nan"), "b": [1.0, float("-inf")], "c": 2})
 {'a': None, 'b': [1.0, None], 'c': 2}
@@ -14,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from bnstudio.app.training.run_curves import curves_from_json, curves_to_json
 from bnstudio.errors import ValidationError
 from bnstudio.evaluate.curves import Validation
 from bnstudio.learn.params import FitResult
@@ -50,8 +53,8 @@ class RunRecord:
     stored: dict[str, Any] | None = None       # the project entry a restored run came from (kept as is)
     key: int = 0                               # identifies the run's curves in the plot
     saved: dict[str, Any] | None = field(default=None, repr=False)   # to_json(), made once (a run never changes)
-    #: per data part, the ROC curves and reliability bins of the run's posteriors (kept in memory only: a
-    #: project stores the AUC and ECE in ``metrics``; a reopened run shows its curves after it is trained again)
+    #: per data part, the ROC curves (thinned: :func:`~bnstudio.app.training.run_curves.thinned`) and
+    #: reliability bins of the run's posteriors, stored as the entry's ``curves``
     validation: dict[str, Validation] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -71,7 +74,8 @@ class RunRecord:
             result = None                          # damaged tables: keep the history, drop the parameters
         return cls(str(doc.get("label") or f"{number}. {method}"), method, dict(doc.get("settings") or {}),
                    [dict(h) for h in doc.get("history") or []], str(doc.get("stop_reason", "")),
-                   float(doc.get("seconds") or 0.0), dict(doc.get("metrics") or {}), result, stored=dict(doc))
+                   float(doc.get("seconds") or 0.0), dict(doc.get("metrics") or {}), result, stored=dict(doc),
+                   validation=curves_from_json(doc.get("curves")))
 
     def to_json(self) -> dict[str, Any]:
         """``FitResult.to_json()`` (or the stored entry) plus ``label`` and ``metrics``, JSON-safe (made once and
@@ -84,7 +88,8 @@ class RunRecord:
             doc = {**self.stored, **doc}
         elif self.result is not None:
             doc = self.result.to_json(parameters=True)
-        self.saved = clean({**doc, "label": self.label, "metrics": self.metrics})
+        curves = {"curves": curves_to_json(self.validation)} if self.validation else {}
+        self.saved = clean({**doc, "label": self.label, "metrics": self.metrics, **curves})
         return self.saved
 
     @property

@@ -3,8 +3,10 @@
 Left, the one-vs-rest ROC of the chosen target state (true against false positive rate, the diagonal is
 guessing); right, the reliability diagram of the predicted state's probability (mean confidence against the
 share predicted right in ten bins, marker area growing with the bin's cases, the diagonal is calibrated) with
-the cases per bin below it. The curves are computed by the run's job (:mod:`bnstudio.evaluate.curves`); this
-view only draws them: the selected run, or every run overlaid with "Compare runs".
+the cases per bin below it. The curves are computed by the run's job (:mod:`bnstudio.evaluate.curves`) or read
+back with a reopened project's runs (:mod:`bnstudio.app.training.run_curves`); this view only draws them: the
+selected run, or every run overlaid with "Compare runs". A run saved without curves (by an older BN Studio, or
+whose curves were damaged) is named: it shows them once trained again.
 """
 from __future__ import annotations
 
@@ -166,11 +168,20 @@ class CurvesView(QWidget):
     def _explain(self, shown: list[int]) -> str:
         if not self.runs:
             return "Train a run with a target and held-out rows to see its ROC and reliability curves."
+        wanted = range(len(self.runs)) if self.compare.isChecked() else (
+            [self.selected] if self.selected is not None else [])
+        missing = [self.runs[k].label for k in wanted if self._lost(self.runs[k])]
+        if missing:
+            return (f"No curves for {', '.join(missing)}: saved without them (by an older BN Studio, or dropped "
+                    "as damaged when the project was opened); the AUC and ECE are in the table, train again to "
+                    "draw them.")
         if shown:
-            missing = [r.label for r in self.runs if self.part not in r.validation and r.metrics.get(self.part)]
-            return (f"No curves for {', '.join(missing)}: reopened from a project, whose runs keep AUC and ECE in "
-                    "the table; train again to draw them." if missing and self.compare.isChecked() else "")
+            return ""
         if self.selected is None and not self.compare.isChecked():
             return "Select a run in the results table, or tick “Compare runs”."
         return (f"No curves on the {self.part} rows: they need a target and rows of that part (choose another "
-                "part under “Scores on”), and runs reopened from a project show them after training again.")
+                "part under “Scores on”).")
+
+    def _lost(self, run: RunRecord) -> bool:
+        """Whether ``run`` was scored with a target on the part (it has an ECE there) but has no curves for it."""
+        return self.part not in run.validation and (run.metrics.get(self.part) or {}).get("ece") is not None

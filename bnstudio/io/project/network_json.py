@@ -172,9 +172,11 @@ def _check_parents(check: Checker, specs: list[dict[str, Any]], where: str) -> N
                f"the arcs form the cycle {' -> '.join(nodes)}")
 
 
-def network_from_json(check: Checker, value: Any, where: str = "network", strict: bool = False) -> Network:
+def network_from_json(check: Checker, value: Any, where: str = "network", strict: bool = False,
+                      repairs: Repairs | None = None) -> Network:
     """Decode and validate the ``"network"`` object; every problem fails with its JSON path (``strict``: every
-    repair too, see :mod:`bnstudio.io.repairs`)."""
+    repair too, see :mod:`bnstudio.io.repairs`). The repairs are reported once the network is read, or recorded
+    in ``repairs`` when given (the caller reports them with the rest of the file's)."""
     obj = check.of(value, dict, where)
     check_keys(check, obj, NETWORK_KEYS, where)
     name = check.key(obj, "name", str, where)
@@ -182,7 +184,8 @@ def network_from_json(check: Checker, value: Any, where: str = "network", strict
     for key, text in properties.items():
         check.of(text, str, child(child(where, "properties"), key))
     vars_path = child(where, "variables")
-    budget, repairs = SizeBudget(), Repairs(check.file or "<project>", strict)
+    budget, report = SizeBudget(), repairs is None
+    repairs = Repairs(check.file or "<project>", strict) if repairs is None else repairs
     variables = check.key(obj, "variables", list, where)
     budget.variables(len(variables), lambda m: check.error(vars_path, m))
     specs = [_read_variable(check, v, child(vars_path, i), budget) for i, v in enumerate(variables)]
@@ -216,5 +219,6 @@ def network_from_json(check: Checker, value: Any, where: str = "network", strict
         if spec["canonical"] is not None:
             net.canonical[spec["name"]] = spec["canonical"]
     net.properties = dict(properties)
-    repairs.warn(net)
+    if report:
+        repairs.warn(net)
     return net

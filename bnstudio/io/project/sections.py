@@ -1,7 +1,8 @@
 """Checks for the sections of a project file around the network: evidence sets, queries, runs, data, view.
 
 Evidence and queries are checked against the network (variables and states must exist), so a project never
-refers to a variable it does not have; runs and view options are free-form JSON objects.
+refers to a variable it does not have; view options are free-form JSON objects, and so are runs but for their
+curves (:mod:`bnstudio.io.project.curves_json`).
 """
 from __future__ import annotations
 
@@ -76,11 +77,6 @@ def read_query(check: Checker, net: Network, value: Any, where: str) -> dict[str
 
 def read_queries(check: Checker, net: Network, value: Any, where: str = "queries") -> list[dict[str, Any]]:
     return [read_query(check, net, q, child(where, k)) for k, q in enumerate(check.of(value, list, where))]
-
-
-def read_runs(check: Checker, value: Any, where: str = "runs") -> list[dict[str, Any]]:
-    """Learning-run records: a list of free-form objects."""
-    return [check.of(run, dict, child(where, k)) for k, run in enumerate(check.of(value, list, where))]
 
 
 def read_data(check: Checker, value: Any, where: str = "data") -> dict[str, Any] | None:

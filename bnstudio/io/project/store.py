@@ -15,11 +15,13 @@ from bnstudio.io.common import json_document
 from bnstudio.io.common import json_text as dumps
 from bnstudio.io.judging import judged_repairs
 from bnstudio.io.project import schema
+from bnstudio.io.project.curves_json import read_runs
 from bnstudio.io.project.decision_json import decision_from_json, decision_to_json
 from bnstudio.io.project.network_json import check_keys, network_from_json, network_to_json
 from bnstudio.io.project.notes import Note, notes_to_json, read_notes
 from bnstudio.io.project.schema import Checker, ProjectFormatError, json_safe
-from bnstudio.io.project.sections import read_data, read_evidence_sets, read_queries, read_runs
+from bnstudio.io.project.sections import read_data, read_evidence_sets, read_queries
+from bnstudio.io.repairs import Repairs
 
 EXTENSION = ".bnsproj"
 TOP_KEYS = {"format", "schema_version", "network", "decision", "evidence_sets", "queries", "runs", "data", "view",
@@ -39,7 +41,8 @@ class Project:
     evidence_sets: dict[str, Evidence] = field(default_factory=dict)
     #: [{"target": VAR or {VAR: STATE}, "evidence": {...}, "label": str}, ...]
     queries: list[dict[str, Any]] = field(default_factory=list)
-    #: learning-run histories: free-form JSON-safe dicts (method, settings, history, stop_reason, ...)
+    #: learning runs: free-form JSON-safe dicts (method, settings, history, stop_reason, ...) with checked
+    #: ``curves`` (:mod:`bnstudio.io.project.curves_json`)
     runs: list[dict[str, Any]] = field(default_factory=list)
     #: None or {"path": data file (relative to the project file or absolute), "settings": {...}}
     data: dict[str, Any] | None = None
@@ -85,20 +88,20 @@ def project_to_json(project: Project) -> dict[str, Any]:
     }
     json_safe(doc["network"], "network")  # e.g. properties that are not strings
     doc["schema_version"] = schema.version_for(doc)
-    try:  # never write what load_project would refuse
-        _read_sections(Checker(), doc, project.network)
+    try:  # never write what load_project would refuse or repair
+        _read_sections(Checker(), doc, project.network, Repairs("<project>", strict=True))
     except ProjectFormatError as exc:
         raise ValidationError(f"cannot save the project: {exc}") from None
     return doc
 
 
-def _read_sections(check: Checker, doc: dict[str, Any], net: Network) -> Project:
+def _read_sections(check: Checker, doc: dict[str, Any], net: Network, repairs: Repairs) -> Project:
     return Project(
         diagram=None if doc.get("decision") is None else decision_from_json(check, doc["decision"], net),
         network=net,
         evidence_sets=read_evidence_sets(check, net, doc.get("evidence_sets", {})),
         queries=read_queries(check, net, doc.get("queries", [])),
-        runs=read_runs(check, doc.get("runs", [])),
+        runs=read_runs(check, doc.get("runs", []), repairs),
         data=read_data(check, doc.get("data")),
         view=check.of(doc.get("view", {}), dict, "view"),
         notes=read_notes(check, doc.get("notes", [])),
@@ -114,8 +117,11 @@ def project_from_json(doc: Any, file: str | None = None, strict: bool = False) -
         check.fail("format", f"not a BN Studio project (expected {schema.FORMAT_TAG!r}, got {doc['format']!r})")
     doc = schema.migrate(doc, check)
     check_keys(check, doc, TOP_KEYS, "")
-    net = network_from_json(check, check.key(doc, "network", dict, ""), strict=strict)
-    return _read_sections(check, doc, net)
+    repairs = Repairs(check.file or "<project>", strict)   # the file's one report: the network's, runs' curves
+    net = network_from_json(check, check.key(doc, "network", dict, ""), strict=strict, repairs=repairs)
+    project = _read_sections(check, doc, net, repairs)
+    repairs.warn(net)
+    return project
 
 
 def save_project(project: Project, path: PathLike) -> None:
@@ -126,7 +132,8 @@ def save_project(project: Project, path: PathLike) -> None:
 def load_project(path: PathLike, strict: bool = False) -> Project:
     """Read and validate a project file; every problem is a :class:`~bnstudio.errors.FormatError` naming
     the file and the JSON path (or line and column for invalid JSON); ``strict`` refuses repairs too. Repairs
-    are one :class:`~bnstudio.errors.RepairWarning`, rows of zeros in its tables judged as
+    (the tables' rows, runs' damaged curves dropped) are one :class:`~bnstudio.errors.RepairWarning`, rows of
+    zeros in its tables judged as
     :func:`bnstudio.io.open_file` judges them (docs/architecture.md §1)."""
     with judged_repairs():
         return read_project(path, strict)
