@@ -1,4 +1,4 @@
-"""What the docs' screenshot scripts share (docs/*screenshots*.py; docs/architecture.md §5, "the app is judged at
+"""What the docs' screenshot scripts share (docs/*screenshots*.py; docs/architecture.md §3, rule 17: "the app is judged at
 1366x768"): importing this module draws offscreen and puts this checkout's ``bnstudio`` first on the path, and
 :func:`main` gives a script its command line (``--size WxH --out DIR``) and the loop that renders its
 :class:`Shot` list with :func:`bnstudio.gui.screenshot.render_screenshot`, so each script states only what it
@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
 DOCS = ROOT / "docs"
 NETWORKS = ROOT / "resources" / "networks"
 DATA = ROOT / "resources" / "data"
-#: the laptop the app is judged at (docs/architecture.md §5)
+#: the laptop the app is judged at (docs/architecture.md §3, rule 17)
 LAPTOP = "1366x768"
 
 
