@@ -1,13 +1,13 @@
-"""What the docs' screenshot scripts share (docs/*screenshots*.py; docs/architecture.md §3, rule 17: "the app is judged at
-1366x768"): importing this module draws offscreen and puts this checkout's ``bnstudio`` first on the path, and
-:func:`main` gives a script its command line (``--size WxH --out DIR``) and the loop that renders its
+"""What the docs' screenshot scripts share (docs/*screenshots*.py; docs/architecture.md §3, rule 17: "the app
+is judged at 1366x768"): importing this module draws offscreen and puts this checkout's ``bnstudio`` first on the
+path, and :func:`main` gives a script its command line (``--size WxH --out DIR``) and the loop that renders its
 :class:`Shot` list with :func:`bnstudio.gui.screenshot.render_screenshot`, so each script states only what it
 shoots. A script imports it first (``python docs/X.py`` has docs/ on the path)::
 
-    from screenshot_script import NETWORKS, Shot, main
+    from screenshot_script import NETWORKS, main, shot
 
     if __name__ == "__main__":
-        main([Shot("screenshot-x.png", NETWORKS / "asia.bif", docks=["query"])], __doc__)
+        main([shot("screenshot-x.png", NETWORKS / "asia.bif", docks=["query"])], __doc__)
 """
 from __future__ import annotations
 

@@ -28,7 +28,8 @@ def _view(qtbot) -> LearningCurveView:
 
 def _drawn(view: LearningCurveView) -> dict[str, str]:
     """label -> the colour of its drawn error line, checked against the legend's."""
-    lines = [item for plot, item in view.items if plot is view.plots["error_rate"] and isinstance(item, pg.PlotDataItem)]
+    error = view.plots["error_rate"]
+    lines = [item for plot, item in view.items if plot is error and isinstance(item, pg.PlotDataItem)]
     drawn = {curve.label: pg.mkColor(line.opts["pen"].color()).name() for curve, line in
              zip(view.result.curves, lines, strict=True)}
     assert drawn == {label: pg.mkColor(c).name() for label, c in view.legend.entries.values()}
