@@ -3,24 +3,15 @@
     .venv/bin/python docs/appearance_screenshots.py [--size 1366x768 --out DIR]
 
 The images are docs/screenshot-appearance-light.png and docs/screenshot-appearance-dark.png: ALARM with
-HRBP = HIGH, the Query panel (expert counts, a message in its banner) and HR's probability table, as View ▸
-Appearance ▸ Light and ▸ Dark draw them (docs/gui.md, "Light and dark").
+HRBP = HIGH (the canvas centred on it: ALARM opens on its top), the Query panel (expert counts, a message in its
+banner) and HR's probability table, as View ▸ Appearance ▸ Light and ▸ Dark draw them (docs/gui.md, "Light and
+dark").
 """
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-from pathlib import Path
+from screenshot_script import NETWORKS, main, shot
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bnstudio.gui import theme  # noqa: E402
-from bnstudio.gui.screenshot import render_screenshot  # noqa: E402
-
-NETWORKS = ROOT / "resources" / "networks"
+from bnstudio.gui import theme
 
 
 def _prepare(window) -> None:
@@ -30,18 +21,9 @@ def _prepare(window) -> None:
     panel.messages.show_message("info", "Expert counts (ESS 10) give every CPT row its error bar.")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--size", default="1366x768")
-    parser.add_argument("--out", default=str(ROOT / "docs"))
-    args = parser.parse_args()
-    size = tuple(int(v) for v in args.size.split("x"))
-    out = Path(args.out)
-    for choice in (theme.LIGHT, theme.DARK):
-        name = f"screenshot-appearance-{choice}.png"
-        print("wrote", render_screenshot(out / name, NETWORKS / "alarm.bif", size, {"HRBP": "HIGH"}, select="HR",
-                                         docks=["query", "cpt"], prepare=_prepare, appearance=choice))
-
+SHOTS = [shot(f"screenshot-appearance-{choice}.png", NETWORKS / "alarm.bif", evidence={"HRBP": "HIGH"},
+              select="HR", centre="HRBP", docks=["query", "cpt"], prepare=_prepare, appearance=choice)
+         for choice in (theme.LIGHT, theme.DARK)]
 
 if __name__ == "__main__":
-    main()
+    main(SHOTS, __doc__)

@@ -9,20 +9,10 @@ data, if installed: text, not an overview) and docs/screenshot-canvas-note.png (
 """
 from __future__ import annotations
 
-import argparse
-import os
-import sys
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from PySide6.QtCore import QPointF  # noqa: E402
-
-from bnstudio.gui.screenshot import render_screenshot  # noqa: E402
-
-NETWORKS = ROOT / "resources" / "networks"
+from PySide6.QtCore import QPointF
+from screenshot_script import NETWORKS, main, shot
 
 
 def _note(window) -> None:
@@ -41,26 +31,22 @@ def munin() -> Path | None:
     return path if path.exists() else None
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", type=Path, default=ROOT / "docs")
-    args = parser.parse_args()
+def shots():
+    """The first sights at both sizes (munin only if pgmpy ships it) and the note."""
     small, large = (1366, 768), (1920, 1080)
-    shots = [("first-sight-alarm", NETWORKS / "alarm.bif", small, None),
-             ("first-sight-child", NETWORKS / "child.bif", small, None),
-             ("first-sight-alarm-tan", NETWORKS / "alarm-tan-clgd-20k.bnsproj", small, None),
-             ("first-sight-munin", munin(), small, None),
-             ("first-sight-alarm-1920", NETWORKS / "alarm.bif", large, None),
-             ("first-sight-child-1920", NETWORKS / "child.bif", large, None),
-             ("first-sight-munin-1920", munin(), large, None),
-             ("canvas-note", NETWORKS / "asia.bif", small, _note)]
-    for name, path, size, prepare in shots:
+    for name, path, size in (("first-sight-alarm", NETWORKS / "alarm.bif", small),
+                             ("first-sight-child", NETWORKS / "child.bif", small),
+                             ("first-sight-alarm-tan", NETWORKS / "alarm-tan-clgd-20k.bnsproj", small),
+                             ("first-sight-munin", munin(), small),
+                             ("first-sight-alarm-1920", NETWORKS / "alarm.bif", large),
+                             ("first-sight-child-1920", NETWORKS / "child.bif", large),
+                             ("first-sight-munin-1920", munin(), large)):
         if path is None:
             print(f"skipped {name}: munin is not in pgmpy's package data")
-            continue
-        out = render_screenshot(args.out / f"screenshot-{name}.png", path, size, prepare=prepare)
-        print("wrote", out)
+        else:
+            yield shot(f"screenshot-{name}.png", path, size)
+    yield shot("screenshot-canvas-note.png", NETWORKS / "asia.bif", small, prepare=_note)
 
 
 if __name__ == "__main__":
-    main()
+    main(shots(), __doc__)

@@ -5,23 +5,17 @@
 """
 from __future__ import annotations
 
-import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from PySide6.QtCore import QSettings, Qt
+from screenshot_script import DOCS
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from bnstudio.app.resources import bundled_example, resource_root
+from bnstudio.gui import settings as cfg
+from bnstudio.gui.app import application
 
-from bnstudio.app.resources import bundled_example, resource_root  # noqa: E402
-from bnstudio.gui import settings as cfg  # noqa: E402
-from bnstudio.gui.app import application  # noqa: E402
-
-DOCS = ROOT / "docs"
 SIZE = (1366, 768)
 
 
@@ -47,8 +41,8 @@ def small_png(image, path: Path) -> Path:
 def new_window(app, folder: Path):
     from bnstudio.gui.main_window import MainWindow
 
-    window = MainWindow(cfg.Settings(QSettings(str(folder / "settings.ini"), QSettings.IniFormat)))
-    window.setWindowState(Qt.WindowNoState)
+    window = MainWindow(cfg.Settings(QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)))
+    window.setWindowState(Qt.WindowState.WindowNoState)
     window.resize(*SIZE)
     window.show()
     wait(app)

@@ -7,19 +7,9 @@ docs/screenshot-do-finding.png and docs/screenshot-query-tornado.png.
 """
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-from pathlib import Path
+from screenshot_script import NETWORKS, main, shot
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bnstudio.app.commands.findings import DO  # noqa: E402
-from bnstudio.gui.screenshot import render_screenshot  # noqa: E402
-
-NETWORKS = ROOT / "resources" / "networks"
+from bnstudio.app.commands.findings import DO
 
 
 def _voi(window) -> None:
@@ -55,21 +45,12 @@ def _tornado(window) -> None:
     panel.tabs.setCurrentWidget(panel.tornado)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--size", default="1366x768")
-    parser.add_argument("--out", default=str(ROOT / "docs"))
-    args = parser.parse_args()
-    size = tuple(int(v) for v in args.size.split("x"))
-    out = Path(args.out)
-    shots = [("screenshot-query-voi.png", NETWORKS / "alarm.bif", {"HRBP": "HIGH"}, _voi),
-             ("screenshot-query-explanations.png", NETWORKS / "asia.bif", {"xray": "yes", "dysp": "yes"},
-              _explanations),
-             ("screenshot-do-finding.png", NETWORKS / "asia.bif", {"dysp": "yes"}, _do_finding),
-             ("screenshot-query-tornado.png", NETWORKS / "asia.bif", {"dysp": "yes"}, _tornado)]
-    for name, path, evidence, prepare in shots:
-        print("wrote", render_screenshot(out / name, path, size, evidence, docks=["query"], prepare=prepare))
-
+ASIA = NETWORKS / "asia.bif"
+SHOTS = [shot(name, path, evidence=evidence, docks=["query"], prepare=prepare) for name, path, evidence, prepare in (
+    ("screenshot-query-voi.png", NETWORKS / "alarm.bif", {"HRBP": "HIGH"}, _voi),
+    ("screenshot-query-explanations.png", ASIA, {"xray": "yes", "dysp": "yes"}, _explanations),
+    ("screenshot-do-finding.png", ASIA, {"dysp": "yes"}, _do_finding),
+    ("screenshot-query-tornado.png", ASIA, {"dysp": "yes"}, _tornado))]
 
 if __name__ == "__main__":
-    main()
+    main(SHOTS, __doc__)

@@ -1,22 +1,15 @@
 """Regenerate the screenshots in docs/ (offscreen; no display needed):
 
-    .venv/bin/python docs/screenshots.py
+    .venv/bin/python docs/screenshots.py [--out DIR]
+
+The first sights (issues 23, 38), just opened and nothing touched, are docs/canvas_screenshots.py's.
 """
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
+from screenshot_script import NETWORKS, ROOT, main, shot
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bnstudio.gui.screenshot import render_screenshot  # noqa: E402
-
-ALARM = ROOT / "resources" / "networks" / "alarm.bif"
+ALARM = NETWORKS / "alarm.bif"
 OIL = ROOT / "resources" / "decision" / "oil_wildcatter.json"
-DOCS = ROOT / "docs"
 
 
 def _unnormalised_row(window) -> None:
@@ -32,22 +25,14 @@ def _meu_error_bar(window) -> None:
     panel.use_ess.setChecked(True)
 
 
-def main() -> None:
-    # first sight (issues 23, 38), just opened and nothing touched: docs/canvas_screenshots.py
-    out = render_screenshot(DOCS / "screenshot-alarm-evidence.png", ALARM, (1920, 1200),
-                            {"HRBP": "HIGH", "BP": "LOW"}, docks=[])
-    print("wrote", out)
-    out = render_screenshot(DOCS / "screenshot-cpt-editor.png", ALARM, (1600, 1000), {"HRBP": "HIGH"},
-                            select="CATECHOL", zoom=1.0, prepare=_unnormalised_row)
-    print("wrote", out)
-    out = render_screenshot(DOCS / "screenshot-insurance-compact.png", ROOT / "resources" / "networks" /
-                            "insurance.bif", (1400, 900), node_style="compact", docks=[],
-                            prepare=lambda window: window.auto_layout())
-    print("wrote", out)
-    out = render_screenshot(DOCS / "screenshot-influence-diagram.png", OIL, (1366, 768), {"Result": "closed"},
-                            prepare=_meu_error_bar)
-    print("wrote", out)
-
+SHOTS = [shot("screenshot-alarm-evidence.png", ALARM, (1920, 1200), evidence={"HRBP": "HIGH", "BP": "LOW"},
+              docks=[]),
+         shot("screenshot-cpt-editor.png", ALARM, (1600, 1000), evidence={"HRBP": "HIGH"}, select="CATECHOL",
+              zoom=1.0, prepare=_unnormalised_row),
+         shot("screenshot-insurance-compact.png", NETWORKS / "insurance.bif", (1400, 900), node_style="compact",
+              docks=[], prepare=lambda window: window.auto_layout()),
+         shot("screenshot-influence-diagram.png", OIL, (1366, 768), evidence={"Result": "closed"},
+              prepare=_meu_error_bar)]
 
 if __name__ == "__main__":
-    main()
+    main(SHOTS, __doc__)

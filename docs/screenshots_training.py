@@ -9,20 +9,13 @@
 """
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import numpy as np  # noqa: E402
-from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer  # noqa: E402
-
-DOCS = ROOT / "docs"
-DATA = ROOT / "resources" / "data"
+import numpy as np
+from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+from screenshot_script import DATA, DOCS, ROOT
 
 
 def wait_for(signal, timeout_ms: int = 120000) -> None:

@@ -12,33 +12,21 @@ umbrella of day 1 cleared).
 """
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-import time
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from screenshot_script import NETWORKS, main, shot, wait_until
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from bnstudio.gui.time_panel import time_panel
 
-from bnstudio.gui.screenshot import render_screenshot  # noqa: E402
-from bnstudio.gui.time_panel import time_panel  # noqa: E402
-
-TEMPORAL = ROOT / "resources" / "networks" / "temporal"
+TEMPORAL = NETWORKS / "temporal"
 
 
 def _computed(window, seconds: float = 60.0, band: bool = False) -> None:
     """Wait for the Time panel's job (the debounce timer, then the worker), and its error band if ``band``."""
     panel = time_panel(window)
     panel.compute()
-    end = time.monotonic() + seconds
-    while (panel.jobs.running or panel.result is None or panel._timer.isActive() or (band and panel.bars is None)) \
-            and time.monotonic() < end:
-        QApplication.processEvents()
-        time.sleep(0.01)
+    wait_until(lambda: not (panel.jobs.running or panel.result is None or panel._timer.isActive()
+                            or (band and panel.bars is None)), seconds)
 
 
 def _showing(variable: str, state: str, k: int, table: Path | None = None, band: bool = False):
@@ -64,23 +52,14 @@ def _edited(window) -> None:
     _computed(window)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--size", default="1366x768")
-    parser.add_argument("--out", default=str(ROOT / "docs"))
-    args = parser.parse_args()
-    size = tuple(int(v) for v in args.size.split("x"))
-    out = Path(args.out)
-    shots = [  # machine over machine.csv, slice 5 (the first hot reading); umbrella, day 2 (the dry day); the
-        # learned machine model (Dirichlet counts) over machine.csv: Wear = broken with its error band
-        ("screenshot-temporal-plate.png", TEMPORAL / "machine.bif", _showing("Wear", "broken", 5)),
-        ("screenshot-temporal-time.png", TEMPORAL / "umbrella.bif", _showing("Rain", "yes", 2)),
-        ("screenshot-temporal-band.png", TEMPORAL / "machine_learned.bnsproj",
-         _showing("Wear", "broken", 5, TEMPORAL / "machine.csv", band=True)),
-        ("screenshot-temporal-edit.png", TEMPORAL / "umbrella.bif", _edited)]
-    for name, path, prepare in shots:
-        print("wrote", render_screenshot(out / name, path, size, docks=["time"], prepare=prepare))
-
+# machine over machine.csv, slice 5 (the first hot reading); umbrella, day 2 (the dry day); the learned machine
+# model (Dirichlet counts) over machine.csv: Wear = broken with its error band; the umbrella edited
+SHOTS = [shot(name, path, docks=["time"], prepare=prepare) for name, path, prepare in (
+    ("screenshot-temporal-plate.png", TEMPORAL / "machine.bif", _showing("Wear", "broken", 5)),
+    ("screenshot-temporal-time.png", TEMPORAL / "umbrella.bif", _showing("Rain", "yes", 2)),
+    ("screenshot-temporal-band.png", TEMPORAL / "machine_learned.bnsproj",
+     _showing("Wear", "broken", 5, TEMPORAL / "machine.csv", band=True)),
+    ("screenshot-temporal-edit.png", TEMPORAL / "umbrella.bif", _edited))]
 
 if __name__ == "__main__":
-    main()
+    main(SHOTS, __doc__)

@@ -12,22 +12,12 @@ test rows, seed 1) is trained with ml, mp, clgd and wanbia, then shown with "Com
 """
 from __future__ import annotations
 
-import argparse
-import os
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from screenshot_script import DATA, main, shot, small_png, wait_until
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from bnstudio.gui.screenshot import render_screenshot  # noqa: E402
-
-DATA = ROOT / "resources" / "data" / "suite" / "breast-wisconsin.csv"
+SUITE_DATA = DATA / "suite" / "breast-wisconsin.csv"
 TARGET = "Class"
 METHODS = ("ml", "mp", "clgd", "wanbia")
 
@@ -38,33 +28,23 @@ def naive_bayes(folder: Path) -> Path:
     from bnstudio.io import write_network
     from bnstudio.learn.structure import learn_structure
 
-    data = read_csv(DATA)
+    data = read_csv(SUITE_DATA)
     net = learn_structure("nb", data.codes, data.columns, data.states, target=TARGET, name="breast").network
     path = folder / "breast-nb.bif"
     write_network(net, path)
     return path
 
 
-def wait(until, seconds: float = 300.0) -> None:
-    app = QApplication.instance()
-    end = time.monotonic() + seconds
-    while not until() and time.monotonic() < end:
-        app.processEvents()
-        time.sleep(0.01)
-    if not until():
-        raise RuntimeError("timed out")
-
-
 def four_runs(window) -> None:
     """Align the data, train the four methods one after the other, select the clgd run."""
     data, panel = window.data_panel, window.training_panel
-    data.load(DATA, {"target": TARGET, "validation_fraction": 0.2, "test_fraction": 0.2, "seed": 1})
-    wait(lambda: panel.selection is not None)
+    data.load(SUITE_DATA, {"target": TARGET, "validation_fraction": 0.2, "test_fraction": 0.2, "seed": 1})
+    wait_until(lambda: panel.selection is not None, 300.0)
     for method in METHODS:
         panel.options.set_method(method)
         count = len(panel.runs)
         panel.run()
-        wait(lambda count=count: len(panel.runs) > count and not panel.jobs.running)
+        wait_until(lambda count=count: len(panel.runs) > count and not panel.jobs.running, 300.0)
     panel.results.select_run(METHODS.index("clgd"))
     panel.curves.compare.setChecked(True)
 
@@ -85,33 +65,18 @@ def learning_tab(window) -> None:
     window.training_panel.views.setCurrentWidget(view)
     view.set_methods(["mp", "clgd"])
     view.start()
-    wait(lambda: view.result is not None and not view.jobs.running)
+    wait_until(lambda: view.result is not None and not view.jobs.running, 300.0)
 
 
-def small_png(path: Path) -> Path:
-    """Rewrite ``path`` as a palette PNG (a few tens of kB). Octree keeps the runs' small colour swatches apart
-    (median cut with 128 colours drew run 2's red as run 4's orange)."""
-    from PIL import Image
-
-    Image.open(path).convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(path, optimize=True)
-    return path
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--size", default="1366x768")
-    parser.add_argument("--out", default=str(ROOT / "docs"))
-    args = parser.parse_args()
-    size = tuple(int(v) for v in args.size.split("x"))
-    out = Path(args.out)
+def shots():
+    """The three tabs, on the naive Bayes network written to a folder that lasts as long as the shots."""
     with tempfile.TemporaryDirectory() as folder:
         network = naive_bayes(Path(folder))
         for name, prepare in (("screenshot-training-roc.png", roc_tab),
                               ("screenshot-training-convergence.png", convergence_tab),
                               ("screenshot-learning-curve.png", learning_tab)):
-            shot = render_screenshot(out / name, network, size, docks=["training"], prepare=prepare)
-            print("wrote", small_png(shot))
+            yield shot(name, network, docks=["training"], prepare=prepare, then=small_png)
 
 
 if __name__ == "__main__":
-    main()
+    main(shots(), __doc__)

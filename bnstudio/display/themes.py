@@ -8,48 +8,76 @@ non-text marks (§1.4.11).
 """
 from __future__ import annotations
 
+from typing import Any
+
 LIGHT, DARK = "light", "dark"
 #: the least contrast of text against its background, and of an icon's strokes against the toolbar
 TEXT_CONTRAST = 4.5
 GRAPHIC_CONTRAST = 3.0
 
-#: the window's own colours (Qt palette roles) when the app draws the dark palette itself
-DARK_PALETTE = {
-    "window": "#2B2F36", "window_text": "#E6E9EE", "base": "#1F2328", "alternate_base": "#272C33",
-    "text": "#E6E9EE", "button": "#343A42", "button_text": "#E6E9EE", "bright_text": "#FFFFFF",
-    "highlight": "#3F7CC8", "highlighted_text": "#FFFFFF", "link": "#8AB4F8", "tool_tip_base": "#343A42",
-    "tool_tip_text": "#E6E9EE", "placeholder_text": "#9AA3AF", "mid": "#4A525C", "dark": "#181B1F",
-    "disabled_text": "#7D8590",
-}
-LIGHT_PALETTE = {
-    "window": "#EFEFEF", "window_text": "#1E2732", "base": "#FFFFFF", "alternate_base": "#F5F7FA",
-    "text": "#1E2732", "button": "#EFEFEF", "button_text": "#1E2732", "bright_text": "#FFFFFF",
-    "highlight": "#3F7CC8", "highlighted_text": "#FFFFFF", "link": "#1F5FAF", "tool_tip_base": "#FFFFDC",
-    "tool_tip_text": "#1E2732", "placeholder_text": "#6B7480", "mid": "#B8BEC6", "dark": "#9DA4AD",
-    "disabled_text": "#8A929C",
-}
+#: the window's own colours (Qt palette roles), one row per role: (role, light, dark); the dark column is the
+#: palette the app draws itself when the desktop's is not dark enough
+PALETTE_ROLES = (
+    ("window", "#EFEFEF", "#2B2F36"),
+    ("window_text", "#1E2732", "#E6E9EE"),
+    ("base", "#FFFFFF", "#1F2328"),
+    ("alternate_base", "#F5F7FA", "#272C33"),
+    ("text", "#1E2732", "#E6E9EE"),
+    ("button", "#EFEFEF", "#343A42"),
+    ("button_text", "#1E2732", "#E6E9EE"),
+    ("bright_text", "#FFFFFF", "#FFFFFF"),
+    ("highlight", "#3F7CC8", "#3F7CC8"),
+    ("highlighted_text", "#FFFFFF", "#FFFFFF"),
+    ("link", "#1F5FAF", "#8AB4F8"),
+    ("tool_tip_base", "#FFFFDC", "#343A42"),
+    ("tool_tip_text", "#1E2732", "#E6E9EE"),
+    ("placeholder_text", "#6B7480", "#9AA3AF"),
+    ("mid", "#B8BEC6", "#4A525C"),
+    ("dark", "#9DA4AD", "#181B1F"),
+    ("disabled_text", "#8A929C", "#7D8590"),
+)
+#: message banners by level: (level, light, dark), each (background, border, text)
+BANNER_LEVELS = (
+    ("info", ("#E8F1FC", "#9DBFEA", "#12345A"), ("#1D3352", "#3E6A9E", "#DCEBFF")),
+    ("warning", ("#FFF4DB", "#E9C46A", "#5A4100"), ("#45370F", "#8A6D1E", "#FFF1CC")),
+    ("error", ("#FDE7E4", "#E8998F", "#6B1A10"), ("#4D1F1A", "#8F3B30", "#FFE1DC")),
+)
+#: words in a colour of their own on the window's background: (kind, light, dark)
+TEXT_KINDS = (
+    ("error", "#A3231A", "#FF9A8F"),
+    ("warning", "#6B4D00", "#F2C75C"),
+    ("muted", "#5F6B7A", "#A9B2BD"),
+)
+#: table cells of a kind (the CPT's parent columns, its Sum column, a row that does not sum to 1, a marked cell,
+#: the best value): (kind, light, dark)
+CELL_KINDS = (
+    ("parent", "#F1F4F8", "#2C343E"),
+    ("sum", "#F7F8FA", "#262B31"),
+    ("unnormalised", "#FBD9D3", "#6A2A22"),
+    ("marked", "#FFF1C2", "#54461A"),
+    ("best", "#E6F2E6", "#23432A"),
+)
+#: toolbar icons: strokes and the fill of the little node boxes, (part, light, dark)
+ICON_PARTS = (
+    ("ink", "#33475B", "#D5DEE8"),
+    ("fill", "#E3EBF6", "#3A506B"),
+)
 
-#: message banners (background, border, text) by level
-BANNERS = {
-    LIGHT: {"info": ("#E8F1FC", "#9DBFEA", "#12345A"), "warning": ("#FFF4DB", "#E9C46A", "#5A4100"),
-            "error": ("#FDE7E4", "#E8998F", "#6B1A10")},
-    DARK: {"info": ("#1D3352", "#3E6A9E", "#DCEBFF"), "warning": ("#45370F", "#8A6D1E", "#FFF1CC"),
-           "error": ("#4D1F1A", "#8F3B30", "#FFE1DC")},
-}
-#: words in a colour of their own on the window's background
-TEXT = {
-    LIGHT: {"error": "#A3231A", "warning": "#6B4D00", "muted": "#5F6B7A"},
-    DARK: {"error": "#FF9A8F", "warning": "#F2C75C", "muted": "#A9B2BD"},
-}
-#: table cells of a kind (the CPT's parent columns, its Sum column, a row that does not sum to 1, a marked cell)
-CELLS = {
-    LIGHT: {"parent": "#F1F4F8", "sum": "#F7F8FA", "unnormalised": "#FBD9D3", "marked": "#FFF1C2",
-            "best": "#E6F2E6"},
-    DARK: {"parent": "#2C343E", "sum": "#262B31", "unnormalised": "#6A2A22", "marked": "#54461A",
-           "best": "#23432A"},
-}
-#: toolbar icons: strokes and the fill of the little node boxes
-ICONS = {LIGHT: {"ink": "#33475B", "fill": "#E3EBF6"}, DARK: {"ink": "#D5DEE8", "fill": "#3A506B"}}
+
+def by_scheme(rows: tuple[tuple[str, Any, Any], ...]) -> dict[str, dict[str, Any]]:
+    """(key, light, dark) rows as {LIGHT: {key: light}, DARK: {key: dark}}.
+
+    >>> by_scheme((("ink", "#000000", "#FFFFFF"),))
+    {'light': {'ink': '#000000'}, 'dark': {'ink': '#FFFFFF'}}
+    """
+    return {LIGHT: {key: light for key, light, _dark in rows}, DARK: {key: dark for key, _light, dark in rows}}
+
+
+LIGHT_PALETTE, DARK_PALETTE = (by_scheme(PALETTE_ROLES)[s] for s in (LIGHT, DARK))
+BANNERS: dict[str, dict[str, tuple[str, str, str]]] = by_scheme(BANNER_LEVELS)
+TEXT: dict[str, dict[str, str]] = by_scheme(TEXT_KINDS)
+CELLS: dict[str, dict[str, str]] = by_scheme(CELL_KINDS)
+ICONS: dict[str, dict[str, str]] = by_scheme(ICON_PARTS)
 
 
 def relative_luminance(colour: str) -> float:

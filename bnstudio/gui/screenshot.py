@@ -60,13 +60,15 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
                       evidence: dict[str, Any] | None = None, select: str | None = None,
                       node_style: str | None = None, zoom: float | None = None,
                       docks: list[str] | None = None,
-                      prepare: Callable[[MainWindow], None] | None = None, appearance: str | None = None) -> Path:
+                      prepare: Callable[[MainWindow], None] | None = None, appearance: str | None = None,
+                      centre: str | None = None) -> Path:
     """Open ``path`` in a fresh main window of ``size``, apply ``evidence``, select ``select`` (its CPT and
     properties show in the docks), show only ``docks`` (if None, the docks a user sees at first sight: none until
     a node is selected; the first named of a tab group in front), call ``prepare(window)`` for anything else,
-    and save the window to ``out`` — drawn ``appearance`` (light, dark; None: as the desktop is). An ``out``
-    ending in .pdf gets the network instead, as File ▸ Export as PDF writes it. Raises BNStudioError for bad
-    input."""
+    and save the window to ``out`` — drawn ``appearance`` (light, dark; None: as the desktop is). The canvas is
+    as the app opens it, at ``zoom`` if given (centred on ``select``), centred on the node ``centre`` if given
+    (e.g. the evidence, where a large network opens on its top). An ``out`` ending in .pdf gets the network
+    instead, as File ▸ Export as PDF writes it. Raises BNStudioError for bad input."""
     unknown = sorted(set(docks or ()) - set(DOCKS))
     if unknown:
         raise BNStudioError(f"unknown dock(s) {', '.join(unknown)}; use {', '.join(DOCKS)}")
@@ -90,9 +92,12 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
         for name, value in (evidence or {}).items():
             if not window.document.set_evidence(name, value):
                 raise BNStudioError(f"evidence {name}={value} was not applied: {window.message_bar.label.text()}")
+        missing = [name for name in (select, centre) if name and name not in window.scene.nodes]
+        if missing:
+            window.document.mark_saved()
+            window.close()
+            raise BNStudioError(f"no node named '{missing[0]}'")
         if select:
-            if select not in window.scene.nodes:
-                raise BNStudioError(f"no node named '{select}'")
             window.scene.select_only([select])
         if prepare is not None:
             prepare(window)
@@ -104,6 +109,8 @@ def render_screenshot(out: str | Path, path: str | Path | None = None, size: tup
             window.view.set_zoom(zoom)
             if select:
                 window.view.centerOn(window.scene.nodes[select])
+        if centre:
+            window.view.centerOn(window.scene.nodes[centre])
         _settle(app)
         out = Path(out)
         try:

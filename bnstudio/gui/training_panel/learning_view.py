@@ -5,6 +5,12 @@ with ± one standard deviation over the repeats as a band.
 
 The training rows are the data panel's training part, the held-out rows its test part (else its validation
 part); each method starts at its defaults (the registry's, as ``bnstudio evaluate --learning-curve``).
+
+Colours (:class:`LabelColours`): the panel colours its runs, not its methods (run k has the k-th palette colour in the
+plots, the runs table and Compare, whatever its method; a method trained twice has two colours), so a curve here
+cannot borrow "its method's colour". Each curve label has a stable colour instead: a method's own label (its
+defaults, all this tab draws) the palette colour of its place in the registry, in every computation and
+session; any other label (a method with options) the first palette colour no label has yet, kept from then on.
 """
 from __future__ import annotations
 
@@ -19,7 +25,7 @@ from PySide6.QtWidgets import QLabel, QMenu, QProgressBar, QPushButton, QSpinBox
 from bnstudio.errors import BNStudioError
 from bnstudio.evaluate.learning_curve import POINTS, LearningCurves, learning_curves, size_grid
 from bnstudio.gui.job_slot import JobSlot
-from bnstudio.gui.training_panel.plotkit import PLOT_MIN_HEIGHT, RunLegend, colour, plot_page, style
+from bnstudio.gui.training_panel.plotkit import PALETTE, PLOT_MIN_HEIGHT, RunLegend, plot_page, style
 from bnstudio.learn.registry import METHODS
 
 #: the methods ticked at first: a generative and a discriminative fit
@@ -45,6 +51,22 @@ def log_ticks(low: float, high: float) -> list[tuple[float, str]]:
     return out
 
 
+class LabelColours:
+    """A stable colour per curve label (module docstring): a method's name has the palette colour of its place in
+    :data:`~bnstudio.learn.registry.METHODS`; another label takes the first palette colour not yet given (the
+    palette's order once every colour is given) and keeps it."""
+
+    def __init__(self) -> None:
+        self.given: dict[str, str] = {method: PALETTE[k % len(PALETTE)] for k, method in enumerate(METHODS)}
+
+    def colour(self, label: str) -> str:
+        if label not in self.given:
+            used = set(self.given.values())
+            free = [c for c in PALETTE if c not in used]
+            self.given[label] = free[0] if free else PALETTE[len(self.given) % len(PALETTE)]
+        return self.given[label]
+
+
 class LearningCurveView(QWidget):
     """See the module docstring. ``snapshot()`` gives (network copy, selection) or a problem to show."""
 
@@ -63,6 +85,7 @@ class LearningCurveView(QWidget):
         self.plots = {key: self.view.addPlot(row=0, col=k) for k, (key, _t, _l) in enumerate(SCORES)}
         self.legend = RunLegend("band: ± 1 sd over the subsamples")
         self.items: list[tuple[pg.PlotItem, Any]] = []
+        self.colours = LabelColours()
         self._compose()
         self.menu.triggered.connect(self._methods_changed)
         self.run_button.clicked.connect(self.start)
@@ -201,7 +224,7 @@ class LearningCurveView(QWidget):
         x = np.log10(np.asarray(result.sizes, dtype=float))
         entries = {}
         for k, curve in enumerate(result.curves):
-            c = colour(METHODS.index(curve.method))     # a method keeps its colour from one computation to the next
+            c = self.colours.colour(curve.label)     # a label keeps its colour from one computation to the next
             entries[k] = (curve.label, c)
             for key, _title, _left in SCORES:
                 plot, mean, sd = self.plots[key], curve.mean(key), curve.sd(key)
