@@ -6,7 +6,7 @@ file, a ``.bnsproj`` project or the JSON form of :mod:`bnstudio.decision.serial`
 :func:`bnstudio.io.read_model`): for the decisions in order, the expected
 utility of every option under the evidence and the optimal policy (exact under no-forgetting, or LIMID single
 policy updating when the exact tables exceed the memory budget, ``--memory-budget`` GiB, sized before any is
-made -- for a JSON file before its tables are even parsed, :mod:`bnstudio.io.diagram_outline`; ``--method``
+made -- for a JSON, NET or XDSL file before its tables are even parsed, :mod:`bnstudio.io.diagram_outline`; ``--method``
 chooses). Evidence on a decision
 (``--evidence Test=yes``) is a decision already taken. ``--errorbars`` adds the delta-method error bar of the
 expected utility under Dirichlet uncertainty of the chance CPTs: stored counts (``alpha``) or ``--ess N`` per
@@ -84,10 +84,10 @@ def run(args: argparse.Namespace) -> int:
     from bnstudio.decision import solve
     from bnstudio.decision.errorbar import utility_error_bar
     from bnstudio.decision.solve import presize
-    from bnstudio.io.diagram_outline import read_json_outline
+    from bnstudio.io.diagram_outline import read_outline
 
     budget = int(args.memory_budget * 2**30)
-    outline = read_json_outline(args.diagram)  # a JSON file's structure, sized before its tables are parsed
+    outline = read_outline(args.diagram)  # a .json, .net or .xdsl structure, sized before its tables are parsed
     if outline is not None:
         presize(outline, parse_evidence(args.evidence), args.method, budget, listed=True)
     diagram = load_diagram(args.diagram)   # strict or lenient as main set it (cli.common.reading_as_asked)

@@ -109,17 +109,29 @@ def _outline(data: Any) -> DiagramOutline:
     for entry in chance + decisions:
         parents[entry["name"]] = tuple(_strings(entry.get("parents", [])))
     scopes = [UtilityScope(u["name"], tuple(_strings(u.get("parents", [])))) for u in utilities]
-    for u in scopes:
-        check_name(u.name, "utility")
-    known = set(states)
-    families = [*parents.values(), *(u.parents for u in scopes)]
-    if len({u.name for u in scopes} | known) != len(scopes) + len(known) or \
-            any(len(set(p)) != len(p) or not known.issuperset(p) for p in families):
-        raise ValidationError("a repeated name, or a parent that is no variable")
     order = [DecisionNode(d["name"], parents.pop(d["name"])) for d in decisions]
     if not isinstance(name, str):
         raise ValidationError("'name' must be a string")
-    return DiagramOutline(states, parents, order, scopes, name)
+    return checked_outline(states, parents, order, scopes, name)
+
+
+def checked_outline(states: Mapping[str, Sequence[str]], parents: Mapping[str, Sequence[str]],
+                    decisions: Sequence[DecisionNode], utilities: Sequence[UtilityScope], name: str) -> DiagramOutline:
+    """The :class:`DiagramOutline` of these parts (``parents``: the chance variables'), after the checks sizing
+    relies on: valid names and states, every parent a variable listed once, a utility named like no variable;
+    a :class:`ValidationError` otherwise (the JSON form's and the network files' outlines,
+    :mod:`bnstudio.io.diagram_outline`)."""
+    for v, s in states.items():
+        Variable(v, tuple(s))
+    for u in utilities:
+        check_name(u.name, "utility")
+    known = set(states)
+    families = [*parents.values(), *(d.parents for d in decisions), *(u.parents for u in utilities)]
+    if len({u.name for u in utilities} | known) != len(utilities) + len(known) or \
+            any(len(set(p)) != len(p) or not known.issuperset(p) for p in families) or \
+            set(parents) | {d.name for d in decisions} != known:
+        raise ValidationError("a repeated name, or a parent that is no variable")
+    return DiagramOutline(states, parents, decisions, utilities, name)
 
 
 def _list(data: dict, key: str) -> list[dict]:

@@ -167,7 +167,7 @@ class _Parsed:
         return self.doc.error(message, self.element_of.get(var or ""))
 
     def model(self) -> Network | InfluenceDiagram:
-        net = assemble(self.families, _network_name(self.doc.root), self.fail_at)
+        net = assemble(self.families, network_name(self.doc.root), self.fail_at)
         net.canonical.update(self.models)
         _read_genie(self.doc, net)
         if is_dynamic(self.doc.root):
@@ -240,7 +240,7 @@ def _table(doc: XmlDocument, node: ET.Element, parents: list[str], states: dict[
     return make_cpt(values, var, len(states[var]), [(p, states[p]) for p in parents], fail, budget, repairs)
 
 
-def _network_name(root: ET.Element) -> str:
+def network_name(root: ET.Element) -> str:
     genie = root.find("extensions/genie")
     name = (genie.get("name") if genie is not None else None) or root.get("id") or "network"
     return name.strip() or "network"

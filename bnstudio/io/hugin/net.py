@@ -513,3 +513,14 @@ def read_net(path: PathLike, strict: bool = False) -> Network:
 def read_net_model(path: PathLike, strict: bool = False) -> Network | InfluenceDiagram:
     """Read a Hugin ``.net`` file into a network or an influence diagram."""
     return parse_net_model(read_text(path), str(path), strict)
+
+
+def net_parts(text: str, path: str = "<string>") -> tuple[str, dict[str, tuple[str, tuple[str, ...] | None]],
+                                                        dict[str, list[str]]]:
+    """The network name, every node (name -> (kind, states)) in file order and every potential's parents of NET
+    ``text``, parsed without reading a table: what :mod:`bnstudio.io.hugin.net_outline` sizes. Every problem is
+    a :class:`FormatError`."""
+    parser = _Parser(text, str(path))
+    parser.parse()
+    return (parser.name, {v: (node["kind"], node["states"]) for v, node in parser.nodes.items()},
+            {child: [t[1] for t in parents] for child, (_, parents, _) in parser.potentials.items()})
