@@ -56,6 +56,22 @@ class BackgroundBeliefs(Protocol):
 class Document:
     """A network being edited; see the module docstring."""
 
+    # its state (the Qt adapter declares the same types: bnstudio.app.forwarding)
+    network: Network
+    history: History
+    beliefs: Beliefs
+    session: SessionParts
+    decisions: DecisionPart | None
+    refusal: str          # why the last execute() refused its edit ("" after an applied one)
+    #: CPT rows that do not sum to 1, by variable (inference uses them normalised: the window says so)
+    unnormalised: dict[str, list[tuple[int, ...]]]
+    path: Path | None
+    untitled_name: str    # the title while there is no file, e.g. "alarm (example)"
+    project: Any
+    #: what computes beliefs in the background (:meth:`set_background`; without it, a network above
+    #: :data:`bnstudio.app.beliefs.BACKGROUND_ABOVE` variables shows only what is known)
+    updates: BackgroundBeliefs | None
+
     def __init__(self, network: Network | None = None,
                  prepare_network: Callable[[Network], object] | None = None) -> None:
         # the document's events (the Qt adapter re-emits each as the signal of the same name)
@@ -72,22 +88,19 @@ class Document:
         self.session_changed = Notice()     # (): something that makes `modified` / `unsaved_work` change may have
         self.message = Notice()             # (level "info" | "warning" | "error", text)
         self.history = History()
-        #: what computes beliefs in the background (:meth:`set_background`; without it, a network above
-        #: :data:`bnstudio.app.beliefs.BACKGROUND_ABOVE` variables shows only what is known)
-        self.updates: BackgroundBeliefs | None = None
-        self.path: Path | None = None
-        self.untitled_name = ""  # the title while there is no file, e.g. "alarm (example)"
-        self.project: Any = None
-        self.decisions: DecisionPart | None = None
-        self.refusal = ""     # why the last execute() refused its edit ("" after an applied one)
+        self.updates = None
+        self.path = None
+        self.untitled_name = ""
+        self.project = None
+        self.decisions = None
+        self.refusal = ""
         self.network = Network("untitled")
         self.beliefs = Beliefs(self.network)
         #: called with a network about to be shown (the window uses it to place nodes without positions)
         self.prepare_network = prepare_network
         self._versions = (-1, -1)
         self._estimate_told = ""   # the last "beliefs estimated" note shown (each is said once)
-        #: CPT rows that do not sum to 1, by variable (inference uses them normalised: the window says so)
-        self.unnormalised: dict[str, list[tuple[int, ...]]] = {}
+        self.unnormalised = {}
         self._edits = 0   # counts every move of the history (a new network restarts nothing: it adds one)
         self.session = SessionParts()
         for name, part in project_parts(self).items():

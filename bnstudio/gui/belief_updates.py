@@ -10,6 +10,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject
 
 from bnstudio.app.beliefs import BeliefBatch, Beliefs, describe
+from bnstudio.app.document import Document as AppDocument
 from bnstudio.errors import BNStudioError, ImpossibleEvidence
 from bnstudio.gui.job_slot import JobSlot
 
@@ -17,9 +18,9 @@ from bnstudio.gui.job_slot import JobSlot
 class BeliefUpdates(QObject):
     """Runs the background belief jobs of one document (see the module docstring)."""
 
-    def __init__(self, document: Any, parent: QObject | None = None) -> None:
+    def __init__(self, document: AppDocument, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.document = document   # the application model (bnstudio.app.document.Document)
+        self.document = document   # the application model, not its Qt adapter
         self.jobs = JobSlot(self)
         #: the names to compute first (the window sets it to the nodes in view)
         self.visible: Callable[[], list[str]] = lambda: []

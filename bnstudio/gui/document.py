@@ -3,17 +3,25 @@
 :class:`bnstudio.app.document.Document` (``model``) holds the network, its file, the evidence, the session's
 parts and the undo history, free of Qt. This adapter re-emits each of its notices as the Qt signal of the same
 name, shows its history as :attr:`Document.undo_stack` (:class:`bnstudio.gui.history.UndoStack`: the Undo and
-Redo actions, ``canUndo``, ``cleanChanged``...), computes large networks' beliefs in the background
-(:class:`bnstudio.gui.belief_updates.BeliefUpdates`) and passes every other attribute to the model.
+Redo actions, ``canUndo``, ``cleanChanged``...) and computes large networks' beliefs in the background
+(:attr:`Document.updates`, a :class:`bnstudio.gui.belief_updates.BeliefUpdates`). The model's other members are
+declared here one a line (:mod:`bnstudio.app.forwarding`), typed as the model's: they are read, set and called on
+the model, and the adapter has nothing else (no ``__getattr__``).
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from bnstudio.app.beliefs import Beliefs
+from bnstudio.app.commands.decisions import DecisionPart
 from bnstudio.app.document import Document as AppDocument
+from bnstudio.app.forwarding import Call, Read, ReadWrite
+from bnstudio.app.history import History
 from bnstudio.app.notice import Notice
+from bnstudio.app.session import SessionParts
 from bnstudio.core.network import Network
 from bnstudio.gui.belief_updates import BeliefUpdates
 from bnstudio.gui.history import UndoStack
@@ -35,6 +43,47 @@ class Document(QObject):
     session_changed = Signal()            # something that makes `modified` / `unsaved_work` change may have
     message = Signal(str, str)            # level ("info" | "warning" | "error"), text
 
+    # the model's state
+    network = Read[Network]()
+    history = Read[History]()
+    beliefs = Read[Beliefs]()
+    session = Read[SessionParts]()
+    decisions = Read[DecisionPart | None]()
+    refusal = Read[str]()
+    unnormalised = Read[dict[str, list[tuple[int, ...]]]]()
+    path = ReadWrite[Path | None]()
+    untitled_name = ReadWrite[str]()
+    project = ReadWrite[Any]()
+    notes = Read(AppDocument.notes)
+    modified = Read(AppDocument.modified)
+    title = Read(AppDocument.title)
+    evidence = Read(AppDocument.evidence)
+    interventions = Read(AppDocument.interventions)
+    edit_count = Read(AppDocument.edit_count)
+    # the network's lifetime, the session and the files
+    replace_network = Call(AppDocument.replace_network)
+    set_notes = Call(AppDocument.set_notes)
+    set_decision_part = Call(AppDocument.set_decision_part)
+    unsaved_work = Call(AppDocument.unsaved_work)
+    unsaved_parts = Call(AppDocument.unsaved_parts)
+    add_session_part = Call(AppDocument.add_session_part)
+    mark_unsaved = Call(AppDocument.mark_unsaved)
+    session_key = Call(AppDocument.session_key)
+    note_session_change = Call(AppDocument.note_session_change)
+    mark_saved = Call(AppDocument.mark_saved)
+    save = Call(AppDocument.save)
+    # edits, evidence and beliefs
+    execute = Call(AppDocument.execute)
+    grouped = Call(AppDocument.grouped)
+    set_positions_silently = Call(AppDocument.set_positions_silently)
+    set_evidence = Call(AppDocument.set_evidence)
+    toggle_evidence = Call(AppDocument.toggle_evidence)
+    finding = Call(AppDocument.finding)
+    set_finding = Call(AppDocument.set_finding)
+    apply_finding = Call(AppDocument.apply_finding)
+    clear_evidence = Call(AppDocument.clear_evidence)
+    posteriors = Call(AppDocument.posteriors)
+
     def __init__(self, network: Network | None = None, parent: QObject | None = None,
                  prepare_network: Callable[[Network], object] | None = None) -> None:
         super().__init__(parent)
@@ -45,17 +94,3 @@ class Document(QObject):
                 notice.connect(getattr(self, name).emit)
         self.updates = BeliefUpdates(self.model, self)   # large networks: beliefs in the background
         self.model.set_background(self.updates)
-
-    def __getattr__(self, name: str) -> Any:
-        """The model's attribute (called only for names the adapter itself lacks)."""
-        if name == "model":
-            raise AttributeError(name)
-        return getattr(self.model, name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        """Set the model's attributes (``path``, ``project``...) on the model, the adapter's own here."""
-        model = self.__dict__.get("model")
-        if model is not None and name in vars(model):
-            setattr(model, name, value)
-        else:
-            super().__setattr__(name, value)

@@ -15,6 +15,7 @@ from bnstudio.errors import BNStudioError
 from bnstudio.gui import printing, theme
 from bnstudio.gui import settings as cfg
 from bnstudio.gui.app import application
+from bnstudio.gui.document import Document
 from bnstudio.gui.main_window import MainWindow
 from bnstudio.gui.recovery import Recovery
 
@@ -24,7 +25,7 @@ def _settle(app: QApplication, rounds: int = 5) -> None:
         app.processEvents()
 
 
-def wait_for_beliefs(app: QApplication, document: Any, seconds: float = 60.0) -> None:
+def wait_for_beliefs(app: QApplication, document: Document, seconds: float = 60.0) -> None:
     """A large network's beliefs come from background jobs: wait for them (at most ``seconds``), so an image
     shows what the user sees a moment after opening."""
     end = time.monotonic() + seconds

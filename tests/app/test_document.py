@@ -2,9 +2,14 @@
 through the plain history, its notices, unsaved work and saving."""
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from bnstudio.app import commands as cmd
+from bnstudio.app.commands.diagram_edits import make_chance
 from bnstudio.app.document import Document
 from bnstudio.app.resources import demo_network
+from bnstudio.errors import UnknownVariableError
 
 
 def test_an_edit_is_one_step_with_its_notices_and_undo_puts_it_back():
@@ -36,3 +41,13 @@ def test_a_finding_is_an_undo_step_but_not_a_network_edit(tmp_path):
     path = tmp_path / "asia.bnsproj"
     document.save(path)
     assert not document.modified and document.history.is_clean() and document.path == path
+
+
+def test_decision_edits_of_a_plain_network_name_what_is_missing():
+    """A plain network has no decision part (``decisions`` is None): its edits say which name is unknown."""
+    document = Document(demo_network())
+    with pytest.raises(UnknownVariableError, match="'xray' is not a decision"):
+        make_chance(document, "xray")
+    with pytest.raises(UnknownVariableError, match="unknown utility node 'payoff'"):
+        cmd.set_utility_table(document, "payoff", np.zeros(2))
+    assert document.decisions is None and document.history.count() == 0

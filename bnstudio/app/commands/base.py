@@ -8,21 +8,28 @@ records nothing when it raises, so a refused edit never reaches the history (doc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 import numpy as np
 
 from bnstudio.core.network import Network
 from bnstudio.core.validation import ROW_TOLERANCE
 
+if TYPE_CHECKING:   # the decisions module imports this one
+    from bnstudio.app.commands.decisions import DecisionPart
+
 
 class EditedDocument(Protocol):
     """What a command needs of the document it edits (:class:`bnstudio.app.document.Document` or its Qt
     adapter, which import the commands: they do not import them)."""
 
-    network: Network
     positions_changed: Any            # a Notice or Signal(list): names whose positions changed
-    decisions: Any                    # the DecisionPart of an influence diagram, or None
+
+    @property
+    def network(self) -> Network: ...
+
+    @property
+    def decisions(self) -> DecisionPart | None: ...   # the decision part of an influence diagram
 
     @property
     def evidence(self) -> dict[str, Any]: ...

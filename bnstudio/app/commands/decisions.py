@@ -206,6 +206,7 @@ class SetDecisionPart(NetworkCommand):
 
 
 def set_utility_table(document: EditedDocument, name: str, table: np.ndarray, where: str = "") -> SetDecisionPart:
-    """The command that gives utility node ``name`` the table ``table`` (checked when applied)."""
-    part = document.decisions.with_utility_table(name, np.array(table, dtype=float))
+    """The command that gives utility node ``name`` the table ``table`` (checked when applied; a plain network
+    has no utility node of that name: UnknownVariableError)."""
+    part = (document.decisions or EMPTY).with_utility_table(name, np.array(table, dtype=float))
     return SetDecisionPart(document, part, f"Edit utility of {name}{where}")

@@ -23,7 +23,7 @@ from bnstudio.app.commands.params import SetCpt
 from bnstudio.app.commands.variables import AddVariable, RemoveVariable, RenameVariable
 from bnstudio.decision import DecisionNode
 from bnstudio.decision.model import full_graph
-from bnstudio.errors import ValidationError
+from bnstudio.errors import UnknownVariableError, ValidationError
 
 Step = Callable[[], NetworkCommand]
 PartChange = Callable[[DecisionPart], DecisionPart]
@@ -194,8 +194,11 @@ def make_decision(document: EditedDocument, name: str) -> DiagramEdit:
 
 def make_chance(document: EditedDocument, name: str) -> DiagramEdit:
     """Turn decision ``name`` into a chance variable: its informational parents become CPT parents (rows to
-    fill in); every directed path through it stays, so the other decisions stay ordered."""
-    part = document.decisions
+    fill in); every directed path through it stays, so the other decisions stay ordered. A variable that is not
+    a decision (in a plain network, any) raises UnknownVariableError."""
+    part = document.decisions or EMPTY
+    if name not in part.decision_names:
+        raise UnknownVariableError(f"'{name}' is not a decision")
     parents = part.decisions[part.decision_names.index(name)].parents
     steps: list[Step] = [partial(AddArc, document, p, name) for p in parents]
     return DiagramEdit(document, f"Make {name} a chance node", steps,

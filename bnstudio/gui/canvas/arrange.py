@@ -4,6 +4,7 @@ a file that carries no positions, spreading a file's positions drawn for smaller
 from __future__ import annotations
 
 from bnstudio.app import commands as cmd
+from bnstudio.app.commands.base import EditedDocument
 from bnstudio.core.network import Network
 from bnstudio.display.layout import layered_layout
 from bnstudio.display.placement import place_missing, spread_positions
@@ -31,7 +32,7 @@ def spread_overlapping(net: Network, node_style: str = st.BARS) -> bool:
     return spread_positions(net, sizes_for(net, node_style))
 
 
-def auto_layout_command(document, node_style: str = st.BARS) -> cmd.MoveNodes:
+def auto_layout_command(document: EditedDocument, node_style: str = st.BARS) -> cmd.MoveNodes:
     net = document.network
     new = layout_positions(net, node_style)
     old = {v: net.positions.get(v, new[v]) for v in new}

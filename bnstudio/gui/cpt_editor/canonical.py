@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayou
 from bnstudio.app.commands.base import EditedDocument, NetworkCommand
 from bnstudio.core.canonical import NoisyMax, canonical_of
 from bnstudio.errors import ValidationError
+from bnstudio.gui.document import Document
 
 
 class SetCanonical(NetworkCommand):
@@ -94,7 +95,7 @@ class CanonicalEditor(QWidget):
 
     changed = Signal()
 
-    def __init__(self, document, parent: QWidget | None = None) -> None:
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.var: str | None = None

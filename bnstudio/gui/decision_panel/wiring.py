@@ -19,6 +19,7 @@ from bnstudio.gui.panels import open_cpt_row, scrollable
 
 if TYPE_CHECKING:
     from bnstudio.gui.decision_panel.panel import DecisionPanel
+    from bnstudio.gui.document import Document
 
 
 
@@ -26,7 +27,7 @@ def install(window) -> None:
     """Add the decision solver, the Decisions dock and their wiring to ``window`` (a
     :class:`~bnstudio.gui.main_window.MainWindow`). The panel itself is built on first use
     (:func:`decision_panel`: the dock shown, a utility node selected, a diagram opened)."""
-    doc = window.document
+    doc: Document = window.document
     window.decision_solver = solver = DecisionSolver(doc, window)
     window.decision_dock = dock = make_dock(window, "decisions", QWidget())
     window.built_decision_panel = None

@@ -20,6 +20,7 @@ from bnstudio.app.query import compute
 from bnstudio.app.session import SessionPart
 from bnstudio.core.events import Event
 from bnstudio.errors import BNStudioError
+from bnstudio.gui.document import Document
 from bnstudio.gui.message_bar import COMPUTING, MessageBar
 from bnstudio.gui.query_panel import plots
 from bnstudio.gui.query_panel import saved_queries as saved
@@ -55,7 +56,7 @@ class QueryPanel(QWidget):
     monte_carlo_done = Signal(object)   # the ErrorBars with .mc, or None when it failed or was discarded
     relevance_requested = Signal(str)   # grey what is d-separated from this target on the canvas ("" : stop)
 
-    def __init__(self, document, parent: QWidget | None = None) -> None:
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.answer: compute.QueryAnswer | None = None

@@ -30,6 +30,7 @@ from bnstudio.display.layout import arcs_through_nodes
 from bnstudio.gui.canvas import style as st
 from bnstudio.gui.canvas.arrange import auto_layout_command, sizes_for
 from bnstudio.gui.canvas.scene import NetworkScene
+from bnstudio.gui.document import Document
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.structure_panel.canvas_tool import ArcConstraintTool
@@ -68,7 +69,7 @@ class StructurePanel(QWidget):
     accepted = Signal()
     discarded = Signal()
 
-    def __init__(self, document, scene=None, parent: QWidget | None = None) -> None:
+    def __init__(self, document: Document, scene=None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.data: tuple[np.ndarray, list[str], list[tuple[str, ...]]] | None = None

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from bnstudio.errors import BNStudioError
+from bnstudio.gui.document import Document
 from bnstudio.gui.job_slot import JobSlot
 from bnstudio.gui.message_bar import MessageBar
 from bnstudio.gui.time_panel.plot import BeliefOverTime
@@ -62,7 +63,7 @@ class TimePanel(QWidget):
 
     computed = Signal()        # a result is shown
 
-    def __init__(self, document: Any, plate: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, document: Document, plate: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document, self.plate = document, plate
         self.tbn: TwoSliceNetwork | None = None
