@@ -8,8 +8,9 @@ command before it starts or joins a cluster, for the rest of its process: Dask's
 * the ``distributed``, ``asyncio`` and ``tornado`` loggers of this process (tornado's event loop logs the errors
   of Dask's callbacks, e.g. a cancelled ``sync`` interrupted by SIGTERM) and the ``distributed`` logger of every
   worker started later (through the environment: ``DASK_LOGGING__DISTRIBUTED``) print only critical messages; what matters reaches the user as bnstudio's
-  own one-line errors (a lost worker, an unreachable scheduler); Dask's configuration sets
-  ``tornado.application`` to "error" on its own, so it is turned down by name too;
+  own one-line errors (a lost worker, an unreachable scheduler); the loggers under them to which Dask's
+  configuration gives a level of their own (``distributed.client``, ``tornado.application``...) are turned down
+  by name too (:func:`quieted_loggers`);
 * each local worker ends silently on SIGINT once started (:mod:`bnstudio.experiment.dask_worker_signals`, a
   Dask preload): Ctrl+C stops the driver, which closes the cluster. A worker still importing when Ctrl+C
   comes (the first seconds of a local cluster's start) has no preload yet: workers are born with the null
@@ -27,6 +28,17 @@ ENVIRONMENT = "DASK_LOGGING__DISTRIBUTED"
 PRELOAD = "bnstudio.experiment.dask_worker_signals"
 
 
+def quieted_loggers() -> list[str]:
+    """The loggers turned down: ``distributed``, ``asyncio``, ``tornado`` and every logger under them that already
+    has a level of its own (Dask's configuration gives ``distributed.client``, ``distributed.gc`` and
+    ``tornado.application`` theirs, which a parent's level does not override: "Couldn't gather 1 keys" after
+    Ctrl+C came from ``distributed.client``)."""
+    roots = ("distributed", "asyncio", "tornado")
+    known = [name for name, logger in logging.root.manager.loggerDict.items()
+             if isinstance(logger, logging.Logger) and name.split(".")[0] in roots]
+    return sorted(set(roots) | set(known))
+
+
 def quiet_dask() -> None:
     """Dask's log lines silenced and local workers ending quietly on Ctrl+C from now on (see the module)."""
     os.environ[ENVIRONMENT] = QUIET_LEVEL
@@ -35,7 +47,7 @@ def quiet_dask() -> None:
         import distributed  # noqa: F401  (its logging set up now, then turned down)
     except ImportError:      # the cluster's own check says what to install
         return
-    for name in ("distributed", "asyncio", "tornado", "tornado.application"):  # Dask sets the last one itself
+    for name in quieted_loggers():
         logging.getLogger(name).setLevel(logging.CRITICAL)
     preload = list(dask.config.get("distributed.worker.preload", []) or [])
     dask.config.set({"distributed.worker.preload": preload + [PRELOAD] if PRELOAD not in preload else preload})
