@@ -1,7 +1,8 @@
-"""Each shared default and bound is written once (issue 41, "one home per default"): the credible level lives in
-bnstudio/defaults.py, the bootstrap bags' bound in bnstudio/learn/bounds.py and a structure learner's default
-score in its class; every other module reads them. The scan is of the source text, so a copy pasted back
-(``level: float = 0.9``, ``setValue(90.0)``, a second ``MAX_BAGS =``) fails here."""
+"""Each shared default and bound is written once (issue 41, "one home per default"): the credible level and the
+default L2 penalty live in bnstudio/defaults.py, the bootstrap bags' bound in bnstudio/learn/bounds.py and a
+structure learner's default score in its class; every other module reads them. The scan is of the source text, so
+a copy pasted back (``level: float = 0.9``, ``setValue(90.0)``, a second ``MAX_BAGS =``, a help text saying
+"10/N") fails here."""
 from __future__ import annotations
 
 import re
@@ -13,6 +14,8 @@ COPIES = {
                                       re.I), {"defaults.py"}),
     "the bound on bootstrap bags": (re.compile(r"^MAX_BAGS\s*=", re.M), {"learn/bounds.py"}),
     "a table of structure learners' default scores": (re.compile(r"DEFAULT_SCORE\s*=", re.M), set()),
+    "the default L2 penalty": (re.compile(r"^DEFAULT_L2\s*=", re.M), {"defaults.py"}),
+    "the default L2 penalty as text": (re.compile(r"\b10\s*/\s*N\b"), set()),   # help texts format DEFAULT_L2
 }
 
 

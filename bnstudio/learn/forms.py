@@ -9,7 +9,7 @@ A form's values are one per field, None for a field at its "unset" value (the le
 ...                          "optimizer": "lbfgs"})
 {'criterion': 'ae', 'l2': 0.0, 'optimizer': 'lbfgs', 'max_iter': 50}
 >>> learner_options("clgd", {"criterion": "cll", "alpha": 0.0, "l2": None, "max_iter": 50, "patience": None,
-...                          "optimizer": "lbfgs"})   # the learner's own default L2 (10/N for clgd)
+...                          "optimizer": "lbfgs"})   # the learner's own default L2 (DEFAULT_L2 / N for clgd)
 {'criterion': 'cll', 'optimizer': 'lbfgs', 'max_iter': 50}
 """
 from __future__ import annotations

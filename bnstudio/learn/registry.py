@@ -23,6 +23,7 @@ import inspect
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
+from bnstudio.defaults import DEFAULT_L2
 from bnstudio.errors import ValidationError
 from bnstudio.learn.bounds import MAX_BAGS, MAX_ESS, MAX_ITER, MAX_L2, MAX_MEMORY_BUDGET, MAX_RESTARTS, MIN_ESS
 
@@ -39,7 +40,7 @@ KINDS = ("int", "float", "bool", "choice", "network", "arcs", "tiers", "start", 
 class Option:
     """One hyper-parameter: its keyword, kind, accepted range or choices and a one-line help.
 
-    ``optional``: None is a value, meaning "the learner decides" (e.g. a fresh seed, the 10/N penalty).
+    ``optional``: None is a value, meaning "the learner decides" (e.g. a fresh seed, the DEFAULT_L2 / N penalty).
     ``advanced``: offered by the API only, not by the command line or the forms (tolerances, memory budget);
     likewise ``api_choices``, choices beyond ``choices`` that need an advanced option (a prior network).
 
@@ -158,7 +159,7 @@ SEED = Option("seed", "int", "seed for anything random (default: fresh entropy, 
 MEMORY = Option("memory_budget", "int", "bytes one batched propagation may use", low=1, high=MAX_MEMORY_BUDGET,
                 advanced=True)
 L2 = Option("l2", "float", "L2 penalty per case: clgd toward its generative start, wanbia toward w = 1 (default "
-            "for both 10/N, N = rows), lgd on beta (default 0)", "L2 penalty", low=0.0, high=MAX_L2, optional=True,
+            f"for both {DEFAULT_L2:g}/N, N = rows), lgd on beta (default 0)", "L2 penalty", low=0.0, high=MAX_L2, optional=True,
             unset_label="default")
 OPTIMIZER = Option("optimizer", "choice", "gradient optimiser", "Optimiser", choices=("lbfgs", "cg", "pr-brent"))
 PATIENCE = Option("patience", "int", "stop after this many iterations without improvement of the validation "

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bnstudio.defaults import DEFAULT_L2
 from bnstudio.learn.forms import SHOWN, describe, learner_options, method_starts, start_value, visible_fields
 from bnstudio.learn.registry import METHODS, PARAMETER_LEARNERS, Option
 
@@ -33,7 +34,7 @@ LABELS = {name: option.label for name, option in SHOWN.items()}
 #: the largest value a Qt spin box holds, and the form's practical caps
 SPIN_MAX = 2 ** 31 - 1
 FORM_CAPS = {"max_iter": 100000, "restarts": 100, "patience": 1000, "bags": 1000, "ess": 1e6, "l2": 100.0}
-#: a number field's decimals and step where not 2 and 0.5 (the L2 penalty is small: 10/N)
+#: a number field's decimals and step where not 2 and 0.5 (the L2 penalty is small: DEFAULT_L2 / N)
 FORM_STEPS: dict[str, tuple[int, float]] = {"l2": (5, 0.001)}
 #: the order of the known fields in the form
 LAYOUT = ("criterion", "alpha", "m_step", "prior", "ess", "l2", "optimizer", "level", "bags", "m_bagging", "max_iter",
@@ -83,7 +84,7 @@ class MethodOptions(QWidget):
                 self.editors[name].setToolTip(option.help)
         self.editors["ess"].setRange(0.01, FORM_CAPS["ess"])
         self.editors["l2"].setToolTip("Penalty (λ/2)·‖β − β₀‖² toward the generative start (clgd), or toward "
-                                      "w = 1 (wanbia); default: 10/N, which beats mp on held-out conditional "
+                                      f"w = 1 (wanbia); default: {DEFAULT_L2:g}/N, which beats mp on held-out conditional "
                                       "likelihood (docs/learning.md); lgd: 0")
         self.editors["m_bagging"].setText("bags of ⌊√n⌋ rows")
         self.editors["m_bagging"].setToolTip("Singh §4.6.1: each bag draws ⌊√n⌋ of the n rows instead of n "

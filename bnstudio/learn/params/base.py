@@ -20,6 +20,7 @@ import numpy as np
 
 from bnstudio import hooks
 from bnstudio.core.network import Network
+from bnstudio.defaults import DEFAULT_L2
 from bnstudio.errors import ValidationError
 from bnstudio.inference import DEFAULT_MEMORY_BUDGET
 from bnstudio.inference.batching import fitting
@@ -29,11 +30,6 @@ from bnstudio.learn.params.terms import PreparedRows, Terms
 from bnstudio.learn.shape import Learner
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-#: the default L2 penalty of ``clgd`` / ``lgd`` (on β − β₀) and ``wanbia`` (on w − 1) is DEFAULT_L2 / N per
-#: training case, N the total training weight: a fixed N(0, 1/DEFAULT_L2) prior on each parameter's shift from the
-#: generative estimate. Chosen on held-out CLL (benchmarks/discriminative_bench.py --grid; docs/learning.md).
-DEFAULT_L2 = 10.0
 
 
 FIT_PARAMETERS = """

@@ -15,7 +15,7 @@ Never a broken network (docs/learning.md): the CPTs are θ = ε + (1 − Kε)·s
 mean per training case plus the L2 penalty (λ/2)·||β − β₀||² (``l2``) toward the start β₀ — the ``mp``
 (Laplace) estimate by default: λ → ∞ gives back ``mp``, λ = 0 (the default of ``lgd``) the unregularised optimum (Zhou §5.2.1: refine a
 generative model discriminatively; the same pull as wanbia's ||w − 1||², Zaidi et al. §5.2). The default λ = c / N with
-c = :data:`~bnstudio.learn.params.base.DEFAULT_L2` and N the total training weight — a fixed N(0, 1/c) prior on
+c = :data:`~bnstudio.defaults.DEFAULT_L2` and N the total training weight — a fixed N(0, 1/c) prior on
 β − β₀ — was chosen so that ``clgd`` beats ``ml`` and ``mp`` on held-out conditional log-likelihood
 (``benchmarks/discriminative_bench.py``) and checked on the ``papers`` suite against L2 chosen by inner
 cross-validation and early stopping (``--papers``; docs/experiments.md): neither does significantly better. Optimised with scipy's L-BFGS-B or nonlinear conjugate gradient

@@ -8,7 +8,7 @@ log-likelihood of the class y:
 over the families f containing y. Gradient (eq 17–21): (1{y = k} − p(k | x)) · log θ at the entries used, summed
 within each weight group. Levels (§5.4, Fig. 1): ``attribute`` (one weight per family), ``attribute-value``,
 ``attribute-value-class``, ``parameter`` (one weight per θ). Penalty (λ/2)·||w − 1||² (``l2``, per training case)
-pulls toward the generative model (§5.2); the default λ = c / N, c = :data:`~bnstudio.learn.params.base.DEFAULT_L2`
+pulls toward the generative model (§5.2); the default λ = c / N, c = :data:`~bnstudio.defaults.DEFAULT_L2`
 and N the total training weight (a fixed N(0, 1/c) prior on w − 1), was chosen so that wanbia beats ``ml`` and
 ``mp`` on held-out conditional log-likelihood (``benchmarks/discriminative_bench.py``); λ = 0 is the unregularised
 optimum. Starts at w = 1,
