@@ -235,7 +235,7 @@ def test_info_and_query_load_neither_scipy_nor_pandas():
 
 # ------------------------------------------------------------------ import weight (start-up of the desktop app)
 #: what the first window does not need: each is imported by the panel that uses it, when it is first opened
-SLOW_FOR_FIRST_SIGHT = ("scipy.stats", "pandas", "pyqtgraph", "matplotlib")
+SLOW_FOR_FIRST_SIGHT = ("scipy.stats", "scipy.optimize", "pandas", "pyqtgraph", "matplotlib")
 
 
 def heavy_modules_after(code: str, home: Path | None = None) -> list[str]:
