@@ -25,11 +25,11 @@ drawings (:mod:`bnstudio.display.notebook`) and table coding (:mod:`bnstudio.dat
 """
 from __future__ import annotations
 
-import importlib as _importlib
 import os as _os
 from typing import TYPE_CHECKING
 
 from bnstudio import hooks as _hooks
+from bnstudio.lazy_names import lazy_names as _lazy_names
 
 # Our numerical work is vectorised by hand into many small and medium array operations; a multi-threaded BLAS
 # pays thread hand-offs on every small dot product (measured: 6.5 ms instead of 3 µs for a 20,000-element
@@ -74,18 +74,7 @@ for _hook in _hooks.TABLES:
     _hook.load_with(_load_table_coding)
 
 
-def __getattr__(name: str):
-    """Import the module defining the public ``name`` on first access and cache the value here."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'bnstudio' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = _lazy_names("bnstudio", _LAZY, globals())
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerly

@@ -3,7 +3,7 @@
 Order, lowest first; a module imports only its own layer and those below (function-level imports and
 ``from bnstudio import x`` count; the facade's ``__version__`` is no dependency):
 
-    core (errors, defaults, resources, jobs, hooks) -> inference -> learn, uncertainty, decision -> data, io, interop, sampling, temporal, sklearn
+    core (errors, defaults, lazy_names, resources, jobs, hooks) -> inference -> learn, uncertainty, decision -> data, io, interop, sampling, temporal, sklearn
     -> experiment, evaluate -> display -> the package facade (bnstudio/__init__.py) -> front ends
 
 The front ends are ordered too: figures, then the Qt-free application model (app: the document, its undo
@@ -27,7 +27,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "bnstudio"
 LAYERS = (
-    ("errors", "defaults", "resources", "jobs", "hooks", "core"),
+    ("errors", "defaults", "lazy_names", "resources", "jobs", "hooks", "core"),
     ("inference",),
     ("learn", "uncertainty", "decision"),
     ("io", "data", "interop", "sampling", "temporal", "sklearn"),

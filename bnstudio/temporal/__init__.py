@@ -8,8 +8,9 @@ Docs: docs/temporal.md. Qt-free; pandas only where a table is given. The public 
 """
 from __future__ import annotations
 
-import importlib as _importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from bnstudio.lazy_names import lazy_names
 
 # imported now (numpy and the core only): the function ``unroll`` shares its module's name, and a lazy name would
 # lose to the submodule, which Python binds on the package whenever bnstudio.temporal.unroll is imported
@@ -30,18 +31,7 @@ _LAZY = {
 __all__ = sorted([*_LAZY, "unroll", "unrolled_posterior"])
 
 
-def __getattr__(name: str) -> Any:
-    """Import the module defining the public ``name`` on first access and cache the value here."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'bnstudio.temporal' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names("bnstudio.temporal", _LAZY, globals())
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerly
